@@ -1,0 +1,513 @@
+//! Output comparison: pure functions over bytes that decide whether an output matches the
+//! expected one and, when it does not, say where and why in one line.
+//!
+//! Every mode is a single pass over both outputs; nothing is converted to UTF-8 or split into
+//! a vector of lines unless a mismatch has been found.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+/// How an output is compared with the expected one.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub enum CompareMode {
+    /// Byte for byte.
+    Exact,
+    /// Line by line, ignoring trailing whitespace on each line, trailing blank lines and
+    /// CRLF versus LF: what Baekjoon accepts.
+    Lines,
+    /// Whitespace-separated tokens; the amount and kind of whitespace does not matter.
+    Tokens,
+    /// Tokens, where two numbers match when within `abs` or within `rel` of the larger one.
+    Float { abs: f64, rel: f64 },
+}
+
+impl CompareMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareMode::Exact => "exact",
+            CompareMode::Lines => "lines",
+            CompareMode::Tokens => "tokens",
+            CompareMode::Float { .. } => "float",
+        }
+    }
+}
+
+impl fmt::Display for CompareMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompareMode::Float { abs, rel } => write!(f, "float (abs {abs:e}, rel {rel:e})"),
+            mode => f.write_str(mode.name()),
+        }
+    }
+}
+
+/// Where and why an output differs from the expected one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// 1-based line of the expected output at which the difference starts.
+    pub line: usize,
+    /// The sub-case of a multi-case output (`#3`, `Case #3:`) that the line belongs to.
+    pub case_label: Option<String>,
+    pub reason: Reason,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reason {
+    EmptyOutput,
+    MissingLines {
+        expected: usize,
+        actual: usize,
+    },
+    ExtraLines {
+        expected: usize,
+        actual: usize,
+    },
+    /// Exact mode only: the texts match once line endings and trailing whitespace are ignored.
+    LineEndingsOrTrailingSpace,
+    WhitespaceOnly,
+    LetterCaseOnly,
+    DifferentLine {
+        expected: String,
+        actual: String,
+    },
+    DifferentToken {
+        expected: String,
+        actual: String,
+    },
+    FloatOff {
+        expected: String,
+        actual: String,
+        delta: f64,
+    },
+    OutputEndsEarly {
+        expected: String,
+    },
+    ExtraToken {
+        actual: String,
+    },
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}", self.line)?;
+        if let Some(label) = &self.case_label {
+            write!(f, " (case {label})")?;
+        }
+        f.write_str(": ")?;
+        match &self.reason {
+            Reason::EmptyOutput => f.write_str("empty output"),
+            Reason::MissingLines { expected, actual } => {
+                write!(f, "missing lines: expected {expected} lines, got {actual}")
+            }
+            Reason::ExtraLines { expected, actual } => {
+                write!(f, "extra lines: expected {expected} lines, got {actual}")
+            }
+            Reason::LineEndingsOrTrailingSpace => {
+                f.write_str("only line endings or trailing whitespace differ")
+            }
+            Reason::WhitespaceOnly => f.write_str("whitespace differs"),
+            Reason::LetterCaseOnly => f.write_str("letter case differs"),
+            Reason::DifferentLine { expected, actual } => {
+                write!(f, "expected `{expected}`, got `{actual}`")
+            }
+            Reason::DifferentToken { expected, actual } => {
+                write!(f, "different token: expected `{expected}`, got `{actual}`")
+            }
+            Reason::FloatOff {
+                expected,
+                actual,
+                delta,
+            } => write!(
+                f,
+                "expected `{expected}`, got `{actual}` (off by {delta:.2e})"
+            ),
+            Reason::OutputEndsEarly { expected } => {
+                write!(f, "output ends early: expected `{expected}` next")
+            }
+            Reason::ExtraToken { actual } => {
+                write!(f, "extra output after the expected end: `{actual}`")
+            }
+        }
+    }
+}
+
+/// Compares `actual` with `expected` under `mode`.
+pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+    if is_blank(actual) && !is_blank(expected) {
+        return Err(mismatch(expected, 1, Reason::EmptyOutput));
+    }
+    match mode {
+        CompareMode::Exact => compare_exact(expected, actual),
+        CompareMode::Lines => compare_lines(expected, actual),
+        CompareMode::Tokens => compare_tokens(expected, actual, None),
+        CompareMode::Float { abs, rel } => compare_tokens(expected, actual, Some((abs, rel))),
+    }
+}
+
+fn compare_exact(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+    if expected == actual {
+        return Ok(());
+    }
+    compare_lines(expected, actual)?;
+    let first_difference = expected
+        .iter()
+        .zip(actual)
+        .position(|(e, a)| e != a)
+        .unwrap_or(expected.len().min(actual.len()));
+    let line = line_of(expected, first_difference.min(expected.len()));
+    Err(mismatch(expected, line, Reason::LineEndingsOrTrailingSpace))
+}
+
+fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+    let mut expected_lines = trimmed_lines(expected);
+    let mut actual_lines = trimmed_lines(actual);
+    let mut line = 0;
+    loop {
+        line += 1;
+        match (expected_lines.next(), actual_lines.next()) {
+            (None, None) => return Ok(()),
+            (Some(e), Some(a)) if e == a => {}
+            // One side has only blank lines left: it has ended, the other has more.
+            (Some(_), Some(a)) if a.is_empty() && actual_lines.clone().all(<[u8]>::is_empty) => {
+                let reason = Reason::MissingLines {
+                    expected: count_lines(expected),
+                    actual: count_lines(actual),
+                };
+                return Err(mismatch(expected, line, reason));
+            }
+            (Some(e), Some(_)) if e.is_empty() && expected_lines.clone().all(<[u8]>::is_empty) => {
+                let reason = Reason::ExtraLines {
+                    expected: count_lines(expected),
+                    actual: count_lines(actual),
+                };
+                return Err(mismatch(expected, line, reason));
+            }
+            (Some(e), Some(a)) => return Err(mismatch(expected, line, line_reason(e, a))),
+            (Some(e), None) if e.is_empty() && expected_lines.all(<[u8]>::is_empty) => {
+                return Ok(())
+            }
+            (None, Some(a)) if a.is_empty() && actual_lines.all(<[u8]>::is_empty) => return Ok(()),
+            (Some(_), None) => {
+                let reason = Reason::MissingLines {
+                    expected: count_lines(expected),
+                    actual: count_lines(actual),
+                };
+                return Err(mismatch(expected, line, reason));
+            }
+            (None, Some(_)) => {
+                let reason = Reason::ExtraLines {
+                    expected: count_lines(expected),
+                    actual: count_lines(actual),
+                };
+                return Err(mismatch(expected, line, reason));
+            }
+        }
+    }
+}
+
+fn line_reason(expected: &[u8], actual: &[u8]) -> Reason {
+    if tokens(expected).eq(tokens(actual)) {
+        Reason::WhitespaceOnly
+    } else if expected.eq_ignore_ascii_case(actual) {
+        Reason::LetterCaseOnly
+    } else {
+        Reason::DifferentLine {
+            expected: shown(expected),
+            actual: shown(actual),
+        }
+    }
+}
+
+/// Token comparison; with a tolerance, numeric tokens match within it.
+fn compare_tokens(
+    expected: &[u8],
+    actual: &[u8],
+    tolerance: Option<(f64, f64)>,
+) -> Result<(), Mismatch> {
+    let mut expected_tokens = tokens_with_lines(expected);
+    let mut actual_tokens = tokens_with_lines(actual);
+    loop {
+        let (line, reason) = match (expected_tokens.next(), actual_tokens.next()) {
+            (None, None) => return Ok(()),
+            (Some((line, e)), Some((_, a))) => match token_reason(e, a, tolerance) {
+                None => continue,
+                Some(reason) => (line, reason),
+            },
+            (Some((line, e)), None) => (line, Reason::OutputEndsEarly { expected: shown(e) }),
+            (None, Some((_, a))) => (
+                count_lines(expected).max(1),
+                Reason::ExtraToken { actual: shown(a) },
+            ),
+        };
+        return Err(mismatch(expected, line, reason));
+    }
+}
+
+/// Why two tokens differ, or `None` when they match.
+fn token_reason(expected: &[u8], actual: &[u8], tolerance: Option<(f64, f64)>) -> Option<Reason> {
+    if expected == actual {
+        return None;
+    }
+    if let Some((abs, rel)) = tolerance {
+        if let (Some(e), Some(a)) = (parse_float(expected), parse_float(actual)) {
+            let delta = (e - a).abs();
+            if delta <= abs || delta <= rel * e.abs().max(a.abs()) {
+                return None;
+            }
+            return Some(Reason::FloatOff {
+                expected: shown(expected),
+                actual: shown(actual),
+                delta,
+            });
+        }
+    }
+    if expected.eq_ignore_ascii_case(actual) {
+        return Some(Reason::LetterCaseOnly);
+    }
+    Some(Reason::DifferentToken {
+        expected: shown(expected),
+        actual: shown(actual),
+    })
+}
+
+fn parse_float(token: &[u8]) -> Option<f64> {
+    let value: f64 = std::str::from_utf8(token).ok()?.parse().ok()?;
+    value.is_finite().then_some(value)
+}
+
+fn mismatch(expected: &[u8], line: usize, reason: Reason) -> Mismatch {
+    Mismatch {
+        line,
+        case_label: case_label(expected, line),
+        reason,
+    }
+}
+
+/// Lines without their trailing whitespace (which takes a CR of a CRLF with it).
+fn trimmed_lines(text: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+    text.split(|&b| b == b'\n').map(<[u8]>::trim_ascii_end)
+}
+
+fn tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+}
+
+/// Tokens with the 1-based line each stands on.
+fn tokens_with_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    text.split(|&b| b == b'\n')
+        .enumerate()
+        .flat_map(|(index, line)| tokens(line).map(move |token| (index + 1, token)))
+}
+
+fn is_blank(text: &[u8]) -> bool {
+    text.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Lines that count: trailing blank lines do not.
+fn count_lines(text: &[u8]) -> usize {
+    trimmed_lines(text)
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty())
+        .last()
+        .map_or(0, |(index, _)| index + 1)
+}
+
+fn line_of(text: &[u8], offset: usize) -> usize {
+    text[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The label of the sub-case that `line` belongs to, for outputs that number their cases
+/// (`#3 ...` as SW Expert Academy prints, `Case #3: ...` as Code Jam and Kattis do).
+fn case_label(expected: &[u8], line: usize) -> Option<String> {
+    trimmed_lines(expected)
+        .take(line)
+        .filter_map(|text| {
+            let rest = text.strip_prefix(b"Case ").unwrap_or(text);
+            let digits = rest.strip_prefix(b"#")?;
+            let count = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+            (count > 0).then(|| String::from_utf8_lossy(&rest[..=count]).into_owned())
+        })
+        .last()
+}
+
+/// A bounded, printable rendering of a line or token for a one-line message.
+fn shown(text: &[u8]) -> String {
+    const LIMIT: usize = 60;
+    let text = String::from_utf8_lossy(text);
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLOAT: CompareMode = CompareMode::Float {
+        abs: 1e-6,
+        rel: 1e-6,
+    };
+
+    fn why(mode: CompareMode, expected: &str, actual: &str) -> String {
+        compare(mode, expected.as_bytes(), actual.as_bytes())
+            .expect_err("outputs should differ")
+            .to_string()
+    }
+
+    fn matches(mode: CompareMode, expected: &str, actual: &str) -> bool {
+        compare(mode, expected.as_bytes(), actual.as_bytes()).is_ok()
+    }
+
+    #[test]
+    fn lines_ignores_trailing_space_crlf_and_trailing_blank_lines() {
+        assert!(matches(
+            CompareMode::Lines,
+            "1\n2\n",
+            "1  \r\n2\t\r\n\r\n\n"
+        ));
+        assert!(matches(CompareMode::Lines, "1\n2", "1\n2\n"));
+        assert!(matches(CompareMode::Lines, "1\n2\n\n", "1\n2"));
+    }
+
+    #[test]
+    fn lines_keeps_leading_and_inner_whitespace_and_blank_lines_between() {
+        assert_eq!(
+            why(CompareMode::Lines, "1 2\n", " 1 2\n"),
+            "line 1: whitespace differs"
+        );
+        assert_eq!(
+            why(CompareMode::Lines, "1 2\n", "1  2\n"),
+            "line 1: whitespace differs"
+        );
+        assert_eq!(
+            why(CompareMode::Lines, "1\n2\n", "1\n\n2\n"),
+            "line 2: expected `2`, got ``"
+        );
+    }
+
+    #[test]
+    fn lines_names_missing_and_extra_lines() {
+        assert_eq!(
+            why(CompareMode::Lines, "a\nb\nc\n", "a\n"),
+            "line 2: missing lines: expected 3 lines, got 1"
+        );
+        assert_eq!(
+            why(CompareMode::Lines, "a\n", "a\nb\n\n"),
+            "line 2: extra lines: expected 1 lines, got 2"
+        );
+    }
+
+    #[test]
+    fn empty_output_is_named_whatever_the_mode() {
+        for mode in [
+            CompareMode::Exact,
+            CompareMode::Lines,
+            CompareMode::Tokens,
+            FLOAT,
+        ] {
+            assert_eq!(why(mode, "1\n", ""), "line 1: empty output");
+            assert_eq!(why(mode, "1\n", " \n\n"), "line 1: empty output");
+        }
+        assert!(matches(CompareMode::Lines, "\n", ""));
+    }
+
+    #[test]
+    fn letter_case_is_told_apart() {
+        assert_eq!(
+            why(CompareMode::Lines, "valid\n", "Valid\n"),
+            "line 1: letter case differs"
+        );
+        assert_eq!(
+            why(CompareMode::Tokens, "a valid\n", "a VALID\n"),
+            "line 1: letter case differs"
+        );
+    }
+
+    #[test]
+    fn multi_case_outputs_name_the_case() {
+        let expected = "#1 X won\n#2 Draw\n#3 O won\n";
+        let actual = "#1 X won\n#2 Draw\n#3 X won\n";
+        assert_eq!(
+            why(CompareMode::Lines, expected, actual),
+            "line 3 (case #3): expected `#3 O won`, got `#3 X won`"
+        );
+        let code_jam = "Case #1: 5\nCase #2:\n7\n8\n";
+        assert_eq!(
+            why(CompareMode::Lines, code_jam, "Case #1: 5\nCase #2:\n7\n9\n"),
+            "line 4 (case #2): expected `8`, got `9`"
+        );
+        assert_eq!(
+            why(CompareMode::Lines, "1\n2\n", "1\n3\n"),
+            "line 2: expected `2`, got `3`"
+        );
+    }
+
+    #[test]
+    fn exact_tells_line_endings_from_content() {
+        assert!(matches(CompareMode::Exact, "a\nb\n", "a\nb\n"));
+        assert_eq!(
+            why(CompareMode::Exact, "a\nb\n", "a\r\nb\r\n"),
+            "line 1: only line endings or trailing whitespace differ"
+        );
+        assert_eq!(
+            why(CompareMode::Exact, "a\nb\n", "a\nb"),
+            "line 2: only line endings or trailing whitespace differ"
+        );
+        assert_eq!(
+            why(CompareMode::Exact, "a\nb\n", "a\nc\n"),
+            "line 2: expected `b`, got `c`"
+        );
+    }
+
+    #[test]
+    fn tokens_ignore_layout_and_name_the_token() {
+        assert!(matches(CompareMode::Tokens, "1 2\n3\n", "1\n2 3"));
+        assert_eq!(
+            why(CompareMode::Tokens, "1 2\n3\n", "1 2 4\n"),
+            "line 2: different token: expected `3`, got `4`"
+        );
+        assert_eq!(
+            why(CompareMode::Tokens, "1 2\n3\n", "1 2\n"),
+            "line 2: output ends early: expected `3` next"
+        );
+        assert_eq!(
+            why(CompareMode::Tokens, "1\n", "1 2\n"),
+            "line 1: extra output after the expected end: `2`"
+        );
+    }
+
+    #[test]
+    fn float_accepts_within_absolute_or_relative_tolerance() {
+        assert!(matches(FLOAT, "0.5\n", "0.5000004\n"));
+        assert!(matches(FLOAT, "1000000\n", "1000000.9\n"));
+        assert!(matches(FLOAT, "1\n", "1.0000\n"));
+        assert!(matches(FLOAT, "1e3 x\n", "1000 x\n"));
+        assert_eq!(
+            why(FLOAT, "0.5\n", "0.51\n"),
+            "line 1: expected `0.5`, got `0.51` (off by 1.00e-2)"
+        );
+        assert_eq!(why(FLOAT, "nan\n", "NaN\n"), "line 1: letter case differs");
+        assert_eq!(
+            why(FLOAT, "x\n", "0.5\n"),
+            "line 1: different token: expected `x`, got `0.5`"
+        );
+    }
+
+    #[test]
+    fn long_and_invalid_utf8_lines_are_shown_bounded_and_lossy() {
+        let long = "x".repeat(100);
+        let message = why(CompareMode::Lines, "y\n", &long);
+        assert!(
+            message.ends_with(&format!("got `{}…`", "x".repeat(60))),
+            "{message}"
+        );
+        let message = compare(CompareMode::Lines, b"a\n", b"\xff\xfe\n").unwrap_err();
+        assert_eq!(
+            message.to_string(),
+            "line 1: expected `a`, got `\u{fffd}\u{fffd}`"
+        );
+    }
+}

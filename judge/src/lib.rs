@@ -1,0 +1,20 @@
+//! `judge`: compiles competitive-programming solutions, runs them in parallel against every
+//! input / expected-output pair of a problem, and gives the verdicts real judges give.
+//!
+//! The pipeline, one module per stage:
+//! `discover` → `compile` → `sandbox` (run) → `compare` → `verdict` (classify) → `report`,
+//! driven by `schedule`; `cli` turns the command line into settings.
+
+pub mod cli;
+pub mod compare;
+pub mod compile;
+pub mod diff;
+pub mod discover;
+pub mod error;
+pub mod language;
+pub mod problem;
+pub mod profile;
+pub mod report;
+pub mod sandbox;
+pub mod schedule;
+pub mod verdict;

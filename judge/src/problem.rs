@@ -1,0 +1,275 @@
+//! A problem: its metadata from `problem.toml` (every key optional, defaults from the judge
+//! profile) and its test cases.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::compare::CompareMode;
+use crate::error::{Error, Result};
+use crate::profile::{Limits, Profile};
+
+pub const METADATA_FILE: &str = "problem.toml";
+
+/// One problem, ready to judge.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// The folder's name: `boj_7682`.
+    pub id: String,
+    pub dir: PathBuf,
+    pub name: String,
+    pub source_url: Option<String>,
+    pub profile: Profile,
+    /// The solution judged by default.
+    pub solution: PathBuf,
+    pub limits: Limits,
+    pub compare: CompareMode,
+    pub cases: Vec<TestCase>,
+}
+
+/// One input and its expected output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestCase {
+    /// Path below the tests folder, without extension: `sample/1`.
+    pub name: String,
+    pub input: PathBuf,
+    pub expected: PathBuf,
+}
+
+/// `problem.toml` as written; every key may be left out.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Metadata {
+    name: Option<String>,
+    source: Option<String>,
+    profile: Option<Profile>,
+    time_limit_ms: Option<u64>,
+    memory_limit_mib: Option<u64>,
+    output_limit_mib: Option<u64>,
+    stack_limit_mib: Option<u64>,
+    compare: Option<CompareName>,
+    float_absolute_tolerance: Option<f64>,
+    float_relative_tolerance: Option<f64>,
+    /// Relative to the problem folder.
+    solution: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum CompareName {
+    Exact,
+    Lines,
+    Tokens,
+    Float,
+}
+
+const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
+
+impl Problem {
+    /// Reads `dir/problem.toml` (a missing file means all defaults); `cases` is left empty
+    /// for `discover` to fill. `default_solution` is used when the file names none.
+    pub fn load(dir: &Path, default_solution: PathBuf) -> Result<Problem> {
+        let id = dir
+            .file_name()
+            .and_then(|name| name.to_str())
+            .ok_or_else(|| Error::invalid(dir, "problem folder name is not valid UTF-8"))?
+            .to_owned();
+        let path = dir.join(METADATA_FILE);
+        let metadata = match std::fs::read_to_string(&path) {
+            Ok(text) => parse_metadata(&path, &text)?,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Metadata::default(),
+            Err(error) => return Err(Error::io(&path, error)),
+        };
+        Problem::from_metadata(id, dir, metadata, default_solution, &path)
+    }
+
+    fn from_metadata(
+        id: String,
+        dir: &Path,
+        metadata: Metadata,
+        default_solution: PathBuf,
+        path: &Path,
+    ) -> Result<Problem> {
+        let profile = metadata.profile.unwrap_or(Profile::Boj);
+        let defaults = profile.limits();
+        let mib = |value: Option<u64>, key: &str, default: u64| match value {
+            Some(0) => Err(Error::invalid(path, format!("`{key}` must be positive"))),
+            Some(mib) => Ok(mib << 20),
+            None => Ok(default),
+        };
+        let limits = Limits {
+            cpu_time: match metadata.time_limit_ms {
+                Some(0) => return Err(Error::invalid(path, "`time_limit_ms` must be positive")),
+                Some(ms) => Duration::from_millis(ms),
+                None => defaults.cpu_time,
+            },
+            memory_bytes: mib(
+                metadata.memory_limit_mib,
+                "memory_limit_mib",
+                defaults.memory_bytes,
+            )?,
+            output_bytes: mib(
+                metadata.output_limit_mib,
+                "output_limit_mib",
+                defaults.output_bytes,
+            )?,
+            stack_bytes: mib(
+                metadata.stack_limit_mib,
+                "stack_limit_mib",
+                defaults.stack_bytes,
+            )?,
+        };
+        let compare = compare_mode(&metadata, profile, path)?;
+        Ok(Problem {
+            name: metadata.name.unwrap_or_else(|| id.clone()),
+            source_url: metadata.source,
+            profile,
+            solution: metadata
+                .solution
+                .map(|solution| dir.join(solution))
+                .unwrap_or(default_solution),
+            limits,
+            compare,
+            cases: Vec::new(),
+            dir: dir.to_path_buf(),
+            id,
+        })
+    }
+}
+
+fn parse_metadata(path: &Path, text: &str) -> Result<Metadata> {
+    toml::from_str(text).map_err(|error| {
+        let location = error
+            .span()
+            .map(|span| {
+                let line = text[..span.start].matches('\n').count() + 1;
+                format!("line {line}: ")
+            })
+            .unwrap_or_default();
+        Error::invalid(path, format!("{location}{}", error.message()))
+    })
+}
+
+fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<CompareMode> {
+    let tolerance = |value: Option<f64>, key: &str| match value {
+        Some(t) if !(t.is_finite() && t >= 0.0) => Err(Error::invalid(
+            path,
+            format!("`{key}` must be a non-negative number"),
+        )),
+        Some(t) => Ok(t),
+        None => Ok(DEFAULT_FLOAT_TOLERANCE),
+    };
+    let abs = tolerance(
+        metadata.float_absolute_tolerance,
+        "float_absolute_tolerance",
+    )?;
+    let rel = tolerance(
+        metadata.float_relative_tolerance,
+        "float_relative_tolerance",
+    )?;
+    let has_tolerance =
+        metadata.float_absolute_tolerance.is_some() || metadata.float_relative_tolerance.is_some();
+    Ok(match metadata.compare {
+        None if has_tolerance => CompareMode::Float { abs, rel },
+        None => profile.compare(),
+        Some(CompareName::Float) => CompareMode::Float { abs, rel },
+        Some(_) if has_tolerance => {
+            return Err(Error::invalid(
+                path,
+                "float tolerances need `compare = \"float\"`",
+            ))
+        }
+        Some(CompareName::Exact) => CompareMode::Exact,
+        Some(CompareName::Lines) => CompareMode::Lines,
+        Some(CompareName::Tokens) => CompareMode::Tokens,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Problem> {
+        let path = Path::new("problems/p/problem.toml");
+        let metadata = parse_metadata(path, text)?;
+        Problem::from_metadata(
+            "p".into(),
+            Path::new("problems/p"),
+            metadata,
+            "s.rs".into(),
+            path,
+        )
+    }
+
+    fn error(text: &str) -> String {
+        load(text).expect_err("should be rejected").to_string()
+    }
+
+    #[test]
+    fn empty_file_takes_the_boj_defaults() {
+        let problem = load("").unwrap();
+        assert_eq!(problem.profile, Profile::Boj);
+        assert_eq!(problem.limits, Profile::Boj.limits());
+        assert_eq!(problem.compare, CompareMode::Lines);
+        assert_eq!(problem.name, "p");
+        assert_eq!(problem.solution, PathBuf::from("s.rs"));
+    }
+
+    #[test]
+    fn keys_override_the_profile() {
+        let problem = load(
+            "name = \"Omok\"\nprofile = \"swea\"\ntime_limit_ms = 1500\nmemory_limit_mib = 128\n\
+             compare = \"tokens\"\nsolution = \"alt.rs\"\n",
+        )
+        .unwrap();
+        assert_eq!(problem.name, "Omok");
+        assert_eq!(problem.limits.cpu_time, Duration::from_millis(1500));
+        assert_eq!(problem.limits.memory_bytes, 128 << 20);
+        assert_eq!(
+            problem.limits.stack_bytes,
+            Profile::Swea.limits().stack_bytes
+        );
+        assert_eq!(problem.compare, CompareMode::Tokens);
+        assert_eq!(problem.solution, Path::new("problems/p/alt.rs"));
+    }
+
+    #[test]
+    fn float_tolerances_imply_float_mode() {
+        let problem = load("float_absolute_tolerance = 1e-4\n").unwrap();
+        assert_eq!(
+            problem.compare,
+            CompareMode::Float {
+                abs: 1e-4,
+                rel: 1e-6
+            }
+        );
+        assert!(
+            error("compare = \"lines\"\nfloat_relative_tolerance = 0.1\n")
+                .contains("float tolerances need `compare = \"float\"`")
+        );
+        assert!(error("float_relative_tolerance = -1.0\n").contains("non-negative"));
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_key() {
+        let message = error("name = \"x\"\ntime_limt_ms = 5\n");
+        assert!(
+            message.starts_with("problems/p/problem.toml: line 2: unknown field `time_limt_ms`"),
+            "{message}"
+        );
+        let message = error("profile = \"codeforces\"\n");
+        assert!(
+            message.contains("line 1: unknown variant `codeforces`"),
+            "{message}"
+        );
+        let message = error("time_limit_ms = \"fast\"\n");
+        assert!(message.contains("line 1: invalid type"), "{message}");
+        assert!(error("time_limit_ms = 0\n").contains("`time_limit_ms` must be positive"));
+        let message = error("name = \n");
+        assert!(
+            message.starts_with("problems/p/problem.toml: line 1: "),
+            "{message}"
+        );
+    }
+}

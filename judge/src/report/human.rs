@@ -1,0 +1,204 @@
+//! The report for people: a row per case with a fixed verdict column, CPU time and peak
+//! memory; the reason, a bounded diff and stderr under a failed case; a summary per problem
+//! and for the run. Colour only where the terminal takes it (`NO_COLOR` is respected).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anstream::{AutoStream, ColorChoice};
+use anstyle::{AnsiColor, Style};
+
+use super::Reporter;
+use crate::compile::Program;
+use crate::diff::Side;
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::schedule::{format_bytes, CaseResult, RunSummary, Tally};
+use crate::verdict::Verdict;
+
+/// Lines of a compiler message shown under CE.
+const COMPILE_MESSAGE_LINES: usize = 40;
+
+pub struct HumanReporter {
+    out: AutoStream<std::io::Stdout>,
+    err: AutoStream<std::io::Stderr>,
+    /// Paths are shown relative to this folder.
+    base: PathBuf,
+}
+
+impl HumanReporter {
+    pub fn new(color: ColorChoice, base: PathBuf) -> Self {
+        HumanReporter {
+            out: AutoStream::new(std::io::stdout(), color),
+            err: AutoStream::new(std::io::stderr(), color),
+            base,
+        }
+    }
+
+    fn shown<'a>(&self, path: &'a Path) -> std::path::Display<'a> {
+        path.strip_prefix(&self.base).unwrap_or(path).display()
+    }
+
+    fn line(&mut self, text: std::fmt::Arguments) {
+        // A closed stdout (`judge | head`) must not turn into a panic.
+        let _ = self.out.write_fmt(text);
+        let _ = self.out.write_all(b"\n");
+    }
+}
+
+const BOLD: Style = Style::new().bold();
+const DIM: Style = Style::new().dimmed();
+const GREEN: Style = AnsiColor::Green.on_default();
+const RED: Style = AnsiColor::Red.on_default();
+const YELLOW: Style = AnsiColor::Yellow.on_default();
+const MAGENTA: Style = AnsiColor::Magenta.on_default();
+
+fn verdict_style(verdict: Verdict) -> Style {
+    match verdict {
+        Verdict::Accepted => GREEN,
+        Verdict::WrongAnswer => RED,
+        Verdict::TimeLimitExceeded
+        | Verdict::MemoryLimitExceeded
+        | Verdict::OutputLimitExceeded => YELLOW,
+        Verdict::RuntimeError(_) => MAGENTA,
+        Verdict::CompileError | Verdict::JudgeError => RED.bold(),
+    }
+}
+
+fn verdict_text(result: &CaseResult) -> String {
+    if result.confirmed {
+        format!("{} (confirmed)", result.verdict)
+    } else {
+        result.verdict.to_string()
+    }
+}
+
+impl Reporter for HumanReporter {
+    fn problem_error(&mut self, error: &Error) {
+        let _ = self.out.flush();
+        let _ = writeln!(self.err, "{RED}error{RED:#}: {error}");
+    }
+
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
+        let build = match program {
+            Some(program) if program.cached => " (cached)",
+            Some(_) => " (compiled)",
+            None => "",
+        };
+        let solution = self.shown(solution).to_string();
+        self.line(format_args!(
+            "{BOLD}{}{BOLD:#} {DIM}· {} · {solution}{build}{DIM:#}",
+            problem.id, problem.name
+        ));
+    }
+
+    fn compile_error(&mut self, _problem: &Problem, message: &str) {
+        let style = verdict_style(Verdict::CompileError);
+        self.line(format_args!(
+            "  {style}CE{style:#}  the solution does not compile:"
+        ));
+        let lines: Vec<&str> = message.trim_end().lines().collect();
+        for line in lines.iter().take(COMPILE_MESSAGE_LINES) {
+            self.line(format_args!("      {line}"));
+        }
+        if lines.len() > COMPILE_MESSAGE_LINES {
+            let more = lines.len() - COMPILE_MESSAGE_LINES;
+            self.line(format_args!("      {DIM}… {more} more lines{DIM:#}"));
+        }
+    }
+
+    fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+        let style = verdict_style(result.verdict);
+        self.line(format_args!(
+            "  {style}{:<16}{style:#} {:<28} {:>6} ms {:>10}",
+            verdict_text(result),
+            result.name,
+            result.cpu_time.as_millis(),
+            format_bytes(result.peak_memory_bytes),
+        ));
+        let Some(failure) = &result.failure else {
+            return;
+        };
+        self.line(format_args!("      {}", failure.message));
+        if !failure.diff.is_empty() {
+            self.line(format_args!("      {DIM}diff: - expected, + actual{DIM:#}"));
+            for line in &failure.diff {
+                let (sign, style) = match line.side {
+                    Side::Both => (' ', DIM),
+                    Side::Expected => ('-', RED),
+                    Side::Actual => ('+', GREEN),
+                };
+                self.line(format_args!(
+                    "      {style}{sign} {:>5} │ {}{style:#}",
+                    line.number, line.text
+                ));
+            }
+        }
+        if !failure.stderr.is_empty() {
+            self.line(format_args!("      {DIM}stderr:{DIM:#}"));
+            for line in failure.stderr.lines() {
+                self.line(format_args!("      {DIM}│ {line}{DIM:#}"));
+            }
+        }
+    }
+
+    fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
+        let style = if tally.accepted() == tally.cases {
+            GREEN
+        } else {
+            RED
+        };
+        self.line(format_args!(
+            "  {style}{}: {}/{} accepted{style:#} ({}) · max {} ms, {}\n",
+            problem.id,
+            tally.accepted(),
+            tally.cases,
+            counts(tally),
+            tally.max_cpu_time.as_millis(),
+            format_bytes(tally.max_peak_memory_bytes),
+        ));
+    }
+
+    fn run_finished(&mut self, summary: &RunSummary) {
+        let style = match summary.outcome() {
+            crate::error::Outcome::Accepted => GREEN,
+            _ => RED,
+        };
+        let mut parts = vec![format!(
+            "{} problems, {} cases: {}",
+            summary.problems,
+            summary.tally.cases,
+            if summary.tally.cases == 0 {
+                "none run".to_owned()
+            } else {
+                counts(&summary.tally)
+            }
+        )];
+        if summary.compile_errors > 0 {
+            parts.push(format!("{} CE", summary.compile_errors));
+        }
+        if summary.errors > 0 {
+            parts.push(format!("{} errors", summary.errors));
+        }
+        parts.push(format!(
+            "compiled {}, cached {}",
+            summary.compiled, summary.cached
+        ));
+        parts.push(format!("{:.2} s", summary.wall_time.as_secs_f64()));
+        self.line(format_args!(
+            "{style}Summary{style:#}: {}",
+            parts.join(" · ")
+        ));
+        let _ = self.out.flush();
+    }
+}
+
+/// `AC 10, WA 2`.
+fn counts(tally: &Tally) -> String {
+    tally
+        .by_verdict
+        .iter()
+        .map(|(code, count)| format!("{code} {count}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,384 @@
+//! One run of a program: its own process group, a fresh temporary working directory, stdin
+//! from a file, stdout and stderr into capped buffers, rlimits, a wall-clock watchdog that
+//! kills the whole group, and `wait4` for that one child's CPU time and peak memory.
+//!
+//! It gathers evidence and decides nothing: verdicts are `verdict::classify`'s job.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::profile::Limits;
+
+/// How much of stderr is kept, to show when a case fails.
+pub const STDERR_CAP_BYTES: usize = 64 * 1024;
+
+/// After the program itself has exited, how long its pipes may stay open (held by a
+/// descendant that left the process group) before they are abandoned.
+const DRAIN_GRACE: Duration = Duration::from_millis(200);
+
+/// What to run, and under which limits.
+#[derive(Debug, Clone)]
+pub struct RunSpec<'a> {
+    pub argv: &'a [OsString],
+    pub stdin: &'a Path,
+    pub limits: Limits,
+    /// Cap on the address space; `None` for runtimes that manage their own heap (the JVM).
+    pub address_space_bytes: Option<u64>,
+    /// The watchdog kills the process group when this much wall time has passed.
+    pub wall_timeout: Duration,
+}
+
+impl<'a> RunSpec<'a> {
+    /// The usual policy: the address space may reach twice the memory limit plus room for the
+    /// runtime, so that a runaway allocation fails instead of swamping the machine while an
+    /// honest program is measured by its peak resident memory; the wall backstop stops a
+    /// program that sleeps instead of computing.
+    pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: Limits) -> Self {
+        RunSpec {
+            argv,
+            stdin,
+            limits,
+            address_space_bytes: Some(limits.memory_bytes.saturating_mul(2) + (256 << 20)),
+            wall_timeout: limits.cpu_time * 2 + Duration::from_secs(1),
+        }
+    }
+}
+
+/// How a process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    Exited(i32),
+    Signaled(i32),
+}
+
+/// `exit 101` or the signal's name, `SIGSEGV`.
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Termination::Exited(code) => write!(f, "exit {code}"),
+            Termination::Signaled(signal) => match signal_name(signal) {
+                Some(name) => f.write_str(name),
+                None => write!(f, "signal {signal}"),
+            },
+        }
+    }
+}
+
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => return None,
+    })
+}
+
+/// The evidence of one run.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    pub termination: Termination,
+    /// User + system CPU time of the program and the descendants it waited for.
+    pub cpu_time: Duration,
+    pub wall_time: Duration,
+    pub peak_memory_bytes: u64,
+    /// At most `limits.output_bytes` of standard output.
+    pub stdout: Vec<u8>,
+    /// At most `STDERR_CAP_BYTES` of standard error.
+    pub stderr: Vec<u8>,
+    /// The program wrote more than the output limit and was stopped.
+    pub output_limit_exceeded: bool,
+    /// The watchdog stopped the program at the wall-clock backstop.
+    pub wall_timeout: bool,
+    /// The program died of a failed allocation (told by its language's message on stderr;
+    /// filled in by the caller, which knows the language).
+    pub out_of_memory: bool,
+}
+
+/// Runs one program to completion (or to its limits) and returns the evidence.
+pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
+    let (program, args) = spec
+        .argv
+        .split_first()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+    let workdir = tempfile::Builder::new().prefix("judge-run-").tempdir()?;
+    let stdin = File::open(spec.stdin)?;
+    let rlimits = rlimits(spec);
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(workdir.path())
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe
+    // functions (setpgid, setrlimit) on data prepared before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::setpgid(0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            for &(resource, limit) in &rlimits {
+                let value = libc::rlimit {
+                    rlim_cur: limit.0,
+                    rlim_max: limit.1,
+                };
+                if libc::setrlimit(resource, &value) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let stdout = child.stdout.take().map(OwnedFd::from);
+    let stderr = child.stderr.take().map(OwnedFd::from);
+    // `child` is not waited on through std: `wait4` below reaps it and reads its rusage.
+    drop(child);
+
+    let watched = watch(pid, start, spec, stdout, stderr);
+    if watched.is_err() {
+        kill_group(pid);
+    }
+    let (status, usage) = wait4(pid)?;
+    let watched = watched?;
+    let wall_time = watched.exited_at.unwrap_or_else(Instant::now) - start;
+    drop(workdir);
+    Ok(RunOutput {
+        termination: termination(status),
+        cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
+        wall_time,
+        // Linux reports ru_maxrss in KiB.
+        peak_memory_bytes: (usage.ru_maxrss.max(0) as u64) * 1024,
+        stdout: watched.stdout,
+        stderr: watched.stderr,
+        output_limit_exceeded: watched.output_limit_exceeded,
+        wall_timeout: watched.wall_timeout,
+        out_of_memory: false,
+    })
+}
+
+type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
+
+fn rlimits(spec: &RunSpec) -> Vec<Rlimit> {
+    // SIGXCPU comes at the first whole second past the limit, SIGKILL a second later, so a
+    // busy loop dies at most about a second past its limit even if it ignores SIGXCPU.
+    let cpu_seconds = spec.limits.cpu_time.as_secs() + 1;
+    let stack = spec.limits.stack_bytes;
+    let mut limits = vec![
+        (libc::RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1)),
+        (libc::RLIMIT_STACK, (stack, stack)),
+        // Files the program writes in its working directory; stdout is a pipe, capped apart.
+        (
+            libc::RLIMIT_FSIZE,
+            (spec.limits.output_bytes, spec.limits.output_bytes),
+        ),
+        (libc::RLIMIT_CORE, (0, 0)),
+    ];
+    if let Some(bytes) = spec.address_space_bytes {
+        limits.push((libc::RLIMIT_AS, (bytes, bytes)));
+    }
+    limits
+}
+
+/// What the watchdog loop gathered while the program ran.
+struct Watched {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    output_limit_exceeded: bool,
+    wall_timeout: bool,
+    exited_at: Option<Instant>,
+}
+
+/// Reads both pipes until they close while watching the program: it kills the group when the
+/// output limit or the wall backstop is passed, and once the program has exited (so that a
+/// descendant keeping a pipe open cannot hold the run).
+fn watch(
+    pid: libc::pid_t,
+    start: Instant,
+    spec: &RunSpec,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
+) -> io::Result<Watched> {
+    let pidfd = pidfd_open(pid)?;
+    let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
+    let mut stdout = Capture::new(stdout, output_cap);
+    let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES);
+    let mut watched = Watched {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        output_limit_exceeded: false,
+        wall_timeout: false,
+        exited_at: None,
+    };
+    let mut deadline = start + spec.wall_timeout;
+    let mut chunk = vec![0u8; 64 * 1024];
+    while stdout.is_open() || stderr.is_open() || watched.exited_at.is_none() {
+        let now = Instant::now();
+        if now >= deadline {
+            if watched.exited_at.is_none() {
+                watched.wall_timeout = true;
+                kill_group(pid);
+            }
+            break;
+        }
+        let mut fds = Vec::with_capacity(3);
+        for fd in [stdout.raw_fd(), stderr.raw_fd()].into_iter().flatten() {
+            fds.push(pollfd(fd));
+        }
+        if watched.exited_at.is_none() {
+            fds.push(pollfd(pidfd.as_raw_fd()));
+        }
+        let timeout_ms = (deadline - now).as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: `fds` is a valid, exclusively borrowed array of pollfd.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+        if ready < 0 {
+            let error = io::Error::last_os_error();
+            if error.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(error);
+        }
+        for fd in fds.iter().filter(|fd| fd.revents != 0) {
+            if Some(fd.fd) == stdout.raw_fd() {
+                if stdout.read_some(&mut chunk)? {
+                    watched.output_limit_exceeded = true;
+                    kill_group(pid);
+                }
+            } else if Some(fd.fd) == stderr.raw_fd() {
+                stderr.read_some(&mut chunk)?;
+            } else {
+                // The program has exited (it is a zombie until wait4, so its group id is
+                // still ours to kill): end whatever it left behind.
+                watched.exited_at = Some(Instant::now());
+                kill_group(pid);
+                deadline = deadline.min(Instant::now() + DRAIN_GRACE);
+            }
+        }
+    }
+    watched.stdout = stdout.buffer;
+    watched.stderr = stderr.buffer;
+    Ok(watched)
+}
+
+/// One output pipe and the bytes kept from it.
+struct Capture {
+    pipe: Option<File>,
+    buffer: Vec<u8>,
+    cap: usize,
+}
+
+impl Capture {
+    fn new(fd: Option<OwnedFd>, cap: usize) -> Self {
+        Capture {
+            pipe: fd.map(File::from),
+            buffer: Vec::new(),
+            cap,
+        }
+    }
+
+    fn is_open(&self) -> bool {
+        self.pipe.is_some()
+    }
+
+    fn raw_fd(&self) -> Option<RawFd> {
+        self.pipe.as_ref().map(AsRawFd::as_raw_fd)
+    }
+
+    /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
+    fn read_some(&mut self, chunk: &mut [u8]) -> io::Result<bool> {
+        let Some(pipe) = self.pipe.as_mut() else {
+            return Ok(false);
+        };
+        let count = match pipe.read(chunk) {
+            Ok(count) => count,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => return Ok(false),
+            Err(error) => return Err(error),
+        };
+        if count == 0 {
+            self.pipe = None;
+            return Ok(false);
+        }
+        let room = self.cap - self.buffer.len();
+        self.buffer.extend_from_slice(&chunk[..count.min(room)]);
+        Ok(count > room)
+    }
+}
+
+fn pollfd(fd: RawFd) -> libc::pollfd {
+    libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    }
+}
+
+fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the descriptor was just created and is owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+fn kill_group(pgid: libc::pid_t) {
+    // SAFETY: plain syscall; ESRCH (group already gone) is fine.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
+
+fn wait4(pid: libc::pid_t) -> io::Result<(libc::c_int, libc::rusage)> {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; wait4 fills it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: valid pointers to local status and usage.
+        let result = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if result == pid {
+            return Ok((status, usage));
+        }
+        let error = io::Error::last_os_error();
+        if error.kind() != io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+}
+
+fn termination(status: libc::c_int) -> Termination {
+    if libc::WIFSIGNALED(status) {
+        Termination::Signaled(libc::WTERMSIG(status))
+    } else {
+        Termination::Exited(libc::WEXITSTATUS(status))
+    }
+}
+
+fn timeval(time: libc::timeval) -> Duration {
+    Duration::from_secs(time.tv_sec.max(0) as u64)
+        + Duration::from_micros(time.tv_usec.max(0) as u64)
+}

@@ -1,0 +1,234 @@
+//! Verdicts, and `classify`: the one place that turns the evidence of a run into a verdict.
+
+use std::fmt;
+
+use crate::profile::Limits;
+use crate::sandbox::{RunOutput, Termination};
+
+/// What a real judge would answer for one case (or, for `CompileError`, a whole solution).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Accepted,
+    WrongAnswer,
+    TimeLimitExceeded,
+    MemoryLimitExceeded,
+    OutputLimitExceeded,
+    RuntimeError(Termination),
+    CompileError,
+    /// A fault of the harness, not of the solution (a checker crashed, a file vanished, ...).
+    JudgeError,
+}
+
+impl Verdict {
+    /// The short code judges print.
+    pub fn code(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "AC",
+            Verdict::WrongAnswer => "WA",
+            Verdict::TimeLimitExceeded => "TLE",
+            Verdict::MemoryLimitExceeded => "MLE",
+            Verdict::OutputLimitExceeded => "OLE",
+            Verdict::RuntimeError(_) => "RE",
+            Verdict::CompileError => "CE",
+            Verdict::JudgeError => "JE",
+        }
+    }
+
+    pub fn is_accepted(self) -> bool {
+        self == Verdict::Accepted
+    }
+}
+
+/// `AC`, `WA`, ... and, for a runtime error, how the program ended: `RE (SIGSEGV)`, `RE (exit 101)`.
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::RuntimeError(termination) => write!(f, "RE ({termination})"),
+            verdict => f.write_str(verdict.code()),
+        }
+    }
+}
+
+/// The verdict a run earns before its output is looked at, in the documented order
+/// TLE, MLE, OLE, RE; `None` when the run ended cleanly within every limit, so that its output
+/// decides between WA and AC.
+///
+/// The order matters: a program killed for exceeding a limit also ends by a signal, and that
+/// signal is the judge's doing, not a runtime error of the program.
+pub fn classify_run(run: &RunOutput, limits: &Limits) -> Option<Verdict> {
+    if run.cpu_time > limits.cpu_time || run.wall_timeout {
+        Some(Verdict::TimeLimitExceeded)
+    } else if run.peak_memory_bytes > limits.memory_bytes || run.out_of_memory {
+        Some(Verdict::MemoryLimitExceeded)
+    } else if run.output_limit_exceeded {
+        Some(Verdict::OutputLimitExceeded)
+    } else if run.termination != Termination::Exited(0) {
+        Some(Verdict::RuntimeError(run.termination))
+    } else {
+        None
+    }
+}
+
+/// The full verdict: the run's, or else the comparison's.
+pub fn classify(
+    run: &RunOutput,
+    limits: &Limits,
+    output_matches: impl FnOnce() -> bool,
+) -> Verdict {
+    classify_run(run, limits).unwrap_or_else(|| {
+        if output_matches() {
+            Verdict::Accepted
+        } else {
+            Verdict::WrongAnswer
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            cpu_time: Duration::from_secs(1),
+            memory_bytes: 100,
+            output_bytes: 100,
+            stack_bytes: 100,
+        }
+    }
+
+    fn clean_run() -> RunOutput {
+        RunOutput {
+            termination: Termination::Exited(0),
+            cpu_time: Duration::from_millis(10),
+            wall_time: Duration::from_millis(10),
+            peak_memory_bytes: 10,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            output_limit_exceeded: false,
+            wall_timeout: false,
+            out_of_memory: false,
+        }
+    }
+
+    #[test]
+    fn clean_run_is_decided_by_the_output() {
+        assert_eq!(
+            classify(&clean_run(), &limits(), || true),
+            Verdict::Accepted
+        );
+        assert_eq!(
+            classify(&clean_run(), &limits(), || false),
+            Verdict::WrongAnswer
+        );
+    }
+
+    #[test]
+    fn limits_come_before_the_signal_that_enforced_them() {
+        let killed = RunOutput {
+            termination: Termination::Signaled(libc::SIGKILL),
+            ..clean_run()
+        };
+        let cases = [
+            (
+                RunOutput {
+                    cpu_time: Duration::from_millis(1001),
+                    ..killed.clone()
+                },
+                "TLE",
+            ),
+            (
+                RunOutput {
+                    wall_timeout: true,
+                    ..killed.clone()
+                },
+                "TLE",
+            ),
+            (
+                RunOutput {
+                    peak_memory_bytes: 101,
+                    ..killed.clone()
+                },
+                "MLE",
+            ),
+            (
+                RunOutput {
+                    out_of_memory: true,
+                    ..killed.clone()
+                },
+                "MLE",
+            ),
+            (
+                RunOutput {
+                    output_limit_exceeded: true,
+                    ..killed.clone()
+                },
+                "OLE",
+            ),
+            (killed.clone(), "RE (SIGKILL)"),
+            (
+                RunOutput {
+                    termination: Termination::Exited(101),
+                    ..clean_run()
+                },
+                "RE (exit 101)",
+            ),
+            (
+                RunOutput {
+                    termination: Termination::Signaled(libc::SIGSEGV),
+                    ..clean_run()
+                },
+                "RE (SIGSEGV)",
+            ),
+        ];
+        for (run, expected) in cases {
+            assert_eq!(
+                classify(&run, &limits(), || true).to_string(),
+                expected,
+                "{run:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn documented_order_when_several_limits_are_exceeded() {
+        let everything = RunOutput {
+            termination: Termination::Exited(1),
+            cpu_time: Duration::from_secs(2),
+            peak_memory_bytes: 1000,
+            output_limit_exceeded: true,
+            ..clean_run()
+        };
+        assert_eq!(
+            classify_run(&everything, &limits()),
+            Some(Verdict::TimeLimitExceeded)
+        );
+        let no_time = RunOutput {
+            cpu_time: Duration::ZERO,
+            ..everything.clone()
+        };
+        assert_eq!(
+            classify_run(&no_time, &limits()),
+            Some(Verdict::MemoryLimitExceeded)
+        );
+        let no_memory = RunOutput {
+            peak_memory_bytes: 0,
+            ..no_time
+        };
+        assert_eq!(
+            classify_run(&no_memory, &limits()),
+            Some(Verdict::OutputLimitExceeded)
+        );
+    }
+
+    #[test]
+    fn cpu_time_exactly_at_the_limit_is_accepted() {
+        let run = RunOutput {
+            cpu_time: Duration::from_secs(1),
+            ..clean_run()
+        };
+        assert_eq!(classify(&run, &limits(), || true), Verdict::Accepted);
+    }
+}
