@@ -19,6 +19,9 @@ use crate::profile::Limits;
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 
+/// The variables a program gets from the judge's environment; toolchains need these.
+const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
+
 /// After the program itself has exited, how long its pipes may stay open (held by a
 /// descendant that left the process group) before they are abandoned.
 const DRAIN_GRACE: Duration = Duration::from_millis(200);
@@ -38,14 +41,14 @@ pub struct RunSpec<'a> {
 impl<'a> RunSpec<'a> {
     /// The usual policy: the address space may reach twice the memory limit plus room for the
     /// runtime, so that a runaway allocation fails instead of swamping the machine while an
-    /// honest program is measured by its peak resident memory; the wall backstop stops a
-    /// program that sleeps instead of computing.
+    /// honest program is measured by its peak resident memory (a growing vector may reserve
+    /// twice what it uses); the wall backstop stops a program that sleeps instead of computing.
     pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: Limits) -> Self {
         RunSpec {
             argv,
             stdin,
             limits,
-            address_space_bytes: Some(limits.memory_bytes.saturating_mul(2) + (256 << 20)),
+            address_space_bytes: Some(limits.memory_bytes.saturating_mul(2) + (64 << 20)),
             wall_timeout: limits.cpu_time * 2 + Duration::from_secs(1),
         }
     }
@@ -126,8 +129,16 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     let stdin = File::open(spec.stdin)?;
     let rlimits = rlimits(spec);
     let mut command = Command::new(program);
+    // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
     command
         .args(args)
+        .env_clear()
+        .envs(
+            INHERITED_ENV
+                .iter()
+                .filter_map(|&key| Some((key, std::env::var_os(key)?))),
+        )
+        .env("TMPDIR", workdir.path())
         .current_dir(workdir.path())
         .stdin(stdin)
         .stdout(Stdio::piped())

@@ -361,7 +361,7 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
 fn stderr_of(run: &RunOutput) -> String {
     const LINES: usize = 12;
     let text = String::from_utf8_lossy(&run.stderr);
-    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let lines: Vec<&str> = text.trim().lines().collect();
     lines[lines.len().saturating_sub(LINES)..].join("\n")
 }
 
