@@ -7,11 +7,22 @@ use std::process::ExitCode;
 use anstream::ColorChoice;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
 use crate::compile::Compiler;
+use crate::corpus::{self, Expected};
 use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
+use crate::problem::Problem;
+use crate::profile::Profile;
+use crate::provenance::Provenance;
+use crate::recipe::RECIPE_FILE;
+use crate::report::render_diff;
 use crate::report::HumanReporter;
+use crate::scaffold;
 use crate::schedule::{self, format_bytes, Settings, Task};
+use crate::stress::{self, Budget, Found};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -40,7 +51,76 @@ enum Command {
     /// Judge some problems (all of them when none is named).
     Run(RunArgs),
     /// Show the problems with their case counts, limits and solution.
-    List,
+    List {
+        /// Also show where each generated or reference-made case came from.
+        #[arg(long)]
+        provenance: bool,
+    },
+    /// Scaffold a new problem folder and its solution file (refuses if any exists).
+    New {
+        /// The problem's id, like `boj_1000`: the folder and solution file name.
+        id: String,
+        /// The judge whose defaults the problem takes.
+        #[arg(long, default_value = "boj", value_parser = parse_profile)]
+        profile: Profile,
+    },
+    /// Add one test case (refuses to overwrite an existing one).
+    Add {
+        problem: String,
+        /// The case's name below tests/ (default: the next free `manual/N`).
+        #[arg(long)]
+        name: Option<String>,
+        /// The input file, or `-` for standard input.
+        #[arg(long, value_name = "FILE|-", default_value = "-")]
+        input: String,
+        /// The expected output, written by you.
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "from_reference",
+            required_unless_present = "from_reference"
+        )]
+        expected: Option<PathBuf>,
+        /// Take the expected output from the problem's reference.rs.
+        #[arg(long)]
+        from_reference: bool,
+    },
+    /// Rebuild the generated cases from the problem's generators.toml (all problems with one
+    /// when none is named); hand-written cases are never touched.
+    Gen {
+        problems: Vec<String>,
+        /// Write nothing; exit 1 if the committed cases differ from what the recipe makes.
+        #[arg(long)]
+        check: bool,
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+    },
+    /// Recompute expected outputs from the reference and show what would change.
+    Bless {
+        problem: String,
+        /// Rewrite the changed outputs the judge made itself (hand-written ones are only shown).
+        #[arg(long)]
+        write: bool,
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+    },
+    /// Compare the solution with the reference on generated inputs until they disagree, and
+    /// save a minimised counterexample as a new case.
+    Stress {
+        problem: String,
+        /// The file to stress (default: the problem's solution).
+        #[arg(long, value_name = "FILE")]
+        solution: Option<PathBuf>,
+        /// How many inputs to try (default 1000 unless --time is given).
+        #[arg(long, value_name = "N", conflicts_with = "time")]
+        iterations: Option<u64>,
+        /// How long to try, like `30s`, `2m` or `500ms`.
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+        time: Option<Duration>,
+        /// The first seed (default: taken from the clock; printed so a run can be repeated).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 #[derive(Debug, Args, Default)]
@@ -100,7 +180,51 @@ fn execute(cli: Cli) -> Result<Outcome> {
     match cli.command {
         None => judge(&repository, cli.run, color, &current),
         Some(Command::Run(args)) => judge(&repository, args, color, &current),
-        Some(Command::List) => list(&repository),
+        Some(Command::List { provenance }) => list(&repository, provenance),
+        Some(Command::New { id, profile }) => new(&repository, &id, profile),
+        Some(Command::Add {
+            problem,
+            name,
+            input,
+            expected,
+            from_reference: _,
+        }) => add(
+            &repository,
+            &problem,
+            name.as_deref(),
+            &input,
+            expected.as_deref(),
+            &current,
+        ),
+        Some(Command::Gen {
+            problems,
+            check,
+            jobs,
+        }) => gen(&repository, &problems, check, jobs_or_cores(jobs)),
+        Some(Command::Bless {
+            problem,
+            write,
+            jobs,
+        }) => bless(&repository, &problem, write, jobs_or_cores(jobs), color),
+        Some(Command::Stress {
+            problem,
+            solution,
+            iterations,
+            time,
+            seed,
+        }) => {
+            let budget = match (iterations, time) {
+                (_, Some(time)) => Budget::Time(time),
+                (iterations, None) => Budget::Iterations(iterations.unwrap_or(1000)),
+            };
+            stress(
+                &repository,
+                &problem,
+                solution.map(|file| current.join(file)),
+                budget,
+                seed,
+            )
+        }
     }
 }
 
@@ -113,10 +237,7 @@ fn judge(
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
-    let jobs = match args.jobs {
-        Some(jobs) => usize::from(jobs),
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
+    let jobs = jobs_or_cores(args.jobs);
     let tasks = load_tasks(repository, &args.problems)?
         .into_iter()
         .map(|problem| {
@@ -166,40 +287,318 @@ fn cache_dir(repository: &Repository) -> PathBuf {
         .unwrap_or_else(|| repository.root.join("target").join("judge"))
 }
 
-fn list(repository: &Repository) -> Result<Outcome> {
+fn jobs_or_cores(jobs: Option<u16>) -> usize {
+    match jobs {
+        Some(jobs) => usize::from(jobs),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    }
+}
+
+fn parse_profile(name: &str) -> std::result::Result<Profile, String> {
+    Profile::ALL
+        .into_iter()
+        .find(|profile| profile.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+            format!("expected one of {}", names.join(", "))
+        })
+}
+
+/// `30s`, `2m`, `500ms`, or a plain number of seconds.
+fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration like 30s, 2m or 500ms"))?;
+    let seconds = match &text[digits.len()..] {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        unit => return Err(format!("unknown unit `{unit}`: use ms, s, m or h")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is not a valid duration"))
+}
+
+fn compiler(repository: &Repository) -> Compiler {
+    Compiler::new(cache_dir(repository))
+}
+
+fn load_one(repository: &Repository, name: &str) -> Result<Problem> {
+    repository.load_problem(&repository.resolve(name)?)
+}
+
+fn shown<'a>(repository: &Repository, path: &'a Path) -> std::path::Display<'a> {
+    path.strip_prefix(&repository.root)
+        .unwrap_or(path)
+        .display()
+}
+
+fn list(repository: &Repository, provenance: bool) -> Result<Outcome> {
     let mut outcome = Outcome::Accepted;
     println!(
-        "{:<22} {:>6} {:>8} {:>8}  {:<8} {:<12} solution",
+        "{:<22} {:>6} {:>8} {:>10}  {:<8} {:<12} solution",
         "problem", "cases", "time", "memory", "compare", "profile"
     );
     for problem in load_tasks(repository, &[])? {
-        match problem {
-            Ok(problem) => {
-                let solution = problem
-                    .solution
-                    .strip_prefix(&repository.root)
-                    .unwrap_or(&problem.solution);
-                let missing = if problem.solution.exists() {
-                    ""
-                } else {
-                    " (missing)"
-                };
-                println!(
-                    "{:<22} {:>6} {:>6} ms {:>8}  {:<8} {:<12} {}{missing}",
-                    problem.id,
-                    problem.cases.len(),
-                    problem.limits.cpu_time.as_millis(),
-                    format_bytes(problem.limits.memory_bytes),
-                    problem.compare.name(),
-                    problem.profile,
-                    solution.display(),
-                );
-            }
+        let problem = match problem {
+            Ok(problem) => problem,
             Err(error) => {
                 eprintln!("error: {error}");
                 outcome = Outcome::Error;
+                continue;
+            }
+        };
+        let missing = if problem.solution.exists() {
+            ""
+        } else {
+            " (missing)"
+        };
+        println!(
+            "{:<22} {:>6} {:>5} ms {:>10}  {:<8} {:<12} {}{missing}",
+            problem.id,
+            problem.cases.len(),
+            problem.limits.cpu_time.as_millis(),
+            format_bytes(problem.limits.memory_bytes),
+            problem.compare.name(),
+            problem.profile,
+            shown(repository, &problem.solution),
+        );
+        if provenance {
+            let origins = Provenance::load(&problem.dir)?;
+            for case in &problem.cases {
+                let origin = origins
+                    .cases
+                    .get(&case.name)
+                    .map_or_else(|| "hand-written".to_owned(), |o| o.describe());
+                println!("    {:<28} {origin}", case.name);
             }
         }
     }
     Ok(outcome)
+}
+
+fn new(repository: &Repository, id: &str, profile: Profile) -> Result<Outcome> {
+    let made = scaffold::new_problem(repository, id, profile)?;
+    for file in &made.files {
+        println!("created {file}");
+    }
+    if made.registered_bin {
+        println!("added [[bin]] `{id}` to solutions/Cargo.toml");
+    }
+    println!("next: write the statement, reference.rs and the solution, then `judge add {id} --from-reference`");
+    Ok(Outcome::Accepted)
+}
+
+fn add(
+    repository: &Repository,
+    problem: &str,
+    name: Option<&str>,
+    input: &str,
+    expected: Option<&Path>,
+    current: &Path,
+) -> Result<Outcome> {
+    let problem = repository.load_metadata(&repository.resolve(problem)?)?;
+    let input_bytes = if input == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|error| Error::io("<stdin>", error))?;
+        bytes
+    } else {
+        let path = current.join(input);
+        std::fs::read(&path).map_err(|error| Error::io(&path, error))?
+    };
+    let source = match expected {
+        Some(file) => {
+            let path = current.join(file);
+            Expected::Given(std::fs::read(&path).map_err(|error| Error::io(&path, error))?)
+        }
+        None => Expected::FromReference,
+    };
+    let from_reference = matches!(source, Expected::FromReference);
+    let name = corpus::add_case(
+        &problem,
+        &compiler(repository),
+        name,
+        &input_bytes,
+        source,
+        None,
+    )?;
+    let base = problem.dir.join(corpus::TESTS_DIR).join(&name);
+    println!(
+        "added {}.in and .out{}",
+        shown(repository, &base),
+        if from_reference {
+            " (expected output from reference.rs)"
+        } else {
+            ""
+        }
+    );
+    Ok(Outcome::Accepted)
+}
+
+fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> Result<Outcome> {
+    let dirs: Vec<PathBuf> = if names.is_empty() {
+        repository
+            .problem_dirs()?
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|dir| dir.join(RECIPE_FILE).is_file())
+            .collect()
+    } else {
+        names
+            .iter()
+            .map(|name| repository.resolve(name))
+            .collect::<Result<_>>()?
+    };
+    let compiler = compiler(repository);
+    let mut outcome = Outcome::Accepted;
+    for dir in dirs {
+        // A generated corpus may not exist yet: only the metadata is needed.
+        let problem = repository.load_metadata(&dir)?;
+        let summary = corpus::generate(&problem, &compiler, jobs, check)?;
+        let changed = summary.written.len() + summary.removed.len();
+        if check {
+            if changed == 0 {
+                println!(
+                    "{}: all {} generated cases match the recipe",
+                    problem.id, summary.planned
+                );
+            } else {
+                outcome = Outcome::Rejected;
+                println!("{}: {changed} cases differ from the recipe", problem.id);
+                for name in summary.written.iter().take(20) {
+                    println!("    differs: {name}");
+                }
+                for name in summary.removed.iter().take(20) {
+                    println!("    no longer in the recipe: {name}");
+                }
+            }
+        } else {
+            println!(
+                "{}: {} cases from the recipe: {} written, {} unchanged, {} removed",
+                problem.id,
+                summary.planned,
+                summary.written.len(),
+                summary.planned - summary.written.len(),
+                summary.removed.len()
+            );
+        }
+    }
+    Ok(outcome)
+}
+
+fn bless(
+    repository: &Repository,
+    problem: &str,
+    write: bool,
+    jobs: usize,
+    color: ColorChoice,
+) -> Result<Outcome> {
+    if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
+        return Err(Error::usage(
+            "judge bless does not run on CI (CI is set): expected outputs are changed on purpose, by a person",
+        ));
+    }
+    let problem = load_one(repository, problem)?;
+    let changes = corpus::bless(&problem, &compiler(repository), jobs, write)?;
+    let mut out = anstream::AutoStream::new(std::io::stdout(), color);
+    for change in &changes {
+        let status = if change.written {
+            "rewritten"
+        } else if change.writable {
+            "would change"
+        } else {
+            "hand-written, differs from the reference (left as it is)"
+        };
+        let _ = writeln!(out, "{}: {status}", shown(repository, &change.path));
+        let _ = writeln!(out, "      {}", change.message);
+        let _ = out.write_all(render_diff(&change.diff, "current", "reference").as_bytes());
+    }
+    let pending = changes.iter().filter(|change| !change.written).count();
+    let writable = changes
+        .iter()
+        .filter(|change| change.writable && !change.written)
+        .count();
+    let _ = writeln!(
+        out,
+        "{}: {} cases, {} expected outputs differ from the reference, {} rewritten{}",
+        problem.id,
+        problem.cases.len(),
+        changes.len(),
+        changes.len() - pending,
+        if writable > 0 {
+            "; run with --write to rewrite the ones the judge made"
+        } else {
+            ""
+        }
+    );
+    Ok(if pending == 0 {
+        Outcome::Accepted
+    } else {
+        Outcome::Rejected
+    })
+}
+
+fn stress(
+    repository: &Repository,
+    problem: &str,
+    solution: Option<PathBuf>,
+    budget: Budget,
+    seed: Option<u64>,
+) -> Result<Outcome> {
+    let problem = load_one(repository, problem)?;
+    let solution = solution.unwrap_or_else(|| problem.solution.clone());
+    let first_seed = seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        now.as_nanos() as u64 % 1_000_000_000
+    });
+    eprintln!(
+        "stress {}: {} against reference.rs, seeds from {first_seed}",
+        problem.id,
+        shown(repository, &solution)
+    );
+    let terminal = std::io::stderr().is_terminal();
+    let mut progress = |runs: u64| {
+        if terminal && runs.is_multiple_of(10) {
+            eprint!("\r  {runs} runs, no disagreement yet");
+        } else if !terminal && runs.is_multiple_of(100) {
+            eprintln!("  {runs} runs, no disagreement yet");
+        }
+    };
+    let found = stress::stress(
+        &problem,
+        &compiler(repository),
+        &solution,
+        budget,
+        first_seed,
+        &mut progress,
+    )?;
+    if terminal {
+        eprintln!();
+    }
+    match found {
+        Found::Nothing { runs } => {
+            println!("{runs} runs: the solution agrees with the reference on every input");
+            Ok(Outcome::Accepted)
+        }
+        Found::Counterexample(found) => {
+            println!(
+                "run {}: {} on `gen {}`",
+                found.runs, found.verdict, found.args
+            );
+            println!("saved the minimised counterexample as tests/{} (expected output from reference.rs)", found.case);
+            println!("    {}: {}", found.verdict, found.reason);
+            let relative = solution.strip_prefix(&repository.root).unwrap_or(&solution);
+            println!(
+                "reproduce: judge run {} --solution {}",
+                problem.id,
+                relative.display()
+            );
+            Ok(Outcome::Rejected)
+        }
+    }
 }

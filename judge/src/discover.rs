@@ -105,10 +105,15 @@ impl Repository {
 
     /// Loads a problem folder: metadata and cases.
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
-        let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        let mut problem = Problem::load(dir, self.default_solution(id))?;
+        let mut problem = self.load_metadata(dir)?;
         problem.cases = find_cases(dir)?;
         Ok(problem)
+    }
+
+    /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
+    pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
+        let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        Problem::load(dir, self.default_solution(id))
     }
 }
 

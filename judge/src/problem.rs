@@ -139,6 +139,11 @@ impl Problem {
 }
 
 fn parse_metadata(path: &Path, text: &str) -> Result<Metadata> {
+    parse_toml(path, text)
+}
+
+/// Parses a TOML file into `T`; an error names the file and the line.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|error| {
         let location = error
             .span()

@@ -19,7 +19,8 @@
 //!     one colour, which is not a win; no five anywhere (answer 0);
 //!   - `five_and_six`: a winning five plus a run of six (see `layout`, `partner`);
 //!   - `none`: decoys (fours, fives with a hole, sixes) and filler, no five (answer 0);
-//!   - `random`: filler only; at most one five (either answer).
+//!   - `random`: filler only; at most one five (either answer);
+//!   - `any`: one of the above, drawn from SEED (for `judge stress`).
 //! - `color=1|2`: colour of the planted run (default random). Not for `none` / `random`.
 //! - `dir=right|down|down_right|up_right`: direction of the planted run (default random
 //!   among those that can meet `at`). `up_right` runs go up and to the right.
@@ -640,6 +641,24 @@ fn main() {
             "SEED must be a non-negative integer, got {seed_text:?}"
         ));
     };
+    // `kind=any` draws the kind from the seed: stress runs then see every shape.
+    const KINDS: [&str; 8] = [
+        "five",
+        "capped",
+        "six",
+        "seven",
+        "long",
+        "five_and_six",
+        "none",
+        "random",
+    ];
+    let args: Vec<String> = args
+        .iter()
+        .map(|arg| match arg.as_str() {
+            "kind=any" => format!("kind={}", KINDS[(seed % KINDS.len() as u64) as usize]),
+            _ => arg.clone(),
+        })
+        .collect();
     let settings = parse_args(&args[1..]);
     let planted = !matches!(settings.kind, Kind::None | Kind::Random);
     let shapes = if planted {

@@ -10,7 +10,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::Reporter;
 use crate::compile::Program;
-use crate::diff::Side;
+use crate::diff::{DiffLine, Side};
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::schedule::{format_bytes, CaseResult, RunSummary, Tally};
@@ -121,18 +121,8 @@ impl Reporter for HumanReporter {
         };
         self.line(format_args!("      {}", failure.message));
         if !failure.diff.is_empty() {
-            self.line(format_args!("      {DIM}diff: - expected, + actual{DIM:#}"));
-            for line in &failure.diff {
-                let (sign, style) = match line.side {
-                    Side::Both => (' ', DIM),
-                    Side::Expected => ('-', RED),
-                    Side::Actual => ('+', GREEN),
-                };
-                self.line(format_args!(
-                    "      {style}{sign} {:>5} │ {}{style:#}",
-                    line.number, line.text
-                ));
-            }
+            let diff = render_diff(&failure.diff, "expected", "actual");
+            let _ = self.out.write_all(diff.as_bytes());
         }
         if !failure.stderr.is_empty() {
             self.line(format_args!("      {DIM}stderr:{DIM:#}"));
@@ -191,6 +181,24 @@ impl Reporter for HumanReporter {
         ));
         let _ = self.out.flush();
     }
+}
+
+/// A diff as indented lines, `-` for `old` and `+` for `new`, coloured (the stream drops the
+/// colour where the terminal takes none).
+pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
+    let mut text = format!("      {DIM}diff: - {old}, + {new}{DIM:#}\n");
+    for line in lines {
+        let (sign, style) = match line.side {
+            Side::Both => (' ', DIM),
+            Side::Expected => ('-', RED),
+            Side::Actual => ('+', GREEN),
+        };
+        text.push_str(&format!(
+            "      {style}{sign} {:>5} │ {}{style:#}\n",
+            line.number, line.text
+        ));
+    }
+    text
 }
 
 /// `AC 10, WA 2`.

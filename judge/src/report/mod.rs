@@ -4,7 +4,7 @@ mod human;
 
 use std::path::Path;
 
-pub use human::HumanReporter;
+pub use human::{render_diff, HumanReporter};
 
 use crate::compile::Program;
 use crate::error::Error;
