@@ -548,7 +548,7 @@ fn stress(
     budget: Budget,
     seed: Option<u64>,
 ) -> Result<Outcome> {
-    let problem = load_one(repository, problem)?;
+    let problem = repository.load_metadata(&repository.resolve(problem)?)?;
     let solution = solution.unwrap_or_else(|| problem.solution.clone());
     let first_seed = seed.unwrap_or_else(|| {
         let now = std::time::SystemTime::now()
