@@ -57,15 +57,15 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
+        if source.is_dir() {
+            return Err(Error::invalid(source, "is a folder, not a source file"));
+        }
         let language = Language::of(source).ok_or_else(|| {
             Error::invalid(
                 source,
                 "unknown language: no compiler for this file extension",
             )
         })?;
-        if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
-        }
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let source = std::path::absolute(source).map_err(|error| Error::io(source, error))?;
         let Some(compile) = language.compile else {

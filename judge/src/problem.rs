@@ -76,11 +76,18 @@ impl Problem {
             .ok_or_else(|| Error::invalid(dir, "problem folder name is not valid UTF-8"))?
             .to_owned();
         let path = dir.join(METADATA_FILE);
-        let metadata = match std::fs::read_to_string(&path) {
-            Ok(text) => parse_metadata(&path, &text)?,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Metadata::default(),
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(error) => return Err(Error::io(&path, error)),
         };
+        Problem::parse(id, dir, &text, default_solution)
+    }
+
+    /// A problem from the text of its `problem.toml` (`cases` left empty).
+    pub fn parse(id: String, dir: &Path, text: &str, default_solution: PathBuf) -> Result<Problem> {
+        let path = dir.join(METADATA_FILE);
+        let metadata = parse_metadata(&path, text)?;
         Problem::from_metadata(id, dir, metadata, default_solution, &path)
     }
 
@@ -98,17 +105,18 @@ impl Problem {
             Some(mib) => Ok(mib << 20),
             None => Ok(default),
         };
+        let memory_bytes = mib(
+            metadata.memory_limit_mib,
+            "memory_limit_mib",
+            defaults.memory_bytes,
+        )?;
         let limits = Limits {
             cpu_time: match metadata.time_limit_ms {
                 Some(0) => return Err(Error::invalid(path, "`time_limit_ms` must be positive")),
                 Some(ms) => Duration::from_millis(ms),
                 None => defaults.cpu_time,
             },
-            memory_bytes: mib(
-                metadata.memory_limit_mib,
-                "memory_limit_mib",
-                defaults.memory_bytes,
-            )?,
+            memory_bytes,
             output_bytes: mib(
                 metadata.output_limit_mib,
                 "output_limit_mib",
@@ -117,7 +125,7 @@ impl Problem {
             stack_bytes: mib(
                 metadata.stack_limit_mib,
                 "stack_limit_mib",
-                defaults.stack_bytes,
+                profile.stack_bytes(memory_bytes),
             )?,
         };
         let compare = compare_mode(&metadata, profile, path)?;
@@ -233,7 +241,14 @@ mod tests {
         assert_eq!(problem.limits.memory_bytes, 128 << 20);
         assert_eq!(
             problem.limits.stack_bytes,
-            Profile::Swea.limits().stack_bytes
+            1 << 20,
+            "SWEA's stack stays 1 MiB"
+        );
+        let boj = load("memory_limit_mib = 128\n").unwrap();
+        assert_eq!(
+            boj.limits.stack_bytes,
+            112 << 20,
+            "Baekjoon's stack follows the memory limit"
         );
         assert_eq!(problem.compare, CompareMode::Tokens);
         assert_eq!(problem.solution, Path::new("problems/p/alt.rs"));

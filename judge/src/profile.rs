@@ -52,21 +52,34 @@ impl Profile {
     /// Default limits. Per-problem figures on the judges' pages override these in problem.toml;
     /// the README says where each default comes from.
     pub fn limits(self) -> Limits {
-        let (time_ms, memory_mib, stack_mib) = match self {
-            // Baekjoon: most problems 1 s / 128-256 MB; the stack may use the whole memory limit.
-            Profile::Boj => (1000, 256, 256),
-            // SW Expert Academy: 256 MB heap, and a famously small 1 MB stack.
-            Profile::Swea => (2000, 256, 1),
+        let (time_ms, memory_mib) = match self {
+            // Baekjoon: most problems give 1 s and 128-256 MB.
+            Profile::Boj => (1000, 256),
+            // SW Expert Academy: 256 MB of heap.
+            Profile::Swea => (2000, 256),
             // Programmers publishes no limits; generous ones stop only a runaway.
-            Profile::Programmers => (10_000, 1024, 8),
-            // Kattis problem package format: 2048 MiB default memory; stack = memory.
-            Profile::Kattis => (1000, 2048, 2048),
+            Profile::Programmers => (10_000, 1024),
+            // Kattis problem package format: 2048 MiB default memory.
+            Profile::Kattis => (1000, 2048),
         };
+        let memory_bytes = memory_mib * MIB;
         Limits {
             cpu_time: Duration::from_millis(time_ms),
-            memory_bytes: memory_mib * MIB,
+            memory_bytes,
             output_bytes: 64 * MIB,
-            stack_bytes: stack_mib * MIB,
+            stack_bytes: self.stack_bytes(memory_bytes),
+        }
+    }
+
+    /// The main thread's stack for a given memory limit. Baekjoon and Kattis let the stack use
+    /// the memory limit: we give it 7/8 of it, so that an overflow ends as the runtime error
+    /// it is before the rest of the program's memory makes it an MLE. SW Expert Academy gives
+    /// a famously small 1 MB; Programmers does not say, so the usual 8 MiB of Linux.
+    pub fn stack_bytes(self, memory_bytes: u64) -> u64 {
+        match self {
+            Profile::Boj | Profile::Kattis => memory_bytes - memory_bytes / 8,
+            Profile::Swea => MIB,
+            Profile::Programmers => 8 * MIB,
         }
     }
 

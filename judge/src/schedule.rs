@@ -21,7 +21,8 @@ use crate::report::Reporter;
 use crate::sandbox::{self, RunOutput, RunSpec};
 use crate::verdict::{classify_run, Verdict};
 
-/// Cases at or above this share of the time limit are confirmed by a serial re-run.
+/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
+/// re-run.
 const CONFIRM_SHARE: f64 = 0.9;
 
 /// How to judge.
@@ -248,13 +249,16 @@ pub fn judge_all(
     summary
 }
 
+/// A time verdict that the machine's load may have caused: CPU time near or over the limit,
+/// or a stop at the wall-clock backstop (a starved program also waits).
 fn needs_confirmation(result: &CaseResult, limits: &Limits) -> bool {
     let near = limits.cpu_time.mul_f64(CONFIRM_SHARE);
-    matches!(
-        result.verdict,
-        Verdict::TimeLimitExceeded | Verdict::Accepted | Verdict::WrongAnswer
-    ) && result.cpu_time >= near
-        && !result.confirmed
+    let timing = match result.verdict {
+        Verdict::TimeLimitExceeded => true,
+        Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
+        _ => false,
+    };
+    timing && !result.confirmed
 }
 
 /// Runs one case and decides its verdict.

@@ -12,21 +12,58 @@ use judge::problem::Problem;
 use judge::report::Reporter;
 use judge::schedule::{judge_all, CaseResult, RunSummary, Settings, Tally, Task};
 
-/// Fixture solution (file stem) and the verdict every case must get.
-const EXPECTED: &[(&str, &str)] = &[
-    ("accepted", "AC"),
-    ("wrong_answer", "WA"),
-    ("empty_output", "WA"),
-    ("busy_loop", "TLE"),
-    ("sleeps_forever", "TLE"),
-    ("memory_hog", "MLE"),
-    ("endless_output", "OLE"),
-    ("panics", "RE (exit 101)"),
-    ("exit_code", "RE (exit 3)"),
-    ("segfault", "RE (SIGSEGV)"),
-    ("aborts", "RE (SIGABRT)"),
-    ("compile_error", "CE"),
-    ("leaves_a_child", "AC"),
+/// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
+/// a fragment the first failure's message must hold.
+const EXPECTED: &[(&str, &[&str], &str)] = &[
+    ("accepted", &["AC", "AC"], ""),
+    (
+        "wrong_answer",
+        &["WA", "WA"],
+        "line 1: expected `3`, got `4`",
+    ),
+    ("empty_output", &["WA", "WA"], "line 1: empty output"),
+    ("invalid_utf8", &["WA", "WA"], "got `\u{fffd}\u{fffd}3`"),
+    ("busy_loop", &["TLE", "TLE"], "CPU time"),
+    ("sleeps_forever", &["TLE", "TLE"], "wall-clock backstop"),
+    ("memory_hog", &["MLE", "MLE"], "over the 64.0 MiB limit"),
+    (
+        "endless_output",
+        &["OLE", "OLE"],
+        "more than 1.0 MiB of output",
+    ),
+    ("floods_stderr", &["AC", "AC"], ""),
+    (
+        "panics",
+        &["RE (exit 101)", "RE (exit 101)"],
+        "exited with code 101",
+    ),
+    (
+        "exit_code",
+        &["RE (exit 3)", "RE (exit 3)"],
+        "exited with code 3",
+    ),
+    (
+        "segfault",
+        &["RE (SIGSEGV)", "RE (SIGSEGV)"],
+        "killed by SIGSEGV",
+    ),
+    (
+        "aborts",
+        &["RE (SIGABRT)", "RE (SIGABRT)"],
+        "killed by SIGABRT",
+    ),
+    (
+        "stack_overflow",
+        &["RE (SIGABRT)", "RE (SIGABRT)"],
+        "killed by SIGABRT",
+    ),
+    ("deep_recursion", &["AC", "AC"], ""),
+    ("compile_error", &["CE"], ""),
+    ("leaves_a_child", &["AC", "AC"], ""),
+    ("fork_bomb", &["TLE", "TLE"], ""),
+    ("never_reads_input", &["AC", "WA"], "expected `42`, got `3`"),
+    ("reads_past_the_end", &["AC", "AC"], ""),
+    ("writes_files", &["AC", "AC"], ""),
 ];
 
 /// What `leaves_a_child` starts; it must not survive the run.
@@ -36,11 +73,12 @@ fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verdicts")
 }
 
-/// Records the verdicts of each solution, keyed by the solution's file stem.
+/// Records the verdicts of each solution, keyed by the solution's file stem, and the message
+/// of its first failure.
 #[derive(Default)]
 struct Verdicts {
     current: String,
-    by_solution: BTreeMap<String, Vec<String>>,
+    by_solution: BTreeMap<String, (Vec<String>, String)>,
 }
 
 impl Reporter for Verdicts {
@@ -51,39 +89,59 @@ impl Reporter for Verdicts {
         self.current = solution.file_stem().unwrap().to_string_lossy().into_owned();
         self.by_solution.entry(self.current.clone()).or_default();
     }
-    fn compile_error(&mut self, _: &Problem, _: &str) {
-        self.by_solution
-            .get_mut(&self.current)
-            .unwrap()
-            .push("CE".into());
+    fn compile_error(&mut self, _: &Problem, message: &str) {
+        let entry = self.by_solution.get_mut(&self.current).unwrap();
+        entry.0.push("CE".into());
+        entry.1 = message.to_owned();
     }
     fn case_finished(&mut self, _: &Problem, result: &CaseResult) {
-        let verdict = result.verdict.to_string();
-        self.by_solution
-            .get_mut(&self.current)
-            .unwrap()
-            .push(verdict);
+        let entry = self.by_solution.get_mut(&self.current).unwrap();
+        entry.0.push(result.verdict.to_string());
+        if let (Some(failure), true) = (&result.failure, entry.1.is_empty()) {
+            entry.1 = failure.message.clone();
+        }
     }
     fn problem_finished(&mut self, _: &Problem, _: &Tally) {}
     fn run_finished(&mut self, _: &RunSummary) {}
 }
 
-fn orphans_alive() -> usize {
+/// Processes still alive that a fixture started: programs from the test's cache, and the
+/// child `leaves_a_child` starts.
+fn processes_left(cache: &Path) -> Vec<String> {
     std::fs::read_dir("/proc")
         .unwrap()
-        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
-        .filter(|cmdline| cmdline.starts_with(ORPHAN_COMMAND))
-        .count()
+        .filter_map(|entry| {
+            let dir = entry.ok()?.path();
+            let exe = std::fs::read_link(dir.join("exe")).unwrap_or_default();
+            let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+            (exe.starts_with(cache) || cmdline.starts_with(ORPHAN_COMMAND))
+                .then(|| dir.display().to_string())
+        })
+        .collect()
+}
+
+/// Every file below `dir`, to show that a run wrote nothing into the repository.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap().into_path())
+        .collect();
+    files.sort();
+    files
 }
 
 #[test]
 fn every_fixture_gets_its_verdict_in_one_parallel_run() {
+    // Runs make their working folders in TMPDIR: a private one shows whether any is left.
+    let temp_root = tempfile::tempdir().unwrap();
+    std::env::set_var("TMPDIR", temp_root.path());
     let dir = fixture_dir();
     let repository = Repository { root: dir.clone() };
     let problem = repository
         .load_problem(&dir)
         .expect("fixture problem loads");
     assert_eq!(problem.cases.len(), 2);
+    let before = files_below(&dir);
 
     let on_disk: Vec<String> = std::fs::read_dir(dir.join("solutions"))
         .unwrap()
@@ -99,42 +157,44 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         .collect();
     for stem in &on_disk {
         assert!(
-            EXPECTED.iter().any(|(name, _)| name == stem),
+            EXPECTED.iter().any(|(name, _, _)| name == stem),
             "fixture solutions/{stem}.rs has no row in EXPECTED"
         );
     }
 
     let tasks = EXPECTED
         .iter()
-        .map(|(name, _)| {
+        .map(|(name, _, _)| {
             Ok(Task {
                 problem: problem.clone(),
                 solution: dir.join("solutions").join(format!("{name}.rs")),
             })
         })
         .collect();
-    let compiler = Compiler::new(Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"));
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
+    let compiler = Compiler::new(cache.clone());
     let mut verdicts = Verdicts::default();
     let summary = judge_all(tasks, &compiler, &Settings { jobs: 2 }, &mut verdicts);
 
     let mut mismatches = Vec::new();
-    for (name, expected) in EXPECTED {
-        let got = &verdicts.by_solution[*name];
-        let all_as_expected = if *expected == "CE" {
-            got == &["CE"]
-        } else {
-            got.len() == 2 && got.iter().all(|verdict| verdict == expected)
-        };
-        if !all_as_expected {
-            mismatches.push(format!("{name}: expected {expected}, got {got:?}"));
+    for (name, expected, message) in EXPECTED {
+        let (got, first_message) = &verdicts.by_solution[*name];
+        if got != expected || !first_message.contains(message) {
+            mismatches.push(format!("{name}: expected {expected:?} with {message:?}, got {got:?} with {first_message:?}"));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     assert_eq!(summary.compile_errors, 1);
     assert_eq!(summary.tally.cases, 2 * (EXPECTED.len() - 1));
     assert_eq!(
-        orphans_alive(),
-        0,
-        "a process started by a solution outlived the run"
+        processes_left(&cache),
+        Vec::<String>::new(),
+        "processes outlived the run"
     );
+    let left: Vec<_> = std::fs::read_dir(temp_root.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "temporary folders left: {left:?}");
+    assert_eq!(files_below(&dir), before, "a run wrote into the repository");
 }

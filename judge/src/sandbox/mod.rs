@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use crate::profile::Limits;
 
+mod pids;
+
+pub use pids::MAX_TASKS;
+
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 
@@ -127,7 +131,9 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
     let workdir = tempfile::Builder::new().prefix("judge-run-").tempdir()?;
     let stdin = File::open(spec.stdin)?;
-    let rlimits = rlimits(spec);
+    let group = pids::PidsGroup::new();
+    let join_group = group.as_ref().map(pids::PidsGroup::joiner);
+    let rlimits = rlimits(spec, group.is_some());
     let mut command = Command::new(program);
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
     command
@@ -150,6 +156,9 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
             if libc::setpgid(0, 0) != 0 {
                 return Err(io::Error::last_os_error());
             }
+            if let Some(join) = &join_group {
+                join.join()?;
+            }
             for &(resource, limit) in &rlimits {
                 let value = libc::rlimit {
                     rlim_cur: limit.0,
@@ -170,11 +179,19 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     // `child` is not waited on through std: `wait4` below reaps it and reads its rusage.
     drop(child);
 
-    let watched = watch(pid, start, spec, stdout, stderr);
-    if watched.is_err() {
+    // Everything the run started: its process group, and its cgroup for any that left it.
+    let kill_all = || {
         kill_group(pid);
+        if let Some(group) = &group {
+            group.kill_all();
+        }
+    };
+    let watched = watch(pid, start, spec, stdout, stderr, &kill_all);
+    if watched.is_err() {
+        kill_all();
     }
     let (status, usage) = wait4(pid)?;
+    drop(group);
     let watched = watched?;
     let wall_time = watched.exited_at.unwrap_or_else(Instant::now) - start;
     drop(workdir);
@@ -194,7 +211,7 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
 
 type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
 
-fn rlimits(spec: &RunSpec) -> Vec<Rlimit> {
+fn rlimits(spec: &RunSpec, in_pids_group: bool) -> Vec<Rlimit> {
     // SIGXCPU comes at the first whole second past the limit, SIGKILL a second later, so a
     // busy loop dies at most about a second past its limit even if it ignores SIGXCPU.
     let cpu_seconds = spec.limits.cpu_time.as_secs() + 1;
@@ -212,7 +229,31 @@ fn rlimits(spec: &RunSpec) -> Vec<Rlimit> {
     if let Some(bytes) = spec.address_space_bytes {
         limits.push((libc::RLIMIT_AS, (bytes, bytes)));
     }
+    if !in_pids_group {
+        if let Some(tasks) = process_limit_fallback() {
+            limits.push((libc::RLIMIT_NPROC, (tasks, tasks)));
+        }
+    }
     limits
+}
+
+/// Without a cgroup, RLIMIT_NPROC caps processes; it counts all of the user's processes, so it
+/// is set above what the user already runs. It does not bind root: `None` there.
+fn process_limit_fallback() -> Option<u64> {
+    static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        if uid == 0 {
+            return None;
+        }
+        let owned = std::fs::read_dir("/proc")
+            .ok()?
+            .filter_map(|entry| std::fs::metadata(entry.ok()?.path()).ok())
+            .filter(|metadata| std::os::unix::fs::MetadataExt::uid(metadata) == uid)
+            .count() as u64;
+        Some(owned + 8 * MAX_TASKS)
+    })
 }
 
 /// What the watchdog loop gathered while the program ran.
@@ -233,6 +274,7 @@ fn watch(
     spec: &RunSpec,
     stdout: Option<OwnedFd>,
     stderr: Option<OwnedFd>,
+    kill_all: &dyn Fn(),
 ) -> io::Result<Watched> {
     let pidfd = pidfd_open(pid)?;
     let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
@@ -252,7 +294,7 @@ fn watch(
         if now >= deadline {
             if watched.exited_at.is_none() {
                 watched.wall_timeout = true;
-                kill_group(pid);
+                kill_all();
             }
             break;
         }
@@ -277,7 +319,7 @@ fn watch(
             if Some(fd.fd) == stdout.raw_fd() {
                 if stdout.read_some(&mut chunk)? {
                     watched.output_limit_exceeded = true;
-                    kill_group(pid);
+                    kill_all();
                 }
             } else if Some(fd.fd) == stderr.raw_fd() {
                 stderr.read_some(&mut chunk)?;
@@ -285,7 +327,7 @@ fn watch(
                 // The program has exited (it is a zombie until wait4, so its group id is
                 // still ours to kill): end whatever it left behind.
                 watched.exited_at = Some(Instant::now());
-                kill_group(pid);
+                kill_all();
                 deadline = deadline.min(Instant::now() + DRAIN_GRACE);
             }
         }

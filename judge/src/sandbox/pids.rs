@@ -1,0 +1,155 @@
+//! A cap on the number of processes and threads of one run, through a cgroup's `pids`
+//! controller where this machine lets the judge make one: RLIMIT_NPROC does not bind root,
+//! and counts every process of the user rather than the run's own. The cgroup also finds
+//! every process of a run, even one that left the process group, so none outlives it.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Processes and threads one run may have at once: room for a JVM's threads, none for a
+/// fork bomb.
+pub const MAX_TASKS: u64 = 64;
+
+/// A cgroup holding one run.
+pub struct PidsGroup {
+    dir: PathBuf,
+    /// `cgroup.procs`, ready for the child to write its pid into before exec.
+    procs: CString,
+}
+
+impl PidsGroup {
+    /// A fresh group capped at `MAX_TASKS`, or `None` where no cgroup can be made.
+    pub fn new() -> Option<PidsGroup> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let base = base()?;
+        let dir = base.join(format!(
+            "judge-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&dir).ok()?;
+        let group = PidsGroup {
+            procs: CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?,
+            dir,
+        };
+        std::fs::write(group.dir.join("pids.max"), MAX_TASKS.to_string()).ok()?;
+        Some(group)
+    }
+
+    /// What the child needs to join the group, to move into the pre-exec closure.
+    pub fn joiner(&self) -> Joiner {
+        Joiner {
+            procs: self.procs.clone(),
+        }
+    }
+
+    /// Kills every process still in the group (those that left the process group too).
+    pub fn kill_all(&self) {
+        let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else {
+            return;
+        };
+        for pid in text
+            .lines()
+            .filter_map(|line| line.trim().parse::<libc::pid_t>().ok())
+        {
+            // SAFETY: plain syscall on a pid of this group.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Joins a group from the child, between fork and exec.
+pub struct Joiner {
+    procs: CString,
+}
+
+impl Joiner {
+    /// Moves the calling process into the group: only async-signal-safe calls, no allocation.
+    pub fn join(&self) -> std::io::Result<()> {
+        let mut digits = [0u8; 20];
+        // SAFETY: getpid has no preconditions.
+        let mut pid = unsafe { libc::getpid() } as u64;
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (pid % 10) as u8;
+            pid /= 10;
+            if pid == 0 {
+                break;
+            }
+        }
+        // SAFETY: a valid NUL-terminated path and a valid buffer.
+        unsafe {
+            let fd = libc::open(self.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            let count = digits.len() - start;
+            let written = libc::write(fd, digits[start..].as_ptr().cast(), count);
+            libc::close(fd);
+            if written != count as isize {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PidsGroup {
+    fn drop(&mut self) {
+        // The group can be removed once its last process is gone; killed processes take a
+        // moment to be reaped by their parents (or by init, for orphans).
+        for _ in 0..200 {
+            self.kill_all();
+            if std::fs::remove_dir(&self.dir).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// The folder new groups are made in: the `pids` hierarchy at this process's own place in it,
+/// if the judge may write there (found once per process).
+fn base() -> Option<&'static Path> {
+    static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BASE.get_or_init(find_base).as_deref()
+}
+
+fn find_base() -> Option<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    for line in own.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let relative = path.trim_start_matches('/');
+        let candidate = if controllers.split(',').any(|c| c == "pids") {
+            // cgroup v1: a hierarchy of its own.
+            Path::new("/sys/fs/cgroup/pids").join(relative)
+        } else if controllers.is_empty() {
+            // cgroup v2: one hierarchy; pids must be enabled for children here.
+            let dir = Path::new("/sys/fs/cgroup").join(relative);
+            let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control")).ok()?;
+            if !enabled.split_whitespace().any(|c| c == "pids") {
+                continue;
+            }
+            dir
+        } else {
+            continue;
+        };
+        let probe = candidate.join(format!("judge-probe-{}", std::process::id()));
+        if std::fs::create_dir(&probe).is_ok() {
+            let usable = probe.join("pids.max").exists();
+            let _ = std::fs::remove_dir(&probe);
+            if usable {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}

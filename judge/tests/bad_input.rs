@@ -1,0 +1,248 @@
+//! Whatever a user's folders hold, the judge says what is wrong, names the file (and the key
+//! or line), exits 2 and never panics; one broken problem does not stop the others.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const SUM: &str = "use std::io::Read;\nfn main() { let mut s = String::new(); \
+    std::io::stdin().read_to_string(&mut s).unwrap(); \
+    let n: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum(); println!(\"{n}\"); }\n";
+
+/// A repository with a good problem `good` (and its solution) plus `files`.
+fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec![
+        ("problems/good/tests/1.in", "1 2\n"),
+        ("problems/good/tests/1.out", "3\n"),
+        ("solutions/good.rs", SUM),
+    ];
+    all.extend_from_slice(files);
+    for (path, contents) in all {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+    dir
+}
+
+fn judge_in(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("judge").unwrap();
+    command.current_dir(dir).env(
+        "JUDGE_CACHE_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
+    );
+    command
+}
+
+/// Judges everything in a repository holding `files`: exit 2, `message` on stderr, the good
+/// problem still judged.
+fn rejects(files: &[(&str, &str)], message: &str) {
+    let repository = repository_with(files);
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message))
+        .stderr(predicate::str::contains("panicked").not())
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+}
+
+#[test]
+fn malformed_problem_toml_names_file_line_and_key() {
+    rejects(
+        &[
+            (
+                "problems/bad/problem.toml",
+                "name = \"x\"\ntime_limit_ms = \"fast\"\n",
+            ),
+            ("problems/bad/tests/1.in", ""),
+            ("problems/bad/tests/1.out", ""),
+        ],
+        "problems/bad/problem.toml: line 2: invalid type: string \"fast\", expected u64",
+    );
+    rejects(
+        &[
+            ("problems/bad/problem.toml", "[limits]\ntime = 1\n"),
+            ("problems/bad/tests/1.in", ""),
+            ("problems/bad/tests/1.out", ""),
+        ],
+        "problems/bad/problem.toml: line 1: unknown field `limits`",
+    );
+    rejects(
+        &[
+            ("problems/bad/problem.toml", "name = \"unterminated\n"),
+            ("problems/bad/tests/1.in", ""),
+            ("problems/bad/tests/1.out", ""),
+        ],
+        "problems/bad/problem.toml: line 1: ",
+    );
+    rejects(
+        &[
+            ("problems/bad/problem.toml", "compare = \"fuzzy\"\n"),
+            ("problems/bad/tests/1.in", ""),
+            ("problems/bad/tests/1.out", ""),
+        ],
+        "problems/bad/problem.toml: line 1: unknown variant `fuzzy`",
+    );
+}
+
+#[test]
+fn unpaired_files_are_named() {
+    rejects(
+        &[("problems/bad/tests/1.in", "")],
+        "problems/bad/tests/1.in: input has no expected output",
+    );
+    rejects(
+        &[("problems/bad/tests/1.out", "")],
+        "problems/bad/tests/1.out: expected output has no input",
+    );
+    rejects(
+        &[("problems/bad/tests/a/b/2.ans", "")],
+        "problems/bad/tests/a/b/2.ans: expected output has no input",
+    );
+}
+
+#[test]
+fn unreadable_files_are_named() {
+    let repository = repository_with(&[("problems/bad/tests/1.out", "")]);
+    std::os::unix::fs::symlink(
+        "/nonexistent/file",
+        repository.path().join("problems/bad/tests/1.in"),
+    )
+    .unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("problems/bad/tests/1.in"))
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+
+    let repository = repository_with(&[
+        ("problems/bad/tests/1.in", ""),
+        ("problems/bad/tests/1.out", ""),
+    ]);
+    fs::create_dir(repository.path().join("problems/bad/problem.toml")).unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problems/bad/problem.toml: Is a directory",
+        ))
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+}
+
+#[test]
+fn missing_solution_and_empty_problem_are_named() {
+    rejects(
+        &[("problems/bad/tests/1.in", ""), ("problems/bad/tests/1.out", "")],
+        "solutions/bad.rs: solution of `bad` not found (create it, or name another file with --solution)",
+    );
+    let repository = repository_with(&[]);
+    fs::create_dir_all(repository.path().join("problems/empty/tests")).unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problems/empty/tests: no test cases",
+        ))
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+    fs::remove_dir(repository.path().join("problems/empty/tests")).unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problems/empty: no test cases: expected a `tests/` folder",
+        ));
+}
+
+#[test]
+fn non_utf8_names_are_errors_not_skips() {
+    let repository = repository_with(&[]);
+    let bad_dir = repository
+        .path()
+        .join("problems")
+        .join(OsStr::from_bytes(b"bad\xff"));
+    fs::create_dir_all(bad_dir.join("tests")).unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problem folder name is not valid UTF-8",
+        ))
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+
+    let repository = repository_with(&[
+        ("problems/bad/tests/1.in", ""),
+        ("problems/bad/tests/1.out", ""),
+        ("solutions/bad.rs", SUM),
+    ]);
+    let tests = repository.path().join("problems/bad/tests");
+    fs::write(tests.join(OsStr::from_bytes(b"2\xfe.in")), "").unwrap();
+    judge_in(repository.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("file name is not valid UTF-8"))
+        .stdout(predicate::str::contains("good: 1/1 accepted"));
+}
+
+#[test]
+fn empty_problems_folder_and_unknown_names() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("problems")).unwrap();
+    judge_in(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("problems: no problem folders"));
+
+    let repository = repository_with(&[]);
+    judge_in(repository.path())
+        .args(["run", "god"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no problem named `god`"))
+        .stderr(predicate::str::contains("did you mean `good`?"));
+}
+
+#[test]
+fn a_solution_path_that_is_a_folder_is_named() {
+    let repository = repository_with(&[]);
+    fs::create_dir(repository.path().join("folder.rs")).unwrap();
+    judge_in(repository.path())
+        .args(["run", "good", "--solution", "folder.rs"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "folder.rs: is a folder, not a source file",
+        ));
+    judge_in(repository.path())
+        .args(["run", "good", "--solution", "notes.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "notes.txt: solution of `good` not found",
+        ));
+    fs::write(repository.path().join("notes.txt"), "hello\n").unwrap();
+    judge_in(repository.path())
+        .args(["run", "good", "--solution", "notes.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("notes.txt: unknown language"));
+}
+
+#[test]
+fn broken_recipes_are_named() {
+    let repository = repository_with(&[(
+        "problems/good/generators.toml",
+        "[[generate]]\ngroup = \"g\"\nname = \"x\"\n",
+    )]);
+    judge_in(repository.path())
+        .args(["gen", "good"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problems/good/generators.toml: line 1: missing field `args`",
+        ));
+}

@@ -1,0 +1,110 @@
+//! Laws of the compare modes and robustness of the parsers, over generated inputs.
+
+use std::path::Path;
+
+use judge::compare::{compare, CompareMode};
+use judge::problem::Problem;
+use proptest::prelude::*;
+
+const MODES: [CompareMode; 4] = [
+    CompareMode::Exact,
+    CompareMode::Lines,
+    CompareMode::Tokens,
+    CompareMode::Float {
+        abs: 1e-6,
+        rel: 1e-6,
+    },
+];
+
+/// Outputs that look like program output: numbers, words, odd whitespace and line endings,
+/// and now and then arbitrary bytes.
+fn output() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        "-?[0-9]{1,4}(\\.[0-9]{1,6})?".prop_map(String::into_bytes),
+        "[a-zA-Z#:]{1,5}".prop_map(String::into_bytes),
+        Just(b" ".to_vec()),
+        Just(b"\t".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"  \n\n".to_vec()),
+        proptest::collection::vec(any::<u8>(), 0..4),
+    ];
+    proptest::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+}
+
+/// A variant of `text` with its layout disturbed: trailing spaces, CRLF, blank lines at the
+/// end, or runs of spaces.
+fn disturbed(text: &[u8], how: u8) -> Vec<u8> {
+    let text = String::from_utf8_lossy(text).into_owned();
+    match how % 4 {
+        0 => text.replace('\n', "  \n"),
+        1 => text.replace('\n', "\r\n"),
+        2 => format!("{text}\n\n \n"),
+        _ => text.replace(' ', "   "),
+    }
+    .into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn no_input_makes_a_mode_panic(expected in output(), actual in output()) {
+        for mode in MODES {
+            let _ = compare(mode, &expected, &actual);
+            let _ = compare(mode, &actual, &expected);
+        }
+    }
+
+    #[test]
+    fn a_text_matches_itself_in_every_mode(text in output()) {
+        for mode in MODES {
+            prop_assert!(compare(mode, &text, &text).is_ok(), "{mode}: {text:?}");
+        }
+    }
+
+    #[test]
+    fn exact_implies_lines_implies_tokens_implies_float(expected in output(), actual in output(), how in any::<u8>(), pick in any::<bool>()) {
+        // Half the pairs are near misses of each other, so that every implication is tried on
+        // pairs that match in the weaker modes.
+        let actual = if pick { disturbed(&expected, how) } else { actual };
+        let results: Vec<bool> = MODES.iter().map(|&mode| compare(mode, &expected, &actual).is_ok()).collect();
+        for stronger in 0..MODES.len() - 1 {
+            if results[stronger] {
+                prop_assert!(results[stronger + 1], "{} matches but {} does not: {expected:?} vs {actual:?}", MODES[stronger], MODES[stronger + 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn float_tolerance_is_symmetric(a in -1e6f64..1e6, b in -1e6f64..1e6, abs in 0f64..1.0, rel in 0f64..0.1, near in any::<bool>()) {
+        let b = if near { a + (b / 1e12) } else { b };
+        let mode = CompareMode::Float { abs, rel };
+        let (a, b) = (format!("{a}\n"), format!("{b}\n"));
+        prop_assert_eq!(
+            compare(mode, a.as_bytes(), b.as_bytes()).is_ok(),
+            compare(mode, b.as_bytes(), a.as_bytes()).is_ok()
+        );
+    }
+
+    #[test]
+    fn problem_toml_never_panics(text in "[a-z_]{0,20}( = )?(\"[a-z0-9]*\"|[0-9.e-]{0,8}|\\[[0-9, ]*\\]|true)?\n?\\[?[a-z]*\\]?") {
+        let _ = Problem::parse("p".into(), Path::new("problems/p"), &text, "s.rs".into());
+    }
+
+    #[test]
+    fn problem_toml_of_any_bytes_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = Problem::parse("p".into(), Path::new("problems/p"), &text, "s.rs".into());
+    }
+
+    #[test]
+    fn keys_with_good_values_always_load(time in 1u64..100_000, memory in 1u64..65_536, mode in 0usize..3) {
+        let compare = ["exact", "lines", "tokens"][mode];
+        let text = format!("time_limit_ms = {time}\nmemory_limit_mib = {memory}\ncompare = \"{compare}\"\n");
+        let problem = Problem::parse("p".into(), Path::new("problems/p"), &text, "s.rs".into()).unwrap();
+        prop_assert_eq!(problem.limits.cpu_time.as_millis() as u64, time);
+        prop_assert_eq!(problem.limits.memory_bytes, memory << 20);
+        prop_assert_eq!(problem.compare.name(), compare);
+    }
+}
