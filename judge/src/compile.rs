@@ -1,6 +1,7 @@
-//! Building solutions, once each, with their language's command; built programs are cached
-//! by a hash of source, language, command and compiler version, so that an unchanged
-//! solution is never rebuilt.
+//! Building solutions (and references, generators, checkers), once each, with their
+//! language's command. The source is copied into a build folder in the cache, named by a hash
+//! of source, language, command and compiler version, so an unchanged program is never
+//! rebuilt; a build is renamed into place only once it succeeded.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -10,9 +11,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::language::Language;
+use crate::language::{java_main_class, Language};
 use crate::profile::Limits;
-use crate::sandbox::{self, RunSpec, Termination};
+use crate::sandbox::{self, RunOutput, RunSpec, Termination};
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -26,12 +27,43 @@ const COMPILE_LIMITS: Limits = Limits {
 #[derive(Debug, Clone)]
 pub struct Program {
     pub language: &'static Language,
-    pub argv: Vec<OsString>,
+    /// The run command, with `{memory_mib}` and `{stack_mib}` left for `command`.
+    run: Vec<String>,
     /// It was taken from the cache instead of being built now.
     pub cached: bool,
 }
 
-/// The result of building one solution.
+impl Program {
+    /// The command line under `limits`.
+    pub fn command(&self, limits: &Limits) -> Vec<OsString> {
+        let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
+        let stack_mib = (limits.stack_bytes >> 20).max(1).to_string();
+        self.run
+            .iter()
+            .map(|part| {
+                OsString::from(
+                    part.replace("{memory_mib}", &memory_mib)
+                        .replace("{stack_mib}", &stack_mib),
+                )
+            })
+            .collect()
+    }
+
+    /// Runs the program on `stdin` (with `args` after its command) under `limits`.
+    pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
+        let mut argv = self.command(&limits);
+        argv.extend(args.iter().map(OsString::from));
+        let mut spec = RunSpec::new(&argv, stdin, limits);
+        if self.language.manages_own_memory {
+            spec.address_space_bytes = None;
+        }
+        let mut run = sandbox::run(&spec)?;
+        run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
+        Ok(run)
+    }
+}
+
+/// The result of building one program.
 #[derive(Debug, Clone)]
 pub enum Build {
     Ready(Program),
@@ -67,58 +99,74 @@ impl Compiler {
             )
         })?;
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
-        let source = std::path::absolute(source).map_err(|error| Error::io(source, error))?;
-        let Some(compile) = language.compile else {
-            let argv = fill(language.run, &source, &source);
-            return Ok(Build::Ready(Program {
-                language,
-                argv,
-                cached: true,
-            }));
+        let class = language.named_after_class.then(|| {
+            java_main_class(&String::from_utf8_lossy(&code)).unwrap_or_else(|| "Main".into())
+        });
+        let file_name = match &class {
+            Some(class) => format!("{class}.java"),
+            None => source
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned(),
         };
         let version = self.version(language)?;
-        let key = cache_key(language, &version, &code);
+        let key = cache_key(language, &version, &file_name, &code);
         let dir = self.cache_dir.join(&key);
-        let exe = dir.join("main");
         let ready = |cached| {
             Build::Ready(Program {
                 language,
-                argv: fill(language.run, &source, &exe),
+                run: fill(language.run, &dir, &file_name, class.as_deref()),
                 cached,
             })
         };
-        if exe.is_file() {
+        if dir.is_dir() {
             return Ok(ready(true));
         }
         // Build in a private folder and rename it into place, so that a reader never sees a
-        // half-written program and two runs building the same source do not collide.
+        // half-built program and two runs building the same source do not collide.
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
             .map_err(|e| Error::io(&self.cache_dir, e))?;
-        let staged_exe = staging.path().join("main");
-        let argv = fill(compile, &source, &staged_exe);
-        let output = sandbox::run(&RunSpec {
-            argv: &argv,
-            stdin: Path::new("/dev/null"),
-            limits: COMPILE_LIMITS,
-            address_space_bytes: None,
-            wall_timeout: COMPILE_LIMITS.cpu_time,
-        })
-        .map_err(|error| Error::invalid(&source, format!("cannot run {}: {error}", compile[0])))?;
-        if output.termination != Termination::Exited(0) || !staged_exe.is_file() {
-            let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
-            message.push_str(&String::from_utf8_lossy(&output.stdout));
-            if output.wall_timeout {
-                message.push_str("\ncompiler stopped: it ran past the time allowed");
+        let staged_source = staging.path().join(&file_name);
+        std::fs::write(&staged_source, &code).map_err(|e| Error::io(&staged_source, e))?;
+        if let Some(compile) = language.compile {
+            let argv: Vec<OsString> = fill(compile, staging.path(), &file_name, class.as_deref())
+                .into_iter()
+                .map(OsString::from)
+                .collect();
+            let output = sandbox::run(&RunSpec {
+                argv: &argv,
+                stdin: Path::new("/dev/null"),
+                limits: COMPILE_LIMITS,
+                address_space_bytes: None,
+                wall_timeout: COMPILE_LIMITS.cpu_time,
+            })
+            .map_err(|error| {
+                Error::usage(format!(
+                    "cannot run `{}` to build {} ({error}): is the toolchain installed?",
+                    compile[0],
+                    source.display()
+                ))
+            })?;
+            if output.termination != Termination::Exited(0) {
+                let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
+                message.push_str(&String::from_utf8_lossy(&output.stdout));
+                if output.wall_timeout {
+                    message.push_str("\ncompiler stopped: it ran past the time allowed");
+                }
+                // Name the user's file, not the copy in the build folder.
+                let message =
+                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy());
+                return Ok(Build::CompileError(message));
             }
-            return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
         if let Err(error) = std::fs::rename(&staging, &dir) {
             let _ = std::fs::remove_dir_all(&staging);
-            if !exe.is_file() {
+            if !dir.is_dir() {
                 return Err(Error::io(&dir, error));
             }
         }
@@ -137,21 +185,27 @@ impl Compiler {
             .output()
             .map_err(|error| {
                 Error::usage(format!(
-                "cannot run `{tool}` to build {} solutions ({error}): is the toolchain installed?",
-                language.name
-            ))
+                    "cannot run `{tool}` for {} solutions ({error}): is the toolchain installed?",
+                    language.name
+                ))
             })?;
-        let version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        version.push_str(String::from_utf8_lossy(&output.stderr).trim());
         versions.insert(language.name, version.clone());
         Ok(version)
     }
 }
 
-fn cache_key(language: &Language, version: &str, code: &[u8]) -> String {
+fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -> String {
     let mut hasher = blake3::Hasher::new();
-    for part in [language.name, version]
+    let command = language
+        .compile
+        .unwrap_or_default()
+        .iter()
+        .chain(language.run);
+    for part in [language.name, version, file_name]
         .into_iter()
-        .chain(language.compile.unwrap_or_default().iter().copied())
+        .chain(command.copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
@@ -159,14 +213,16 @@ fn cache_key(language: &Language, version: &str, code: &[u8]) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// A command template with `{source}` and `{exe}` filled in.
-fn fill(template: &[&str], source: &Path, exe: &Path) -> Vec<OsString> {
+/// A command template with the build folder's paths filled in.
+fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
+    let dir = dir.to_string_lossy();
     template
         .iter()
-        .map(|part| match *part {
-            "{source}" => source.as_os_str().to_owned(),
-            "{exe}" => exe.as_os_str().to_owned(),
-            other => OsString::from(other),
+        .map(|part| {
+            part.replace("{source}", &format!("{dir}/{file_name}"))
+                .replace("{exe}", &format!("{dir}/main"))
+                .replace("{dir}", &dir)
+                .replace("{class}", class.unwrap_or("Main"))
         })
         .collect()
 }

@@ -14,7 +14,6 @@ use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::provenance::{content_hash, Origin, Provenance};
 use crate::recipe::{split_args, Recipe, RECIPE_FILE};
-use crate::sandbox::{self, RunSpec};
 use crate::verdict::classify_run;
 use crate::write::{write_case, CaseFiles};
 
@@ -76,12 +75,12 @@ pub fn run_tool(
     let stdin =
         tempfile::NamedTempFile::new().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     std::fs::write(stdin.path(), input).map_err(|error| Error::io(stdin.path(), error))?;
-    let mut argv = tool.program.argv.clone();
-    argv.extend(args.iter().map(Into::into));
-    let mut run = sandbox::run(&RunSpec::new(&argv, stdin.path(), problem.limits))
+    let limits = problem.limits_for(tool.program.language);
+    let run = tool
+        .program
+        .run(stdin.path(), limits, args)
         .map_err(|error| Error::invalid(&tool.path, format!("cannot run: {error}")))?;
-    run.out_of_memory = tool.program.language.ran_out_of_memory(&run.stderr);
-    if let Some(verdict) = classify_run(&run, &problem.limits) {
+    if let Some(verdict) = classify_run(&run, &limits) {
         let stderr = String::from_utf8_lossy(&run.stderr);
         let last = stderr.trim().lines().last().unwrap_or_default().to_owned();
         let detail = if last.is_empty() {

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
+use crate::language::Language;
 use crate::profile::{Limits, Profile};
 
 pub const METADATA_FILE: &str = "problem.toml";
@@ -26,6 +27,14 @@ pub struct Problem {
     pub limits: Limits,
     pub compare: CompareMode,
     pub cases: Vec<TestCase>,
+}
+
+impl Problem {
+    /// The limits a program in `language` runs under: the problem's, plus what the profile's
+    /// judge grants that language.
+    pub fn limits_for(&self, language: &Language) -> Limits {
+        self.profile.allowance(language.name).apply(self.limits)
+    }
 }
 
 /// One input and its expected output.

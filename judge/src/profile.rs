@@ -91,6 +91,52 @@ impl Profile {
     }
 }
 
+/// Extra time and memory a judge grants slower runtimes: limit × factor + extra.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    pub time_factor: u32,
+    pub extra_time: Duration,
+    pub memory_factor: u64,
+    pub extra_memory_bytes: u64,
+}
+
+impl Allowance {
+    pub const NONE: Allowance = Allowance {
+        time_factor: 1,
+        extra_time: Duration::ZERO,
+        memory_factor: 1,
+        extra_memory_bytes: 0,
+    };
+
+    pub fn apply(self, limits: Limits) -> Limits {
+        Limits {
+            cpu_time: limits.cpu_time * self.time_factor + self.extra_time,
+            memory_bytes: limits.memory_bytes * self.memory_factor + self.extra_memory_bytes,
+            ..limits
+        }
+    }
+}
+
+impl Profile {
+    /// What the judge adds for a language (by its name in the language table). Baekjoon
+    /// grants the JVM and CPython more (Java ×2 + 1 s and ×2 + 16 MB, Python ×3 + 2 s and
+    /// ×2 + 32 MB, as its per-language table says); the other profiles give every language the
+    /// problem's own limits.
+    pub fn allowance(self, language: &str) -> Allowance {
+        let (time_factor, extra_ms, memory_factor, extra_mib) = match (self, language) {
+            (Profile::Boj, "Java") => (2, 1000, 2, 16),
+            (Profile::Boj, "Python 3") => (3, 2000, 2, 32),
+            _ => return Allowance::NONE,
+        };
+        Allowance {
+            time_factor,
+            extra_time: Duration::from_millis(extra_ms),
+            memory_factor,
+            extra_memory_bytes: extra_mib * MIB,
+        }
+    }
+}
+
 impl std::fmt::Display for Profile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())

@@ -18,7 +18,7 @@ use crate::error::{Error, Outcome};
 use crate::problem::{Problem, TestCase};
 use crate::profile::Limits;
 use crate::report::Reporter;
-use crate::sandbox::{self, RunOutput, RunSpec};
+use crate::sandbox::RunOutput;
 use crate::verdict::{classify_run, Verdict};
 
 /// Cases at or above this share of the time limit, or over it, are confirmed by a serial
@@ -229,7 +229,7 @@ pub fn judge_all(
                     let (key, result) = receiver.recv().expect("every job sends its result");
                     arrived.insert(key, result);
                 };
-                if needs_confirmation(&result, &problem.limits) {
+                if needs_confirmation(&result, &problem.limits_for(program.language)) {
                     // Let the parallel pass finish, then re-run this case alone.
                     if let Some(workers) = workers.take() {
                         workers.join().expect("worker threads do not panic");
@@ -263,19 +263,13 @@ fn needs_confirmation(result: &CaseResult, limits: &Limits) -> bool {
 
 /// Runs one case and decides its verdict.
 pub fn judge_case(problem: &Problem, program: &Program, case: &TestCase) -> CaseResult {
-    let spec = RunSpec::new(&program.argv, &case.input, problem.limits);
-    let mut run = match sandbox::run(&spec) {
+    let limits = problem.limits_for(program.language);
+    let run = match program.run(&case.input, limits, &[]) {
         Ok(run) => run,
-        Err(error) => {
-            return judge_error(
-                case,
-                format!("cannot run {}: {error}", spec.argv[0].to_string_lossy()),
-            )
-        }
+        Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };
-    run.out_of_memory = program.language.ran_out_of_memory(&run.stderr);
-    let (verdict, failure) = match classify_run(&run, &problem.limits) {
-        Some(verdict) => (verdict, Some(limit_failure(verdict, &run, &problem.limits))),
+    let (verdict, failure) = match classify_run(&run, &limits) {
+        Some(verdict) => (verdict, Some(limit_failure(verdict, &run, &limits))),
         None => match std::fs::read(&case.expected) {
             Err(error) => {
                 return judge_error(case, format!("{}: {error}", case.expected.display()));
