@@ -19,7 +19,7 @@ use crate::profile::Profile;
 use crate::provenance::Provenance;
 use crate::recipe::RECIPE_FILE;
 use crate::report::render_diff;
-use crate::report::HumanReporter;
+use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
 use crate::scaffold;
 use crate::schedule::{self, format_bytes, Settings, Task};
 use crate::stress::{self, Budget, Found};
@@ -134,6 +134,22 @@ struct RunArgs {
     /// Cases run at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// The report on stdout: for people, or one JSON document (schema in the README).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Judge only slice K of N (1-based) of all cases, for spreading a corpus over a CI matrix.
+    #[arg(long, value_name = "K/N", value_parser = parse_partition)]
+    partition: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Clone, Copy, Default, ValueEnum)]
+enum Format {
+    #[default]
+    Human,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -238,7 +254,11 @@ fn judge(
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
     let jobs = jobs_or_cores(args.jobs);
-    let tasks = load_tasks(repository, &args.problems)?
+    let mut problems = load_tasks(repository, &args.problems)?;
+    if let Some((slice, slices)) = args.partition {
+        partition(&mut problems, slice, slices);
+    }
+    let tasks = problems
         .into_iter()
         .map(|problem| {
             let problem = problem?;
@@ -259,9 +279,65 @@ fn judge(
         })
         .collect();
     let compiler = Compiler::new(cache_dir(repository));
-    let mut reporter = HumanReporter::new(color, repository.root.clone());
-    let summary = schedule::judge_all(tasks, &compiler, &Settings { jobs }, &mut reporter);
+    let mut human;
+    let mut json;
+    let mut junit = args
+        .junit
+        .map(|file| JunitReporter::new(current.join(file)));
+    let mut reporters: Vec<&mut dyn Reporter> = match args.format {
+        Format::Human => {
+            human = HumanReporter::new(color, repository.root.clone());
+            vec![&mut human]
+        }
+        Format::Json => {
+            json = JsonReporter::new(repository.root.clone());
+            vec![&mut json]
+        }
+    };
+    if let Some(junit) = junit.as_mut() {
+        reporters.push(junit);
+    }
+    let summary = schedule::judge_all(
+        tasks,
+        &compiler,
+        &Settings { jobs },
+        &mut Reporters(reporters),
+    );
+    if let Some(error) = junit.and_then(|junit| junit.write_error) {
+        return Err(error);
+    }
     Ok(summary.outcome())
+}
+
+/// Keeps case `i` (counting every loaded problem's cases in order) when `i % slices` is
+/// `slice - 1`: the slices are disjoint and together hold every case once.
+/// Problems left with no case in the slice are not judged in it.
+fn partition(problems: &mut Vec<Result<Problem>>, slice: usize, slices: usize) {
+    let mut index = 0;
+    for problem in problems.iter_mut().flatten() {
+        problem.cases.retain(|_| {
+            let keep = index % slices == slice - 1;
+            index += 1;
+            keep
+        });
+    }
+    problems.retain(|problem| {
+        problem
+            .as_ref()
+            .map_or(true, |problem| !problem.cases.is_empty())
+    });
+}
+
+fn parse_partition(text: &str) -> std::result::Result<(usize, usize), String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+    match parsed {
+        Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
+        _ => Err(format!(
+            "`{text}` is not a slice K/N with 1 <= K <= N, like 2/4"
+        )),
+    }
 }
 
 /// Every named problem (all when none is named), each loaded or failed on its own.

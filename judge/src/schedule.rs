@@ -165,6 +165,7 @@ pub fn judge_all(
         })
         .collect();
 
+    reporter.run_started(jobs.len());
     let mut summary = RunSummary {
         problems: tasks.len(),
         ..RunSummary::default()

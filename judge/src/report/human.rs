@@ -2,11 +2,12 @@
 //! memory; the reason, a bounded diff and stderr under a failed case; a summary per problem
 //! and for the run. Colour only where the terminal takes it (`NO_COLOR` is respected).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Reporter;
 use crate::compile::Program;
@@ -19,11 +20,15 @@ use crate::verdict::Verdict;
 /// Lines of a compiler message shown under CE.
 const COMPILE_MESSAGE_LINES: usize = 40;
 
+/// Runs with at least this many cases get a progress bar on a terminal.
+const PROGRESS_BAR_CASES: usize = 50;
+
 pub struct HumanReporter {
     out: AutoStream<std::io::Stdout>,
     err: AutoStream<std::io::Stderr>,
     /// Paths are shown relative to this folder.
     base: PathBuf,
+    progress: Option<ProgressBar>,
 }
 
 impl HumanReporter {
@@ -32,6 +37,7 @@ impl HumanReporter {
             out: AutoStream::new(std::io::stdout(), color),
             err: AutoStream::new(std::io::stderr(), color),
             base,
+            progress: None,
         }
     }
 
@@ -40,9 +46,22 @@ impl HumanReporter {
     }
 
     fn line(&mut self, text: std::fmt::Arguments) {
-        // A closed stdout (`judge | head`) must not turn into a panic.
-        let _ = self.out.write_fmt(text);
-        let _ = self.out.write_all(b"\n");
+        self.write(format!("{text}\n").as_bytes());
+    }
+
+    /// Writes above the progress bar, if there is one. A closed stdout (`judge | head`) must
+    /// not turn into a panic, so write errors are ignored.
+    fn write(&mut self, bytes: &[u8]) {
+        let out = &mut self.out;
+        match &self.progress {
+            Some(bar) => bar.suspend(|| {
+                let _ = out.write_all(bytes);
+                let _ = out.flush();
+            }),
+            None => {
+                let _ = out.write_all(bytes);
+            }
+        }
     }
 }
 
@@ -74,9 +93,29 @@ fn verdict_text(result: &CaseResult) -> String {
 }
 
 impl Reporter for HumanReporter {
+    fn run_started(&mut self, cases: usize) {
+        // A bar only where a person watches: on a terminal, for a run long enough to need it.
+        let terminal = std::io::stdout().is_terminal() && std::io::stderr().is_terminal();
+        if cases >= PROGRESS_BAR_CASES && terminal {
+            let bar = ProgressBar::new(cases as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} cases · {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            self.progress = Some(bar);
+        }
+    }
+
     fn problem_error(&mut self, error: &Error) {
         let _ = self.out.flush();
-        let _ = writeln!(self.err, "{RED}error{RED:#}: {error}");
+        let err = &mut self.err;
+        let mut write = || {
+            let _ = writeln!(err, "{RED}error{RED:#}: {error}");
+        };
+        match &self.progress {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
     }
 
     fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
@@ -108,6 +147,9 @@ impl Reporter for HumanReporter {
     }
 
     fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+        if let Some(bar) = &self.progress {
+            bar.inc(1);
+        }
         let style = verdict_style(result.verdict);
         self.line(format_args!(
             "  {style}{:<16}{style:#} {:<28} {:>6} ms {:>10}",
@@ -122,7 +164,7 @@ impl Reporter for HumanReporter {
         self.line(format_args!("      {}", failure.message));
         if !failure.diff.is_empty() {
             let diff = render_diff(&failure.diff, "expected", "actual");
-            let _ = self.out.write_all(diff.as_bytes());
+            self.write(diff.as_bytes());
         }
         if !failure.stderr.is_empty() {
             self.line(format_args!("      {DIM}stderr:{DIM:#}"));
@@ -175,6 +217,9 @@ impl Reporter for HumanReporter {
             summary.compiled, summary.cached
         ));
         parts.push(format!("{:.2} s", summary.wall_time.as_secs_f64()));
+        if let Some(bar) = self.progress.take() {
+            bar.finish_and_clear();
+        }
         self.line(format_args!(
             "{style}Summary{style:#}: {}",
             parts.join(" · ")

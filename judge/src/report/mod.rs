@@ -1,10 +1,14 @@
 //! Reporting: a `Reporter` is fed events in input order while a run goes on.
 
 mod human;
+mod json;
+mod junit;
 
 use std::path::Path;
 
 pub use human::{render_diff, HumanReporter};
+pub use json::JsonReporter;
+pub use junit::JunitReporter;
 
 use crate::compile::Program;
 use crate::error::Error;
@@ -13,6 +17,8 @@ use crate::schedule::{CaseResult, RunSummary, Tally};
 
 /// Receives the events of a run, in input order.
 pub trait Reporter {
+    /// The run begins with this many cases to judge.
+    fn run_started(&mut self, _cases: usize) {}
     /// A problem could not be judged at all (bad folder, missing solution, ...).
     fn problem_error(&mut self, error: &Error);
     /// Judging of a problem begins; `program` is `None` when its solution did not compile.
@@ -21,4 +27,39 @@ pub trait Reporter {
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
     fn run_finished(&mut self, summary: &RunSummary);
+}
+
+/// Several reporters fed the same events: the human or JSON report, plus JUnit.
+pub struct Reporters<'a>(pub Vec<&'a mut dyn Reporter>);
+
+impl Reporter for Reporters<'_> {
+    fn run_started(&mut self, cases: usize) {
+        self.0.iter_mut().for_each(|r| r.run_started(cases));
+    }
+    fn problem_error(&mut self, error: &Error) {
+        self.0.iter_mut().for_each(|r| r.problem_error(error));
+    }
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.problem_started(problem, solution, program));
+    }
+    fn compile_error(&mut self, problem: &Problem, message: &str) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.compile_error(problem, message));
+    }
+    fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.case_finished(problem, result));
+    }
+    fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.problem_finished(problem, tally));
+    }
+    fn run_finished(&mut self, summary: &RunSummary) {
+        self.0.iter_mut().for_each(|r| r.run_finished(summary));
+    }
 }

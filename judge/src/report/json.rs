@@ -1,0 +1,206 @@
+//! The report for machines: one JSON document (schema: `judge/report.schema.json`, described
+//! in the README), written when the run ends.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::Reporter;
+use crate::compile::Program;
+use crate::diff::{DiffLine, Side};
+use crate::error::{Error, Outcome};
+use crate::problem::Problem;
+use crate::schedule::{CaseResult, RunSummary, Tally};
+
+/// Bumped when a field changes meaning or goes away.
+pub const SCHEMA_VERSION: u32 = 1;
+
+pub struct JsonReporter {
+    problems: Vec<ProblemReport>,
+    errors: Vec<String>,
+    /// Paths are given relative to this folder.
+    base: std::path::PathBuf,
+}
+
+impl JsonReporter {
+    pub fn new(base: std::path::PathBuf) -> Self {
+        JsonReporter {
+            problems: Vec::new(),
+            errors: Vec::new(),
+            base,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    problems: &'a [ProblemReport],
+    errors: &'a [String],
+    summary: RunReport,
+}
+
+#[derive(Serialize)]
+struct ProblemReport {
+    id: String,
+    name: String,
+    solution: String,
+    /// `judged` or `compile_error`.
+    status: &'static str,
+    compile_message: Option<String>,
+    cases: Vec<CaseReport>,
+    summary: Option<TallyReport>,
+}
+
+#[derive(Serialize)]
+struct CaseReport {
+    name: String,
+    /// The short code: `AC`, `WA`, `TLE`, `MLE`, `OLE`, `RE`, `JE`.
+    verdict: &'static str,
+    /// The full verdict: `RE (SIGSEGV)`.
+    verdict_text: String,
+    confirmed: bool,
+    cpu_time_ms: f64,
+    wall_time_ms: f64,
+    peak_memory_bytes: u64,
+    message: Option<String>,
+    diff: Vec<DiffLineReport>,
+    stderr: Option<String>,
+}
+
+#[derive(Serialize)]
+struct DiffLineReport {
+    /// `both`, `expected` or `actual`.
+    side: &'static str,
+    line: usize,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct TallyReport {
+    cases: usize,
+    accepted: usize,
+    verdicts: std::collections::BTreeMap<&'static str, usize>,
+    max_cpu_time_ms: f64,
+    max_peak_memory_bytes: u64,
+}
+
+#[derive(Serialize)]
+struct RunReport {
+    problems: usize,
+    #[serde(flatten)]
+    tally: TallyReport,
+    compiled: usize,
+    cached: usize,
+    compile_errors: usize,
+    errors: usize,
+    wall_time_ms: f64,
+    /// `accepted`, `rejected` or `error`: the exit code's meaning.
+    outcome: &'static str,
+}
+
+fn milliseconds(duration: std::time::Duration) -> f64 {
+    (duration.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn tally_report(tally: &Tally) -> TallyReport {
+    TallyReport {
+        cases: tally.cases,
+        accepted: tally.accepted(),
+        verdicts: tally.by_verdict.iter().copied().collect(),
+        max_cpu_time_ms: milliseconds(tally.max_cpu_time),
+        max_peak_memory_bytes: tally.max_peak_memory_bytes,
+    }
+}
+
+fn diff_line(line: &DiffLine) -> DiffLineReport {
+    DiffLineReport {
+        side: match line.side {
+            Side::Both => "both",
+            Side::Expected => "expected",
+            Side::Actual => "actual",
+        },
+        line: line.number,
+        text: line.text.clone(),
+    }
+}
+
+impl Reporter for JsonReporter {
+    fn problem_error(&mut self, error: &Error) {
+        self.errors.push(error.to_string());
+    }
+
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, _program: Option<&Program>) {
+        self.problems.push(ProblemReport {
+            id: problem.id.clone(),
+            name: problem.name.clone(),
+            solution: solution
+                .strip_prefix(&self.base)
+                .unwrap_or(solution)
+                .display()
+                .to_string(),
+            status: "judged",
+            compile_message: None,
+            cases: Vec::new(),
+            summary: None,
+        });
+    }
+
+    fn compile_error(&mut self, _problem: &Problem, message: &str) {
+        if let Some(report) = self.problems.last_mut() {
+            report.status = "compile_error";
+            report.compile_message = Some(message.to_owned());
+        }
+    }
+
+    fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+        let failure = result.failure.as_ref();
+        let case = CaseReport {
+            name: result.name.clone(),
+            verdict: result.verdict.code(),
+            verdict_text: result.verdict.to_string(),
+            confirmed: result.confirmed,
+            cpu_time_ms: milliseconds(result.cpu_time),
+            wall_time_ms: milliseconds(result.wall_time),
+            peak_memory_bytes: result.peak_memory_bytes,
+            message: failure.map(|f| f.message.clone()),
+            diff: failure.map_or_else(Vec::new, |f| f.diff.iter().map(diff_line).collect()),
+            stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
+        };
+        if let Some(report) = self.problems.last_mut() {
+            report.cases.push(case);
+        }
+    }
+
+    fn problem_finished(&mut self, _problem: &Problem, tally: &Tally) {
+        if let Some(report) = self.problems.last_mut() {
+            report.summary = Some(tally_report(tally));
+        }
+    }
+
+    fn run_finished(&mut self, summary: &RunSummary) {
+        let document = Document {
+            version: SCHEMA_VERSION,
+            problems: &self.problems,
+            errors: &self.errors,
+            summary: RunReport {
+                problems: summary.problems,
+                tally: tally_report(&summary.tally),
+                compiled: summary.compiled,
+                cached: summary.cached,
+                compile_errors: summary.compile_errors,
+                errors: summary.errors,
+                wall_time_ms: milliseconds(summary.wall_time),
+                outcome: match summary.outcome() {
+                    Outcome::Accepted => "accepted",
+                    Outcome::Rejected => "rejected",
+                    Outcome::Error => "error",
+                },
+            },
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = serde_json::to_writer_pretty(&mut out, &document);
+        let _ = writeln!(out);
+    }
+}

@@ -1,0 +1,120 @@
+//! JUnit XML for CI systems: one testsuite per problem, one testcase per case; a failure
+//! carries the one-line reason and the bounded diff. Written when the run ends.
+
+use std::path::{Path, PathBuf};
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::Reporter;
+use crate::compile::Program;
+use crate::diff::Side;
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::schedule::{CaseResult, RunSummary, Tally};
+use crate::verdict::Verdict;
+
+pub struct JunitReporter {
+    path: PathBuf,
+    report: Report,
+    suite: Option<TestSuite>,
+    /// Why writing the file failed, if it did.
+    pub write_error: Option<Error>,
+}
+
+impl JunitReporter {
+    pub fn new(path: PathBuf) -> Self {
+        JunitReporter {
+            path,
+            report: Report::new("judge"),
+            suite: None,
+            write_error: None,
+        }
+    }
+
+    fn close_suite(&mut self) {
+        if let Some(suite) = self.suite.take() {
+            self.report.add_test_suite(suite);
+        }
+    }
+}
+
+impl Reporter for JunitReporter {
+    fn problem_error(&mut self, error: &Error) {
+        self.close_suite();
+        let mut suite = TestSuite::new("errors");
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status.set_message(error.to_string());
+        suite.add_test_case(TestCase::new("load", status));
+        self.report.add_test_suite(suite);
+    }
+
+    fn problem_started(&mut self, problem: &Problem, _solution: &Path, _program: Option<&Program>) {
+        self.close_suite();
+        self.suite = Some(TestSuite::new(problem.id.clone()));
+    }
+
+    fn compile_error(&mut self, problem: &Problem, message: &str) {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status
+            .set_message("compile error")
+            .set_type(Verdict::CompileError.code())
+            .set_description(message);
+        let mut case = TestCase::new("compile", status);
+        case.set_classname(problem.id.clone());
+        if let Some(suite) = self.suite.as_mut() {
+            suite.add_test_case(case);
+        }
+    }
+
+    fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
+        let status = match &result.failure {
+            None => TestCaseStatus::success(),
+            Some(failure) => {
+                let kind = match result.verdict {
+                    Verdict::JudgeError => NonSuccessKind::Error,
+                    _ => NonSuccessKind::Failure,
+                };
+                let mut status = TestCaseStatus::non_success(kind);
+                let mut description = String::new();
+                for line in &failure.diff {
+                    let sign = match line.side {
+                        Side::Both => ' ',
+                        Side::Expected => '-',
+                        Side::Actual => '+',
+                    };
+                    description.push_str(&format!("{sign} {:>5} | {}\n", line.number, line.text));
+                }
+                if !failure.stderr.is_empty() {
+                    description.push_str("stderr:\n");
+                    description.push_str(&failure.stderr);
+                }
+                status
+                    .set_message(format!("{}: {}", result.verdict, failure.message))
+                    .set_type(result.verdict.code())
+                    .set_description(description);
+                status
+            }
+        };
+        let mut case = TestCase::new(result.name.clone(), status);
+        case.set_classname(problem.id.clone())
+            .set_time(result.wall_time);
+        if let Some(suite) = self.suite.as_mut() {
+            suite.add_test_case(case);
+        }
+    }
+
+    fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {
+        self.close_suite();
+    }
+
+    fn run_finished(&mut self, summary: &RunSummary) {
+        self.close_suite();
+        self.report.set_time(summary.wall_time);
+        let written = self
+            .report
+            .to_string()
+            .map_err(|error| Error::invalid(&self.path, format!("cannot write JUnit XML: {error}")))
+            .and_then(|xml| crate::write::write_atomically(&self.path, xml.as_bytes()));
+        self.write_error = written.err();
+    }
+}
