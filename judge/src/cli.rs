@@ -10,10 +10,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-use crate::compile::Compiler;
+use crate::check;
+use crate::compile::{Build, Compiler};
 use crate::corpus::{self, Expected};
 use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
+use crate::kattis;
+use crate::language::Language;
 use crate::problem::Problem;
 use crate::profile::Profile;
 use crate::provenance::Provenance;
@@ -23,6 +26,7 @@ use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Report
 use crate::scaffold;
 use crate::schedule::{self, format_bytes, Settings, Task};
 use crate::stress::{self, Budget, Found};
+use crate::verify;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -103,6 +107,24 @@ enum Command {
         write: bool,
         #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
+    },
+    /// Check that every submission of a Kattis package gets the verdict its folder promises.
+    Verify {
+        /// The package folder (with problem.yaml and submissions/).
+        package: String,
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+    },
+    /// Check that one file will work on the online judge as it is: built alone with the
+    /// judge's command, std only, within the code-size limit, and passing the problem's cases.
+    Check {
+        file: PathBuf,
+        /// The judge to check against (default: the problem's profile, else boj).
+        #[arg(long, value_parser = parse_profile)]
+        profile: Option<Profile>,
+        /// The problem whose cases to run (default: the one named like the file).
+        #[arg(long)]
+        problem: Option<String>,
     },
     /// Compare the solution with the reference on generated inputs until they disagree, and
     /// save a minimised counterexample as a new case.
@@ -222,6 +244,20 @@ fn execute(cli: Cli) -> Result<Outcome> {
             write,
             jobs,
         }) => bless(&repository, &problem, write, jobs_or_cores(jobs), color),
+        Some(Command::Verify { package, jobs }) => {
+            verify(&repository, &package, jobs_or_cores(jobs), color)
+        }
+        Some(Command::Check {
+            file,
+            profile,
+            problem,
+        }) => check(
+            &repository,
+            &current.join(file),
+            profile,
+            problem.as_deref(),
+            color,
+        ),
         Some(Command::Stress {
             problem,
             solution,
@@ -677,4 +713,162 @@ fn stress(
             Ok(Outcome::Rejected)
         }
     }
+}
+
+fn verify(
+    repository: &Repository,
+    package: &str,
+    jobs: usize,
+    color: ColorChoice,
+) -> Result<Outcome> {
+    let problem = load_one(repository, package)?;
+    let (rows, errors) = verify::verify(&problem, &compiler(repository), jobs)?;
+    let mut out = anstream::AutoStream::new(std::io::stdout(), color);
+    let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
+    let _ = writeln!(
+        out,
+        "{:<44} {:<22} {:<26} result",
+        "submission", "expected", "got"
+    );
+    for row in &rows {
+        let name = row
+            .submission
+            .strip_prefix(&base)
+            .unwrap_or(&row.submission)
+            .display()
+            .to_string();
+        let (style, result) = if row.ok {
+            (anstyle::AnsiColor::Green.on_default(), "ok")
+        } else {
+            (anstyle::AnsiColor::Red.on_default(), "MISMATCH")
+        };
+        let _ = writeln!(
+            out,
+            "{name:<44} {:<22} {:<26} {style}{result}{style:#}",
+            row.expected, row.got
+        );
+    }
+    for error in &errors {
+        eprintln!("error: {error}");
+    }
+    let mismatches = rows.iter().filter(|row| !row.ok).count();
+    let _ = writeln!(
+        out,
+        "{}: {} submissions, {mismatches} mismatches",
+        problem.id,
+        rows.len()
+    );
+    Ok(if !errors.is_empty() {
+        Outcome::Error
+    } else if mismatches > 0 || rows.is_empty() {
+        Outcome::Rejected
+    } else {
+        Outcome::Accepted
+    })
+}
+
+fn check(
+    repository: &Repository,
+    file: &Path,
+    profile: Option<Profile>,
+    problem: Option<&str>,
+    color: ColorChoice,
+) -> Result<Outcome> {
+    let language = Language::of(file).ok_or_else(|| {
+        Error::invalid(
+            file,
+            "unknown language: no compiler for this file extension",
+        )
+    })?;
+    let source = std::fs::read(file).map_err(|error| Error::io(file, error))?;
+    let stem = file
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let problem = match problem {
+        Some(name) => Some(load_one(repository, name)?),
+        None => repository
+            .resolve(&stem)
+            .ok()
+            .and_then(|dir| repository.load_problem(&dir).ok()),
+    };
+    let profile = profile
+        .or(problem.as_ref().map(|p| p.profile))
+        .unwrap_or(Profile::Boj);
+    let mut outcome = Outcome::Accepted;
+    println!("checking {} for {profile}", file.display());
+
+    // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
+    let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
+    let file_name = file.file_name().unwrap_or_default().to_string_lossy();
+    let command = language.compile.map_or_else(
+        || "(no build step)".to_owned(),
+        |command| {
+            let command = command
+                .join(" ")
+                .replace("{source}", &file_name)
+                .replace("{exe}", "main");
+            command.replace("{dir}", ".")
+        },
+    );
+    match Compiler::new(alone.path().to_path_buf()).build(file)? {
+        Build::Ready(_) => println!("  ok        builds alone with `{command}`"),
+        Build::CompileError(message) => {
+            outcome = Outcome::Rejected;
+            println!("  PROBLEM   does not build with `{command}`:");
+            for line in message.trim_end().lines().take(30) {
+                println!("            {line}");
+            }
+        }
+    }
+    let limit = profile.code_limit_bytes();
+    if source.len() as u64 > limit {
+        outcome = Outcome::Rejected;
+        println!(
+            "  PROBLEM   {} bytes: over the {} code-size limit",
+            source.len(),
+            format_bytes(limit)
+        );
+    } else {
+        println!(
+            "  ok        {} bytes, within the {} code-size limit",
+            source.len(),
+            format_bytes(limit)
+        );
+    }
+    let found = check::problems_with(&String::from_utf8_lossy(&source), language, profile);
+    if found.is_empty() {
+        println!("  ok        standard library only, has an entry point");
+    }
+    for problem in &found {
+        outcome = Outcome::Rejected;
+        println!("  PROBLEM   {problem}");
+    }
+    match problem {
+        Some(problem) => {
+            println!();
+            let task = Task {
+                solution: file.to_path_buf(),
+                problem,
+            };
+            let mut reporter = HumanReporter::new(color, repository.root.clone());
+            let summary = schedule::judge_all(
+                vec![Ok(task)],
+                &compiler(repository),
+                &Settings {
+                    jobs: jobs_or_cores(None),
+                },
+                &mut reporter,
+            );
+            outcome = outcome.max(summary.outcome());
+        }
+        None => println!(
+            "  note      no problem named `{stem}`: no cases run (name one with --problem)"
+        ),
+    }
+    if outcome == Outcome::Accepted {
+        println!("submit: {}", file.display());
+    }
+    Ok(outcome)
 }

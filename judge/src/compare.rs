@@ -20,6 +20,19 @@ pub enum CompareMode {
     Tokens,
     /// Tokens, where two numbers match when within `abs` or within `rel` of the larger one.
     Float { abs: f64, rel: f64 },
+    /// The Kattis default output validator: tokens, letter case ignored unless
+    /// `case_sensitive`, whitespace ignored unless `space_change_sensitive`, numbers within the
+    /// tolerance when one is given.
+    Kattis(KattisFlags),
+}
+
+/// The flags of the Kattis default output validator.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+pub struct KattisFlags {
+    pub case_sensitive: bool,
+    pub space_change_sensitive: bool,
+    /// `(absolute, relative)`; `None` compares numbers as text.
+    pub tolerance: Option<(f64, f64)>,
 }
 
 impl CompareMode {
@@ -29,6 +42,7 @@ impl CompareMode {
             CompareMode::Lines => "lines",
             CompareMode::Tokens => "tokens",
             CompareMode::Float { .. } => "float",
+            CompareMode::Kattis(_) => "kattis",
         }
     }
 }
@@ -140,8 +154,14 @@ pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), 
     match mode {
         CompareMode::Exact => compare_exact(expected, actual),
         CompareMode::Lines => compare_lines(expected, actual),
-        CompareMode::Tokens => compare_tokens(expected, actual, None),
-        CompareMode::Float { abs, rel } => compare_tokens(expected, actual, Some((abs, rel))),
+        CompareMode::Tokens => compare_tokens(expected, actual, None, true),
+        CompareMode::Float { abs, rel } => compare_tokens(expected, actual, Some((abs, rel)), true),
+        CompareMode::Kattis(flags) if flags.space_change_sensitive => {
+            compare_spacing(expected, actual, flags)
+        }
+        CompareMode::Kattis(flags) => {
+            compare_tokens(expected, actual, flags.tolerance, flags.case_sensitive)
+        }
     }
 }
 
@@ -224,16 +244,19 @@ fn compare_tokens(
     expected: &[u8],
     actual: &[u8],
     tolerance: Option<(f64, f64)>,
+    case_sensitive: bool,
 ) -> Result<(), Mismatch> {
     let mut expected_tokens = tokens_with_lines(expected);
     let mut actual_tokens = tokens_with_lines(actual);
     loop {
         let (line, reason) = match (expected_tokens.next(), actual_tokens.next()) {
             (None, None) => return Ok(()),
-            (Some((line, e)), Some((_, a))) => match token_reason(e, a, tolerance) {
-                None => continue,
-                Some(reason) => (line, reason),
-            },
+            (Some((line, e)), Some((_, a))) => {
+                match token_reason(e, a, tolerance, case_sensitive) {
+                    None => continue,
+                    Some(reason) => (line, reason),
+                }
+            }
             (Some((line, e)), None) => (line, Reason::OutputEndsEarly { expected: shown(e) }),
             (None, Some((_, a))) => (
                 count_lines(expected).max(1),
@@ -244,9 +267,50 @@ fn compare_tokens(
     }
 }
 
+/// Kattis' `space_change_sensitive`: tokens as usual, and every run of whitespace between
+/// them exactly as expected.
+fn compare_spacing(expected: &[u8], actual: &[u8], flags: KattisFlags) -> Result<(), Mismatch> {
+    compare_tokens(expected, actual, flags.tolerance, flags.case_sensitive)?;
+    let differing = whitespace_runs(expected)
+        .into_iter()
+        .zip(whitespace_runs(actual))
+        .find(|((_, e), (_, a))| e != a);
+    match differing {
+        None => Ok(()),
+        Some(((line, _), _)) => Err(mismatch(expected, line, Reason::WhitespaceOnly)),
+    }
+}
+
+/// The runs of whitespace before, between and after the tokens (empty where there is none),
+/// each with the line it starts on.
+fn whitespace_runs(text: &[u8]) -> Vec<(usize, &[u8])> {
+    let mut runs = Vec::new();
+    let (mut line, mut run_line, mut run_start) = (1, 1, Some(0));
+    for (index, &byte) in text.iter().enumerate() {
+        match (byte.is_ascii_whitespace(), run_start) {
+            (true, None) => (run_start, run_line) = (Some(index), line),
+            (false, Some(start)) => {
+                runs.push((run_line, &text[start..index]));
+                run_start = None;
+            }
+            _ => {}
+        }
+        if byte == b'\n' {
+            line += 1;
+        }
+    }
+    runs.push((run_line, &text[run_start.unwrap_or(text.len())..]));
+    runs
+}
+
 /// Why two tokens differ, or `None` when they match.
-fn token_reason(expected: &[u8], actual: &[u8], tolerance: Option<(f64, f64)>) -> Option<Reason> {
-    if expected == actual {
+fn token_reason(
+    expected: &[u8],
+    actual: &[u8],
+    tolerance: Option<(f64, f64)>,
+    case_sensitive: bool,
+) -> Option<Reason> {
+    if expected == actual || (!case_sensitive && expected.eq_ignore_ascii_case(actual)) {
         return None;
     }
     if let Some((abs, rel)) = tolerance {
@@ -493,6 +557,46 @@ mod tests {
         assert_eq!(
             why(FLOAT, "x\n", "0.5\n"),
             "line 1: different token: expected `x`, got `0.5`"
+        );
+    }
+
+    #[test]
+    fn kattis_default_validator_flags() {
+        let default = CompareMode::Kattis(KattisFlags::default());
+        assert!(matches(default, "Yes 1\n", "yes\n\n1"));
+        let case_sensitive = CompareMode::Kattis(KattisFlags {
+            case_sensitive: true,
+            ..KattisFlags::default()
+        });
+        assert_eq!(
+            why(case_sensitive, "Yes\n", "yes\n"),
+            "line 1: letter case differs"
+        );
+        let spacing = CompareMode::Kattis(KattisFlags {
+            space_change_sensitive: true,
+            ..KattisFlags::default()
+        });
+        assert!(matches(spacing, "a b\nc\n", "A b\nc\n"));
+        assert_eq!(
+            why(spacing, "a b\nc\n", "a  b\nc\n"),
+            "line 1: whitespace differs"
+        );
+        assert_eq!(
+            why(spacing, "a b\nc\n", "a b\nc"),
+            "line 2: whitespace differs"
+        );
+        assert_eq!(
+            why(spacing, "a b\nc\n", "a b c\n"),
+            "line 1: whitespace differs"
+        );
+        let float = CompareMode::Kattis(KattisFlags {
+            tolerance: Some((1e-6, 1e-6)),
+            ..KattisFlags::default()
+        });
+        assert!(matches(float, "0.5 NaN\n", "0.5000001 nan\n"));
+        assert!(
+            !matches(default, "0.5\n", "0.5000001\n"),
+            "no tolerance: numbers compare as text"
         );
     }
 

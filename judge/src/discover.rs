@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
+use crate::kattis;
 use crate::problem::{Problem, TestCase, METADATA_FILE};
 
 pub const PROBLEMS_DIR: &str = "problems";
@@ -111,8 +112,12 @@ impl Repository {
     }
 
     /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
+    /// A Kattis package is read from its `problem.yaml`.
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
         let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if kattis::is_package(dir) {
+            return kattis::load_package(dir, id.to_owned());
+        }
         Problem::load(dir, self.default_solution(id))
     }
 }

@@ -5,6 +5,8 @@
 //! `discover` → `compile` → `sandbox` (run) → `compare` → `verdict` (classify) → `report`,
 //! driven by `schedule`; `cli` turns the command line into settings.
 
+pub mod check;
+pub mod checker;
 pub mod cli;
 pub mod compare;
 pub mod compile;
@@ -12,6 +14,7 @@ pub mod corpus;
 pub mod diff;
 pub mod discover;
 pub mod error;
+pub mod kattis;
 pub mod language;
 pub mod problem;
 pub mod profile;
@@ -23,4 +26,5 @@ pub mod scaffold;
 pub mod schedule;
 pub mod stress;
 pub mod verdict;
+pub mod verify;
 pub mod write;

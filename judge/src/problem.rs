@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::checker::{CheckerSpec, Protocol};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::language::Language;
@@ -26,6 +27,8 @@ pub struct Problem {
     pub solution: PathBuf,
     pub limits: Limits,
     pub compare: CompareMode,
+    /// A custom checker, used instead of `compare` when present.
+    pub checker: Option<CheckerSpec>,
     pub cases: Vec<TestCase>,
 }
 
@@ -62,6 +65,9 @@ struct Metadata {
     float_relative_tolerance: Option<f64>,
     /// Relative to the problem folder.
     solution: Option<PathBuf>,
+    /// A checker program, relative to the problem folder.
+    checker: Option<PathBuf>,
+    checker_protocol: Option<Protocol>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -138,6 +144,17 @@ impl Problem {
             )?,
         };
         let compare = compare_mode(&metadata, profile, path)?;
+        let checker = match (metadata.checker, metadata.checker_protocol) {
+            (Some(source), protocol) => Some(CheckerSpec {
+                source: dir.join(source),
+                protocol: protocol.unwrap_or(Protocol::Testlib),
+                flags: Vec::new(),
+            }),
+            (None, Some(_)) => {
+                return Err(Error::invalid(path, "`checker_protocol` needs `checker`"))
+            }
+            (None, None) => None,
+        };
         Ok(Problem {
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
@@ -148,6 +165,7 @@ impl Problem {
                 .unwrap_or(default_solution),
             limits,
             compare,
+            checker,
             cases: Vec::new(),
             dir: dir.to_path_buf(),
             id,

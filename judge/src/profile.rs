@@ -83,6 +83,15 @@ impl Profile {
         }
     }
 
+    /// The largest source the judge takes. Kattis: the problem package format's default;
+    /// the others: 64 KiB, the limit most judges share (a problem's page may say otherwise).
+    pub fn code_limit_bytes(self) -> u64 {
+        match self {
+            Profile::Kattis => 128 << 10,
+            Profile::Boj | Profile::Swea | Profile::Programmers => 64 << 10,
+        }
+    }
+
     pub fn compare(self) -> CompareMode {
         match self {
             Profile::Kattis => CompareMode::Tokens,

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::checker::{build_checker, check, Judgement};
 use crate::compare::{self, Mismatch};
 use crate::compile::{Build, Compiler, Program};
 use crate::diff::{self, DiffLine};
@@ -148,10 +149,20 @@ pub fn judge_all(
             })
             .collect()
     });
+    let checkers: Vec<Result<Option<Program>, Error>> = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|task| {
+                task.as_ref()
+                    .map_or(Ok(None), |task| build_checker(compiler, &task.problem))
+            })
+            .collect()
+    });
     let programs: Vec<Option<&Program>> = builds
         .iter()
-        .map(|build| match build {
-            Some(Ok(Build::Ready(program))) => Some(program),
+        .zip(&checkers)
+        .map(|(build, checker)| match (build, checker) {
+            (Some(Ok(Build::Ready(program))), Ok(_)) => Some(program),
             _ => None,
         })
         .collect();
@@ -176,6 +187,7 @@ pub fn judge_all(
         let programs = &programs;
         let jobs = &jobs;
         let pool = &pool;
+        let checkers = &checkers;
         let mut workers = Some(scope.spawn(move || {
             pool.scope_fifo(|fifo| {
                 for &(task, case) in jobs {
@@ -184,7 +196,8 @@ pub fn judge_all(
                         let task_ref = tasks[task].as_ref().expect("jobs come from loaded tasks");
                         let program = programs[task].expect("jobs come from built programs");
                         let problem = &task_ref.problem;
-                        let result = judge_case(problem, program, &problem.cases[case]);
+                        let checker = checkers[task].as_ref().ok().and_then(Option::as_ref);
+                        let result = judge_case(problem, program, checker, &problem.cases[case]);
                         let _ = sender.send(((task, case), result));
                     });
                 }
@@ -201,6 +214,14 @@ pub fn judge_all(
                 }
             };
             let problem = &task.problem;
+            let checker = match &checkers[index] {
+                Ok(checker) => checker.as_ref(),
+                Err(error) => {
+                    summary.errors += 1;
+                    reporter.problem_error(error);
+                    continue;
+                }
+            };
             let program = match builds[index].as_ref().expect("loaded tasks were built") {
                 Err(error) => {
                     summary.errors += 1;
@@ -235,7 +256,7 @@ pub fn judge_all(
                     if let Some(workers) = workers.take() {
                         workers.join().expect("worker threads do not panic");
                     }
-                    result = judge_case(problem, program, &problem.cases[case]);
+                    result = judge_case(problem, program, checker, &problem.cases[case]);
                     result.confirmed = true;
                 }
                 tally.add(&result);
@@ -262,8 +283,14 @@ fn needs_confirmation(result: &CaseResult, limits: &Limits) -> bool {
     timing && !result.confirmed
 }
 
-/// Runs one case and decides its verdict.
-pub fn judge_case(problem: &Problem, program: &Program, case: &TestCase) -> CaseResult {
+/// Runs one case and decides its verdict: by the problem's checker when it has one, else by
+/// comparing with the expected output.
+pub fn judge_case(
+    problem: &Problem,
+    program: &Program,
+    checker: Option<&Program>,
+    case: &TestCase,
+) -> CaseResult {
     let limits = problem.limits_for(program.language);
     let run = match program.run(&case.input, limits, &[]) {
         Ok(run) => run,
@@ -271,6 +298,25 @@ pub fn judge_case(problem: &Problem, program: &Program, case: &TestCase) -> Case
     };
     let (verdict, failure) = match classify_run(&run, &limits) {
         Some(verdict) => (verdict, Some(limit_failure(verdict, &run, &limits))),
+        None if checker.is_some() => {
+            let spec = problem
+                .checker
+                .as_ref()
+                .expect("a built checker has a spec");
+            let checker = checker.expect("checked above");
+            match check(checker, spec, &case.input, &case.expected, &run.stdout) {
+                Judgement::Accepted => (Verdict::Accepted, None),
+                Judgement::Wrong(message) => (
+                    Verdict::WrongAnswer,
+                    Some(Failure {
+                        message,
+                        diff: Vec::new(),
+                        stderr: stderr_of(&run),
+                    }),
+                ),
+                Judgement::Fault(message) => return judge_error(case, message),
+            }
+        }
         None => match std::fs::read(&case.expected) {
             Err(error) => {
                 return judge_error(case, format!("{}: {error}", case.expected.display()));

@@ -52,6 +52,7 @@ struct Programs<'a> {
     generator: Tool,
     reference: Tool,
     solution: Program,
+    checker: Option<Program>,
     recipe: StressRecipe,
 }
 
@@ -85,7 +86,7 @@ impl Programs<'_> {
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
         std::fs::write(&case.expected, &expected)
             .map_err(|error| Error::io(&case.expected, error))?;
-        let result = judge_case(self.problem, &self.solution, &case);
+        let result = judge_case(self.problem, &self.solution, self.checker.as_ref(), &case);
         let reason = result
             .failure
             .map(|failure| failure.message)
@@ -131,6 +132,7 @@ pub fn stress(
         generator: build_tool(compiler, problem, GENERATOR_FILE)?,
         reference: build_tool(compiler, problem, REFERENCE_FILE)?,
         solution,
+        checker: crate::checker::build_checker(compiler, problem)?,
         recipe,
     };
     let started = Instant::now();

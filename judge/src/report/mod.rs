@@ -1,11 +1,13 @@
 //! Reporting: a `Reporter` is fed events in input order while a run goes on.
 
+mod collect;
 mod human;
 mod json;
 mod junit;
 
 use std::path::Path;
 
+pub use collect::{Collector, SolutionVerdicts};
 pub use human::{render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;

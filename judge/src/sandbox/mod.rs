@@ -26,6 +26,9 @@ pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 /// The variables a program gets from the judge's environment; toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
+/// How often the watchdog reads the program's CPU time while it runs.
+const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(100);
+
 /// After the program itself has exited, how long its pipes may stay open (held by a
 /// descendant that left the process group) before they are abandoned.
 const DRAIN_GRACE: Duration = Duration::from_millis(200);
@@ -288,6 +291,9 @@ fn watch(
         exited_at: None,
     };
     let mut deadline = start + spec.wall_timeout;
+    // RLIMIT_CPU only acts on whole seconds: past this, the watchdog ends the run itself.
+    let cpu_cutoff = spec.limits.cpu_time.mul_f64(1.1) + Duration::from_millis(50);
+    let mut next_cpu_check = start + CPU_CHECK_INTERVAL;
     let mut chunk = vec![0u8; 64 * 1024];
     while stdout.is_open() || stderr.is_open() || watched.exited_at.is_none() {
         let now = Instant::now();
@@ -298,6 +304,12 @@ fn watch(
             }
             break;
         }
+        if watched.exited_at.is_none() && now >= next_cpu_check {
+            next_cpu_check = now + CPU_CHECK_INTERVAL;
+            if cpu_time_so_far(pid).is_some_and(|cpu| cpu > cpu_cutoff) {
+                kill_all();
+            }
+        }
         let mut fds = Vec::with_capacity(3);
         for fd in [stdout.raw_fd(), stderr.raw_fd()].into_iter().flatten() {
             fds.push(pollfd(fd));
@@ -305,7 +317,14 @@ fn watch(
         if watched.exited_at.is_none() {
             fds.push(pollfd(pidfd.as_raw_fd()));
         }
-        let timeout_ms = (deadline - now).as_millis().clamp(1, i32::MAX as u128) as i32;
+        let wake = if watched.exited_at.is_none() {
+            deadline.min(next_cpu_check)
+        } else {
+            deadline
+        };
+        let timeout_ms = (wake.saturating_duration_since(now))
+            .as_millis()
+            .clamp(1, i32::MAX as u128) as i32;
         // SAFETY: `fds` is a valid, exclusively borrowed array of pollfd.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
         if ready < 0 {
@@ -397,6 +416,17 @@ fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
     }
     // SAFETY: the descriptor was just created and is owned by nobody else.
     Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// The CPU time a running process has used so far (all its threads), from /proc.
+fn cpu_time_so_far(pid: libc::pid_t) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(Duration::from_millis(ticks * 1000 / per_second))
 }
 
 fn kill_group(pgid: libc::pid_t) {

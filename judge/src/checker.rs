@@ -1,0 +1,162 @@
+//! Custom checkers, for problems where more than one output is right: an output validator in
+//! the Kattis protocol, or a checker in the testlib protocol. A checker that crashes or
+//! answers outside its protocol is a judge error, never a wrong answer.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::compile::Program;
+use crate::profile::Limits;
+use crate::sandbox::Termination;
+use crate::verdict::classify_run;
+
+/// Checkers are trusted code: limits only stop one that hangs.
+const CHECKER_LIMITS: Limits = Limits {
+    cpu_time: Duration::from_secs(30),
+    memory_bytes: 2 << 30,
+    output_bytes: 1 << 20,
+    stack_bytes: 256 << 20,
+};
+
+/// How a checker is called and how it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `checker input output answer`; exit 0 accepted, 1 wrong answer, 2 presentation error,
+    /// 3 checker failure.
+    Testlib,
+    /// `validator input answer feedback_dir [flags] < output`; exit 42 accepted, 43 wrong
+    /// answer; the reason in `feedback_dir/judgemessage.txt`.
+    Kattis,
+}
+
+/// A problem's checker, as its metadata names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckerSpec {
+    pub source: PathBuf,
+    pub protocol: Protocol,
+    /// Extra arguments (Kattis' `validator_flags`).
+    pub flags: Vec<String>,
+}
+
+/// What a checker made of an output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Judgement {
+    Accepted,
+    Wrong(String),
+    /// The checker itself failed: a judge error.
+    Fault(String),
+}
+
+/// Runs `checker` on one case's output.
+pub fn check(
+    checker: &Program,
+    spec: &CheckerSpec,
+    input: &Path,
+    answer: &Path,
+    output: &[u8],
+) -> Judgement {
+    match run_checker(checker, spec, input, answer, output) {
+        Ok(judgement) => judgement,
+        Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
+    }
+}
+
+fn run_checker(
+    checker: &Program,
+    spec: &CheckerSpec,
+    input: &Path,
+    answer: &Path,
+    output: &[u8],
+) -> std::io::Result<Judgement> {
+    let scratch = tempfile::Builder::new().prefix("judge-check-").tempdir()?;
+    let output_file = scratch.path().join("output");
+    std::fs::write(&output_file, output)?;
+    let feedback = scratch.path().join("feedback");
+    std::fs::create_dir(&feedback)?;
+    let path = |p: &Path| {
+        std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .display()
+            .to_string()
+    };
+    let (stdin, mut args) = match spec.protocol {
+        Protocol::Testlib => (
+            Path::new("/dev/null"),
+            vec![path(input), path(&output_file), path(answer)],
+        ),
+        Protocol::Kattis => (
+            output_file.as_path(),
+            vec![path(input), path(answer), format!("{}/", path(&feedback))],
+        ),
+    };
+    args.extend(spec.flags.iter().cloned());
+    let run = checker.run(stdin, CHECKER_LIMITS, &args)?;
+    if let Some(verdict) = classify_run(&run, &CHECKER_LIMITS)
+        .filter(|v| !matches!(v, crate::verdict::Verdict::RuntimeError(_)))
+    {
+        return Ok(Judgement::Fault(format!("checker {verdict}")));
+    }
+    let said = |text: &[u8]| {
+        String::from_utf8_lossy(text)
+            .trim()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let stderr = said(&run.stderr);
+    Ok(match (spec.protocol, run.termination) {
+        (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted,
+        (Protocol::Testlib, Termination::Exited(1)) => {
+            Judgement::Wrong(with_default(stderr, "wrong answer"))
+        }
+        (Protocol::Testlib, Termination::Exited(2)) => Judgement::Wrong(format!(
+            "presentation error: {}",
+            with_default(stderr, "bad format")
+        )),
+        (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted,
+        (Protocol::Kattis, Termination::Exited(43)) => {
+            let message = std::fs::read(feedback.join("judgemessage.txt"))
+                .map(|m| said(&m))
+                .unwrap_or_default();
+            Judgement::Wrong(with_default(message, "wrong answer"))
+        }
+        (_, termination) => Judgement::Fault(format!(
+            "checker ended with {termination}, which its protocol does not allow{}",
+            if stderr.is_empty() {
+                String::new()
+            } else {
+                format!(": {stderr}")
+            }
+        )),
+    })
+}
+
+fn with_default(message: String, default: &str) -> String {
+    if message.is_empty() {
+        default.to_owned()
+    } else {
+        message
+    }
+}
+
+/// Builds the problem's checker, if it has one; a checker that does not compile is a fault
+/// of the problem, not a verdict.
+pub fn build_checker(
+    compiler: &crate::compile::Compiler,
+    problem: &crate::problem::Problem,
+) -> crate::error::Result<Option<Program>> {
+    let Some(spec) = &problem.checker else {
+        return Ok(None);
+    };
+    match compiler.build(&spec.source)? {
+        crate::compile::Build::Ready(program) => Ok(Some(program)),
+        crate::compile::Build::CompileError(message) => Err(crate::error::Error::invalid(
+            &spec.source,
+            format!("the checker does not compile:\n{}", message.trim_end()),
+        )),
+    }
+}

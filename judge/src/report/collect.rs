@@ -1,0 +1,51 @@
+//! A reporter that keeps each solution's verdicts instead of printing them, for commands
+//! that judge many solutions and then decide (`judge verify`).
+
+use std::path::{Path, PathBuf};
+
+use super::Reporter;
+use crate::compile::Program;
+use crate::error::Error;
+use crate::problem::Problem;
+use crate::schedule::{CaseResult, RunSummary, Tally};
+
+/// What one solution got.
+#[derive(Debug, Clone, Default)]
+pub struct SolutionVerdicts {
+    pub solution: PathBuf,
+    pub compile_error: bool,
+    /// The short code of every case, in case order.
+    pub case_codes: Vec<&'static str>,
+    pub tally: Tally,
+}
+
+#[derive(Debug, Default)]
+pub struct Collector {
+    pub solutions: Vec<SolutionVerdicts>,
+    pub errors: Vec<String>,
+}
+
+impl Reporter for Collector {
+    fn problem_error(&mut self, error: &Error) {
+        self.errors.push(error.to_string());
+    }
+    fn problem_started(&mut self, _problem: &Problem, solution: &Path, _program: Option<&Program>) {
+        self.solutions.push(SolutionVerdicts {
+            solution: solution.to_path_buf(),
+            ..SolutionVerdicts::default()
+        });
+    }
+    fn compile_error(&mut self, _problem: &Problem, _message: &str) {
+        if let Some(current) = self.solutions.last_mut() {
+            current.compile_error = true;
+        }
+    }
+    fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+        if let Some(current) = self.solutions.last_mut() {
+            current.case_codes.push(result.verdict.code());
+            current.tally.add(result);
+        }
+    }
+    fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
+    fn run_finished(&mut self, _summary: &RunSummary) {}
+}

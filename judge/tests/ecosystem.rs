@@ -1,0 +1,299 @@
+//! Other languages, Kattis packages, custom checkers and the submission check, tried as a
+//! user would with the real binary.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn fixture(relative: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(relative)
+        .display()
+        .to_string()
+}
+
+fn judge_in(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("judge").unwrap();
+    command.current_dir(dir).env(
+        "JUDGE_CACHE_DIR",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
+    );
+    command
+}
+
+fn judge() -> Command {
+    judge_in(&repository_root())
+}
+
+#[test]
+fn every_language_is_judged_against_our_problem() {
+    for extension in ["c", "cpp", "java", "py"] {
+        judge()
+            .args([
+                "run",
+                "boj_7682",
+                "--solution",
+                &fixture(&format!("languages/accepted.{extension}")),
+            ])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("boj_7682: 14/14 accepted"));
+        judge()
+            .args([
+                "run",
+                "boj_7682",
+                "--solution",
+                &fixture(&format!("languages/wrong.{extension}")),
+            ])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(" WA "));
+    }
+}
+
+#[test]
+fn syntax_errors_are_compile_errors_in_every_language() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, text) in [
+        ("broken.c", "int main( { return 0; }\n"),
+        ("broken.cpp", "int main() { return 0 }\n"),
+        (
+            "broken.java",
+            "public class Main { public static void main(String[] a) { int x = ; } }\n",
+        ),
+        ("broken.py", "print(1\n"),
+    ] {
+        let path = dir.path().join(file);
+        fs::write(&path, text).unwrap();
+        judge()
+            .args(["run", "boj_7682", "--solution"])
+            .arg(&path)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(
+                "CE  the solution does not compile",
+            ))
+            .stdout(predicate::str::contains(path.display().to_string()));
+    }
+}
+
+#[test]
+fn a_missing_toolchain_stops_only_the_problems_that_need_it() {
+    let repository = tempfile::tempdir().unwrap();
+    let root = repository.path();
+    for (path, text) in [
+        ("problems/java_one/tests/1.in", "1 2\n"),
+        ("problems/java_one/tests/1.out", "3\n"),
+        ("problems/java_one/problem.toml", "solution = \"Main.java\"\n"),
+        ("problems/java_one/Main.java", "public class Main { public static void main(String[] a) { System.out.println(3); } }\n"),
+        ("problems/python_one/tests/1.in", "1 2\n"),
+        ("problems/python_one/tests/1.out", "3\n"),
+        ("problems/python_one/problem.toml", "solution = \"sum.py\"\n"),
+        ("problems/python_one/sum.py", "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n"),
+    ] {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    // A PATH with Python alone: no javac, no java.
+    let python = String::from_utf8(
+        std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = root.join("bin");
+    fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(python.trim(), bin.join("python3")).unwrap();
+    judge_in(root)
+        .env("PATH", &bin)
+        .env("JUDGE_CACHE_DIR", root.join("cache"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot run `javac` for Java solutions",
+        ))
+        .stderr(predicate::str::contains("is the toolchain installed?"))
+        .stdout(predicate::str::contains("python_one: 1/1 accepted"));
+}
+
+#[test]
+fn kattis_packages_are_judged_with_their_limits_groups_and_validator_flags() {
+    let output = judge()
+        .args([
+            "run",
+            &fixture("kattis_mean"),
+            "--solution",
+            &fixture("kattis_mean/submissions/accepted/mean.py"),
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(output).unwrap();
+    for case in ["sample/1", "sample/2", "secret/small/1", "secret/large/3"] {
+        assert!(report.contains(case), "{case} missing from:\n{report}");
+    }
+    judge()
+        .args(["list"])
+        .current_dir(repository_root())
+        .assert()
+        .code(0);
+    // The package's own default solution is its first accepted submission.
+    judge()
+        .args(["run", &fixture("kattis_mean")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("submissions/accepted/mean.cpp"));
+}
+
+#[test]
+fn the_fixture_packages_pass_verify() {
+    judge()
+        .args(["verify", &fixture("kattis_mean")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("time_limit_exceeded/spins.cpp"))
+        .stdout(predicate::str::contains(
+            "kattis_mean: 9 submissions, 0 mismatches",
+        ));
+    judge()
+        .args(["verify", &fixture("kattis_pairs")])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "kattis_pairs: 3 submissions, 0 mismatches",
+        ));
+}
+
+#[test]
+fn verify_catches_a_submission_in_the_wrong_folder() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("pairs");
+    copy_tree(Path::new(&fixture("kattis_pairs")), &package);
+    fs::rename(
+        package.join("submissions/wrong_answer/off_by_one.py"),
+        package.join("submissions/accepted/off_by_one.py"),
+    )
+    .unwrap();
+    fs::create_dir(package.join("submissions/slow")).unwrap();
+    judge()
+        .args(["verify"])
+        .arg(&package)
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::is_match(r"accepted/off_by_one.py\s+accepted\s+WA 4, AC 1\s+MISMATCH")
+                .unwrap(),
+        )
+        .stdout(predicate::str::is_match(r"slow\s+slow\s+not judged\s+MISMATCH").unwrap());
+}
+
+#[test]
+fn testlib_checker_accepts_any_right_answer_and_a_broken_checker_is_a_judge_error() {
+    for (solution, code, text) in [
+        ("first_pair.py", 0, "4/4 accepted"),
+        ("last_pair.py", 0, "4/4 accepted"),
+        ("off_by_one.py", 1, "need 1 <= i < j <= n, got i=0 j=2 n=3"),
+    ] {
+        judge()
+            .args([
+                "run",
+                &fixture("checker_pairs"),
+                "--solution",
+                &fixture(&format!("checker_pairs/solutions/{solution}")),
+            ])
+            .assert()
+            .code(code)
+            .stdout(predicate::str::contains(text));
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let problem = scratch.path().join("pairs");
+    copy_tree(Path::new(&fixture("checker_pairs")), &problem);
+    let metadata = fs::read_to_string(problem.join("problem.toml"))
+        .unwrap()
+        .replace("\"checker.py\"", "\"broken_checker.py\"");
+    fs::write(problem.join("problem.toml"), metadata).unwrap();
+    judge()
+        .args(["run"])
+        .arg(&problem)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("JE"))
+        .stdout(predicate::str::contains(
+            "checker ended with exit 7, which its protocol does not allow",
+        ))
+        .stdout(predicate::str::contains(" WA ").not());
+}
+
+#[test]
+fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
+    judge()
+        .args(["check", "solutions/boj_2615.rs", "--profile", "boj"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "builds alone with `rustc --edition 2021 -O -o main boj_2615.rs`",
+        ))
+        .stdout(
+            predicate::str::contains("within the 64.0 KiB code-size limit")
+                .or(predicate::str::contains("code-size limit")),
+        )
+        .stdout(predicate::str::contains("boj_2615: 433/433 accepted"))
+        .stdout(predicate::str::contains("submit: "));
+
+    let dir = tempfile::tempdir().unwrap();
+    let with_crate = dir.path().join("boj_7682.rs");
+    fs::write(&with_crate, "use itertools::Itertools;\nfn main() {}\n").unwrap();
+    judge()
+        .args(["check"])
+        .arg(&with_crate)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("uses the crate `itertools`"))
+        .stdout(predicate::str::contains("does not build"))
+        .stdout(predicate::str::contains("submit:").not());
+
+    let java = dir.path().join("Solution.java");
+    fs::write(
+        &java,
+        fs::read_to_string(fixture("languages/accepted.java"))
+            .unwrap()
+            .replace("class Main", "class Solution"),
+    )
+    .unwrap();
+    judge()
+        .args(["check", "--problem", "boj_7682"])
+        .arg(&java)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "the class is `Solution`: Baekjoon compiles Main.java",
+        ))
+        .stdout(predicate::str::contains("boj_7682: 14/14 accepted"));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
