@@ -162,6 +162,9 @@ struct RunArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Stop judging a solution at its first case that is not accepted (as Kattis does).
+    #[arg(long)]
+    fail_fast: bool,
     /// Judge only slice K of N (1-based) of all cases, for spreading a corpus over a CI matrix.
     #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     partition: Option<(usize, usize)>,
@@ -336,7 +339,10 @@ fn judge(
     let summary = schedule::judge_all(
         tasks,
         &compiler,
-        &Settings { jobs },
+        &Settings {
+            jobs,
+            fail_fast: args.fail_fast,
+        },
         &mut Reporters(reporters),
     );
     if let Some(error) = junit.and_then(|junit| junit.write_error) {
@@ -858,6 +864,7 @@ fn check(
                 &compiler(repository),
                 &Settings {
                     jobs: jobs_or_cores(None),
+                    fail_fast: false,
                 },
                 &mut reporter,
             );

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -31,6 +32,9 @@ const CONFIRM_SHARE: f64 = 0.9;
 pub struct Settings {
     /// Worker threads, each running one case at a time.
     pub jobs: usize,
+    /// Stop judging a solution at its first case that is not accepted, as Kattis does; the
+    /// cases after it are skipped.
+    pub fail_fast: bool,
 }
 
 /// A problem to judge with the solution to judge it with.
@@ -112,6 +116,8 @@ pub struct RunSummary {
     pub cached: usize,
     pub compile_errors: usize,
     pub errors: usize,
+    /// Cases not judged because an earlier case of the same solution failed (`fail_fast`).
+    pub skipped: usize,
     pub wall_time: Duration,
 }
 
@@ -181,13 +187,17 @@ pub fn judge_all(
         problems: tasks.len(),
         ..RunSummary::default()
     };
-    let (sender, receiver) = mpsc::channel();
+    // Per task, the first case known to fail: with `fail_fast`, later cases are not started.
+    let first_failure: Vec<AtomicUsize> =
+        tasks.iter().map(|_| AtomicUsize::new(usize::MAX)).collect();
+    let (sender, receiver) = mpsc::channel::<((usize, usize), Option<CaseResult>)>();
     std::thread::scope(|scope| {
         let tasks = &tasks;
         let programs = &programs;
         let jobs = &jobs;
         let pool = &pool;
         let checkers = &checkers;
+        let first_failure = &first_failure;
         let mut workers = Some(scope.spawn(move || {
             pool.scope_fifo(|fifo| {
                 for &(task, case) in jobs {
@@ -197,13 +207,22 @@ pub fn judge_all(
                         let program = programs[task].expect("jobs come from built programs");
                         let problem = &task_ref.problem;
                         let checker = checkers[task].as_ref().ok().and_then(Option::as_ref);
-                        let result = judge_case(problem, program, checker, &problem.cases[case]);
+                        let skip = settings.fail_fast
+                            && case > first_failure[task].load(Ordering::Relaxed);
+                        let result = (!skip)
+                            .then(|| judge_case(problem, program, checker, &problem.cases[case]));
+                        if result
+                            .as_ref()
+                            .is_some_and(|result| !result.verdict.is_accepted())
+                        {
+                            first_failure[task].fetch_min(case, Ordering::Relaxed);
+                        }
                         let _ = sender.send(((task, case), result));
                     });
                 }
             });
         }));
-        let mut arrived: HashMap<(usize, usize), CaseResult> = HashMap::new();
+        let mut arrived: HashMap<(usize, usize), Option<CaseResult>> = HashMap::new();
         for (index, task) in tasks.iter().enumerate() {
             let task = match task {
                 Ok(task) => task,
@@ -243,14 +262,22 @@ pub fn judge_all(
                 summary.compiled += 1;
             }
             let mut tally = Tally::default();
+            let mut stopped = false;
             for case in 0..problem.cases.len() {
-                let mut result = loop {
+                let result = loop {
                     if let Some(result) = arrived.remove(&(index, case)) {
                         break result;
                     }
                     let (key, result) = receiver.recv().expect("every job sends its result");
                     arrived.insert(key, result);
                 };
+                if stopped {
+                    summary.skipped += 1;
+                    continue;
+                }
+                // Skipped for a failure that its confirmation then overturned: judge it now.
+                let mut result = result
+                    .unwrap_or_else(|| judge_case(problem, program, checker, &problem.cases[case]));
                 if needs_confirmation(&result, &problem.limits_for(program.language)) {
                     // Let the parallel pass finish, then re-run this case alone.
                     if let Some(workers) = workers.take() {
@@ -261,6 +288,7 @@ pub fn judge_all(
                 }
                 tally.add(&result);
                 reporter.case_finished(problem, &result);
+                stopped = settings.fail_fast && !result.verdict.is_accepted();
             }
             reporter.problem_finished(problem, &tally);
             summary.tally.merge(&tally);

@@ -80,7 +80,15 @@ pub fn verify(
         }
     }
     let mut collector = Collector::default();
-    judge_all(tasks, compiler, &Settings { jobs }, &mut collector);
+    judge_all(
+        tasks,
+        compiler,
+        &Settings {
+            jobs,
+            fail_fast: true,
+        },
+        &mut collector,
+    );
     for (verdicts, (folder, promise)) in collector.solutions.iter().zip(promises) {
         rows.push(Row {
             submission: verdicts.solution.clone(),

@@ -174,7 +174,15 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
     let compiler = Compiler::new(cache.clone());
     let mut verdicts = Verdicts::default();
-    let summary = judge_all(tasks, &compiler, &Settings { jobs: 2 }, &mut verdicts);
+    let summary = judge_all(
+        tasks,
+        &compiler,
+        &Settings {
+            jobs: 2,
+            fail_fast: false,
+        },
+        &mut verdicts,
+    );
 
     let mut mismatches = Vec::new();
     for (name, expected, message) in EXPECTED {

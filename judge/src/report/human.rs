@@ -212,6 +212,9 @@ impl Reporter for HumanReporter {
         if summary.errors > 0 {
             parts.push(format!("{} errors", summary.errors));
         }
+        if summary.skipped > 0 {
+            parts.push(format!("{} skipped after a failure", summary.skipped));
+        }
         parts.push(format!(
             "compiled {}, cached {}",
             summary.compiled, summary.cached

@@ -95,6 +95,7 @@ struct RunReport {
     cached: usize,
     compile_errors: usize,
     errors: usize,
+    skipped: usize,
     wall_time_ms: f64,
     /// `accepted`, `rejected` or `error`: the exit code's meaning.
     outcome: &'static str,
@@ -191,6 +192,7 @@ impl Reporter for JsonReporter {
                 cached: summary.cached,
                 compile_errors: summary.compile_errors,
                 errors: summary.errors,
+                skipped: summary.skipped,
                 wall_time_ms: milliseconds(summary.wall_time),
                 outcome: match summary.outcome() {
                     Outcome::Accepted => "accepted",

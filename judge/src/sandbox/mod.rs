@@ -26,7 +26,7 @@ pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 /// The variables a program gets from the judge's environment; toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
-/// How often the watchdog reads the program's CPU time while it runs.
+/// How often the watchdog reads the program's CPU time and memory while it runs.
 const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// After the program itself has exited, how long its pipes may stay open (held by a
@@ -306,7 +306,12 @@ fn watch(
         }
         if watched.exited_at.is_none() && now >= next_cpu_check {
             next_cpu_check = now + CPU_CHECK_INTERVAL;
-            if cpu_time_so_far(pid).is_some_and(|cpu| cpu > cpu_cutoff) {
+            // A run already past a limit has its verdict: stop it instead of letting it burn
+            // on to the rlimits (its peak memory or CPU time shows why).
+            let over = usage_so_far(pid).is_some_and(|(cpu, resident)| {
+                cpu > cpu_cutoff || resident > spec.limits.memory_bytes
+            });
+            if over {
                 kill_all();
             }
         }
@@ -418,15 +423,22 @@ fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
-/// The CPU time a running process has used so far (all its threads), from /proc.
-fn cpu_time_so_far(pid: libc::pid_t) -> Option<Duration> {
+/// The CPU time (all threads) and resident memory of a running process so far, from /proc.
+fn usage_so_far(pid: libc::pid_t) -> Option<(Duration, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name, which is in parentheses and may hold spaces.
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let field = |index: usize| fields.get(index)?.parse::<u64>().ok();
+    let ticks = field(11)? + field(12)?;
     // SAFETY: sysconf has no preconditions.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some(Duration::from_millis(ticks * 1000 / per_second))
+    let (per_second, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_CLK_TCK),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let cpu = Duration::from_millis(ticks * 1000 / per_second.max(1) as u64);
+    Some((cpu, field(21)? * page.max(1) as u64))
 }
 
 fn kill_group(pgid: libc::pid_t) {
