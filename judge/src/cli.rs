@@ -400,9 +400,11 @@ fn load_tasks(
 
 /// Built programs live under the repository's `target/`, beside Cargo's own artifacts.
 fn cache_dir(repository: &Repository) -> PathBuf {
-    std::env::var_os("JUDGE_CACHE_DIR")
+    let dir = std::env::var_os("JUDGE_CACHE_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repository.root.join("target").join("judge"))
+        .unwrap_or_else(|| repository.root.join("target").join("judge"));
+    // Programs run from their own temporary folders: their paths must not be relative.
+    std::path::absolute(&dir).unwrap_or(dir)
 }
 
 fn jobs_or_cores(jobs: Option<u16>) -> usize {

@@ -5,6 +5,8 @@
 //! a vector of lines unless a mismatch has been found.
 
 use std::fmt;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -146,11 +148,132 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// A mismatch found by `compare_file`, with the parts of both outputs it concerns: from the
+/// line where they start to differ (`first_line`, 1-based) to the end.
+#[derive(Debug)]
+pub struct FileMismatch<'a> {
+    pub mismatch: Mismatch,
+    pub first_line: usize,
+    pub expected_rest: Vec<u8>,
+    pub actual_rest: &'a [u8],
+}
+
+/// Compares `actual` with the expected output in a file without reading that file whole:
+/// chunks are compared byte for byte (identical outputs match in every mode), and only from
+/// the start of the line holding the first different byte is the rest read and compared
+/// under `mode`. A wrong answer in a huge output then costs one pass and little memory.
+pub fn compare_file<'a>(
+    mode: CompareMode,
+    expected: &Path,
+    actual: &'a [u8],
+) -> std::io::Result<Result<(), FileMismatch<'a>>> {
+    let mut file = std::fs::File::open(expected)?;
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut offset = 0;
+    let first_difference = loop {
+        let count = read_full(&mut file, &mut chunk)?;
+        let theirs = &actual[offset.min(actual.len())..(offset + count).min(actual.len())];
+        if let Some(at) = chunk[..theirs.len()]
+            .iter()
+            .zip(theirs)
+            .position(|(e, a)| e != a)
+        {
+            break offset + at;
+        }
+        if theirs.len() < count || count == 0 {
+            // One of them ended: equal if both did.
+            if count == 0 && offset == actual.len() {
+                return Ok(Ok(()));
+            }
+            break offset + theirs.len();
+        }
+        offset += count;
+    };
+    // Everything before the first difference is identical in both. The rests start at the
+    // line of the last token before it, so that no token, line or run of whitespace is split.
+    let last_token = actual[..first_difference]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace());
+    let line_start = last_token
+        .and_then(|at| actual[..at].iter().rposition(|&b| b == b'\n'))
+        .map_or(0, |at| at + 1);
+    let mut expected_rest = Vec::new();
+    file.seek(SeekFrom::Start(line_start as u64))?;
+    file.read_to_end(&mut expected_rest)?;
+    if line_start == 0 {
+        // The difference is on the first line: the whole outputs decide.
+        return Ok(
+            compare(mode, &expected_rest, actual).map_err(|mismatch| FileMismatch {
+                mismatch,
+                first_line: 1,
+                expected_rest,
+                actual_rest: actual,
+            }),
+        );
+    }
+    let prefix = &actual[..line_start];
+    let actual_rest = &actual[line_start..];
+    let outcome = compare_rest(mode, &expected_rest, actual_rest);
+    Ok(outcome.map_err(|mut mismatch| {
+        let lines_before = prefix.iter().filter(|&&b| b == b'\n').count();
+        // Line counts of the rests become counts of the whole outputs.
+        let whole = |count: usize| {
+            if count == 0 {
+                count_lines(prefix)
+            } else {
+                count + lines_before
+            }
+        };
+        mismatch.line = match mismatch.reason {
+            // Told at the expected output's last line, which may lie in the prefix.
+            Reason::ExtraToken { .. } => whole(count_lines(&expected_rest)).max(1),
+            _ => mismatch.line + lines_before,
+        };
+        if let Reason::MissingLines { expected, actual } | Reason::ExtraLines { expected, actual } =
+            &mut mismatch.reason
+        {
+            (*expected, *actual) = (whole(*expected), whole(*actual));
+        }
+        if mismatch.case_label.is_none() {
+            mismatch.case_label = case_label(prefix, lines_before);
+        }
+        FileMismatch {
+            mismatch,
+            first_line: lines_before + 1,
+            expected_rest,
+            actual_rest,
+        }
+    }))
+}
+
+/// Reads until `buffer` is full or the file ends.
+fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(count) => filled += count,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
 /// Compares `actual` with `expected` under `mode`.
 pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+    if expected == actual {
+        return Ok(());
+    }
     if is_blank(actual) && !is_blank(expected) {
         return Err(mismatch(expected, 1, Reason::EmptyOutput));
     }
+    compare_rest(mode, expected, actual)
+}
+
+/// The comparison proper; also used on the rests of two outputs whose beginnings are
+/// identical (where "empty output" cannot apply).
+fn compare_rest(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     match mode {
         CompareMode::Exact => compare_exact(expected, actual),
         CompareMode::Lines => compare_lines(expected, actual),
@@ -299,7 +422,10 @@ fn whitespace_runs(text: &[u8]) -> Vec<(usize, &[u8])> {
             line += 1;
         }
     }
-    runs.push((run_line, &text[run_start.unwrap_or(text.len())..]));
+    runs.push(match run_start {
+        Some(start) => (run_line, &text[start..]),
+        None => (line, &text[text.len()..]),
+    });
     runs
 }
 
@@ -558,6 +684,48 @@ mod tests {
             why(FLOAT, "x\n", "0.5\n"),
             "line 1: different token: expected `x`, got `0.5`"
         );
+    }
+
+    /// `compare_file` must agree with `compare` on the whole texts, line numbers included.
+    fn file_agrees(mode: CompareMode, expected: &str, actual: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("expected");
+        std::fs::write(&path, expected).unwrap();
+        let whole = compare(mode, expected.as_bytes(), actual.as_bytes());
+        let from_file = compare_file(mode, &path, actual.as_bytes())
+            .unwrap()
+            .map_err(|m| m.mismatch);
+        assert_eq!(from_file, whole, "{mode}: {expected:?} vs {actual:?}");
+    }
+
+    #[test]
+    fn comparing_against_a_file_matches_comparing_whole_texts() {
+        let pairs = [
+            ("1\n2\n3\n", "1\n2\n3\n"),
+            ("1\n2\n3\n", "1\n2\n4\n"),
+            ("1\n2\n3\n", "1\n2\n3  \r\n\n"),
+            ("1\n2\n3\n", "1\n2\n"),
+            ("1\n2\n", "1\n2\n3\n"),
+            ("#1 X won\n#2 Draw\n", "#1 X won\n#2 O won\n"),
+            ("\n\n5\n", "\n\n"),
+            ("", "x\n"),
+            ("a b\n", "a  b\n"),
+        ];
+        for (expected, actual) in pairs {
+            for mode in [
+                CompareMode::Exact,
+                CompareMode::Lines,
+                CompareMode::Tokens,
+                CompareMode::Kattis(KattisFlags::default()),
+            ] {
+                file_agrees(mode, expected, actual);
+            }
+        }
+        let big: String = (0..300_000).map(|i| format!("{i}\n")).collect();
+        let mut changed = big.clone();
+        changed.replace_range(big.len() - 8.., "changed\n");
+        file_agrees(CompareMode::Lines, &big, &changed);
+        file_agrees(CompareMode::Lines, &big, &big);
     }
 
     #[test]

@@ -38,9 +38,16 @@ impl Repository {
         self.root.join(PROBLEMS_DIR)
     }
 
-    /// Where a problem's solution is when its `problem.toml` does not say.
+    /// Where a problem's solution is when its `problem.toml` does not say: `solutions/<id>.*`
+    /// in any language of the table (Rust first), else the Rust path, for the message.
     pub fn default_solution(&self, id: &str) -> PathBuf {
-        self.root.join(SOLUTIONS_DIR).join(format!("{id}.rs"))
+        let dir = self.root.join(SOLUTIONS_DIR);
+        crate::language::LANGUAGES
+            .iter()
+            .flat_map(|language| language.extensions)
+            .map(|extension| dir.join(format!("{id}.{extension}")))
+            .find(|path| path.is_file())
+            .unwrap_or_else(|| dir.join(format!("{id}.rs")))
     }
 
     /// Every problem folder under `problems/`, in natural order. A folder whose name is not

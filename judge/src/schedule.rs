@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::checker::{build_checker, check, Judgement};
-use crate::compare::{self, Mismatch};
+use crate::compare::{self, FileMismatch};
 use crate::compile::{Build, Compiler, Program};
 use crate::diff::{self, DiffLine};
 use crate::error::{Error, Outcome};
@@ -294,6 +294,7 @@ pub fn judge_all(
             summary.tally.merge(&tally);
         }
     });
+    crate::sandbox::release_idle_slots();
     summary.wall_time = started.elapsed();
     reporter.run_finished(&summary);
     summary
@@ -345,17 +346,12 @@ pub fn judge_case(
                 Judgement::Fault(message) => return judge_error(case, message),
             }
         }
-        None => match std::fs::read(&case.expected) {
+        None => match compare::compare_file(problem.compare, &case.expected, &run.stdout) {
             Err(error) => {
                 return judge_error(case, format!("{}: {error}", case.expected.display()));
             }
-            Ok(expected) => match compare::compare(problem.compare, &expected, &run.stdout) {
-                Ok(()) => (Verdict::Accepted, None),
-                Err(mismatch) => (
-                    Verdict::WrongAnswer,
-                    Some(wrong_answer(&mismatch, &expected, &run)),
-                ),
-            },
+            Ok(Ok(())) => (Verdict::Accepted, None),
+            Ok(Err(found)) => (Verdict::WrongAnswer, Some(wrong_answer(&found, &run))),
         },
     };
     CaseResult {
@@ -369,10 +365,19 @@ pub fn judge_case(
     }
 }
 
-fn wrong_answer(mismatch: &Mismatch, expected: &[u8], run: &RunOutput) -> Failure {
+fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
+    let offset = found.first_line - 1;
+    let mut diff = diff::window(
+        &found.expected_rest,
+        found.actual_rest,
+        found.mismatch.line - offset,
+    );
+    for line in &mut diff {
+        line.number += offset;
+    }
     Failure {
-        message: mismatch.to_string(),
-        diff: diff::window(expected, &run.stdout, mismatch.line),
+        message: found.mismatch.to_string(),
+        diff,
         stderr: stderr_of(run),
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use judge::compare::{compare, CompareMode};
+use judge::compare::{compare, compare_file, CompareMode, KattisFlags};
 use judge::problem::Problem;
 use proptest::prelude::*;
 
@@ -15,6 +15,13 @@ const MODES: [CompareMode; 4] = [
         rel: 1e-6,
     },
 ];
+
+/// The Kattis default validator with every flag set.
+const KATTIS: CompareMode = CompareMode::Kattis(KattisFlags {
+    case_sensitive: false,
+    space_change_sensitive: true,
+    tolerance: Some((1e-6, 1e-6)),
+});
 
 /// Outputs that look like program output: numbers, words, odd whitespace and line endings,
 /// and now and then arbitrary bytes.
@@ -50,7 +57,7 @@ proptest! {
 
     #[test]
     fn no_input_makes_a_mode_panic(expected in output(), actual in output()) {
-        for mode in MODES {
+        for mode in MODES.into_iter().chain([KATTIS]) {
             let _ = compare(mode, &expected, &actual);
             let _ = compare(mode, &actual, &expected);
         }
@@ -58,7 +65,7 @@ proptest! {
 
     #[test]
     fn a_text_matches_itself_in_every_mode(text in output()) {
-        for mode in MODES {
+        for mode in MODES.into_iter().chain([KATTIS]) {
             prop_assert!(compare(mode, &text, &text).is_ok(), "{mode}: {text:?}");
         }
     }
@@ -73,6 +80,19 @@ proptest! {
             if results[stronger] {
                 prop_assert!(results[stronger + 1], "{} matches but {} does not: {expected:?} vs {actual:?}", MODES[stronger], MODES[stronger + 1]);
             }
+        }
+    }
+
+    #[test]
+    fn comparing_against_a_file_agrees_with_comparing_whole_texts(expected in output(), actual in output(), how in any::<u8>(), pick in any::<bool>()) {
+        let actual = if pick { disturbed(&expected, how) } else { actual };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("expected");
+        std::fs::write(&path, &expected).unwrap();
+        for mode in MODES.into_iter().chain([KATTIS]) {
+            let whole = compare(mode, &expected, &actual);
+            let from_file = compare_file(mode, &path, &actual).unwrap().map_err(|found| found.mismatch);
+            prop_assert_eq!(from_file, whole, "{}: {:?} vs {:?}", mode, expected, actual);
         }
     }
 

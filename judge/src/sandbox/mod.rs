@@ -9,14 +9,13 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::profile::Limits;
 
 mod pids;
+mod spawn;
 
 pub use pids::MAX_TASKS;
 
@@ -132,55 +131,48 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
-    let workdir = tempfile::Builder::new().prefix("judge-run-").tempdir()?;
     let stdin = File::open(spec.stdin)?;
-    let group = pids::PidsGroup::new();
-    let join_group = group.as_ref().map(pids::PidsGroup::joiner);
-    let rlimits = rlimits(spec, group.is_some());
-    let mut command = Command::new(program);
+    let slot = Slot::take()?;
+    let (workdir, group) = (&slot.workdir, &slot.group);
+    let (stdout, stdout_end) = pipe()?;
+    let (stderr, stderr_end) = pipe()?;
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
-    command
-        .args(args)
-        .env_clear()
-        .envs(
-            INHERITED_ENV
-                .iter()
-                .filter_map(|&key| Some((key, std::env::var_os(key)?))),
-        )
-        .env("TMPDIR", workdir.path())
-        .current_dir(workdir.path())
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe
-    // functions (setpgid, setrlimit) on data prepared before the fork.
-    unsafe {
-        command.pre_exec(move || {
-            if libc::setpgid(0, 0) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            if let Some(join) = &join_group {
-                join.join()?;
-            }
-            for &(resource, limit) in &rlimits {
-                let value = libc::rlimit {
-                    rlim_cur: limit.0,
-                    rlim_max: limit.1,
-                };
-                if libc::setrlimit(resource, &value) != 0 {
-                    return Err(io::Error::last_os_error());
-                }
-            }
-            Ok(())
-        });
-    }
+    let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = INHERITED_ENV
+        .iter()
+        .filter_map(|&key| Some((key.into(), std::env::var_os(key)?)))
+        .collect();
+    env.push(("TMPDIR".into(), workdir.path().as_os_str().to_owned()));
+    let launch = spawn::Launch::new(
+        Path::new(&resolve(program)),
+        args,
+        &env,
+        workdir.path(),
+        [
+            stdin.as_raw_fd(),
+            stdout_end.as_raw_fd(),
+            stderr_end.as_raw_fd(),
+        ],
+        rlimits(spec, group.is_some()),
+        group.as_ref().map(|group| group.procs_path()).as_deref(),
+    )?;
     let start = Instant::now();
-    let mut child = command.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let stdout = child.stdout.take().map(OwnedFd::from);
-    let stderr = child.stderr.take().map(OwnedFd::from);
-    // `child` is not waited on through std: `wait4` below reaps it and reads its rusage.
-    drop(child);
+    let pid = match launch.spawn() {
+        Ok(pid) => pid,
+        Err(error) => {
+            slot.give_back();
+            return Err(error);
+        }
+    };
+    // The child has its copies; the judge keeps only the reading ends.
+    drop((stdin, stdout_end, stderr_end));
+    let (stdout, stderr) = (Some(stdout), Some(stderr));
+    if let Some(pipe) = &stdout {
+        // A larger pipe: fewer wake-ups for programs that write a lot.
+        // SAFETY: fcntl on a descriptor we own; failure only leaves the default size.
+        unsafe {
+            libc::fcntl(pipe.as_raw_fd(), libc::F_SETPIPE_SZ, 1 << 20);
+        }
+    }
 
     // Everything the run started: its process group, and its cgroup for any that left it.
     let kill_all = || {
@@ -194,10 +186,9 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
         kill_all();
     }
     let (status, usage) = wait4(pid)?;
-    drop(group);
+    slot.give_back();
     let watched = watched?;
     let wall_time = watched.exited_at.unwrap_or_else(Instant::now) - start;
-    drop(workdir);
     Ok(RunOutput {
         termination: termination(status),
         cpu_time: timeval(usage.ru_utime) + timeval(usage.ru_stime),
@@ -212,7 +203,89 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     })
 }
 
-type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
+/// What a run needs besides its process: a working folder and a pids cgroup. Creating and
+/// removing them costs more than a small case, so they are reused: a slot goes back to the
+/// idle list only when both are empty again, and idle slots are released by
+/// `release_idle_slots` (at the end of a judging run) or at exit.
+struct Slot {
+    workdir: tempfile::TempDir,
+    group: Option<pids::PidsGroup>,
+}
+
+static IDLE_SLOTS: std::sync::Mutex<Vec<Slot>> = std::sync::Mutex::new(Vec::new());
+
+impl Slot {
+    fn take() -> io::Result<Slot> {
+        if let Some(slot) = idle_slots().pop() {
+            return Ok(slot);
+        }
+        static AT_EXIT: std::sync::Once = std::sync::Once::new();
+        AT_EXIT.call_once(|| {
+            extern "C" fn release() {
+                release_idle_slots();
+            }
+            // SAFETY: registers a plain function to run at exit.
+            unsafe {
+                libc::atexit(release);
+            }
+        });
+        Ok(Slot {
+            workdir: tempfile::Builder::new().prefix("judge-run-").tempdir()?,
+            group: pids::PidsGroup::new(),
+        })
+    }
+
+    /// Returns the slot for reuse if nothing of the run is left in it; otherwise drops it,
+    /// which removes the folder and the cgroup.
+    fn give_back(self) {
+        let group_empty = self.group.as_ref().is_none_or(|group| !group.kill_all());
+        let folder_empty = std::fs::read_dir(self.workdir.path())
+            .is_ok_and(|mut entries| entries.next().is_none());
+        if group_empty && folder_empty {
+            idle_slots().push(self);
+        }
+    }
+}
+
+fn idle_slots() -> std::sync::MutexGuard<'static, Vec<Slot>> {
+    IDLE_SLOTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Removes the working folders and cgroups kept for reuse.
+pub fn release_idle_slots() {
+    let slots = std::mem::take(&mut *idle_slots());
+    drop(slots);
+}
+
+pub(crate) type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
+
+/// A pipe whose ends close on exec: (reading end, writing end).
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two descriptors that nobody else owns.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A bare command name found on PATH: `execve` does not search.
+fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
+    let path = Path::new(program);
+    if path.components().count() > 1 {
+        return program.to_owned();
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(path))
+                .find(|candidate| candidate.is_file())
+        })
+        .map_or_else(|| program.to_owned(), PathBuf::into_os_string)
+}
 
 fn rlimits(spec: &RunSpec, in_pids_group: bool) -> Vec<Rlimit> {
     // SIGXCPU comes at the first whole second past the limit, SIGKILL a second later, so a
@@ -349,9 +422,10 @@ fn watch(
                 stderr.read_some(&mut chunk)?;
             } else {
                 // The program has exited (it is a zombie until wait4, so its group id is
-                // still ours to kill): end whatever it left behind.
+                // still ours to kill): end whatever it left behind in its group. Anything
+                // that left the group is found in the cgroup when the slot is given back.
                 watched.exited_at = Some(Instant::now());
-                kill_all();
+                kill_group(pid);
                 deadline = deadline.min(Instant::now() + DRAIN_GRACE);
             }
         }

@@ -3,8 +3,6 @@
 //! and counts every process of the user rather than the run's own. The cgroup also finds
 //! every process of a run, even one that left the process group, so none outlives it.
 
-use std::ffi::CString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -17,8 +15,6 @@ pub const MAX_TASKS: u64 = 64;
 /// A cgroup holding one run.
 pub struct PidsGroup {
     dir: PathBuf,
-    /// `cgroup.procs`, ready for the child to write its pid into before exec.
-    procs: CString,
 }
 
 impl PidsGroup {
@@ -32,72 +28,34 @@ impl PidsGroup {
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir(&dir).ok()?;
-        let group = PidsGroup {
-            procs: CString::new(dir.join("cgroup.procs").as_os_str().as_bytes()).ok()?,
-            dir,
-        };
+        let group = PidsGroup { dir };
         std::fs::write(group.dir.join("pids.max"), MAX_TASKS.to_string()).ok()?;
         Some(group)
     }
 
-    /// What the child needs to join the group, to move into the pre-exec closure.
-    pub fn joiner(&self) -> Joiner {
-        Joiner {
-            procs: self.procs.clone(),
-        }
+    /// The file a process writes its pid into to join the group.
+    pub fn procs_path(&self) -> PathBuf {
+        self.dir.join("cgroup.procs")
     }
 
-    /// Kills every process still in the group (those that left the process group too).
-    pub fn kill_all(&self) {
+    /// Kills every process still in the group (those that left the process group too);
+    /// returns whether there were any.
+    pub fn kill_all(&self) -> bool {
         let Ok(text) = std::fs::read_to_string(self.dir.join("cgroup.procs")) else {
-            return;
+            return false;
         };
+        let mut any = false;
         for pid in text
             .lines()
             .filter_map(|line| line.trim().parse::<libc::pid_t>().ok())
         {
+            any = true;
             // SAFETY: plain syscall on a pid of this group.
             unsafe {
                 libc::kill(pid, libc::SIGKILL);
             }
         }
-    }
-}
-
-/// Joins a group from the child, between fork and exec.
-pub struct Joiner {
-    procs: CString,
-}
-
-impl Joiner {
-    /// Moves the calling process into the group: only async-signal-safe calls, no allocation.
-    pub fn join(&self) -> std::io::Result<()> {
-        let mut digits = [0u8; 20];
-        // SAFETY: getpid has no preconditions.
-        let mut pid = unsafe { libc::getpid() } as u64;
-        let mut start = digits.len();
-        loop {
-            start -= 1;
-            digits[start] = b'0' + (pid % 10) as u8;
-            pid /= 10;
-            if pid == 0 {
-                break;
-            }
-        }
-        // SAFETY: a valid NUL-terminated path and a valid buffer.
-        unsafe {
-            let fd = libc::open(self.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-            if fd < 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let count = digits.len() - start;
-            let written = libc::write(fd, digits[start..].as_ptr().cast(), count);
-            libc::close(fd);
-            if written != count as isize {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        Ok(())
+        any
     }
 }
 

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The judge's cost next to the floor (a bare spawn-compare loop) and online-judge-tools.
+
+usage: python3 bench/run.py [--rounds N] [--only WORKLOAD ...] [--no-oj] [--update-readme]
+
+Builds the release judge and the floor, generates the workloads under target/bench/
+(deterministically; nothing is committed), warms the judge's compile cache, then times every
+command of a workload in interleaved rounds and prints one Markdown table: median, min and
+max wall time, the ratio to the floor at the same parallelism, and the peak memory of the
+process (wait4's ru_maxrss: the judge itself, as every solution here stays small). With
+--update-readme the table replaces the one between the bench markers in README.md.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "bench"
+JUDGE = ROOT / "target" / "release" / "judge"
+FLOOR = WORK / "floor"
+CACHE = WORK / "cache"
+MIB = 1 << 20
+
+ECHO = r"""
+#include <unistd.h>
+int main(void) {
+    static char buffer[1 << 16];
+    ssize_t got;
+    while ((got = read(0, buffer, sizeof buffer)) > 0) {
+        for (ssize_t done = 0; done < got;) {
+            ssize_t put = write(1, buffer + done, (size_t)(got - done));
+            if (put <= 0) return 1;
+            done += put;
+        }
+    }
+    return 0;
+}
+"""
+
+# Burns about 0.2 s of CPU, then echoes its input.
+CPU = r"""
+#include <time.h>
+#include <unistd.h>
+int main(void) {
+    volatile unsigned long x = 1;
+    while (clock() < CLOCKS_PER_SEC / 5) for (int i = 0; i < 100000; i++) x = x * 6364136223846793005UL + 1;
+    static char buffer[1 << 16];
+    ssize_t got;
+    while ((got = read(0, buffer, sizeof buffer)) > 0) if (write(1, buffer, (size_t)got) != got) return 1;
+    return 0;
+}
+"""
+
+# Prints the numbers 0, 1, 2, ... one per line until 50 MiB are written.
+FIFTY = r"""
+#include <stdio.h>
+int main(void) {
+    static char buffer[1 << 16];
+    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+    long written = 0;
+    for (long i = 0; written < 50L * 1024 * 1024; i++) written += printf("%ld\n", i);
+    return 0;
+}
+"""
+
+
+def write_problem(name, solution_source, cases, time_limit_ms=10_000):
+    """A one-problem repository under target/bench/NAME for the judge, and the floor's binary."""
+    root = WORK / name
+    if root.exists():
+        shutil.rmtree(root)
+    tests = root / "problems" / name / "tests"
+    tests.mkdir(parents=True)
+    (root / "problems" / name / "problem.toml").write_text(
+        f'time_limit_ms = {time_limit_ms}\nmemory_limit_mib = 1024\noutput_limit_mib = 128\ncompare = "lines"\n'
+    )
+    (root / "solutions").mkdir()
+    source = root / "solutions" / f"{name}.c"
+    source.write_text(solution_source)
+    for case_name, given, expected in cases:
+        (tests / f"{case_name}.in").write_bytes(given)
+        (tests / f"{case_name}.out").write_bytes(expected)
+    binary = root / "floor-solution"
+    subprocess.run(["gcc", "-O2", "-std=gnu11", "-o", binary, source, "-lm"], check=True)
+    return root, binary, tests
+
+
+def workloads():
+    rng = random.Random(2026)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+
+    def word(length):
+        return ("".join(rng.choice(letters) for _ in range(length)) + "\n").encode()
+
+    made = {}
+    made["one"] = write_problem("one", ECHO, [("1", b"hello\n", b"hello\n")])
+    tiny = []
+    for i in range(1, 1001):
+        text = word(rng.randint(4, 19))
+        tiny.append((str(i), text, text))
+    made["tiny"] = write_problem("tiny", ECHO, tiny)
+    big = []
+    for i in range(1, 101):
+        line = word(63)
+        text = line * (MIB // len(line)) + word(MIB % len(line) - 1)
+        big.append((str(i), text, text))
+    made["big"] = write_problem("big", ECHO, big)
+    cpu = [(str(i), b"x\n", b"x\n") for i in range(1, 11)]
+    made["cpu"] = write_problem("cpu", CPU, cpu)
+    made["wa50"] = write_problem("wa50", FIFTY, [("1", b"", b"")])
+    # The expected output: what the solution prints, with the line 3 before the last changed.
+    root, binary, tests = made["wa50"]
+    output = subprocess.run([binary], check=True, stdout=subprocess.PIPE).stdout
+    lines = output.split(b"\n")
+    lines[-5] = b"differs"
+    (tests / "1.out").write_bytes(b"\n".join(lines))
+    return made
+
+
+def repo_workload():
+    """The repository's own problems; the floor runs each solution built with rustc -O."""
+    pairs = []
+    for problem in sorted((ROOT / "problems").iterdir()):
+        binary = WORK / "repo" / problem.name
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        source = ROOT / "solutions" / f"{problem.name}.rs"
+        subprocess.run(["rustc", "--edition", "2021", "-O", "-o", binary, source], check=True)
+        pairs += [str(binary), str(problem / "tests")]
+    return pairs
+
+
+def measure(command, cwd, env):
+    """Wall time, peak RSS (MiB) and exit code of one run of `command`.
+
+    The peak comes from GNU time, which forks the command from its own small process: a child
+    spawned straight from this (large) Python process would inherit its memory high-water mark.
+    """
+    report = WORK / "time.out"
+    start = time.perf_counter()
+    process = subprocess.run(
+        ["/usr/bin/time", "-o", report, "-f", "%M %x", *command],
+        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    elapsed = time.perf_counter() - start
+    peak_kib, code = report.read_text().split()[-2:]
+    return elapsed, int(peak_kib) / 1024, int(code)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--no-oj", action="store_true")
+    parser.add_argument("--update-readme", action="store_true")
+    args = parser.parse_args()
+
+    if not Path("/usr/bin/time").exists():
+        sys.exit("GNU time is needed for peak memory: apt-get install time")
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "judge"], cwd=ROOT, check=True)
+    WORK.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["gcc", "-O2", "-pthread", "-o", FLOOR, ROOT / "bench" / "floor.c"], check=True)
+    oj = None if args.no_oj else shutil.which("oj")
+
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(CACHE), NO_COLOR="1")
+    names = args.only or ["one", "tiny", "big", "cpu", "wa50", "repo"]
+    made = workloads()
+    commands = {}
+    for name in names:
+        if name == "repo":
+            pairs = repo_workload()
+            judge_root, floor_args, oj_args = ROOT, pairs, None
+            subprocess.run([JUDGE], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)  # warm the cache
+        else:
+            judge_root, binary, tests = made[name]
+            floor_args = [str(binary), str(tests)]
+            oj_args = (binary, tests)
+            subprocess.run([JUDGE, "--root", judge_root], env=env, stdout=subprocess.DEVNULL)
+        runs = []
+        for jobs in (1, 2):
+            runs.append(("floor", jobs, [FLOOR, "-j", str(jobs), *floor_args]))
+            runs.append(("judge", jobs, [JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
+            if oj and oj_args:
+                binary, tests = oj_args
+                runs.append(("oj test", jobs, [oj, "test", "-c", binary, "-d", tests, "-j", str(jobs)]))
+        commands[name] = runs
+
+    results = {}
+    for round_number in range(args.rounds):
+        for name in names:
+            # Interleaved: every command of a workload once per round, so drift hits all alike.
+            for tool, jobs, command in commands[name]:
+                elapsed, peak, code = measure(command, ROOT, env)
+                results.setdefault((name, tool, jobs), []).append((elapsed, peak, code))
+        print(f"round {round_number + 1}/{args.rounds} done", file=sys.stderr)
+
+    rows = ["| workload | tool | jobs | median | min | max | vs floor | peak memory |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    medians = {}
+    for name in names:
+        for tool, jobs, _ in commands[name]:
+            samples = results[(name, tool, jobs)]
+            times = [t for t, _, _ in samples]
+            median = statistics.median(times)
+            medians[(name, tool, jobs)] = median
+            floor = medians.get((name, "floor", jobs))
+            ratio = f"{median / floor:.2f}x" if floor and tool != "floor" else ""
+            peak = max(p for _, p, _ in samples)
+            rows.append(
+                f"| {name} | {tool} | {jobs} | {median * 1000:.1f} ms | {min(times) * 1000:.1f} ms | "
+                f"{max(times) * 1000:.1f} ms | {ratio} | {peak:.1f} MiB |"
+            )
+    table = "\n".join(rows)
+    cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    header = (
+        f"Measured {datetime.date.today()} on {os.cpu_count()} cores ({cpu_model}), {platform.system()} "
+        f"{platform.release()}, {args.rounds} interleaved rounds, with `python3 bench/run.py --rounds {args.rounds}`."
+    )
+    print(header + "\n\n" + table)
+    checks = targets(medians, results)
+    print("\n" + "\n".join(checks))
+    if args.update_readme:
+        readme = ROOT / "README.md"
+        text = readme.read_text()
+        start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+        before, rest = text.split(start)
+        _, after = rest.split(end)
+        readme.write_text(f"{before}{start}\n{header}\n\n{table}\n\n" + "\n".join(checks) + f"\n{end}{after}")
+
+
+def targets(medians, results):
+    """The targets of the performance issue, as lines that say whether each holds."""
+    lines = []
+
+    def ratio(name, jobs):
+        judge, floor = medians.get((name, "judge", jobs)), medians.get((name, "floor", jobs))
+        return judge / floor if judge and floor else None
+
+    for name in ("tiny", "big", "cpu"):
+        for jobs in (1, 2):
+            r = ratio(name, jobs)
+            if r is not None:
+                lines.append(f"- {name} -j{jobs}: judge {r:.2f}x the floor (target 1.25x): {'holds' if r <= 1.25 else 'MISSED'}")
+    for jobs in (1, 2):
+        judge, floor = medians.get(("one", "judge", jobs)), medians.get(("one", "floor", jobs))
+        if judge and floor:
+            gap = (judge - floor) * 1000
+            lines.append(f"- one -j{jobs}: judge {gap:.1f} ms above the floor (target 10 ms): {'holds' if gap <= 10 else 'MISSED'}")
+    for jobs in (1, 2):
+        r = ratio("wa50", jobs)
+        if r is not None:
+            peak = max(p for _, p, _ in results[("wa50", "judge", jobs)])
+            lines.append(
+                f"- wa50 -j{jobs}: judge {r:.2f}x the floor (target 2x), peak {peak:.0f} MiB for a 50 MiB output "
+                f"(target 100 MiB): {'holds' if r <= 2 and peak <= 100 else 'MISSED'}"
+            )
+    one, two = medians.get(("cpu", "judge", 1)), medians.get(("cpu", "judge", 2))
+    if one and two:
+        lines.append(f"- cpu: judge --jobs 2 is {one / two:.2f}x faster than --jobs 1 (target 1.8x): {'holds' if one / two >= 1.8 else 'MISSED'}")
+    judge, floor = medians.get(("repo", "judge", 2)), medians.get(("repo", "floor", 2))
+    if judge and floor:
+        lines.append(
+            f"- repo -j2: the warm judge takes {judge * 1000:.0f} ms, the floor {floor * 1000:.0f} ms: "
+            f"{(judge - floor) * 1000:.0f} ms ({(judge - floor) / judge:.0%}) is the judge's own overhead"
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    main()

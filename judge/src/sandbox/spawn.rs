@@ -1,0 +1,211 @@
+//! Starting a program the way posix_spawn does, plus what posix_spawn cannot do.
+//!
+//! `clone(CLONE_VM | CLONE_VFORK)` shares the judge's memory instead of copying its page
+//! tables (a fork per case costs more than a small case), and the judge thread waits until the
+//! child has called `execve`. Until then the child runs on a stack of its own but in the
+//! judge's memory, so it makes only system calls on data prepared beforehand: default signal
+//! handling, its own process group, its cgroup, its rlimits (set before exec: the kernel
+//! lays out the new program's memory from the stack limit it has then), its three standard
+//! descriptors and working folder, then `execve`.
+
+use std::ffi::{CStr, CString};
+use std::io;
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use super::Rlimit;
+
+/// Everything the child needs, prepared by the parent (the child may not allocate).
+pub struct Launch {
+    program: CString,
+    argv: Vec<CString>,
+    envp: Vec<CString>,
+    cwd: CString,
+    /// The descriptors that become the child's 0, 1 and 2.
+    pub stdio: [RawFd; 3],
+    rlimits: Vec<Rlimit>,
+    /// `cgroup.procs` of the run's cgroup.
+    cgroup_procs: Option<CString>,
+}
+
+fn c_string(bytes: &[u8]) -> io::Result<CString> {
+    CString::new(bytes).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a NUL byte in a command, path or variable",
+        )
+    })
+}
+
+impl Launch {
+    pub fn new(
+        program: &Path,
+        args: &[std::ffi::OsString],
+        env: &[(std::ffi::OsString, std::ffi::OsString)],
+        cwd: &Path,
+        stdio: [RawFd; 3],
+        rlimits: Vec<Rlimit>,
+        cgroup_procs: Option<&Path>,
+    ) -> io::Result<Launch> {
+        let mut argv = vec![c_string(program.as_os_str().as_bytes())?];
+        for arg in args {
+            argv.push(c_string(arg.as_bytes())?);
+        }
+        let envp = env
+            .iter()
+            .map(|(key, value)| c_string(&[key.as_bytes(), b"=", value.as_bytes()].concat()))
+            .collect::<io::Result<_>>()?;
+        Ok(Launch {
+            program: c_string(program.as_os_str().as_bytes())?,
+            argv,
+            envp,
+            cwd: c_string(cwd.as_os_str().as_bytes())?,
+            stdio,
+            rlimits,
+            cgroup_procs: cgroup_procs
+                .map(|path| c_string(path.as_os_str().as_bytes()))
+                .transpose()?,
+        })
+    }
+
+    /// Starts the program; returns its pid once it has called `execve`.
+    pub fn spawn(&self) -> io::Result<libc::pid_t> {
+        let argv: Vec<*const libc::c_char> = self
+            .argv
+            .iter()
+            .map(|a| a.as_ptr())
+            .chain(std::iter::once(std::ptr::null()))
+            .collect();
+        let envp: Vec<*const libc::c_char> = self
+            .envp
+            .iter()
+            .map(|e| e.as_ptr())
+            .chain(std::iter::once(std::ptr::null()))
+            .collect();
+        let mut child = Child {
+            launch: self,
+            argv: argv.as_ptr(),
+            envp: envp.as_ptr(),
+            error: 0,
+        };
+        let mut stack = vec![0u8; 128 * 1024];
+        // SAFETY: the stack outlives the child's use of it (the parent is suspended until the
+        // child execs or exits); signals are blocked around clone so that no handler of the
+        // judge runs on the child's stack, and the child resets them before unblocking.
+        unsafe {
+            let top = stack.as_mut_ptr().add(stack.len()) as usize & !15;
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            let mut previous: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut previous);
+            let pid = libc::clone(
+                run_child,
+                top as *mut libc::c_void,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                (&mut child as *mut Child).cast(),
+            );
+            let clone_error = io::Error::last_os_error();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &previous, std::ptr::null_mut());
+            if pid < 0 {
+                return Err(clone_error);
+            }
+            // `error` is written by the child (same memory) when it failed before exec.
+            let error = std::ptr::read_volatile(&child.error);
+            if error != 0 {
+                let mut status = 0;
+                libc::waitpid(pid, &mut status, 0);
+                return Err(io::Error::from_raw_os_error(error));
+            }
+            Ok(pid)
+        }
+    }
+}
+
+struct Child<'a> {
+    launch: &'a Launch,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+    /// errno of the step that failed, for the parent.
+    error: libc::c_int,
+}
+
+/// The child, between clone and exec: system calls only.
+extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits.
+    unsafe {
+        let child = &mut *(context as *mut Child);
+        let launch = child.launch;
+        for signal in 1..libc::SIGRTMAX() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        if libc::setpgid(0, 0) != 0 {
+            fail(child);
+        }
+        if let Some(procs) = &launch.cgroup_procs {
+            if join_cgroup(procs).is_err() {
+                fail(child);
+            }
+        }
+        for &(resource, (soft, hard)) in &launch.rlimits {
+            let value = libc::rlimit {
+                rlim_cur: soft,
+                rlim_max: hard,
+            };
+            if libc::setrlimit(resource, &value) != 0 {
+                fail(child);
+            }
+        }
+        for (target, &fd) in launch.stdio.iter().enumerate() {
+            if libc::dup2(fd, target as libc::c_int) < 0 {
+                fail(child);
+            }
+        }
+        if libc::chdir(launch.cwd.as_ptr()) != 0 {
+            fail(child);
+        }
+        libc::execve(launch.program.as_ptr(), child.argv, child.envp);
+        fail(child)
+    }
+}
+
+/// Hands the failing step's errno to the parent and ends the child.
+unsafe fn fail(child: &mut Child) -> ! {
+    child.error = *libc::__errno_location();
+    if child.error == 0 {
+        child.error = libc::EINVAL;
+    }
+    libc::_exit(127)
+}
+
+/// Writes this process's pid into `cgroup.procs`, without allocating.
+unsafe fn join_cgroup(procs: &CStr) -> Result<(), ()> {
+    let mut digits = [0u8; 20];
+    let mut pid = libc::getpid() as u64;
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (pid % 10) as u8;
+        pid /= 10;
+        if pid == 0 {
+            break;
+        }
+    }
+    let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(());
+    }
+    let count = digits.len() - start;
+    let written = libc::write(fd, digits[start..].as_ptr().cast(), count);
+    libc::close(fd);
+    if written == count as isize {
+        Ok(())
+    } else {
+        Err(())
+    }
+}
