@@ -173,11 +173,26 @@ impl Compiler {
         Ok(ready(false))
     }
 
-    /// The toolchain's version, asked once per language and run.
+    /// The toolchain's version, asked once per language and run. Between runs it is kept in
+    /// the cache folder under the identity of the toolchain's binary (path, size, modification
+    /// time), so that a warm run starts no JVM just to ask `javac -version`; rustup's proxy is
+    /// the exception, as it stands for whichever toolchain is selected, and is always asked.
     fn version(&self, language: &'static Language) -> Result<String> {
         let mut versions = self.versions.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(version) = versions.get(language.name) {
             return Ok(version.clone());
+        }
+        let remembered = binary_identity(language.version[0]).map(|identity| {
+            let key =
+                blake3::hash(format!("{identity}\0{}", language.version.join(" ")).as_bytes());
+            self.cache_dir.join("versions").join(&key.to_hex()[..32])
+        });
+        if let Some(version) = remembered
+            .as_ref()
+            .and_then(|file| std::fs::read_to_string(file).ok())
+        {
+            versions.insert(language.name, version.clone());
+            return Ok(version);
         }
         let tool = language.version[0];
         let output = Command::new(tool)
@@ -191,9 +206,35 @@ impl Compiler {
             })?;
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         version.push_str(String::from_utf8_lossy(&output.stderr).trim());
+        if let Some(file) = &remembered {
+            // Only a speed-up: a version that cannot be kept is asked again next time.
+            let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
+            let _ = crate::write::write_atomically(file, version.as_bytes());
+        }
         versions.insert(language.name, version.clone());
         Ok(version)
     }
+}
+
+/// Path, size and modification time of the binary `tool` runs, or `None` when it cannot be
+/// found or is rustup's proxy.
+fn binary_identity(tool: &str) -> Option<String> {
+    let binary = std::fs::canonicalize(crate::sandbox::resolve(std::ffi::OsStr::new(tool))).ok()?;
+    if binary.file_name()?.to_str()?.starts_with("rustup") {
+        return None;
+    }
+    let metadata = std::fs::metadata(&binary).ok()?;
+    let modified = metadata
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "{}\0{}\0{}",
+        binary.display(),
+        metadata.len(),
+        modified.as_nanos()
+    ))
 }
 
 fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -> String {

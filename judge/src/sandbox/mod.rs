@@ -25,6 +25,19 @@ pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 /// The variables a program gets from the judge's environment; toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
+type Variables = Vec<(std::ffi::OsString, std::ffi::OsString)>;
+
+/// The inherited variables, read once.
+fn inherited_env() -> &'static Variables {
+    static ENV: std::sync::OnceLock<Variables> = std::sync::OnceLock::new();
+    ENV.get_or_init(|| {
+        INHERITED_ENV
+            .iter()
+            .filter_map(|&key| Some((key.into(), std::env::var_os(key)?)))
+            .collect()
+    })
+}
+
 /// How often the watchdog reads the program's CPU time and memory while it runs.
 const CPU_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
@@ -137,10 +150,7 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     let (stdout, stdout_end) = pipe()?;
     let (stderr, stderr_end) = pipe()?;
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
-    let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = INHERITED_ENV
-        .iter()
-        .filter_map(|&key| Some((key.into(), std::env::var_os(key)?)))
-        .collect();
+    let mut env = inherited_env().to_vec();
     env.push(("TMPDIR".into(), workdir.path().as_os_str().to_owned()));
     let launch = spawn::Launch::new(
         Path::new(&resolve(program)),
@@ -273,7 +283,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// A bare command name found on PATH: `execve` does not search.
-fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
+pub(crate) fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
     let path = Path::new(program);
     if path.components().count() > 1 {
         return program.to_owned();

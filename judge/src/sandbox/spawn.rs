@@ -27,6 +27,27 @@ pub struct Launch {
     rlimits: Vec<Rlimit>,
     /// `cgroup.procs` of the run's cgroup.
     cgroup_procs: Option<CString>,
+    signals_to_reset: &'static [libc::c_int],
+}
+
+/// The signals whose disposition in the judge is not the default: the child resets them
+/// (an ignored signal would stay ignored across exec, and a handler of the judge must not run
+/// in the child before it). Dispositions are set at start-up, so they are read once.
+fn signals_to_reset() -> &'static [libc::c_int] {
+    static SIGNALS: std::sync::OnceLock<Vec<libc::c_int>> = std::sync::OnceLock::new();
+    SIGNALS.get_or_init(|| {
+        (1..libc::SIGRTMAX())
+            .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
+            .filter(|&signal| {
+                // SAFETY: queries a disposition into a zeroed sigaction.
+                unsafe {
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    libc::sigaction(signal, std::ptr::null(), &mut action) == 0
+                        && action.sa_sigaction != libc::SIG_DFL
+                }
+            })
+            .collect()
+    })
 }
 
 fn c_string(bytes: &[u8]) -> io::Result<CString> {
@@ -66,6 +87,7 @@ impl Launch {
             cgroup_procs: cgroup_procs
                 .map(|path| c_string(path.as_os_str().as_bytes()))
                 .transpose()?,
+            signals_to_reset: signals_to_reset(),
         })
     }
 
@@ -136,10 +158,8 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
     unsafe {
         let child = &mut *(context as *mut Child);
         let launch = child.launch;
-        for signal in 1..libc::SIGRTMAX() {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
+        for &signal in launch.signals_to_reset {
+            libc::signal(signal, libc::SIG_DFL);
         }
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut none);
