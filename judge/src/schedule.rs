@@ -141,29 +141,27 @@ pub fn judge_all(
     reporter: &mut dyn Reporter,
 ) -> RunSummary {
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.jobs.max(1))
-        .build()
-        .expect("a thread pool can be built");
-    let builds: Vec<Option<Result<Build, Error>>> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|task| {
-                task.as_ref()
-                    .ok()
-                    .map(|task| compiler.build(&task.solution))
-            })
-            .collect()
+    // One worker, or one thing to do: the calling thread does it. Handing work to another
+    // thread and back costs wake-ups, which on an idle machine cost more than a small case.
+    let work = tasks.len()
+        + tasks
+            .iter()
+            .flatten()
+            .map(|task| task.problem.cases.len())
+            .sum::<usize>();
+    let pool = (settings.jobs > 1 && work > 2).then(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.jobs)
+            .build()
+            .expect("a thread pool can be built")
     });
-    let checkers: Vec<Result<Option<Program>, Error>> = pool.install(|| {
-        tasks
-            .par_iter()
-            .map(|task| {
-                task.as_ref()
-                    .map_or(Ok(None), |task| build_checker(compiler, &task.problem))
-            })
-            .collect()
-    });
+    let builds = map_tasks(pool.as_ref(), &tasks, |task| compiler.build(&task.solution));
+    let checkers: Vec<Result<Option<Program>, Error>> = map_tasks(pool.as_ref(), &tasks, |task| {
+        build_checker(compiler, &task.problem)
+    })
+    .into_iter()
+    .map(|checker| checker.unwrap_or(Ok(None)))
+    .collect();
     let programs: Vec<Option<&Program>> = builds
         .iter()
         .zip(&checkers)
@@ -195,33 +193,36 @@ pub fn judge_all(
         let tasks = &tasks;
         let programs = &programs;
         let jobs = &jobs;
-        let pool = &pool;
         let checkers = &checkers;
         let first_failure = &first_failure;
-        let mut workers = Some(scope.spawn(move || {
-            pool.scope_fifo(|fifo| {
-                for &(task, case) in jobs {
-                    let sender = sender.clone();
-                    fifo.spawn_fifo(move |_| {
-                        let task_ref = tasks[task].as_ref().expect("jobs come from loaded tasks");
-                        let program = programs[task].expect("jobs come from built programs");
-                        let problem = &task_ref.problem;
-                        let checker = checkers[task].as_ref().ok().and_then(Option::as_ref);
-                        let skip = settings.fail_fast
-                            && case > first_failure[task].load(Ordering::Relaxed);
-                        let result = (!skip)
-                            .then(|| judge_case(problem, program, checker, &problem.cases[case]));
-                        if result
-                            .as_ref()
-                            .is_some_and(|result| !result.verdict.is_accepted())
-                        {
-                            first_failure[task].fetch_min(case, Ordering::Relaxed);
-                        }
-                        let _ = sender.send(((task, case), result));
-                    });
-                }
-            });
-        }));
+        let mut workers = pool.as_ref().map(|pool| {
+            scope.spawn(move || {
+                pool.scope_fifo(|fifo| {
+                    for &(task, case) in jobs {
+                        let sender = sender.clone();
+                        fifo.spawn_fifo(move |_| {
+                            let task_ref =
+                                tasks[task].as_ref().expect("jobs come from loaded tasks");
+                            let program = programs[task].expect("jobs come from built programs");
+                            let problem = &task_ref.problem;
+                            let checker = checkers[task].as_ref().ok().and_then(Option::as_ref);
+                            let skip = settings.fail_fast
+                                && case > first_failure[task].load(Ordering::Relaxed);
+                            let result = (!skip).then(|| {
+                                judge_case(problem, program, checker, &problem.cases[case])
+                            });
+                            if result
+                                .as_ref()
+                                .is_some_and(|result| !result.verdict.is_accepted())
+                            {
+                                first_failure[task].fetch_min(case, Ordering::Relaxed);
+                            }
+                            let _ = sender.send(((task, case), result));
+                        });
+                    }
+                });
+            })
+        });
         let mut arrived: HashMap<(usize, usize), Option<CaseResult>> = HashMap::new();
         for (index, task) in tasks.iter().enumerate() {
             let task = match task {
@@ -264,7 +265,11 @@ pub fn judge_all(
             let mut tally = Tally::default();
             let mut stopped = false;
             for case in 0..problem.cases.len() {
+                // Without workers, `None` has the case judged right here, below.
                 let result = loop {
+                    if workers.is_none() && pool.is_none() {
+                        break None;
+                    }
                     if let Some(result) = arrived.remove(&(index, case)) {
                         break result;
                     }
@@ -453,5 +458,18 @@ pub fn format_bytes(bytes: u64) -> String {
         format!("{:.1} MiB", value / (KIB * KIB))
     } else {
         format!("{:.0} KiB", value / KIB)
+    }
+}
+
+/// `f` over every loaded task (`None` for those that failed to load), on the pool if any.
+fn map_tasks<T: Send>(
+    pool: Option<&rayon::ThreadPool>,
+    tasks: &[Result<Task, Error>],
+    f: impl Fn(&Task) -> T + Sync,
+) -> Vec<Option<T>> {
+    let one = |task: &Result<Task, Error>| task.as_ref().ok().map(&f);
+    match pool {
+        Some(pool) => pool.install(|| tasks.par_iter().map(one).collect()),
+        None => tasks.iter().map(one).collect(),
     }
 }

@@ -1,12 +1,14 @@
 //! Whatever a user's folders hold, the judge says what is wrong, names the file (and the key
 //! or line), exits 2 and never panics; one broken problem does not stop the others.
 
+mod common;
+
+use common::*;
+
 use std::ffi::OsStr;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 const SUM: &str = "use std::io::Read;\nfn main() { let mut s = String::new(); \
@@ -28,15 +30,6 @@ fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
         fs::write(path, contents).unwrap();
     }
     dir
-}
-
-fn judge_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
-    command.current_dir(dir).env(
-        "JUDGE_CACHE_DIR",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
-    );
-    command
 }
 
 /// Judges everything in a repository holding `files`: exit 2, `message` on stderr, the good

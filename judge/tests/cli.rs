@@ -1,50 +1,11 @@
 //! The real binary, as a user runs it: exit codes, messages naming the file, the report's
 //! shape (with times and memory redacted), and the repository's own problems all accepted.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use common::*;
+
 use predicates::prelude::*;
-
-fn repository_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn fixture(relative: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(relative)
-}
-
-/// The judge binary, with built programs cached under Cargo's temporary folder.
-fn judge() -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
-    command.env(
-        "JUDGE_CACHE_DIR",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
-    );
-    command.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
-    command
-}
-
-/// A throwaway repository holding `files` (path, contents).
-fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, contents) in files {
-        let path = dir.path().join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, contents).unwrap();
-    }
-    dir
-}
-
-const SUM_SOLUTION: &str = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
-    std::io::stdin().read_to_string(&mut s).unwrap();\n    \
-    let n: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum();\n    println!(\"{n}\");\n}\n";
 
 /// Times and memory figures vary from run to run; the shape of the report does not. Each
 /// line's words joined by single spaces, with every figure before a unit replaced by `N`.
@@ -79,7 +40,7 @@ fn redacted(output: &[u8]) -> String {
 fn a_wrong_answer_points_at_the_line_with_a_diff() {
     let output = judge()
         .current_dir(repository_root())
-        .args(["run", fixture("verdicts").to_str().unwrap(), "--solution"])
+        .args(["run", &fixture("verdicts"), "--solution"])
         .arg(fixture("verdicts/solutions/wrong_answer.rs"))
         .assert()
         .code(1)

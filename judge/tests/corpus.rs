@@ -1,30 +1,14 @@
 //! Growing a corpus as a user does: `new`, `add`, `gen`, `bless`, `stress`, and the
 //! committed corpora checked against their recipes and the facts they must reproduce.
 
+mod common;
+
+use common::*;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn repository_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn judge_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
-    command
-        .current_dir(dir)
-        .env(
-            "JUDGE_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
-        )
-        .env_remove("CI");
-    command
-}
 
 /// A repository with an empty `problems/` and a `solutions/Cargo.toml`.
 fn empty_repository() -> tempfile::TempDir {

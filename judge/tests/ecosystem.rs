@@ -1,39 +1,14 @@
 //! Other languages, Kattis packages, custom checkers and the submission check, tried as a
 //! user would with the real binary.
 
+mod common;
+
+use common::*;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn repository_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn fixture(relative: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(relative)
-        .display()
-        .to_string()
-}
-
-fn judge_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
-    command.current_dir(dir).env(
-        "JUDGE_CACHE_DIR",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
-    );
-    command
-}
-
-fn judge() -> Command {
-    judge_in(&repository_root())
-}
 
 #[test]
 fn every_language_is_judged_against_our_problem() {
@@ -284,16 +259,4 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
             "the class is `Solution`: Baekjoon compiles Main.java",
         ))
         .stdout(predicate::str::contains("boj_7682: 14/14 accepted"));
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

@@ -1,34 +1,12 @@
 //! Reports for machines: the JSON document against its published schema, the JUnit file
 //! through a JUnit parser, and partitions that together hold every case exactly once.
 
+mod common;
+
+use common::*;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
-
-fn repository_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn judge() -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
-    command.current_dir(repository_root()).env(
-        "JUDGE_CACHE_DIR",
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
-    );
-    command
-}
-
-fn fixture(relative: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(relative)
-        .display()
-        .to_string()
-}
+use std::path::Path;
 
 fn json_of(args: &[&str], code: i32) -> serde_json::Value {
     let output = judge()

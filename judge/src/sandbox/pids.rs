@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::Duration;
 
 /// Processes and threads one run may have at once: room for a JVM's threads, none for a
 /// fork bomb.
@@ -61,14 +60,33 @@ impl PidsGroup {
 
 impl Drop for PidsGroup {
     fn drop(&mut self) {
-        // The group can be removed once its last process is gone; killed processes take a
-        // moment to be reaped by their parents (or by init, for orphans).
-        for _ in 0..200 {
-            self.kill_all();
-            if std::fs::remove_dir(&self.dir).is_ok() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        // The kernel lets a cgroup go only some milliseconds after its last process (an RCU
+        // grace period, long on an idle machine): waiting here would cost more than a small
+        // run. A group that cannot go yet is removed by the next judge's sweep.
+        self.kill_all();
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// Removes groups that judges which have since exited left behind.
+fn sweep(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(owner) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("judge-"))
+            .and_then(|n| n.split('-').next())
+        else {
+            continue;
+        };
+        let gone = owner
+            .parse::<u32>()
+            .is_ok_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+        if gone {
+            let _ = std::fs::remove_dir(entry.path());
         }
     }
 }
@@ -77,7 +95,12 @@ impl Drop for PidsGroup {
 /// if the judge may write there (found once per process).
 fn base() -> Option<&'static Path> {
     static BASE: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BASE.get_or_init(find_base).as_deref()
+    BASE.get_or_init(|| {
+        let base = find_base()?;
+        sweep(&base);
+        Some(base)
+    })
+    .as_deref()
 }
 
 fn find_base() -> Option<PathBuf> {

@@ -1,0 +1,73 @@
+//! What the CLI tests share: where things are, and the judge binary set up for a test.
+#![allow(dead_code)] // each test crate uses a different part
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A solution that prints the sum of its input's integers, for throwaway repositories.
+pub const SUM_SOLUTION: &str = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
+    std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+    let n: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum();\n    println!(\"{n}\");\n}\n";
+
+pub fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A path below `judge/tests/fixtures/`, as a string for command lines.
+pub fn fixture(relative: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(relative)
+        .display()
+        .to_string()
+}
+
+/// The judge binary, run in `dir`, with built programs cached under Cargo's temporary
+/// folder and none of the caller's CI or colour settings.
+pub fn judge_in(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("judge").unwrap();
+    command
+        .current_dir(dir)
+        .env(
+            "JUDGE_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
+        )
+        .env_remove("CI")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE");
+    command
+}
+
+/// The judge binary, run at the repository's root.
+pub fn judge() -> Command {
+    judge_in(&repository_root())
+}
+
+/// A throwaway repository holding `files` (path, contents).
+pub fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, contents) in files {
+        let path = dir.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+    dir
+}
+
+/// Copies a folder tree, to change a fixture without touching the repository.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target).unwrap();
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
