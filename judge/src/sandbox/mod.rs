@@ -248,7 +248,13 @@ impl Slot {
     /// Returns the slot for reuse if nothing of the run is left in it; otherwise drops it,
     /// which removes the folder and the cgroup.
     fn give_back(self) {
+        // Nothing of the run may outlive it: whatever is left in the cgroup is killed now.
         let group_empty = self.group.as_ref().is_none_or(|group| !group.kill_all());
+        if !group_empty {
+            if let Some(group) = &self.group {
+                group.kill_until_empty();
+            }
+        }
         let folder_empty = std::fs::read_dir(self.workdir.path())
             .is_ok_and(|mut entries| entries.next().is_none());
         if group_empty && folder_empty {

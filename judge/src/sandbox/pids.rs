@@ -58,6 +58,20 @@ impl PidsGroup {
     }
 }
 
+impl PidsGroup {
+    /// Kills what is in the group until nothing is: a process may fork between the reading of
+    /// `cgroup.procs` and the kills. Returns whether the group emptied (within two seconds).
+    pub fn kill_until_empty(&self) -> bool {
+        for _ in 0..1000 {
+            if !self.kill_all() {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        false
+    }
+}
+
 impl Drop for PidsGroup {
     fn drop(&mut self) {
         // The kernel lets a cgroup go only some milliseconds after its last process (an RCU
