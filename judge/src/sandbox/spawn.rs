@@ -111,6 +111,7 @@ impl Launch {
             envp: envp.as_ptr(),
             error: 0,
         };
+        forget_own_peak_memory();
         let mut stack = vec![0u8; 128 * 1024];
         // SAFETY: the stack outlives the child's use of it (the parent is suspended until the
         // child execs or exits); signals are blocked around clone so that no handler of the
@@ -141,6 +142,25 @@ impl Launch {
             }
             Ok(pid)
         }
+    }
+}
+
+/// At exec the kernel folds the memory high-water mark of the address space being left into
+/// the new program's `ru_maxrss`; with CLONE_VM that space is the judge's. Resetting the
+/// judge's mark to its current size first (`clear_refs` 5) keeps its past peaks, such as a
+/// large output held for an earlier case, out of the program's figure; what remains is at
+/// most the judge's current size (a few MiB), which only a program smaller than that shows.
+fn forget_own_peak_memory() {
+    use std::io::Write;
+    static CLEAR_REFS: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+    let file = CLEAR_REFS.get_or_init(|| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/proc/self/clear_refs")
+            .ok()
+    });
+    if let Some(mut file) = file.as_ref() {
+        let _ = file.write_all(b"5");
     }
 }
 
