@@ -404,6 +404,10 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             format_bytes(run.peak_memory_bytes),
             format_bytes(limits.memory_bytes)
         ),
+        Verdict::MemoryLimitExceeded if run.memory_limit_seen => format!(
+            "resident memory passed the {} limit",
+            format_bytes(limits.memory_bytes)
+        ),
         Verdict::MemoryLimitExceeded => format!(
             "an allocation failed (memory limit {})",
             format_bytes(limits.memory_bytes)

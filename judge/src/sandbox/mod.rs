@@ -133,6 +133,11 @@ pub struct RunOutput {
     pub output_limit_exceeded: bool,
     /// The watchdog stopped the program at the wall-clock backstop.
     pub wall_timeout: bool,
+    /// What the kernel counted into `peak_memory_bytes` from the judge at exec: a peak not
+    /// above it says nothing about the program (see `spawn`).
+    pub inherited_memory_bytes: u64,
+    /// The watchdog saw the program's own resident memory above the limit.
+    pub memory_limit_seen: bool,
     /// The program died of a failed allocation (told by its language's message on stderr;
     /// filled in by the caller, which knows the language).
     pub out_of_memory: bool,
@@ -166,8 +171,8 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
         group.as_ref().map(|group| group.procs_path()).as_deref(),
     )?;
     let start = Instant::now();
-    let pid = match launch.spawn() {
-        Ok(pid) => pid,
+    let (pid, inherited_memory_bytes) = match launch.spawn() {
+        Ok(spawned) => spawned,
         Err(error) => {
             slot.give_back();
             return Err(error);
@@ -209,6 +214,8 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
         stderr: watched.stderr,
         output_limit_exceeded: watched.output_limit_exceeded,
         wall_timeout: watched.wall_timeout,
+        inherited_memory_bytes,
+        memory_limit_seen: watched.memory_limit_seen,
         out_of_memory: false,
     })
 }
@@ -354,6 +361,7 @@ struct Watched {
     stderr: Vec<u8>,
     output_limit_exceeded: bool,
     wall_timeout: bool,
+    memory_limit_seen: bool,
     exited_at: Option<Instant>,
 }
 
@@ -377,6 +385,7 @@ fn watch(
         stderr: Vec::new(),
         output_limit_exceeded: false,
         wall_timeout: false,
+        memory_limit_seen: false,
         exited_at: None,
     };
     let mut deadline = start + spec.wall_timeout;
@@ -397,11 +406,11 @@ fn watch(
             next_cpu_check = now + CPU_CHECK_INTERVAL;
             // A run already past a limit has its verdict: stop it instead of letting it burn
             // on to the rlimits (its peak memory or CPU time shows why).
-            let over = usage_so_far(pid).is_some_and(|(cpu, resident)| {
-                cpu > cpu_cutoff || resident > spec.limits.memory_bytes
-            });
-            if over {
-                kill_all();
+            if let Some((cpu, resident)) = usage_so_far(pid) {
+                watched.memory_limit_seen |= resident > spec.limits.memory_bytes;
+                if cpu > cpu_cutoff || watched.memory_limit_seen {
+                    kill_all();
+                }
             }
         }
         let mut fds = Vec::with_capacity(3);

@@ -91,8 +91,9 @@ impl Launch {
         })
     }
 
-    /// Starts the program; returns its pid once it has called `execve`.
-    pub fn spawn(&self) -> io::Result<libc::pid_t> {
+    /// Starts the program; returns its pid once it has called `execve`, and the judge's size
+    /// then, which the kernel counts into the program's peak memory.
+    pub fn spawn(&self) -> io::Result<(libc::pid_t, u64)> {
         let argv: Vec<*const libc::c_char> = self
             .argv
             .iter()
@@ -111,7 +112,7 @@ impl Launch {
             envp: envp.as_ptr(),
             error: 0,
         };
-        forget_own_peak_memory();
+        let inherited = forget_own_peak_memory();
         let mut stack = vec![0u8; 128 * 1024];
         // SAFETY: the stack outlives the child's use of it (the parent is suspended until the
         // child execs or exits); signals are blocked around clone so that no handler of the
@@ -140,7 +141,7 @@ impl Launch {
                 libc::waitpid(pid, &mut status, 0);
                 return Err(io::Error::from_raw_os_error(error));
             }
-            Ok(pid)
+            Ok((pid, inherited))
         }
     }
 }
@@ -148,9 +149,9 @@ impl Launch {
 /// At exec the kernel folds the memory high-water mark of the address space being left into
 /// the new program's `ru_maxrss`; with CLONE_VM that space is the judge's. Resetting the
 /// judge's mark to its current size first (`clear_refs` 5) keeps its past peaks, such as a
-/// large output held for an earlier case, out of the program's figure; what remains is at
-/// most the judge's current size (a few MiB), which only a program smaller than that shows.
-fn forget_own_peak_memory() {
+/// large output held for an earlier case, out of the program's figure. Returns that size:
+/// a peak not above it may be the judge's rather than the program's.
+fn forget_own_peak_memory() -> u64 {
     use std::io::Write;
     static CLEAR_REFS: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
     let file = CLEAR_REFS.get_or_init(|| {
@@ -162,6 +163,12 @@ fn forget_own_peak_memory() {
     if let Some(mut file) = file.as_ref() {
         let _ = file.write_all(b"5");
     }
+    let resident_pages = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf has no preconditions.
+    resident_pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64
 }
 
 struct Child<'a> {
