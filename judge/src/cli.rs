@@ -448,12 +448,6 @@ fn load_one(repository: &Repository, name: &str) -> Result<Problem> {
     repository.load_problem(&repository.resolve(name)?)
 }
 
-fn shown<'a>(repository: &Repository, path: &'a Path) -> std::path::Display<'a> {
-    path.strip_prefix(&repository.root)
-        .unwrap_or(path)
-        .display()
-}
-
 fn list(repository: &Repository, provenance: bool) -> Result<Outcome> {
     let mut outcome = Outcome::Accepted;
     println!(
@@ -482,7 +476,7 @@ fn list(repository: &Repository, provenance: bool) -> Result<Outcome> {
             format_bytes(problem.limits.memory_bytes),
             problem.compare.name(),
             problem.profile,
-            shown(repository, &problem.solution),
+            repository.relative(&problem.solution).display(),
         );
         if provenance {
             let origins = Provenance::load(&problem.dir)?;
@@ -547,7 +541,7 @@ fn add(
     let base = problem.dir.join(corpus::TESTS_DIR).join(&name);
     println!(
         "added {}.in and .out{}",
-        shown(repository, &base),
+        repository.relative(&base).display(),
         if from_reference {
             " (expected output from reference.rs)"
         } else {
@@ -632,7 +626,11 @@ fn bless(
         } else {
             "hand-written, differs from the reference (left as it is)"
         };
-        let _ = writeln!(out, "{}: {status}", shown(repository, &change.path));
+        let _ = writeln!(
+            out,
+            "{}: {status}",
+            repository.relative(&change.path).display()
+        );
         let _ = writeln!(out, "      {}", change.message);
         let _ = out.write_all(render_diff(&change.diff, "current", "reference").as_bytes());
     }
@@ -679,7 +677,7 @@ fn stress(
     eprintln!(
         "stress {}: {} against reference.rs, seeds from {first_seed}",
         problem.id,
-        shown(repository, &solution)
+        repository.relative(&solution).display()
     );
     let terminal = std::io::stderr().is_terminal();
     let mut progress = |runs: u64| {
@@ -712,7 +710,7 @@ fn stress(
             );
             println!("saved the minimised counterexample as tests/{} (expected output from reference.rs)", found.case);
             println!("    {}: {}", found.verdict, found.reason);
-            let relative = solution.strip_prefix(&repository.root).unwrap_or(&solution);
+            let relative = repository.relative(&solution);
             println!(
                 "reproduce: judge run {} --solution {}",
                 problem.id,

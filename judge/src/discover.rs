@@ -34,6 +34,11 @@ impl Repository {
             })
     }
 
+    /// `path` as shown to the user: relative to the root when inside it.
+    pub fn relative<'a>(&self, path: &'a Path) -> &'a Path {
+        path.strip_prefix(&self.root).unwrap_or(path)
+    }
+
     pub fn problems_dir(&self) -> PathBuf {
         self.root.join(PROBLEMS_DIR)
     }

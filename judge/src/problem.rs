@@ -102,7 +102,7 @@ impl Problem {
     /// A problem from the text of its `problem.toml` (`cases` left empty).
     pub fn parse(id: String, dir: &Path, text: &str, default_solution: PathBuf) -> Result<Problem> {
         let path = dir.join(METADATA_FILE);
-        let metadata = parse_metadata(&path, text)?;
+        let metadata = parse_toml::<Metadata>(&path, text)?;
         Problem::from_metadata(id, dir, metadata, default_solution, &path)
     }
 
@@ -173,10 +173,6 @@ impl Problem {
     }
 }
 
-fn parse_metadata(path: &Path, text: &str) -> Result<Metadata> {
-    parse_toml(path, text)
-}
-
 /// Parses a TOML file into `T`; an error names the file and the line.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|error| {
@@ -232,7 +228,7 @@ mod tests {
 
     fn load(text: &str) -> Result<Problem> {
         let path = Path::new("problems/p/problem.toml");
-        let metadata = parse_metadata(path, text)?;
+        let metadata = parse_toml::<Metadata>(path, text)?;
         Problem::from_metadata(
             "p".into(),
             Path::new("problems/p"),

@@ -2,8 +2,6 @@
 //! together (a placeholder task: print the sum of the input's integers), so that `judge add
 //! --from-reference` and `judge run` work before any file is edited by hand.
 
-use std::path::Path;
-
 use crate::discover::{Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::METADATA_FILE;
@@ -155,7 +153,7 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
     let mut made = Vec::new();
     for (path, contents) in &files {
         create_new(path, contents.as_bytes())?;
-        made.push(shown(repository, path));
+        made.push(repository.relative(path).display().to_string());
     }
     let registered_bin = match manifest_text {
         Some(mut text) => {
@@ -172,13 +170,6 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         files: made,
         registered_bin,
     })
-}
-
-fn shown(repository: &Repository, path: &Path) -> String {
-    path.strip_prefix(&repository.root)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 #[cfg(test)]

@@ -267,7 +267,7 @@ pub fn judge_all(
             for case in 0..problem.cases.len() {
                 // Without workers, `None` has the case judged right here, below.
                 let result = loop {
-                    if workers.is_none() && pool.is_none() {
+                    if pool.is_none() {
                         break None;
                     }
                     if let Some(result) = arrived.remove(&(index, case)) {

@@ -101,7 +101,7 @@ pub fn verify(
 }
 
 fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
-    let codes = &verdicts.case_codes;
+    let codes = &verdicts.codes();
     match promise {
         Promise::CompileError => verdicts.compile_error,
         _ if verdicts.compile_error || codes.is_empty() => false,
@@ -129,29 +129,37 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::Termination;
+    use crate::verdict::Verdict;
 
-    fn got(codes: &[&'static str]) -> SolutionVerdicts {
+    const AC: Verdict = Verdict::Accepted;
+    const WA: Verdict = Verdict::WrongAnswer;
+    const TLE: Verdict = Verdict::TimeLimitExceeded;
+    const MLE: Verdict = Verdict::MemoryLimitExceeded;
+    const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
+
+    fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
-            case_codes: codes.to_vec(),
+            verdicts: verdicts.to_vec(),
             ..SolutionVerdicts::default()
         }
     }
 
     #[test]
     fn promises_are_kept_only_without_surprises() {
-        assert!(keeps(Promise::Accepted, &got(&["AC", "AC"])));
-        assert!(!keeps(Promise::Accepted, &got(&["AC", "WA"])));
-        assert!(keeps(Promise::Some("WA"), &got(&["AC", "WA"])));
+        assert!(keeps(Promise::Accepted, &got(&[AC, AC])));
+        assert!(!keeps(Promise::Accepted, &got(&[AC, WA])));
+        assert!(keeps(Promise::Some("WA"), &got(&[AC, WA])));
         assert!(
-            !keeps(Promise::Some("WA"), &got(&["AC", "AC"])),
+            !keeps(Promise::Some("WA"), &got(&[AC, AC])),
             "a wrong answer must fail somewhere"
         );
         assert!(
-            !keeps(Promise::Some("WA"), &got(&["WA", "RE (exit 1)"])),
+            !keeps(Promise::Some("WA"), &got(&[WA, RE])),
             "no worse surprise"
         );
-        assert!(!keeps(Promise::Some("TLE"), &got(&["WA", "TLE"])));
-        assert!(keeps(Promise::Rejected, &got(&["AC", "MLE"])));
+        assert!(!keeps(Promise::Some("TLE"), &got(&[WA, TLE])));
+        assert!(keeps(Promise::Rejected, &got(&[AC, MLE])));
         let compile_error = SolutionVerdicts {
             compile_error: true,
             ..SolutionVerdicts::default()

@@ -122,11 +122,6 @@ fn kattis_packages_are_judged_with_their_limits_groups_and_validator_flags() {
     for case in ["sample/1", "sample/2", "secret/small/1", "secret/large/3"] {
         assert!(report.contains(case), "{case} missing from:\n{report}");
     }
-    judge()
-        .args(["list"])
-        .current_dir(repository_root())
-        .assert()
-        .code(0);
     // The package's own default solution is its first accepted submission.
     judge()
         .args(["run", &fixture("kattis_mean")])

@@ -2,15 +2,12 @@
 //! against one table of expected verdicts. Also checks that nothing a solution started is
 //! still alive afterwards.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use judge::compile::{Compiler, Program};
+use judge::compile::Compiler;
 use judge::discover::Repository;
-use judge::error::Error;
-use judge::problem::Problem;
-use judge::report::Reporter;
-use judge::schedule::{judge_all, CaseResult, RunSummary, Settings, Tally, Task};
+use judge::report::Collector;
+use judge::schedule::{judge_all, Settings, Task};
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.
@@ -71,38 +68,6 @@ const ORPHAN_COMMAND: &[u8] = b"sleep\x00987654";
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verdicts")
-}
-
-/// Records the verdicts of each solution, keyed by the solution's file stem, and the message
-/// of its first failure.
-#[derive(Default)]
-struct Verdicts {
-    current: String,
-    by_solution: BTreeMap<String, (Vec<String>, String)>,
-}
-
-impl Reporter for Verdicts {
-    fn problem_error(&mut self, error: &Error) {
-        panic!("fixture problem failed to load: {error}");
-    }
-    fn problem_started(&mut self, _: &Problem, solution: &Path, _: Option<&Program>) {
-        self.current = solution.file_stem().unwrap().to_string_lossy().into_owned();
-        self.by_solution.entry(self.current.clone()).or_default();
-    }
-    fn compile_error(&mut self, _: &Problem, message: &str) {
-        let entry = self.by_solution.get_mut(&self.current).unwrap();
-        entry.0.push("CE".into());
-        entry.1 = message.to_owned();
-    }
-    fn case_finished(&mut self, _: &Problem, result: &CaseResult) {
-        let entry = self.by_solution.get_mut(&self.current).unwrap();
-        entry.0.push(result.verdict.to_string());
-        if let (Some(failure), true) = (&result.failure, entry.1.is_empty()) {
-            entry.1 = failure.message.clone();
-        }
-    }
-    fn problem_finished(&mut self, _: &Problem, _: &Tally) {}
-    fn run_finished(&mut self, _: &RunSummary) {}
 }
 
 /// Processes still alive that a fixture started: programs from the test's cache, and the
@@ -173,7 +138,7 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         .collect();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
     let compiler = Compiler::new(cache.clone());
-    let mut verdicts = Verdicts::default();
+    let mut collected = Collector::default();
     let summary = judge_all(
         tasks,
         &compiler,
@@ -181,14 +146,23 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
             jobs: 2,
             fail_fast: false,
         },
-        &mut verdicts,
+        &mut collected,
     );
+    assert!(collected.errors.is_empty(), "{:?}", collected.errors);
 
     let mut mismatches = Vec::new();
-    for (name, expected, message) in EXPECTED {
-        let (got, first_message) = &verdicts.by_solution[*name];
-        if got != expected || !first_message.contains(message) {
-            mismatches.push(format!("{name}: expected {expected:?} with {message:?}, got {got:?} with {first_message:?}"));
+    for ((name, expected, message), got) in EXPECTED.iter().zip(&collected.solutions) {
+        assert!(got.solution.ends_with(format!("{name}.rs")));
+        let texts: Vec<String> = if got.compile_error {
+            vec!["CE".into()]
+        } else {
+            got.verdicts.iter().map(ToString::to_string).collect()
+        };
+        let first_message = got.first_failure.clone().unwrap_or_default();
+        if texts != *expected || !first_message.contains(message) {
+            mismatches.push(format!(
+                "{name}: expected {expected:?} with {message:?}, got {texts:?} with {first_message:?}"
+            ));
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));

@@ -8,15 +8,25 @@ use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::schedule::{CaseResult, RunSummary, Tally};
+use crate::verdict::Verdict;
 
 /// What one solution got.
 #[derive(Debug, Clone, Default)]
 pub struct SolutionVerdicts {
     pub solution: PathBuf,
     pub compile_error: bool,
-    /// The short code of every case, in case order.
-    pub case_codes: Vec<&'static str>,
+    /// Every case's verdict, in case order.
+    pub verdicts: Vec<Verdict>,
+    /// Why the first case that failed did (or the compiler's message).
+    pub first_failure: Option<String>,
     pub tally: Tally,
+}
+
+impl SolutionVerdicts {
+    /// The short code of every case, in case order.
+    pub fn codes(&self) -> Vec<&'static str> {
+        self.verdicts.iter().map(|verdict| verdict.code()).collect()
+    }
 }
 
 #[derive(Debug, Default)]
@@ -35,14 +45,18 @@ impl Reporter for Collector {
             ..SolutionVerdicts::default()
         });
     }
-    fn compile_error(&mut self, _problem: &Problem, _message: &str) {
+    fn compile_error(&mut self, _problem: &Problem, message: &str) {
         if let Some(current) = self.solutions.last_mut() {
             current.compile_error = true;
+            current.first_failure = Some(message.to_owned());
         }
     }
     fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
         if let Some(current) = self.solutions.last_mut() {
-            current.case_codes.push(result.verdict.code());
+            current.verdicts.push(result.verdict);
+            if current.first_failure.is_none() {
+                current.first_failure = result.failure.as_ref().map(|f| f.message.clone());
+            }
             current.tally.add(result);
         }
     }

@@ -17,7 +17,7 @@ use crate::profile::Limits;
 mod pids;
 mod spawn;
 
-pub use pids::MAX_TASKS;
+use pids::MAX_TASKS;
 
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
