@@ -1,9 +1,7 @@
 //! Whatever a user's folders hold, the judge says what is wrong, names the file (and the key
 //! or line), exits 2 and never panics; one broken problem does not stop the others.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use std::ffi::OsStr;
 use std::fs;

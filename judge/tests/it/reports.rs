@@ -1,9 +1,7 @@
 //! Reports for machines: the JSON document against its published schema, the JUnit file
 //! through a JUnit parser, and partitions that together hold every case exactly once.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;

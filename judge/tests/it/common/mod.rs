@@ -1,5 +1,5 @@
 //! What the CLI tests share: where things are, and the judge binary set up for a test.
-#![allow(dead_code)] // each test crate uses a different part
+#![allow(dead_code)] // not every helper serves every test module
 
 use std::fs;
 use std::path::{Path, PathBuf};

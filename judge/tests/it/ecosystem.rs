@@ -1,9 +1,7 @@
 //! Other languages, Kattis packages, custom checkers and the submission check, tried as a
 //! user would with the real binary.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use std::fs;
 use std::path::Path;

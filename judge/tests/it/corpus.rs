@@ -1,9 +1,7 @@
 //! Growing a corpus as a user does: `new`, `add`, `gen`, `bless`, `stress`, and the
 //! committed corpora checked against their recipes and the facts they must reproduce.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,7 @@
 //! The real binary, as a user runs it: exit codes, messages naming the file, the report's
 //! shape (with times and memory redacted), and the repository's own problems all accepted.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 use predicates::prelude::*;
 

@@ -1,0 +1,11 @@
+//! The integration tests, linked as one binary so that a fresh `cargo test` builds and links
+//! the judge library once instead of once per test file.
+
+mod bad_input;
+mod cli;
+mod common;
+mod corpus;
+mod ecosystem;
+mod properties;
+mod reports;
+mod verdicts;
