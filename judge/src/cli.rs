@@ -289,6 +289,8 @@ fn judge(
     color: ColorChoice,
     current: &Path,
 ) -> Result<Outcome> {
+    // The first run's supervisor starts while problems are found and builds looked up.
+    crate::sandbox::prepare();
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }

@@ -23,6 +23,9 @@ const COMPILE_LIMITS: Limits = Limits {
     stack_bytes: 64 << 20,
 };
 
+/// The largest thread stack the JVM accepts, in MiB.
+const MAX_JVM_STACK_MIB: u64 = 1024;
+
 /// A program ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -37,7 +40,10 @@ impl Program {
     /// The command line under `limits`.
     pub fn command(&self, limits: &Limits) -> Vec<OsString> {
         let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
-        let stack_mib = (limits.stack_bytes >> 20).max(1).to_string();
+        // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
+        let stack_mib = (limits.stack_bytes >> 20)
+            .clamp(1, MAX_JVM_STACK_MIB)
+            .to_string();
         self.run
             .iter()
             .map(|part| {
@@ -54,9 +60,7 @@ impl Program {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
         let mut spec = RunSpec::new(&argv, stdin, limits);
-        if self.language.manages_own_memory {
-            spec.address_space_bytes = None;
-        }
+        spec.address_space_backstop = !self.language.manages_own_memory;
         let mut run = sandbox::run(&spec)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         Ok(run)
@@ -141,7 +145,7 @@ impl Compiler {
                 argv: &argv,
                 stdin: Path::new("/dev/null"),
                 limits: COMPILE_LIMITS,
-                address_space_bytes: None,
+                address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
             })
             .map_err(|error| {

@@ -1,9 +1,28 @@
-fn main() -> std::process::ExitCode {
-    // Die quietly when the reader goes away (`judge | head`), as command-line tools do,
-    // instead of panicking on a failed print.
-    // SAFETY: setting a signal's disposition to its default at startup, before any thread.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // The judge's binary is also its run supervisor: decided before anything else runs, so
+    // that the supervisor stays small.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|arg| arg == judge::sandbox::supervisor::ARGUMENT)
+    {
+        judge::sandbox::supervisor::main();
     }
-    judge::cli::run(std::env::args_os())
+    judge::interrupt::install();
+    // A closed stdout (`judge | head`) makes prints fail: end as quietly as the signal would.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Some(signal) = judge::interrupt::requested() {
+            judge::sandbox::shutdown();
+            std::process::exit(128 + signal);
+        }
+        default_hook(info);
+    }));
+    let code = judge::cli::run(std::env::args_os());
+    judge::sandbox::shutdown();
+    match judge::interrupt::requested() {
+        Some(signal) => ExitCode::from((128 + signal) as u8),
+        None => code,
+    }
 }

@@ -1,14 +1,15 @@
 //! Starting a program the way posix_spawn does, plus what posix_spawn cannot do.
 //!
-//! `clone(CLONE_VM | CLONE_VFORK)` shares the judge's memory instead of copying its page
-//! tables (a fork per case costs more than a small case), and the judge thread waits until the
-//! child has called `execve`. Until then the child runs on a stack of its own but in the
-//! judge's memory, so it makes only system calls on data prepared beforehand: default signal
-//! handling, its own process group, its cgroup, its rlimits (set before exec: the kernel
-//! lays out the new program's memory from the stack limit it has then), its three standard
-//! descriptors and working folder, then `execve`.
+//! `clone(CLONE_VM | CLONE_VFORK)` shares the supervisor's memory instead of copying its page
+//! tables, and the supervisor waits until the child has called `execve`. Until then the child
+//! runs on a stack of its own but in the supervisor's memory, so it makes only system calls on
+//! data prepared beforehand: default signal handling, its own process group, death with the
+//! supervisor, its OOM score, its rlimits (set before exec: the kernel lays out the new
+//! program's memory from the stack limit it has then), its three standard descriptors and
+//! working folder, then `execve`. The kernel folds the high-water mark of the memory left at
+//! exec into the program's `ru_maxrss`: the supervisor is small for that reason.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::io;
 use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStrExt;
@@ -25,8 +26,9 @@ pub struct Launch {
     /// The descriptors that become the child's 0, 1 and 2.
     pub stdio: [RawFd; 3],
     rlimits: Vec<Rlimit>,
-    /// `cgroup.procs` of the run's cgroup.
-    cgroup_procs: Option<CString>,
+    /// `/proc/self/oom_score_adj`, when the supervisor protected itself from the OOM killer
+    /// and the program must not inherit that.
+    oom_score_adj: Option<CString>,
     signals_to_reset: &'static [libc::c_int],
 }
 
@@ -67,7 +69,7 @@ impl Launch {
         cwd: &Path,
         stdio: [RawFd; 3],
         rlimits: Vec<Rlimit>,
-        cgroup_procs: Option<&Path>,
+        reset_oom_score: bool,
     ) -> io::Result<Launch> {
         let mut argv = vec![c_string(program.as_os_str().as_bytes())?];
         for arg in args {
@@ -84,16 +86,15 @@ impl Launch {
             cwd: c_string(cwd.as_os_str().as_bytes())?,
             stdio,
             rlimits,
-            cgroup_procs: cgroup_procs
-                .map(|path| c_string(path.as_os_str().as_bytes()))
+            oom_score_adj: reset_oom_score
+                .then(|| c_string(b"/proc/self/oom_score_adj"))
                 .transpose()?,
             signals_to_reset: signals_to_reset(),
         })
     }
 
-    /// Starts the program; returns its pid once it has called `execve`, and the judge's size
-    /// then, which the kernel counts into the program's peak memory.
-    pub fn spawn(&self) -> io::Result<(libc::pid_t, u64)> {
+    /// Starts the program; returns its pid once it has called `execve`.
+    pub fn spawn(&self) -> io::Result<libc::pid_t> {
         let argv: Vec<*const libc::c_char> = self
             .argv
             .iter()
@@ -110,9 +111,9 @@ impl Launch {
             launch: self,
             argv: argv.as_ptr(),
             envp: envp.as_ptr(),
+            parent: std::process::id() as libc::pid_t,
             error: 0,
         };
-        let inherited = forget_own_peak_memory();
         let mut stack = vec![0u8; 128 * 1024];
         // SAFETY: the stack outlives the child's use of it (the parent is suspended until the
         // child execs or exits); signals are blocked around clone so that no handler of the
@@ -141,40 +142,17 @@ impl Launch {
                 libc::waitpid(pid, &mut status, 0);
                 return Err(io::Error::from_raw_os_error(error));
             }
-            Ok((pid, inherited))
+            Ok(pid)
         }
     }
-}
-
-/// At exec the kernel folds the memory high-water mark of the address space being left into
-/// the new program's `ru_maxrss`; with CLONE_VM that space is the judge's. Resetting the
-/// judge's mark to its current size first (`clear_refs` 5) keeps its past peaks, such as a
-/// large output held for an earlier case, out of the program's figure. Returns that size:
-/// a peak not above it may be the judge's rather than the program's.
-fn forget_own_peak_memory() -> u64 {
-    use std::io::Write;
-    static CLEAR_REFS: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
-    let file = CLEAR_REFS.get_or_init(|| {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open("/proc/self/clear_refs")
-            .ok()
-    });
-    if let Some(mut file) = file.as_ref() {
-        let _ = file.write_all(b"5");
-    }
-    let resident_pages = std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .unwrap_or(0);
-    // SAFETY: sysconf has no preconditions.
-    resident_pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64
 }
 
 struct Child<'a> {
     launch: &'a Launch,
     argv: *const *const libc::c_char,
     envp: *const *const libc::c_char,
+    /// The supervisor: the program dies with it.
+    parent: libc::pid_t,
     /// errno of the step that failed, for the parent.
     error: libc::c_int,
 }
@@ -194,10 +172,19 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
         if libc::setpgid(0, 0) != 0 {
             fail(child);
         }
-        if let Some(procs) = &launch.cgroup_procs {
-            if join_cgroup(procs).is_err() {
+        // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
+        // already gone, the signal was missed: end here.
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0
+            || libc::getppid() != child.parent
+        {
+            fail(child);
+        }
+        if let Some(path) = &launch.oom_score_adj {
+            let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                 fail(child);
             }
+            libc::close(fd);
         }
         for &(resource, (soft, hard)) in &launch.rlimits {
             let value = libc::rlimit {
@@ -228,31 +215,4 @@ unsafe fn fail(child: &mut Child) -> ! {
         child.error = libc::EINVAL;
     }
     libc::_exit(127)
-}
-
-/// Writes this process's pid into `cgroup.procs`, without allocating.
-unsafe fn join_cgroup(procs: &CStr) -> Result<(), ()> {
-    let mut digits = [0u8; 20];
-    let mut pid = libc::getpid() as u64;
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (pid % 10) as u8;
-        pid /= 10;
-        if pid == 0 {
-            break;
-        }
-    }
-    let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-    if fd < 0 {
-        return Err(());
-    }
-    let count = digits.len() - start;
-    let written = libc::write(fd, digits[start..].as_ptr().cast(), count);
-    libc::close(fd);
-    if written == count as isize {
-        Ok(())
-    } else {
-        Err(())
-    }
 }

@@ -25,6 +25,18 @@ fn redacted(output: &[u8]) -> String {
                 .enumerate()
                 .map(|(i, word)| match words.get(i + 1) {
                     Some(next) if is_figure(word) && is_unit(next) => "N",
+                    // The size unit depends on the figure too.
+                    _ if is_unit(word)
+                        && i > 0
+                        && is_figure(words[i - 1])
+                        && word.ends_with("iB") =>
+                    {
+                        if word.ends_with(',') {
+                            "B,"
+                        } else {
+                            "B"
+                        }
+                    }
                     _ => word,
                 })
                 .collect();
@@ -47,17 +59,17 @@ fn a_wrong_answer_points_at_the_line_with_a_diff() {
         .clone();
     let report = redacted(&output);
     let expected = "\
-WA 1 N ms N MiB
+WA 1 N ms N B
 line 1: expected `3`, got `4`
 diff: - expected, + actual
 - 1 │ 3
 + 1 │ 4
-WA 2 N ms N MiB
+WA 2 N ms N B
 line 1: expected `42`, got `43`
 diff: - expected, + actual
 - 1 │ 42
 + 1 │ 43
-verdicts: 0/2 accepted (WA 2) · max N ms, N MiB
+verdicts: 0/2 accepted (WA 2) · max N ms, N B
 ";
     assert!(
         report.contains(expected),

@@ -100,6 +100,8 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
     // Runs make their working folders in TMPDIR: a private one shows whether any is left.
     let temp_root = tempfile::tempdir().unwrap();
     std::env::set_var("TMPDIR", temp_root.path());
+    // This test binary cannot be a run supervisor: the judge's binary is.
+    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
     let dir = fixture_dir();
     let repository = Repository { root: dir.clone() };
     let problem = repository
@@ -149,6 +151,8 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         &mut collected,
     );
     assert!(collected.errors.is_empty(), "{:?}", collected.errors);
+    // What the judge does before it exits: the supervisors end and remove what they made.
+    judge::sandbox::shutdown();
 
     let mut mismatches = Vec::new();
     for ((name, expected, message), got) in EXPECTED.iter().zip(&collected.solutions) {

@@ -1,0 +1,280 @@
+//! The cgroups of one run slot, made by its supervisor as children of the supervisor's own
+//! cgroup in each hierarchy (read from `/proc/self/cgroup`), never anywhere else:
+//!
+//! - `pids` caps processes and threads (RLIMIT_NPROC does not bind root and counts all of the
+//!   user's processes, not the run's);
+//! - `memory` gives the peak of the whole process tree, shared memory, memfd and tmpfs pages
+//!   included, and enforces the limit on what is resident.
+//!
+//! Both cgroup v1 (one hierarchy per controller) and v2 (one hierarchy) are read. Whatever the
+//! machine does not allow (no permission, controller not delegated) is left out, and the
+//! sandbox falls back to rlimits and its watchdog; `JUDGE_NO_CGROUPS=1` leaves all of it out.
+
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// Processes and threads one run may have at once (the supervisor is one more): room for a
+/// JVM's threads, none for a fork bomb.
+pub const MAX_TASKS: u64 = 64;
+
+/// Prefix of every cgroup the judge makes; the owner's pid follows it.
+const PREFIX: &str = "judge-";
+
+/// One controller's folder for this slot, and whether it is cgroup v2.
+struct Group {
+    dir: PathBuf,
+    v2: bool,
+}
+
+/// The slot's cgroups; each is `None` where the machine did not allow it.
+#[derive(Default)]
+pub struct Cgroups {
+    pids: Option<Group>,
+    memory: Option<Group>,
+    /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
+    memory_peak: Option<File>,
+}
+
+impl Cgroups {
+    /// Makes the slot's cgroups named after `owner` (the judge's pid) and this process, and
+    /// moves this process into them, so that every program it starts is born inside.
+    pub fn create(owner: u32) -> Cgroups {
+        if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
+            return Cgroups::default();
+        }
+        let name = format!("{PREFIX}{owner}-{}", std::process::id());
+        let mut cgroups = Cgroups {
+            pids: make("pids", &name, &[("pids.max", &(MAX_TASKS + 1).to_string())]),
+            memory: make("memory", &name, &[]),
+            memory_peak: None,
+        };
+        for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
+            if std::fs::write(
+                group.dir.join("cgroup.procs"),
+                std::process::id().to_string(),
+            )
+            .is_err()
+            {
+                // Not inside it, the group would count nothing: give it up.
+                let _ = std::fs::remove_dir(&group.dir);
+            }
+        }
+        cgroups.pids = cgroups.pids.take().filter(|g| contains_self(&g.dir));
+        cgroups.memory = cgroups.memory.take().filter(|g| contains_self(&g.dir));
+        if let Some(memory) = &cgroups.memory {
+            let peak = if memory.v2 {
+                "memory.peak"
+            } else {
+                "memory.max_usage_in_bytes"
+            };
+            cgroups.memory_peak = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(memory.dir.join(peak))
+                .ok();
+            if cgroups.memory_peak.is_none() {
+                cgroups.memory = None;
+            }
+        }
+        cgroups
+    }
+
+    pub fn has_pids(&self) -> bool {
+        self.pids.is_some()
+    }
+
+    pub fn has_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// The folders, for the judge to remove once this process has exited.
+    pub fn folders(&self) -> Vec<PathBuf> {
+        [&self.pids, &self.memory]
+            .into_iter()
+            .flatten()
+            .map(|group| group.dir.clone())
+            .collect()
+    }
+
+    /// Before a run: the peak starts again from what is charged now, and the hard limit is
+    /// `limit` above that. Returns the charge now (page cache of earlier runs, the
+    /// supervisor's own pages), which is not the program's.
+    pub fn start_run(&mut self, limit_bytes: u64) -> u64 {
+        let Some(memory) = &self.memory else {
+            return 0;
+        };
+        let current = if memory.v2 {
+            "memory.current"
+        } else {
+            "memory.usage_in_bytes"
+        };
+        let baseline = read_number(&memory.dir.join(current)).unwrap_or(0);
+        if let Some(peak) = self.memory_peak.as_mut() {
+            let _ = peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" });
+        }
+        let max = if memory.v2 {
+            "memory.max"
+        } else {
+            "memory.limit_in_bytes"
+        };
+        let _ = std::fs::write(
+            memory.dir.join(max),
+            baseline.saturating_add(limit_bytes).to_string(),
+        );
+        baseline
+    }
+
+    /// The memory charged now, if there is a memory cgroup.
+    pub fn memory_now(&self) -> Option<u64> {
+        let memory = self.memory.as_ref()?;
+        let current = if memory.v2 {
+            "memory.current"
+        } else {
+            "memory.usage_in_bytes"
+        };
+        read_number(&memory.dir.join(current))
+    }
+
+    /// The highest charge since `start_run`, if there is a memory cgroup.
+    pub fn memory_peak(&mut self) -> Option<u64> {
+        let file = self.memory_peak.as_mut()?;
+        let mut text = String::new();
+        file.rewind().ok()?;
+        file.read_to_string(&mut text).ok()?;
+        text.trim().parse().ok()
+    }
+
+    /// Stops every process of the pids group but `spare` (the supervisor) from starting
+    /// another (a fork bomb racing its killer), and kills them.
+    pub fn stop_all_but(&self, spare: u32) {
+        let Some(pids) = &self.pids else {
+            return;
+        };
+        let _ = std::fs::write(pids.dir.join("pids.max"), "1");
+        let Ok(text) = std::fs::read_to_string(pids.dir.join("cgroup.procs")) else {
+            return;
+        };
+        for pid in text
+            .lines()
+            .filter_map(|line| line.trim().parse::<i32>().ok())
+        {
+            if pid as u32 != spare {
+                super::tree::kill(pid);
+            }
+        }
+    }
+
+    /// After a run: new processes are allowed again.
+    pub fn allow_processes(&self) {
+        if let Some(pids) = &self.pids {
+            let _ = std::fs::write(pids.dir.join("pids.max"), (MAX_TASKS + 1).to_string());
+        }
+    }
+}
+
+/// Removes a slot's cgroup folders (after its supervisor has exited); what the kernel does not
+/// let go yet is left for the next judge's sweep.
+pub fn remove(folders: &[PathBuf]) {
+    for folder in folders {
+        for attempt in 0..20 {
+            if std::fs::remove_dir(folder).is_ok() || !folder.exists() {
+                break;
+            }
+            if attempt < 19 {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+/// Removes the cgroups that judges which are no longer running left behind (a judge killed
+/// with SIGKILL cannot remove its own).
+pub fn sweep() {
+    if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
+        return;
+    }
+    for controller in ["pids", "memory"] {
+        let Some((base, _)) = base(controller) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(&base) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let owner = name
+                .to_str()
+                .and_then(|name| name.strip_prefix(PREFIX))
+                .and_then(|rest| rest.split('-').next())
+                .and_then(|pid| pid.parse::<u32>().ok());
+            if owner.is_some_and(|pid| !super::tree::alive(pid)) {
+                let procs =
+                    std::fs::read_to_string(entry.path().join("cgroup.procs")).unwrap_or_default();
+                for pid in procs.lines().filter_map(|line| line.trim().parse().ok()) {
+                    super::tree::kill(pid);
+                }
+                remove(&[entry.path()]);
+            }
+        }
+    }
+}
+
+/// A new group for `controller` named `name`, with `settings` written into it.
+fn make(controller: &str, name: &str, settings: &[(&str, &str)]) -> Option<Group> {
+    let (base, v2) = base(controller)?;
+    let dir = base.join(name);
+    std::fs::create_dir(&dir).ok()?;
+    let group = Group { dir, v2 };
+    for (file, value) in settings {
+        if std::fs::write(group.dir.join(file), value).is_err() {
+            let _ = std::fs::remove_dir(&group.dir);
+            return None;
+        }
+    }
+    Some(group)
+}
+
+/// Where this process sits in `controller`'s hierarchy, if the judge may make groups there.
+fn base(controller: &str) -> Option<(PathBuf, bool)> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    for line in own.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let relative = path.trim_start_matches('/');
+        if controllers.split(',').any(|c| c == controller) {
+            return Some((
+                Path::new("/sys/fs/cgroup").join(controller).join(relative),
+                false,
+            ));
+        }
+        if controllers.is_empty() {
+            // cgroup v2: the controller must be enabled for the children of this group.
+            let dir = Path::new("/sys/fs/cgroup").join(relative);
+            let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control"));
+            if enabled.is_ok_and(|enabled| enabled.split_whitespace().any(|c| c == controller)) {
+                return Some((dir, true));
+            }
+        }
+    }
+    None
+}
+
+fn contains_self(dir: &Path) -> bool {
+    let me = std::process::id().to_string();
+    std::fs::read_to_string(dir.join("cgroup.procs"))
+        .is_ok_and(|procs| procs.lines().any(|line| line.trim() == me))
+}
+
+fn read_number(path: &Path) -> Option<u64> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
+impl std::fmt::Debug for Cgroups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cgroups")
+            .field("pids", &self.pids.as_ref().map(|g| &g.dir))
+            .field("memory", &self.memory.as_ref().map(|g| &g.dir))
+            .finish()
+    }
+}

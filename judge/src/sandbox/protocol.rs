@@ -1,0 +1,140 @@
+//! What the judge and a supervisor say to each other over their socket pair
+//! (`SOCK_SEQPACKET`, so one message is one packet): JSON messages, and a run's three
+//! standard descriptors lent along with its request.
+//!
+//! Judge → supervisor: `Request` (with stdin, stdout, stderr), then possibly `STOP`.
+//! Supervisor → judge: `Ready` once at start, then one `Report` per request.
+
+use std::io::{self, IoSlice, IoSliceMut};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+use rustix::net::{
+    RecvAncillaryBuffer, RecvAncillaryMessage, RecvFlags, SendAncillaryBuffer,
+    SendAncillaryMessage, SendFlags,
+};
+use serde::{Deserialize, Serialize};
+
+/// Asks the supervisor to end the current run now (output limit passed, judge interrupted).
+pub const STOP: &[u8] = b"stop";
+
+/// The largest message either side sends.
+const MAX_MESSAGE: usize = 64 * 1024;
+
+/// One run to make.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Request {
+    /// The program (a path: the judge has searched PATH) and its arguments, as bytes.
+    pub argv: Vec<Vec<u8>>,
+    /// `KEY=VALUE` entries.
+    pub env: Vec<Vec<u8>>,
+    pub cpu_time_ms: u64,
+    pub memory_bytes: u64,
+    pub stack_bytes: u64,
+    pub output_bytes: u64,
+    /// After this, a program that is not computing is stopped.
+    pub wall_timeout_ms: u64,
+    /// Cap the address space where no memory cgroup enforces the limit (false for runtimes
+    /// that reserve far more than they use, like the JVM).
+    pub address_space_backstop: bool,
+}
+
+/// What a supervisor can do, sent once when it is ready.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ready {
+    pub pid: u32,
+    /// The run's working folder (emptied after every run).
+    pub workdir: String,
+    pub pids_cgroup: bool,
+    pub memory_cgroup: bool,
+    /// Runs see a private `/dev/shm`, emptied after every run.
+    pub private_tmp: bool,
+    /// Cgroup folders for the judge to remove once the supervisor has exited.
+    pub cgroup_folders: Vec<String>,
+}
+
+/// The evidence of one run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Report {
+    /// The program could not be started: the failing step's errno.
+    pub spawn_errno: Option<i32>,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    /// CPU time of the whole tree: the program and every process it started.
+    pub cpu_time_us: u64,
+    pub wall_time_us: u64,
+    /// Peak memory of the whole tree (see `sandbox` for how it is measured).
+    pub peak_memory_bytes: u64,
+    /// Stopped at the wall-clock backstop while not computing.
+    pub wall_timeout: bool,
+    /// The tree's memory passed the limit while it ran.
+    pub memory_limit_seen: bool,
+    /// How long the backstop waited on past its time for a program that was still computing.
+    pub starved_ms: u64,
+}
+
+/// Sends `message`, lending `fds` along with it.
+pub fn send(socket: BorrowedFd, message: &impl Serialize, fds: &[BorrowedFd]) -> io::Result<()> {
+    let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
+    send_bytes(socket, &bytes, fds)
+}
+
+pub fn send_bytes(socket: BorrowedFd, bytes: &[u8], fds: &[BorrowedFd]) -> io::Result<()> {
+    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(3))];
+    let mut control = SendAncillaryBuffer::new(&mut space);
+    if !fds.is_empty() && !control.push(SendAncillaryMessage::ScmRights(fds)) {
+        return Err(io::Error::other("too many descriptors for one message"));
+    }
+    rustix::net::sendmsg(
+        socket,
+        &[IoSlice::new(bytes)],
+        &mut control,
+        SendFlags::NOSIGNAL,
+    )?;
+    Ok(())
+}
+
+/// One received message and the descriptors that came with it; `None` at end of stream
+/// (the other side has gone).
+pub struct Received {
+    pub bytes: Vec<u8>,
+    pub fds: Vec<OwnedFd>,
+}
+
+pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
+    let mut bytes = vec![0u8; MAX_MESSAGE];
+    let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(3))];
+    let mut control = RecvAncillaryBuffer::new(&mut space);
+    let received = loop {
+        match rustix::net::recvmsg(
+            socket.as_fd(),
+            &mut [IoSliceMut::new(&mut bytes)],
+            &mut control,
+            RecvFlags::CMSG_CLOEXEC,
+        ) {
+            Err(rustix::io::Errno::INTR) => continue,
+            other => break other?,
+        }
+    };
+    let mut fds = Vec::new();
+    for message in control.drain() {
+        if let RecvAncillaryMessage::ScmRights(lent) = message {
+            fds.extend(lent);
+        }
+    }
+    if received.bytes == 0 && fds.is_empty() {
+        return Ok(None);
+    }
+    bytes.truncate(received.bytes);
+    Ok(Some(Received { bytes, fds }))
+}
+
+/// Parses a received JSON message.
+pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> io::Result<T> {
+    serde_json::from_slice(bytes).map_err(|error| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("a supervisor message that does not parse: {error}"),
+        )
+    })
+}

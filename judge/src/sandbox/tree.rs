@@ -1,0 +1,176 @@
+//! The process tree below the supervisor, read from `/proc`: who is in it, how much CPU and
+//! resident memory it holds, whether it is computing, and killing and reaping all of it.
+//!
+//! The supervisor is a child subreaper, so every orphan of a run (a double-forked daemon, a
+//! child that called `setsid`) is re-parented to it: the tree below it is the whole run.
+
+use std::time::Duration;
+
+/// What the reaped processes of a run used, from `wait4`.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Reaped {
+    pub cpu_time: Duration,
+    /// The largest `ru_maxrss` among them (each process's own peak, not a sum).
+    pub max_resident_bytes: u64,
+}
+
+impl Reaped {
+    pub fn add(&mut self, usage: &libc::rusage) {
+        self.cpu_time += timeval(usage.ru_utime) + timeval(usage.ru_stime);
+        // Linux reports ru_maxrss in KiB.
+        self.max_resident_bytes = self
+            .max_resident_bytes
+            .max(usage.ru_maxrss.max(0) as u64 * 1024);
+    }
+}
+
+/// What `/proc` says about the live part of the tree right now.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Snapshot {
+    /// CPU time of the live processes, with that of the children they have reaped.
+    pub cpu_time: Duration,
+    pub resident_bytes: u64,
+    /// Some process of the tree is running or waiting for a CPU (state `R`).
+    pub runnable: bool,
+    pub processes: usize,
+}
+
+/// The direct children of `pid` (of all its threads).
+pub fn children(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return found;
+    };
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            found.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    found
+}
+
+/// Every live descendant of `root`.
+pub fn descendants(root: u32) -> Vec<u32> {
+    let mut found = children(root);
+    let mut next = 0;
+    while next < found.len() {
+        let more = children(found[next]);
+        found.extend(more);
+        next += 1;
+    }
+    found
+}
+
+/// CPU, memory and state of every live descendant of `root`.
+pub fn snapshot(root: u32) -> Snapshot {
+    let mut snapshot = Snapshot::default();
+    for pid in descendants(root) {
+        let Some(stat) = Stat::read(pid) else {
+            continue;
+        };
+        snapshot.processes += 1;
+        snapshot.cpu_time += stat.cpu_time;
+        snapshot.resident_bytes += stat.resident_bytes;
+        snapshot.runnable |= stat.state == 'R';
+    }
+    snapshot
+}
+
+/// The fields of `/proc/PID/stat` the watchdog needs.
+struct Stat {
+    state: char,
+    cpu_time: Duration,
+    resident_bytes: u64,
+}
+
+impl Stat {
+    fn read(pid: u32) -> Option<Stat> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name is in parentheses and may hold spaces and parentheses.
+        let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+        let number = |index: usize| fields.get(index)?.parse::<u64>().ok();
+        // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), 11 to 14 here.
+        let ticks = number(11)? + number(12)? + number(13)? + number(14)?;
+        Some(Stat {
+            state: fields.first()?.chars().next()?,
+            cpu_time: Duration::from_nanos(ticks * 1_000_000_000 / clock_ticks()),
+            resident_bytes: number(21)? * page_size(),
+        })
+    }
+}
+
+/// Kills every descendant of the calling process and reaps them all, until it has no child
+/// left; adds what they used to `reaped`. `also_kill` runs before every pass (the cgroup's
+/// view of the run). Returns the status of `main` if it was reaped here.
+pub fn kill_and_reap_all(
+    reaped: &mut Reaped,
+    main: Option<i32>,
+    also_kill: &dyn Fn(),
+) -> Option<libc::c_int> {
+    let me = std::process::id();
+    let mut main_status = None;
+    loop {
+        // The whole tree at once, so that no process lives on to fork; orphans of the killed
+        // come to us, and one forked meanwhile is killed on the next pass.
+        also_kill();
+        for pid in descendants(me) {
+            kill(pid as i32);
+        }
+        match wait_any(reaped, true) {
+            Some((pid, status)) => {
+                if Some(pid) == main {
+                    main_status = Some(status);
+                }
+            }
+            None => return main_status,
+        }
+    }
+}
+
+/// Reaps one child that has ended (blocking for one when `block`); `None` when there is none
+/// (no children at all, or none ended yet without `block`).
+pub fn wait_any(reaped: &mut Reaped, block: bool) -> Option<(i32, libc::c_int)> {
+    let options = if block { 0 } else { libc::WNOHANG };
+    loop {
+        let mut status = 0;
+        // SAFETY: rusage is plain data that wait4 fills; status is a local.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to locals.
+        let pid = unsafe { libc::wait4(-1, &mut status, options | libc::__WALL, &mut usage) };
+        if pid > 0 {
+            reaped.add(&usage);
+            return Some((pid, status));
+        }
+        if pid < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        return None;
+    }
+}
+
+/// SIGKILL to one process; one already gone is fine.
+pub fn kill(pid: i32) {
+    if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+    }
+}
+
+pub fn alive(pid: u32) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+fn timeval(time: libc::timeval) -> Duration {
+    Duration::from_secs(time.tv_sec.max(0) as u64)
+        + Duration::from_micros(time.tv_usec.max(0) as u64)
+}
+
+fn clock_ticks() -> u64 {
+    rustix::param::clock_ticks_per_second().max(1)
+}
+
+fn page_size() -> u64 {
+    rustix::param::page_size() as u64
+}
