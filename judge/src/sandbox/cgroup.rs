@@ -125,17 +125,6 @@ impl Cgroups {
         baseline
     }
 
-    /// The memory charged now, if there is a memory cgroup.
-    pub fn memory_now(&self) -> Option<u64> {
-        let memory = self.memory.as_ref()?;
-        let current = if memory.v2 {
-            "memory.current"
-        } else {
-            "memory.usage_in_bytes"
-        };
-        read_number(&memory.dir.join(current))
-    }
-
     /// The highest charge since `start_run`, if there is a memory cgroup.
     pub fn memory_peak(&mut self) -> Option<u64> {
         let file = self.memory_peak.as_mut()?;

@@ -8,9 +8,10 @@
 //! - CPU time: the whole tree's, from `wait4` of every process (orphans are re-parented to the
 //!   supervisor and reaped there); while it runs, the watchdog reads `/proc` every 100 ms and
 //!   stops it past 1.1 x the limit; RLIMIT_CPU per process as a backstop.
-//! - Memory: with a memory cgroup, the cgroup's peak charge over the run (every process,
-//!   shared memory, memfd and tmpfs pages) and its hard limit; without one, the largest of
-//!   the processes' own peaks and the tree's resident sum read by the watchdog, and a loose
+//! - Memory: the larger of the largest process's own peak resident set (`ru_maxrss`, the
+//!   figure online judges show) and, with a memory cgroup, the cgroup's peak charge over the
+//!   run (every process, shared memory, memfd and tmpfs pages), whose hard limit enforces it;
+//!   without a cgroup, the tree's resident sum read by the watchdog every 100 ms, and a loose
 //!   address-space cap.
 //! - Processes: a pids cgroup, else RLIMIT_NPROC (which does not bind root).
 //! - Wall time: a backstop for a program that waits instead of computing; one that is still
@@ -30,6 +31,7 @@ use rustix::event::{PollFd, PollFlags};
 pub use crate::profile::Limits;
 
 mod cgroup;
+mod footprint;
 mod protocol;
 mod spawn;
 pub mod supervisor;

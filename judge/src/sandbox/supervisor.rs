@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
+use super::footprint::Footprint;
 use super::protocol::{self, Ready, Report, Request};
 use super::spawn::Launch;
 use super::tree::{self, Reaped};
@@ -82,6 +83,7 @@ pub fn main() -> ! {
             .collect(),
     };
     let mut supervisor = Supervisor {
+        footprint: Footprint::new(),
         socket,
         cgroups,
         workdir,
@@ -95,6 +97,7 @@ pub fn main() -> ! {
 }
 
 struct Supervisor {
+    footprint: Footprint,
     socket: OwnedFd,
     cgroups: Cgroups,
     workdir: PathBuf,
@@ -144,6 +147,7 @@ impl Supervisor {
             Ok(launch) => launch,
             Err(error) => return Some(spawn_failure(&error)),
         };
+        self.footprint.shrink();
         let start = Instant::now();
         let pid = match launch.spawn() {
             Ok(pid) => pid,
@@ -163,10 +167,15 @@ impl Supervisor {
         if let Some(status) = main_status {
             watch.main = Some(status);
         }
-        let peak = match self.cgroups.memory_peak() {
-            Some(peak) => peak.saturating_sub(baseline),
-            None => watch.reaped.max_resident_bytes.max(watch.max_resident),
-        };
+        // The cgroup counts in whole batches of pages (256 KiB per CPU on v1) and sees shared
+        // memory; `ru_maxrss` is exact for one process: the larger of them.
+        let charged = self
+            .cgroups
+            .memory_peak()
+            .map(|peak| peak.saturating_sub(baseline));
+        let peak = charged
+            .unwrap_or(watch.max_resident)
+            .max(watch.reaped.max_resident_bytes);
         self.clean_up();
         if matches!(ended, Ended::JudgeGone) {
             return None;
@@ -323,11 +332,13 @@ impl Watch {
     }
 
     /// Reads the tree's figures; true when the run must be stopped now.
-    fn over_a_limit(&mut self, supervisor: &Supervisor, now: Instant) -> bool {
+    fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
         let snapshot = tree::snapshot(std::process::id());
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
-        let resident = match supervisor.cgroups.memory_now() {
-            Some(charged) => charged.saturating_sub(self.baseline),
+        // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
+        // memory, and what stays (files in tmpfs) may then be below the limit.
+        let resident = match supervisor.cgroups.memory_peak() {
+            Some(peak) => peak.saturating_sub(self.baseline),
             None => snapshot.resident_bytes,
         };
         self.max_resident = self.max_resident.max(resident);

@@ -4,6 +4,7 @@
 mod bad_input;
 mod cli;
 mod common;
+mod containment;
 mod corpus;
 mod ecosystem;
 mod properties;

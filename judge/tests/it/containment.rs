@@ -1,0 +1,537 @@
+//! The run layer tried as an attacker and an impatient user would: signals to the judge,
+//! programs that escape, resources hidden in children and shared memory, a starved machine,
+//! threads. Each test builds its own throwaway repository and, where it matters, runs both
+//! with cgroups and without (`JUDGE_NO_CGROUPS=1`, the setup of a user who is not root).
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A repository with one problem `p` (the given `problem.toml` body), its cases and a
+/// solution `solutions/p.EXT`.
+fn repository(
+    problem_toml: &str,
+    cases: &[(&str, &str)],
+    solution: (&str, &str),
+) -> tempfile::TempDir {
+    let mut files: Vec<(String, String)> = vec![
+        ("problems/p/problem.toml".into(), problem_toml.into()),
+        (format!("solutions/p.{}", solution.0), solution.1.into()),
+    ];
+    for (index, (input, output)) in cases.iter().enumerate() {
+        files.push((
+            format!("problems/p/tests/{}.in", index + 1),
+            input.to_string(),
+        ));
+        files.push((
+            format!("problems/p/tests/{}.out", index + 1),
+            output.to_string(),
+        ));
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    repository_with(&borrowed)
+}
+
+/// The judge started as a plain process (to signal it), in `repo`, with `TMPDIR` set to
+/// `tmp` so that run folders are seen.
+fn start_judge(repo: &Path, tmp: &Path, args: &[&str], cgroups: bool) -> Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_judge"));
+    command
+        .args(args)
+        .current_dir(repo)
+        .env("TMPDIR", tmp)
+        .env("JUDGE_NO_CGROUPS", if cgroups { "0" } else { "1" })
+        .env(
+            "JUDGE_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
+        )
+        .env_remove("CI")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command.spawn().unwrap()
+}
+
+/// Runs the judge to its end: (exit code, stdout).
+fn judge_to_end(repo: &Path, tmp: &Path, args: &[&str], cgroups: bool) -> (i32, String) {
+    let output = start_judge(repo, tmp, args, cgroups)
+        .wait_with_output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr),
+    )
+}
+
+/// Waits until `condition` holds, for at most `limit`.
+fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if condition() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    condition()
+}
+
+/// The pids that marker files in `marks` name (programs write them to say they are running).
+fn marked_pids(marks: &Path) -> Vec<u32> {
+    std::fs::read_dir(marks)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn alive(pid: u32) -> bool {
+    // A zombie has been killed; it only waits for its parent to read its status.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    })
+}
+
+fn run_folders(tmp: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("judge-run-")
+        })
+        .collect()
+}
+
+/// The cgroup folders a judge with pid `owner` made (in this process's hierarchies).
+fn cgroups_of(owner: u32) -> Vec<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mut found = Vec::new();
+    for line in own.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (
+            fields.next(),
+            fields.next().unwrap_or(""),
+            fields.next().unwrap_or(""),
+        );
+        for controller in ["pids", "memory"] {
+            if controllers.split(',').any(|c| c == controller) {
+                let base = Path::new("/sys/fs/cgroup")
+                    .join(controller)
+                    .join(path.trim_start_matches('/'));
+                if let Ok(entries) = std::fs::read_dir(base) {
+                    found.extend(entries.flatten().map(|entry| entry.path()).filter(|dir| {
+                        dir.file_name()
+                            .unwrap()
+                            .to_string_lossy()
+                            .starts_with(&format!("judge-{owner}-"))
+                    }));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A Python solution that says it runs (a marker file named by its pid in `marks`), then
+/// sleeps far past any limit.
+fn sleeper(marks: &Path) -> String {
+    format!(
+        "import os, time\nopen(os.path.join({:?}, str(os.getpid())), 'w').close()\ntime.sleep(120)\n",
+        marks.display().to_string()
+    )
+}
+
+const SLOW_PROBLEM: &str = "name = \"p\"\nprofile = \"boj\"\ntime_limit_ms = 20000\n";
+
+#[test]
+fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
+    for (signal, code) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+    ] {
+        let marks = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let cases = [
+            ("1 2\n", "3\n"),
+            ("3 4\n", "7\n"),
+            ("5 6\n", "11\n"),
+            ("7 8\n", "15\n"),
+        ];
+        let repo = repository(SLOW_PROBLEM, &cases, ("py", &sleeper(marks.path())));
+        let judge = start_judge(repo.path(), tmp.path(), &["run", "p", "-j", "2"], true);
+        let judge_pid = judge.id();
+        assert!(
+            wait_until(Duration::from_secs(30), || marked_pids(marks.path()).len()
+                >= 2),
+            "the programs never started"
+        );
+        // SAFETY: a plain signal to the child this test started.
+        unsafe { libc::kill(judge_pid as i32, signal) };
+        let started = Instant::now();
+        let output = judge.wait_with_output().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the judge took {:?} to stop",
+            started.elapsed()
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "exit code after signal {signal}"
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("Summary"),
+            "no summary of what had finished:\n{stdout}"
+        );
+        for pid in marked_pids(marks.path()) {
+            assert!(
+                wait_until(Duration::from_secs(1), || !alive(pid)),
+                "program {pid} outlived the judge"
+            );
+        }
+        assert_eq!(
+            run_folders(tmp.path()),
+            Vec::<PathBuf>::new(),
+            "run folders left"
+        );
+        assert_eq!(cgroups_of(judge_pid), Vec::<PathBuf>::new(), "cgroups left");
+    }
+}
+
+#[test]
+fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
+    let marks = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = repository(
+        SLOW_PROBLEM,
+        &[("1 2\n", "3\n")],
+        ("py", &sleeper(marks.path())),
+    );
+    let mut judge = start_judge(repo.path(), tmp.path(), &["run", "p"], true);
+    let judge_pid = judge.id();
+    assert!(wait_until(Duration::from_secs(30), || !marked_pids(
+        marks.path()
+    )
+    .is_empty()));
+    judge.kill().unwrap();
+    judge.wait().unwrap();
+    for pid in marked_pids(marks.path()) {
+        assert!(
+            wait_until(Duration::from_secs(2), || !alive(pid)),
+            "program {pid} outlived a killed judge"
+        );
+    }
+    // Whatever the killed judge could not remove, the next judge sweeps.
+    let quick = repository(
+        "name = \"q\"\n",
+        &[("1 2\n", "3\n")],
+        ("py", "print(sum(map(int, input().split())))\n"),
+    );
+    let (code, output) = judge_to_end(quick.path(), tmp.path(), &["run", "p"], true);
+    assert_eq!(code, 0, "{output}");
+    assert!(
+        wait_until(Duration::from_secs(2), || cgroups_of(judge_pid).is_empty()),
+        "cgroups of the killed judge left: {:?}",
+        cgroups_of(judge_pid)
+    );
+    assert_eq!(
+        run_folders(tmp.path()),
+        Vec::<PathBuf>::new(),
+        "run folders left"
+    );
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    let marks = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("{i}\n"), format!("{i}\n")))
+        .collect();
+    let cases: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let repo = repository(SLOW_PROBLEM, &cases, ("py", &sleeper(marks.path())));
+    let mut judge = start_judge(repo.path(), tmp.path(), &["run", "p", "-j", "1"], true);
+    let judge_pid = judge.id();
+    let mut stdout = BufReader::new(judge.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert!(wait_until(Duration::from_secs(30), || !marked_pids(
+        marks.path()
+    )
+    .is_empty()));
+    drop(stdout);
+    // SAFETY: a plain signal to the child this test started: the reader is gone, and the
+    // judge learns it at its next print; a SIGPIPE is what it then gets.
+    unsafe { libc::kill(judge_pid as i32, libc::SIGPIPE) };
+    let output = judge.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "not quiet: {stderr}");
+    assert_eq!(output.status.code(), Some(128 + libc::SIGPIPE));
+    for pid in marked_pids(marks.path()) {
+        assert!(
+            wait_until(Duration::from_secs(1), || !alive(pid)),
+            "program {pid} outlived the judge"
+        );
+    }
+    assert_eq!(
+        run_folders(tmp.path()),
+        Vec::<PathBuf>::new(),
+        "run folders left"
+    );
+    assert_eq!(cgroups_of(judge_pid), Vec::<PathBuf>::new(), "cgroups left");
+}
+
+/// A solution that answers, leaving behind a daemon (double fork and `setsid`) that marks
+/// itself and sleeps; with `leave_cgroup`, the daemon also moves itself to the root cgroup.
+fn daemonizer(marks: &Path, leave_cgroup: bool) -> String {
+    format!(
+        r#"import os, sys, time
+a, b = map(int, sys.stdin.read().split())
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        if {leave_cgroup}:
+            for controller in ("pids", "memory"):
+                try:
+                    open("/sys/fs/cgroup/%s/cgroup.procs" % controller, "w").write(str(os.getpid()))
+                except OSError:
+                    pass
+        open(os.path.join({marks:?}, str(os.getpid())), "w").close()
+        time.sleep(120)
+    os._exit(0)
+time.sleep(0.5)
+print(a + b)
+"#,
+        leave_cgroup = if leave_cgroup { "True" } else { "False" },
+        marks = marks.display().to_string(),
+    )
+}
+
+#[test]
+fn no_process_of_a_run_outlives_it() {
+    for (cgroups, leave_cgroup) in [(true, false), (false, false), (true, true)] {
+        let marks = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = repository(
+            "name = \"p\"\ntime_limit_ms = 5000\n",
+            &[("1 2\n", "3\n")],
+            ("py", &daemonizer(marks.path(), leave_cgroup)),
+        );
+        let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p"], cgroups);
+        assert_eq!(code, 0, "{output}");
+        let daemons = marked_pids(marks.path());
+        assert_eq!(daemons.len(), 1, "the daemon did not start ({output})");
+        for pid in daemons {
+            let escaped = alive(pid);
+            if escaped {
+                tree_kill(pid);
+            }
+            assert!(
+                !escaped,
+                "a daemon outlived its run (cgroups: {cgroups}, left its cgroup: {leave_cgroup})"
+            );
+        }
+    }
+}
+
+fn tree_kill(pid: u32) {
+    // SAFETY: cleans up after a failed test.
+    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+}
+
+/// The judge's JSON report: (verdict code, CPU ms, peak memory bytes) per case, in order.
+fn json_cases(output: &str) -> Vec<(String, u64, u64)> {
+    let start = output.find('{').expect("a JSON report");
+    let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
+    report["problems"][0]["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|case| {
+            (
+                case["verdict"].as_str().unwrap_or_default().to_string(),
+                case["cpu_time_ms"].as_f64().unwrap_or(0.0) as u64,
+                case["peak_memory_bytes"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// A solution whose child does `work`, tells its parent it is done, and is never waited for:
+/// the parent answers and exits while the child still holds what it used.
+fn hiding_child(work: &str) -> String {
+    format!(
+        r#"import os, sys
+a, b = map(int, sys.stdin.read().split())
+read, write = os.pipe()
+if os.fork() == 0:
+{work}
+    os.write(write, b"x")
+    import time
+    time.sleep(60)
+os.read(read, 1)
+print(a + b)
+"#
+    )
+}
+
+#[test]
+fn resources_are_the_whole_trees() {
+    let memory = "    held = b'x' * (250 << 20)";
+    let cpu = "    import time\n    end = time.process_time() + 1.3\n    while time.process_time() < end: pass";
+    // Files are capped at the output limit (RLIMIT_FSIZE): five of 50 MiB each.
+    let memfd = "    chunk = b'x' * (50 << 20)\n    fds = [os.memfd_create('hidden') for _ in range(5)]\n    for fd in fds: os.write(fd, chunk)";
+    let shm = "    chunk = b'x' * (50 << 20)\n    for i in range(5):\n        with open('/dev/shm/judge-test-hidden-%d' % i, 'wb') as f: f.write(chunk)";
+    // Kattis gives every language the same limits (Baekjoon would add Python's allowance).
+    let problem =
+        "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 1000\nmemory_limit_mib = 128\n";
+    let mut rows = vec![
+        (memory, "MLE", true),
+        (cpu, "TLE", true),
+        (memory, "MLE", false),
+        (cpu, "TLE", false),
+    ];
+    rows.extend([(memfd, "MLE", true), (shm, "MLE", true)]);
+    let mut wrong = Vec::new();
+    for (work, expected, cgroups) in rows {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = repository(problem, &[("1 2\n", "3\n")], ("py", &hiding_child(work)));
+        let (_, output) = judge_to_end(
+            repo.path(),
+            tmp.path(),
+            &["run", "p", "--format", "json"],
+            cgroups,
+        );
+        let cases = json_cases(&output);
+        if cases.first().map(|case| case.0.as_str()) != Some(expected) {
+            wrong.push(format!(
+                "{work:?} (cgroups: {cgroups}): expected {expected}, got {cases:?}"
+            ));
+        }
+    }
+    assert!(
+        !Path::new("/dev/shm/judge-test-hidden").exists(),
+        "a run's /dev/shm file is left"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_memory_figure_is_the_programs_own() {
+    // A small C program, and beside it a case with a large output, so that the judge holds
+    // a large buffer while the small cases run in parallel.
+    let solution =
+        "#include <stdio.h>\nint main(void) { long n; if (scanf(\"%ld\", &n) != 1) return 1;\n\
+        for (long i = 0; i < n; i++) printf(\"%ld\\n\", i); return 0; }\n";
+    let big: String = (0..3_000_000).map(|i| format!("{i}\n")).collect();
+    let mut cases: Vec<(String, String)> = vec![("3000000\n".into(), big)];
+    cases.extend((0..12).map(|_| ("1\n".to_string(), "0\n".to_string())));
+    let cases: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let problem = "name = \"p\"\nprofile = \"boj\"\ntime_limit_ms = 5000\nmemory_limit_mib = 16\noutput_limit_mib = 64\n";
+    let repo = repository(problem, &cases, ("c", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, output) = judge_to_end(
+        repo.path(),
+        tmp.path(),
+        &["run", "p", "-j", "2", "--format", "json"],
+        true,
+    );
+    assert_eq!(code, 0, "{output}");
+    let cases = json_cases(&output);
+    assert_eq!(cases.len(), 13, "{output}");
+    let largest = cases.iter().skip(1).map(|case| case.2).max().unwrap_or(0);
+    // The release judge's supervisor leaves about 1 MiB in the figure; this debug build's
+    // larger code leaves more.
+    let allowed: u64 = if cfg!(debug_assertions) {
+        3 << 20
+    } else {
+        5 << 19
+    };
+    assert!(
+        largest > 0 && largest <= allowed,
+        "a one-line C program shows {largest} bytes"
+    );
+}
+
+#[test]
+fn a_starved_program_is_judged_by_its_cpu_time() {
+    // 0.9 s of CPU against a 1 s limit, while busy loops elsewhere take most of the machine:
+    // the wall-clock backstop (3 s) passes long before the program gets its 0.9 s.
+    let solution = "import time\nend = time.process_time() + 0.9\nwhile time.process_time() < end: pass\nprint(3)\n";
+    let problem = "name = \"p\"\nprofile = \"boj\"\ntime_limit_ms = 1000\n";
+    let repo = repository(problem, &[("1 2\n", "3\n")], ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut load: Vec<Child> = (0..cores * 4)
+        .map(|_| {
+            Command::new("python3")
+                .args([
+                    "-c",
+                    "import time\nend = time.time() + 40\nwhile time.time() < end: pass",
+                ])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let (code, output) = judge_to_end(
+        repo.path(),
+        tmp.path(),
+        &["run", "p", "--format", "json"],
+        true,
+    );
+    for busy in &mut load {
+        let _ = busy.kill();
+        let _ = busy.wait();
+    }
+    assert_eq!(code, 0, "a starved program was not accepted: {output}");
+}
+
+#[test]
+fn threads_run_as_on_the_judge() {
+    let cpp = "#include <iostream>\n#include <thread>\n#include <vector>\n#include <atomic>\n\
+        int main() { long a, b; std::cin >> a >> b; std::atomic<long> sum{0};\n\
+        std::vector<std::thread> pool; for (int i = 0; i < 8; i++) pool.emplace_back([&] { sum += 1; });\n\
+        for (auto &t : pool) t.join(); std::cout << a + b + sum - 8 << std::endl; }\n";
+    let java = "import java.util.*;\npublic class Main { public static void main(String[] args) throws Exception {\n\
+        Scanner in = new Scanner(System.in); long a = in.nextLong(), b = in.nextLong();\n\
+        Thread t = new Thread(() -> {}); t.start(); t.join(); System.out.println(a + b); } }\n";
+    let mut wrong = Vec::new();
+    for (profile, memory) in [("boj", 256), ("kattis", 2048)] {
+        for (ext, source) in [("cpp", cpp), ("java", java)] {
+            let problem = format!("name = \"p\"\nprofile = \"{profile}\"\ntime_limit_ms = 5000\nmemory_limit_mib = {memory}\n");
+            let repo = repository(&problem, &[("1 2\n", "3\n")], (ext, source));
+            let tmp = tempfile::tempdir().unwrap();
+            for cgroups in [true, false] {
+                let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p"], cgroups);
+                if code != 0 {
+                    wrong.push(format!(
+                        "{ext} under {profile} (cgroups: {cgroups}):\n{output}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
