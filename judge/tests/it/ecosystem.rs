@@ -253,3 +253,20 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         ))
         .stdout(predicate::str::contains("boj_7682: 14/14 accepted"));
 }
+
+#[test]
+fn rust_files_whose_names_are_not_crate_names_build() {
+    for name in ["my sol.rs", "sol.v2.rs", "a+b.rs", "2048.rs"] {
+        let solution = format!("solutions/{name}");
+        let repository = repository_with(&[
+            ("problems/sum/tests/1.in", "1 2\n"),
+            ("problems/sum/tests/1.out", "3\n"),
+            (&solution, SUM_SOLUTION),
+        ]);
+        judge_in(repository.path())
+            .args(["run", "sum", "--solution", &solution])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("sum: 1/1 accepted"));
+    }
+}
