@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::checker::{build_checker, check, Judgement};
 use crate::compare::{self, FileMismatch};
 use crate::compile::{Build, Compiler, Program};
-use crate::diff::{self, DiffLine};
+use crate::diff::DiffLine;
 use crate::error::{Error, Outcome};
 use crate::problem::{Problem, TestCase};
 use crate::profile::Limits;
@@ -371,18 +371,9 @@ pub fn judge_case(
 }
 
 fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
-    let offset = found.first_line - 1;
-    let mut diff = diff::window(
-        &found.expected_rest,
-        found.actual_rest,
-        found.mismatch.line - offset,
-    );
-    for line in &mut diff {
-        line.number += offset;
-    }
     Failure {
         message: found.mismatch.to_string(),
-        diff,
+        diff: found.diff(),
         stderr: stderr_of(run),
     }
 }
