@@ -814,7 +814,8 @@ fn check(
             let command = command
                 .join(" ")
                 .replace("{source}", &file_name)
-                .replace("{exe}", "main");
+                .replace("{exe}", "main")
+                .replace("{crate}", &crate::language::crate_name(&file_name));
             command.replace("{dir}", ".")
         },
     );

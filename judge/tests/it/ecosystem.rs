@@ -214,7 +214,7 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "builds alone with `rustc --edition 2021 -O -o main boj_2615.rs`",
+            "builds alone with `rustc --edition 2021 -O --crate-name boj_2615 -o main boj_2615.rs`",
         ))
         .stdout(
             predicate::str::contains("within the 64.0 KiB code-size limit")
