@@ -216,8 +216,8 @@ fn compare_file_in_windows<'a>(
     let prefix = &actual[..line_start];
     let actual_rest = &actual[line_start..];
     let mut window_bytes = first_window_bytes;
-    let (expected_rest, mut mismatch) = loop {
-        let (window, whole) = read_window(&mut file, line_start as u64, window_bytes)?;
+    let (expected_rest, read_whole, mut mismatch) = loop {
+        let (window, read_whole) = read_window(&mut file, line_start as u64, window_bytes)?;
         // When the difference is on the first line, the whole outputs decide (an empty
         // output is named as such).
         let outcome = if line_start == 0 {
@@ -226,14 +226,14 @@ fn compare_file_in_windows<'a>(
             compare_rest(mode, &window, actual_rest)
         };
         match outcome {
-            Ok(()) if whole => return Ok(Ok(())),
-            Err(mismatch) if whole || decided_in_window(&mismatch, &window) => {
-                break (window, mismatch);
+            Ok(()) if read_whole => return Ok(Ok(())),
+            Err(mismatch) if read_whole || decided_in_window(mode, &mismatch, &window) => {
+                break (window, read_whole, mismatch);
             }
             _ => window_bytes = window_bytes.saturating_mul(4),
         }
     };
-    if let Reason::MissingLines { expected, .. } = &mut mismatch.reason {
+    if let (Reason::MissingLines { expected, .. }, false) = (&mut mismatch.reason, read_whole) {
         // The window's count of lines is not the file's.
         file.seek(SeekFrom::Start(line_start as u64))?;
         *expected = count_lines_read(&mut file)?;
@@ -321,21 +321,24 @@ fn read_window(
 
 /// Whether a mismatch found in a window of whole lines holds whatever the file goes on with:
 /// the output ended where the window has more, or a line or token differs before the
-/// window's last line (the last line's trailing whitespace may go on in the file).
-fn decided_in_window(mismatch: &Mismatch, window: &[u8]) -> bool {
-    let lines = window.iter().filter(|&&b| b == b'\n').count();
+/// window's last line that holds a token (a run of whitespace after it may go on in the file).
+fn decided_in_window(mode: CompareMode, mismatch: &Mismatch, window: &[u8]) -> bool {
     match mismatch.reason {
         Reason::EmptyOutput | Reason::MissingLines { .. } | Reason::OutputEndsEarly { .. } => {
-            lines > 0
+            !is_blank(window)
         }
         // The window ended where the file may go on.
         Reason::ExtraLines { .. } | Reason::ExtraToken { .. } => false,
         Reason::LineEndingsOrTrailingSpace => false,
+        // Spacing is compared once every token matched, which only the whole file can tell.
+        Reason::WhitespaceOnly if matches!(mode, CompareMode::Kattis(flags) if flags.space_change_sensitive) => {
+            false
+        }
         Reason::WhitespaceOnly
         | Reason::LetterCaseOnly
         | Reason::DifferentLine { .. }
         | Reason::DifferentToken { .. }
-        | Reason::FloatOff { .. } => mismatch.line < lines,
+        | Reason::FloatOff { .. } => mismatch.line < count_lines(window),
     }
 }
 
@@ -853,6 +856,9 @@ mod tests {
             ("1\n2\n3\n4\n", "1\r\n2\r\n3\r\n5\r\n"),
             ("1\n2\n3\n4   \n5\n", "1\n2\n3\n4\n5 6\n"),
             ("1\n2\n3 4\n5 6\n", "1\n2\n3 4 5\n"),
+            ("a\n\nb\n", "a\n"),
+            ("a  b\nc\nd\ne\n", "a b\nc\n"),
+            ("a  b\nc\nd\ne\n", "a b\nc\nd\ne\n"),
         ];
         for (expected, actual) in pairs {
             for mode in [
@@ -860,6 +866,10 @@ mod tests {
                 CompareMode::Lines,
                 CompareMode::Tokens,
                 CompareMode::Kattis(KattisFlags::default()),
+                CompareMode::Kattis(KattisFlags {
+                    space_change_sensitive: true,
+                    ..KattisFlags::default()
+                }),
             ] {
                 file_agrees(mode, expected, actual);
             }
