@@ -1,6 +1,9 @@
 /* The floor: the least a judge must do per case. For each case it spawns the solution with
- * stdin from the .in file, reads stdout through a pipe and compares it with the expected
- * output using memcmp. With -j N, N threads take cases from a shared counter.
+ * stdin from the .in file, reads stdout through a pipe a chunk at a time and compares each
+ * chunk with the same range of the expected file, read a chunk at a time too: no output is
+ * ever held whole, so memory stays small and the compared bytes stay in cache. After a
+ * mismatch the rest of the output is still drained, as a judge must to see all of it.
+ * With -j N, N threads take cases from a shared counter.
  *
  * usage: floor [-j N] SOLUTION CASE_DIR [SOLUTION CASE_DIR ...]
  * Every NAME.in below CASE_DIR (recursively) with its NAME.out is a case of SOLUTION.
@@ -31,17 +34,18 @@ static size_t case_count;
 static atomic_size_t next_case;
 static atomic_size_t mismatches;
 
-static char *read_all(int fd, size_t *length) {
-    size_t capacity = 1 << 16, used = 0;
-    char *buffer = malloc(capacity);
-    for (;;) {
-        if (used == capacity) buffer = realloc(buffer, capacity *= 2);
-        ssize_t got = read(fd, buffer + used, capacity - used);
+/* Bytes compared at a time: a pipe's default capacity, and small enough to stay in cache. */
+#define CHUNK (1 << 16)
+
+/* Reads until `buffer` holds `length` bytes or the file ends; returns the bytes read. */
+static size_t read_full(int fd, char *buffer, size_t length) {
+    size_t used = 0;
+    while (used < length) {
+        ssize_t got = read(fd, buffer + used, length - used);
         if (got <= 0) break;
         used += (size_t)got;
     }
-    *length = used;
-    return buffer;
+    return used;
 }
 
 static void judge_one(const char *solution, const char *input) {
@@ -56,21 +60,25 @@ static void judge_one(const char *solution, const char *input) {
     if (posix_spawn(&pid, solution, &actions, NULL, argv, environ) != 0) abort();
     posix_spawn_file_actions_destroy(&actions);
     close(out[1]);
-    size_t got_length;
-    char *got = read_all(out[0], &got_length);
-    close(out[0]);
-    int status;
-    waitpid(pid, &status, 0);
 
     char expected_path[4096];
     snprintf(expected_path, sizeof expected_path, "%.*s.out", (int)(strlen(input) - 3), input);
-    int fd = open(expected_path, O_RDONLY | O_CLOEXEC);
-    size_t expected_length;
-    char *expected = read_all(fd, &expected_length);
-    close(fd);
-    if (got_length != expected_length || memcmp(got, expected, got_length) != 0) atomic_fetch_add(&mismatches, 1);
-    free(got);
-    free(expected);
+    int expected = open(expected_path, O_RDONLY | O_CLOEXEC);
+    if (expected < 0) abort();
+    char got[CHUNK], want[CHUNK];
+    int same = 1;
+    for (;;) {
+        ssize_t count = read(out[0], got, sizeof got);
+        if (count <= 0) break;
+        if (same && (read_full(expected, want, (size_t)count) != (size_t)count || memcmp(got, want, (size_t)count) != 0)) same = 0;
+    }
+    /* The output ended: it matches only if the expected file ends there too. */
+    if (same && read(expected, want, 1) != 0) same = 0;
+    close(expected);
+    close(out[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!same) atomic_fetch_add(&mismatches, 1);
 }
 
 static void *worker(void *unused) {

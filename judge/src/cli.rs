@@ -21,10 +21,11 @@ use crate::problem::Problem;
 use crate::profile::Profile;
 use crate::provenance::Provenance;
 use crate::recipe::RECIPE_FILE;
+use crate::report::format_bytes;
 use crate::report::render_diff;
 use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
+use crate::runner::{self, Settings, Task};
 use crate::scaffold;
-use crate::schedule::{self, format_bytes, Settings, Task};
 use crate::stress::{self, Budget, Found};
 use crate::verify;
 
@@ -338,7 +339,7 @@ fn judge(
     if let Some(junit) = junit.as_mut() {
         reporters.push(junit);
     }
-    let summary = schedule::judge_all(
+    let summary = runner::judge_all(
         tasks,
         &compiler,
         &Settings {
@@ -816,7 +817,8 @@ fn check(
             let command = command
                 .join(" ")
                 .replace("{source}", &file_name)
-                .replace("{exe}", "main");
+                .replace("{exe}", "main")
+                .replace("{crate}", &crate::language::crate_name(&file_name));
             command.replace("{dir}", ".")
         },
     );
@@ -861,7 +863,7 @@ fn check(
                 problem,
             };
             let mut reporter = HumanReporter::new(color, repository.root.clone());
-            let summary = schedule::judge_all(
+            let summary = runner::judge_all(
                 vec![Ok(task)],
                 &compiler(repository),
                 &Settings {

@@ -148,46 +148,62 @@ impl fmt::Display for Mismatch {
     }
 }
 
-/// A mismatch found by `compare_file`, with the parts of both outputs it concerns: from the
-/// line where they start to differ (`first_line`, 1-based) to the end.
+/// A mismatch found by `compare_file`, with excerpts of both outputs around it for a diff:
+/// each starts at line `first_line` (1-based) and holds no more lines than a diff shows, so
+/// that what a wrong answer keeps is small however large the outputs are.
 #[derive(Debug)]
 pub struct FileMismatch<'a> {
     pub mismatch: Mismatch,
     pub first_line: usize,
-    pub expected_rest: Vec<u8>,
-    pub actual_rest: &'a [u8],
+    pub expected_excerpt: Vec<u8>,
+    pub actual_excerpt: &'a [u8],
 }
+
+impl FileMismatch<'_> {
+    /// The diff of both outputs around the mismatch, numbered as lines of the whole outputs.
+    pub fn diff(&self) -> Vec<crate::diff::DiffLine> {
+        let offset = self.first_line - 1;
+        let mut diff = crate::diff::window(
+            &self.expected_excerpt,
+            self.actual_excerpt,
+            self.mismatch.line.saturating_sub(offset),
+        );
+        for line in &mut diff {
+            line.number += offset;
+        }
+        diff
+    }
+}
+
+/// How much of the expected output's rest is read at first; a window that cannot decide is
+/// made four times larger.
+const WINDOW_BYTES: usize = 1 << 20;
 
 /// Compares `actual` with the expected output in a file without reading that file whole:
 /// chunks are compared byte for byte (identical outputs match in every mode), and only from
-/// the start of the line holding the first different byte is the rest read and compared
-/// under `mode`. A wrong answer in a huge output then costs one pass and little memory.
+/// the start of the line holding the first different byte is the rest compared under `mode`,
+/// a window at a time. A window of whole lines decides when the difference it shows cannot be
+/// undone by what follows it (a different line or token before its last line, an output that
+/// ends early); else a larger one is read. Then a wrong first line of a huge expected file
+/// costs one window of memory, and a window only grows as far as the output goes on matching,
+/// which the output's own size (held anyway) bounds.
 pub fn compare_file<'a>(
     mode: CompareMode,
     expected: &Path,
     actual: &'a [u8],
 ) -> std::io::Result<Result<(), FileMismatch<'a>>> {
+    compare_file_in_windows(mode, expected, actual, WINDOW_BYTES)
+}
+
+fn compare_file_in_windows<'a>(
+    mode: CompareMode,
+    expected: &Path,
+    actual: &'a [u8],
+    first_window_bytes: usize,
+) -> std::io::Result<Result<(), FileMismatch<'a>>> {
     let mut file = std::fs::File::open(expected)?;
-    let mut chunk = vec![0u8; 1 << 20];
-    let mut offset = 0;
-    let first_difference = loop {
-        let count = read_full(&mut file, &mut chunk)?;
-        let theirs = &actual[offset.min(actual.len())..(offset + count).min(actual.len())];
-        if let Some(at) = chunk[..theirs.len()]
-            .iter()
-            .zip(theirs)
-            .position(|(e, a)| e != a)
-        {
-            break offset + at;
-        }
-        if theirs.len() < count || count == 0 {
-            // One of them ended: equal if both did.
-            if count == 0 && offset == actual.len() {
-                return Ok(Ok(()));
-            }
-            break offset + theirs.len();
-        }
-        offset += count;
+    let Some(first_difference) = first_difference(&mut file, actual)? else {
+        return Ok(Ok(()));
     };
     // Everything before the first difference is identical in both. The rests start at the
     // line of the last token before it, so that no token, line or run of whitespace is split.
@@ -197,25 +213,33 @@ pub fn compare_file<'a>(
     let line_start = last_token
         .and_then(|at| actual[..at].iter().rposition(|&b| b == b'\n'))
         .map_or(0, |at| at + 1);
-    let mut expected_rest = Vec::new();
-    file.seek(SeekFrom::Start(line_start as u64))?;
-    file.read_to_end(&mut expected_rest)?;
-    if line_start == 0 {
-        // The difference is on the first line: the whole outputs decide.
-        return Ok(
-            compare(mode, &expected_rest, actual).map_err(|mismatch| FileMismatch {
-                mismatch,
-                first_line: 1,
-                expected_rest,
-                actual_rest: actual,
-            }),
-        );
-    }
     let prefix = &actual[..line_start];
     let actual_rest = &actual[line_start..];
-    let outcome = compare_rest(mode, &expected_rest, actual_rest);
-    Ok(outcome.map_err(|mut mismatch| {
-        let lines_before = prefix.iter().filter(|&&b| b == b'\n').count();
+    let mut window_bytes = first_window_bytes;
+    let (expected_rest, read_whole, mut mismatch) = loop {
+        let (window, read_whole) = read_window(&mut file, line_start as u64, window_bytes)?;
+        // When the difference is on the first line, the whole outputs decide (an empty
+        // output is named as such).
+        let outcome = if line_start == 0 {
+            compare(mode, &window, actual)
+        } else {
+            compare_rest(mode, &window, actual_rest)
+        };
+        match outcome {
+            Ok(()) if read_whole => return Ok(Ok(())),
+            Err(mismatch) if read_whole || decided_in_window(mode, &mismatch, &window) => {
+                break (window, read_whole, mismatch);
+            }
+            _ => window_bytes = window_bytes.saturating_mul(4),
+        }
+    };
+    if let (Reason::MissingLines { expected, .. }, false) = (&mut mismatch.reason, read_whole) {
+        // The window's count of lines is not the file's.
+        file.seek(SeekFrom::Start(line_start as u64))?;
+        *expected = count_lines_read(&mut file)?;
+    }
+    let lines_before = prefix.iter().filter(|&&b| b == b'\n').count();
+    if line_start > 0 {
         // Line counts of the rests become counts of the whole outputs.
         let whole = |count: usize| {
             if count == 0 {
@@ -237,13 +261,85 @@ pub fn compare_file<'a>(
         if mismatch.case_label.is_none() {
             mismatch.case_label = case_label(prefix, lines_before);
         }
-        FileMismatch {
-            mismatch,
-            first_line: lines_before + 1,
-            expected_rest,
-            actual_rest,
-        }
+    }
+    // The excerpts a diff of the mismatch's line shows, counted in lines of the rests.
+    let first = crate::diff::first_line_shown(mismatch.line.saturating_sub(lines_before));
+    Ok(Err(FileMismatch {
+        first_line: lines_before + first,
+        expected_excerpt: crate::diff::lines_shown(&expected_rest, first).to_vec(),
+        actual_excerpt: crate::diff::lines_shown(actual_rest, first),
+        mismatch,
     }))
+}
+
+/// The offset of the first byte at which the file and `actual` differ (one of them ending
+/// early counts), or `None` when they are identical.
+fn first_difference(file: &mut std::fs::File, actual: &[u8]) -> std::io::Result<Option<usize>> {
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut offset = 0;
+    loop {
+        let count = read_full(file, &mut chunk)?;
+        let theirs = &actual[offset.min(actual.len())..(offset + count).min(actual.len())];
+        if let Some(at) = chunk[..theirs.len()]
+            .iter()
+            .zip(theirs)
+            .position(|(e, a)| e != a)
+        {
+            return Ok(Some(offset + at));
+        }
+        if theirs.len() < count || count == 0 {
+            // One of them ended: equal if both did.
+            if count == 0 && offset == actual.len() {
+                return Ok(None);
+            }
+            return Ok(Some(offset + theirs.len()));
+        }
+        offset += count;
+    }
+}
+
+/// At most `bytes` of the file from `start`, cut after the last whole line when the file goes
+/// on; `true` when it holds the rest of the file.
+fn read_window(
+    file: &mut std::fs::File,
+    start: u64,
+    bytes: usize,
+) -> std::io::Result<(Vec<u8>, bool)> {
+    file.seek(SeekFrom::Start(start))?;
+    let mut window = Vec::new();
+    file.take(bytes as u64 + 1).read_to_end(&mut window)?;
+    if window.len() <= bytes {
+        return Ok((window, true));
+    }
+    let whole_lines = window[..bytes]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    window.truncate(whole_lines);
+    Ok((window, false))
+}
+
+/// Whether a mismatch found in a window of whole lines holds whatever the file goes on with:
+/// the output ended where the window has more, or a line or token differs before the
+/// window's last line that holds a token (a run of whitespace after it may go on in the file).
+fn decided_in_window(mode: CompareMode, mismatch: &Mismatch, window: &[u8]) -> bool {
+    match mismatch.reason {
+        Reason::EmptyOutput | Reason::MissingLines { .. } | Reason::OutputEndsEarly { .. } => {
+            !is_blank(window)
+        }
+        // The window ended where the file may go on.
+        Reason::ExtraLines { .. } | Reason::ExtraToken { .. } => false,
+        Reason::LineEndingsOrTrailingSpace => false,
+        // Spacing is compared once every token matched, which only the whole file can tell.
+        Reason::WhitespaceOnly if matches!(mode, CompareMode::Kattis(flags) if flags.space_change_sensitive) => {
+            false
+        }
+        Reason::WhitespaceOnly
+        | Reason::LetterCaseOnly
+        | Reason::DifferentLine { .. }
+        | Reason::DifferentToken { .. }
+        | Reason::FloatOff { .. } => mismatch.line < count_lines(window),
+    }
 }
 
 /// Reads until `buffer` is full or the file ends.
@@ -497,11 +593,48 @@ fn is_blank(text: &[u8]) -> bool {
 
 /// Lines that count: trailing blank lines do not.
 fn count_lines(text: &[u8]) -> usize {
-    trimmed_lines(text)
-        .enumerate()
-        .filter(|(_, line)| !line.is_empty())
-        .last()
-        .map_or(0, |(index, _)| index + 1)
+    let mut counter = LineCounter::default();
+    counter.feed(text);
+    counter.lines()
+}
+
+/// `count_lines` of what a reader holds, read a chunk at a time.
+fn count_lines_read(mut reader: impl Read) -> std::io::Result<usize> {
+    let mut counter = LineCounter::default();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        match reader.read(&mut chunk) {
+            Ok(0) => return Ok(counter.lines()),
+            Ok(count) => counter.feed(&chunk[..count]),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Counts lines up to the last one that is not blank, over text fed in pieces.
+#[derive(Default)]
+struct LineCounter {
+    /// Line breaks seen so far: the 0-based index of the current line.
+    breaks: usize,
+    /// 1-based number of the last line seen with something other than whitespace.
+    last_filled: usize,
+}
+
+impl LineCounter {
+    fn feed(&mut self, text: &[u8]) {
+        for &byte in text {
+            if byte == b'\n' {
+                self.breaks += 1;
+            } else if !byte.is_ascii_whitespace() {
+                self.last_filled = self.breaks + 1;
+            }
+        }
+    }
+
+    fn lines(&self) -> usize {
+        self.last_filled
+    }
 }
 
 fn line_of(text: &[u8], offset: usize) -> usize {
@@ -692,10 +825,16 @@ mod tests {
         let path = dir.path().join("expected");
         std::fs::write(&path, expected).unwrap();
         let whole = compare(mode, expected.as_bytes(), actual.as_bytes());
-        let from_file = compare_file(mode, &path, actual.as_bytes())
-            .unwrap()
-            .map_err(|m| m.mismatch);
-        assert_eq!(from_file, whole, "{mode}: {expected:?} vs {actual:?}");
+        // Windows far smaller than the outputs must decide as one window of the whole does.
+        for window_bytes in [1, 2, 3, 5, 8, 64, WINDOW_BYTES] {
+            let from_file = compare_file_in_windows(mode, &path, actual.as_bytes(), window_bytes)
+                .unwrap()
+                .map_err(|m| m.mismatch);
+            assert_eq!(
+                from_file, whole,
+                "{mode}, window {window_bytes}: {expected:?} vs {actual:?}"
+            );
+        }
     }
 
     #[test]
@@ -710,6 +849,16 @@ mod tests {
             ("\n\n5\n", "\n\n"),
             ("", "x\n"),
             ("a b\n", "a  b\n"),
+            ("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n\n", "1\n2\n"),
+            ("1\n2\n3\n4\n5\n6\n7\n\n\n", "1\n2\n3\n4\n5\n6\n7\n8\n"),
+            ("1 2\n3  4\n5 6\n7 8\n", "1 2\n3 4\n5 6\n7 8\n"),
+            ("1\r\n2\r\n3\r\n4\r\n", "1\n2\n3\n4\n"),
+            ("1\n2\n3\n4\n", "1\r\n2\r\n3\r\n5\r\n"),
+            ("1\n2\n3\n4   \n5\n", "1\n2\n3\n4\n5 6\n"),
+            ("1\n2\n3 4\n5 6\n", "1\n2\n3 4 5\n"),
+            ("a\n\nb\n", "a\n"),
+            ("a  b\nc\nd\ne\n", "a b\nc\n"),
+            ("a  b\nc\nd\ne\n", "a b\nc\nd\ne\n"),
         ];
         for (expected, actual) in pairs {
             for mode in [
@@ -717,6 +866,10 @@ mod tests {
                 CompareMode::Lines,
                 CompareMode::Tokens,
                 CompareMode::Kattis(KattisFlags::default()),
+                CompareMode::Kattis(KattisFlags {
+                    space_change_sensitive: true,
+                    ..KattisFlags::default()
+                }),
             ] {
                 file_agrees(mode, expected, actual);
             }
@@ -726,6 +879,44 @@ mod tests {
         changed.replace_range(big.len() - 8.., "changed\n");
         file_agrees(CompareMode::Lines, &big, &changed);
         file_agrees(CompareMode::Lines, &big, &big);
+    }
+
+    #[test]
+    fn a_wrong_first_line_of_a_huge_expected_file_keeps_little() {
+        const MIB: usize = 1 << 20;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("expected");
+        let block = "123456789\n".repeat(MIB / 10);
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        std::io::Write::write_all(&mut file, b"1\n").unwrap();
+        for _ in 0..64 {
+            std::io::Write::write_all(&mut file, block.as_bytes()).unwrap();
+        }
+        drop(file);
+        let actual = b"2\n123456789\n";
+        let found = compare_file(CompareMode::Lines, &path, actual)
+            .unwrap()
+            .expect_err("the first line differs");
+        assert_eq!(found.mismatch.to_string(), "line 1: expected `1`, got `2`");
+        assert!(
+            found.expected_excerpt.len() <= 1024,
+            "kept {} bytes of the expected output",
+            found.expected_excerpt.len()
+        );
+        assert_eq!(found.diff().len(), 13, "{:?}", found.diff());
+
+        // Missing lines are counted in the whole file, still without keeping it.
+        let found = compare_file(CompareMode::Lines, &path, b"1\n")
+            .unwrap()
+            .expect_err("lines are missing");
+        assert_eq!(
+            found.mismatch.to_string(),
+            format!(
+                "line 2: missing lines: expected {} lines, got 1",
+                1 + 64 * (MIB / 10)
+            )
+        );
+        assert!(found.expected_excerpt.len() <= 1024);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::language::{java_main_class, Language};
+use crate::language::{crate_name, java_main_class, Language};
 use crate::profile::Limits;
 use crate::sandbox::{self, RunOutput, RunSpec, Termination};
 
@@ -268,6 +268,7 @@ fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> 
                 .replace("{exe}", &format!("{dir}/main"))
                 .replace("{dir}", &dir)
                 .replace("{class}", class.unwrap_or("Main"))
+                .replace("{crate}", &crate_name(file_name))
         })
         .collect()
 }

@@ -55,6 +55,27 @@ pub fn window(expected: &[u8], actual: &[u8], line: usize) -> Vec<DiffLine> {
     rendered
 }
 
+/// The first line (1-based) that `window` shows for a difference at `line`.
+pub fn first_line_shown(line: usize) -> usize {
+    line.saturating_sub(1 + CONTEXT_LINES) + 1
+}
+
+/// The part of `text` that `window` can show from its line `first` (1-based) on: enough to
+/// keep for a diff, however long `text` is.
+pub fn lines_shown(text: &[u8], first: usize) -> &[u8] {
+    let mut breaks = text
+        .iter()
+        .enumerate()
+        .filter(|(_, &byte)| byte == b'\n')
+        .map(|(at, _)| at + 1);
+    let start = match first {
+        0 | 1 => 0,
+        first => breaks.nth(first - 2).unwrap_or(text.len()),
+    };
+    let end = breaks.nth(WINDOW_LINES - 1).unwrap_or(text.len());
+    &text[start..end]
+}
+
 fn lines_from(text: &[u8], first: usize) -> Vec<&[u8]> {
     let mut lines: Vec<&[u8]> = text
         .split(|&b| b == b'\n')
@@ -142,6 +163,26 @@ mod tests {
         let lines = window(&expected, &actual, 50_001);
         assert!(lines.len() <= 2 * WINDOW_LINES, "{}", lines.len());
         assert!(lines.iter().any(|line| line.side == Side::Expected));
+    }
+
+    #[test]
+    fn the_lines_shown_are_all_a_window_needs() {
+        let text: Vec<u8> = (1..=100)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        let first = first_line_shown(50);
+        assert_eq!(first, 47);
+        let shown = lines_shown(&text, first);
+        let expected: Vec<u8> = (47..47 + WINDOW_LINES)
+            .flat_map(|i| format!("{i}\n").into_bytes())
+            .collect();
+        assert_eq!(shown, expected);
+        assert_eq!(
+            lines_shown(&text, 1),
+            b"1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
+        );
+        assert_eq!(lines_shown(b"a\nb", 2), b"b");
+        assert_eq!(lines_shown(b"a\n", 5), b"");
     }
 
     #[test]

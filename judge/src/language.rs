@@ -6,8 +6,9 @@ use std::path::Path;
 /// How one language is built and started.
 ///
 /// In commands: `{source}` is the source file copied into the build folder, `{dir}` that
-/// folder, `{exe}` the built program in it, `{class}` Java's main class, and `{memory_mib}`
-/// and `{stack_mib}` the run's limits (for runtimes that manage their own memory).
+/// folder, `{exe}` the built program in it, `{class}` Java's main class, `{crate}` a Rust crate
+/// name made from the file's name, and `{memory_mib}` and `{stack_mib}` the run's limits (for
+/// runtimes that manage their own memory).
 #[derive(Debug)]
 pub struct Language {
     pub name: &'static str,
@@ -36,6 +37,10 @@ pub const LANGUAGES: &[Language] = &[
             "--edition",
             "2021",
             "-O",
+            // rustc would take the crate name from the file name, which need not be one
+            // (`my sol.rs`, `a+b.rs`).
+            "--crate-name",
+            "{crate}",
             "-o",
             "{exe}",
             "{source}",
@@ -135,6 +140,23 @@ pub fn java_main_class(source: &str) -> Option<String> {
     })
 }
 
+/// A crate name for a source file: its stem with every character that may not stand in a
+/// crate name made `_`, and `_` before a leading digit, so that any file name builds.
+pub fn crate_name(file_name: &str) -> String {
+    let stem = Path::new(file_name)
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut name: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    name
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +179,15 @@ mod tests {
         assert_eq!(java_main_class(source).as_deref(), Some("Solution"));
         assert_eq!(java_main_class("class Main { }").as_deref(), Some("Main"));
         assert_eq!(java_main_class("// nothing here"), None);
+    }
+
+    #[test]
+    fn crate_names_are_made_from_any_file_name() {
+        assert_eq!(crate_name("boj_7682.rs"), "boj_7682");
+        assert_eq!(crate_name("my sol.rs"), "my_sol");
+        assert_eq!(crate_name("sol.v2.rs"), "sol_v2");
+        assert_eq!(crate_name("a+b.rs"), "a_b");
+        assert_eq!(crate_name("2048.rs"), "_2048");
+        assert_eq!(crate_name("é.rs"), "_");
     }
 }

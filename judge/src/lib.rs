@@ -2,8 +2,9 @@
 //! input / expected-output pair of a problem, and gives the verdicts real judges give.
 //!
 //! The pipeline, one module per stage:
-//! `discover` → `compile` → `sandbox` (run) → `compare` → `verdict` (classify) → `report`,
-//! driven by `schedule`; `cli` turns the command line into settings.
+//! `discover` → `compile` → `sandbox` (run) → `judging` (one case: `compare` or checker,
+//! `verdict::classify`) → `runner` (every case, in parallel) → `report`; `cli` turns the
+//! command line into settings.
 
 pub mod check;
 pub mod checker;
@@ -15,6 +16,7 @@ pub mod diff;
 pub mod discover;
 pub mod error;
 pub mod interrupt;
+pub mod judging;
 pub mod kattis;
 pub mod language;
 pub mod problem;
@@ -22,9 +24,9 @@ pub mod profile;
 pub mod provenance;
 pub mod recipe;
 pub mod report;
+pub mod runner;
 pub mod sandbox;
 pub mod scaffold;
-pub mod schedule;
 pub mod stress;
 pub mod verdict;
 pub mod verify;

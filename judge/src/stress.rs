@@ -13,9 +13,9 @@ use crate::corpus::{
     add_case, build_tool, run_tool, Expected, Tool, GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR,
 };
 use crate::error::{Error, Result};
+use crate::judging::judge_case;
 use crate::problem::{Problem, TestCase};
 use crate::recipe::{split_args, Layout, Recipe, StressRecipe, RECIPE_FILE};
-use crate::schedule::judge_case;
 use crate::verdict::Verdict;
 
 /// How long to stress.

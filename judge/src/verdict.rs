@@ -19,19 +19,72 @@ pub enum Verdict {
     JudgeError,
 }
 
-impl Verdict {
+/// A verdict without its details: what a tally counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VerdictKind {
+    Accepted,
+    WrongAnswer,
+    TimeLimitExceeded,
+    MemoryLimitExceeded,
+    OutputLimitExceeded,
+    RuntimeError,
+    CompileError,
+    JudgeError,
+}
+
+impl VerdictKind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [VerdictKind; 8] = [
+        VerdictKind::Accepted,
+        VerdictKind::WrongAnswer,
+        VerdictKind::TimeLimitExceeded,
+        VerdictKind::MemoryLimitExceeded,
+        VerdictKind::OutputLimitExceeded,
+        VerdictKind::RuntimeError,
+        VerdictKind::CompileError,
+        VerdictKind::JudgeError,
+    ];
+
     /// The short code judges print.
     pub fn code(self) -> &'static str {
         match self {
-            Verdict::Accepted => "AC",
-            Verdict::WrongAnswer => "WA",
-            Verdict::TimeLimitExceeded => "TLE",
-            Verdict::MemoryLimitExceeded => "MLE",
-            Verdict::OutputLimitExceeded => "OLE",
-            Verdict::RuntimeError(_) => "RE",
-            Verdict::CompileError => "CE",
-            Verdict::JudgeError => "JE",
+            VerdictKind::Accepted => "AC",
+            VerdictKind::WrongAnswer => "WA",
+            VerdictKind::TimeLimitExceeded => "TLE",
+            VerdictKind::MemoryLimitExceeded => "MLE",
+            VerdictKind::OutputLimitExceeded => "OLE",
+            VerdictKind::RuntimeError => "RE",
+            VerdictKind::CompileError => "CE",
+            VerdictKind::JudgeError => "JE",
         }
+    }
+}
+
+/// The short code: `AC`, `RE`.
+impl fmt::Display for VerdictKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl Verdict {
+    /// The verdict without its details.
+    pub fn kind(self) -> VerdictKind {
+        match self {
+            Verdict::Accepted => VerdictKind::Accepted,
+            Verdict::WrongAnswer => VerdictKind::WrongAnswer,
+            Verdict::TimeLimitExceeded => VerdictKind::TimeLimitExceeded,
+            Verdict::MemoryLimitExceeded => VerdictKind::MemoryLimitExceeded,
+            Verdict::OutputLimitExceeded => VerdictKind::OutputLimitExceeded,
+            Verdict::RuntimeError(_) => VerdictKind::RuntimeError,
+            Verdict::CompileError => VerdictKind::CompileError,
+            Verdict::JudgeError => VerdictKind::JudgeError,
+        }
+    }
+
+    /// The short code judges print.
+    pub fn code(self) -> &'static str {
+        self.kind().code()
     }
 
     pub fn is_accepted(self) -> bool {
@@ -72,18 +125,27 @@ pub fn classify_run(run: &RunOutput, limits: &Limits) -> Option<Verdict> {
     }
 }
 
-/// The full verdict: the run's, or else the comparison's.
+/// What the output of a run that ended cleanly within its limits came to, by comparison with
+/// the expected output or by the problem's checker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputCheck {
+    Matches,
+    Differs,
+    /// The check itself could not be made (the checker failed, the expected file vanished).
+    Failed,
+}
+
+/// The full verdict: the run's, or else its output's, checked only when the run leaves the
+/// verdict to it.
 pub fn classify(
     run: &RunOutput,
     limits: &Limits,
-    output_matches: impl FnOnce() -> bool,
+    check_output: impl FnOnce() -> OutputCheck,
 ) -> Verdict {
-    classify_run(run, limits).unwrap_or_else(|| {
-        if output_matches() {
-            Verdict::Accepted
-        } else {
-            Verdict::WrongAnswer
-        }
+    classify_run(run, limits).unwrap_or_else(|| match check_output() {
+        OutputCheck::Matches => Verdict::Accepted,
+        OutputCheck::Differs => Verdict::WrongAnswer,
+        OutputCheck::Failed => Verdict::JudgeError,
     })
 }
 
@@ -122,13 +184,45 @@ mod tests {
     #[test]
     fn clean_run_is_decided_by_the_output() {
         assert_eq!(
-            classify(&clean_run(), &limits(), || true),
+            classify(&clean_run(), &limits(), || OutputCheck::Matches),
             Verdict::Accepted
         );
         assert_eq!(
-            classify(&clean_run(), &limits(), || false),
+            classify(&clean_run(), &limits(), || OutputCheck::Differs),
             Verdict::WrongAnswer
         );
+    }
+
+    #[test]
+    fn a_failed_check_is_the_judges_error_and_is_not_made_for_a_failed_run() {
+        assert_eq!(
+            classify(&clean_run(), &limits(), || OutputCheck::Failed),
+            Verdict::JudgeError
+        );
+        let crashed = RunOutput {
+            termination: Termination::Exited(1),
+            ..clean_run()
+        };
+        let verdict = classify(&crashed, &limits(), || {
+            panic!("the output of a failed run is not checked")
+        });
+        assert_eq!(verdict, Verdict::RuntimeError(Termination::Exited(1)));
+    }
+
+    #[test]
+    fn kinds_group_verdicts_under_their_codes() {
+        for (verdict, kind) in [
+            (Verdict::Accepted, VerdictKind::Accepted),
+            (
+                Verdict::RuntimeError(Termination::Signaled(libc::SIGSEGV)),
+                VerdictKind::RuntimeError,
+            ),
+            (Verdict::JudgeError, VerdictKind::JudgeError),
+        ] {
+            assert_eq!(verdict.kind(), kind);
+        }
+        let codes: Vec<&str> = VerdictKind::ALL.iter().map(|kind| kind.code()).collect();
+        assert_eq!(codes, ["AC", "WA", "TLE", "MLE", "OLE", "RE", "CE", "JE"]);
     }
 
     #[test]
@@ -191,7 +285,7 @@ mod tests {
         ];
         for (run, expected) in cases {
             assert_eq!(
-                classify(&run, &limits(), || true).to_string(),
+                classify(&run, &limits(), || OutputCheck::Matches).to_string(),
                 expected,
                 "{run:?}"
             );
@@ -235,6 +329,9 @@ mod tests {
             cpu_time: Duration::from_secs(1),
             ..clean_run()
         };
-        assert_eq!(classify(&run, &limits(), || true), Verdict::Accepted);
+        assert_eq!(
+            classify(&run, &limits(), || OutputCheck::Matches),
+            Verdict::Accepted
+        );
     }
 }

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
-use crate::schedule::{judge_all, Settings, Task};
+use crate::runner::{judge_all, Settings, Task};
 
 /// The verdict folders of the package format, and the verdict each promises.
 const FOLDERS: &[(&str, Promise)] = &[
@@ -119,9 +119,8 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
     }
     verdicts
         .tally
-        .by_verdict
-        .iter()
-        .map(|(code, count)| format!("{code} {count}"))
+        .by_verdict()
+        .map(|(kind, count)| format!("{kind} {count}"))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use super::Reporter;
+use super::{CaseResult, RunSummary, Tally};
 use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::schedule::{CaseResult, RunSummary, Tally};
 use crate::verdict::Verdict;
 
 /// What one solution got.

@@ -10,11 +10,11 @@ use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::Reporter;
+use super::{format_bytes, CaseResult, RunSummary, Tally};
 use crate::compile::Program;
 use crate::diff::{DiffLine, Side};
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::schedule::{format_bytes, CaseResult, RunSummary, Tally};
 use crate::verdict::Verdict;
 
 /// Lines of a compiler message shown under CE.
@@ -252,9 +252,8 @@ pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
 /// `AC 10, WA 2`.
 fn counts(tally: &Tally) -> String {
     tally
-        .by_verdict
-        .iter()
-        .map(|(code, count)| format!("{code} {count}"))
+        .by_verdict()
+        .map(|(kind, count)| format!("{kind} {count}"))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -7,11 +7,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::Reporter;
+use super::{CaseResult, RunSummary, Tally};
 use crate::compile::Program;
 use crate::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
 use crate::problem::Problem;
-use crate::schedule::{CaseResult, RunSummary, Tally};
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -109,7 +109,10 @@ fn tally_report(tally: &Tally) -> TallyReport {
     TallyReport {
         cases: tally.cases,
         accepted: tally.accepted(),
-        verdicts: tally.by_verdict.iter().copied().collect(),
+        verdicts: tally
+            .by_verdict()
+            .map(|(kind, count)| (kind.code(), count))
+            .collect(),
         max_cpu_time_ms: milliseconds(tally.max_cpu_time),
         max_peak_memory_bytes: tally.max_peak_memory_bytes,
     }

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
+use super::{CaseResult, RunSummary, Tally};
 use crate::compile::Program;
 use crate::diff::Side;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::schedule::{CaseResult, RunSummary, Tally};
 use crate::verdict::Verdict;
 
 pub struct JunitReporter {

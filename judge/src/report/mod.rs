@@ -1,6 +1,8 @@
-//! Reporting: a `Reporter` is fed events in input order while a run goes on.
+//! Reporting: the result types of a run (`events`), and the `Reporter`s that are fed them in
+//! input order while the run goes on.
 
 mod collect;
+mod events;
 mod human;
 mod json;
 mod junit;
@@ -8,6 +10,7 @@ mod junit;
 use std::path::Path;
 
 pub use collect::{Collector, SolutionVerdicts};
+pub use events::{CaseResult, Failure, RunSummary, Tally};
 pub use human::{render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
@@ -15,7 +18,6 @@ pub use junit::JunitReporter;
 use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::schedule::{CaseResult, RunSummary, Tally};
 
 /// Receives the events of a run, in input order.
 pub trait Reporter {
@@ -63,5 +65,18 @@ impl Reporter for Reporters<'_> {
     }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.0.iter_mut().for_each(|r| r.run_finished(summary));
+    }
+}
+
+/// `1.9 MiB`, `256.0 MiB`, `512 KiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let value = bytes as f64;
+    if value >= KIB * KIB * KIB {
+        format!("{:.1} GiB", value / (KIB * KIB * KIB))
+    } else if value >= KIB * KIB {
+        format!("{:.1} MiB", value / (KIB * KIB))
+    } else {
+        format!("{:.0} KiB", value / KIB)
     }
 }

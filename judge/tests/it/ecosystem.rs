@@ -214,7 +214,7 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "builds alone with `rustc --edition 2021 -O -o main boj_2615.rs`",
+            "builds alone with `rustc --edition 2021 -O --crate-name boj_2615 -o main boj_2615.rs`",
         ))
         .stdout(
             predicate::str::contains("within the 64.0 KiB code-size limit")
@@ -252,4 +252,21 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
             "the class is `Solution`: Baekjoon compiles Main.java",
         ))
         .stdout(predicate::str::contains("boj_7682: 14/14 accepted"));
+}
+
+#[test]
+fn rust_files_whose_names_are_not_crate_names_build() {
+    for name in ["my sol.rs", "sol.v2.rs", "a+b.rs", "2048.rs"] {
+        let solution = format!("solutions/{name}");
+        let repository = repository_with(&[
+            ("problems/sum/tests/1.in", "1 2\n"),
+            ("problems/sum/tests/1.out", "3\n"),
+            (&solution, SUM_SOLUTION),
+        ]);
+        judge_in(repository.path())
+            .args(["run", "sum", "--solution", &solution])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("sum: 1/1 accepted"));
+    }
 }

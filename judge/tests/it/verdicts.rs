@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use judge::compile::Compiler;
 use judge::discover::Repository;
 use judge::report::Collector;
-use judge::schedule::{judge_all, Settings, Task};
+use judge::runner::{judge_all, Settings, Task};
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.

@@ -1,0 +1,156 @@
+//! Judging one case: run the program on its input, let `verdict::classify` decide from the
+//! run's evidence and, when the run leaves it to the output, from the comparison with the
+//! expected output or the problem's checker; then say why the case failed.
+
+use std::time::Duration;
+
+use crate::checker::{check, Judgement};
+use crate::compare::{self, FileMismatch};
+use crate::compile::Program;
+use crate::problem::{Problem, TestCase};
+use crate::profile::Limits;
+use crate::report::{format_bytes, CaseResult, Failure};
+use crate::sandbox::{RunOutput, Termination};
+use crate::verdict::{classify, OutputCheck, Verdict};
+
+/// Runs one case and decides its verdict: by the problem's checker when it has one, else by
+/// comparing with the expected output.
+pub fn judge_case(
+    problem: &Problem,
+    program: &Program,
+    checker: Option<&Program>,
+    case: &TestCase,
+) -> CaseResult {
+    let limits = problem.limits_for(program.language);
+    let run = match program.run(&case.input, limits, &[]) {
+        Ok(run) => run,
+        Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
+    };
+    // Why the output was not accepted, when it was checked.
+    let mut output_failure = None;
+    let verdict = classify(&run, &limits, || {
+        let (check, failure) = check_output(problem, checker, case, &run);
+        output_failure = failure;
+        check
+    });
+    let failure = match verdict {
+        Verdict::Accepted => None,
+        Verdict::WrongAnswer => output_failure,
+        // The check failed: the judge's fault, and no figure of the run means anything.
+        Verdict::JudgeError => {
+            return judge_error(case, output_failure.unwrap_or_default().message)
+        }
+        verdict => Some(limit_failure(verdict, &run, &limits)),
+    };
+    CaseResult {
+        name: case.name.clone(),
+        verdict,
+        cpu_time: run.cpu_time,
+        wall_time: run.wall_time,
+        peak_memory_bytes: run.peak_memory_bytes,
+        confirmed: false,
+        failure,
+    }
+}
+
+/// Checks the output of a run that ended cleanly, and says why when it is not accepted.
+fn check_output(
+    problem: &Problem,
+    checker: Option<&Program>,
+    case: &TestCase,
+    run: &RunOutput,
+) -> (OutputCheck, Option<Failure>) {
+    let failed = |message: String| Failure {
+        message,
+        diff: Vec::new(),
+        stderr: stderr_of(run),
+    };
+    if let (Some(checker), Some(spec)) = (checker, &problem.checker) {
+        return match check(checker, spec, &case.input, &case.expected, &run.stdout) {
+            Judgement::Accepted => (OutputCheck::Matches, None),
+            Judgement::Wrong(message) => (OutputCheck::Differs, Some(failed(message))),
+            Judgement::Fault(message) => (OutputCheck::Failed, Some(failed(message))),
+        };
+    }
+    match compare::compare_file(problem.compare, &case.expected, &run.stdout) {
+        Ok(Ok(())) => (OutputCheck::Matches, None),
+        Ok(Err(found)) => (OutputCheck::Differs, Some(wrong_answer(&found, run))),
+        Err(error) => (
+            OutputCheck::Failed,
+            Some(failed(format!("{}: {error}", case.expected.display()))),
+        ),
+    }
+}
+
+fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
+    Failure {
+        message: found.mismatch.to_string(),
+        diff: found.diff(),
+        stderr: stderr_of(run),
+    }
+}
+
+fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure {
+    let message = match verdict {
+        Verdict::TimeLimitExceeded if run.cpu_time > limits.cpu_time => format!(
+            "CPU time {} ms over the {} ms limit",
+            run.cpu_time.as_millis(),
+            limits.cpu_time.as_millis()
+        ),
+        Verdict::TimeLimitExceeded => format!(
+            "stopped by the wall-clock backstop after {} ms (CPU {} ms): waiting instead of computing?",
+            run.wall_time.as_millis(),
+            run.cpu_time.as_millis()
+        ),
+        Verdict::MemoryLimitExceeded if run.peak_memory_bytes > limits.memory_bytes => format!(
+            "peak memory {} over the {} limit",
+            format_bytes(run.peak_memory_bytes),
+            format_bytes(limits.memory_bytes)
+        ),
+        Verdict::MemoryLimitExceeded if run.memory_limit_seen => format!(
+            "resident memory passed the {} limit",
+            format_bytes(limits.memory_bytes)
+        ),
+        Verdict::MemoryLimitExceeded => format!(
+            "an allocation failed (memory limit {})",
+            format_bytes(limits.memory_bytes)
+        ),
+        Verdict::OutputLimitExceeded => format!(
+            "more than {} of output",
+            format_bytes(limits.output_bytes)
+        ),
+        Verdict::RuntimeError(termination) => match termination {
+            Termination::Exited(code) => format!("exited with code {code}"),
+            Termination::Signaled(_) => format!("killed by {termination}"),
+        },
+        other => other.to_string(),
+    };
+    Failure {
+        message,
+        diff: Vec::new(),
+        stderr: stderr_of(run),
+    }
+}
+
+fn judge_error(case: &TestCase, message: String) -> CaseResult {
+    CaseResult {
+        name: case.name.clone(),
+        verdict: Verdict::JudgeError,
+        cpu_time: Duration::ZERO,
+        wall_time: Duration::ZERO,
+        peak_memory_bytes: 0,
+        confirmed: false,
+        failure: Some(Failure {
+            message,
+            ..Failure::default()
+        }),
+    }
+}
+
+/// The last lines of stderr: where a panic message or a backtrace ends.
+fn stderr_of(run: &RunOutput) -> String {
+    const LINES: usize = 12;
+    let text = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = text.trim().lines().collect();
+    lines[lines.len().saturating_sub(LINES)..].join("\n")
+}
