@@ -462,10 +462,11 @@ fn the_memory_figure_is_the_programs_own() {
     let cases = json_cases(&output);
     assert_eq!(cases.len(), 13, "{output}");
     let largest = cases.iter().skip(1).map(|case| case.2).max().unwrap_or(0);
-    // The release judge's supervisor leaves about 1 MiB in the figure; this debug build's
-    // larger code leaves more.
+    // The supervisor's code faulted in between its clean-up and the exec folds into the
+    // figure: about 1 MiB for the release judge, up to 3.5 MiB for this debug build. Either
+    // is far below the judge's own size, which the figure used to include.
     let allowed: u64 = if cfg!(debug_assertions) {
-        3 << 20
+        4 << 20
     } else {
         5 << 19
     };
