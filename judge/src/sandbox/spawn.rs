@@ -11,7 +11,7 @@
 
 use std::ffi::CString;
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -23,8 +23,9 @@ pub struct Launch {
     argv: Vec<CString>,
     envp: Vec<CString>,
     cwd: CString,
-    /// The descriptors that become the child's 0, 1 and 2.
-    pub stdio: [RawFd; 3],
+    /// The descriptors that become the child's 0, 1 and 2 (lent: the caller keeps them open
+    /// until `spawn` returns).
+    stdio: [RawFd; 3],
     rlimits: Vec<Rlimit>,
     /// `/proc/self/oom_score_adj`, when the supervisor protected itself from the OOM killer
     /// and the program must not inherit that.
@@ -67,7 +68,7 @@ impl Launch {
         args: &[std::ffi::OsString],
         env: &[(std::ffi::OsString, std::ffi::OsString)],
         cwd: &Path,
-        stdio: [RawFd; 3],
+        stdio: [BorrowedFd; 3],
         rlimits: Vec<Rlimit>,
         reset_oom_score: bool,
     ) -> io::Result<Launch> {
@@ -84,7 +85,7 @@ impl Launch {
             argv,
             envp,
             cwd: c_string(cwd.as_os_str().as_bytes())?,
-            stdio,
+            stdio: stdio.map(|fd| fd.as_raw_fd()),
             rlimits,
             oom_score_adj: reset_oom_score
                 .then(|| c_string(b"/proc/self/oom_score_adj"))
@@ -115,35 +116,55 @@ impl Launch {
             error: 0,
         };
         let mut stack = vec![0u8; 128 * 1024];
-        // SAFETY: the stack outlives the child's use of it (the parent is suspended until the
-        // child execs or exits); signals are blocked around clone so that no handler of the
-        // judge runs on the child's stack, and the child resets them before unblocking.
-        unsafe {
-            let top = stack.as_mut_ptr().add(stack.len()) as usize & !15;
-            let mut all: libc::sigset_t = std::mem::zeroed();
-            let mut previous: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&mut all);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut previous);
-            let pid = libc::clone(
+        let top = stack.as_mut_ptr_range().end as usize & !15;
+        // No handler of the supervisor may run on the child's stack: signals stay blocked
+        // from before clone until the child has reset them.
+        let previous = block_all_signals();
+        // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends this
+        // thread until the child execs or exits), and `child` lives on this frame as long.
+        let pid = unsafe {
+            libc::clone(
                 run_child,
                 top as *mut libc::c_void,
                 libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
                 (&mut child as *mut Child).cast(),
-            );
-            let clone_error = io::Error::last_os_error();
-            libc::pthread_sigmask(libc::SIG_SETMASK, &previous, std::ptr::null_mut());
-            if pid < 0 {
-                return Err(clone_error);
-            }
-            // `error` is written by the child (same memory) when it failed before exec.
-            let error = std::ptr::read_volatile(&child.error);
-            if error != 0 {
-                let mut status = 0;
-                libc::waitpid(pid, &mut status, 0);
-                return Err(io::Error::from_raw_os_error(error));
-            }
-            Ok(pid)
+            )
+        };
+        let clone_error = io::Error::last_os_error();
+        restore_signals(&previous);
+        if pid < 0 {
+            return Err(clone_error);
         }
+        // SAFETY: the child wrote `error` in this memory (CLONE_VM) before it exec'd or
+        // exited, and is done with it now; volatile, as the compiler cannot see that write.
+        let error = unsafe { std::ptr::read_volatile(&child.error) };
+        if error != 0 {
+            let _ = rustix::process::waitpid(
+                rustix::process::Pid::from_raw(pid),
+                rustix::process::WaitOptions::empty(),
+            );
+            return Err(io::Error::from_raw_os_error(error));
+        }
+        Ok(pid)
+    }
+}
+
+fn block_all_signals() -> libc::sigset_t {
+    // SAFETY: sigset_t is plain data, filled by sigfillset; pthread_sigmask writes the
+    // previous mask into `previous`.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut previous: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut previous);
+        previous
+    }
+}
+
+fn restore_signals(previous: &libc::sigset_t) {
+    // SAFETY: restores a mask that pthread_sigmask returned.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, previous, std::ptr::null_mut());
     }
 }
 

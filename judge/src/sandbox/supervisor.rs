@@ -216,7 +216,7 @@ impl Supervisor {
             &args,
             &env,
             &self.workdir,
-            [&stdio[0], &stdio[1], &stdio[2]].map(std::os::fd::AsRawFd::as_raw_fd),
+            [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
             rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids()),
             self.protected,
         )
@@ -308,13 +308,13 @@ impl Watch {
             }
             if exited {
                 self.exited_at = Some(Instant::now());
-                if let Some(status) = reap(pid, &mut self.reaped) {
+                if let Some((_, status)) = tree::reap(pid, true, &mut self.reaped) {
                     self.main = Some(status);
                 }
                 return Ended::Exited;
             }
             // Orphans that ended meanwhile: their figures count, their zombies go.
-            while let Some((reaped, status)) = tree::wait_any(&mut self.reaped, false) {
+            while let Some((reaped, status)) = tree::reap(-1, false, &mut self.reaped) {
                 if reaped == pid {
                     self.main = Some(status);
                     self.exited_at = Some(Instant::now());
@@ -375,25 +375,6 @@ fn wait_for(pidfd: BorrowedFd, socket: BorrowedFd, timeout: Duration) -> (bool, 
     match rustix::event::poll(&mut fds, Some(&timeout)) {
         Ok(_) => (!fds[0].revents().is_empty(), !fds[1].revents().is_empty()),
         Err(_) => (false, false),
-    }
-}
-
-/// Reaps the program itself once its pidfd says it has ended.
-fn reap(pid: libc::pid_t, reaped: &mut Reaped) -> Option<libc::c_int> {
-    loop {
-        let mut status = 0;
-        // SAFETY: rusage is plain data that wait4 fills.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointers to locals.
-        let result = unsafe { libc::wait4(pid, &mut status, libc::__WALL, &mut usage) };
-        if result == pid {
-            reaped.add(&usage);
-            return Some(status);
-        }
-        if result < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-            continue;
-        }
-        return None;
     }
 }
 

@@ -119,7 +119,7 @@ pub fn kill_and_reap_all(
         for pid in descendants(me) {
             kill(pid as i32);
         }
-        match wait_any(reaped, true) {
+        match reap(-1, true, reaped) {
             Some((pid, status)) => {
                 if Some(pid) == main {
                     main_status = Some(status);
@@ -130,16 +130,16 @@ pub fn kill_and_reap_all(
     }
 }
 
-/// Reaps one child that has ended (blocking for one when `block`); `None` when there is none
-/// (no children at all, or none ended yet without `block`).
-pub fn wait_any(reaped: &mut Reaped, block: bool) -> Option<(i32, libc::c_int)> {
-    let options = if block { 0 } else { libc::WNOHANG };
+/// Reaps `target` (-1: any child) once it has ended, blocking for it when `block`; `None` when
+/// there is nothing to reap (no such child, or none ended yet without `block`).
+pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i32, libc::c_int)> {
+    let options = libc::__WALL | if block { 0 } else { libc::WNOHANG };
     loop {
         let mut status = 0;
-        // SAFETY: rusage is plain data that wait4 fills; status is a local.
+        // SAFETY: rusage is plain data, which wait4 fills.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointers to locals.
-        let pid = unsafe { libc::wait4(-1, &mut status, options | libc::__WALL, &mut usage) };
+        // SAFETY: wait4 writes only into the two locals it is given.
+        let pid = unsafe { libc::wait4(target, &mut status, options, &mut usage) };
         if pid > 0 {
             reaped.add(&usage);
             return Some((pid, status));
