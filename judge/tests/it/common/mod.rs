@@ -71,3 +71,15 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Every file below `dir` with its contents, to prove a command changed nothing.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| (entry.path().to_path_buf(), fs::read(entry.path()).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
