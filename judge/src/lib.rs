@@ -15,6 +15,7 @@ pub mod corpus;
 pub mod diff;
 pub mod discover;
 pub mod error;
+pub mod interrupt;
 pub mod kattis;
 pub mod language;
 pub mod problem;

@@ -103,14 +103,7 @@ impl Provenance {
         Ok(Provenance { cases })
     }
 
-    pub fn save(&self, problem_dir: &Path) -> Result<()> {
-        crate::write::write_atomically(
-            &problem_dir.join(PROVENANCE_FILE),
-            self.to_text().as_bytes(),
-        )
-    }
-
-    /// The file's text, as `save` writes it.
+    /// The file's text, as `save` would write it.
     pub fn to_text(&self) -> String {
         // Strings and maps of strings always serialise.
         let body = toml::to_string(self).unwrap_or_default();
