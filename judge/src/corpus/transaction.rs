@@ -304,3 +304,157 @@ fn sweep(dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    fn names_below(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|entry| entry.unwrap())
+            .filter(|entry| entry.file_type().is_file())
+            .map(|entry| {
+                let relative = entry.path().strip_prefix(dir).unwrap();
+                relative.to_string_lossy().into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_commit_makes_every_change_and_leaves_nothing_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let tests = dir.path().join("tests");
+        std::fs::create_dir(&tests).unwrap();
+        std::fs::write(tests.join("a.in"), "old\n").unwrap();
+        std::fs::write(tests.join("c.in"), "gone\n").unwrap();
+        let session = Session::begin(dir.path()).unwrap();
+        let mut transaction = Transaction::new(&session);
+        let old = Some(content_hash(b"old\n"));
+        transaction
+            .write(&tests.join("a.in"), b"new\n", old)
+            .unwrap();
+        transaction
+            .write(&tests.join("b/b.in"), b"b\n", None)
+            .unwrap();
+        transaction
+            .remove(&tests.join("c.in"), content_hash(b"gone\n"))
+            .unwrap();
+        assert_eq!(
+            read(&tests.join("a.in")),
+            "old\n",
+            "nothing before the commit"
+        );
+        assert_eq!(transaction.commit().unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(read(&tests.join("a.in")), "new\n");
+        assert_eq!(read(&tests.join("b/b.in")), "b\n");
+        assert_eq!(names_below(dir.path()), ["tests/a.in", "tests/b/b.in"]);
+    }
+
+    #[test]
+    fn a_dropped_transaction_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = Session::begin(dir.path()).unwrap();
+        let mut transaction = Transaction::new(&session);
+        transaction
+            .write(&dir.path().join("x.in"), b"x\n", None)
+            .unwrap();
+        drop(transaction);
+        assert_eq!(names_below(dir.path()), Vec::<String>::new());
+    }
+
+    /// One step as written in a journal: path, staged file, contents before and after.
+    type Written<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>, Option<&'a [u8]>);
+
+    /// A journal as a killed command leaves it.
+    fn killed_with(dir: &Path, steps: &[Written]) {
+        let mut text = String::new();
+        for (path, staged, before, after) in steps {
+            text.push_str(&format!("[[step]]\npath = \"{path}\"\n"));
+            if let Some(staged) = staged {
+                text.push_str(&format!("staged = \"{staged}\"\n"));
+            }
+            if let Some(before) = before {
+                text.push_str(&format!("before = \"{}\"\n", content_hash(before)));
+            }
+            if let Some(after) = after {
+                text.push_str(&format!("after = \"{}\"\n", content_hash(after)));
+            }
+        }
+        std::fs::write(dir.join(JOURNAL_FILE), text).unwrap();
+    }
+
+    #[test]
+    fn the_next_session_completes_a_journal_and_keeps_an_edit_made_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let tests = dir.path().join("tests");
+        std::fs::create_dir(&tests).unwrap();
+        // x: not yet renamed; y: edited by hand since; z: already renamed; w: to remove.
+        std::fs::write(tests.join("x.out"), "old\n").unwrap();
+        std::fs::write(tests.join(".judge-1.tmp"), "new\n").unwrap();
+        std::fs::write(tests.join("y.out"), "edited\n").unwrap();
+        std::fs::write(tests.join(".judge-2.tmp"), "new\n").unwrap();
+        std::fs::write(tests.join("z.out"), "new\n").unwrap();
+        std::fs::write(tests.join("w.out"), "old\n").unwrap();
+        std::fs::write(tests.join(".judge-stray.tmp"), "half\n").unwrap();
+        let (old, new): (&[u8], &[u8]) = (b"old\n", b"new\n");
+        killed_with(
+            dir.path(),
+            &[
+                (
+                    "tests/x.out",
+                    Some("tests/.judge-1.tmp"),
+                    Some(old),
+                    Some(new),
+                ),
+                (
+                    "tests/y.out",
+                    Some("tests/.judge-2.tmp"),
+                    Some(old),
+                    Some(new),
+                ),
+                ("tests/z.out", Some("tests/.judge-3.tmp"), None, Some(new)),
+                ("tests/w.out", None, Some(old), None),
+            ],
+        );
+        let _session = Session::begin(dir.path()).unwrap();
+        assert_eq!(read(&tests.join("x.out")), "new\n");
+        assert_eq!(
+            read(&tests.join("y.out")),
+            "edited\n",
+            "an edit is never lost"
+        );
+        assert_eq!(read(&tests.join("z.out")), "new\n");
+        assert_eq!(
+            names_below(dir.path()),
+            ["tests/x.out", "tests/y.out", "tests/z.out"]
+        );
+    }
+
+    #[test]
+    fn a_journal_that_points_outside_is_refused() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = parent.path().join("p");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(parent.path().join("victim"), "mine\n").unwrap();
+        killed_with(&dir, &[("../victim", None, Some(b"mine\n"), None)]);
+        let error = Session::begin(&dir).err().unwrap().to_string();
+        assert!(
+            error.contains(".judge-journal.toml: line 2: `path` `../victim` has `..`"),
+            "{error}"
+        );
+        killed_with(&dir, &[("x", Some("../.judge-1.tmp"), None, Some(b"x"))]);
+        let error = Session::begin(&dir).err().unwrap().to_string();
+        assert!(
+            error.contains("line 3: `staged` `../.judge-1.tmp` is not"),
+            "{error}"
+        );
+        assert_eq!(read(&parent.path().join("victim")), "mine\n");
+    }
+}
