@@ -24,7 +24,7 @@ use toml::Spanned;
 use crate::error::{Error, Result};
 use crate::interrupt::{self, Deferred};
 use crate::problem::{line_at, parse_toml};
-use crate::provenance::content_hash;
+use crate::provenance::{content_hash, Provenance};
 use crate::write::{self, is_temp_name, Replace};
 
 /// The journal of a transaction under way, in the problem folder.
@@ -56,7 +56,8 @@ struct Step {
 
 /// The right to change one problem folder: its lock, with interrupting signals deferred.
 /// Beginning one first completes what an interrupted command left, then sweeps stray
-/// temporary files.
+/// temporary files; but a folder whose `provenance.toml` is broken or hostile is refused
+/// before anything in it is touched.
 pub struct Session {
     dir: PathBuf,
     _lock: File,
@@ -66,6 +67,7 @@ pub struct Session {
 
 impl Session {
     pub fn begin(dir: &Path) -> Result<Session> {
+        Provenance::load(dir)?;
         let signals = Deferred::new();
         let lock = File::open(dir).map_err(|error| Error::io(dir, error))?;
         // SAFETY: flock on a descriptor this function owns.

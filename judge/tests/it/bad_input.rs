@@ -271,6 +271,8 @@ fn provenance_entries_that_lead_out_are_refused_and_nothing_is_removed() {
              output_hash = \"{hash}\"\n"
         ));
         fs::write(&provenance, text).unwrap();
+        // Not even an old temporary file is swept from a folder refused.
+        fs::write(root.join("problems/sum/tests/.judge-left.tmp"), "").unwrap();
         let before = snapshot(root);
         for args in [
             &["gen", "sum"][..],
