@@ -36,6 +36,13 @@ impl Deferred {
                 // SAFETY: a zeroed sigaction with an empty mask and a handler that only does
                 // an atomic store; the old action is saved to be restored.
                 unsafe {
+                    let mut current: libc::sigaction = std::mem::zeroed();
+                    libc::sigaction(signal, std::ptr::null(), &mut current);
+                    if current.sa_sigaction == libc::SIG_IGN {
+                        // Ignored by whoever started the judge (nohup, `cmd &` in a script):
+                        // it stays ignored.
+                        continue;
+                    }
                     let mut action: libc::sigaction = std::mem::zeroed();
                     action.sa_sigaction = note as extern "C" fn(libc::c_int) as usize;
                     // Restart interrupted system calls: other threads carry on undisturbed.

@@ -535,8 +535,18 @@ fn interrupted(root: &Path, args: &[&str], k: usize, signal: &str) {
 
 /// `interrupted`, with `stdin` as the judge's standard input.
 fn interrupted_with_input(root: &Path, args: &[&str], stdin: &str, k: usize, signal: &str) {
-    use std::os::unix::process::ExitStatusExt;
-    let output = judge_in(root)
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let mut command = judge_std_in(root);
+    // A test run started in the background of a script inherits SIGINT ignored, and the
+    // judge rightly keeps an ignored signal ignored: give it the default, as a terminal does.
+    // SAFETY: signal() is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let output = assert_cmd::Command::from_std(command)
         .args(args)
         .write_stdin(stdin)
         .env("JUDGE_TEST_STOP_AFTER_RENAMES", k.to_string())

@@ -30,7 +30,12 @@ pub fn fixture(relative: &str) -> String {
 /// The judge binary, run in `dir`, with built programs cached under Cargo's temporary
 /// folder and none of the caller's CI or colour settings.
 pub fn judge_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
+    Command::from_std(judge_std_in(dir))
+}
+
+/// `judge_in` as a standard library command, for what assert_cmd cannot set (`pre_exec`).
+pub fn judge_std_in(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("judge"));
     command
         .current_dir(dir)
         .env(
