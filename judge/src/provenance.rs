@@ -112,13 +112,22 @@ impl Provenance {
 }
 
 /// The file `tests/NAME.EXTENSION` of a case, when `name` keeps it inside the problem folder.
-/// The name itself must be relative (`tests/` + `/etc/x` would hide an absolute one).
+/// The name itself must be relative (`tests/` + `/etc/x` would hide an absolute one) and
+/// plain: `a/b`, without empty, `.` or `..` parts.
 pub fn case_file(
     problem_dir: &Path,
     name: &str,
     extension: &str,
 ) -> Result<std::path::PathBuf, String> {
     crate::confine::relative(name)?;
+    let plain = name
+        .split('/')
+        .all(|part| !part.is_empty() && part != "." && part != "..");
+    if !plain {
+        return Err(format!(
+            "`{name}`: a case name is a relative path below tests/ without empty, `.` or `..` parts"
+        ));
+    }
     crate::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
 }
 

@@ -310,6 +310,18 @@ fn gen_never_writes_through_a_symlinked_folder_leading_out() {
         ));
     assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
     assert!(!root.join("problems/sum/provenance.toml").exists());
+
+    // `judge add`'s automatic name goes through no such folder either.
+    std::os::unix::fs::symlink(outside.path(), root.join("problems/sum/tests/manual")).unwrap();
+    judge_in(root)
+        .args(["add", "sum", "--from-reference"])
+        .write_stdin("1 2\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "goes through `tests/manual`, a symlink leading out of the problem folder",
+        ));
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
 }
 
 #[test]
