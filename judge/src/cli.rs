@@ -577,7 +577,10 @@ fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> R
         // A generated corpus may not exist yet: only the metadata is needed.
         let problem = repository.load_metadata(&dir)?;
         let summary = corpus::generate(&problem, &compiler, jobs, check)?;
-        let changed = summary.written.len() + summary.removed.len() + summary.left.len();
+        let changed = summary.written.len()
+            + summary.removed.len()
+            + summary.left.len()
+            + usize::from(summary.unfinished);
         // Some case not as the recipe makes it: with --check any, else those left alone.
         if (check && changed > 0) || !summary.left.is_empty() {
             outcome = Outcome::Rejected;
@@ -600,6 +603,9 @@ fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> R
                 }
                 for name in summary.removed.iter().take(20) {
                     println!("    no longer in the recipe: {name}");
+                }
+                if summary.unfinished {
+                    println!("    a corpus command was killed before it finished: `judge gen` completes its change");
                 }
             }
         } else {

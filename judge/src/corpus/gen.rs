@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::transaction::{Session, Transaction};
+use super::transaction::{Session, Transaction, JOURNAL_FILE};
 use super::{
     build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, GENERATOR_FILE, REFERENCE_FILE,
 };
@@ -26,6 +26,8 @@ pub struct GenSummary {
     pub removed: Vec<String>,
     /// Cases the recipe makes, or made, that are not as the judge wrote them: left alone.
     pub left: Vec<Left>,
+    /// With `check`: a killed command's change is not completed yet (the next `gen` will).
+    pub unfinished: bool,
 }
 
 impl GenSummary {
@@ -180,6 +182,7 @@ pub fn generate(
         .retain(|name, _| written.contains(name.as_str()) || case_paths(problem, name)[0].exists());
 
     let Some(session) = session else {
+        summary.unfinished = problem.dir.join(JOURNAL_FILE).exists();
         return Ok(summary);
     };
     let mut transaction = Transaction::new(&session);

@@ -640,10 +640,16 @@ fn an_interrupted_gen_is_completed_byte_for_byte_by_the_next_one() {
                 assert_eq!(temporary_files(&problem), Vec::<PathBuf>::new());
                 judge_in(root).args(["run", "sum"]).assert().code(0);
             } else if k < 13 {
-                // Killed outright: a run refuses until a corpus command completes the change.
+                // Killed outright: a run refuses until a corpus command completes the change,
+                // and --check (which writes nothing) says so.
                 judge_in(root).args(["run", "sum"]).assert().code(2).stderr(
                     predicate::str::contains("a corpus command was killed before it finished"),
                 );
+                judge_in(root)
+                    .args(["gen", "sum", "--check"])
+                    .assert()
+                    .code(1)
+                    .stdout(predicate::str::contains("killed before it finished"));
             }
             let what = format!("after a {signal} at rename {k} and a second gen");
             completed_as(root, &["gen", "sum"], &expected, &what);
