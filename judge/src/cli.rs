@@ -533,10 +533,15 @@ fn add(
         None => Expected::FromReference,
     };
     let from_reference = matches!(source, Expected::FromReference);
+    let manual = |n: u64| format!("manual/{}", n + 1);
+    let naming = match name {
+        Some(name) => corpus::Naming::Given(name),
+        None => corpus::Naming::Next(&manual),
+    };
     let name = corpus::add_case(
         &problem,
         &compiler(repository),
-        name,
+        naming,
         &input_bytes,
         source,
         None,
@@ -575,7 +580,14 @@ fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> R
         // A generated corpus may not exist yet: only the metadata is needed.
         let problem = repository.load_metadata(&dir)?;
         let summary = corpus::generate(&problem, &compiler, jobs, check)?;
-        let changed = summary.written.len() + summary.removed.len();
+        let changed = summary.written.len()
+            + summary.removed.len()
+            + summary.left.len()
+            + usize::from(summary.unfinished);
+        // Some case not as the recipe makes it: with --check any, else those left alone.
+        if (check && changed > 0) || !summary.left.is_empty() {
+            outcome = Outcome::Rejected;
+        }
         if check {
             if changed == 0 {
                 println!(
@@ -583,13 +595,20 @@ fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> R
                     problem.id, summary.planned
                 );
             } else {
-                outcome = Outcome::Rejected;
                 println!("{}: {changed} cases differ from the recipe", problem.id);
                 for name in summary.written.iter().take(20) {
-                    println!("    differs: {name}");
+                    let how = if summary.missing.contains(name) {
+                        "missing"
+                    } else {
+                        "differs"
+                    };
+                    println!("    {how}: {name}");
                 }
                 for name in summary.removed.iter().take(20) {
                     println!("    no longer in the recipe: {name}");
+                }
+                if summary.unfinished {
+                    println!("    a corpus command was killed before it finished: `judge gen` completes its change");
                 }
             }
         } else {
@@ -598,9 +617,13 @@ fn gen(repository: &Repository, names: &[String], check: bool, jobs: usize) -> R
                 problem.id,
                 summary.planned,
                 summary.written.len(),
-                summary.planned - summary.written.len(),
+                summary.unchanged(),
                 summary.removed.len()
             );
+        }
+        let left_as_it_is = if check { "" } else { "left as it is: " };
+        for left in summary.left.iter().take(20) {
+            println!("    {left_as_it_is}{}: {}", left.name, left.reason);
         }
     }
     Ok(outcome)
@@ -618,8 +641,10 @@ fn bless(
             "judge bless does not run on CI (CI is set): expected outputs are changed on purpose, by a person",
         ));
     }
-    let problem = load_one(repository, problem)?;
-    let changes = corpus::bless(&problem, &compiler(repository), jobs, write)?;
+    // Metadata only: bless finds the cases once an interrupted change is completed.
+    let problem = repository.load_metadata(&repository.resolve(problem)?)?;
+    let blessed = corpus::bless(&problem, &compiler(repository), jobs, write)?;
+    let changes = blessed.changes;
     let mut out = anstream::AutoStream::new(std::io::stdout(), color);
     for change in &changes {
         let status = if change.written {
@@ -646,7 +671,7 @@ fn bless(
         out,
         "{}: {} cases, {} expected outputs differ from the reference, {} rewritten{}",
         problem.id,
-        problem.cases.len(),
+        blessed.cases,
         changes.len(),
         changes.len() - pending,
         if writable > 0 {

@@ -213,7 +213,7 @@ impl Compiler {
         if let Some(file) = &remembered {
             // Only a speed-up: a version that cannot be kept is asked again next time.
             let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
-            let _ = crate::write::write_atomically(file, version.as_bytes());
+            let _ = crate::write::write_cache(file, version.as_bytes());
         }
         versions.insert(language.name, version.clone());
         Ok(version)

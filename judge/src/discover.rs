@@ -136,6 +136,15 @@ impl Repository {
 
 /// Every case below the problem's `tests/` (or `data/`) folder, in natural order.
 pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
+    let journal = problem_dir.join(crate::corpus::transaction::JOURNAL_FILE);
+    if journal.exists() {
+        // Killed mid-change (kill -9, power cut): a case may be half written until then.
+        return Err(Error::invalid(
+            journal,
+            "a corpus command was killed before it finished: run `judge gen` (or `add`, \
+             `bless --write`, `stress`) on this problem to complete its change",
+        ));
+    }
     let Some(cases_dir) = CASE_DIRS
         .iter()
         .map(|dir| problem_dir.join(dir))

@@ -51,6 +51,10 @@ pub enum Error {
     },
     #[error("{message}")]
     Usage { message: String },
+    /// SIGINT, SIGTERM or SIGHUP arrived while a corpus command was working; what it had
+    /// committed is complete, the rest was not started.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl Error {

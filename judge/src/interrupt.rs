@@ -1,29 +1,43 @@
 //! Stopping cleanly when asked to: SIGINT, SIGTERM, SIGHUP, and SIGPIPE (the reader of the
-//! judge's output has gone). The first such signal is recorded; the runner then starts no new
-//! case, every running program is stopped through `wake_fd`, what had finished is reported,
-//! and the judge exits with 128 + the signal after removing what it made. A second signal
-//! exits at once: the supervisors still clean up, as they do when the judge dies.
+//! judge's output has gone).
+//!
+//! One process-wide handler, installed at start-up, only records the first signal and wakes
+//! the run loops (`wake_fd`): blocking signals would not do, as a process-directed signal goes
+//! to any thread that does not block it (rayon workers, pipe readers). Then:
+//! - the runner starts no new case, every running program is stopped, what had finished is
+//!   reported, the supervisors end and remove what they made;
+//! - a corpus command finishes the step it is in (see `Deferred`) and writes nothing more;
+//! - the judge then ends by the same signal (`finish`), as a shell expects of a program
+//!   interrupted by Ctrl-C.
+//!
+//! A second signal outside a corpus transaction ends the judge at once; the supervisors still
+//! clean up, as they do when the judge dies.
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::OnceLock;
-
-/// The signal that asked the judge to stop, 0 while none has.
-static SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-/// The writing end of the wake-up pipe, for the signal handler (-1 before `install`).
-static WAKE_WRITER: AtomicI32 = AtomicI32::new(-1);
 
 /// The signals that stop the judge.
 pub const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE];
 
+/// The signal that asked the judge to stop, 0 while none has.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// The writing end of the wake-up pipe, for the handler (-1 before the pipe exists).
+static WAKE_WRITER: AtomicI32 = AtomicI32::new(-1);
+
+/// How many `Deferred` sections are open: while any is, a second signal waits too.
+static DEFERRED: AtomicUsize = AtomicUsize::new(0);
+
 /// The wake-up pipe: (reading end, writing end).
 fn wake_pipe() -> &'static (OwnedFd, OwnedFd) {
     static PIPE: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
-    PIPE.get_or_init(|| {
+    let pipe = PIPE.get_or_init(|| {
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
             .expect("a pipe can be made at start-up")
-    })
+    });
+    WAKE_WRITER.store(pipe.1.as_raw_fd(), Ordering::SeqCst);
+    pipe
 }
 
 /// A descriptor that becomes readable once the judge has been asked to stop: the run loops
@@ -32,29 +46,37 @@ pub fn wake_fd() -> BorrowedFd<'static> {
     wake_pipe().0.as_fd()
 }
 
-/// Installs the handlers; called once at start-up.
+/// Installs the handler (once; later calls do nothing). A signal that whoever started the
+/// judge set to be ignored (`nohup`, `cmd &` in a script) stays ignored.
 pub fn install() {
-    use std::os::fd::AsRawFd;
-    WAKE_WRITER.store(wake_pipe().1.as_raw_fd(), Ordering::SeqCst);
-    for signal in SIGNALS {
-        // SAFETY: installs a handler that only makes async-signal-safe calls (atomics,
-        // write, _exit); the sigaction struct is fully initialised.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        wake_pipe();
+        for signal in SIGNALS {
+            // SAFETY: reads the current disposition into a zeroed sigaction, then installs a
+            // handler that only makes async-signal-safe calls (atomics, write, _exit).
+            unsafe {
+                let mut current: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, std::ptr::null(), &mut current);
+                if current.sa_sigaction == libc::SIG_IGN && signal != libc::SIGPIPE {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                // Other threads' system calls carry on undisturbed.
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
         }
-    }
+    });
 }
 
 extern "C" fn on_signal(signal: libc::c_int) {
-    if SIGNAL
+    let first = SIGNAL
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-        .is_err()
-        && signal != libc::SIGPIPE
-    {
+        .is_ok();
+    if !first && signal != libc::SIGPIPE && DEFERRED.load(Ordering::SeqCst) == 0 {
         // Asked twice: go now.
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(128 + signal) }
@@ -65,24 +87,21 @@ extern "C" fn on_signal(signal: libc::c_int) {
 fn wake() {
     let fd = WAKE_WRITER.load(Ordering::SeqCst);
     if fd >= 0 {
-        // SAFETY: write of one byte from a static to a descriptor this module owns; a full
-        // pipe (already woken) is fine.
+        // SAFETY: writes one byte from a static to a descriptor this module owns; a full pipe
+        // (woken already) is fine.
         unsafe {
             libc::write(fd, b"!".as_ptr().cast(), 1);
         }
     }
 }
 
-/// Asks the judge to stop as if `signal` had come (tests, and callers that know better).
+/// Asks the judge to stop as if `signal` had come. The first request is the one kept.
 pub fn request(signal: i32) {
     if SIGNAL
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_ok()
     {
-        if WAKE_WRITER.load(Ordering::SeqCst) < 0 {
-            use std::os::fd::AsRawFd;
-            WAKE_WRITER.store(wake_pipe().1.as_raw_fd(), Ordering::SeqCst);
-        }
+        wake_pipe();
         wake();
     }
 }
@@ -92,5 +111,57 @@ pub fn requested() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
+    }
+}
+
+/// Whether the judge has been asked to stop: long work checks this between steps.
+pub fn pending() -> bool {
+    requested().is_some()
+}
+
+/// Ends the judge by the signal that asked it to stop, after the caller has cleaned up; does
+/// nothing when none has (or when the signal cannot end it).
+pub fn finish() {
+    let Some(signal) = requested() else {
+        return;
+    };
+    // SAFETY: restores the default action of a signal and raises it: the process ends here
+    // as the signal asks (SIGPIPE and the others terminate by default).
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::raise(signal);
+    }
+}
+
+/// A section of work that must not be cut short: a corpus command's renames. While one is
+/// open, a second signal waits too. When the outermost closes and a signal has come, the
+/// judge says that every change so far is complete and ends by that signal.
+pub struct Deferred(());
+
+impl Deferred {
+    pub fn new() -> Deferred {
+        install();
+        DEFERRED.fetch_add(1, Ordering::SeqCst);
+        Deferred(())
+    }
+}
+
+impl Default for Deferred {
+    fn default() -> Self {
+        Deferred::new()
+    }
+}
+
+impl Drop for Deferred {
+    fn drop(&mut self) {
+        if DEFERRED.fetch_sub(1, Ordering::SeqCst) == 1 && pending() {
+            eprintln!("judge: interrupted; every change made so far is complete");
+            crate::sandbox::shutdown();
+            finish();
+        }
     }
 }

@@ -13,7 +13,7 @@ use crate::discover::natural_cmp;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::problem::Problem;
-use crate::profile::Profile;
+use crate::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
 pub const PACKAGE_FILE: &str = "problem.yaml";
 pub const SUBMISSIONS_DIR: &str = "submissions";
@@ -47,7 +47,13 @@ pub fn is_package(dir: &Path) -> bool {
 pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     let path = dir.join(PACKAGE_FILE);
     let text = std::fs::read_to_string(&path).map_err(|error| Error::io(&path, error))?;
-    let yaml: PackageYaml = serde_norway::from_str(&text).map_err(|error| {
+    parse_package(dir, id, &text)
+}
+
+/// A package's metadata from the text of its `problem.yaml` (`cases` left empty).
+pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
+    let path = dir.join(PACKAGE_FILE);
+    let yaml: PackageYaml = serde_norway::from_str(text).map_err(|error| {
         let line = error
             .location()
             .map(|l| format!("line {}: ", l.line()))
@@ -61,23 +67,42 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
         Some(seconds) => Some(seconds),
         None => read_timelimit_file(dir)?,
     };
+    let out_of_range = |key: &str, value: String, range: String| {
+        let line = yaml_line(text, key)
+            .map(|line| format!("line {line}: "))
+            .unwrap_or_default();
+        Error::invalid(
+            &path,
+            format!("{line}`limits.{key}` = {value} is out of range: expected {range}"),
+        )
+    };
     if let Some(seconds) = time_limit {
+        let (low, high) = (*TIME_LIMIT_MS.start(), *TIME_LIMIT_MS.end());
         limits.cpu_time = Duration::try_from_secs_f64(seconds)
             .ok()
-            .filter(|t| !t.is_zero())
+            .filter(|t| (low..=high).contains(&(t.as_millis() as u64)))
             .ok_or_else(|| {
-                Error::invalid(
-                    &path,
-                    format!("time_limit {seconds} must be a positive number of seconds"),
+                out_of_range(
+                    "time_limit",
+                    seconds.to_string(),
+                    format!("{} to {} seconds", low as f64 / 1000.0, high / 1000),
                 )
             })?;
     }
-    if let Some(mib) = limits_yaml.memory {
-        limits.memory_bytes = mib << 20;
+    let mib = |value: u64, key: &str| {
+        if SIZE_LIMIT_MIB.contains(&value) {
+            Ok(value << 20)
+        } else {
+            let range = format!("{} to {} MiB", SIZE_LIMIT_MIB.start(), SIZE_LIMIT_MIB.end());
+            Err(out_of_range(key, value.to_string(), range))
+        }
+    };
+    if let Some(value) = limits_yaml.memory {
+        limits.memory_bytes = mib(value, "memory")?;
         limits.stack_bytes = profile.stack_bytes(limits.memory_bytes);
     }
-    if let Some(mib) = limits_yaml.output {
-        limits.output_bytes = mib << 20;
+    if let Some(value) = limits_yaml.output {
+        limits.output_bytes = mib(value, "output")?;
     }
     let flags: Vec<String> = yaml
         .validator_flags
@@ -116,6 +141,14 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
         dir: dir.to_path_buf(),
         id,
     })
+}
+
+/// The line of the first `key:` in a YAML text (for errors: serde_norway keeps no spans).
+fn yaml_line(text: &str, key: &str) -> Option<usize> {
+    let prefix = format!("{key}:");
+    text.lines()
+        .position(|line| line.trim_start().starts_with(&prefix))
+        .map(|index| index + 1)
 }
 
 /// `name: Mean`, or the 2023 format's `name: {en: Mean, ...}`.

@@ -11,6 +11,7 @@ pub mod checker;
 pub mod cli;
 pub mod compare;
 pub mod compile;
+pub mod confine;
 pub mod corpus;
 pub mod diff;
 pub mod discover;

@@ -15,12 +15,15 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(move |info| {
         if let Some(signal) = judge::interrupt::requested() {
             judge::sandbox::shutdown();
+            judge::interrupt::finish();
             std::process::exit(128 + signal);
         }
         default_hook(info);
     }));
     let code = judge::cli::run(std::env::args_os());
     judge::sandbox::shutdown();
+    // Asked to stop: end by the same signal, as a shell expects (it then reports 128 + it).
+    judge::interrupt::finish();
     match judge::interrupt::requested() {
         Some(signal) => ExitCode::from((128 + signal) as u8),
         None => code,

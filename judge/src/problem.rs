@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::checker::{CheckerSpec, Protocol};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::language::Language;
-use crate::profile::{Limits, Profile};
+use crate::profile::{Limits, Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
 pub const METADATA_FILE: &str = "problem.toml";
 
@@ -56,17 +57,17 @@ struct Metadata {
     name: Option<String>,
     source: Option<String>,
     profile: Option<Profile>,
-    time_limit_ms: Option<u64>,
-    memory_limit_mib: Option<u64>,
-    output_limit_mib: Option<u64>,
-    stack_limit_mib: Option<u64>,
+    time_limit_ms: Option<Spanned<u64>>,
+    memory_limit_mib: Option<Spanned<u64>>,
+    output_limit_mib: Option<Spanned<u64>>,
+    stack_limit_mib: Option<Spanned<u64>>,
     compare: Option<CompareName>,
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
-    /// Relative to the problem folder.
-    solution: Option<PathBuf>,
-    /// A checker program, relative to the problem folder.
-    checker: Option<PathBuf>,
+    /// Relative to the problem folder, and inside it.
+    solution: Option<Spanned<String>>,
+    /// A checker program, relative to the problem folder, and inside it.
+    checker: Option<Spanned<String>>,
     checker_protocol: Option<Protocol>,
 }
 
@@ -103,7 +104,8 @@ impl Problem {
     pub fn parse(id: String, dir: &Path, text: &str, default_solution: PathBuf) -> Result<Problem> {
         let path = dir.join(METADATA_FILE);
         let metadata = parse_toml::<Metadata>(&path, text)?;
-        Problem::from_metadata(id, dir, metadata, default_solution, &path)
+        let file = Located { path: &path, text };
+        Problem::from_metadata(id, dir, metadata, default_solution, &file)
     }
 
     fn from_metadata(
@@ -111,42 +113,45 @@ impl Problem {
         dir: &Path,
         metadata: Metadata,
         default_solution: PathBuf,
-        path: &Path,
+        file: &Located,
     ) -> Result<Problem> {
+        let path = file.path;
         let profile = metadata.profile.unwrap_or(Profile::Boj);
         let defaults = profile.limits();
-        let mib = |value: Option<u64>, key: &str, default: u64| match value {
-            Some(0) => Err(Error::invalid(path, format!("`{key}` must be positive"))),
-            Some(mib) => Ok(mib << 20),
+        let mib = |value: &Option<Spanned<u64>>, key: &str, default: u64| match value {
+            Some(mib) => file
+                .in_range(mib, key, &SIZE_LIMIT_MIB)
+                .map(|mib| mib << 20),
             None => Ok(default),
         };
         let memory_bytes = mib(
-            metadata.memory_limit_mib,
+            &metadata.memory_limit_mib,
             "memory_limit_mib",
             defaults.memory_bytes,
         )?;
         let limits = Limits {
-            cpu_time: match metadata.time_limit_ms {
-                Some(0) => return Err(Error::invalid(path, "`time_limit_ms` must be positive")),
-                Some(ms) => Duration::from_millis(ms),
+            cpu_time: match &metadata.time_limit_ms {
+                Some(ms) => {
+                    Duration::from_millis(file.in_range(ms, "time_limit_ms", &TIME_LIMIT_MS)?)
+                }
                 None => defaults.cpu_time,
             },
             memory_bytes,
             output_bytes: mib(
-                metadata.output_limit_mib,
+                &metadata.output_limit_mib,
                 "output_limit_mib",
                 defaults.output_bytes,
             )?,
             stack_bytes: mib(
-                metadata.stack_limit_mib,
+                &metadata.stack_limit_mib,
                 "stack_limit_mib",
                 profile.stack_bytes(memory_bytes),
             )?,
         };
         let compare = compare_mode(&metadata, profile, path)?;
-        let checker = match (metadata.checker, metadata.checker_protocol) {
+        let checker = match (&metadata.checker, metadata.checker_protocol) {
             (Some(source), protocol) => Some(CheckerSpec {
-                source: dir.join(source),
+                source: file.inside(dir, source, "checker")?,
                 protocol: protocol.unwrap_or(Protocol::Testlib),
                 flags: Vec::new(),
             }),
@@ -159,10 +164,10 @@ impl Problem {
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
             profile,
-            solution: metadata
-                .solution
-                .map(|solution| dir.join(solution))
-                .unwrap_or(default_solution),
+            solution: match &metadata.solution {
+                Some(solution) => file.inside(dir, solution, "solution")?,
+                None => default_solution,
+            },
             limits,
             compare,
             checker,
@@ -178,13 +183,62 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
     toml::from_str(text).map_err(|error| {
         let location = error
             .span()
-            .map(|span| {
-                let line = text[..span.start].matches('\n').count() + 1;
-                format!("line {line}: ")
-            })
+            .map(|span| format!("line {}: ", line_at(text, span.start)))
             .unwrap_or_default();
         Error::invalid(path, format!("{location}{}", error.message()))
     })
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// A TOML file being validated: where a value is, for errors that name file, line and key.
+pub struct Located<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+}
+
+impl Located<'_> {
+    /// An error at `span` of this file about `key`.
+    pub fn error(&self, span: std::ops::Range<usize>, key: &str, message: &str) -> Error {
+        let line = line_at(self.text, span.start);
+        Error::invalid(self.path, format!("line {line}: `{key}` {message}"))
+    }
+
+    /// The value when `range` holds it; otherwise an error naming the range.
+    pub fn in_range(
+        &self,
+        value: &Spanned<u64>,
+        key: &str,
+        range: &std::ops::RangeInclusive<u64>,
+    ) -> Result<u64> {
+        let number = *value.get_ref();
+        if range.contains(&number) {
+            return Ok(number);
+        }
+        Err(self.error(
+            value.span(),
+            key,
+            &format!(
+                "= {number} is out of range: expected {} to {}",
+                range.start(),
+                range.end()
+            ),
+        ))
+    }
+
+    /// `dir/relative` when the path stays inside the problem folder `dir`.
+    pub fn inside(&self, dir: &Path, relative: &Spanned<String>, key: &str) -> Result<PathBuf> {
+        crate::confine::inside(dir, relative.get_ref())
+            .map_err(|reason| self.error(relative.span(), key, &reason))
+    }
 }
 
 fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<CompareMode> {
@@ -234,7 +288,7 @@ mod tests {
             Path::new("problems/p"),
             metadata,
             "s.rs".into(),
-            path,
+            &Located { path, text },
         )
     }
 
@@ -308,7 +362,8 @@ mod tests {
         );
         let message = error("time_limit_ms = \"fast\"\n");
         assert!(message.contains("line 1: invalid type"), "{message}");
-        assert!(error("time_limit_ms = 0\n").contains("`time_limit_ms` must be positive"));
+        assert!(error("time_limit_ms = 0\n")
+            .contains("line 1: `time_limit_ms` = 0 is out of range: expected 1 to 3600000"));
         let message = error("name = \n");
         assert!(
             message.starts_with("problems/p/problem.toml: line 1: "),

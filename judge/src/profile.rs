@@ -9,6 +9,13 @@ use crate::compare::CompareMode;
 
 const MIB: u64 = 1024 * 1024;
 
+/// The ranges a problem's files may give the limits in (README, "A problem folder"): wide
+/// enough for any real judge, narrow enough that no product or sum the judge makes of them
+/// (bytes, allowances, the wall-clock backstop, `-Xmx`) can overflow.
+pub const TIME_LIMIT_MS: std::ops::RangeInclusive<u64> = 1..=3_600_000;
+/// Memory, stack and output limits, in MiB: up to 1 TiB.
+pub const SIZE_LIMIT_MIB: std::ops::RangeInclusive<u64> = 1..=1 << 20;
+
 /// An online judge whose behaviour a problem follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]

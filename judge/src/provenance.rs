@@ -3,7 +3,9 @@
 //! that produced it, and the hashes of the files written.
 //!
 //! The hashes also tell a file the judge wrote from one a user wrote or edited since: only
-//! the former may ever be rewritten or removed.
+//! the former may ever be rewritten or removed. A case name is a path below `tests/`: one
+//! that would lead out of the problem folder is refused with its line, before anything is
+//! touched.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -11,8 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::problem::parse_toml;
-use crate::write::write_atomically;
+use crate::problem::{line_at, parse_toml};
 
 pub const PROVENANCE_FILE: &str = "provenance.toml";
 
@@ -20,11 +21,17 @@ const HEADER: &str = "# Written by `judge gen`, `judge add --from-reference` and
                       # case's files came from. Do not edit; `judge list --provenance` shows it.\n\n";
 
 /// The provenance of every case the judge wrote, by case name.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Provenance {
-    #[serde(default)]
     pub cases: BTreeMap<String, Origin>,
+}
+
+/// The file as read, with where each case name is, to name its line in an error.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(default)]
+    cases: BTreeMap<toml::Spanned<String>, Origin>,
 }
 
 /// Where one case's files came from.
@@ -70,22 +77,62 @@ impl Origin {
 }
 
 impl Provenance {
+    /// Reads `problem_dir/provenance.toml` (none: nothing recorded). Every case name must
+    /// be a path that stays inside the problem folder.
     pub fn load(problem_dir: &Path) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
         match std::fs::read_to_string(&path) {
-            Ok(text) => parse_toml(&path, &text),
+            Ok(text) => Provenance::parse(problem_dir, &text),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Provenance::default()),
             Err(error) => Err(Error::io(&path, error)),
         }
     }
 
-    pub fn save(&self, problem_dir: &Path) -> Result<()> {
+    /// The provenance from the text of `problem_dir/provenance.toml`.
+    pub fn parse(problem_dir: &Path, text: &str) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
-        let body = toml::to_string(self)
-            .map_err(|error| Error::invalid(&path, format!("cannot write provenance: {error}")))?;
-        write_atomically(&path, format!("{HEADER}{body}").as_bytes())
+        let written: Written = parse_toml(&path, text)?;
+        let mut cases = BTreeMap::new();
+        for (name, origin) in written.cases {
+            let line = line_at(text, name.span().start);
+            let name = name.into_inner();
+            case_file(problem_dir, &name, "in")
+                .map_err(|reason| Error::invalid(&path, format!("line {line}: case {reason}")))?;
+            cases.insert(name, origin);
+        }
+        Ok(Provenance { cases })
+    }
+
+    /// The file's text, as `save` would write it.
+    pub fn to_text(&self) -> String {
+        // Strings and maps of strings always serialise.
+        let body = toml::to_string(self).unwrap_or_default();
+        format!("{HEADER}{body}")
     }
 }
+
+/// The file `tests/NAME.EXTENSION` of a case, when `name` keeps it inside the problem folder.
+/// The name itself must be relative (`tests/` + `/etc/x` would hide an absolute one) and
+/// plain: `a/b`, without empty, `.` or `..` parts.
+pub fn case_file(
+    problem_dir: &Path,
+    name: &str,
+    extension: &str,
+) -> Result<std::path::PathBuf, String> {
+    crate::confine::relative(name)?;
+    let plain = name
+        .split('/')
+        .all(|part| !part.is_empty() && part != "." && part != "..");
+    if !plain {
+        return Err(format!(
+            "`{name}`: a case name is a relative path below tests/ without empty, `.` or `..` parts"
+        ));
+    }
+    crate::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
+}
+
+/// The folder below the problem that holds the cases the judge writes.
+pub const TESTS_DIR: &str = "tests";
 
 /// The content hash recorded for files and programs.
 pub fn content_hash(bytes: &[u8]) -> String {

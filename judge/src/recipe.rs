@@ -1,44 +1,81 @@
 //! `generators.toml`: the recipe of a problem's generated cases (each entry a generator
-//! invocation, over a range of seeds) and of its stress runs.
+//! invocation, over a range of seeds) and of its stress runs. Validated where it is read:
+//! every case lands inside the problem's `tests/` folder, and every number is within its
+//! documented range (README, "Growing the corpus safely").
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::problem::parse_toml;
+use crate::problem::{parse_toml, Located};
+use crate::provenance::case_file;
 
 pub const RECIPE_FILE: &str = "generators.toml";
 
+/// The most seeds one `[[generate]]` entry may have (`last - first + 1`): each is a case of
+/// two files, and far more would be a typo, not a corpus.
+pub const MAX_SEEDS_PER_ENTRY: u64 = 10_000;
+/// `[stress] size`: the generator's size argument, which minimising counts down from.
+pub const STRESS_SIZE: RangeInclusive<u64> = 1..=1_000_000;
+/// `[stress] lines_per_case`.
+pub const LINES_PER_CASE: RangeInclusive<u64> = 1..=10_000;
+
 /// The parsed recipe.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct Recipe {
-    #[serde(default)]
     generate: Vec<Entry>,
     /// How `judge stress` drives the generator.
     pub stress: Option<StressRecipe>,
 }
 
-/// One `[[generate]]` entry: a case per seed; `{seed}` in `name` and `args` is the seed.
-#[derive(Debug, Clone, Deserialize)]
+/// The file as written, with where each value is.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(default)]
+    generate: Vec<WrittenEntry>,
+    stress: Option<WrittenStress>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenEntry {
+    group: Spanned<String>,
+    name: Spanned<String>,
+    args: String,
+    seeds: Option<Spanned<[u64; 2]>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenStress {
+    args: String,
+    size: Spanned<u64>,
+    #[serde(default)]
+    layout: Layout,
+    terminator: Option<String>,
+    lines_per_case: Option<Spanned<u64>>,
+}
+
+/// One `[[generate]]` entry: a case per seed; `{seed}` in `name` and `args` is the seed.
+#[derive(Debug, Clone)]
 struct Entry {
     group: String,
     name: String,
     args: String,
-    /// Inclusive range; without it the entry is one case.
+    /// Inclusive range, of at most `MAX_SEEDS_PER_ENTRY`; without it the entry is one case.
     seeds: Option<[u64; 2]>,
 }
 
 /// `[stress]`: generator arguments with `{seed}` and `{size}`, the size to stress with, and
 /// how an input holds several cases (so that a counterexample can be cut down to one).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct StressRecipe {
     pub args: String,
     pub size: u64,
-    #[serde(default)]
     pub layout: Layout,
     /// For `layout = "terminated"`: the line that ends the input (`end`).
     pub terminator: Option<String>,
@@ -78,72 +115,34 @@ impl Recipe {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(Error::io(&path, error)),
         };
-        let recipe: Recipe = parse_toml(&path, &text)?;
-        recipe.validate(&path)?;
-        Ok(Some(recipe))
+        Recipe::parse(dir, &text).map(Some)
     }
 
-    fn validate(&self, path: &Path) -> Result<()> {
-        if let Some(stress) = &self.stress {
-            match stress.layout {
-                Layout::Terminated if stress.terminator.is_none() => {
-                    return Err(Error::invalid(
-                        path,
-                        "[stress] layout \"terminated\" needs `terminator`",
-                    ))
-                }
-                Layout::Counted if stress.lines_per_case.unwrap_or(0) == 0 => {
-                    return Err(Error::invalid(
-                        path,
-                        "[stress] layout \"counted\" needs a positive `lines_per_case`",
-                    ))
-                }
-                _ => {}
-            }
-        }
+    /// The recipe from the text of `dir/generators.toml`, validated.
+    pub fn parse(dir: &Path, text: &str) -> Result<Recipe> {
+        let path = dir.join(RECIPE_FILE);
+        let written: Written = parse_toml(&path, text)?;
+        let file = Located { path: &path, text };
+        let stress = written
+            .stress
+            .map(|stress| validate_stress(stress, &file))
+            .transpose()?;
+        let generate = written
+            .generate
+            .into_iter()
+            .map(|entry| validate_entry(entry, dir, &file))
+            .collect::<Result<Vec<_>>>()?;
+        let recipe = Recipe { generate, stress };
         let mut seen = std::collections::HashSet::new();
-        for case in self.cases() {
-            let safe = case.name.split('/').all(|part| {
-                !part.is_empty() && part != "." && part != ".." && !part.contains('\\')
-            });
-            if !safe {
-                return Err(Error::invalid(
-                    path,
-                    format!(
-                        "case name `{}` must be a relative path below tests/",
-                        case.name
-                    ),
-                ));
-            }
+        for case in recipe.cases() {
             if !seen.insert(case.name.clone()) {
                 return Err(Error::invalid(
-                    path,
+                    &path,
                     format!("case `{}` is generated twice", case.name),
                 ));
             }
         }
-        for entry in &self.generate {
-            if entry.seeds.is_none()
-                && (entry.name.contains("{seed}") || entry.args.contains("{seed}"))
-            {
-                return Err(Error::invalid(
-                    path,
-                    format!("entry `{}` uses {{seed}} but has no `seeds`", entry.name),
-                ));
-            }
-            if let Some([first, last]) = entry.seeds {
-                if first > last {
-                    return Err(Error::invalid(
-                        path,
-                        format!(
-                            "entry `{}`: seeds [{first}, {last}] is an empty range",
-                            entry.name
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(())
+        Ok(recipe)
     }
 
     /// Every case the recipe makes, in recipe order.
@@ -169,6 +168,88 @@ impl Recipe {
     }
 }
 
+fn validate_stress(stress: WrittenStress, file: &Located) -> Result<StressRecipe> {
+    let size = file.in_range(&stress.size, "size", &STRESS_SIZE)?;
+    let lines_per_case = match &stress.lines_per_case {
+        Some(lines) => Some(file.in_range(lines, "lines_per_case", &LINES_PER_CASE)? as usize),
+        None => None,
+    };
+    match stress.layout {
+        Layout::Terminated if stress.terminator.is_none() => Err(Error::invalid(
+            file.path,
+            "[stress] layout \"terminated\" needs `terminator`",
+        )),
+        Layout::Counted if lines_per_case.is_none() => Err(Error::invalid(
+            file.path,
+            "[stress] layout \"counted\" needs a positive `lines_per_case`",
+        )),
+        _ => Ok(StressRecipe {
+            args: stress.args,
+            size,
+            layout: stress.layout,
+            terminator: stress.terminator,
+            lines_per_case,
+        }),
+    }
+}
+
+fn validate_entry(entry: WrittenEntry, dir: &Path, file: &Located) -> Result<Entry> {
+    let seeds = match &entry.seeds {
+        Some(seeds) => {
+            let [first, last] = *seeds.get_ref();
+            // u128: [0, 2^64 - 1] holds 2^64 seeds.
+            let count = (last >= first).then(|| u128::from(last - first) + 1);
+            match count {
+                None => {
+                    return Err(file.error(
+                        seeds.span(),
+                        "seeds",
+                        &format!("[{first}, {last}] is an empty range"),
+                    ))
+                }
+                Some(count) if count > u128::from(MAX_SEEDS_PER_ENTRY) => {
+                    return Err(file.error(
+                        seeds.span(),
+                        "seeds",
+                        &format!(
+                            "[{first}, {last}] makes {count} cases: at most {MAX_SEEDS_PER_ENTRY} per entry"
+                        ),
+                    ))
+                }
+                Some(_) => Some([first, last]),
+            }
+        }
+        None if entry.name.get_ref().contains("{seed}") || entry.args.contains("{seed}") => {
+            return Err(file.error(
+                entry.name.span(),
+                "name",
+                &format!(
+                    "`{}` uses {{seed}} but the entry has no `seeds`",
+                    entry.name.get_ref()
+                ),
+            ))
+        }
+        None => None,
+    };
+    // A seed is digits only, so one stand-in value checks every case name of the entry.
+    let group = entry.group.get_ref();
+    let name = entry.name.get_ref().replace("{seed}", "0");
+    for (key, value, relative) in [
+        ("group", &entry.group, format!("{group}/x")),
+        ("name", &entry.name, format!("{group}/{name}")),
+    ] {
+        if let Err(reason) = case_file(dir, &relative, "in") {
+            return Err(file.error(value.span(), key, &reason));
+        }
+    }
+    Ok(Entry {
+        group: entry.group.into_inner(),
+        name: entry.name.into_inner(),
+        args: entry.args,
+        seeds,
+    })
+}
+
 /// Splits an argument string as a shell would for plain words (no quoting is needed by
 /// generators' `KEY=VALUE` arguments).
 pub fn split_args(args: &str) -> Vec<String> {
@@ -180,10 +261,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Recipe> {
-        let path = Path::new("problems/p/generators.toml");
-        let recipe: Recipe = parse_toml(path, text)?;
-        recipe.validate(path)?;
-        Ok(recipe)
+        Recipe::parse(Path::new("problems/p"), text)
     }
 
     #[test]
@@ -216,9 +294,18 @@ mod tests {
         };
         let message = |text: String| parse(&text).unwrap_err().to_string();
         assert!(message(entry("x", "") + &entry("x", "")).contains("case `g/x` is generated twice"));
-        assert!(message(entry("../x", "")).contains("must be a relative path below tests/"));
-        assert!(message(entry("x-{seed}", "")).contains("uses {seed} but has no `seeds`"));
-        assert!(message(entry("x-{seed}", "seeds = [5, 1]\n")).contains("empty range"));
+        assert!(message(entry("../x", "")).contains("line 3: `name` `g/../x` has `..`"));
+        assert!(message(entry("a//b", "")).contains("line 3: `name` `g/a//b`: a case name"));
+        assert!(message(entry("x-{seed}", "")).contains("uses {seed} but the entry has no `seeds`"));
+        assert!(message(entry("x-{seed}", "seeds = [5, 1]\n"))
+            .contains("line 5: `seeds` [5, 1] is an empty range"));
+        assert!(
+            message(entry("x-{seed}", "seeds = [0, 18446744073709551615]\n"))
+                .contains("line 5: `seeds` [0, 18446744073709551615] makes")
+        );
+        assert!(message(entry("x-{seed}", "seeds = [1, 10001]\n"))
+            .contains("makes 10001 cases: at most 10000 per entry"));
+        assert!(parse(&entry("x-{seed}", "seeds = [1, 10000]\n")).is_ok());
         assert!(message(entry("x", "colour = 1\n")).contains("line 5: unknown field `colour`"));
         assert!(
             message("[stress]\nargs = \"{seed}\"\nsize = 3\nlayout = \"counted\"\n".into())

@@ -1,12 +1,20 @@
 //! `judge new`: a new problem folder and solution file from templates that already work
 //! together (a placeholder task: print the sum of the input's integers), so that `judge add
 //! --from-reference` and `judge run` work before any file is edited by hand.
+//!
+//! Interrupted at any point, running it again finishes the job: the problem folder is built
+//! under a hidden name and renamed into place last, so it appears whole or not at all; the
+//! solution file and the `[[bin]]` entry an interrupted run already made are recognised
+//! (the template byte for byte, the entry with its path) and kept.
+
+use std::path::Path;
 
 use crate::discover::{Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
+use crate::interrupt::Deferred;
 use crate::problem::METADATA_FILE;
 use crate::profile::Profile;
-use crate::write::{create_new, write_atomically};
+use crate::write::{self, create_new, write_atomically, Replace};
 
 const STATEMENT: &str = "# {id}\n\n\
 Write the task and its input and output format here, in your own words.\n\n\
@@ -94,7 +102,9 @@ pub struct Scaffolded {
     pub registered_bin: bool,
 }
 
-/// Creates `problems/<id>/` and `solutions/<id>.rs`; refuses if any of them exists.
+/// Creates `problems/<id>/` and `solutions/<id>.rs` and registers the solution in
+/// `solutions/Cargo.toml`; refuses if the problem folder exists, or the solution file or a
+/// `[[bin]]` of that name is the user's.
 pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Result<Scaffolded> {
     let valid = !id.is_empty()
         && id
@@ -105,33 +115,39 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
             "problem id `{id}`: use lowercase letters, digits and `_` (like `boj_1000`)"
         )));
     }
-    let dir = repository.problems_dir().join(id);
+    let _signals = Deferred::new();
+    let problems = repository.problems_dir();
+    let dir = problems.join(id);
     let solution = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.rs"));
-    let manifest = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
-    let manifest_text = match std::fs::read_to_string(&manifest) {
-        Ok(text) => Some(text),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(Error::io(&manifest, error)),
-    };
-    for path in [&dir, &solution] {
-        if path.exists() {
-            return Err(Error::invalid(path, "already exists: refusing to touch it"));
+    let manifest_path = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
+    if dir.symlink_metadata().is_ok() {
+        return Err(Error::invalid(&dir, "already exists: refusing to touch it"));
+    }
+    let solution_made = match std::fs::read(&solution) {
+        Ok(bytes) if bytes == SOLUTION.as_bytes() => true,
+        Ok(_) => {
+            return Err(Error::invalid(
+                &solution,
+                "already exists: refusing to touch it",
+            ))
         }
-    }
-    if manifest_text
-        .as_deref()
-        .is_some_and(|text| text.contains(&format!("name = \"{id}\"")))
-    {
-        return Err(Error::invalid(
-            &manifest,
-            format!("already has a [[bin]] named `{id}`"),
-        ));
-    }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
+        Err(error) => return Err(Error::io(&solution, error)),
+    };
+    let manifest = match std::fs::read_to_string(&manifest_path) {
+        Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => return Err(Error::io(&manifest_path, error)),
+    };
 
-    std::fs::create_dir_all(repository.problems_dir())
-        .map_err(|e| Error::io(repository.problems_dir(), e))?;
-    // create_dir fails if another process made the folder meanwhile: never two owners.
-    std::fs::create_dir(&dir).map_err(|error| Error::io(&dir, error))?;
+    // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
+    let staging = problems.join(format!(".judge-new-{id}.tmp"));
+    match std::fs::remove_dir_all(&staging) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Error::io(&staging, error))
+        }
+        _ => {}
+    }
     let limits = profile.limits();
     let metadata = format!(
         "name = \"{id}\"\n# source = \"https://...\"\nprofile = \"{profile}\"\ntime_limit_ms = {}\nmemory_limit_mib = {}\ncompare = \"{}\"\n",
@@ -141,35 +157,103 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
     );
     let fill = |template: &str| template.replace("{id}", id);
     let files = [
-        (dir.join(METADATA_FILE), metadata),
-        (dir.join("statement.md"), fill(STATEMENT)),
-        (dir.join(crate::corpus::REFERENCE_FILE), fill(REFERENCE)),
-        (dir.join(crate::corpus::GENERATOR_FILE), fill(GENERATOR)),
-        (dir.join(crate::recipe::RECIPE_FILE), RECIPE.to_owned()),
-        (solution.clone(), SOLUTION.to_owned()),
+        (METADATA_FILE, metadata),
+        ("statement.md", fill(STATEMENT)),
+        (crate::corpus::REFERENCE_FILE, fill(REFERENCE)),
+        (crate::corpus::GENERATOR_FILE, fill(GENERATOR)),
+        (crate::recipe::RECIPE_FILE, RECIPE.to_owned()),
     ];
-    std::fs::create_dir_all(dir.join("tests/sample"))
-        .map_err(|e| Error::io(dir.join("tests/sample"), e))?;
+    let samples = staging.join("tests/sample");
+    std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
     let mut made = Vec::new();
-    for (path, contents) in &files {
-        create_new(path, contents.as_bytes())?;
-        made.push(repository.relative(path).display().to_string());
+    for (file, contents) in &files {
+        create_new(&staging.join(file), contents.as_bytes())?;
+        made.push(repository.relative(&dir.join(file)).display().to_string());
     }
-    let registered_bin = match manifest_text {
-        Some(mut text) => {
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text.push_str(&format!("\n[[bin]]\nname = \"{id}\"\npath = \"{id}.rs\"\n"));
-            write_atomically(&manifest, text.as_bytes())?;
+    if !solution_made {
+        create_new(&solution, SOLUTION.as_bytes())?;
+    }
+    made.push(repository.relative(&solution).display().to_string());
+    let registered_bin = match manifest {
+        Some(Some(text)) => {
+            write_atomically(&manifest_path, text.as_bytes())?;
             true
         }
+        Some(None) => true,
         None => false,
     };
+    // The commit point: the problem appears whole. Never over a folder made meanwhile.
+    write::place(&staging, &dir, Replace::No)?;
     Ok(Scaffolded {
         files: made,
         registered_bin,
     })
+}
+
+/// `solutions/Cargo.toml` with a `[[bin]]` for `id` added, the user's formatting and comments
+/// kept; `None` when an interrupted `judge new` already added exactly that entry.
+fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
+    let mut document: toml_edit::DocumentMut =
+        text.parse().map_err(|error: toml_edit::TomlError| {
+            let line = error
+                .span()
+                .map(|span| format!("line {}: ", crate::problem::line_at(text, span.start)))
+                .unwrap_or_default();
+            Error::invalid(path, format!("{line}{}", error.message()))
+        })?;
+    let file = format!("{id}.rs");
+    let field = |bin: &dyn toml_edit::TableLike, key: &str| {
+        bin.get(key)
+            .and_then(|value| value.as_str())
+            .map(str::to_owned)
+    };
+    let not_bins = || Error::invalid(path, "`bin` is not an array of tables");
+    let mut bins: Vec<(Option<String>, Option<String>)> = Vec::new();
+    match document.get("bin") {
+        None => {}
+        Some(toml_edit::Item::ArrayOfTables(tables)) => {
+            bins.extend(tables.iter().map(|t| (field(t, "name"), field(t, "path"))));
+        }
+        Some(item) => {
+            let array = item.as_array().ok_or_else(not_bins)?;
+            for value in array {
+                let table = value.as_inline_table().ok_or_else(not_bins)?;
+                bins.push((field(table, "name"), field(table, "path")));
+            }
+        }
+    }
+    match bins.iter().find(|(name, _)| name.as_deref() == Some(id)) {
+        Some((_, bin_path)) if bin_path.as_deref() == Some(file.as_str()) => return Ok(None),
+        Some(_) => {
+            return Err(Error::invalid(
+                path,
+                format!("already has a [[bin]] named `{id}` (for another file)"),
+            ))
+        }
+        None => {}
+    }
+    match document.get_mut("bin") {
+        Some(item) if item.is_array() => {
+            let array = item.as_array_mut().ok_or_else(not_bins)?;
+            let mut bin = toml_edit::InlineTable::new();
+            bin.insert("name", id.into());
+            bin.insert("path", file.as_str().into());
+            array.push(bin);
+        }
+        _ => {
+            let mut bin = toml_edit::Table::new();
+            bin.insert("name", toml_edit::value(id));
+            bin.insert("path", toml_edit::value(file.as_str()));
+            let tables = document
+                .entry("bin")
+                .or_insert(toml_edit::Item::ArrayOfTables(Default::default()));
+            tables
+                .as_array_of_tables_mut()
+                .ok_or_else(not_bins)?
+                .push(bin);
+        }
+    }
+    Ok(Some(document.to_string()))
 }
 
 #[cfg(test)]

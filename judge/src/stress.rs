@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::compile::{Build, Compiler, Program};
 use crate::corpus::{
-    add_case, build_tool, run_tool, Expected, Tool, GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR,
+    add_case, build_tool, run_tool, Expected, Naming, Tool, GENERATOR_FILE, REFERENCE_FILE,
+    TESTS_DIR,
 };
 use crate::error::{Error, Result};
 use crate::judging::judge_case;
@@ -167,27 +168,16 @@ fn save_counterexample(
 ) -> Result<Counterexample> {
     let (input, how) = minimise(programs, seed, &args, input)?;
     let problem = programs.problem;
-    let free = (0..)
-        .map(|n| {
-            if n == 0 {
-                format!("stress/{seed}")
-            } else {
-                format!("stress/{seed}-{n}")
-            }
-        })
-        .find(|name| {
-            !problem
-                .dir
-                .join(TESTS_DIR)
-                .join(format!("{name}.in"))
-                .exists()
-        })
-        .expect("some name is free");
+    // `stress/SEED`, or `stress/SEED-1`, ... when taken: the seed says how to reproduce it.
+    let name = |n: u64| match n {
+        0 => format!("stress/{seed}"),
+        n => format!("stress/{seed}-{n}"),
+    };
     // The expected output comes from the reference, as for every other case.
     let case = add_case(
         problem,
         programs.compiler,
-        Some(&free),
+        Naming::Next(&name),
         &input,
         Expected::FromReference,
         Some(how),

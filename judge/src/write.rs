@@ -1,79 +1,141 @@
-//! Writing into the user's tree safely: every file is written to a temporary sibling and
-//! renamed into place, a case's two files are put in place with interrupts held off, and
-//! nothing is ever written over a file unless the caller has proved the judge wrote it.
+//! Writing into the user's tree safely: every file is written to a temporary sibling
+//! (`.judge-*.tmp`) and renamed into place, so a reader sees the old file or the new one and
+//! never a part. A new file gets the mode the umask gives; a rewritten one keeps its mode.
+//!
+//! Grouping several files into one change that survives an interruption is the corpus
+//! transaction's business (`corpus::transaction`); this module only places single files.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
+
+/// The prefix and suffix of every temporary file the judge makes beside a user's files:
+/// a dot name without a case extension, so that discovery never mistakes it for a case, and
+/// one a later command can recognise and sweep.
+pub const TEMP_PREFIX: &str = ".judge-";
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+/// Whether a file name is one of the judge's temporary files.
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+}
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a part.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = stage(path, bytes)?;
+    let (_, temp) = staged.into_parts();
+    place(&temp, path, Replace::Yes)?;
+    temp.keep().map_err(|error| Error::io(path, error.error))?;
+    Ok(())
+}
+
+/// Writes a file of the judge's own cache atomically. Not a change to the user's tree: the
+/// interruption tests' rename count (below) leaves it out, so a cold cache shifts no count.
+pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
+    let staged = stage(path, bytes)?;
     staged
         .persist(path)
-        .map_err(|error| Error::io(path, error.error))?;
-    Ok(())
-}
-
-/// A case's input and expected output, written as a pair.
-pub struct CaseFiles<'a> {
-    pub input: (&'a Path, &'a [u8]),
-    pub expected: (&'a Path, &'a [u8]),
-    /// Whether existing files may be replaced (the caller has proved the judge wrote them).
-    pub overwrite: bool,
-}
-
-/// Writes both files of a case. Both are staged first; the two renames then happen with
-/// SIGINT, SIGTERM and SIGHUP held off, so that an interrupted command never leaves an input
-/// without its answer or the reverse.
-pub fn write_case(files: CaseFiles) -> Result<()> {
-    let input = stage(files.input.0, files.input.1)?;
-    let expected = stage(files.expected.0, files.expected.1)?;
-    let _held = InterruptsHeld::new();
-    let place = |staged: tempfile::NamedTempFile, path: &Path| {
-        let placed = if files.overwrite {
-            staged.persist(path)
-        } else {
-            staged.persist_noclobber(path)
-        };
-        placed
-            .map(drop)
-            .map_err(|error| Error::io(path, error.error))
-    };
-    place(expected, files.expected.0)?;
-    if let Err(error) = place(input, files.input.0) {
-        if !files.overwrite {
-            // The answer was placed just now by us: take it back rather than leave it alone.
-            let _ = std::fs::remove_file(files.expected.0);
-        }
-        return Err(error);
-    }
-    Ok(())
+        .map(drop)
+        .map_err(|error| Error::io(path, error.error))
 }
 
 /// Creates the file only if it does not exist yet (no race with another writer).
 pub fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = stage(path, bytes)?;
-    staged
-        .persist_noclobber(path)
-        .map_err(|error| Error::io(path, error.error))?;
+    let (_, temp) = staged.into_parts();
+    place(&temp, path, Replace::No)?;
+    temp.keep().map_err(|error| Error::io(path, error.error))?;
     Ok(())
 }
 
-fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
+/// Writes `bytes` to a new temporary sibling of `path`, synced to disk, with the mode `path`
+/// has (when it exists) or the umask gives. Dropping the result removes the file.
+pub fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
     let dir = parent(path);
     std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
-    // A dot name without a case extension: discovery never mistakes it for a case.
+    let existing = match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => Some(metadata.permissions()),
+        _ => None,
+    };
+    // 0666 is what `open` is asked for; the kernel applies the umask (0644 under 022), as
+    // for any file a program creates. tempfile's own default would be 0600.
     let mut file = tempfile::Builder::new()
-        .prefix(".judge-")
-        .suffix(".tmp")
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|error| Error::io(&dir, error))?;
+    if let Some(permissions) = existing {
+        // Set exactly, umask aside: a rewrite must not change who may read the file.
+        file.as_file()
+            .set_permissions(permissions)
+            .map_err(|error| Error::io(path, error))?;
+    }
     file.write_all(bytes)
         .and_then(|()| file.as_file().sync_all())
         .map_err(|error| Error::io(path, error))?;
     Ok(file)
+}
+
+/// Whether a rename may replace an existing file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    Yes,
+    No,
+}
+
+/// Renames `from` to `to` (same folder or at least the same file system). With `Replace::No`
+/// an existing `to` is an error and is left as it is.
+pub fn place(from: &Path, to: &Path, replace: Replace) -> Result<()> {
+    let renamed = match replace {
+        Replace::Yes => std::fs::rename(from, to),
+        Replace::No => rename_noreplace(from, to),
+    };
+    renamed.map_err(|error| Error::io(to, error))?;
+    after_change();
+    Ok(())
+}
+
+/// Removes a file the caller has proved is the judge's; one already gone is no error.
+pub fn remove(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path, error)),
+        _ => {
+            after_change();
+            Ok(())
+        }
+    }
+}
+
+fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let from_c = std::ffi::CString::new(from.as_os_str().as_bytes())?;
+    let to_c = std::ffi::CString::new(to.as_os_str().as_bytes())?;
+    // SAFETY: two NUL-terminated paths that outlive the call.
+    let result = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from_c.as_ptr(),
+            libc::AT_FDCWD,
+            to_c.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if result == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::last_os_error();
+    match error.raw_os_error() {
+        // File systems without RENAME_NOREPLACE: a hard link fails as well on an existing name.
+        Some(libc::EINVAL | libc::ENOSYS) => {
+            std::fs::hard_link(from, to)?;
+            std::fs::remove_file(from)
+        }
+        _ => Err(error),
+    }
 }
 
 fn parent(path: &Path) -> PathBuf {
@@ -83,40 +145,43 @@ fn parent(path: &Path) -> PathBuf {
     }
 }
 
-/// Blocks the interrupting signals for this thread while alive; pending ones are delivered
-/// when it is dropped.
-struct InterruptsHeld {
-    previous: libc::sigset_t,
-}
+/// For tests of interruption at a chosen point (never set in normal use):
+/// `JUDGE_TEST_STOP_AFTER_RENAMES=K` sends the judge a signal right after its K-th rename or
+/// removal in the user's tree, `SIGINT` unless `JUDGE_TEST_STOP_SIGNAL=SIGKILL` (a death no
+/// handler sees, as a power cut or `kill -9`) or `SIGTERM` says otherwise.
+pub const TEST_STOP_AFTER_RENAMES: &str = "JUDGE_TEST_STOP_AFTER_RENAMES";
+pub const TEST_STOP_SIGNAL: &str = "JUDGE_TEST_STOP_SIGNAL";
 
-impl InterruptsHeld {
-    fn new() -> Self {
-        // SAFETY: sigset_t is plain data initialised by sigemptyset before use.
-        unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            let mut previous: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::sigaddset(&mut set, signal);
-            }
-            libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut previous);
-            InterruptsHeld { previous }
-        }
+static CHANGES: AtomicU64 = AtomicU64::new(0);
+
+fn after_change() {
+    let count = CHANGES.fetch_add(1, Ordering::SeqCst) + 1;
+    let stop_at = std::env::var(TEST_STOP_AFTER_RENAMES)
+        .ok()
+        .and_then(|k| k.parse::<u64>().ok());
+    if stop_at != Some(count) {
+        return;
     }
-}
-
-impl Drop for InterruptsHeld {
-    fn drop(&mut self) {
-        // SAFETY: restores the mask saved in `new`.
-        unsafe {
-            libc::pthread_sigmask(libc::SIG_SETMASK, &self.previous, std::ptr::null_mut());
-        }
+    let signal = match std::env::var(TEST_STOP_SIGNAL).as_deref() {
+        Ok("SIGKILL") => libc::SIGKILL,
+        Ok("SIGTERM") => libc::SIGTERM,
+        _ => libc::SIGINT,
+    };
+    // Process-directed, as a Ctrl-C from the terminal is: any thread may receive it.
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe {
+        libc::kill(libc::getpid(), signal);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temporary_file() {
@@ -139,5 +204,28 @@ mod tests {
         create_new(&path, b"mine\n").unwrap();
         assert!(create_new(&path, b"other\n").is_err());
         assert_eq!(std::fs::read(&path).unwrap(), b"mine\n");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "the refused file's temporary is gone");
+    }
+
+    #[test]
+    fn new_files_follow_the_umask_and_rewrites_keep_their_mode() {
+        // The umask is the process's: read it without changing it for long.
+        // SAFETY: umask has no preconditions; the old value is put back at once.
+        let umask = unsafe {
+            let old = libc::umask(0o022);
+            libc::umask(old);
+            old
+        } as u32;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.out");
+        write_atomically(&path, b"1\n").unwrap();
+        assert_eq!(mode(&path), 0o666 & !umask);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o664)).unwrap();
+        write_atomically(&path, b"2\n").unwrap();
+        assert_eq!(mode(&path), 0o664, "a rewrite keeps the mode");
+        let created = dir.path().join("created.in");
+        create_new(&created, b"x\n").unwrap();
+        assert_eq!(mode(&created), 0o666 & !umask);
     }
 }

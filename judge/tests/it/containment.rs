@@ -68,6 +68,14 @@ fn judge_to_end(repo: &Path, tmp: &Path, args: &[&str], cgroups: bool) -> (i32, 
     )
 }
 
+/// The status as a shell reports it: the exit code, or 128 + the signal that ended it.
+fn ended_by(status: &std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+}
+
 /// Waits until `condition` holds, for at most `limit`.
 fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
@@ -189,9 +197,9 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
             started.elapsed()
         );
         assert_eq!(
-            output.status.code(),
-            Some(code),
-            "exit code after signal {signal}"
+            ended_by(&output.status),
+            code,
+            "exit status after signal {signal}"
         );
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
@@ -285,7 +293,7 @@ fn a_closed_stdout_ends_the_run_quietly() {
     let output = judge.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "not quiet: {stderr}");
-    assert_eq!(output.status.code(), Some(128 + libc::SIGPIPE));
+    assert_eq!(ended_by(&output.status), 128 + libc::SIGPIPE);
     for pid in marked_pids(marks.path()) {
         assert!(
             wait_until(Duration::from_secs(1), || !alive(pid)),

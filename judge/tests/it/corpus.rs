@@ -25,18 +25,6 @@ fn read(path: impl AsRef<Path>) -> String {
     fs::read_to_string(path).unwrap()
 }
 
-/// Every file below `dir` with its contents, to prove a command changed nothing.
-fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_type().is_file())
-        .map(|entry| (entry.path().to_path_buf(), fs::read(entry.path()).unwrap()))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn committed_corpora_match_their_recipes() {
     judge_in(&repository_root())
@@ -247,21 +235,52 @@ fn gen_rebuilds_generated_cases_and_never_touches_hand_written_ones() {
         "generation is deterministic"
     );
 
-    // A hand edit makes the case the user's: gen refuses, --check reports it, nothing moves.
+    // A hand edit makes the case the user's: --check names it (exit 1) and writes nothing;
+    // gen reports it, leaves it, and regenerates everything else.
     fs::write(root.join("problems/sum/tests/random/r-2.out"), "mine\n").unwrap();
     let before = snapshot(root);
     judge_in(root)
         .args(["gen", "sum", "--check"])
         .assert()
-        .code(2);
+        .code(1)
+        .stdout(predicate::str::contains(
+            "random/r-2: not as `judge gen` wrote it",
+        ));
+    assert_eq!(snapshot(root), before);
+    let recipe = root.join("problems/sum/generators.toml");
+    fs::write(&recipe, read(&recipe).replace("count=10", "count=11")).unwrap();
+    judge_in(root)
+        .args(["gen", "sum", "--check"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("differs: random/r-1"))
+        .stdout(predicate::str::contains("differs: random/r-2").not());
     judge_in(root)
         .args(["gen", "sum"])
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "case `random/r-2` exists and was not written by `judge gen`",
+        .code(1)
+        .stdout(predicate::str::contains("4 written, 0 unchanged"))
+        .stdout(predicate::str::contains(
+            "left as it is: random/r-2: not as `judge gen` wrote it",
         ));
-    assert_eq!(snapshot(root), before);
+    assert_eq!(
+        read(root.join("problems/sum/tests/random/r-2.out")),
+        "mine\n"
+    );
+    assert_eq!(
+        read(root.join("problems/sum/tests/random/r-1.in"))
+            .split_whitespace()
+            .count(),
+        11,
+        "the other cases follow the new recipe"
+    );
+    fs::remove_file(root.join("problems/sum/tests/random/r-3.in")).unwrap();
+    judge_in(root)
+        .args(["gen", "sum", "--check"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("missing: random/r-3"));
+    judge_in(root).args(["gen", "sum"]).assert().code(1);
 
     // Cases dropped from the recipe are removed only when the judge wrote them.
     fs::remove_file(root.join("problems/sum/tests/random/r-2.out")).unwrap();
@@ -312,10 +331,7 @@ fn bless_shows_changes_and_writes_only_what_the_judge_made_and_only_when_asked()
         .code(0)
         .stdout(predicate::str::contains("0 expected outputs differ"));
 
-    // The reference now answers one more than before.
-    let reference = read(root.join("problems/sum/reference.rs"))
-        .replace("println!(\"{sum}\")", "println!(\"{}\", sum + 1)");
-    fs::write(root.join("problems/sum/reference.rs"), reference).unwrap();
+    reference_answers_one_more(root);
     let before = snapshot(root);
     judge_in(root)
         .args(["bless", "sum"])
@@ -491,4 +507,346 @@ fn stress_cuts_a_multi_case_input_down_to_the_failing_case() {
     assert_eq!(input.lines().count(), 2, "one board and `end`: {input:?}");
     assert_eq!(read(copy.join("tests/stress/1.out")), "invalid\n");
     assert!(read(copy.join("provenance.toml")).contains("derived_from = \"case "));
+}
+
+/// Every file below `dir`, by path relative to it, with its contents.
+fn relative_snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    snapshot(dir)
+        .into_iter()
+        .map(|(path, bytes)| (path.strip_prefix(dir).unwrap().to_path_buf(), bytes))
+        .collect()
+}
+
+/// A repository where `judge new sum` has run (its recipe: five cases `random/r-1..5`).
+fn repository_with_sum() -> tempfile::TempDir {
+    let repository = empty_repository();
+    judge_in(repository.path())
+        .args(["new", "sum"])
+        .assert()
+        .code(0);
+    repository
+}
+
+/// Runs the judge with `args`, stopped by `signal` right after its `k`-th rename or removal
+/// (the test-only hook), and checks that it did die by that signal there.
+fn interrupted(root: &Path, args: &[&str], k: usize, signal: &str) {
+    interrupted_with_input(root, args, "", k, signal)
+}
+
+/// `interrupted`, with `stdin` as the judge's standard input.
+fn interrupted_with_input(root: &Path, args: &[&str], stdin: &str, k: usize, signal: &str) {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let mut command = judge_std_in(root);
+    // A test run started in the background of a script inherits SIGINT ignored, and the
+    // judge rightly keeps an ignored signal ignored: give it the default, as a terminal does.
+    // SAFETY: signal() is async-signal-safe, as pre_exec requires.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let output = assert_cmd::Command::from_std(command)
+        .args(args)
+        .write_stdin(stdin)
+        .env("JUDGE_TEST_STOP_AFTER_RENAMES", k.to_string())
+        .env("JUDGE_TEST_STOP_SIGNAL", signal)
+        .output()
+        .unwrap();
+    let expected = if signal == "SIGKILL" { 9 } else { 2 };
+    assert_eq!(
+        output.status.signal(),
+        Some(expected),
+        "`judge {}` with a {signal} after rename {k}: {:?}\n{}",
+        args.join(" "),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// No case is half there: every input has its answer and every answer its input.
+fn assert_whole_cases(problem: &Path) {
+    for (path, _) in snapshot(problem) {
+        let name = path.to_string_lossy().into_owned();
+        let partner = match path.extension().and_then(|e| e.to_str()) {
+            Some("in") => path.with_extension("out"),
+            Some("out") => path.with_extension("in"),
+            _ => continue,
+        };
+        assert!(partner.exists(), "half a case: {name} without its partner");
+    }
+}
+
+/// Makes the template reference of `sum` answer one more than before.
+fn reference_answers_one_more(root: &Path) {
+    let path = root.join("problems/sum/reference.rs");
+    let text = read(&path).replace("println!(\"{sum}\")", "println!(\"{}\", sum + 1)");
+    assert!(
+        text.contains("sum + 1"),
+        "the template changed: update this test"
+    );
+    fs::write(path, text).unwrap();
+}
+
+/// Runs `args` again after an interruption and checks the problem is then exactly as
+/// `expected` (an uninterrupted run's), with nothing of the judge's called hand-written.
+fn completed_as(root: &Path, args: &[&str], expected: &[(PathBuf, Vec<u8>)], what: &str) {
+    judge_in(root)
+        .args(args)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("hand").not());
+    assert_eq!(
+        relative_snapshot(&root.join("problems/sum")),
+        expected,
+        "{what}"
+    );
+    judge_in(root)
+        .args(["gen", "sum", "--check"])
+        .assert()
+        .code(0);
+}
+
+fn temporary_files(dir: &Path) -> Vec<PathBuf> {
+    snapshot(dir)
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|path| {
+            let name = path.file_name().unwrap().to_string_lossy();
+            name.starts_with(".judge-")
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_gen_is_completed_byte_for_byte_by_the_next_one() {
+    let uninterrupted = repository_with_sum();
+    judge_in(uninterrupted.path())
+        .args(["gen", "sum"])
+        .assert()
+        .code(0);
+    let expected = relative_snapshot(&uninterrupted.path().join("problems/sum"));
+    // Renames of a gen of five new cases: 1 the journal, 2-11 the case files (2 and 3 are
+    // the two files of `random/r-1`), 12 provenance.toml, 13 the journal's removal.
+    for signal in ["SIGINT", "SIGKILL"] {
+        for k in [1, 2, 3, 8, 12, 13] {
+            let repository = repository_with_sum();
+            let root = repository.path();
+            let problem = root.join("problems/sum");
+            interrupted(root, &["gen", "sum"], k, signal);
+            if signal == "SIGINT" {
+                // A Ctrl-C lets the change under way finish: nothing half done, nothing left.
+                assert_whole_cases(&problem);
+                assert_eq!(temporary_files(&problem), Vec::<PathBuf>::new());
+                judge_in(root).args(["run", "sum"]).assert().code(0);
+            } else if k < 13 {
+                // Killed outright: a run refuses until a corpus command completes the change,
+                // and --check (which writes nothing) says so.
+                judge_in(root).args(["run", "sum"]).assert().code(2).stderr(
+                    predicate::str::contains("a corpus command was killed before it finished"),
+                );
+                judge_in(root)
+                    .args(["gen", "sum", "--check"])
+                    .assert()
+                    .code(1)
+                    .stdout(predicate::str::contains("killed before it finished"));
+            }
+            let what = format!("after a {signal} at rename {k} and a second gen");
+            completed_as(root, &["gen", "sum"], &expected, &what);
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_bless_write_is_completed_and_never_calls_the_judges_files_hand_written() {
+    let prepared = || {
+        let repository = repository_with_sum();
+        judge_in(repository.path())
+            .args(["gen", "sum"])
+            .assert()
+            .code(0);
+        reference_answers_one_more(repository.path());
+        repository
+    };
+    let uninterrupted = prepared();
+    judge_in(uninterrupted.path())
+        .args(["bless", "sum", "--write"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("5 rewritten"));
+    let expected = relative_snapshot(&uninterrupted.path().join("problems/sum"));
+    // 1 the journal, 2-6 the five outputs, 7 provenance.toml, 8 the journal's removal.
+    for signal in ["SIGINT", "SIGKILL"] {
+        for k in [1, 3, 7, 8] {
+            let repository = prepared();
+            let root = repository.path();
+            interrupted(root, &["bless", "sum", "--write"], k, signal);
+            let what = format!("after a {signal} at rename {k} and a second bless --write");
+            completed_as(root, &["bless", "sum", "--write"], &expected, &what);
+        }
+    }
+}
+
+#[test]
+fn interrupted_add_and_new_are_completed_by_running_them_again() {
+    let uninterrupted = repository_with_sum();
+    judge_in(uninterrupted.path())
+        .args(["add", "sum", "--from-reference"])
+        .write_stdin("1 2 3\n")
+        .assert()
+        .code(0);
+    let expected = relative_snapshot(uninterrupted.path());
+    for signal in ["SIGINT", "SIGKILL"] {
+        // 1 the journal, 2 and 3 the case's files, 4 provenance.toml, 5 the journal's removal.
+        for k in [1, 2, 4, 5] {
+            let repository = repository_with_sum();
+            let root = repository.path();
+            let add = || {
+                let mut command = judge_in(root);
+                command
+                    .args(["add", "sum", "--from-reference"])
+                    .write_stdin("1 2 3\n");
+                command
+            };
+            interrupted_with_input(
+                root,
+                &["add", "sum", "--from-reference"],
+                "1 2 3\n",
+                k,
+                signal,
+            );
+            add()
+                .assert()
+                .code(0)
+                .stdout(predicate::str::contains("manual/1.in"));
+            assert_eq!(relative_snapshot(root), expected, "{signal} at rename {k}");
+        }
+    }
+
+    let uninterrupted = empty_repository();
+    judge_in(uninterrupted.path())
+        .args(["new", "sum"])
+        .assert()
+        .code(0);
+    let expected = relative_snapshot(uninterrupted.path());
+    // 1-5 the problem's files, 6 the solution, 7 Cargo.toml, 8 the problem folder.
+    for signal in ["SIGINT", "SIGKILL"] {
+        for k in [1, 5, 6, 7, 8] {
+            let repository = empty_repository();
+            let root = repository.path();
+            interrupted(root, &["new", "sum"], k, signal);
+            let again = judge_in(root).args(["new", "sum"]).assert();
+            if signal == "SIGINT" || k == 8 {
+                // Complete already (a Ctrl-C lets `new` finish): the second run refuses, as
+                // on any existing problem.
+                again
+                    .code(2)
+                    .stderr(predicate::str::contains("already exists"));
+            } else {
+                again.code(0);
+            }
+            assert_eq!(relative_snapshot(root), expected, "{signal} at rename {k}");
+        }
+    }
+}
+
+#[test]
+fn leftover_temporary_files_are_swept_by_the_next_command() {
+    let repository = repository_with_sum();
+    let root = repository.path();
+    let problem = root.join("problems/sum");
+    fs::create_dir_all(problem.join("tests/random")).unwrap();
+    fs::write(problem.join("tests/random/.judge-abc123.tmp"), "half\n").unwrap();
+    fs::write(problem.join(".judge-x.tmp"), "half\n").unwrap();
+    fs::write(problem.join("tests/random/.notes"), "mine\n").unwrap();
+    judge_in(root).args(["gen", "sum"]).assert().code(0);
+    assert_eq!(temporary_files(&problem), Vec::<PathBuf>::new());
+    assert_eq!(read(problem.join("tests/random/.notes")), "mine\n");
+}
+
+#[test]
+fn files_get_the_mode_the_umask_gives_and_rewrites_keep_theirs() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let repository = empty_repository();
+    let root = repository.path();
+    // What this process's umask gives a new file: the judge, its child, must do the same.
+    fs::write(root.join("probe"), "").unwrap();
+    let umask_mode = mode(&root.join("probe"));
+    let manifest = root.join("solutions/Cargo.toml");
+    fs::set_permissions(&manifest, fs::Permissions::from_mode(0o640)).unwrap();
+    judge_in(root).args(["new", "sum"]).assert().code(0);
+    judge_in(root).args(["gen", "sum"]).assert().code(0);
+    for file in [
+        "problems/sum/problem.toml",
+        "problems/sum/reference.rs",
+        "problems/sum/provenance.toml",
+        "problems/sum/tests/random/r-1.in",
+        "problems/sum/tests/random/r-1.out",
+        "solutions/sum.rs",
+    ] {
+        assert_eq!(mode(&root.join(file)), umask_mode, "{file}");
+    }
+    assert_eq!(mode(&manifest), 0o640, "a rewritten file keeps its mode");
+
+    let output = root.join("problems/sum/tests/random/r-1.out");
+    fs::set_permissions(&output, fs::Permissions::from_mode(0o664)).unwrap();
+    reference_answers_one_more(root);
+    judge_in(root)
+        .args(["bless", "sum", "--write"])
+        .assert()
+        .code(0);
+    assert_eq!(mode(&output), 0o664, "a rewritten file keeps its mode");
+    assert_eq!(mode(&root.join("problems/sum/provenance.toml")), umask_mode);
+
+    judge_in(root)
+        .args(["run", "sum", "--junit", "report.xml"])
+        .assert()
+        .code(1);
+    assert_eq!(mode(&root.join("report.xml")), umask_mode);
+}
+
+#[test]
+fn new_edits_the_manifest_as_toml_and_keeps_its_formatting() {
+    let repository = empty_repository();
+    let root = repository.path();
+    // An inline array of bins: a `[[bin]]` appended as text would make this invalid TOML.
+    let manifest = "bin = [\n    { name = \"a\", path = \"a.rs\" },\n]\n\n[package]\nname = \"solutions\"   # kept\n";
+    fs::write(root.join("solutions/Cargo.toml"), manifest).unwrap();
+    judge_in(root).args(["new", "sum"]).assert().code(0);
+    let text = read(root.join("solutions/Cargo.toml"));
+    assert!(
+        text.starts_with("bin = [\n    { name = \"a\", path = \"a.rs\" },"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n[package]\nname = \"solutions\"   # kept\n"),
+        "{text}"
+    );
+    let parsed: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let bins: Vec<(&str, &str)> = parsed["bin"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|bin| (bin["name"].as_str().unwrap(), bin["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(bins, [("a", "a.rs"), ("sum", "sum.rs")]);
+
+    // A [[bin]] of that name written without spaces is the user's: refused, nothing made.
+    let repository = empty_repository();
+    let root = repository.path();
+    fs::write(
+        root.join("solutions/Cargo.toml"),
+        "[package]\nname=\"solutions\"\n\n[[bin]]\nname=\"sum\"\npath=\"mine.rs\"\n",
+    )
+    .unwrap();
+    let before = snapshot(root);
+    judge_in(root)
+        .args(["new", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "already has a [[bin]] named `sum`",
+        ));
+    assert_eq!(snapshot(root), before);
 }

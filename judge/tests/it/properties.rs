@@ -3,7 +3,10 @@
 use std::path::Path;
 
 use judge::compare::{compare, compare_file, CompareMode, KattisFlags};
+use judge::kattis::parse_package;
 use judge::problem::Problem;
+use judge::provenance::Provenance;
+use judge::recipe::Recipe;
 use proptest::prelude::*;
 
 const MODES: [CompareMode; 4] = [
@@ -22,6 +25,117 @@ const KATTIS: CompareMode = CompareMode::Kattis(KattisFlags {
     space_change_sensitive: true,
     tolerance: Some((1e-6, 1e-6)),
 });
+
+/// A value as a user might write one, right or wrong: numbers at and past every edge,
+/// negative and fractional ones, paths that escape, odd strings, arrays and tables.
+fn toml_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<u64>().prop_map(|n| n.to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        Just("18446744073709551615".to_owned()),
+        Just("18446744073709551616".to_owned()),
+        Just("17592186044416".to_owned()),
+        Just("0".to_owned()),
+        Just("-1".to_owned()),
+        Just("1e300".to_owned()),
+        Just("nan".to_owned()),
+        Just("inf".to_owned()),
+        "\\[[0-9]{0,20}, ?[0-9]{0,20}\\]",
+        (any::<u64>(), any::<u64>()).prop_map(|(a, b)| format!("[{a}, {b}]")),
+        "\"[a-z{}/.\\\\-]{0,12}\"",
+        Just("\"../../x\"".to_owned()),
+        Just("\"/etc/passwd\"".to_owned()),
+        Just("\"\"".to_owned()),
+        Just("true".to_owned()),
+        Just("{ a = 1 }".to_owned()),
+    ]
+}
+
+/// A TOML text made of sections and `key = value` lines, the keys mostly ones the judge
+/// knows (so that validation, not only the syntax, is reached).
+fn toml_text(
+    keys: &'static [&'static str],
+    sections: &'static [&'static str],
+) -> impl Strategy<Value = String> {
+    let line = prop_oneof![
+        4 => (proptest::sample::select(keys), toml_value()).prop_map(|(k, v)| format!("{k} = {v}\n")),
+        1 => proptest::sample::select(sections).prop_map(|s| format!("{s}\n")),
+        1 => "[a-z_]{1,8} = [0-9]{1,3}\n",
+    ];
+    proptest::collection::vec(line, 0..12).prop_map(|lines| lines.concat())
+}
+
+const PROBLEM_KEYS: &[&str] = &[
+    "name",
+    "source",
+    "profile",
+    "time_limit_ms",
+    "memory_limit_mib",
+    "output_limit_mib",
+    "stack_limit_mib",
+    "compare",
+    "float_absolute_tolerance",
+    "float_relative_tolerance",
+    "solution",
+    "checker",
+    "checker_protocol",
+];
+const RECIPE_KEYS: &[&str] = &[
+    "group",
+    "name",
+    "args",
+    "seeds",
+    "size",
+    "layout",
+    "terminator",
+    "lines_per_case",
+];
+const RECIPE_SECTIONS: &[&str] = &["[[generate]]", "[stress]", "[[generate]]"];
+const PROVENANCE_KEYS: &[&str] = &[
+    "generator",
+    "generator_hash",
+    "args",
+    "derived_from",
+    "input_hash",
+    "reference",
+    "reference_hash",
+    "output_hash",
+];
+const PROVENANCE_SECTIONS: &[&str] = &[
+    "[cases.\"random/r-1\"]",
+    "[cases.\"../../x\"]",
+    "[cases.\"/abs\"]",
+    "[cases.\"\"]",
+    "[cases]",
+];
+
+/// A problem.yaml as a user might write one.
+fn yaml_text() -> impl Strategy<Value = String> {
+    let value = prop_oneof![
+        toml_value(),
+        Just("custom".to_owned()),
+        Just("default".to_owned()),
+        Just("case_sensitive float_tolerance 1e-6".to_owned()),
+        Just("{en: X}".to_owned()),
+        Just("- a".to_owned()),
+    ];
+    let line = prop_oneof![
+        (
+            proptest::sample::select(
+                &["name", "validation", "validator_flags", "limits", "author"][..]
+            ),
+            value.clone()
+        )
+            .prop_map(|(k, v)| format!("{k}: {v}\n")),
+        (
+            proptest::sample::select(&["time_limit", "memory", "output", "code"][..]),
+            value
+        )
+            .prop_map(|(k, v)| format!("  {k}: {v}\n")),
+        Just("limits:\n".to_owned()),
+    ];
+    proptest::collection::vec(line, 0..10).prop_map(|lines| lines.concat())
+}
 
 /// Outputs that look like program output: numbers, words, odd whitespace and line endings,
 /// and now and then arbitrary bytes.
@@ -126,5 +240,45 @@ proptest! {
         prop_assert_eq!(problem.limits.cpu_time.as_millis() as u64, time);
         prop_assert_eq!(problem.limits.memory_bytes, memory << 20);
         prop_assert_eq!(problem.compare.name(), compare);
+    }
+}
+
+proptest! {
+    // The parsers of a problem's files: no text, however wrong, makes the judge panic.
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn problem_toml_with_any_values_never_panics(text in toml_text(PROBLEM_KEYS, &["[limits]"])) {
+        let _ = Problem::parse("p".into(), Path::new("problems/p"), &text, "s.rs".into());
+    }
+
+    #[test]
+    fn generators_toml_never_panics(text in toml_text(RECIPE_KEYS, RECIPE_SECTIONS)) {
+        if let Ok(recipe) = Recipe::parse(Path::new("problems/p"), &text) {
+            // Whatever loads is bounded: listing its cases is cheap.
+            prop_assert!(recipe.cases().len() <= 10 * 10_000);
+        }
+    }
+
+    #[test]
+    fn provenance_toml_never_panics(text in toml_text(PROVENANCE_KEYS, PROVENANCE_SECTIONS)) {
+        if let Ok(provenance) = Provenance::parse(Path::new("problems/p"), &text) {
+            for name in provenance.cases.keys() {
+                prop_assert!(!name.starts_with('/') && !name.split('/').any(|part| part == ".."), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn problem_yaml_never_panics(text in yaml_text()) {
+        let _ = parse_package(Path::new("problems/p"), "p".into(), &text);
+    }
+
+    #[test]
+    fn any_bytes_never_panic_any_parser(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = Recipe::parse(Path::new("problems/p"), &text);
+        let _ = Provenance::parse(Path::new("problems/p"), &text);
+        let _ = parse_package(Path::new("problems/p"), "p".into(), &text);
     }
 }

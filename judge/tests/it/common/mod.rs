@@ -30,7 +30,12 @@ pub fn fixture(relative: &str) -> String {
 /// The judge binary, run in `dir`, with built programs cached under Cargo's temporary
 /// folder and none of the caller's CI or colour settings.
 pub fn judge_in(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("judge").unwrap();
+    Command::from_std(judge_std_in(dir))
+}
+
+/// `judge_in` as a standard library command, for what assert_cmd cannot set (`pre_exec`).
+pub fn judge_std_in(dir: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("judge"));
     command
         .current_dir(dir)
         .env(
@@ -70,4 +75,16 @@ pub fn copy_tree(from: &Path, to: &Path) {
             fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// Every file below `dir` with its contents, to prove a command changed nothing.
+pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| (entry.path().to_path_buf(), fs::read(entry.path()).unwrap()))
+        .collect();
+    files.sort();
+    files
 }

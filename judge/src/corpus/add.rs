@@ -1,0 +1,127 @@
+//! `judge add`: one case, its two files and (from the reference) its provenance entry
+//! committed together; an existing case is never overwritten.
+
+use super::transaction::{Session, Transaction};
+use super::{build_tool, case_paths, run_tool, REFERENCE_FILE};
+use crate::compile::Compiler;
+use crate::error::{Error, Result};
+use crate::problem::Problem;
+use crate::provenance::{case_file, content_hash, Origin, Provenance, PROVENANCE_FILE};
+
+/// Where `judge add` takes the expected output from.
+pub enum Expected {
+    /// A file the user wrote.
+    Given(Vec<u8>),
+    /// The problem's reference, run on the input.
+    FromReference,
+}
+
+/// How `judge add` names the new case.
+pub enum Naming<'a> {
+    /// This name (below `tests/`), given by the user.
+    Given(&'a str),
+    /// The first of `candidate(0)`, `candidate(1)`, ... that is free, or that already holds
+    /// this very case (an earlier run of the same command).
+    Next(&'a dyn Fn(u64) -> String),
+}
+
+/// Adds one case and returns its name. An existing case is never overwritten; one that
+/// already holds exactly this input and expected output is the case itself (a command run
+/// again after an interruption), and only its provenance entry is brought up to date.
+/// `derived_from` says how the input was made when a command made it.
+pub fn add_case(
+    problem: &Problem,
+    compiler: &Compiler,
+    naming: Naming,
+    input: &[u8],
+    expected: Expected,
+    derived_from: Option<String>,
+) -> Result<String> {
+    let session = Session::begin(&problem.dir)?;
+    let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
+    let name = match naming {
+        Naming::Given(name) => name.to_owned(),
+        Naming::Next(candidate) => (0..)
+            .map(candidate)
+            .find(|name| {
+                let [input_path, output_path, answer_path] = case_paths(problem, name);
+                let free = ![&input_path, &output_path, &answer_path]
+                    .into_iter()
+                    .any(|path| exists(path));
+                free || std::fs::read(&input_path).is_ok_and(|bytes| bytes == input)
+            })
+            .expect("some name is free"),
+    };
+    // Also an automatic name: `tests/manual` may be a symlink leading out.
+    if let Err(reason) = case_file(&problem.dir, &name, "in") {
+        return Err(Error::usage(format!(
+            "case name `{name}` must be a relative path below tests/, like `manual/3`: {reason}"
+        )));
+    }
+    let [input_path, output_path, answer_path] = case_paths(problem, &name);
+    let refuse = |path: &std::path::Path| {
+        Error::invalid(
+            path,
+            format!("case `{name}` already exists: refusing to overwrite it"),
+        )
+    };
+    if exists(&answer_path) {
+        return Err(refuse(&answer_path));
+    }
+    let same_input = std::fs::read(&input_path).is_ok_and(|bytes| bytes == input);
+    if exists(&input_path) && !same_input {
+        return Err(refuse(&input_path));
+    }
+    let (output, origin) = match expected {
+        Expected::Given(output) => (output, None),
+        Expected::FromReference => {
+            let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
+            let output = run_tool(
+                &reference,
+                &[],
+                input,
+                problem,
+                &format!("the new case `{name}`"),
+            )?;
+            let origin = Origin {
+                generator: None,
+                generator_hash: None,
+                args: None,
+                derived_from,
+                input_hash: content_hash(input),
+                reference: reference.file_name.clone(),
+                reference_hash: reference.hash.clone(),
+                output_hash: content_hash(&output),
+            };
+            (output, Some(origin))
+        }
+    };
+    let same_output = std::fs::read(&output_path).is_ok_and(|bytes| bytes == output);
+    if exists(&output_path) && !same_output {
+        return Err(refuse(&output_path));
+    }
+    let mut provenance = Provenance::load(&problem.dir)?;
+    // An entry left by a case deleted by hand must not vouch for the new files.
+    provenance.cases.remove(&name);
+    if let Some(origin) = origin {
+        provenance.cases.insert(name.clone(), origin);
+    }
+    let mut transaction = Transaction::new(&session);
+    if !same_input {
+        transaction.write(&input_path, input, None)?;
+    }
+    if !same_output {
+        transaction.write(&output_path, &output, None)?;
+    }
+    transaction.write_if_changed(
+        &problem.dir.join(PROVENANCE_FILE),
+        provenance.to_text().as_bytes(),
+    )?;
+    if let Some(path) = transaction.commit()?.first() {
+        return Err(Error::invalid(
+            path,
+            "appeared while `judge add` ran: left as it is",
+        ));
+    }
+    Ok(name)
+}

@@ -1,0 +1,165 @@
+//! Growing a problem's corpus: generated cases (`judge gen`), one case at a time
+//! (`judge add`), and expected outputs recomputed (`judge bless`). Expected outputs always
+//! come from the problem's `reference.rs`, never from the solution under test, and no file a
+//! user wrote is ever overwritten or removed.
+//!
+//! Every command that writes does so in one `transaction`: a case's two files and its
+//! provenance entry change together, and an interruption at any point is completed by the
+//! next command (see `transaction`).
+
+mod add;
+mod bless;
+mod gen;
+pub mod transaction;
+
+use std::path::{Path, PathBuf};
+
+use crate::compile::{Build, Compiler, Program};
+use crate::error::{Error, Result};
+use crate::problem::Problem;
+use crate::provenance::content_hash;
+use crate::verdict::classify_run;
+
+/// The folder below the problem that new cases go into.
+pub use crate::provenance::TESTS_DIR;
+pub use add::{add_case, Expected, Naming};
+pub use bless::{bless, BlessChange, Blessed};
+pub use gen::{generate, GenSummary, Left};
+
+pub const REFERENCE_FILE: &str = "reference.rs";
+pub const GENERATOR_FILE: &str = "gen.rs";
+
+/// A problem's reference or generator, built and ready.
+pub struct Tool {
+    pub path: PathBuf,
+    /// As recorded in provenance: the file name within the problem folder.
+    pub file_name: String,
+    pub hash: String,
+    pub program: Program,
+}
+
+/// Builds `file` of the problem folder (its reference or generator) through the same cache
+/// as solutions.
+pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<Tool> {
+    let path = problem.dir.join(file);
+    let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
+    if same_file(&path, &problem.solution) {
+        return Err(Error::invalid(
+            &path,
+            "is the solution under test: expected outputs must come from an independent reference",
+        ));
+    }
+    match compiler.build(&path)? {
+        Build::Ready(program) => Ok(Tool {
+            file_name: file.to_owned(),
+            hash: content_hash(&source),
+            path,
+            program,
+        }),
+        Build::CompileError(message) => Err(Error::invalid(
+            &path,
+            format!("does not compile:\n{}", message.trim_end()),
+        )),
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Runs a tool on `input` with the problem's limits; anything but a clean exit is an error
+/// naming the tool and `context` (the case or the generator arguments).
+pub fn run_tool(
+    tool: &Tool,
+    args: &[String],
+    input: &[u8],
+    problem: &Problem,
+    context: &str,
+) -> Result<Vec<u8>> {
+    let stdin =
+        tempfile::NamedTempFile::new().map_err(|error| Error::io(std::env::temp_dir(), error))?;
+    std::fs::write(stdin.path(), input).map_err(|error| Error::io(stdin.path(), error))?;
+    let limits = problem.limits_for(tool.program.language);
+    let run = tool
+        .program
+        .run(stdin.path(), limits, args)
+        .map_err(|error| Error::invalid(&tool.path, format!("cannot run: {error}")))?;
+    if let Some(verdict) = classify_run(&run, &limits) {
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let last = stderr.trim().lines().last().unwrap_or_default().to_owned();
+        let detail = if last.is_empty() {
+            String::new()
+        } else {
+            format!(": {last}")
+        };
+        return Err(Error::invalid(
+            &tool.path,
+            format!("{verdict} on {context}{detail}"),
+        ));
+    }
+    Ok(run.stdout)
+}
+
+/// `work` on every item with `jobs` threads, results in item order. Once an interrupting
+/// signal is noted no new item starts: the command stops with `Error::Interrupted`.
+fn in_parallel<T: Sync, R: Send>(
+    jobs: usize,
+    items: &[T],
+    work: impl Fn(&T) -> Result<R> + Sync,
+) -> Result<Vec<R>> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|error| Error::usage(format!("cannot start worker threads: {error}")))?;
+    pool.install(|| {
+        items
+            .par_iter()
+            .map(|item| {
+                if crate::interrupt::pending() {
+                    return Err(Error::Interrupted);
+                }
+                work(item)
+            })
+            .collect()
+    })
+}
+
+/// The input, expected output and (Kattis) answer file of a case named `name` below
+/// `tests/`. Names come from checked places (the recipe, provenance, `add`), so this only
+/// joins them.
+fn case_paths(problem: &Problem, name: &str) -> [PathBuf; 3] {
+    ["in", "out", "ans"]
+        .map(|extension| problem.dir.join(format!("{TESTS_DIR}/{name}.{extension}")))
+}
+
+/// How a file on disk stands against what the judge would write there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OnDisk {
+    Missing,
+    /// Already holds exactly the new contents.
+    Same,
+    /// Holds what the judge wrote before (its recorded hash): may be replaced.
+    Ours,
+    /// Written or edited by someone else: never touched.
+    Foreign,
+}
+
+/// Where `path` stands against `new` contents and the hash the judge `recorded` for it.
+fn on_disk(path: &Path, new: Option<&[u8]>, recorded: Option<&str>) -> Result<OnDisk> {
+    let current = match std::fs::read(path) {
+        Ok(current) => current,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(OnDisk::Missing),
+        Err(error) => return Err(Error::io(path, error)),
+    };
+    Ok(if new == Some(current.as_slice()) {
+        OnDisk::Same
+    } else if recorded == Some(content_hash(&current).as_str()) {
+        OnDisk::Ours
+    } else {
+        OnDisk::Foreign
+    })
+}
