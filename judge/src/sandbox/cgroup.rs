@@ -34,7 +34,12 @@ pub struct Cgroups {
     memory: Option<Group>,
     /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
     memory_peak: Option<File>,
+    /// The hard memory limit written last.
+    memory_limit: Option<u64>,
 }
+
+/// The memory cgroup's hard limit is the run's limit above the baseline rounded up to this.
+const LIMIT_STEP: u64 = 4 << 20;
 
 impl Cgroups {
     /// Makes the slot's cgroups named after `owner` (the judge's pid) and this process, and
@@ -48,6 +53,7 @@ impl Cgroups {
             pids: make("pids", &name, &[("pids.max", &(MAX_TASKS + 1).to_string())]),
             memory: make("memory", &name, &[]),
             memory_peak: None,
+            memory_limit: None,
         };
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
             if std::fs::write(
@@ -88,13 +94,16 @@ impl Cgroups {
         self.memory.is_some()
     }
 
-    /// The folders, for the judge to remove once this process has exited.
-    pub fn folders(&self) -> Vec<PathBuf> {
-        [&self.pids, &self.memory]
-            .into_iter()
-            .flatten()
-            .map(|group| group.dir.clone())
-            .collect()
+    /// Moves this process back to where it came from and removes the groups (when it has no
+    /// child left); what the kernel does not let go yet is left for the next judge's sweep.
+    pub fn leave_and_remove(&mut self) {
+        self.memory_peak = None;
+        for group in [self.pids.take(), self.memory.take()].into_iter().flatten() {
+            if let Some(parent) = group.dir.parent() {
+                let _ = std::fs::write(parent.join("cgroup.procs"), std::process::id().to_string());
+            }
+            remove(&group.dir, std::time::Duration::from_millis(100));
+        }
     }
 
     /// Before a run: the peak starts again from what is charged now, and the hard limit is
@@ -118,10 +127,13 @@ impl Cgroups {
         } else {
             "memory.limit_in_bytes"
         };
-        let _ = std::fs::write(
-            memory.dir.join(max),
-            baseline.saturating_add(limit_bytes).to_string(),
-        );
+        // Rounded, so that the limit is rewritten only when the baseline moves by whole
+        // steps: a write that lowers it makes the kernel reclaim, which costs milliseconds.
+        let limit = baseline.div_ceil(LIMIT_STEP) * LIMIT_STEP + limit_bytes;
+        if self.memory_limit != Some(limit) {
+            let _ = std::fs::write(memory.dir.join(max), limit.to_string());
+            self.memory_limit = Some(limit);
+        }
         baseline
     }
 
@@ -162,32 +174,21 @@ impl Cgroups {
     }
 }
 
-/// Removes a slot's cgroup folders (after its supervisor has exited); what the kernel does not
-/// let go yet is left for the next judge's sweep.
-pub fn remove(folders: &[PathBuf]) {
-    for folder in folders {
-        for attempt in 0..20 {
-            if std::fs::remove_dir(folder).is_ok() || !folder.exists() {
-                break;
-            }
-            if attempt < 19 {
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
-        }
+/// Removes a cgroup folder, waiting up to `patience` for the kernel to let it go (a group is
+/// busy until its last process has been reaped); one that does not go is left for the next
+/// judge's sweep.
+fn remove(folder: &Path, patience: std::time::Duration) {
+    let start = std::time::Instant::now();
+    while std::fs::remove_dir(folder).is_err() && folder.exists() && start.elapsed() < patience {
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 
-/// Removes the cgroups that judges which are no longer running left behind (a judge killed
-/// with SIGKILL cannot remove its own).
-pub fn sweep() {
-    if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
-        return;
-    }
-    for controller in ["pids", "memory"] {
-        let Some((base, _)) = base(controller) else {
-            continue;
-        };
-        let Ok(entries) = std::fs::read_dir(&base) else {
+/// Removes the cgroups that judges which are no longer running left behind (a supervisor
+/// killed with SIGKILL cannot remove its own).
+pub fn sweep(bases: &[PathBuf]) {
+    for base in bases {
+        let Ok(entries) = std::fs::read_dir(base) else {
             continue;
         };
         for entry in entries.flatten() {
@@ -203,10 +204,22 @@ pub fn sweep() {
                 for pid in procs.lines().filter_map(|line| line.trim().parse().ok()) {
                     super::tree::kill(pid);
                 }
-                remove(&[entry.path()]);
+                remove(&entry.path(), std::time::Duration::from_secs(2));
             }
         }
     }
+}
+
+/// Where this process's groups are made: the folders a sweep looks in. Read before the
+/// process moves into groups of its own.
+pub fn bases() -> Vec<PathBuf> {
+    if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
+        return Vec::new();
+    }
+    ["pids", "memory"]
+        .into_iter()
+        .filter_map(|controller| Some(base(controller)?.0))
+        .collect()
 }
 
 /// A new group for `controller` named `name`, with `settings` written into it.

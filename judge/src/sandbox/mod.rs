@@ -167,8 +167,9 @@ pub fn prepare() {
     }
 }
 
-/// Ends every idle supervisor and removes its cgroups; runs still going keep theirs. The
-/// judge calls this before it exits.
+/// Ends every idle supervisor: each kills what is left of its runs, removes its working
+/// folder and its cgroups, and exits, without the judge waiting for it. The judge calls this
+/// before it exits.
 pub fn shutdown() {
     let idle = std::mem::take(&mut pool().idle);
     for supervisor in idle {
@@ -179,13 +180,9 @@ pub fn shutdown() {
 /// The idle supervisors, one per slot; a run takes one (or starts one) and gives it back.
 struct Pool {
     idle: Vec<Supervisor>,
-    swept: bool,
 }
 
-static POOL: Mutex<Pool> = Mutex::new(Pool {
-    idle: Vec::new(),
-    swept: false,
-});
+static POOL: Mutex<Pool> = Mutex::new(Pool { idle: Vec::new() });
 
 fn pool() -> MutexGuard<'static, Pool> {
     POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -193,10 +190,6 @@ fn pool() -> MutexGuard<'static, Pool> {
 
 impl Pool {
     fn take(&mut self) -> io::Result<Supervisor> {
-        if !self.swept {
-            self.swept = true;
-            sweep();
-        }
         match self.idle.pop() {
             Some(supervisor) => Ok(supervisor),
             None => Supervisor::start(),
@@ -209,8 +202,9 @@ impl Pool {
 }
 
 /// Removes what judges that are no longer running left behind: cgroups and run folders.
-fn sweep() {
-    cgroup::sweep();
+/// Each supervisor does this when it starts.
+fn sweep(cgroup_bases: &[PathBuf]) {
+    cgroup::sweep(cgroup_bases);
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return;
     };
@@ -383,16 +377,12 @@ impl Supervisor {
         })
     }
 
-    /// Closes the socket, which ends the supervisor; waits for it and removes its cgroups.
-    fn close(mut self) {
-        let folders: Vec<PathBuf> = self
-            .ready
-            .as_ref()
-            .map(|ready| ready.cgroup_folders.iter().map(PathBuf::from).collect())
-            .unwrap_or_default();
+    /// Closes the socket, which ends the supervisor: it cleans up after itself. Its exit is
+    /// collected by a thread, so that the judge does not wait for it.
+    fn close(self) {
         drop(self.socket);
-        let _ = self.process.wait();
-        cgroup::remove(&folders);
+        let mut process = self.process;
+        std::thread::spawn(move || process.wait());
     }
 }
 

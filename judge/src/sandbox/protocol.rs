@@ -49,8 +49,6 @@ pub struct Ready {
     pub memory_cgroup: bool,
     /// Runs see a private `/dev/shm`, emptied after every run.
     pub private_tmp: bool,
-    /// Cgroup folders for the judge to remove once the supervisor has exited.
-    pub cgroup_folders: Vec<String>,
 }
 
 /// The evidence of one run.

@@ -64,6 +64,7 @@ pub fn main() -> ! {
     // started the supervisor ends, and pool threads come and go.)
     // The OOM killer must pick the program, never the one who reports it.
     let protected = std::fs::write("/proc/self/oom_score_adj", "-1000").is_ok();
+    let sweep_bases = super::cgroup::bases();
     let cgroups = Cgroups::create(owner);
     let private_tmp = private_tmp();
     let workdir = match make_workdir(owner) {
@@ -76,13 +77,9 @@ pub fn main() -> ! {
         pids_cgroup: cgroups.has_pids(),
         memory_cgroup: cgroups.has_memory(),
         private_tmp,
-        cgroup_folders: cgroups
-            .folders()
-            .iter()
-            .map(|dir| dir.display().to_string())
-            .collect(),
     };
     let mut supervisor = Supervisor {
+        sweep: None,
         footprint: Footprint::new(),
         socket,
         cgroups,
@@ -91,12 +88,18 @@ pub fn main() -> ! {
         protected,
     };
     if protocol::send(supervisor.socket.as_fd(), &ready, &[]).is_ok() {
+        // What judges that are no longer running left behind, swept beside the runs: here
+        // rather than in the judge, as reading cgroup folders waits while a cgroup move is
+        // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
+        supervisor.sweep = Some(std::thread::spawn(move || super::sweep(&sweep_bases)));
         supervisor.serve();
     }
     supervisor.finish()
 }
 
 struct Supervisor {
+    /// The sweep of what earlier judges left, finished before this supervisor exits.
+    sweep: Option<std::thread::JoinHandle<()>>,
     footprint: Footprint,
     socket: OwnedFd,
     cgroups: Cgroups,
@@ -237,6 +240,10 @@ impl Supervisor {
             self.cgroups.stop_all_but(me)
         });
         let _ = std::fs::remove_dir_all(&self.workdir);
+        self.cgroups.leave_and_remove();
+        if let Some(sweep) = self.sweep.take() {
+            let _ = sweep.join();
+        }
         std::process::exit(0)
     }
 }
