@@ -20,7 +20,7 @@
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -468,21 +468,34 @@ impl Capture {
     }
 
     /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
+    /// Below the cap the bytes go straight into the buffer, with no copy in between.
     fn read_some(&mut self, chunk: &mut [u8]) -> io::Result<bool> {
-        let Some(pipe) = self.pipe.as_mut() else {
+        let Some(pipe) = self.pipe.as_ref() else {
             return Ok(false);
         };
-        let count = match pipe.read(chunk) {
+        let room = self.cap - self.buffer.len();
+        let result = if room > 0 {
+            // Grows by doubling (at least a chunk), never past the cap.
+            let want = chunk.len().max(self.buffer.len()).min(room);
+            if self.buffer.capacity() - self.buffer.len() < want.min(chunk.len()) {
+                self.buffer.reserve(want);
+            }
+            let before = self.buffer.len();
+            let read = rustix::io::read(pipe, rustix::buffer::spare_capacity(&mut self.buffer));
+            // Never keep more than the cap, even if the spare room was larger.
+            self.buffer.truncate(before + room);
+            read
+        } else {
+            rustix::io::read(pipe, &mut *chunk)
+        };
+        let count = match result {
             Ok(count) => count,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => return Ok(false),
-            Err(error) => return Err(error),
+            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
+            Err(error) => return Err(error.into()),
         };
         if count == 0 {
             self.pipe = None;
-            return Ok(false);
         }
-        let room = self.cap - self.buffer.len();
-        self.buffer.extend_from_slice(&chunk[..count.min(room)]);
         Ok(count > room)
     }
 }
