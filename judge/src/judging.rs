@@ -90,15 +90,27 @@ fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
     }
 }
 
+/// For a run the machine's load slowed down: how long past the backstop it was waited for.
+fn starved_note(run: &RunOutput) -> String {
+    if run.starved.is_zero() {
+        return String::new();
+    }
+    format!(
+        " (the machine was busy: waited {} ms past the wall-clock backstop, as it was still computing)",
+        run.starved.as_millis()
+    )
+}
+
 fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure {
     let message = match verdict {
         Verdict::TimeLimitExceeded if run.cpu_time > limits.cpu_time => format!(
-            "CPU time {} ms over the {} ms limit",
+            "CPU time {} ms over the {} ms limit{}",
             run.cpu_time.as_millis(),
-            limits.cpu_time.as_millis()
+            limits.cpu_time.as_millis(),
+            starved_note(run)
         ),
         Verdict::TimeLimitExceeded => format!(
-            "stopped by the wall-clock backstop after {} ms (CPU {} ms): waiting instead of computing?",
+            "idle: stopped by the wall-clock backstop after {} ms with {} ms of CPU time (waiting instead of computing?)",
             run.wall_time.as_millis(),
             run.cpu_time.as_millis()
         ),

@@ -26,18 +26,7 @@ pub enum Profile {
     Kattis,
 }
 
-/// Resource limits for one run of a solution.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    /// CPU time (user + system) allowed per case.
-    pub cpu_time: Duration,
-    /// Peak resident memory allowed per case.
-    pub memory_bytes: u64,
-    /// Bytes of standard output kept before the run is stopped as OLE.
-    pub output_bytes: u64,
-    /// Size of the main thread's stack.
-    pub stack_bytes: u64,
-}
+pub use crate::sandbox::Limits;
 
 impl Profile {
     pub const ALL: [Profile; 4] = [

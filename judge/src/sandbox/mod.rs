@@ -28,8 +28,6 @@ use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags};
 
-pub use crate::profile::Limits;
-
 mod cgroup;
 mod footprint;
 mod protocol;
@@ -45,6 +43,19 @@ const RUN_FOLDER_PREFIX: &str = "judge-run-";
 
 /// The variables a program gets from the judge's environment; toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
+
+/// Resource limits for one run of a solution.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// CPU time (user + system) allowed per case.
+    pub cpu_time: Duration,
+    /// Peak resident memory allowed per case.
+    pub memory_bytes: u64,
+    /// Bytes of standard output kept before the run is stopped as OLE.
+    pub output_bytes: u64,
+    /// Size of the main thread's stack.
+    pub stack_bytes: u64,
+}
 
 /// What to run, and under which limits.
 #[derive(Debug, Clone)]
