@@ -177,10 +177,17 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         Vec::<String>::new(),
         "processes outlived the run"
     );
-    let left: Vec<_> = std::fs::read_dir(temp_root.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(left.is_empty(), "temporary folders left: {left:?}");
+    // The supervisors remove their run folders as they exit, a moment after shutdown.
+    let left = || -> Vec<_> {
+        std::fs::read_dir(temp_root.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    };
+    let started = std::time::Instant::now();
+    while !left().is_empty() && started.elapsed() < std::time::Duration::from_secs(3) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(left().is_empty(), "temporary folders left: {:?}", left());
     assert_eq!(files_below(&dir), before, "a run wrote into the repository");
 }
