@@ -89,15 +89,7 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
-        if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
-        }
-        let language = Language::of(source).ok_or_else(|| {
-            Error::invalid(
-                source,
-                "unknown language: no compiler for this file extension",
-            )
-        })?;
+        let language = Language::for_source(source)?;
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let class = language.named_after_class.then(|| {
             java_main_class(&String::from_utf8_lossy(&code)).unwrap_or_else(|| "Main".into())
@@ -255,14 +247,29 @@ fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -
 }
 
 /// A command template with the build folder's paths filled in.
+/// The build command as a person would type it in the source's folder, for messages.
+pub fn shown_command(language: &Language, file_name: &str) -> String {
+    language.compile.map_or_else(
+        || "(no build step)".to_owned(),
+        |compile| fill(compile, Path::new(""), file_name, None).join(" "),
+    )
+}
+
 fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
-    let dir = dir.to_string_lossy();
+    let source = dir.join(file_name);
+    let exe = dir.join("main");
+    // An empty folder is the current one, where paths need no prefix.
+    let folder = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     template
         .iter()
         .map(|part| {
-            part.replace("{source}", &format!("{dir}/{file_name}"))
-                .replace("{exe}", &format!("{dir}/main"))
-                .replace("{dir}", &dir)
+            part.replace("{source}", &source.to_string_lossy())
+                .replace("{exe}", &exe.to_string_lossy())
+                .replace("{dir}", &folder.to_string_lossy())
                 .replace("{class}", class.unwrap_or("Main"))
         })
         .collect()

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::error::{Error, Result};
+
 /// How one language is built and started.
 ///
 /// In commands: `{source}` is the source file copied into the build folder, `{dir}` that
@@ -105,6 +107,27 @@ impl Language {
         LANGUAGES
             .iter()
             .find(|language| language.extensions.contains(&extension))
+    }
+
+    /// The language of a file given as a source, or what is wrong with it.
+    pub fn for_source(source: &Path) -> Result<&'static Language> {
+        if source.is_dir() {
+            return Err(Error::invalid(source, "is a folder, not a source file"));
+        }
+        Language::of(source).ok_or_else(|| {
+            let known: Vec<&str> = LANGUAGES
+                .iter()
+                .flat_map(|language| language.extensions)
+                .map(|extension| &extension[..])
+                .collect();
+            Error::invalid(
+                source,
+                format!(
+                    "unknown language: no compiler for this file extension (known: .{})",
+                    known.join(", .")
+                ),
+            )
+        })
     }
 
     /// Whether a run's stderr shows that it died of a failed allocation.

@@ -3,8 +3,9 @@
 //!
 //! The pipeline, one module per stage:
 //! `discover` → `compile` → `sandbox` (run) → `compare` → `verdict` (classify) → `report`,
-//! driven by `schedule`; `cli` turns the command line into settings.
+//! driven by `schedule`; `cli` parses the command line and `app` holds each command's body.
 
+pub mod app;
 pub mod check;
 pub mod checker;
 pub mod cli;

@@ -43,12 +43,7 @@ fn committed_corpora_match_their_recipes() {
         .args(["gen", "--check"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains(
-            "boj_2615: all 432 generated cases match the recipe",
-        ))
-        .stdout(predicate::str::contains(
-            "swea_11545: all 10 generated cases match the recipe",
-        ));
+        .stdout(predicate::str::contains("differ").not());
 }
 
 /// Lines of every `NAME.EXT` under a problem's tests folder group.
@@ -166,9 +161,7 @@ fn new_add_and_run_work_without_editing_a_file() {
         .stdout(predicate::str::contains(
             "input: given; output: reference.rs (",
         ))
-        .stdout(predicate::str::contains(
-            "sample/1                     hand-written",
-        ));
+        .stdout(predicate::str::is_match(r"\n +sample/1 +hand-written\n").unwrap());
 
     // Refusals leave every file as it was.
     let before = snapshot(root);
@@ -466,13 +459,11 @@ fn stress_cuts_a_multi_case_input_down_to_the_failing_case() {
         fs::create_dir_all(&copy).unwrap();
         fs::copy(root.join("problems/boj_7682").join(file), copy.join(file)).unwrap();
     }
-    let broken = read(root.join("solutions/boj_7682.rs"))
-        .replace("(None, None) => x + o == 9,", "(None, None) => x + o >= 8,");
-    assert!(
-        broken.contains(">= 8"),
-        "the solution changed: update this test's mutation"
-    );
-    fs::write(scratch.path().join("broken.rs"), broken).unwrap();
+    // Wrong on every invalid board, whatever the real solution looks like.
+    let always_valid = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
+        std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+        for _ in s.lines().take_while(|l| l.trim() != \"end\") {\n        println!(\"valid\");\n    }\n}\n";
+    fs::write(scratch.path().join("broken.rs"), always_valid).unwrap();
     judge_in(scratch.path())
         .args([
             "stress",

@@ -1,0 +1,70 @@
+//! `judge gen`: rebuild the generated cases from each problem's recipe, or check them.
+
+use std::path::PathBuf;
+
+use crate::cli::GenArgs;
+use crate::corpus;
+use crate::error::{Outcome, Result};
+use crate::recipe::RECIPE_FILE;
+use crate::report::{agree, plural};
+
+use super::Context;
+
+pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
+    let repository = &context.repository;
+    let dirs: Vec<PathBuf> = if args.problems.is_empty() {
+        repository
+            .problem_dirs()?
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|dir| dir.join(RECIPE_FILE).is_file())
+            .collect()
+    } else {
+        args.problems
+            .iter()
+            .map(|name| context.problem_dir(name))
+            .collect::<Result<_>>()?
+    };
+    let compiler = context.compiler();
+    let mut outcome = Outcome::Accepted;
+    for dir in dirs {
+        // A generated corpus may not exist yet: only the metadata is needed.
+        let problem = repository.load_metadata(&dir)?;
+        let summary = corpus::generate(&problem, &compiler, context.jobs, args.check)?;
+        let changed = summary.written.len() + summary.removed.len();
+        if args.check {
+            if changed == 0 {
+                println!(
+                    "{}: all {} match the recipe",
+                    problem.id,
+                    plural(summary.planned, "generated case")
+                );
+            } else {
+                outcome = Outcome::Rejected;
+                println!(
+                    "{}: {} {} from the recipe",
+                    problem.id,
+                    plural(changed, "case"),
+                    agree(changed, "differs", "differ")
+                );
+                for name in summary.written.iter().take(20) {
+                    println!("    differs: {name}");
+                }
+                for name in summary.removed.iter().take(20) {
+                    println!("    no longer in the recipe: {name}");
+                }
+            }
+        } else {
+            println!(
+                "{}: {} from the recipe: {} written, {} unchanged, {} removed",
+                problem.id,
+                plural(summary.planned, "case"),
+                summary.written.len(),
+                summary.planned - summary.written.len(),
+                summary.removed.len()
+            );
+        }
+    }
+    Ok(outcome)
+}

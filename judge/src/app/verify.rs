@@ -1,0 +1,70 @@
+//! `judge verify`: every submission of a Kattis package against its folder's promise.
+
+use std::io::Write;
+
+use crate::cli::VerifyArgs;
+use crate::error::{Error, Outcome, Result};
+use crate::kattis;
+use crate::report::{plural, print_error, Table};
+
+use super::Context;
+
+pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
+    let dir = context.problem_dir(&args.package)?;
+    if !kattis::is_package(&dir) {
+        return Err(Error::usage(format!(
+            "{}: not a Kattis package: no {}",
+            context.repository.relative(&dir).display(),
+            kattis::PACKAGE_FILE
+        )));
+    }
+    let problem = context.repository.load_problem(&dir)?;
+    let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
+    if !base.is_dir() {
+        return Err(Error::usage(format!(
+            "{}: a Kattis package without a {}/ folder: nothing to verify",
+            context.repository.relative(&dir).display(),
+            kattis::SUBMISSIONS_DIR
+        )));
+    }
+    let (rows, errors) = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let mut table = Table::new(&[
+        ("submission", false),
+        ("expected", false),
+        ("got", false),
+        ("result", false),
+    ]);
+    for row in &rows {
+        let name = row
+            .submission
+            .strip_prefix(&base)
+            .unwrap_or(&row.submission);
+        let result = if row.ok { "ok" } else { "MISMATCH" };
+        table.row(vec![
+            name.display().to_string(),
+            row.expected.clone(),
+            row.got.clone(),
+            result.to_owned(),
+        ]);
+    }
+    let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
+    let _ = out.write_all(table.render("").as_bytes());
+    for error in &errors {
+        print_error(error);
+    }
+    let mismatches = rows.iter().filter(|row| !row.ok).count();
+    let _ = writeln!(
+        out,
+        "{}: {}, {}",
+        problem.id,
+        plural(rows.len(), "submission"),
+        plural(mismatches, "mismatch")
+    );
+    Ok(if !errors.is_empty() {
+        Outcome::Error
+    } else if mismatches > 0 || rows.is_empty() {
+        Outcome::Rejected
+    } else {
+        Outcome::Accepted
+    })
+}
