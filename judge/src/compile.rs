@@ -103,7 +103,14 @@ impl Compiler {
                 .into_owned(),
         };
         let version = self.version(language)?;
-        let key = cache_key(language, &version, &file_name, &code);
+        // Messages of the built program (a panic's location) name the source's own folder,
+        // not the build folder: part of what is built, so part of the key.
+        let origin = std::path::absolute(source)
+            .map_err(|error| Error::io(source, error))?
+            .parent()
+            .map(|dir| dir.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let key = cache_key(language, &version, &file_name, &origin, &code);
         let dir = self.cache_dir.join(&key);
         let ready = |cached| {
             Build::Ready(Program {
@@ -125,8 +132,13 @@ impl Compiler {
         let staged_source = staging.path().join(&file_name);
         std::fs::write(&staged_source, &code).map_err(|e| Error::io(&staged_source, e))?;
         if let Some(compile) = language.compile {
+            let remap = language.remap_paths.iter().map(|part| {
+                part.replace("{dir}", &staging.path().to_string_lossy())
+                    .replace("{origin}", &origin)
+            });
             let argv: Vec<OsString> = fill(compile, staging.path(), &file_name, class.as_deref())
                 .into_iter()
+                .chain(remap)
                 .map(OsString::from)
                 .collect();
             let output = sandbox::run(&RunSpec {
@@ -229,16 +241,23 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -> String {
+fn cache_key(
+    language: &Language,
+    version: &str,
+    file_name: &str,
+    origin: &str,
+    code: &[u8],
+) -> String {
     let mut hasher = blake3::Hasher::new();
     let command = language
         .compile
         .unwrap_or_default()
         .iter()
         .chain(language.run);
-    for part in [language.name, version, file_name]
+    for part in [language.name, version, file_name, origin]
         .into_iter()
         .chain(command.copied())
+        .chain(language.remap_paths.iter().copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
@@ -246,7 +265,6 @@ fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// A command template with the build folder's paths filled in.
 /// The build command as a person would type it in the source's folder, for messages.
 pub fn shown_command(language: &Language, file_name: &str) -> String {
     language.compile.map_or_else(
@@ -255,6 +273,7 @@ pub fn shown_command(language: &Language, file_name: &str) -> String {
     )
 }
 
+/// A command template with the build folder's paths filled in.
 fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
     let source = dir.join(file_name);
     let exe = dir.join("main");

@@ -302,3 +302,19 @@ fn colour_only_when_asked_or_on_a_terminal() {
         "output to a pipe is not coloured"
     );
 }
+
+#[test]
+fn a_panic_points_at_the_solution_file_itself() {
+    let repository = repository_with(&[
+        ("problems/p/tests/1.in", "1\n"),
+        ("problems/p/tests/1.out", "1\n"),
+        ("solutions/p.rs", "fn main() {\n    panic!(\"boom\");\n}\n"),
+    ]);
+    let report = stdout_of(judge_in(repository.path()).arg("run"), 1);
+    let solution = repository.path().join("solutions/p.rs");
+    assert!(
+        report.contains(&format!("{}:2:5", solution.display())),
+        "{report}"
+    );
+    assert!(!report.contains(".building-"), "{report}");
+}
