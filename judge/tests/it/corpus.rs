@@ -192,6 +192,34 @@ fn new_add_and_run_work_without_editing_a_file() {
 }
 
 #[test]
+fn add_refuses_an_empty_input_or_answer_unless_allowed() {
+    let repository = empty_repository();
+    let root = repository.path();
+    judge_in(root).args(["new", "sum"]).assert().code(0);
+    std::fs::write(root.join("empty"), "").unwrap();
+    std::fs::write(root.join("three"), "3\n").unwrap();
+    for (input, expected) in [("empty", "three"), ("three", "empty")] {
+        judge_in(root)
+            .args(["add", "sum", "--input", input, "--expected", expected])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is empty: refused"));
+    }
+    judge_in(root)
+        .args(["add", "sum", "--from-reference"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the input is empty"));
+    assert!(!root.join("problems/sum/tests/manual").exists());
+    judge_in(root)
+        .args(["add", "sum", "--input", "three", "--expected", "empty"])
+        .arg("--allow-empty")
+        .assert()
+        .code(0);
+}
+
+#[test]
 fn add_refuses_when_the_reference_fails() {
     let repository = empty_repository();
     let root = repository.path();
@@ -203,7 +231,10 @@ fn add_refuses_when_the_reference_fails() {
         .code(2)
         .stderr(predicate::str::contains(
             "problems/sum/reference.rs: RE (exit 101) on the new case `manual/1`",
-        ));
+        ))
+        // The reference's own message, not Rust's hint about backtraces.
+        .stderr(predicate::str::contains("panicked at"))
+        .stderr(predicate::str::contains("RUST_BACKTRACE").not());
     assert!(!root.join("problems/sum/tests/manual").exists());
 }
 
@@ -477,6 +508,9 @@ fn stress_cuts_a_multi_case_input_down_to_the_failing_case() {
         .code(1)
         .stdout(predicate::str::contains(
             "saved the minimised counterexample as tests/stress/1",
+        ))
+        .stdout(predicate::str::contains(
+            "reproduce: judge run boj_7682 --solution broken.rs --case stress/1",
         ));
     let input = read(copy.join("tests/stress/1.in"));
     assert_eq!(input.lines().count(), 2, "one board and `end`: {input:?}");
