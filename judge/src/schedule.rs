@@ -62,6 +62,8 @@ pub struct CaseResult {
 pub struct Failure {
     /// Where and why, in one line.
     pub message: String,
+    /// For a wrong answer found by comparing: where, to find the sub-case in the input.
+    pub mismatch: Option<compare::Mismatch>,
     pub diff: Vec<DiffLine>,
     pub stderr: String,
 }
@@ -344,8 +346,8 @@ pub fn judge_case(
                     Verdict::WrongAnswer,
                     Some(Failure {
                         message,
-                        diff: Vec::new(),
                         stderr: stderr_of(&run),
+                        ..Failure::default()
                     }),
                 ),
                 Judgement::Fault(message) => return judge_error(case, message),
@@ -382,6 +384,7 @@ fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
     }
     Failure {
         message: found.mismatch.to_string(),
+        mismatch: Some(found.mismatch.clone()),
         diff,
         stderr: stderr_of(run),
     }
@@ -424,8 +427,8 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
     };
     Failure {
         message,
-        diff: Vec::new(),
         stderr: stderr_of(run),
+        ..Failure::default()
     }
 }
 

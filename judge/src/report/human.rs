@@ -11,7 +11,7 @@ use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{plural, Detail, Reporter};
+use super::{plural, subcase, Detail, Reporter};
 use crate::compile::Program;
 use crate::diff::{DiffLine, Side};
 use crate::discover::Repository;
@@ -257,6 +257,19 @@ impl Reporter for HumanReporter {
         if let Some(case) = problem.cases.iter().find(|case| case.name == result.name) {
             let input = self.shown(&case.input).to_string();
             self.line(format_args!("      {DIM}input:{DIM:#} {input}"));
+            let sub_case = failure
+                .mismatch
+                .as_ref()
+                .and_then(|mismatch| subcase::locate(&problem.dir, &case.input, mismatch));
+            if let Some(sub_case) = sub_case {
+                self.line(format_args!(
+                    "      {DIM}case {} of the input, from its line {}:{DIM:#}",
+                    sub_case.number, sub_case.first_line
+                ));
+                for line in &sub_case.lines {
+                    self.line(format_args!("      {DIM}│{DIM:#} {line}"));
+                }
+            }
         }
         if !failure.diff.is_empty() {
             let diff = render_diff(&failure.diff, "expected", "actual");

@@ -5,6 +5,7 @@ mod collect;
 mod human;
 mod json;
 mod junit;
+mod subcase;
 mod table;
 
 use std::path::Path;

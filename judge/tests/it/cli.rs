@@ -318,3 +318,24 @@ fn a_panic_points_at_the_solution_file_itself() {
     );
     assert!(!report.contains(".building-"), "{report}");
 }
+
+#[test]
+fn a_wrong_answer_shows_its_sub_case_of_a_multi_case_input() {
+    // SW Expert Academy's convention: T on the first line, answers labelled `#k`.
+    let solution = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
+        std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+        let v: Vec<i64> = s.split_whitespace().map(|t| t.parse().unwrap()).collect();\n    \
+        for k in 0..v[0] as usize {\n        let sum = v[1 + 2 * k] + v[2 + 2 * k];\n        \
+        println!(\"#{} {}\", k + 1, if sum == 7 { 8 } else { sum });\n    }\n}\n";
+    let repository = repository_with(&[
+        ("problems/pairs/problem.toml", "profile = \"swea\"\n"),
+        ("problems/pairs/tests/1.in", "3\n1 2\n\n3 4\n\n5 6\n"),
+        ("problems/pairs/tests/1.out", "#1 3\n#2 7\n#3 11\n"),
+        ("solutions/pairs.rs", solution),
+    ]);
+    let report = stdout_of(judge_in(repository.path()).args(["--color", "never"]), 1);
+    assert!(
+        report.contains("input: problems/pairs/tests/1.in\n      case 2 of the input, from its line 4:\n      │ 3 4\n"),
+        "{report}"
+    );
+}
