@@ -325,4 +325,30 @@ mod tests {
         }
         assert!(parse(["judge", "-v", "-q"]).is_err());
     }
+
+    #[test]
+    fn the_readme_command_table_is_one_table_naming_every_command_and_option() {
+        let readme = include_str!("../../README.md");
+        let start = readme.find("| command | what it does |").unwrap();
+        // A table ends at its first line that is not a row: a blank line would split it.
+        let table: Vec<&str> = readme[start..]
+            .lines()
+            .take_while(|line| line.starts_with('|'))
+            .collect();
+        let text = table.join("\n");
+        let after = &readme[start + text.len()..];
+        let cli = Cli::command();
+        for command in cli.get_subcommands() {
+            let name = format!("`judge {}", command.get_name());
+            assert!(text.contains(&name), "{name} missing from the table");
+        }
+        for option in cli
+            .get_arguments()
+            .filter_map(|argument| argument.get_long())
+        {
+            let shown = format!("--{option}");
+            let options = &after[..after.find("\n\n```").unwrap_or(after.len())];
+            assert!(options.contains(&shown), "{shown} missing under the table");
+        }
+    }
 }
