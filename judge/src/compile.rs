@@ -148,12 +148,10 @@ impl Compiler {
                 address_space_bytes: None,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
             })
-            .map_err(|error| {
-                Error::usage(format!(
-                    "cannot run `{}` to build {} ({error}): is the toolchain installed?",
-                    compile[0],
-                    source.display()
-                ))
+            .map_err(|error| Error::Toolchain {
+                tool: compile[0].to_owned(),
+                purpose: format!("to build {}", source.display()),
+                source: error,
             })?;
             if output.termination != Termination::Exited(0) {
                 let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -202,11 +200,10 @@ impl Compiler {
         let output = Command::new(tool)
             .args(&language.version[1..])
             .output()
-            .map_err(|error| {
-                Error::usage(format!(
-                    "cannot run `{tool}` for {} solutions ({error}): is the toolchain installed?",
-                    language.name
-                ))
+            .map_err(|error| Error::Toolchain {
+                tool: tool.to_owned(),
+                purpose: format!("for {} solutions", language.name),
+                source: error,
             })?;
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         version.push_str(String::from_utf8_lossy(&output.stderr).trim());

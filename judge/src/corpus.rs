@@ -49,10 +49,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
             path,
             program,
         }),
-        Build::CompileError(message) => Err(Error::invalid(
-            &path,
-            format!("does not compile:\n{}", message.trim_end()),
-        )),
+        Build::CompileError(message) => Err(Error::DoesNotCompile { path, message }),
     }
 }
 

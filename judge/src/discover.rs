@@ -105,13 +105,9 @@ impl Repository {
             if is_problem_dir(&dir) {
                 return Ok(dir);
             }
-            return Err(Error::invalid(
-                self.relative(&dir),
-                format!(
-                    "not a problem folder: it holds none of {METADATA_FILE}, {}, tests/ or data/",
-                    kattis::PACKAGE_FILE
-                ),
-            ));
+            return Err(Error::NotAProblem {
+                path: self.relative(&dir).to_path_buf(),
+            });
         }
         let known: Vec<String> = self
             .problem_dirs()
@@ -183,10 +179,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     // Case name -> (input, expected outputs found).
     let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
     for entry in walkdir::WalkDir::new(&cases_dir).follow_links(true) {
-        let entry = entry.map_err(|error| {
-            let path = error.path().unwrap_or(&cases_dir).to_path_buf();
-            Error::invalid(path, error.to_string())
-        })?;
+        let entry = entry?;
         if !entry.file_type().is_file() {
             continue;
         }
@@ -464,6 +457,16 @@ mod tests {
             message.contains("both a .out and an .ans file"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_walked_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "tests/1.in");
+        touch(dir.path(), "tests/1.out");
+        std::os::unix::fs::symlink("nowhere", dir.path().join("tests/dangling")).unwrap();
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert_eq!(message.matches("tests/dangling").count(), 1, "{message}");
     }
 
     #[test]

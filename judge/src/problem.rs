@@ -176,14 +176,10 @@ impl Problem {
 /// Parses a TOML file into `T`; an error names the file and the line.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|error| {
-        let location = error
+        let line = error
             .span()
-            .map(|span| {
-                let line = text[..span.start].matches('\n').count() + 1;
-                format!("line {line}: ")
-            })
-            .unwrap_or_default();
-        Error::invalid(path, format!("{location}{}", error.message()))
+            .map(|span| text[..span.start].matches('\n').count() + 1);
+        Error::parse(path, line, error.message())
     })
 }
 

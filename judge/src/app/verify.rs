@@ -11,21 +11,20 @@ use super::Context;
 
 pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let dir = context.problem_dir(&args.package)?;
+    let shown = context.repository.relative(&dir).to_path_buf();
     if !kattis::is_package(&dir) {
-        return Err(Error::usage(format!(
-            "{}: not a Kattis package: no {}",
-            context.repository.relative(&dir).display(),
-            kattis::PACKAGE_FILE
-        )));
+        return Err(Error::NotAPackage {
+            path: shown,
+            missing: kattis::PACKAGE_FILE.to_owned(),
+        });
     }
     let problem = context.repository.load_problem(&dir)?;
     let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
     if !base.is_dir() {
-        return Err(Error::usage(format!(
-            "{}: a Kattis package without a {}/ folder: nothing to verify",
-            context.repository.relative(&dir).display(),
-            kattis::SUBMISSIONS_DIR
-        )));
+        return Err(Error::NotAPackage {
+            path: shown,
+            missing: format!("{}/ folder: nothing to verify", kattis::SUBMISSIONS_DIR),
+        });
     }
     let (rows, errors) = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
     let mut table = Table::new(&[
