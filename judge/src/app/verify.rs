@@ -2,6 +2,8 @@
 
 use std::io::Write;
 
+use anstyle::{AnsiColor, Style};
+
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::kattis;
@@ -47,7 +49,17 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         ]);
     }
     let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
-    let _ = out.write_all(table.render("").as_bytes());
+    // The result is the last column: its word is coloured once the columns are laid out.
+    for line in table.render("").lines() {
+        let (head, style, word) = if let Some(head) = line.strip_suffix("MISMATCH") {
+            (head, AnsiColor::Red.on_default(), "MISMATCH")
+        } else if let Some(head) = line.strip_suffix("ok") {
+            (head, AnsiColor::Green.on_default(), "ok")
+        } else {
+            (line, Style::new(), "")
+        };
+        let _ = writeln!(out, "{head}{style}{word}{style:#}");
+    }
     for error in &errors {
         print_error(error);
     }

@@ -49,6 +49,18 @@ fn global_options_work_before_and_after_the_command() {
 }
 
 #[test]
+fn json_is_a_report_of_run_only() {
+    let repository = sum_repository();
+    judge_in(repository.path())
+        .args(["list", "--format", "json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--format json is a report of `judge run` only",
+        ));
+}
+
+#[test]
 fn a_mistyped_command_gets_a_suggestion() {
     judge()
         .arg("lsit")
