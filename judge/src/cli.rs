@@ -28,6 +28,7 @@ pub struct Cli {
 
 /// Options every command takes, before or after its name.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct Global {
     /// Programs run at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N", global = true,
