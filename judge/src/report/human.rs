@@ -227,6 +227,8 @@ impl Reporter for HumanReporter {
             let more = lines.len() - COMPILE_MESSAGE_LINES;
             self.line(format_args!("      {DIM}… {more} more lines{DIM:#}"));
         }
+        // No case follows, and no problem line: the blank line that ends a problem.
+        self.line(format_args!(""));
     }
 
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
