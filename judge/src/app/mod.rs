@@ -22,7 +22,7 @@ use crate::compile::Compiler;
 use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
-use crate::report::Detail;
+use crate::report::{print_error, Detail};
 
 /// What every command works with: the settings of the global options, turned once.
 pub struct Context {
@@ -72,7 +72,7 @@ pub fn main(cli: Cli) -> ExitCode {
     match execute(cli) {
         Ok(outcome) => outcome.exit_code(),
         Err(error) => {
-            eprintln!("error: {error}");
+            print_error(&error);
             Outcome::Error.exit_code()
         }
     }
