@@ -124,7 +124,7 @@ fn json_report_validates_against_the_schema_and_keeps_its_shape() {
     let text = serde_json::to_string_pretty(&wrong).unwrap();
     let mut settings = stable_report();
     settings.add_filter(
-        r#""(cpu_time_ms|wall_time_ms|peak_memory_bytes|max_cpu_time_ms|max_peak_memory_bytes|wall_time_s)": [\d.]+"#,
+        r#""(cpu_time_ms|wall_time_ms|peak_memory_bytes|max_cpu_time_ms|max_peak_memory_bytes|wall_time_s)": [-+\d.eE]+"#,
         r#""$1": "[figure]""#,
     );
     settings.add_filter(r#""(compiled|cached)": \d+"#, r#""$1": "[n]""#);
