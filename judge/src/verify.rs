@@ -117,13 +117,7 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
     if verdicts.compile_error {
         return "CE".into();
     }
-    verdicts
-        .tally
-        .by_verdict
-        .iter()
-        .map(|(code, count)| format!("{code} {count}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::report::counts(&verdicts.tally)
 }
 
 #[cfg(test)]

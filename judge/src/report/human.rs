@@ -398,7 +398,7 @@ pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
 }
 
 /// `AC 10, WA 2`.
-fn counts(tally: &Tally) -> String {
+pub fn counts(tally: &Tally) -> String {
     tally
         .by_verdict
         .iter()

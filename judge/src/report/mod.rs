@@ -11,7 +11,7 @@ mod table;
 use std::path::Path;
 
 pub use collect::{Collector, SolutionVerdicts};
-pub use human::{render_diff, HumanReporter};
+pub use human::{counts, render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
 pub use table::Table;
