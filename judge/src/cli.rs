@@ -229,6 +229,21 @@ where
     Cli::try_parse_from(args)
 }
 
+/// The word taken for a command that is none, when clap found no command close to it: most
+/// likely a problem named without `run`.
+pub fn unknown_command(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::InvalidSubcommand
+        || error.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return None;
+    }
+    match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(word)) => Some(word.clone()),
+        _ => None,
+    }
+}
+
 /// Accepts exactly the profile names, and lists them in `--help`.
 fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     PossibleValuesParser::new(Profile::ALL.map(Profile::name)).map(|name| {
@@ -325,6 +340,18 @@ mod tests {
             assert_eq!(cli.global.root, Some(PathBuf::from("r")));
         }
         assert!(parse(["judge", "-v", "-q"]).is_err());
+    }
+
+    #[test]
+    fn a_problem_named_without_run_is_pointed_at_run() {
+        let error = parse(["judge", "boj_7682"]).unwrap_err();
+        assert_eq!(unknown_command(&error).as_deref(), Some("boj_7682"));
+        let typo = parse(["judge", "lsit"]).unwrap_err();
+        assert_eq!(
+            unknown_command(&typo),
+            None,
+            "a typo gets clap's suggestion instead"
+        );
     }
 
     #[test]

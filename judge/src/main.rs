@@ -14,6 +14,9 @@ fn main() -> ExitCode {
         Err(error) => {
             // Help and version are not errors: they go to stdout and exit 0.
             let _ = error.print();
+            if let Some(word) = judge::cli::unknown_command(&error) {
+                eprintln!("\nto judge a problem, name it after `run`: judge run {word}");
+            }
             ExitCode::from(if error.use_stderr() { 2 } else { 0 })
         }
     }
