@@ -343,6 +343,20 @@ mod tests {
     }
 
     #[test]
+    fn no_module_but_this_one_knows_clap() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let knowing: Vec<String> = walkdir::WalkDir::new(&src)
+            .into_iter()
+            .map(|entry| entry.unwrap().into_path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .filter(|path| !path.ends_with("cli.rs"))
+            .filter(|path| std::fs::read_to_string(path).unwrap().contains("clap::"))
+            .map(|path| path.display().to_string())
+            .collect();
+        assert!(knowing.is_empty(), "{knowing:?}");
+    }
+
+    #[test]
     fn a_problem_named_without_run_is_pointed_at_run() {
         let error = parse(["judge", "boj_7682"]).unwrap_err();
         assert_eq!(unknown_command(&error).as_deref(), Some("boj_7682"));
