@@ -154,9 +154,9 @@ pub fn build_checker(
     };
     match compiler.build(&spec.source)? {
         crate::compile::Build::Ready(program) => Ok(Some(program)),
-        crate::compile::Build::CompileError(message) => Err(crate::error::Error::invalid(
-            &spec.source,
-            format!("the checker does not compile:\n{}", message.trim_end()),
-        )),
+        crate::compile::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
+            path: spec.source.clone(),
+            message,
+        }),
     }
 }

@@ -93,15 +93,7 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
-        if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
-        }
-        let language = Language::of(source).ok_or_else(|| {
-            Error::invalid(
-                source,
-                "unknown language: no compiler for this file extension",
-            )
-        })?;
+        let language = Language::for_source(source)?;
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let class = language.named_after_class.then(|| {
             java_main_class(&String::from_utf8_lossy(&code)).unwrap_or_else(|| "Main".into())
@@ -115,7 +107,14 @@ impl Compiler {
                 .into_owned(),
         };
         let version = self.version(language)?;
-        let key = cache_key(language, &version, &file_name, &code);
+        // Messages of the built program (a panic's location) name the source's own folder,
+        // not the build folder: part of what is built, so part of the key.
+        let origin = std::path::absolute(source)
+            .map_err(|error| Error::io(source, error))?
+            .parent()
+            .map(|dir| dir.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let key = cache_key(language, &version, &file_name, &origin, &code);
         let dir = self.cache_dir.join(&key);
         let ready = |cached| {
             Build::Ready(Program {
@@ -137,8 +136,13 @@ impl Compiler {
         let staged_source = staging.path().join(&file_name);
         std::fs::write(&staged_source, &code).map_err(|e| Error::io(&staged_source, e))?;
         if let Some(compile) = language.compile {
+            let remap = language.remap_paths.iter().map(|part| {
+                part.replace("{dir}", &staging.path().to_string_lossy())
+                    .replace("{origin}", &origin)
+            });
             let argv: Vec<OsString> = fill(compile, staging.path(), &file_name, class.as_deref())
                 .into_iter()
+                .chain(remap)
                 .map(OsString::from)
                 .collect();
             let output = sandbox::run(&RunSpec {
@@ -148,12 +152,10 @@ impl Compiler {
                 address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
             })
-            .map_err(|error| {
-                Error::usage(format!(
-                    "cannot run `{}` to build {} ({error}): is the toolchain installed?",
-                    compile[0],
-                    source.display()
-                ))
+            .map_err(|error| Error::Toolchain {
+                tool: compile[0].to_owned(),
+                purpose: format!("to build {}", source.display()),
+                source: error,
             })?;
             if output.termination != Termination::Exited(0) {
                 let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -202,11 +204,10 @@ impl Compiler {
         let output = Command::new(tool)
             .args(&language.version[1..])
             .output()
-            .map_err(|error| {
-                Error::usage(format!(
-                    "cannot run `{tool}` for {} solutions ({error}): is the toolchain installed?",
-                    language.name
-                ))
+            .map_err(|error| Error::Toolchain {
+                tool: tool.to_owned(),
+                purpose: format!("for {} solutions", language.name),
+                source: error,
             })?;
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         version.push_str(String::from_utf8_lossy(&output.stderr).trim());
@@ -241,16 +242,23 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -> String {
+fn cache_key(
+    language: &Language,
+    version: &str,
+    file_name: &str,
+    origin: &str,
+    code: &[u8],
+) -> String {
     let mut hasher = blake3::Hasher::new();
     let command = language
         .compile
         .unwrap_or_default()
         .iter()
         .chain(language.run);
-    for part in [language.name, version, file_name]
+    for part in [language.name, version, file_name, origin]
         .into_iter()
         .chain(command.copied())
+        .chain(language.remap_paths.iter().copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
@@ -258,15 +266,30 @@ fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
+/// The build command as a person would type it in the source's folder, for messages.
+pub fn shown_command(language: &Language, file_name: &str) -> String {
+    language.compile.map_or_else(
+        || "(no build step)".to_owned(),
+        |compile| fill(compile, Path::new(""), file_name, None).join(" "),
+    )
+}
+
 /// A command template with the build folder's paths filled in.
 fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
-    let dir = dir.to_string_lossy();
+    let source = dir.join(file_name);
+    let exe = dir.join("main");
+    // An empty folder is the current one, where paths need no prefix.
+    let folder = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
     template
         .iter()
         .map(|part| {
-            part.replace("{source}", &format!("{dir}/{file_name}"))
-                .replace("{exe}", &format!("{dir}/main"))
-                .replace("{dir}", &dir)
+            part.replace("{source}", &source.to_string_lossy())
+                .replace("{exe}", &exe.to_string_lossy())
+                .replace("{dir}", &folder.to_string_lossy())
                 .replace("{class}", class.unwrap_or("Main"))
                 .replace("{crate}", &crate_name(file_name))
         })

@@ -33,6 +33,19 @@ pub fn window(expected: &[u8], actual: &[u8], line: usize) -> Vec<DiffLine> {
     let expected_lines = lines_from(expected, first);
     let actual_lines = lines_from(actual, first);
     let mut rendered = Vec::new();
+    // One answer per line on both sides (the usual multi-case output): line k answers case k,
+    // so lines are paired by position. A diff would pair equal answers of different cases.
+    if line_count(expected) == line_count(actual) {
+        for (index, (&old, &new)) in expected_lines.iter().zip(&actual_lines).enumerate() {
+            if old == new {
+                rendered.push(line_of(Side::Both, first + index, old));
+            } else {
+                rendered.push(line_of(Side::Expected, first + index, old));
+                rendered.push(line_of(Side::Actual, first + index, new));
+            }
+        }
+        return rendered;
+    }
     for op in similar::capture_diff_slices(Algorithm::Myers, &expected_lines, &actual_lines) {
         let (tag, old, new) = op.as_tag_tuple();
         if tag == DiffTag::Equal {
@@ -74,6 +87,12 @@ pub fn lines_shown(text: &[u8], first: usize) -> &[u8] {
     };
     let end = breaks.nth(WINDOW_LINES - 1).unwrap_or(text.len());
     &text[start..end]
+}
+
+/// Lines in `text`, a final newline ending the last one rather than starting another.
+fn line_count(text: &[u8]) -> usize {
+    let newlines = text.iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(!text.is_empty() && !text.ends_with(b"\n"))
 }
 
 fn lines_from(text: &[u8], first: usize) -> Vec<&[u8]> {
@@ -143,6 +162,24 @@ mod tests {
         assert_eq!(
             rendered(&window(expected, actual, 5)),
             [" 2 2", " 3 3", " 4 4", "-5 5", "+5 five", " 6 6"]
+        );
+    }
+
+    #[test]
+    fn equal_line_counts_are_paired_by_position() {
+        // One answer per case: a diff would pair case 2's `invalid` with case 3's.
+        let expected = b"valid\ninvalid\nvalid\ninvalid\n";
+        let actual = b"valid\nvalid\ninvalid\ninvalid\n";
+        assert_eq!(
+            rendered(&window(expected, actual, 2)),
+            [
+                " 1 valid",
+                "-2 invalid",
+                "+2 valid",
+                "-3 valid",
+                "+3 invalid",
+                " 4 invalid"
+            ]
         );
     }
 

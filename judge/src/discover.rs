@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::kattis;
@@ -23,15 +23,15 @@ pub struct Repository {
 impl Repository {
     /// The nearest folder at or above `start` that holds a `problems/` folder.
     pub fn find(start: &Path) -> Result<Repository> {
+        // Canonical, so that folders named by other paths (`..`, symlinks) are found inside.
+        let start = std::fs::canonicalize(start).map_err(|error| Error::io(start, error))?;
         start
             .ancestors()
             .find(|dir| dir.join(PROBLEMS_DIR).is_dir())
             .map(|root| Repository {
                 root: root.to_path_buf(),
             })
-            .ok_or_else(|| Error::NoRoot {
-                start: start.to_path_buf(),
-            })
+            .ok_or(Error::NoRoot { start })
     }
 
     /// `path` as shown to the user: relative to the root when inside it.
@@ -90,17 +90,24 @@ impl Repository {
     }
 
     /// The folder of a problem named on the command line: an id under `problems/`, or a path
-    /// to a problem folder anywhere.
-    pub fn resolve(&self, name: &str) -> Result<PathBuf> {
-        let by_id = self.problems_dir().join(name);
-        if !name.contains('/') && by_id.is_dir() {
-            return Ok(by_id);
+    /// to a problem folder (relative to `current`, like `.` or `../boj_7682`).
+    pub fn resolve(&self, argument: &Path, current: &Path) -> Result<PathBuf> {
+        let mut components = argument.components();
+        if let (Some(Component::Normal(id)), None) = (components.next(), components.next()) {
+            let by_id = self.problems_dir().join(id);
+            if by_id.is_dir() {
+                return Ok(by_id);
+            }
         }
-        let as_path = Path::new(name);
-        if as_path.join(METADATA_FILE).is_file()
-            || CASE_DIRS.iter().any(|d| as_path.join(d).is_dir())
-        {
-            return Ok(as_path.to_path_buf());
+        let path = current.join(argument);
+        if path.is_dir() {
+            let dir = std::fs::canonicalize(&path).map_err(|error| Error::io(&path, error))?;
+            if is_problem_dir(&dir) {
+                return Ok(dir);
+            }
+            return Err(Error::NotAProblem {
+                path: self.relative(&dir).to_path_buf(),
+            });
         }
         let known: Vec<String> = self
             .problem_dirs()
@@ -109,11 +116,33 @@ impl Repository {
             .flatten()
             .filter_map(|dir| Some(dir.file_name()?.to_str()?.to_owned()))
             .collect();
+        let name = argument.to_string_lossy().into_owned();
         Err(Error::UnknownProblem {
-            name: name.to_owned(),
+            suggestion: closest(&name, &known),
+            name,
             problems_dir: self.problems_dir(),
-            suggestion: closest(name, &known),
         })
+    }
+
+    /// The command that judges `problem` (or one case of it) again with `solution`, as a person
+    /// types it from the repository's root (where an id works from anywhere inside).
+    pub fn rerun_command(&self, problem: &Problem, solution: &Path, case: Option<&str>) -> String {
+        let by_id = self.problems_dir().join(&problem.id) == problem.dir;
+        let target = if by_id {
+            problem.id.clone()
+        } else {
+            self.relative(&problem.dir).display().to_string()
+        };
+        let mut words = vec!["judge".to_owned(), "run".to_owned(), shell_word(&target)];
+        if solution != problem.solution {
+            words.push("--solution".into());
+            words.push(shell_word(&self.relative(solution).display().to_string()));
+        }
+        if let Some(case) = case {
+            words.push("--case".into());
+            words.push(shell_word(case));
+        }
+        words.join(" ")
     }
 
     /// Loads a problem folder: metadata and cases.
@@ -134,7 +163,8 @@ impl Repository {
     }
 }
 
-/// Every case below the problem's `tests/` (or `data/`) folder, in natural order.
+/// Every case below the problem's `tests/` (or `data/`) folder: the samples first, then in
+/// natural order.
 pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     let journal = problem_dir.join(crate::corpus::transaction::JOURNAL_FILE);
     if journal.exists() {
@@ -158,10 +188,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     // Case name -> (input, expected outputs found).
     let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
     for entry in walkdir::WalkDir::new(&cases_dir).follow_links(true) {
-        let entry = entry.map_err(|error| {
-            let path = error.path().unwrap_or(&cases_dir).to_path_buf();
-            Error::invalid(path, error.to_string())
-        })?;
+        let entry = entry?;
         if !entry.file_type().is_file() {
             continue;
         }
@@ -219,7 +246,12 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
             "no test cases: expected NAME.in and NAME.out files",
         ));
     }
-    cases.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    cases.sort_by(|a, b| {
+        let group = |name: &str| !is_sample(name);
+        group(&a.name)
+            .cmp(&group(&b.name))
+            .then_with(|| natural_cmp(&a.name, &b.name))
+    });
     Ok(cases)
 }
 
@@ -266,29 +298,101 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
     &digits[zeros..]
 }
 
-/// The known name closest to `name` by edit distance, if it is close enough to be a typo.
+/// The known name closest to `name`, if it is close enough to be a typo.
 fn closest(name: &str, known: &[String]) -> Option<String> {
     known
         .iter()
-        .map(|candidate| (edit_distance(name, candidate), candidate))
+        .map(|candidate| (strsim::levenshtein(name, candidate), candidate))
         .filter(|(distance, candidate)| *distance <= candidate.len().max(name.len()) / 3 + 1)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate.clone())
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+/// A folder the judge can read as a problem: ours, or a Kattis package.
+fn is_problem_dir(dir: &Path) -> bool {
+    dir.join(METADATA_FILE).is_file()
+        || dir.join(kattis::PACKAGE_FILE).is_file()
+        || CASE_DIRS.iter().any(|case_dir| dir.join(case_dir).is_dir())
+}
+
+/// `text` as one shell word: quoted only when it has to be.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=+@%,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// The official examples: judged and shown first, as they are the cases a person reads.
+fn is_sample(name: &str) -> bool {
+    let group = name.split('/').next().unwrap_or_default();
+    group == "sample" || group == "samples"
+}
+
+/// The `--case` patterns: globs over case names where `*` is any text (`/` included) and
+/// `?` one character. A pattern also selects every case below a folder it names (`sample`).
+#[derive(Debug, Default)]
+pub struct CasePatterns(Vec<String>);
+
+impl CasePatterns {
+    pub fn new(patterns: &[String]) -> Result<CasePatterns> {
+        if patterns.iter().any(|pattern| pattern.is_empty()) {
+            return Err(Error::usage("--case needs a pattern, like `sample/*`"));
+        }
+        Ok(CasePatterns(patterns.to_vec()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// No pattern selects every case.
+    pub fn matches(&self, name: &str) -> bool {
+        let folders = name.match_indices('/').map(|(end, _)| &name[..end]);
+        let mut candidates = std::iter::once(name).chain(folders);
+        self.0.is_empty()
+            || candidates.any(|candidate| {
+                self.0
+                    .iter()
+                    .any(|pattern| glob(pattern.as_bytes(), candidate.as_bytes()))
+            })
+    }
+
+    /// The patterns for a message: `` `a` or `b` ``.
+    pub fn describe(&self) -> String {
+        let quoted: Vec<String> = self.0.iter().map(|p| format!("`{p}`")).collect();
+        quoted.join(" or ")
+    }
+}
+
+/// Whether `text` matches `pattern` (`*` any run of bytes, `?` one byte). On a mismatch after
+/// a `*`, the star takes one more byte: linear enough for case names.
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == text[t] => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_p, star_t)) => {
+                    star = Some((star_p, star_t + 1));
+                    p = star_p + 1;
+                    t = star_t + 1;
+                }
+                None => return false,
+            },
         }
     }
-    row[b.len()]
+    pattern[p..].iter().all(|&c| c == b'*')
 }
 
 #[cfg(test)]
@@ -315,7 +419,7 @@ mod tests {
     }
 
     #[test]
-    fn cases_pair_in_with_out_or_ans_in_nested_folders() {
+    fn cases_pair_in_with_out_or_ans_in_nested_folders_samples_first() {
         let dir = tempfile::tempdir().unwrap();
         for file in [
             "tests/sample/10.in",
@@ -329,8 +433,8 @@ mod tests {
             touch(dir.path(), file);
         }
         let cases = find_cases(dir.path()).unwrap();
-        assert_eq!(names(&cases), ["random/a", "sample/2", "sample/10"]);
-        assert!(cases[0].expected.ends_with("random/a.ans"));
+        assert_eq!(names(&cases), ["sample/2", "sample/10", "random/a"]);
+        assert!(cases[2].expected.ends_with("random/a.ans"));
     }
 
     #[test]
@@ -365,6 +469,16 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_that_cannot_be_walked_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "tests/1.in");
+        touch(dir.path(), "tests/1.out");
+        std::os::unix::fs::symlink("nowhere", dir.path().join("tests/dangling")).unwrap();
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert_eq!(message.matches("tests/dangling").count(), 1, "{message}");
+    }
+
+    #[test]
     fn a_problem_without_cases_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(find_cases(dir.path())
@@ -388,6 +502,51 @@ mod tests {
         assert_eq!(closest("boj_7862", &known).as_deref(), Some("boj_7682"));
         assert_eq!(closest("swea11545", &known).as_deref(), Some("swea_11545"));
         assert_eq!(closest("kattis_hello", &known), None);
+    }
+
+    #[test]
+    fn case_patterns_are_globs_over_names_and_their_folders() {
+        let patterns = CasePatterns::new(&["sample/*".into(), "random/mixed-?".into()]).unwrap();
+        assert!(patterns.matches("sample/1"));
+        assert!(patterns.matches("random/mixed-2"));
+        assert!(!patterns.matches("random/mixed-10"));
+        assert!(!patterns.matches("exhaustive/sample"));
+        let folder = CasePatterns::new(&["random".into()]).unwrap();
+        assert!(folder.matches("random/a/b") && !folder.matches("randomly/1"));
+        let star = CasePatterns::new(&["*-2*".into()]).unwrap();
+        assert!(star.matches("random/mixed-2") && star.matches("a-2-b") && !star.matches("a-3"));
+        assert!(CasePatterns::new(&[]).unwrap().matches("anything"));
+        assert!(CasePatterns::new(&["".into()]).is_err());
+    }
+
+    #[test]
+    fn problems_are_named_by_id_or_by_any_path_to_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "problems/p/tests/1.in");
+        touch(dir.path(), "problems/p/tests/1.out");
+        touch(dir.path(), "solutions/p.rs");
+        let repository = Repository::find(dir.path()).unwrap();
+        let p = repository.problems_dir().join("p");
+        let tests = p.join("tests");
+        for (argument, current) in [
+            ("p", dir.path().to_path_buf()),
+            ("p", tests.clone()),
+            (".", p.clone()),
+            ("./", p.clone()),
+            ("..", tests.clone()),
+            ("../../p", tests.clone()),
+            ("problems/p", repository.root.clone()),
+        ] {
+            let found = repository.resolve(Path::new(argument), &current);
+            assert_eq!(found.unwrap(), p, "`{argument}` from {}", current.display());
+        }
+        let absolute = repository.resolve(&p, Path::new("/")).unwrap();
+        assert_eq!(absolute, p);
+        let not_a_problem = repository.resolve(Path::new("solutions"), &repository.root);
+        assert!(not_a_problem
+            .unwrap_err()
+            .to_string()
+            .starts_with("solutions: not a problem folder"));
     }
 
     #[test]

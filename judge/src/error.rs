@@ -32,15 +32,43 @@ impl Outcome {
 }
 
 /// A fault of the harness or of the user's files, as opposed to a verdict on a solution.
+/// Each variant names what the user must look at: a file (with its line when known), a tool,
+/// or the command line.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Walking a folder failed; walkdir's message names the path itself.
+    #[error("{0}")]
+    Walk(#[from] walkdir::Error),
+    /// A user's file does not parse, or holds a value the judge cannot take.
+    #[error("{}: {}{message}", path.display(), line.map(|line| format!("line {line}: ")).unwrap_or_default())]
+    Parse {
+        path: PathBuf,
+        /// 1-based, where the parser knows it.
+        line: Option<usize>,
+        message: String,
+    },
+    /// A file or folder is not what the judge needs there (an unpaired case file, a folder
+    /// given as a source file, a case that would be overwritten, ...).
     #[error("{}: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
+    /// A program the judge builds for itself (reference, generator, checker, the solution
+    /// under stress) does not compile.
+    #[error("{}: does not compile:\n{}", path.display(), message.trim_end())]
+    DoesNotCompile { path: PathBuf, message: String },
+    /// A compiler or runtime could not be started.
+    #[error("cannot run `{tool}` {purpose} ({source}): is the toolchain installed?")]
+    Toolchain {
+        tool: String,
+        /// What it was run for: `to build solutions/p.rs`.
+        purpose: String,
+        source: std::io::Error,
+    },
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
     NoRoot { start: PathBuf },
     #[error("no problem named `{name}` in {}{}", problems_dir.display(), suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
@@ -49,6 +77,13 @@ pub enum Error {
         problems_dir: PathBuf,
         suggestion: Option<String>,
     },
+    /// A folder named as a problem holds none of a problem's files.
+    #[error("{}: not a problem folder: it holds none of problem.toml, problem.yaml, tests/ or data/", path.display())]
+    NotAProblem { path: PathBuf },
+    /// `judge verify` on a folder that is not a Kattis package.
+    #[error("{}: not a Kattis package: no {missing}", path.display())]
+    NotAPackage { path: PathBuf, missing: String },
+    /// The command line asks for something that cannot be done.
     #[error("{message}")]
     Usage { message: String },
     /// SIGINT, SIGTERM or SIGHUP arrived while a corpus command was working; what it had
@@ -62,6 +97,14 @@ impl Error {
         Error::Io {
             path: path.as_ref().to_path_buf(),
             source,
+        }
+    }
+
+    pub fn parse(path: impl AsRef<Path>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Error::Parse {
+            path: path.as_ref().to_path_buf(),
+            line,
+            message: message.into(),
         }
     }
 
@@ -80,3 +123,33 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_file_and_line() {
+        let error = Error::parse("p/problem.toml", Some(2), "unknown field `x`");
+        assert_eq!(
+            error.to_string(),
+            "p/problem.toml: line 2: unknown field `x`"
+        );
+        let error = Error::parse("p/problem.toml", None, "bad");
+        assert_eq!(error.to_string(), "p/problem.toml: bad");
+    }
+
+    #[test]
+    fn a_walk_error_names_its_path_once() {
+        let missing = std::env::temp_dir().join("judge-no-such-folder-for-this-test");
+        let walk = walkdir::WalkDir::new(&missing).into_iter().next().unwrap();
+        let message = Error::from(walk.unwrap_err()).to_string();
+        assert_eq!(
+            message
+                .matches("judge-no-such-folder-for-this-test")
+                .count(),
+            1,
+            "{message}"
+        );
+    }
+}

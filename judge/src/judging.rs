@@ -62,8 +62,8 @@ fn check_output(
 ) -> (OutputCheck, Option<Failure>) {
     let failed = |message: String| Failure {
         message,
-        diff: Vec::new(),
         stderr: stderr_of(run),
+        ..Failure::default()
     };
     if let (Some(checker), Some(spec)) = (checker, &problem.checker) {
         return match check(checker, spec, &case.input, &case.expected, &run.stdout) {
@@ -85,6 +85,7 @@ fn check_output(
 fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
     Failure {
         message: found.mismatch.to_string(),
+        mismatch: Some(found.mismatch.clone()),
         diff: found.diff(),
         stderr: stderr_of(run),
     }
@@ -139,8 +140,8 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
     };
     Failure {
         message,
-        diff: Vec::new(),
         stderr: stderr_of(run),
+        ..Failure::default()
     }
 }
 

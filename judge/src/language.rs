@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::error::{Error, Result};
+
 /// How one language is built and started.
 ///
 /// In commands: `{source}` is the source file copied into the build folder, `{dir}` that
@@ -16,6 +18,10 @@ pub struct Language {
     /// `None` for languages that need no build step.
     pub compile: Option<&'static [&'static str]>,
     pub run: &'static [&'static str],
+    /// Build arguments that make the program's messages (a panic's `file:line`) name the
+    /// source's own folder `{origin}` instead of the build folder `{dir}`. Not shown to the
+    /// user as the judge's command: the online judge builds in its own folder.
+    pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
     /// What the runtime prints on stderr when an allocation fails: the run then counts as MLE.
@@ -46,6 +52,7 @@ pub const LANGUAGES: &[Language] = &[
             "{source}",
         ]),
         run: &["{exe}"],
+        remap_paths: &["--remap-path-prefix={dir}={origin}"],
         version: &["rustc", "--version"],
         out_of_memory_markers: &["memory allocation of "],
         manages_own_memory: false,
@@ -56,6 +63,7 @@ pub const LANGUAGES: &[Language] = &[
         extensions: &["c"],
         compile: Some(&["gcc", "-O2", "-std=gnu11", "-o", "{exe}", "{source}", "-lm"]),
         run: &["{exe}"],
+        remap_paths: &["-ffile-prefix-map={dir}={origin}"],
         version: &["gcc", "--version"],
         out_of_memory_markers: &[],
         manages_own_memory: false,
@@ -66,6 +74,7 @@ pub const LANGUAGES: &[Language] = &[
         extensions: &["cpp", "cc", "cxx"],
         compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{source}"]),
         run: &["{exe}"],
+        remap_paths: &["-ffile-prefix-map={dir}={origin}"],
         version: &["g++", "--version"],
         out_of_memory_markers: &["std::bad_alloc"],
         manages_own_memory: false,
@@ -85,6 +94,7 @@ pub const LANGUAGES: &[Language] = &[
             "{dir}",
             "{class}",
         ],
+        remap_paths: &[],
         version: &["javac", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,
@@ -96,6 +106,7 @@ pub const LANGUAGES: &[Language] = &[
         // A syntax error is a compile error, as on the judges.
         compile: Some(&["python3", "-m", "py_compile", "{source}"]),
         run: &["python3", "{source}"],
+        remap_paths: &[],
         version: &["python3", "--version"],
         out_of_memory_markers: &["MemoryError"],
         manages_own_memory: false,
@@ -110,6 +121,27 @@ impl Language {
         LANGUAGES
             .iter()
             .find(|language| language.extensions.contains(&extension))
+    }
+
+    /// The language of a file given as a source, or what is wrong with it.
+    pub fn for_source(source: &Path) -> Result<&'static Language> {
+        if source.is_dir() {
+            return Err(Error::invalid(source, "is a folder, not a source file"));
+        }
+        Language::of(source).ok_or_else(|| {
+            let known: Vec<&str> = LANGUAGES
+                .iter()
+                .flat_map(|language| language.extensions)
+                .map(|extension| &extension[..])
+                .collect();
+            Error::invalid(
+                source,
+                format!(
+                    "unknown language: no compiler for this file extension (known: .{})",
+                    known.join(", .")
+                ),
+            )
+        })
     }
 
     /// Whether a run's stderr shows that it died of a failed allocation.

@@ -3,9 +3,10 @@
 //!
 //! The pipeline, one module per stage:
 //! `discover` → `compile` → `sandbox` (run) → `judging` (one case: `compare` or checker,
-//! `verdict::classify`) → `runner` (every case, in parallel) → `report`; `cli` turns the
-//! command line into settings.
+//! `verdict::classify`) → `runner` (every case, in parallel) → `report`; `cli` parses the
+//! command line and `app` holds each command's body.
 
+pub mod app;
 pub mod check;
 pub mod checker;
 pub mod cli;

@@ -1,3 +1,6 @@
+//! The `judge` binary: argv → `cli::parse` → `app::main` → exit code. The same binary is the
+//! run supervisor (`sandbox::supervisor`).
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -20,7 +23,17 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    let code = judge::cli::run(std::env::args_os());
+    let code = match judge::cli::parse(std::env::args_os()) {
+        Ok(cli) => judge::app::main(cli),
+        Err(error) => {
+            // Help and version are not errors: they go to stdout and exit 0.
+            let _ = error.print();
+            if let Some(word) = judge::cli::unknown_command(&error) {
+                eprintln!("\nto judge a problem, name it after `run`: judge run {word}");
+            }
+            ExitCode::from(if error.use_stderr() { 2 } else { 0 })
+        }
+    };
     judge::sandbox::shutdown();
     // Asked to stop: end by the same signal, as a shell expects (it then reports 128 + it).
     judge::interrupt::finish();

@@ -181,11 +181,8 @@ impl Problem {
 /// Parses a TOML file into `T`; an error names the file and the line.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|error| {
-        let location = error
-            .span()
-            .map(|span| format!("line {}: ", line_at(text, span.start)))
-            .unwrap_or_default();
-        Error::invalid(path, format!("{location}{}", error.message()))
+        let line = error.span().map(|span| line_at(text, span.start));
+        Error::parse(path, line, error.message())
     })
 }
 

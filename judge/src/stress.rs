@@ -121,10 +121,10 @@ pub fn stress(
     let solution = match compiler.build(solution)? {
         Build::Ready(program) => program,
         Build::CompileError(message) => {
-            return Err(Error::invalid(
-                solution,
-                format!("does not compile:\n{}", message.trim_end()),
-            ))
+            return Err(Error::DoesNotCompile {
+                path: solution.to_path_buf(),
+                message,
+            })
         }
     };
     let programs = Programs {

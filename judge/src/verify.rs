@@ -117,12 +117,7 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
     if verdicts.compile_error {
         return "CE".into();
     }
-    verdicts
-        .tally
-        .by_verdict()
-        .map(|(kind, count)| format!("{kind} {count}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    crate::report::counts(&verdicts.tally)
 }
 
 #[cfg(test)]

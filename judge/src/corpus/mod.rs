@@ -56,10 +56,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
             path,
             program,
         }),
-        Build::CompileError(message) => Err(Error::invalid(
-            &path,
-            format!("does not compile:\n{}", message.trim_end()),
-        )),
+        Build::CompileError(message) => Err(Error::DoesNotCompile { path, message }),
     }
 }
 
@@ -69,6 +66,9 @@ fn same_file(a: &Path, b: &Path) -> bool {
         _ => false,
     }
 }
+
+/// Lines of a failing tool's stderr shown in the error (its last ones).
+const TOOL_STDERR_LINES: usize = 20;
 
 /// Runs a tool on `input` with the problem's limits; anything but a clean exit is an error
 /// naming the tool and `context` (the case or the generator arguments).
@@ -88,13 +88,14 @@ pub fn run_tool(
         .run(stdin.path(), limits, args)
         .map_err(|error| Error::invalid(&tool.path, format!("cannot run: {error}")))?;
     if let Some(verdict) = classify_run(&run, &limits) {
+        // The tool's own message is what says why; Rust's hint about backtraces is not.
         let stderr = String::from_utf8_lossy(&run.stderr);
-        let last = stderr.trim().lines().last().unwrap_or_default().to_owned();
-        let detail = if last.is_empty() {
-            String::new()
-        } else {
-            format!(": {last}")
-        };
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|line| !line.starts_with("note: run with `RUST_BACKTRACE"))
+            .collect();
+        let shown = &lines[lines.len().saturating_sub(TOOL_STDERR_LINES)..];
+        let detail: String = shown.iter().map(|line| format!("\n    {line}")).collect();
         return Err(Error::invalid(
             &tool.path,
             format!("{verdict} on {context}{detail}"),

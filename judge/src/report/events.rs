@@ -27,6 +27,8 @@ pub struct CaseResult {
 pub struct Failure {
     /// Where and why, in one line.
     pub message: String,
+    /// For a wrong answer found by comparing: where, to find the sub-case in the input.
+    pub mismatch: Option<crate::compare::Mismatch>,
     /// The outputs around the first difference, for a wrong answer.
     pub diff: Vec<DiffLine>,
     /// The last lines the program wrote to stderr.

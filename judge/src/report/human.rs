@@ -1,6 +1,8 @@
-//! The report for people: a row per case with a fixed verdict column, CPU time and peak
-//! memory; the reason, a bounded diff and stderr under a failed case; a summary per problem
-//! and for the run. Colour only where the terminal takes it (`NO_COLOR` is respected).
+//! The report for people. By default a problem whose cases are all accepted is one line,
+//! every other case is shown in full (reason, input file, a bounded diff, stderr), and the run
+//! ends with the failures again, each with the command that judges it alone. `Detail` adds a
+//! row per accepted case (verbose) or keeps only one line per failure (quiet). Colour only
+//! where the terminal takes it (`NO_COLOR` is respected).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -9,10 +11,11 @@ use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::Reporter;
 use super::{format_bytes, CaseResult, RunSummary, Tally};
+use super::{plural, subcase, Detail, Reporter};
 use crate::compile::Program;
 use crate::diff::{DiffLine, Side};
+use crate::discover::Repository;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::verdict::Verdict;
@@ -23,30 +26,58 @@ const COMPILE_MESSAGE_LINES: usize = 40;
 /// Runs with at least this many cases get a progress bar on a terminal.
 const PROGRESS_BAR_CASES: usize = 50;
 
+/// The verdict column: wide enough for `TLE (confirmed)`.
+const VERDICT_WIDTH: usize = 16;
+
 pub struct HumanReporter {
     out: AutoStream<std::io::Stdout>,
     err: AutoStream<std::io::Stderr>,
-    /// Paths are shown relative to this folder.
-    base: PathBuf,
+    /// Paths are shown relative to its root; rerun commands are made by it.
+    repository: Repository,
+    detail: Detail,
     progress: Option<ProgressBar>,
+    /// The problem being judged: its first line waits until a case shows it is needed.
+    current: Option<Current>,
+    /// Every failure of the run, for the list at its end: (verdict, problem, case, command).
+    failures: Vec<(String, String, String, String)>,
+}
+
+/// What the report remembers of the problem being judged.
+struct Current {
+    /// The problem's first line, until printed.
+    heading: Option<String>,
+    solution: PathBuf,
+    build: &'static str,
+    /// The case column: as wide as the problem's longest case name.
+    name_width: usize,
 }
 
 impl HumanReporter {
-    pub fn new(color: ColorChoice, base: PathBuf) -> Self {
+    pub fn new(color: ColorChoice, repository: Repository, detail: Detail) -> Self {
         HumanReporter {
             out: AutoStream::new(std::io::stdout(), color),
             err: AutoStream::new(std::io::stderr(), color),
-            base,
+            repository,
+            detail,
             progress: None,
+            current: None,
+            failures: Vec::new(),
         }
     }
 
     fn shown<'a>(&self, path: &'a Path) -> std::path::Display<'a> {
-        path.strip_prefix(&self.base).unwrap_or(path).display()
+        self.repository.relative(path).display()
     }
 
     fn line(&mut self, text: std::fmt::Arguments) {
         self.write(format!("{text}\n").as_bytes());
+    }
+
+    /// Prints the problem's first line if it has not been printed yet.
+    fn heading(&mut self) {
+        if let Some(heading) = self.current.as_mut().and_then(|c| c.heading.take()) {
+            self.line(format_args!("{heading}"));
+        }
     }
 
     /// Writes above the progress bar, if there is one. A closed stdout (`judge | head`) must
@@ -62,6 +93,34 @@ impl HumanReporter {
                 let _ = out.write_all(bytes);
             }
         }
+    }
+
+    /// Remembers a failure for the list at the end; `case` is `None` for a compile error.
+    fn failed(&mut self, problem: &Problem, verdict: String, case: Option<&str>) {
+        let solution = self
+            .current
+            .as_ref()
+            .map_or(problem.solution.clone(), |c| c.solution.clone());
+        let command = self.repository.rerun_command(problem, &solution, case);
+        self.failures.push((
+            verdict,
+            problem.id.clone(),
+            case.unwrap_or_default().to_owned(),
+            command,
+        ));
+    }
+
+    /// The case's row: verdict, name, CPU time, peak memory.
+    fn row(&mut self, result: &CaseResult) {
+        let width = self.current.as_ref().map_or(0, |c| c.name_width);
+        let style = verdict_style(result.verdict);
+        self.line(format_args!(
+            "  {style}{:<VERDICT_WIDTH$}{style:#} {:<width$} {:>6} ms {:>10}",
+            verdict_text(result),
+            result.name,
+            result.cpu_time.as_millis(),
+            format_bytes(result.peak_memory_bytes),
+        ));
     }
 }
 
@@ -124,15 +183,39 @@ impl Reporter for HumanReporter {
             Some(_) => " (compiled)",
             None => "",
         };
-        let solution = self.shown(solution).to_string();
-        self.line(format_args!(
-            "{BOLD}{}{BOLD:#} {DIM}· {} · {solution}{build}{DIM:#}",
+        let shown = self.shown(solution).to_string();
+        let heading = format!(
+            "{BOLD}{}{BOLD:#} {DIM}· {} · {shown}{build}{DIM:#}",
             problem.id, problem.name
-        ));
+        );
+        let name_width = problem
+            .cases
+            .iter()
+            .map(|case| case.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        self.current = Some(Current {
+            heading: Some(heading),
+            solution: solution.to_path_buf(),
+            build,
+            name_width,
+        });
+        if self.detail == Detail::Verbose {
+            self.heading();
+        }
     }
 
-    fn compile_error(&mut self, _problem: &Problem, message: &str) {
+    fn compile_error(&mut self, problem: &Problem, message: &str) {
         let style = verdict_style(Verdict::CompileError);
+        self.failed(problem, "CE".into(), None);
+        if self.detail == Detail::Quiet {
+            self.line(format_args!(
+                "{style}CE{style:#}  {}: the solution does not compile",
+                problem.id
+            ));
+            return;
+        }
+        self.heading();
         self.line(format_args!(
             "  {style}CE{style:#}  the solution does not compile:"
         ));
@@ -144,24 +227,52 @@ impl Reporter for HumanReporter {
             let more = lines.len() - COMPILE_MESSAGE_LINES;
             self.line(format_args!("      {DIM}… {more} more lines{DIM:#}"));
         }
+        // No case follows, and no problem line: the blank line that ends a problem.
+        self.line(format_args!(""));
     }
 
-    fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+    fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
         if let Some(bar) = &self.progress {
             bar.inc(1);
         }
-        let style = verdict_style(result.verdict);
-        self.line(format_args!(
-            "  {style}{:<16}{style:#} {:<28} {:>6} ms {:>10}",
-            verdict_text(result),
-            result.name,
-            result.cpu_time.as_millis(),
-            format_bytes(result.peak_memory_bytes),
-        ));
         let Some(failure) = &result.failure else {
+            if self.detail == Detail::Verbose {
+                self.row(result);
+            }
             return;
         };
+        self.failed(problem, verdict_text(result), Some(&result.name));
+        if self.detail == Detail::Quiet {
+            let style = verdict_style(result.verdict);
+            self.line(format_args!(
+                "{style}{}{style:#}  {} {}: {}",
+                verdict_text(result),
+                problem.id,
+                result.name,
+                failure.message
+            ));
+            return;
+        }
+        self.heading();
+        self.row(result);
         self.line(format_args!("      {}", failure.message));
+        if let Some(case) = problem.cases.iter().find(|case| case.name == result.name) {
+            let input = self.shown(&case.input).to_string();
+            self.line(format_args!("      {DIM}input:{DIM:#} {input}"));
+            let sub_case = failure
+                .mismatch
+                .as_ref()
+                .and_then(|mismatch| subcase::locate(&problem.dir, &case.input, mismatch));
+            if let Some(sub_case) = sub_case {
+                self.line(format_args!(
+                    "      {DIM}case {} of the input, from its line {}:{DIM:#}",
+                    sub_case.number, sub_case.first_line
+                ));
+                for line in &sub_case.lines {
+                    self.line(format_args!("      {DIM}│{DIM:#} {line}"));
+                }
+            }
+        }
         if !failure.diff.is_empty() {
             let diff = render_diff(&failure.diff, "expected", "actual");
             self.write(diff.as_bytes());
@@ -175,20 +286,39 @@ impl Reporter for HumanReporter {
     }
 
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
-        let style = if tally.accepted() == tally.cases {
-            GREEN
-        } else {
-            RED
+        let Some(current) = self.current.take() else {
+            return;
         };
-        self.line(format_args!(
-            "  {style}{}: {}/{} accepted{style:#} ({}) · max {} ms, {}\n",
-            problem.id,
-            tally.accepted(),
-            tally.cases,
-            counts(tally),
+        let all_accepted = tally.accepted() == tally.cases;
+        let figures = format!(
+            "max {} ms, {}",
             tally.max_cpu_time.as_millis(),
-            format_bytes(tally.max_peak_memory_bytes),
-        ));
+            format_bytes(tally.max_peak_memory_bytes)
+        );
+        match self.detail {
+            Detail::Quiet => {}
+            // Nothing of this problem was printed: every case was accepted.
+            Detail::Default if current.heading.is_some() && all_accepted => {
+                let shown = self.shown(&current.solution).to_string();
+                self.line(format_args!(
+                    "{GREEN}AC{GREEN:#}  {BOLD}{}{BOLD:#}: {n}/{n} accepted {DIM}· {} · {shown}{}{DIM:#} · {figures}",
+                    problem.id,
+                    problem.name,
+                    current.build,
+                    n = tally.cases,
+                ));
+            }
+            _ => {
+                let style = if all_accepted { GREEN } else { RED };
+                self.line(format_args!(
+                    "  {style}{}: {}/{} accepted{style:#} ({}) · {figures}\n",
+                    problem.id,
+                    tally.accepted(),
+                    tally.cases,
+                    counts(tally),
+                ));
+            }
+        }
     }
 
     fn run_finished(&mut self, summary: &RunSummary) {
@@ -196,10 +326,31 @@ impl Reporter for HumanReporter {
             crate::error::Outcome::Accepted => GREEN,
             _ => RED,
         };
+        if let Some(bar) = self.progress.take() {
+            bar.finish_and_clear();
+        }
+        if self.detail != Detail::Quiet && !self.failures.is_empty() {
+            let failures = std::mem::take(&mut self.failures);
+            let mut table = super::Table::new(&[
+                ("", false),
+                ("problem", false),
+                ("case", false),
+                ("judge it again with", false),
+            ]);
+            for (verdict, problem, case, command) in failures {
+                table.row(vec![verdict, problem, case, command]);
+            }
+            let text = table.render("  ");
+            let (header, rows) = text.split_once('\n').unwrap_or_default();
+            self.line(format_args!("{RED}Not accepted{RED:#}:"));
+            self.line(format_args!("{DIM}{header}{DIM:#}"));
+            self.write(rows.as_bytes());
+            self.line(format_args!(""));
+        }
         let mut parts = vec![format!(
-            "{} problems, {} cases: {}",
-            summary.problems,
-            summary.tally.cases,
+            "{}, {}: {}",
+            plural(summary.problems, "problem"),
+            plural(summary.tally.cases, "case"),
             if summary.tally.cases == 0 {
                 "none run".to_owned()
             } else {
@@ -210,19 +361,22 @@ impl Reporter for HumanReporter {
             parts.push(format!("{} CE", summary.compile_errors));
         }
         if summary.errors > 0 {
-            parts.push(format!("{} errors", summary.errors));
+            parts.push(plural(summary.errors, "error"));
         }
         if summary.skipped > 0 {
             parts.push(format!("{} skipped after a failure", summary.skipped));
+        }
+        if let Some(signal) = summary.interrupted {
+            parts.push(format!(
+                "interrupted by {}: the cases not shown were not judged",
+                crate::sandbox::Termination::Signaled(signal)
+            ));
         }
         parts.push(format!(
             "compiled {}, cached {}",
             summary.compiled, summary.cached
         ));
         parts.push(format!("{:.2} s", summary.wall_time.as_secs_f64()));
-        if let Some(bar) = self.progress.take() {
-            bar.finish_and_clear();
-        }
         self.line(format_args!(
             "{style}Summary{style:#}: {}",
             parts.join(" · ")
@@ -250,7 +404,7 @@ pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
 }
 
 /// `AC 10, WA 2`.
-fn counts(tally: &Tally) -> String {
+pub fn counts(tally: &Tally) -> String {
     tally
         .by_verdict()
         .map(|(kind, count)| format!("{kind} {count}"))

@@ -1,23 +1,65 @@
-//! Reporting: the result types of a run (`events`), and the `Reporter`s that are fed them in
-//! input order while the run goes on.
+//! Reporting: the result types of a run (`events`); a `Reporter` is fed them in input order
+//! while a run goes on; and the pieces of text every command prints (tables, counts, errors).
 
 mod collect;
 mod events;
 mod human;
 mod json;
 mod junit;
+mod subcase;
+mod table;
 
 use std::path::Path;
 
 pub use collect::{Collector, SolutionVerdicts};
 pub use events::{CaseResult, Failure, RunSummary, Tally};
-pub use human::{render_diff, HumanReporter};
+pub use human::{counts, render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
+pub use table::Table;
 
 use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
+
+/// How much the human report shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// The failures' one-line reasons and the summary.
+    Quiet,
+    /// A line per all-accepted problem, every other case in full, then the failures again
+    /// with the command that judges each one alone.
+    #[default]
+    Default,
+    /// Also a row per accepted case.
+    Verbose,
+}
+
+/// `1 case`, `2 cases`, `3 mismatches`.
+pub fn plural(count: usize, noun: &str) -> String {
+    let suffix = if count == 1 {
+        ""
+    } else if noun.ends_with("ch") || noun.ends_with('s') || noun.ends_with('x') {
+        "es"
+    } else {
+        "s"
+    };
+    format!("{count} {noun}{suffix}")
+}
+
+/// The verb for a count: `agree(1, "differs", "differ")`.
+pub fn agree<'a>(count: usize, singular: &'a str, plural: &'a str) -> &'a str {
+    if count == 1 {
+        singular
+    } else {
+        plural
+    }
+}
+
+/// An error that does not stop the command, on stderr.
+pub fn print_error(error: &dyn std::fmt::Display) {
+    eprintln!("error: {error}");
+}
 
 /// Receives the events of a run, in input order.
 pub trait Reporter {
@@ -78,5 +120,19 @@ pub fn format_bytes(bytes: u64) -> String {
         format!("{:.1} MiB", value / (KIB * KIB))
     } else {
         format!("{:.0} KiB", value / KIB)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(plural(1, "problem"), "1 problem");
+        assert_eq!(plural(0, "case"), "0 cases");
+        assert_eq!(plural(2, "mismatch"), "2 mismatches");
+        assert_eq!(agree(1, "differs", "differ"), "differs");
+        assert_eq!(agree(3, "differs", "differ"), "differ");
     }
 }

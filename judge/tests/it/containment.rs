@@ -215,7 +215,7 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
         );
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert!(
-            stdout.contains("Summary"),
+            stdout.contains("Summary") && stdout.contains("interrupted by"),
             "no summary of what had finished:\n{stdout}"
         );
         for pid in marked_pids(marks.path()) {

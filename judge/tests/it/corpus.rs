@@ -31,12 +31,7 @@ fn committed_corpora_match_their_recipes() {
         .args(["gen", "--check"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains(
-            "boj_2615: all 432 generated cases match the recipe",
-        ))
-        .stdout(predicate::str::contains(
-            "swea_11545: all 10 generated cases match the recipe",
-        ));
+        .stdout(predicate::str::contains("differ").not());
 }
 
 /// Lines of every `NAME.EXT` under a problem's tests folder group.
@@ -154,9 +149,7 @@ fn new_add_and_run_work_without_editing_a_file() {
         .stdout(predicate::str::contains(
             "input: given; output: reference.rs (",
         ))
-        .stdout(predicate::str::contains(
-            "sample/1                     hand-written",
-        ));
+        .stdout(predicate::str::is_match(r"\n +sample/1 +hand-written\n").unwrap());
 
     // Refusals leave every file as it was.
     let before = snapshot(root);
@@ -187,6 +180,34 @@ fn new_add_and_run_work_without_editing_a_file() {
 }
 
 #[test]
+fn add_refuses_an_empty_input_or_answer_unless_allowed() {
+    let repository = empty_repository();
+    let root = repository.path();
+    judge_in(root).args(["new", "sum"]).assert().code(0);
+    std::fs::write(root.join("empty"), "").unwrap();
+    std::fs::write(root.join("three"), "3\n").unwrap();
+    for (input, expected) in [("empty", "three"), ("three", "empty")] {
+        judge_in(root)
+            .args(["add", "sum", "--input", input, "--expected", expected])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is empty: refused"));
+    }
+    judge_in(root)
+        .args(["add", "sum", "--from-reference"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the input is empty"));
+    assert!(!root.join("problems/sum/tests/manual").exists());
+    judge_in(root)
+        .args(["add", "sum", "--input", "three", "--expected", "empty"])
+        .arg("--allow-empty")
+        .assert()
+        .code(0);
+}
+
+#[test]
 fn add_refuses_when_the_reference_fails() {
     let repository = empty_repository();
     let root = repository.path();
@@ -198,7 +219,10 @@ fn add_refuses_when_the_reference_fails() {
         .code(2)
         .stderr(predicate::str::contains(
             "problems/sum/reference.rs: RE (exit 101) on the new case `manual/1`",
-        ));
+        ))
+        // The reference's own message, not Rust's hint about backtraces.
+        .stderr(predicate::str::contains("panicked at"))
+        .stderr(predicate::str::contains("RUST_BACKTRACE").not());
     assert!(!root.join("problems/sum/tests/manual").exists());
 }
 
@@ -482,13 +506,11 @@ fn stress_cuts_a_multi_case_input_down_to_the_failing_case() {
         fs::create_dir_all(&copy).unwrap();
         fs::copy(root.join("problems/boj_7682").join(file), copy.join(file)).unwrap();
     }
-    let broken = read(root.join("solutions/boj_7682.rs"))
-        .replace("(None, None) => x + o == 9,", "(None, None) => x + o >= 8,");
-    assert!(
-        broken.contains(">= 8"),
-        "the solution changed: update this test's mutation"
-    );
-    fs::write(scratch.path().join("broken.rs"), broken).unwrap();
+    // Wrong on every invalid board, whatever the real solution looks like.
+    let always_valid = "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
+        std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+        for _ in s.lines().take_while(|l| l.trim() != \"end\") {\n        println!(\"valid\");\n    }\n}\n";
+    fs::write(scratch.path().join("broken.rs"), always_valid).unwrap();
     judge_in(scratch.path())
         .args([
             "stress",
@@ -502,6 +524,9 @@ fn stress_cuts_a_multi_case_input_down_to_the_failing_case() {
         .code(1)
         .stdout(predicate::str::contains(
             "saved the minimised counterexample as tests/stress/1",
+        ))
+        .stdout(predicate::str::contains(
+            "reproduce: judge run boj_7682 --solution broken.rs --case stress/1",
         ));
     let input = read(copy.join("tests/stress/1.in"));
     assert_eq!(input.lines().count(), 2, "one board and `end`: {input:?}");

@@ -1,22 +1,96 @@
-//! Reports for machines: the JSON document against its published schema, the JUnit file
-//! through a JUnit parser, and partitions that together hold every case exactly once.
+//! The reports' shapes: the human report in its three levels of detail, the JSON document
+//! (against its published schema too) and the JUnit file, as insta snapshots of a throwaway
+//! repository with times, memory and temporary paths filtered out; `judge list`'s table; and
+//! partitions that together hold every case exactly once.
 
 use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-fn json_of(args: &[&str], code: i32) -> serde_json::Value {
-    let output = judge()
-        .args(args)
-        .arg("--format")
-        .arg("json")
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&output).expect("stdout is one JSON document")
+/// `judge run sum --solution solutions/wrong.rs` plus `extra`, in a fresh `sum` repository.
+fn wrong_run(extra: &[&str]) -> String {
+    let repository = sum_repository();
+    stdout_of(
+        judge_in(repository.path())
+            .args([
+                "run",
+                "sum",
+                "--solution",
+                "solutions/wrong.rs",
+                "--color",
+                "never",
+            ])
+            .args(extra),
+        1,
+    )
+}
+
+#[test]
+fn human_report_shows_failures_in_full_and_how_to_judge_them_again() {
+    let report = wrong_run(&[]);
+    stable_report().bind(|| insta::assert_snapshot!("human_default", report));
+}
+
+#[test]
+fn human_report_verbose_adds_a_row_per_accepted_case() {
+    let report = wrong_run(&["--verbose"]);
+    // Long case names do not push the figures out of line: every row's time ends together.
+    let ends: BTreeSet<usize> = report
+        .lines()
+        .filter(|line| line.contains(" ms "))
+        .map(|line| line.find(" ms").unwrap())
+        .collect();
+    assert_eq!(ends.len(), 1, "{report}");
+    stable_report().bind(|| insta::assert_snapshot!("human_verbose", report));
+}
+
+#[test]
+fn human_report_quiet_keeps_one_line_per_failure() {
+    let report = wrong_run(&["--quiet"]);
+    stable_report().bind(|| insta::assert_snapshot!("human_quiet", report));
+}
+
+#[test]
+fn an_accepted_problem_is_one_line() {
+    let repository = sum_repository();
+    let report = stdout_of(judge_in(repository.path()).args(["--color", "never"]), 0);
+    stable_report().bind(|| insta::assert_snapshot!("human_accepted", report));
+}
+
+#[test]
+fn list_columns_line_up() {
+    let repository = sum_repository();
+    std::fs::create_dir_all(
+        repository
+            .path()
+            .join("problems/a_problem_with_a_long_id/tests"),
+    )
+    .unwrap();
+    for (file, text) in [("1.in", "1\n"), ("1.out", "1\n")] {
+        let path = repository
+            .path()
+            .join("problems/a_problem_with_a_long_id/tests")
+            .join(file);
+        std::fs::write(path, text).unwrap();
+    }
+    std::fs::write(
+        repository
+            .path()
+            .join("problems/a_problem_with_a_long_id/problem.toml"),
+        "profile = \"programmers\"\n",
+    )
+    .unwrap();
+    let table = stdout_of(judge_in(repository.path()).arg("list"), 0);
+    // Limits are not measurements: the table is snapshot as it is.
+    insta::with_settings!({ prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("list", table);
+    });
+}
+
+fn json_of(dir: &Path, args: &[&str], code: i32) -> serde_json::Value {
+    let output = stdout_of(judge_in(dir).args(args).args(["--format", "json"]), code);
+    serde_json::from_str(&output).expect("stdout is one JSON document")
 }
 
 fn schema() -> jsonschema::Validator {
@@ -35,43 +109,41 @@ fn assert_valid(document: &serde_json::Value) {
 }
 
 #[test]
-fn json_report_validates_against_the_schema() {
-    let accepted = json_of(&["run", "boj_7682", "swea_11545"], 0);
+fn json_report_validates_against_the_schema_and_keeps_its_shape() {
+    let repository = sum_repository();
+    let accepted = json_of(repository.path(), &["run", "sum"], 0);
     assert_valid(&accepted);
     assert_eq!(accepted["summary"]["outcome"], "accepted");
-    assert_eq!(accepted["problems"][0]["solution"], "solutions/boj_7682.rs");
 
     let wrong = json_of(
-        &[
-            "run",
-            &fixture("verdicts"),
-            "--solution",
-            &fixture("verdicts/solutions/wrong_answer.rs"),
-        ],
+        repository.path(),
+        &["run", "sum", "--solution", "solutions/wrong.rs"],
         1,
     );
     assert_valid(&wrong);
-    let case = &wrong["problems"][0]["cases"][0];
-    assert_eq!(case["verdict"], "WA");
-    assert_eq!(case["message"], "line 1: expected `3`, got `4`");
-    assert_eq!(case["diff"][0]["side"], "expected");
-
-    let compile_error = json_of(
-        &[
-            "run",
-            &fixture("verdicts"),
-            "--solution",
-            &fixture("verdicts/solutions/compile_error.rs"),
-        ],
-        1,
+    let text = serde_json::to_string_pretty(&wrong).unwrap();
+    let mut settings = stable_report();
+    settings.add_filter(
+        r#""(cpu_time_ms|wall_time_ms|peak_memory_bytes|max_cpu_time_ms|max_peak_memory_bytes|wall_time_s)": [-+\d.eE]+"#,
+        r#""$1": "[figure]""#,
     );
-    assert_valid(&compile_error);
-    assert_eq!(compile_error["problems"][0]["status"], "compile_error");
+    settings.add_filter(r#""(compiled|cached)": \d+"#, r#""$1": "[n]""#);
+    settings.bind(|| insta::assert_snapshot!("json_wrong", text));
+
+    let compile_error = repository_with(&[
+        ("problems/p/tests/1.in", "1\n"),
+        ("problems/p/tests/1.out", "1\n"),
+        ("solutions/p.rs", "fn main() { nope }\n"),
+    ]);
+    let document = json_of(compile_error.path(), &["run"], 1);
+    assert_valid(&document);
+    assert_eq!(document["problems"][0]["status"], "compile_error");
 }
 
 #[test]
 fn the_schema_rejects_what_it_should() {
-    let mut document = json_of(&["run", "boj_7682"], 0);
+    let repository = sum_repository();
+    let mut document = json_of(repository.path(), &["run", "sum"], 0);
     document["problems"][0]["cases"][0]["verdict"] = "OK".into();
     assert!(
         !schema().is_valid(&document),
@@ -80,56 +152,35 @@ fn the_schema_rejects_what_it_should() {
 }
 
 #[test]
-fn junit_file_is_read_by_a_junit_parser() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("report.xml");
-    judge()
-        .args([
-            "run",
-            &fixture("verdicts"),
-            "--solution",
-            &fixture("verdicts/solutions/never_reads_input.rs"),
-            "--junit",
-        ])
+fn junit_file_is_read_by_a_junit_parser_and_keeps_its_shape() {
+    let repository = sum_repository();
+    let file = repository.path().join("report.xml");
+    judge_in(repository.path())
+        .args(["run", "sum", "--solution", "solutions/wrong.rs", "--junit"])
         .arg(&file)
         .assert()
         .code(1);
-    let suites =
-        junit_parser::from_reader(std::io::BufReader::new(std::fs::File::open(&file).unwrap()))
-            .expect("valid JUnit XML");
-    assert_eq!(suites.suites.len(), 1);
+    let xml = std::fs::read_to_string(&file).unwrap();
+    let suites = junit_parser::from_reader(xml.as_bytes()).expect("valid JUnit XML");
     let suite = &suites.suites[0];
-    assert_eq!(suite.name, "verdicts");
-    assert_eq!(suite.tests, 2);
-    assert_eq!(suite.failures, 1);
-    let failed = suite
-        .cases
-        .iter()
-        .find(|case| case.original_name == "2")
-        .unwrap();
-    match &failed.status {
-        junit_parser::TestStatus::Failure(failure) => {
-            assert_eq!(failure.message, "WA: line 1: expected `42`, got `3`");
-            assert!(failure.text.contains("-     1 | 42"), "{}", failure.text);
-        }
-        other => panic!("expected a failure, got {other:?}"),
-    }
-    assert!(suite
-        .cases
-        .iter()
-        .find(|case| case.original_name == "1")
-        .unwrap()
-        .status
-        .is_success());
+    assert_eq!((suite.tests, suite.failures), (4, 1));
+    let mut settings = stable_report();
+    settings.add_filter(r#"(time|timestamp)="[^"]*""#, r#"$1="[time]""#);
+    settings.bind(|| insta::assert_snapshot!("junit_wrong", xml));
 }
 
 #[test]
 fn partitions_hold_every_case_exactly_once() {
-    let all: Vec<(String, String)> = cases_of(&json_of(&["run"], 0));
-    assert!(all.len() > 400);
+    let repository = sum_repository();
+    let dir = repository.path();
+    let all: Vec<(String, String)> = cases_of(&json_of(dir, &["run"], 0));
     let mut union = Vec::new();
     for slice in 1..=3 {
-        let part = cases_of(&json_of(&["run", "--partition", &format!("{slice}/3")], 0));
+        let part = cases_of(&json_of(
+            dir,
+            &["run", "--partition", &format!("{slice}/3")],
+            0,
+        ));
         assert!(!part.is_empty());
         union.extend(part);
     }
@@ -137,8 +188,14 @@ fn partitions_hold_every_case_exactly_once() {
     let union: BTreeSet<_> = union.into_iter().collect();
     let all: BTreeSet<_> = all.into_iter().collect();
     assert_eq!(union, all);
-    judge().args(["run", "--partition", "4/3"]).assert().code(2);
-    judge().args(["run", "--partition", "0/3"]).assert().code(2);
+    judge_in(dir)
+        .args(["run", "--partition", "4/3"])
+        .assert()
+        .code(2);
+    judge_in(dir)
+        .args(["run", "--partition", "0/3"])
+        .assert()
+        .code(2);
 }
 
 fn cases_of(document: &serde_json::Value) -> Vec<(String, String)> {

@@ -88,3 +88,59 @@ pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// A solution that prints the sum of its input's integers, wrong by one when the sum is 42:
+/// a wrong answer on chosen cases only.
+pub const SUM_WRONG_ON_42: &str =
+    "use std::io::Read;\nfn main() {\n    let mut s = String::new();\n    \
+    std::io::stdin().read_to_string(&mut s).unwrap();\n    \
+    let n: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum();\n    \
+    println!(\"{}\", if n == 42 { 43 } else { n });\n}\n";
+
+/// A throwaway repository with one problem, `sum`: a sample and two groups of cases, one of
+/// which (`random/forty-two`) the solution `solutions/wrong.rs` answers wrongly.
+pub fn sum_repository() -> tempfile::TempDir {
+    repository_with(&[
+        ("problems/sum/problem.toml", "name = \"Sum\"\n"),
+        ("problems/sum/tests/sample/1.in", "1 2\n"),
+        ("problems/sum/tests/sample/1.out", "3\n"),
+        ("problems/sum/tests/random/small.in", "2 2\n"),
+        ("problems/sum/tests/random/small.out", "4\n"),
+        ("problems/sum/tests/random/forty-two.in", "40\n2\n"),
+        ("problems/sum/tests/random/forty-two.out", "42\n"),
+        (
+            "problems/sum/tests/a-case-with-a-rather-long-name/1.in",
+            "5\n",
+        ),
+        (
+            "problems/sum/tests/a-case-with-a-rather-long-name/1.out",
+            "5\n",
+        ),
+        ("solutions/sum.rs", SUM_SOLUTION),
+        ("solutions/wrong.rs", SUM_WRONG_ON_42),
+    ])
+}
+
+/// Snapshot settings that hide what changes from run to run: times, memory figures, whether
+/// a program came from the cache, and temporary folders.
+pub fn stable_report() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    for (pattern, replacement) in [
+        (r" +\d+ ms\b", " [ms]"),
+        (r" +\d+(\.\d+)? [KMG]iB\b", " [memory]"),
+        (r"\d+\.\d\d s\b", "[seconds]"),
+        (r"\((compiled|cached)\)", "(built)"),
+        (r"compiled \d+, cached \d+", "compiled [n], cached [n]"),
+        (r"/tmp/\.tmp\w+", "[tmp]"),
+    ] {
+        settings.add_filter(pattern, replacement);
+    }
+    settings
+}
+
+/// A command's stdout, with the exit code checked.
+pub fn stdout_of(command: &mut Command, code: i32) -> String {
+    let output = command.assert().code(code).get_output().stdout.clone();
+    String::from_utf8(output).unwrap()
+}

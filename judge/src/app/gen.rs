@@ -1,0 +1,88 @@
+//! `judge gen`: rebuild the generated cases from each problem's recipe, or check them.
+
+use std::path::PathBuf;
+
+use crate::cli::GenArgs;
+use crate::corpus;
+use crate::error::{Outcome, Result};
+use crate::recipe::RECIPE_FILE;
+use crate::report::{agree, plural};
+
+use super::Context;
+
+pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
+    let repository = &context.repository;
+    let dirs: Vec<PathBuf> = if args.problems.is_empty() {
+        repository
+            .problem_dirs()?
+            .into_iter()
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|dir| dir.join(RECIPE_FILE).is_file())
+            .collect()
+    } else {
+        args.problems
+            .iter()
+            .map(|name| context.problem_dir(name))
+            .collect::<Result<_>>()?
+    };
+    let compiler = context.compiler();
+    let mut outcome = Outcome::Accepted;
+    for dir in dirs {
+        // A generated corpus may not exist yet: only the metadata is needed.
+        let problem = repository.load_metadata(&dir)?;
+        let summary = corpus::generate(&problem, &compiler, context.jobs, args.check)?;
+        let changed = summary.written.len()
+            + summary.removed.len()
+            + summary.left.len()
+            + usize::from(summary.unfinished);
+        // Some case not as the recipe makes it: with --check any, else those left alone.
+        if (args.check && changed > 0) || !summary.left.is_empty() {
+            outcome = Outcome::Rejected;
+        }
+        if args.check {
+            if changed == 0 {
+                println!(
+                    "{}: all {} match the recipe",
+                    problem.id,
+                    plural(summary.planned, "generated case")
+                );
+            } else {
+                println!(
+                    "{}: {} {} from the recipe",
+                    problem.id,
+                    plural(changed, "case"),
+                    agree(changed, "differs", "differ")
+                );
+                for name in summary.written.iter().take(20) {
+                    let how = if summary.missing.contains(name) {
+                        "missing"
+                    } else {
+                        "differs"
+                    };
+                    println!("    {how}: {name}");
+                }
+                for name in summary.removed.iter().take(20) {
+                    println!("    no longer in the recipe: {name}");
+                }
+                if summary.unfinished {
+                    println!("    a corpus command was killed before it finished: `judge gen` completes its change");
+                }
+            }
+        } else {
+            println!(
+                "{}: {} from the recipe: {} written, {} unchanged, {} removed",
+                problem.id,
+                plural(summary.planned, "case"),
+                summary.written.len(),
+                summary.unchanged(),
+                summary.removed.len()
+            );
+        }
+        let left_as_it_is = if args.check { "" } else { "left as it is: " };
+        for left in summary.left.iter().take(20) {
+            println!("    {left_as_it_is}{}: {}", left.name, left.reason);
+        }
+    }
+    Ok(outcome)
+}

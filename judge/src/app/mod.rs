@@ -1,0 +1,126 @@
+//! The commands' bodies, one module each. They take the parsed command line from `cli`,
+//! find the repository, and print through the report layer; `run` turns what they return
+//! into the process's exit code.
+
+mod add;
+mod bless;
+mod check;
+mod gen;
+mod list;
+mod new;
+mod run;
+mod stress;
+mod verify;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anstream::ColorChoice;
+
+use crate::cli::{Cli, Color, Command, Format, RunArgs};
+use crate::compile::Compiler;
+use crate::discover::Repository;
+use crate::error::{Error, Outcome, Result};
+use crate::problem::Problem;
+use crate::report::{print_error, Detail};
+
+/// What every command works with: the settings of the global options, turned once.
+pub struct Context {
+    pub repository: Repository,
+    /// The folder the judge was started in: relative paths on the command line are from here.
+    pub current: PathBuf,
+    pub color: ColorChoice,
+    pub jobs: usize,
+    pub format: Format,
+    pub detail: Detail,
+}
+
+impl Context {
+    /// Where built programs are cached: under the repository's `target/`, beside Cargo's own
+    /// artifacts, unless `JUDGE_CACHE_DIR` says otherwise.
+    pub fn compiler(&self) -> Compiler {
+        let dir = std::env::var_os("JUDGE_CACHE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| self.repository.root.join("target").join("judge"));
+        // Programs run from their own temporary folders: their paths must not be relative.
+        Compiler::new(std::path::absolute(&dir).unwrap_or(dir))
+    }
+
+    /// A path given on the command line, made absolute from the current folder.
+    pub fn path(&self, argument: &Path) -> PathBuf {
+        self.current.join(argument)
+    }
+
+    /// The folder of a PROBLEM argument: an id or a path.
+    pub fn problem_dir(&self, argument: &Path) -> Result<PathBuf> {
+        self.repository.resolve(argument, &self.current)
+    }
+
+    /// A PROBLEM argument loaded with its cases.
+    pub fn problem(&self, argument: &Path) -> Result<Problem> {
+        self.repository.load_problem(&self.problem_dir(argument)?)
+    }
+
+    /// A PROBLEM argument's metadata only, for commands that work before it has cases.
+    pub fn metadata(&self, argument: &Path) -> Result<Problem> {
+        self.repository.load_metadata(&self.problem_dir(argument)?)
+    }
+}
+
+/// Runs a parsed command line and returns the process's exit code; an error is printed here.
+pub fn main(cli: Cli) -> ExitCode {
+    match execute(cli) {
+        Ok(outcome) => outcome.exit_code(),
+        Err(error) => {
+            print_error(&error);
+            Outcome::Error.exit_code()
+        }
+    }
+}
+
+fn execute(cli: Cli) -> Result<Outcome> {
+    let global = cli.global;
+    let current = std::env::current_dir().map_err(|error| Error::io(".", error))?;
+    let start = match &global.root {
+        Some(root) => current.join(root),
+        None => current.clone(),
+    };
+    let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
+    if global.format == Format::Json && !matches!(command, Command::Run(_)) {
+        return Err(Error::usage(
+            "--format json is a report of `judge run` only",
+        ));
+    }
+    let context = Context {
+        repository: Repository::find(&start)?,
+        current,
+        color: match global.color {
+            Color::Auto => ColorChoice::Auto,
+            Color::Always => ColorChoice::Always,
+            Color::Never => ColorChoice::Never,
+        },
+        jobs: match global.jobs {
+            Some(jobs) => usize::from(jobs),
+            None => std::thread::available_parallelism().map_or(1, usize::from),
+        },
+        format: global.format,
+        detail: if global.verbose {
+            Detail::Verbose
+        } else if global.quiet {
+            Detail::Quiet
+        } else {
+            Detail::Default
+        },
+    };
+    match command {
+        Command::Run(args) => run::run(&context, args),
+        Command::List(args) => list::list(&context, args),
+        Command::New(args) => new::new(&context, args),
+        Command::Add(args) => add::add(&context, args),
+        Command::Gen(args) => gen::gen(&context, args),
+        Command::Bless(args) => bless::bless(&context, args),
+        Command::Verify(args) => verify::verify(&context, args),
+        Command::Check(args) => check::check(&context, args),
+        Command::Stress(args) => stress::stress(&context, args),
+    }
+}

@@ -1,0 +1,132 @@
+//! `judge run` (and `judge` alone): judge problems' cases and report.
+
+use crate::cli::{Format, RunArgs};
+use crate::discover::CasePatterns;
+use crate::error::{Error, Outcome, Result};
+use crate::problem::Problem;
+use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
+use crate::runner::{self, Settings, Task};
+
+use super::Context;
+
+pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
+    // The first run's supervisor starts while problems are found and builds looked up.
+    crate::sandbox::prepare();
+    if args.solution.is_some() && args.problems.len() != 1 {
+        return Err(Error::usage("--solution needs exactly one PROBLEM"));
+    }
+    let patterns = CasePatterns::new(&args.cases)?;
+    let mut problems = load(context, &args)?;
+    for problem in problems.iter_mut().flatten() {
+        problem.cases.retain(|case| patterns.matches(&case.name));
+    }
+    if !patterns.is_empty() {
+        let any = problems
+            .iter()
+            .flatten()
+            .any(|problem| !problem.cases.is_empty());
+        if !any {
+            return Err(Error::usage(format!(
+                "no case matches {}",
+                patterns.describe()
+            )));
+        }
+        drop_empty(&mut problems);
+    }
+    if let Some((slice, slices)) = args.partition {
+        partition(&mut problems, slice, slices);
+    }
+    let tasks = problems
+        .into_iter()
+        .map(|problem| {
+            let problem = problem?;
+            let solution = match &args.solution {
+                Some(file) => context.path(file),
+                None => problem.solution.clone(),
+            };
+            if !solution.exists() {
+                return Err(Error::invalid(
+                    &solution,
+                    format!(
+                        "solution of `{}` not found (create it, or name another file with --solution)",
+                        problem.id
+                    ),
+                ));
+            }
+            Ok(Task { problem, solution })
+        })
+        .collect();
+    let root = context.repository.root.clone();
+    let mut human;
+    let mut json;
+    let mut junit = args
+        .junit
+        .map(|file| JunitReporter::new(context.path(&file)));
+    let mut reporters: Vec<&mut dyn Reporter> = match context.format {
+        Format::Human => {
+            human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
+            vec![&mut human]
+        }
+        Format::Json => {
+            json = JsonReporter::new(root);
+            vec![&mut json]
+        }
+    };
+    if let Some(junit) = junit.as_mut() {
+        reporters.push(junit);
+    }
+    let summary = runner::judge_all(
+        tasks,
+        &context.compiler(),
+        &Settings {
+            jobs: context.jobs,
+            fail_fast: args.fail_fast,
+        },
+        &mut Reporters(reporters),
+    );
+    if let Some(error) = junit.and_then(|junit| junit.write_error) {
+        return Err(error);
+    }
+    Ok(summary.outcome())
+}
+
+/// Every named problem (all when none is named), each loaded or failed on its own.
+fn load(context: &Context, args: &RunArgs) -> Result<Vec<Result<Problem>>> {
+    let repository = &context.repository;
+    let dirs: Vec<Result<_>> = if args.problems.is_empty() {
+        repository.problem_dirs()?
+    } else {
+        args.problems
+            .iter()
+            .map(|name| context.problem_dir(name))
+            .collect()
+    };
+    Ok(dirs
+        .into_iter()
+        .map(|dir| repository.load_problem(&dir?))
+        .collect())
+}
+
+/// Keeps case `i` (counting every loaded problem's cases in order) when `i % slices` is
+/// `slice - 1`: the slices are disjoint and together hold every case once.
+fn partition(problems: &mut Vec<Result<Problem>>, slice: usize, slices: usize) {
+    let mut index = 0;
+    for problem in problems.iter_mut().flatten() {
+        problem.cases.retain(|_| {
+            let keep = index % slices == slice - 1;
+            index += 1;
+            keep
+        });
+    }
+    drop_empty(problems);
+}
+
+/// Problems left with no case to judge are not judged (those that failed to load stay, to be
+/// reported).
+fn drop_empty(problems: &mut Vec<Result<Problem>>) {
+    problems.retain(|problem| {
+        problem
+            .as_ref()
+            .map_or(true, |problem| !problem.cases.is_empty())
+    });
+}
