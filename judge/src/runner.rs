@@ -249,7 +249,7 @@ impl CaseJudge for ProcessJudge<'_> {
 
 /// What became of a case given to the pool.
 enum Attempt {
-    Judged(CaseResult),
+    Judged(Box<CaseResult>),
     /// Not started: an earlier case of the same task failed, with `fail_fast`.
     Skipped,
     /// Not started, or ended, once the judge was asked to stop.
@@ -271,7 +271,7 @@ impl Attempts<'_> {
             return Attempt::Skipped;
         }
         match self.judge_now(task, case) {
-            Some(result) => Attempt::Judged(result),
+            Some(result) => Attempt::Judged(Box::new(result)),
             None => Attempt::Unfinished,
         }
     }
@@ -367,7 +367,7 @@ pub fn run_cases(
                     continue;
                 }
                 let result = match attempt {
-                    Attempt::Judged(result) => Some(result),
+                    Attempt::Judged(result) => Some(*result),
                     // Skipped for a failure that its confirmation then overturned.
                     Attempt::Skipped => attempts.judge_now(task, case),
                     Attempt::Unfinished => None,
