@@ -192,13 +192,7 @@ pub fn sweep(bases: &[PathBuf]) {
             continue;
         };
         for entry in entries.flatten() {
-            let name = entry.file_name();
-            let owner = name
-                .to_str()
-                .and_then(|name| name.strip_prefix(PREFIX))
-                .and_then(|rest| rest.split('-').next())
-                .and_then(|pid| pid.parse::<u32>().ok());
-            if owner.is_some_and(|pid| !super::tree::alive(pid)) {
+            if super::tree::left_by_a_dead_judge(&entry.file_name(), PREFIX) {
                 let procs =
                     std::fs::read_to_string(entry.path().join("cgroup.procs")).unwrap_or_default();
                 for pid in procs.lines().filter_map(|line| line.trim().parse().ok()) {

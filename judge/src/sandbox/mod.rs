@@ -220,13 +220,7 @@ fn sweep(cgroup_bases: &[PathBuf]) {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let owner = name
-            .to_str()
-            .and_then(|name| name.strip_prefix(RUN_FOLDER_PREFIX))
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok());
-        if owner.is_some_and(|pid| !tree::alive(pid)) {
+        if tree::left_by_a_dead_judge(&entry.file_name(), RUN_FOLDER_PREFIX) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

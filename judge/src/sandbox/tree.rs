@@ -158,6 +158,16 @@ pub fn kill(pid: i32) {
     }
 }
 
+/// Whether `name` is `PREFIX` + the pid of a judge that is no longer running + `-...`: the
+/// names of the run folders and cgroups the judge makes.
+pub fn left_by_a_dead_judge(name: &std::ffi::OsStr, prefix: &str) -> bool {
+    name.to_str()
+        .and_then(|name| name.strip_prefix(prefix))
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|pid| pid.parse::<u32>().ok())
+        .is_some_and(|pid| !alive(pid))
+}
+
 pub fn alive(pid: u32) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
