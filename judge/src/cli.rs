@@ -15,6 +15,7 @@ use crate::compile::{Build, Compiler};
 use crate::corpus::{self, Expected};
 use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
+use crate::judges::Judge as Judges;
 use crate::kattis;
 use crate::language::Language;
 use crate::problem::Problem;
@@ -302,22 +303,33 @@ fn judge(
     }
     let tasks = problems
         .into_iter()
-        .map(|problem| {
-            let problem = problem?;
-            let solution = match &args.solution {
-                Some(file) => current.join(file),
-                None => problem.solution.clone(),
+        .flat_map(|problem| {
+            let problem = match problem {
+                Ok(problem) => problem,
+                Err(error) => return vec![Err(error)],
             };
-            if !solution.exists() {
-                return Err(Error::invalid(
-                    &solution,
+            let solutions = match &args.solution {
+                Some(file) => vec![current.join(file)],
+                None => solutions_of(repository, &problem),
+            };
+            if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
+                return vec![Err(Error::invalid(
+                    missing,
                     format!(
                         "solution of `{}` not found (create it, or name another file with --solution)",
                         problem.id
                     ),
-                ));
+                ))];
             }
-            Ok(Task { problem, solution })
+            solutions
+                .into_iter()
+                .map(|solution| {
+                    Ok(Task {
+                        problem: problem.clone(),
+                        solution,
+                    })
+                })
+                .collect()
         })
         .collect();
     let compiler = Compiler::new(cache_dir(repository));
@@ -352,6 +364,17 @@ fn judge(
         return Err(error);
     }
     Ok(summary.outcome())
+}
+
+/// The files judged for a problem: the one its `problem.toml` names, else every
+/// `solutions/<id>.<ext>` (one per language, for the judges that take no Rust).
+fn solutions_of(repository: &Repository, problem: &Problem) -> Vec<PathBuf> {
+    let found = repository.solution_files(&problem.id);
+    if found.contains(&problem.solution) {
+        found
+    } else {
+        vec![problem.solution.clone()]
+    }
 }
 
 /// Keeps case `i` (counting every loaded problem's cases in order) when `i % slices` is
@@ -832,6 +855,24 @@ fn check(
         .unwrap_or(Profile::Boj);
     let mut outcome = Outcome::Accepted;
     println!("checking {} for {profile}", file.display());
+    let judge = Judges::of(profile);
+    if !judge.accepts(language.name) {
+        println!(
+            "  PROBLEM   {} does not take {}: it takes {}",
+            judge.name,
+            language.name,
+            judge.menu()
+        );
+        for other in repository.solution_files(&stem) {
+            if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
+                println!(
+                    "  use       {} (check it with `judge check {0} --profile {profile}`)",
+                    repository.relative(&other).display()
+                );
+            }
+        }
+        return Ok(Outcome::Rejected);
+    }
 
     // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
@@ -857,6 +898,35 @@ fn check(
             }
         }
     }
+    // The judge's own commands, where it publishes them (Baekjoon: both Rust editions).
+    let offers = judge.offers(language.name);
+    let mut builds = Vec::new();
+    for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
+        let shown = crate::submit::shown_command(offer, language);
+        match crate::submit::build_as(offer, file, language)? {
+            Ok(()) => {
+                println!("  ok        builds as {} (`{shown}`)", offer.label);
+                builds.push(offer.label);
+            }
+            Err(message) => {
+                println!("  note      does not build as {} (`{shown}`):", offer.label);
+                for line in message.trim_end().lines().take(10) {
+                    println!("            {line}");
+                }
+            }
+        }
+    }
+    if offers.iter().any(|offer| offer.compile.is_some()) {
+        if builds.is_empty() {
+            outcome = Outcome::Rejected;
+            println!(
+                "  PROBLEM   builds with none of {}'s commands for {}",
+                judge.name, language.name
+            );
+        } else {
+            println!("  ok        submit as: {}", builds.join(" or "));
+        }
+    }
     let limit = profile.code_limit_bytes();
     if source.len() as u64 > limit {
         outcome = Outcome::Rejected;
@@ -876,6 +946,15 @@ fn check(
     if found.is_empty() {
         println!("  ok        standard library only, has an entry point");
     }
+    let text = String::from_utf8_lossy(&source);
+    let found: Vec<String> = found
+        .into_iter()
+        .chain(crate::submit::function_form_problems(
+            &text,
+            language,
+            judge.entry,
+        ))
+        .collect();
     for problem in &found {
         outcome = Outcome::Rejected;
         println!("  PROBLEM   {problem}");
@@ -903,8 +982,19 @@ fn check(
             "  note      no problem named `{stem}`: no cases run (name one with --problem)"
         ),
     }
-    if outcome == Outcome::Accepted {
-        println!("submit: {}", file.display());
+    match judge.entry {
+        _ if outcome != Outcome::Accepted => {}
+        crate::judges::Entry::Program => println!("submit: {}", file.display()),
+        crate::judges::Entry::Function { name } => {
+            // The judge calls `name`: what to paste is the file without its stdin adapter.
+            println!(
+                "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
+                judge.name
+            );
+            println!("----8<----");
+            print!("{}", crate::submit::pasted_part(&text));
+            println!("----8<----");
+        }
     }
     Ok(outcome)
 }
