@@ -65,10 +65,21 @@ enum Command {
     /// Scaffold a new problem folder and its solution file (refuses if any exists).
     New {
         /// The problem's id, like `boj_1000`: the folder and solution file name.
-        id: String,
+        #[arg(required_unless_present = "from", conflicts_with = "from")]
+        id: Option<String>,
+        /// Make it from a saved Competitive Companion payload instead (id, limits, samples).
+        #[arg(long, value_name = "FILE.json")]
+        from: Option<PathBuf>,
         /// The judge whose defaults the problem takes.
         #[arg(long, default_value = "boj", value_parser = parse_profile)]
         profile: Profile,
+    },
+    /// Receive problems from the Competitive Companion browser extension and make their
+    /// folders with the samples (never overwriting); Ctrl-C stops.
+    Listen {
+        /// The port to add in the extension's custom ports.
+        #[arg(long, default_value_t = crate::listen::DEFAULT_PORT)]
+        port: u16,
     },
     /// Add one test case (refuses to overwrite an existing one).
     Add {
@@ -224,7 +235,21 @@ fn execute(cli: Cli) -> Result<Outcome> {
         None => judge(&repository, cli.run, color, &current),
         Some(Command::Run(args)) => judge(&repository, args, color, &current),
         Some(Command::List { provenance }) => list(&repository, provenance),
-        Some(Command::New { id, profile }) => new(&repository, &id, profile),
+        Some(Command::New {
+            from: Some(file), ..
+        }) => {
+            for line in crate::listen::import_file(&repository, &current.join(file))? {
+                println!("{line}");
+            }
+            Ok(Outcome::Accepted)
+        }
+        Some(Command::New { id, profile, .. }) => {
+            new(&repository, id.as_deref().unwrap_or_default(), profile)
+        }
+        Some(Command::Listen { port }) => {
+            crate::listen::serve(&repository, port)?;
+            Ok(Outcome::Accepted)
+        }
         Some(Command::Add {
             problem,
             name,
@@ -526,6 +551,7 @@ fn new(repository: &Repository, id: &str, profile: Profile) -> Result<Outcome> {
     if made.registered_bin {
         println!("added [[bin]] `{id}` to solutions/Cargo.toml");
     }
+    println!("next: add the official samples: open the problem's page, run `judge listen` and click Competitive Companion (only missing samples are added), or `judge add {id} --name sample/1 --input FILE --expected FILE`");
     println!("next: write the statement, reference.rs and the solution, then `judge add {id} --from-reference`");
     Ok(Outcome::Accepted)
 }

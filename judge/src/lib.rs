@@ -21,6 +21,7 @@ pub mod judges;
 pub mod judging;
 pub mod kattis;
 pub mod language;
+pub mod listen;
 pub mod problem;
 pub mod profile;
 pub mod provenance;

@@ -94,6 +94,60 @@ fn main() {
 }
 "#;
 
+/// A SW Expert Academy program: the number of cases T, then `#t answer` for each.
+const SOLUTION_SWEA: &str = r##"use std::io::{self, Read, Write};
+
+fn main() {
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input).unwrap();
+    let mut tokens = input.split_ascii_whitespace();
+    let cases: usize = tokens.next().unwrap().parse().unwrap();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for case in 1..=cases {
+        // Read this case's input from `tokens` here.
+        let n: usize = tokens.next().unwrap().parse().unwrap();
+        let answer: i64 = tokens.by_ref().take(n).map(|t| t.parse::<i64>().unwrap()).sum();
+        writeln!(out, "#{case} {answer}").unwrap();
+    }
+}
+"##;
+
+/// A Programmers function: the judge calls `solution`; the adapter below the marker lets
+/// `judge` run it on stdin and is not pasted (`judge check` prints what to paste).
+const SOLUTION_PROGRAMMERS: &str = r#"fn solution(numbers: Vec<i64>) -> i64 {
+    numbers.iter().sum()
+}
+
+// --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
+fn main() {
+    use std::io::Read;
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).unwrap();
+    let numbers = input.split_ascii_whitespace().map(|t| t.parse().unwrap()).collect();
+    println!("{}", solution(numbers));
+}
+"#;
+
+/// The solution template in the convention of the profile's judge (Baekjoon and Kattis: a
+/// plain program).
+pub fn solution_template(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Swea => SOLUTION_SWEA,
+        Profile::Programmers => SOLUTION_PROGRAMMERS,
+        Profile::Boj | Profile::Kattis => SOLUTION,
+    }
+}
+
+/// A problem taken from a judge's page (`judge listen`, `judge new --from`): its own
+/// metadata and samples instead of the placeholder corpus.
+#[derive(Debug)]
+pub struct Imported {
+    pub metadata: String,
+    pub statement: String,
+    /// (input, expected output) of `tests/sample/1`, `2`, ...
+    pub samples: Vec<(String, String)>,
+}
+
 /// What `judge new` made.
 #[derive(Debug)]
 pub struct Scaffolded {
@@ -106,6 +160,26 @@ pub struct Scaffolded {
 /// `solutions/Cargo.toml`; refuses if the problem folder exists, or the solution file or a
 /// `[[bin]]` of that name is the user's.
 pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Result<Scaffolded> {
+    make(repository, id, profile, None)
+}
+
+/// Like `new_problem`, with a judge's page's metadata and samples.
+pub fn new_imported(
+    repository: &Repository,
+    id: &str,
+    profile: Profile,
+    imported: &Imported,
+) -> Result<Scaffolded> {
+    make(repository, id, profile, Some(imported))
+}
+
+fn make(
+    repository: &Repository,
+    id: &str,
+    profile: Profile,
+    imported: Option<&Imported>,
+) -> Result<Scaffolded> {
+    let template = solution_template(profile);
     let valid = !id.is_empty()
         && id
             .bytes()
@@ -124,7 +198,7 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         return Err(Error::invalid(&dir, "already exists: refusing to touch it"));
     }
     let solution_made = match std::fs::read(&solution) {
-        Ok(bytes) if bytes == SOLUTION.as_bytes() => true,
+        Ok(bytes) if bytes == template.as_bytes() => true,
         Ok(_) => {
             return Err(Error::invalid(
                 &solution,
@@ -156,13 +230,23 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         profile.compare().name(),
     );
     let fill = |template: &str| template.replace("{id}", id);
-    let files = [
-        (METADATA_FILE, metadata),
-        ("statement.md", fill(STATEMENT)),
-        (crate::corpus::REFERENCE_FILE, fill(REFERENCE)),
-        (crate::corpus::GENERATOR_FILE, fill(GENERATOR)),
-        (crate::recipe::RECIPE_FILE, RECIPE.to_owned()),
-    ];
+    let mut files = match imported {
+        None => vec![
+            (METADATA_FILE.to_owned(), metadata),
+            ("statement.md".to_owned(), fill(STATEMENT)),
+            (crate::corpus::REFERENCE_FILE.to_owned(), fill(REFERENCE)),
+            (crate::corpus::GENERATOR_FILE.to_owned(), fill(GENERATOR)),
+            (crate::recipe::RECIPE_FILE.to_owned(), RECIPE.to_owned()),
+        ],
+        Some(imported) => vec![
+            (METADATA_FILE.to_owned(), imported.metadata.clone()),
+            ("statement.md".to_owned(), imported.statement.clone()),
+        ],
+    };
+    for (number, (input, output)) in imported.map_or(&[][..], |i| &i.samples).iter().enumerate() {
+        files.push((format!("tests/sample/{}.in", number + 1), input.clone()));
+        files.push((format!("tests/sample/{}.out", number + 1), output.clone()));
+    }
     let samples = staging.join("tests/sample");
     std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
     let mut made = Vec::new();
@@ -171,7 +255,7 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         made.push(repository.relative(&dir.join(file)).display().to_string());
     }
     if !solution_made {
-        create_new(&solution, SOLUTION.as_bytes())?;
+        create_new(&solution, template.as_bytes())?;
     }
     made.push(repository.relative(&solution).display().to_string());
     let registered_bin = match manifest {
