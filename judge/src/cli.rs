@@ -81,6 +81,20 @@ enum Command {
         #[arg(long, default_value_t = crate::listen::DEFAULT_PORT)]
         port: u16,
     },
+    /// Judge, then judge again whenever the solution, a case, problem.toml, the reference or
+    /// the generator changes (failures first, samples first); Ctrl-C stops.
+    Watch {
+        /// Problem ids or folders (default: every problem).
+        problems: Vec<String>,
+        /// Judge this file instead of the problems' own solutions.
+        #[arg(long, value_name = "FILE")]
+        solution: Option<PathBuf>,
+        /// Judge only the cases whose name contains PATTERN (like `sample/`).
+        #[arg(long, value_name = "PATTERN")]
+        case: Option<String>,
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+    },
     /// Add one test case (refuses to overwrite an existing one).
     Add {
         problem: String,
@@ -246,6 +260,26 @@ fn execute(cli: Cli) -> Result<Outcome> {
         Some(Command::New { id, profile, .. }) => {
             new(&repository, id.as_deref().unwrap_or_default(), profile)
         }
+        Some(Command::Watch {
+            problems,
+            solution,
+            case,
+            jobs,
+        }) => {
+            if solution.is_some() && problems.len() != 1 {
+                return Err(Error::usage("--solution needs exactly one PROBLEM"));
+            }
+            crate::sandbox::prepare();
+            let watch = crate::watch::Watch {
+                problems,
+                solution: solution.map(|file| current.join(file)),
+                case,
+                jobs: jobs_or_cores(jobs),
+                color,
+            };
+            crate::watch::run(&repository, &watch)?;
+            Ok(Outcome::Accepted)
+        }
         Some(Command::Listen { port }) => {
             crate::listen::serve(&repository, port)?;
             Ok(Outcome::Accepted)
@@ -326,37 +360,8 @@ fn judge(
     if let Some((slice, slices)) = args.partition {
         partition(&mut problems, slice, slices);
     }
-    let tasks = problems
-        .into_iter()
-        .flat_map(|problem| {
-            let problem = match problem {
-                Ok(problem) => problem,
-                Err(error) => return vec![Err(error)],
-            };
-            let solutions = match &args.solution {
-                Some(file) => vec![current.join(file)],
-                None => solutions_of(repository, &problem),
-            };
-            if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
-                return vec![Err(Error::invalid(
-                    missing,
-                    format!(
-                        "solution of `{}` not found (create it, or name another file with --solution)",
-                        problem.id
-                    ),
-                ))];
-            }
-            solutions
-                .into_iter()
-                .map(|solution| {
-                    Ok(Task {
-                        problem: problem.clone(),
-                        solution,
-                    })
-                })
-                .collect()
-        })
-        .collect();
+    let solution = args.solution.as_ref().map(|file| current.join(file));
+    let tasks = tasks_for(repository, problems, solution.as_deref());
     let compiler = Compiler::new(cache_dir(repository));
     let mut human;
     let mut json;
@@ -389,6 +394,46 @@ fn judge(
         return Err(error);
     }
     Ok(summary.outcome())
+}
+
+/// A task per solution file of each problem (`solution` instead, when given); a problem
+/// that failed to load, or whose file is missing, is an error in its place.
+pub(crate) fn tasks_for(
+    repository: &Repository,
+    problems: Vec<Result<Problem>>,
+    solution: Option<&Path>,
+) -> Vec<Result<Task>> {
+    problems
+        .into_iter()
+        .flat_map(|problem| {
+            let problem = match problem {
+                Ok(problem) => problem,
+                Err(error) => return vec![Err(error)],
+            };
+            let solutions = match solution {
+                Some(file) => vec![file.to_path_buf()],
+                None => solutions_of(repository, &problem),
+            };
+            if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
+                return vec![Err(Error::invalid(
+                    missing,
+                    format!(
+                        "solution of `{}` not found (create it, or name another file with --solution)",
+                        problem.id
+                    ),
+                ))];
+            }
+            solutions
+                .into_iter()
+                .map(|solution| {
+                    Ok(Task {
+                        problem: problem.clone(),
+                        solution,
+                    })
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The files judged for a problem: the one its `problem.toml` names, else every
@@ -434,7 +479,7 @@ fn parse_partition(text: &str) -> std::result::Result<(usize, usize), String> {
 }
 
 /// Every named problem (all when none is named), each loaded or failed on its own.
-fn load_tasks(
+pub(crate) fn load_tasks(
     repository: &Repository,
     names: &[String],
 ) -> Result<Vec<Result<crate::problem::Problem>>> {
@@ -450,7 +495,7 @@ fn load_tasks(
 }
 
 /// Built programs live under the repository's `target/`, beside Cargo's own artifacts.
-fn cache_dir(repository: &Repository) -> PathBuf {
+pub(crate) fn cache_dir(repository: &Repository) -> PathBuf {
     let dir = std::env::var_os("JUDGE_CACHE_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repository.root.join("target").join("judge"));

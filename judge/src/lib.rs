@@ -34,4 +34,5 @@ pub mod stress;
 pub mod submit;
 pub mod verdict;
 pub mod verify;
+pub mod watch;
 pub mod write;
