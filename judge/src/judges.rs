@@ -60,7 +60,7 @@ const fn offered(label: &'static str, language: Option<&'static str>) -> Offered
 pub const JUDGES: &[Judge] = &[
     Judge {
         profile: Profile::Boj,
-        name: "Baekjoon Online Judge",
+        name: "Baekjoon",
         languages_page: "https://help.acmicpc.net/language/info",
         offered: &[
             Offered {
@@ -96,7 +96,7 @@ pub const JUDGES: &[Judge] = &[
             Offered {
                 label: "Java 11",
                 language: Some("Java"),
-                compile: Some(&["javac", "-release", "11", "-encoding", "UTF-8", "{source}"]),
+                compile: Some(&["javac", "--release", "11", "-encoding", "UTF-8", "{source}"]),
                 version: None,
             },
             offered("Python 3", Some("Python 3")),

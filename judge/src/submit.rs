@@ -94,7 +94,7 @@ pub fn function_form_problems(source: &str, language: &Language, entry: Entry) -
             "`{name}` takes no parameter: the judge passes the test's arguments"
         ));
     }
-    if !source.lines().any(|line| is_marker(line)) {
+    if !source.lines().any(is_marker) {
         found.push(format!(
             "no `{ADAPTER_MARKER}` comment line: everything would be pasted, the stdin \
              adapter too"
