@@ -185,6 +185,21 @@ pub const JUDGES: &[Judge] = &[
         entry: Entry::Program,
         java_class: None,
     },
+    Judge {
+        profile: Profile::Codeforces,
+        name: "Codeforces",
+        languages_page: "https://codeforces.com/blog/entry/79",
+        offered: &[
+            offered("GNU C11", Some("C")),
+            offered("GNU G++17", Some("C++")),
+            offered("Java 21", Some("Java")),
+            offered("Python 3", Some("Python 3")),
+            offered("PyPy 3", Some("Python 3")),
+            offered("Rust 2021", Some("Rust")),
+        ],
+        entry: Entry::Program,
+        java_class: None,
+    },
 ];
 
 impl Judge {

@@ -139,8 +139,7 @@ fn sanitize(text: &str) -> String {
     id.trim_end_matches('_').to_owned()
 }
 
-/// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge
-/// (Codeforces among them: stdin/stdout, line comparison).
+/// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge.
 pub fn profile_for(url: &str) -> Profile {
     if url.contains("swexpertacademy.com") {
         Profile::Swea
@@ -148,6 +147,8 @@ pub fn profile_for(url: &str) -> Profile {
         Profile::Programmers
     } else if url.contains("kattis.com") {
         Profile::Kattis
+    } else if url.contains("codeforces.com") {
+        Profile::Codeforces
     } else {
         Profile::Boj
     }

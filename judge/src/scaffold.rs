@@ -112,6 +112,25 @@ fn main() {
 }
 "##;
 
+/// A Codeforces program: the number of test cases t, then an answer line for each.
+const SOLUTION_CODEFORCES: &str = r#"use std::io::{self, Read, Write};
+
+fn main() {
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input).unwrap();
+    let mut tokens = input.split_ascii_whitespace();
+    let mut next = || tokens.next().unwrap().parse::<i64>().unwrap();
+    let t = next();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for _ in 0..t {
+        // Read this test case from `next()` here.
+        let n = next();
+        let answer: i64 = (0..n).map(|_| next()).sum();
+        writeln!(out, "{answer}").unwrap();
+    }
+}
+"#;
+
 /// A Programmers function: the judge calls `solution`; the adapter below the marker lets
 /// `judge` run it on stdin and is not pasted (`judge check` prints what to paste).
 const SOLUTION_PROGRAMMERS: &str = r#"fn solution(numbers: Vec<i64>) -> i64 {
@@ -134,6 +153,7 @@ pub fn solution_template(profile: Profile) -> &'static str {
     match profile {
         Profile::Swea => SOLUTION_SWEA,
         Profile::Programmers => SOLUTION_PROGRAMMERS,
+        Profile::Codeforces => SOLUTION_CODEFORCES,
         Profile::Boj | Profile::Kattis => SOLUTION,
     }
 }

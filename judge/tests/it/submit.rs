@@ -215,9 +215,14 @@ fn codeforces_payloads_get_their_contest_and_index() {
     );
     let metadata = fs::read_to_string(problem.join("problem.toml")).unwrap();
     assert!(
-        metadata.contains("time_limit_ms = 1000\nmemory_limit_mib = 256\n"),
+        metadata.contains(
+            "profile = \"codeforces\"\ntime_limit_ms = 1000\nmemory_limit_mib = 256\ncompare = \"tokens\"\n"
+        ),
         "{metadata}"
     );
+    // The template in Codeforces' convention: `t` test cases, an answer for each.
+    let template = fs::read_to_string(dir.path().join("solutions/cf_1234_a.rs")).unwrap();
+    assert!(template.contains("for _ in 0..t"), "{template}");
 }
 
 #[test]
@@ -410,13 +415,14 @@ fn watch_judges_again_when_the_solution_is_saved() {
     // A case that fails goes first in the next round, before the samples.
     fs::write(dir.path().join("problems/sum/tests/random/1.out"), "11\n").unwrap();
     let third = lines.until("save a file to judge again");
-    let failed = third.find("WA               random/1").expect(&third);
-    let sample = third.find("sample/1").expect(&third);
+    let failed = third.find("WA               random/1 ").expect(&third);
+    let sample = third.find(" sample/1 ").expect(&third);
     assert!(sample < failed, "samples first:\n{third}");
     fs::write(dir.path().join("problems/sum/tests/random/1.in"), "5 6\n").unwrap();
     let fourth = lines.until("save a file to judge again");
-    let failed = fourth.find("random/1").expect(&fourth);
-    let sample = fourth.find("sample/1").expect(&fourth);
+    // The case rows (the round's header names the changed file, `tests/random/1.in`).
+    let failed = fourth.find(" random/1 ").expect(&fourth);
+    let sample = fourth.find(" sample/1 ").expect(&fourth);
     assert!(failed < sample, "last round's failure first:\n{fourth}");
 
     interrupt_and_wait(child);
