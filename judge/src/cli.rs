@@ -914,15 +914,17 @@ fn check(
         .unwrap_or_default()
         .to_string_lossy()
         .into_owned();
+    let named = repository.resolve(&stem).ok();
     let problem = match problem {
         Some(name) => Some(load_one(repository, name)?),
-        None => repository
-            .resolve(&stem)
-            .ok()
-            .and_then(|dir| repository.load_problem(&dir).ok()),
+        None => named
+            .as_ref()
+            .and_then(|dir| repository.load_problem(dir).ok()),
     };
+    // A problem with no cases yet still says which judge it is for.
     let profile = profile
         .or(problem.as_ref().map(|p| p.profile))
+        .or_else(|| Some(repository.load_metadata(&named?).ok()?.profile))
         .unwrap_or(Profile::Boj);
     let mut outcome = Outcome::Accepted;
     println!("checking {} for {profile}", file.display());

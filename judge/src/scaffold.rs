@@ -158,6 +158,47 @@ pub fn solution_template(profile: Profile) -> &'static str {
     }
 }
 
+/// SW Expert Academy in Python, which it takes (Rust it does not).
+const PYTHON_SWEA: &str = r##"import sys
+
+
+def main():
+    tokens = sys.stdin.read().split()
+    cases, at = int(tokens[0]), 1
+    out = []
+    for case in range(1, cases + 1):
+        # Read this case's input from `tokens` here.
+        n = int(tokens[at])
+        answer = sum(int(token) for token in tokens[at + 1 : at + 1 + n])
+        at += 1 + n
+        out.append(f"#{case} {answer}")
+    print("\n".join(out))
+
+
+main()
+"##;
+
+/// Programmers in Python, which it takes: the function it calls, then the adapter.
+const PYTHON_PROGRAMMERS: &str = r#"def solution(numbers):
+    return sum(numbers)
+
+
+# --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
+if __name__ == "__main__":
+    import sys
+
+    print(solution([int(token) for token in sys.stdin.read().split()]))
+"#;
+
+/// A second template, in Python, for the judges that take no Rust: it is the file to submit.
+pub fn python_template(profile: Profile) -> Option<&'static str> {
+    match profile {
+        Profile::Swea => Some(PYTHON_SWEA),
+        Profile::Programmers => Some(PYTHON_PROGRAMMERS),
+        Profile::Boj | Profile::Kattis | Profile::Codeforces => None,
+    }
+}
+
 /// A problem taken from a judge's page (`judge listen`, `judge new --from`): its own
 /// metadata and samples instead of the placeholder corpus.
 #[derive(Debug)]
@@ -217,17 +258,23 @@ fn make(
     if dir.symlink_metadata().is_ok() {
         return Err(Error::invalid(&dir, "already exists: refusing to touch it"));
     }
-    let solution_made = match std::fs::read(&solution) {
-        Ok(bytes) if bytes == template.as_bytes() => true,
-        Ok(_) => {
-            return Err(Error::invalid(
-                &solution,
-                "already exists: refusing to touch it",
-            ))
+    // Each solution file: made now, or recognised as made by an interrupted run.
+    let mut solutions = vec![(solution, template)];
+    if let Some(python) = python_template(profile) {
+        let path = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.py"));
+        solutions.push((path, python));
+    }
+    let mut to_write = Vec::new();
+    for (path, template) in &solutions {
+        match std::fs::read(path) {
+            Ok(bytes) if bytes == template.as_bytes() => {}
+            Ok(_) => return Err(Error::invalid(path, "already exists: refusing to touch it")),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                to_write.push((path, template))
+            }
+            Err(error) => return Err(Error::io(path, error)),
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
-        Err(error) => return Err(Error::io(&solution, error)),
-    };
+    }
     let manifest = match std::fs::read_to_string(&manifest_path) {
         Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -274,10 +321,12 @@ fn make(
         create_new(&staging.join(file), contents.as_bytes())?;
         made.push(repository.relative(&dir.join(file)).display().to_string());
     }
-    if !solution_made {
-        create_new(&solution, template.as_bytes())?;
+    for (path, template) in to_write {
+        create_new(path, template.as_bytes())?;
     }
-    made.push(repository.relative(&solution).display().to_string());
+    for (path, _) in &solutions {
+        made.push(repository.relative(path).display().to_string());
+    }
     let registered_bin = match manifest {
         Some(Some(text)) => {
             write_atomically(&manifest_path, text.as_bytes())?;

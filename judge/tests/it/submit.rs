@@ -260,6 +260,19 @@ fn new_writes_each_judges_convention_and_says_how_to_add_samples() {
     assert!(stdout_of(&output).contains("judge listen"), "{output:?}");
     let swea = fs::read_to_string(dir.path().join("solutions/swea_1.rs")).unwrap();
     assert!(swea.contains("for case in 1..=cases") && swea.contains("\"#{case} {answer}\""));
+    // Beside it, the same in Python, which SWEA takes: both solve T cases of `n` numbers.
+    let samples = dir.path().join("problems/swea_1/tests/sample");
+    fs::write(samples.join("1.in"), "2\n3 1 2 3\n1 5\n").unwrap();
+    fs::write(samples.join("1.out"), "#1 6\n#2 5\n").unwrap();
+    let output = judge_in(dir.path())
+        .args(["run", "swea_1"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    for file in ["solutions/swea_1.py", "solutions/swea_1.rs"] {
+        assert!(stdout.contains(file), "{stdout}");
+    }
     judge_in(dir.path())
         .args(["new", "programmers_1", "--profile", "programmers"])
         .assert()
@@ -270,6 +283,12 @@ fn new_writes_each_judges_convention_and_says_how_to_add_samples() {
         programmers.contains("// --- stdin adapter"),
         "{programmers}"
     );
+    let output = judge_in(dir.path())
+        .args(["check", "solutions/programmers_1.py"])
+        .output()
+        .unwrap();
+    let paste = "----8<----\ndef solution(numbers):\n    return sum(numbers)\n----8<----\n";
+    assert!(stdout_of(&output).contains(paste), "{output:?}");
 }
 
 /// Lines of a child's stdout, read by a thread so that a test can wait with a deadline.
