@@ -38,10 +38,15 @@ pub fn problems_with(source: &str, language: &Language, profile: Profile) -> Vec
                 found.push("no `public static void main`".into());
             }
             let class = java_main_class(&code);
-            if profile == Profile::Boj && class.as_deref() != Some("Main") {
+            let judge = crate::judges::Judge::of(profile);
+            if let Some(wanted) = judge
+                .java_class
+                .filter(|wanted| class.as_deref() != Some(wanted))
+            {
                 found.push(format!(
-                    "the class is `{}`: Baekjoon compiles Main.java, so the class must be `public class Main`",
-                    class.as_deref().unwrap_or("?")
+                    "the class is `{}`: {} compiles {wanted}.java, so the class must be `public class {wanted}`",
+                    class.as_deref().unwrap_or("?"),
+                    judge.name,
                 ));
             }
         }

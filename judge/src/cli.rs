@@ -74,6 +74,33 @@ pub enum Command {
     /// Compare the solution with the reference on generated inputs until they disagree, and
     /// save a minimised counterexample as a new case.
     Stress(StressArgs),
+    /// Receive problems from the Competitive Companion browser extension and make their
+    /// folders with the samples (never overwriting); Ctrl-C stops.
+    Listen(ListenArgs),
+    /// Judge, then judge again whenever the solution, a case, problem.toml, the reference or
+    /// the generator changes (failures first, samples first); Ctrl-C stops.
+    Watch(WatchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListenArgs {
+    /// The port to add in the extension's custom ports.
+    #[arg(long, default_value_t = crate::listen::DEFAULT_PORT)]
+    pub port: u16,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Problems to watch: ids under problems/, or paths to problem folders; all problems
+    /// when none is named.
+    #[arg(value_name = "PROBLEM")]
+    pub problems: Vec<PathBuf>,
+    /// Judge this file instead of the problem's own solutions (one problem only).
+    #[arg(long, value_name = "FILE")]
+    pub solution: Option<PathBuf>,
+    /// Judge only the cases whose name matches this glob, like `sample/*`; repeatable.
+    #[arg(long = "case", value_name = "PATTERN")]
+    pub cases: Vec<String>,
 }
 
 /// Help of every PROBLEM argument: an id or a path, from anywhere in the repository.
@@ -114,7 +141,11 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct NewArgs {
     /// The problem's id, like `boj_1000`: the folder and solution file name.
-    pub id: String,
+    #[arg(required_unless_present = "from", conflicts_with = "from")]
+    pub id: Option<String>,
+    /// Make it from a saved Competitive Companion payload instead (id, limits, samples).
+    #[arg(long, value_name = "FILE.json")]
+    pub from: Option<PathBuf>,
     /// The judge whose defaults (limits, compare mode, templates) the problem takes.
     #[arg(long, default_value = "boj", value_parser = profile_parser())]
     pub profile: Profile,

@@ -46,13 +46,22 @@ impl Repository {
     /// Where a problem's solution is when its `problem.toml` does not say: `solutions/<id>.*`
     /// in any language of the table (Rust first), else the Rust path, for the message.
     pub fn default_solution(&self, id: &str) -> PathBuf {
+        self.solution_files(id)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| self.root.join(SOLUTIONS_DIR).join(format!("{id}.rs")))
+    }
+
+    /// Every `solutions/<id>.<ext>` that exists, one per language, in the table's order: a
+    /// problem may keep a file per judge it is submitted to.
+    pub fn solution_files(&self, id: &str) -> Vec<PathBuf> {
         let dir = self.root.join(SOLUTIONS_DIR);
         crate::language::LANGUAGES
             .iter()
             .flat_map(|language| language.extensions)
             .map(|extension| dir.join(format!("{id}.{extension}")))
-            .find(|path| path.is_file())
-            .unwrap_or_else(|| dir.join(format!("{id}.rs")))
+            .filter(|path| path.is_file())
+            .collect()
     }
 
     /// Every problem folder under `problems/`, in natural order. A folder whose name is not

@@ -352,9 +352,9 @@ mod tests {
             message.starts_with("problems/p/problem.toml: line 2: unknown field `time_limt_ms`"),
             "{message}"
         );
-        let message = error("profile = \"codeforces\"\n");
+        let message = error("profile = \"atcoder\"\n");
         assert!(
-            message.contains("line 1: unknown variant `codeforces`"),
+            message.contains("line 1: unknown variant `atcoder`"),
             "{message}"
         );
         let message = error("time_limit_ms = \"fast\"\n");

@@ -24,16 +24,18 @@ pub enum Profile {
     Swea,
     Programmers,
     Kattis,
+    Codeforces,
 }
 
 pub use crate::sandbox::Limits;
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 5] = [
         Profile::Boj,
         Profile::Swea,
         Profile::Programmers,
         Profile::Kattis,
+        Profile::Codeforces,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +44,7 @@ impl Profile {
             Profile::Swea => "swea",
             Profile::Programmers => "programmers",
             Profile::Kattis => "kattis",
+            Profile::Codeforces => "codeforces",
         }
     }
 
@@ -57,6 +60,8 @@ impl Profile {
             Profile::Programmers => (10_000, 1024),
             // Kattis problem package format: 2048 MiB default memory.
             Profile::Kattis => (1000, 2048),
+            // Codeforces: most problems give 1-2 s and 256 MB.
+            Profile::Codeforces => (1000, 256),
         };
         let memory_bytes = memory_mib * MIB;
         Limits {
@@ -73,7 +78,8 @@ impl Profile {
     /// a famously small 1 MB; Programmers does not say, so the usual 8 MiB of Linux.
     pub fn stack_bytes(self, memory_bytes: u64) -> u64 {
         match self {
-            Profile::Boj | Profile::Kattis => memory_bytes - memory_bytes / 8,
+            // Codeforces sets the stack to the memory limit as well.
+            Profile::Boj | Profile::Kattis | Profile::Codeforces => memory_bytes - memory_bytes / 8,
             Profile::Swea => MIB,
             Profile::Programmers => 8 * MIB,
         }
@@ -84,13 +90,13 @@ impl Profile {
     pub fn code_limit_bytes(self) -> u64 {
         match self {
             Profile::Kattis => 128 << 10,
-            Profile::Boj | Profile::Swea | Profile::Programmers => 64 << 10,
+            Profile::Boj | Profile::Swea | Profile::Programmers | Profile::Codeforces => 64 << 10,
         }
     }
 
     pub fn compare(self) -> CompareMode {
         match self {
-            Profile::Kattis => CompareMode::Tokens,
+            Profile::Kattis | Profile::Codeforces => CompareMode::Tokens,
             Profile::Boj | Profile::Swea | Profile::Programmers => CompareMode::Lines,
         }
     }

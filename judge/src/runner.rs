@@ -113,8 +113,16 @@ pub fn judge_all(
         .zip(&checkers)
         .map(|((task, build), checker)| Readiness::of(task, build, checker))
         .collect();
+    // A problem judged with several solution files (one per language) counts once.
+    let mut ids: Vec<&str> = tasks
+        .iter()
+        .flatten()
+        .map(|task| task.problem.id.as_str())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
     let mut summary = RunSummary {
-        problems: tasks.len(),
+        problems: ids.len() + tasks.iter().filter(|task| task.is_err()).count(),
         ..RunSummary::default()
     };
     let judge = ProcessJudge(&readiness);

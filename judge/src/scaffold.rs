@@ -94,6 +94,121 @@ fn main() {
 }
 "#;
 
+/// A SW Expert Academy program: the number of cases T, then `#t answer` for each.
+const SOLUTION_SWEA: &str = r##"use std::io::{self, Read, Write};
+
+fn main() {
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input).unwrap();
+    let mut tokens = input.split_ascii_whitespace();
+    let cases: usize = tokens.next().unwrap().parse().unwrap();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for case in 1..=cases {
+        // Read this case's input from `tokens` here.
+        let n: usize = tokens.next().unwrap().parse().unwrap();
+        let answer: i64 = tokens.by_ref().take(n).map(|t| t.parse::<i64>().unwrap()).sum();
+        writeln!(out, "#{case} {answer}").unwrap();
+    }
+}
+"##;
+
+/// A Codeforces program: the number of test cases t, then an answer line for each.
+const SOLUTION_CODEFORCES: &str = r#"use std::io::{self, Read, Write};
+
+fn main() {
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input).unwrap();
+    let mut tokens = input.split_ascii_whitespace();
+    let mut next = || tokens.next().unwrap().parse::<i64>().unwrap();
+    let t = next();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for _ in 0..t {
+        // Read this test case from `next()` here.
+        let n = next();
+        let answer: i64 = (0..n).map(|_| next()).sum();
+        writeln!(out, "{answer}").unwrap();
+    }
+}
+"#;
+
+/// A Programmers function: the judge calls `solution`; the adapter below the marker lets
+/// `judge` run it on stdin and is not pasted (`judge check` prints what to paste).
+const SOLUTION_PROGRAMMERS: &str = r#"fn solution(numbers: Vec<i64>) -> i64 {
+    numbers.iter().sum()
+}
+
+// --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
+fn main() {
+    use std::io::Read;
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).unwrap();
+    let numbers = input.split_ascii_whitespace().map(|t| t.parse().unwrap()).collect();
+    println!("{}", solution(numbers));
+}
+"#;
+
+/// The solution template in the convention of the profile's judge (Baekjoon and Kattis: a
+/// plain program).
+pub fn solution_template(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Swea => SOLUTION_SWEA,
+        Profile::Programmers => SOLUTION_PROGRAMMERS,
+        Profile::Codeforces => SOLUTION_CODEFORCES,
+        Profile::Boj | Profile::Kattis => SOLUTION,
+    }
+}
+
+/// SW Expert Academy in Python, which it takes (Rust it does not).
+const PYTHON_SWEA: &str = r##"import sys
+
+
+def main():
+    tokens = sys.stdin.read().split()
+    cases, at = int(tokens[0]), 1
+    out = []
+    for case in range(1, cases + 1):
+        # Read this case's input from `tokens` here.
+        n = int(tokens[at])
+        answer = sum(int(token) for token in tokens[at + 1 : at + 1 + n])
+        at += 1 + n
+        out.append(f"#{case} {answer}")
+    print("\n".join(out))
+
+
+main()
+"##;
+
+/// Programmers in Python, which it takes: the function it calls, then the adapter.
+const PYTHON_PROGRAMMERS: &str = r#"def solution(numbers):
+    return sum(numbers)
+
+
+# --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
+if __name__ == "__main__":
+    import sys
+
+    print(solution([int(token) for token in sys.stdin.read().split()]))
+"#;
+
+/// A second template, in Python, for the judges that take no Rust: it is the file to submit.
+pub fn python_template(profile: Profile) -> Option<&'static str> {
+    match profile {
+        Profile::Swea => Some(PYTHON_SWEA),
+        Profile::Programmers => Some(PYTHON_PROGRAMMERS),
+        Profile::Boj | Profile::Kattis | Profile::Codeforces => None,
+    }
+}
+
+/// A problem taken from a judge's page (`judge listen`, `judge new --from`): its own
+/// metadata and samples instead of the placeholder corpus.
+#[derive(Debug)]
+pub struct Imported {
+    pub metadata: String,
+    pub statement: String,
+    /// (input, expected output) of `tests/sample/1`, `2`, ...
+    pub samples: Vec<(String, String)>,
+}
+
 /// What `judge new` made.
 #[derive(Debug)]
 pub struct Scaffolded {
@@ -106,6 +221,26 @@ pub struct Scaffolded {
 /// `solutions/Cargo.toml`; refuses if the problem folder exists, or the solution file or a
 /// `[[bin]]` of that name is the user's.
 pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Result<Scaffolded> {
+    make(repository, id, profile, None)
+}
+
+/// Like `new_problem`, with a judge's page's metadata and samples.
+pub fn new_imported(
+    repository: &Repository,
+    id: &str,
+    profile: Profile,
+    imported: &Imported,
+) -> Result<Scaffolded> {
+    make(repository, id, profile, Some(imported))
+}
+
+fn make(
+    repository: &Repository,
+    id: &str,
+    profile: Profile,
+    imported: Option<&Imported>,
+) -> Result<Scaffolded> {
+    let template = solution_template(profile);
     let valid = !id.is_empty()
         && id
             .bytes()
@@ -123,17 +258,23 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
     if dir.symlink_metadata().is_ok() {
         return Err(Error::invalid(&dir, "already exists: refusing to touch it"));
     }
-    let solution_made = match std::fs::read(&solution) {
-        Ok(bytes) if bytes == SOLUTION.as_bytes() => true,
-        Ok(_) => {
-            return Err(Error::invalid(
-                &solution,
-                "already exists: refusing to touch it",
-            ))
+    // Each solution file: made now, or recognised as made by an interrupted run.
+    let mut solutions = vec![(solution, template)];
+    if let Some(python) = python_template(profile) {
+        let path = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.py"));
+        solutions.push((path, python));
+    }
+    let mut to_write = Vec::new();
+    for (path, template) in &solutions {
+        match std::fs::read(path) {
+            Ok(bytes) if bytes == template.as_bytes() => {}
+            Ok(_) => return Err(Error::invalid(path, "already exists: refusing to touch it")),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                to_write.push((path, template))
+            }
+            Err(error) => return Err(Error::io(path, error)),
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => false,
-        Err(error) => return Err(Error::io(&solution, error)),
-    };
+    }
     let manifest = match std::fs::read_to_string(&manifest_path) {
         Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -156,13 +297,23 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         profile.compare().name(),
     );
     let fill = |template: &str| template.replace("{id}", id);
-    let files = [
-        (METADATA_FILE, metadata),
-        ("statement.md", fill(STATEMENT)),
-        (crate::corpus::REFERENCE_FILE, fill(REFERENCE)),
-        (crate::corpus::GENERATOR_FILE, fill(GENERATOR)),
-        (crate::recipe::RECIPE_FILE, RECIPE.to_owned()),
-    ];
+    let mut files = match imported {
+        None => vec![
+            (METADATA_FILE.to_owned(), metadata),
+            ("statement.md".to_owned(), fill(STATEMENT)),
+            (crate::corpus::REFERENCE_FILE.to_owned(), fill(REFERENCE)),
+            (crate::corpus::GENERATOR_FILE.to_owned(), fill(GENERATOR)),
+            (crate::recipe::RECIPE_FILE.to_owned(), RECIPE.to_owned()),
+        ],
+        Some(imported) => vec![
+            (METADATA_FILE.to_owned(), imported.metadata.clone()),
+            ("statement.md".to_owned(), imported.statement.clone()),
+        ],
+    };
+    for (number, (input, output)) in imported.map_or(&[][..], |i| &i.samples).iter().enumerate() {
+        files.push((format!("tests/sample/{}.in", number + 1), input.clone()));
+        files.push((format!("tests/sample/{}.out", number + 1), output.clone()));
+    }
     let samples = staging.join("tests/sample");
     std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
     let mut made = Vec::new();
@@ -170,10 +321,12 @@ pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Resul
         create_new(&staging.join(file), contents.as_bytes())?;
         made.push(repository.relative(&dir.join(file)).display().to_string());
     }
-    if !solution_made {
-        create_new(&solution, SOLUTION.as_bytes())?;
+    for (path, template) in to_write {
+        create_new(path, template.as_bytes())?;
     }
-    made.push(repository.relative(&solution).display().to_string());
+    for (path, _) in &solutions {
+        made.push(repository.relative(path).display().to_string());
+    }
     let registered_bin = match manifest {
         Some(Some(text)) => {
             write_atomically(&manifest_path, text.as_bytes())?;

@@ -4,6 +4,7 @@ use crate::check;
 use crate::cli::CheckArgs;
 use crate::compile::{self, Build, Compiler};
 use crate::error::{Error, Outcome, Result};
+use crate::judges::Judge as Judges;
 use crate::language::Language;
 use crate::profile::Profile;
 use crate::report::{format_bytes, HumanReporter};
@@ -20,20 +21,42 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         .unwrap_or_default()
         .to_string_lossy()
         .into_owned();
+    let named = context
+        .repository
+        .resolve(stem.as_ref(), &context.current)
+        .ok();
     let problem = match &args.problem {
         Some(name) => Some(context.problem(name)?),
-        None => context
-            .repository
-            .resolve(stem.as_ref(), &context.current)
-            .ok()
-            .and_then(|dir| context.repository.load_problem(&dir).ok()),
+        None => named
+            .as_ref()
+            .and_then(|dir| context.repository.load_problem(dir).ok()),
     };
+    // A problem with no cases yet still says which judge it is for.
     let profile = args
         .profile
         .or(problem.as_ref().map(|p| p.profile))
+        .or_else(|| Some(context.repository.load_metadata(&named?).ok()?.profile))
         .unwrap_or(Profile::Boj);
     let mut outcome = Outcome::Accepted;
     println!("checking {} for {profile}", file.display());
+    let judge = Judges::of(profile);
+    if !judge.accepts(language.name) {
+        println!(
+            "  PROBLEM   {} does not take {}: it takes {}",
+            judge.name,
+            language.name,
+            judge.menu()
+        );
+        for other in context.repository.solution_files(&stem) {
+            if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
+                println!(
+                    "  use       {} (check it with `judge check {0} --profile {profile}`)",
+                    context.repository.relative(&other).display()
+                );
+            }
+        }
+        return Ok(Outcome::Rejected);
+    }
 
     // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
@@ -47,6 +70,35 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             for line in message.trim_end().lines().take(30) {
                 println!("            {line}");
             }
+        }
+    }
+    // The judge's own commands, where it publishes them (Baekjoon: both Rust editions).
+    let offers = judge.offers(language.name);
+    let mut builds = Vec::new();
+    for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
+        let shown = crate::submit::shown_command(offer, language);
+        match crate::submit::build_as(offer, &file, language)? {
+            Ok(()) => {
+                println!("  ok        builds as {} (`{shown}`)", offer.label);
+                builds.push(offer.label);
+            }
+            Err(message) => {
+                println!("  note      does not build as {} (`{shown}`):", offer.label);
+                for line in message.trim_end().lines().take(10) {
+                    println!("            {line}");
+                }
+            }
+        }
+    }
+    if offers.iter().any(|offer| offer.compile.is_some()) {
+        if builds.is_empty() {
+            outcome = Outcome::Rejected;
+            println!(
+                "  PROBLEM   builds with none of {}'s commands for {}",
+                judge.name, language.name
+            );
+        } else {
+            println!("  ok        submit as: {}", builds.join(" or "));
         }
     }
     let limit = profile.code_limit_bytes();
@@ -64,10 +116,19 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             format_bytes(limit)
         );
     }
-    let found = check::problems_with(&String::from_utf8_lossy(&source), language, profile);
+    let text = String::from_utf8_lossy(&source);
+    let found = check::problems_with(&text, language, profile);
     if found.is_empty() {
         println!("  ok        standard library only, has an entry point");
     }
+    let found: Vec<String> = found
+        .into_iter()
+        .chain(crate::submit::function_form_problems(
+            &text,
+            language,
+            judge.entry,
+        ))
+        .collect();
     for problem in &found {
         outcome = Outcome::Rejected;
         println!("  PROBLEM   {problem}");
@@ -96,8 +157,19 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             "  note      no problem named `{stem}`: no cases run (name one with --problem)"
         ),
     }
-    if outcome == Outcome::Accepted {
-        println!("submit: {}", file.display());
+    match judge.entry {
+        _ if outcome != Outcome::Accepted => {}
+        crate::judges::Entry::Program => println!("submit: {}", file.display()),
+        crate::judges::Entry::Function { name } => {
+            // The judge calls `name`: what to paste is the file without its stdin adapter.
+            println!(
+                "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
+                judge.name
+            );
+            println!("----8<----");
+            print!("{}", crate::submit::pasted_part(&text));
+            println!("----8<----");
+        }
     }
     Ok(outcome)
 }

@@ -8,7 +8,7 @@ mod check;
 mod gen;
 mod list;
 mod new;
-mod run;
+pub(crate) mod run;
 mod stress;
 mod verify;
 
@@ -122,5 +122,22 @@ fn execute(cli: Cli) -> Result<Outcome> {
         Command::Verify(args) => verify::verify(&context, args),
         Command::Check(args) => check::check(&context, args),
         Command::Stress(args) => stress::stress(&context, args),
+        Command::Listen(args) => {
+            crate::listen::serve(&context.repository, args.port)?;
+            Ok(Outcome::Accepted)
+        }
+        Command::Watch(args) => {
+            if args.solution.is_some() && args.problems.len() != 1 {
+                return Err(Error::usage("--solution needs exactly one PROBLEM"));
+            }
+            crate::sandbox::prepare();
+            let watch = crate::watch::Watch {
+                problems: args.problems,
+                solution: args.solution.map(|file| context.path(&file)),
+                cases: crate::discover::CasePatterns::new(&args.cases)?,
+            };
+            crate::watch::run(&context, &watch)?;
+            Ok(Outcome::Accepted)
+        }
     }
 }

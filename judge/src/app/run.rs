@@ -1,5 +1,7 @@
 //! `judge run` (and `judge` alone): judge problems' cases and report.
 
+use std::path::{Path, PathBuf};
+
 use crate::cli::{Format, RunArgs};
 use crate::discover::CasePatterns;
 use crate::error::{Error, Outcome, Result};
@@ -16,7 +18,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
     let patterns = CasePatterns::new(&args.cases)?;
-    let mut problems = load(context, &args)?;
+    let mut problems = load_problems(context, &args.problems)?;
     for problem in problems.iter_mut().flatten() {
         problem.cases.retain(|case| patterns.matches(&case.name));
     }
@@ -36,26 +38,8 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if let Some((slice, slices)) = args.partition {
         partition(&mut problems, slice, slices);
     }
-    let tasks = problems
-        .into_iter()
-        .map(|problem| {
-            let problem = problem?;
-            let solution = match &args.solution {
-                Some(file) => context.path(file),
-                None => problem.solution.clone(),
-            };
-            if !solution.exists() {
-                return Err(Error::invalid(
-                    &solution,
-                    format!(
-                        "solution of `{}` not found (create it, or name another file with --solution)",
-                        problem.id
-                    ),
-                ));
-            }
-            Ok(Task { problem, solution })
-        })
-        .collect();
+    let solution = args.solution.as_ref().map(|file| context.path(file));
+    let tasks = tasks_for(context, problems, solution.as_deref());
     let root = context.repository.root.clone();
     let mut human;
     let mut json;
@@ -91,20 +75,68 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
 }
 
 /// Every named problem (all when none is named), each loaded or failed on its own.
-fn load(context: &Context, args: &RunArgs) -> Result<Vec<Result<Problem>>> {
+pub(crate) fn load_problems(context: &Context, names: &[PathBuf]) -> Result<Vec<Result<Problem>>> {
     let repository = &context.repository;
-    let dirs: Vec<Result<_>> = if args.problems.is_empty() {
+    let dirs: Vec<Result<_>> = if names.is_empty() {
         repository.problem_dirs()?
     } else {
-        args.problems
-            .iter()
-            .map(|name| context.problem_dir(name))
-            .collect()
+        names.iter().map(|name| context.problem_dir(name)).collect()
     };
     Ok(dirs
         .into_iter()
         .map(|dir| repository.load_problem(&dir?))
         .collect())
+}
+
+/// A task per solution file of each problem (`solution` instead, when given); a problem
+/// that failed to load, or whose file is missing, is an error in its place.
+pub(crate) fn tasks_for(
+    context: &Context,
+    problems: Vec<Result<Problem>>,
+    solution: Option<&Path>,
+) -> Vec<Result<Task>> {
+    problems
+        .into_iter()
+        .flat_map(|problem| {
+            let problem = match problem {
+                Ok(problem) => problem,
+                Err(error) => return vec![Err(error)],
+            };
+            let solutions = match solution {
+                Some(file) => vec![file.to_path_buf()],
+                None => solutions_of(context, &problem),
+            };
+            if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
+                return vec![Err(Error::invalid(
+                    missing,
+                    format!(
+                        "solution of `{}` not found (create it, or name another file with --solution)",
+                        problem.id
+                    ),
+                ))];
+            }
+            solutions
+                .into_iter()
+                .map(|solution| {
+                    Ok(Task {
+                        problem: problem.clone(),
+                        solution,
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The files judged for a problem: the one its `problem.toml` names, else every
+/// `solutions/<id>.<ext>` (one per language, for the judges that take no Rust).
+fn solutions_of(context: &Context, problem: &Problem) -> Vec<PathBuf> {
+    let found = context.repository.solution_files(&problem.id);
+    if found.contains(&problem.solution) {
+        found
+    } else {
+        vec![problem.solution.clone()]
+    }
 }
 
 /// Keeps case `i` (counting every loaded problem's cases in order) when `i % slices` is

@@ -9,4 +9,5 @@ mod corpus;
 mod ecosystem;
 mod properties;
 mod reports;
+mod submit;
 mod verdicts;

@@ -1,0 +1,305 @@
+//! `judge watch`: the edit-judge loop. Judges once, then again whenever a watched file
+//! changes (the solution, a case, `problem.toml`, the reference, the generator: anything in
+//! the problem's folder, and the solution files), one screen per round. The cases that failed
+//! last round go first, then the samples, so the verdict that matters shows soonest.
+//!
+//! Changes are debounced: an editor's save is often several events (write, rename, chmod),
+//! and a round starts only once they have been quiet for `QUIET`. Ctrl-C stops the round
+//! under way through the runner's own interruption, and then the loop.
+
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use notify::{EventKind, RecursiveMode, Watcher};
+
+use crate::app::Context;
+use crate::compile::Program;
+use crate::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
+use crate::error::{Error, Result};
+use crate::problem::{Problem, TestCase};
+use crate::report::{CaseResult, Detail, HumanReporter, Reporter, RunSummary, Tally};
+use crate::runner::{self, Settings};
+use crate::verdict::Verdict;
+
+/// How long the files must be quiet after a change before a round starts.
+const QUIET: Duration = Duration::from_millis(100);
+/// How often the wait looks at the interrupt flag.
+const TICK: Duration = Duration::from_millis(50);
+
+/// What to watch and judge.
+pub struct Watch {
+    pub problems: Vec<PathBuf>,
+    pub solution: Option<PathBuf>,
+    /// Only the cases whose name matches these (all when there are none).
+    pub cases: CasePatterns,
+}
+
+/// Judges, then re-judges on every change, until interrupted.
+pub fn run(context: &Context, watch: &Watch) -> Result<()> {
+    let repository = &context.repository;
+    let (sender, events) = mpsc::channel();
+    let mut watcher = notify::recommended_watcher(move |event| {
+        // The loop may have ended: a closed channel is no error here.
+        let _ = sender.send(event);
+    })
+    .map_err(|error| Error::usage(format!("cannot watch files: {error}")))?;
+    let dirs = watched_dirs(context, watch)?;
+    for (dir, mode) in &dirs {
+        watcher
+            .watch(dir, *mode)
+            .map_err(|error| Error::invalid(dir, format!("cannot watch: {error}")))?;
+    }
+    let mut failed: HashSet<(String, String)> = HashSet::new();
+    let mut changed: Option<PathBuf> = None;
+    for round in 1.. {
+        failed = judge_round(context, watch, round, changed.as_deref(), &failed);
+        if crate::interrupt::pending() {
+            return Ok(());
+        }
+        println!(
+            "\nwatching {} folder(s); save a file to judge again, Ctrl-C stops",
+            dirs.len()
+        );
+        match wait_for_change(&events, repository, watch) {
+            Some(path) => changed = Some(path),
+            None => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+/// The problem folders (recursively) and the folders of the solution files (alone: editors
+/// save by writing a new file and renaming it over the old one).
+fn watched_dirs(context: &Context, watch: &Watch) -> Result<Vec<(PathBuf, RecursiveMode)>> {
+    let repository = &context.repository;
+    let mut dirs = Vec::new();
+    let problem_dirs: Vec<PathBuf> = if watch.problems.is_empty() {
+        repository.problem_dirs()?.into_iter().flatten().collect()
+    } else {
+        watch
+            .problems
+            .iter()
+            .map(|name| context.problem_dir(name))
+            .collect::<Result<_>>()?
+    };
+    for dir in problem_dirs {
+        dirs.push((dir, RecursiveMode::Recursive));
+    }
+    let solutions = match &watch.solution {
+        Some(file) => file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => repository.root.join(SOLUTIONS_DIR),
+    };
+    if solutions.is_dir() && !dirs.iter().any(|(dir, _)| solutions.starts_with(dir)) {
+        dirs.push((solutions, RecursiveMode::NonRecursive));
+    }
+    Ok(dirs)
+}
+
+/// Blocks until a relevant change has settled; `None` when asked to stop.
+fn wait_for_change(
+    events: &mpsc::Receiver<notify::Result<notify::Event>>,
+    repository: &Repository,
+    watch: &Watch,
+) -> Option<PathBuf> {
+    let mut first: Option<PathBuf> = None;
+    let mut last_change = Instant::now();
+    loop {
+        if crate::interrupt::pending() {
+            return None;
+        }
+        match events.recv_timeout(TICK) {
+            Ok(Ok(event)) => {
+                if let Some(path) = relevant(&event, repository, watch) {
+                    first.get_or_insert(path);
+                    last_change = Instant::now();
+                }
+            }
+            // A watch error (a folder removed, an overflowed queue): judge again, to be safe.
+            Ok(Err(_)) => {
+                first.get_or_insert_with(PathBuf::new);
+                last_change = Instant::now();
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return None,
+        }
+        if first.is_some() && last_change.elapsed() >= QUIET {
+            return first;
+        }
+    }
+}
+
+/// The changed path that should start a round, if the event has one: a write, creation,
+/// removal or rename (not a read), not of one of the judge's own temporary files, and in the
+/// solutions folder only of a solution being judged.
+fn relevant(event: &notify::Event, repository: &Repository, watch: &Watch) -> Option<PathBuf> {
+    if matches!(event.kind, EventKind::Access(_) | EventKind::Other) {
+        return None;
+    }
+    let solutions = repository.root.join(SOLUTIONS_DIR);
+    event
+        .paths
+        .iter()
+        .find(|path| {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if name.is_empty() || crate::write::is_temp_name(name) || name.starts_with('.') {
+                return false;
+            }
+            match &watch.solution {
+                Some(file) if path.parent() == file.parent() => *path == file,
+                _ if path.parent() == Some(solutions.as_path()) => {
+                    // Any language's file of a watched problem (or of any, when none named).
+                    let stem = path
+                        .file_stem()
+                        .and_then(|s| s.to_str())
+                        .unwrap_or_default();
+                    watch.problems.is_empty()
+                        || watch.problems.iter().any(|problem| problem == stem)
+                }
+                _ => true,
+            }
+        })
+        .cloned()
+}
+
+/// One round on a fresh screen; the cases that failed in it.
+fn judge_round(
+    context: &Context,
+    watch: &Watch,
+    round: usize,
+    changed: Option<&Path>,
+    failed_before: &HashSet<(String, String)>,
+) -> HashSet<(String, String)> {
+    let repository = &context.repository;
+    if std::io::stdout().is_terminal() {
+        // One screen per round: clear it and go home.
+        print!("\x1b[2J\x1b[H");
+    }
+    let because = changed
+        .filter(|path| !path.as_os_str().is_empty())
+        .map(|path| format!(" · {} changed", repository.relative(path).display()))
+        .unwrap_or_default();
+    println!("judge watch · round {round}{because}\n");
+    let _ = std::io::stdout().flush();
+    let problems = match crate::app::run::load_problems(context, &watch.problems) {
+        Ok(problems) => problems,
+        Err(error) => {
+            println!("error: {error}");
+            return HashSet::new();
+        }
+    };
+    let problems = problems
+        .into_iter()
+        .map(|problem| {
+            problem.map(|mut problem| {
+                order_cases(&mut problem, &watch.cases, failed_before);
+                problem
+            })
+        })
+        .collect();
+    let tasks = crate::app::run::tasks_for(context, problems, watch.solution.as_deref());
+    let compiler = context.compiler();
+    let mut reporter = Failures {
+        // A round is a screen of its own: every case has its row, unless asked otherwise.
+        human: HumanReporter::new(
+            context.color,
+            repository.clone(),
+            match context.detail {
+                Detail::Default => Detail::Verbose,
+                chosen => chosen,
+            },
+        ),
+        failed: HashSet::new(),
+    };
+    runner::judge_all(
+        tasks,
+        &compiler,
+        &Settings {
+            jobs: context.jobs,
+            fail_fast: false,
+        },
+        &mut reporter,
+    );
+    reporter.failed
+}
+
+/// Keeps the cases named like `pattern`, then puts last round's failures first, then the
+/// samples, the rest in their natural order.
+fn order_cases(problem: &mut Problem, patterns: &CasePatterns, failed: &HashSet<(String, String)>) {
+    problem.cases.retain(|case| patterns.matches(&case.name));
+    let id = problem.id.clone();
+    let rank = |case: &TestCase| {
+        let failed_last = failed.contains(&(id.clone(), case.name.clone()));
+        (!failed_last, !case.name.starts_with("sample"))
+    };
+    problem.cases.sort_by_key(rank);
+}
+
+/// The human report, noting which cases were not accepted.
+struct Failures {
+    human: HumanReporter,
+    failed: HashSet<(String, String)>,
+}
+
+impl Reporter for Failures {
+    fn run_started(&mut self, cases: usize) {
+        self.human.run_started(cases);
+    }
+    fn problem_error(&mut self, error: &Error) {
+        self.human.problem_error(error);
+    }
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
+        self.human.problem_started(problem, solution, program);
+    }
+    fn compile_error(&mut self, problem: &Problem, message: &str) {
+        self.human.compile_error(problem, message);
+    }
+    fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
+        if result.verdict != Verdict::Accepted {
+            self.failed
+                .insert((problem.id.clone(), result.name.clone()));
+        }
+        self.human.case_finished(problem, result);
+    }
+    fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
+        self.human.problem_finished(problem, tally);
+    }
+    fn run_finished(&mut self, summary: &RunSummary) {
+        self.human.run_finished(summary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_first_then_samples() {
+        let case = |name: &str| TestCase {
+            name: name.into(),
+            input: PathBuf::new(),
+            expected: PathBuf::new(),
+        };
+        let mut problem = Problem::parse("p".into(), Path::new("p"), "", PathBuf::from("s.rs"))
+            .expect("an empty problem.toml is valid");
+        problem.cases = ["random/1", "random/2", "sample/1", "sample/2", "big/1"]
+            .map(case)
+            .to_vec();
+        let failed = HashSet::from([("p".to_owned(), "random/2".to_owned())]);
+        let all = CasePatterns::new(&[]).unwrap();
+        order_cases(&mut problem, &all, &failed);
+        let names: Vec<&str> = problem.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["random/2", "sample/1", "sample/2", "random/1", "big/1"]
+        );
+        let samples = CasePatterns::new(&["sample/*".to_owned()]).unwrap();
+        order_cases(&mut problem, &samples, &HashSet::new());
+        assert_eq!(problem.cases.len(), 2);
+    }
+}

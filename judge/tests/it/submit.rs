@@ -1,0 +1,448 @@
+//! From the judge's page to a submission: `check` against what each judge takes, problems
+//! made from Competitive Companion payloads (`new --from`, and `listen` over real TCP), and
+//! `watch` re-judging on a save. Payloads are saved ones, in `fixtures/companion/`.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::common::{
+    fixture, judge, judge_in, judge_std_in, repository_with, snapshot, SUM_SOLUTION,
+};
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn check_refuses_rust_for_swea_and_names_the_java_file() {
+    let output = judge()
+        .args(["check", "solutions/swea_11545.rs"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("SW Expert Academy does not take Rust: it takes C, C++, Java, Python"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("use       solutions/swea_11545.java"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("submit:"), "{stdout}");
+}
+
+#[test]
+fn check_refuses_rust_for_programmers_and_names_the_python_file() {
+    let output = judge()
+        .args([
+            "check",
+            "solutions/programmers_160585.rs",
+            "--profile",
+            "programmers",
+        ])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("Programmers does not take Rust"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("solutions/programmers_160585.py"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn check_prints_exactly_the_programmers_function_to_paste() {
+    let output = judge()
+        .args(["check", "solutions/programmers_160585.py"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("17/17 accepted"), "{stdout}");
+    let paste = stdout
+        .split("----8<----\n")
+        .nth(1)
+        .expect("the text to paste between two scissors lines");
+    let file = fs::read_to_string(
+        crate::common::repository_root().join("solutions/programmers_160585.py"),
+    )
+    .unwrap();
+    let adapter = file.find("# --- stdin adapter").unwrap();
+    assert_eq!(paste, format!("{}\n", file[..adapter].trim_end()));
+    assert!(paste.contains("def solution(board):"));
+    assert!(!paste.contains("sys.stdin"), "{paste}");
+}
+
+#[test]
+fn check_says_which_baekjoon_rust_edition_builds() {
+    // `TryFrom` is in the prelude from the 2021 edition on: 2018 does not find `try_from`.
+    let source =
+        "fn main() {\n    let x = u8::try_from(5i32).unwrap();\n    println!(\"{x}\");\n}\n";
+    let dir = repository_with(&[("problems/.keep", ""), ("solutions/new2021.rs", source)]);
+    let output = judge_in(dir.path())
+        .args(["check", "solutions/new2021.rs", "--profile", "boj"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("does not build as Rust 2018"), "{stdout}");
+    assert!(stdout.contains("ok        builds as Rust 2021"), "{stdout}");
+    assert!(stdout.contains("submit as: Rust 2021\n"), "{stdout}");
+
+    // Reserved prefixes (`z"x"`) are an error from 2021 on only.
+    let source = "macro_rules! two { ($a:ident $b:literal) => {}; }\ntwo!(z\"x\");\nfn main() {}\n";
+    fs::write(dir.path().join("solutions/old2018.rs"), source).unwrap();
+    let output = judge_in(dir.path())
+        .args(["check", "solutions/old2018.rs", "--profile", "boj"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert!(stdout.contains("submit as: Rust 2018\n"), "{stdout}");
+    assert!(stdout.contains("does not build as Rust 2021"), "{stdout}");
+}
+
+#[test]
+fn each_solution_file_of_a_problem_is_judged_and_reported_by_its_path() {
+    let output = judge()
+        .args(["run", "swea_11545", "programmers_160585"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    for file in [
+        "solutions/swea_11545.rs",
+        "solutions/swea_11545.java",
+        "solutions/programmers_160585.rs",
+        "solutions/programmers_160585.py",
+    ] {
+        assert!(stdout.contains(file), "{file} not judged:\n{stdout}");
+    }
+}
+
+/// A repository with a problems folder and nothing else.
+fn empty_repository() -> tempfile::TempDir {
+    repository_with(&[("problems/.keep", ""), ("solutions/.keep", "")])
+}
+
+#[test]
+fn new_from_a_saved_payload_makes_a_problem_that_judges() {
+    let dir = empty_repository();
+    let root = dir.path();
+    let output = judge_in(root)
+        .args(["new", "--from", &fixture("companion/boj_1000.json")])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = stdout_of(&output);
+    assert!(
+        stdout.contains("created problems/boj_1000/tests/sample/2.out"),
+        "{stdout}"
+    );
+    let problem = root.join("problems/boj_1000");
+    let metadata = fs::read_to_string(problem.join("problem.toml")).unwrap();
+    assert_eq!(
+        metadata,
+        "name = \"A+B\"\nsource = \"https://www.acmicpc.net/problem/1000\"\nprofile = \"boj\"\n\
+         time_limit_ms = 2000\nmemory_limit_mib = 128\ncompare = \"lines\"\n"
+    );
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/sample/1.in")).unwrap(),
+        "1 2\n"
+    );
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/sample/2.in")).unwrap(),
+        "40 2\n"
+    );
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/sample/2.out")).unwrap(),
+        "42\n"
+    );
+    // The Baekjoon template is the plain program summing its input: A+B as it is.
+    assert!(root.join("solutions/boj_1000.rs").is_file());
+    judge_in(root).args(["run", "boj_1000"]).assert().code(0);
+
+    // Again: nothing is overwritten, and it says so.
+    fs::write(problem.join("tests/sample/1.out"), "3\n").unwrap();
+    let before = snapshot(root);
+    let output = judge_in(root)
+        .args(["new", "--from", &fixture("companion/boj_1000.json")])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout_of(&output).contains("kept    problems/boj_1000/tests/sample/2"));
+    assert_eq!(snapshot(root), before);
+
+    // A missing sample is added, and only that one.
+    fs::remove_file(problem.join("tests/sample/2.in")).unwrap();
+    fs::remove_file(problem.join("tests/sample/2.out")).unwrap();
+    let output = judge_in(root)
+        .args(["new", "--from", &fixture("companion/boj_1000.json")])
+        .output()
+        .unwrap();
+    assert!(stdout_of(&output).contains("added   problems/boj_1000/tests/sample/2"));
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/sample/2.out")).unwrap(),
+        "42\n"
+    );
+}
+
+#[test]
+fn codeforces_payloads_get_their_contest_and_index() {
+    let dir = empty_repository();
+    judge_in(dir.path())
+        .args([
+            "new",
+            "--from",
+            &fixture("companion/codeforces_1234_a.json"),
+        ])
+        .assert()
+        .code(0);
+    let problem = dir.path().join("problems/cf_1234_a");
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/sample/1.out")).unwrap(),
+        "3\n2\n1\n"
+    );
+    let metadata = fs::read_to_string(problem.join("problem.toml")).unwrap();
+    assert!(
+        metadata.contains(
+            "profile = \"codeforces\"\ntime_limit_ms = 1000\nmemory_limit_mib = 256\ncompare = \"tokens\"\n"
+        ),
+        "{metadata}"
+    );
+    // The template in Codeforces' convention: `t` test cases, an answer for each.
+    let template = fs::read_to_string(dir.path().join("solutions/cf_1234_a.rs")).unwrap();
+    assert!(template.contains("for _ in 0..t"), "{template}");
+}
+
+#[test]
+fn bad_payloads_are_errors_that_leave_nothing() {
+    let dir = empty_repository();
+    let before = snapshot(dir.path());
+    for (file, message) in [
+        (
+            "companion/broken.json",
+            "broken.json: line 5 column 3: not a Competitive Companion payload",
+        ),
+        (
+            "companion/no_tests.json",
+            "no_tests.json: the payload has no tests",
+        ),
+    ] {
+        let output = judge_in(dir.path())
+            .args(["new", "--from", &fixture(file)])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+        assert_eq!(snapshot(dir.path()), before, "{file} left something");
+    }
+}
+
+#[test]
+fn new_writes_each_judges_convention_and_says_how_to_add_samples() {
+    let dir = empty_repository();
+    let output = judge_in(dir.path())
+        .args(["new", "swea_1", "--profile", "swea"])
+        .output()
+        .unwrap();
+    assert!(stdout_of(&output).contains("judge listen"), "{output:?}");
+    let swea = fs::read_to_string(dir.path().join("solutions/swea_1.rs")).unwrap();
+    assert!(swea.contains("for case in 1..=cases") && swea.contains("\"#{case} {answer}\""));
+    // Beside it, the same in Python, which SWEA takes: both solve T cases of `n` numbers.
+    let samples = dir.path().join("problems/swea_1/tests/sample");
+    fs::write(samples.join("1.in"), "2\n3 1 2 3\n1 5\n").unwrap();
+    fs::write(samples.join("1.out"), "#1 6\n#2 5\n").unwrap();
+    let output = judge_in(dir.path())
+        .args(["run", "swea_1"])
+        .output()
+        .unwrap();
+    let stdout = stdout_of(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    for file in ["solutions/swea_1.py", "solutions/swea_1.rs"] {
+        assert!(stdout.contains(file), "{stdout}");
+    }
+    judge_in(dir.path())
+        .args(["new", "programmers_1", "--profile", "programmers"])
+        .assert()
+        .code(0);
+    let programmers = fs::read_to_string(dir.path().join("solutions/programmers_1.rs")).unwrap();
+    assert!(programmers.starts_with("fn solution("), "{programmers}");
+    assert!(
+        programmers.contains("// --- stdin adapter"),
+        "{programmers}"
+    );
+    let output = judge_in(dir.path())
+        .args(["check", "solutions/programmers_1.py"])
+        .output()
+        .unwrap();
+    let paste = "----8<----\ndef solution(numbers):\n    return sum(numbers)\n----8<----\n";
+    assert!(stdout_of(&output).contains(paste), "{output:?}");
+}
+
+/// Lines of a child's stdout, read by a thread so that a test can wait with a deadline.
+struct Lines(mpsc::Receiver<String>);
+
+impl Lines {
+    fn of(child: &mut Child) -> Lines {
+        let stdout = child.stdout.take().unwrap();
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines(receiver)
+    }
+
+    /// Every line up to and including the first that contains `text`.
+    fn until(&self, text: &str) -> String {
+        let mut seen = String::new();
+        loop {
+            match self.0.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => {
+                    seen += &line;
+                    seen.push('\n');
+                    if line.contains(text) {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no line with `{text}` after:\n{seen}"),
+            }
+        }
+    }
+}
+
+fn interrupt_and_wait(mut child: Child) {
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    for _ in 0..100 {
+        if let Some(status) = child.try_wait().unwrap() {
+            // It ends by the signal, as a shell expects of Ctrl-C.
+            assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    panic!("still running 5 s after SIGINT");
+}
+
+fn post(port: u16, body: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "POST / HTTP/1.1\r\nHost: localhost:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+#[test]
+fn listen_takes_posts_from_the_extension_and_stops_on_ctrl_c() {
+    let dir = empty_repository();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = judge_std_in(dir.path())
+        .args(["listen", "--port", &port.to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = Lines::of(&mut child);
+    lines.until("listening on http://127.0.0.1:");
+
+    let payload = fs::read_to_string(fixture("companion/boj_1000.json")).unwrap();
+    let answer = post(port, &payload);
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    let printed = lines.until("next: judge watch boj_1000");
+    assert!(
+        printed.contains("created problems/boj_1000/tests/sample/1.in"),
+        "{printed}"
+    );
+    let sample = Path::new("problems/boj_1000/tests/sample/2.out");
+    assert_eq!(fs::read_to_string(dir.path().join(sample)).unwrap(), "42\n");
+
+    // A bad payload: 400 to the sender with the reason, nothing made, the server goes on.
+    let before = snapshot(dir.path());
+    let bad = fs::read_to_string(fixture("companion/no_tests.json")).unwrap();
+    let answer = post(port, &bad);
+    assert!(
+        answer.starts_with("HTTP/1.1 400 Bad Request\r\n"),
+        "{answer}"
+    );
+    assert!(answer.contains("the payload has no tests"), "{answer}");
+    assert_eq!(snapshot(dir.path()), before);
+    let answer = post(port, &payload);
+    assert!(
+        answer.contains("kept    problems/boj_1000/tests/sample/1"),
+        "{answer}"
+    );
+
+    interrupt_and_wait(child);
+}
+
+#[test]
+fn watch_judges_again_when_the_solution_is_saved() {
+    let wrong = SUM_SOLUTION.replace("println!(\"{n}\")", "println!(\"{}\", n + 1)");
+    let dir = repository_with(&[
+        ("problems/sum/problem.toml", "name = \"sum\"\n"),
+        ("problems/sum/tests/sample/1.in", "1 2\n"),
+        ("problems/sum/tests/sample/1.out", "3\n"),
+        ("problems/sum/tests/random/1.in", "5 5\n"),
+        ("problems/sum/tests/random/1.out", "10\n"),
+        ("solutions/sum.rs", &wrong),
+    ]);
+    let mut child = judge_std_in(dir.path())
+        .args(["watch", "sum", "-j", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = Lines::of(&mut child);
+    let first = lines.until("save a file to judge again");
+    assert!(first.contains("judge watch · round 1"), "{first}");
+    assert!(first.contains("WA 2"), "{first}");
+
+    fs::write(dir.path().join("solutions/sum.rs"), SUM_SOLUTION).unwrap();
+    let second = lines.until("save a file to judge again");
+    assert!(
+        second.contains("judge watch · round 2 · solutions/sum.rs changed"),
+        "{second}"
+    );
+    assert!(second.contains("2/2 accepted"), "{second}");
+
+    // A case that fails goes first in the next round, before the samples.
+    fs::write(dir.path().join("problems/sum/tests/random/1.out"), "11\n").unwrap();
+    let third = lines.until("save a file to judge again");
+    let failed = third.find("WA               random/1 ").expect(&third);
+    let sample = third.find(" sample/1 ").expect(&third);
+    assert!(sample < failed, "samples first:\n{third}");
+    fs::write(dir.path().join("problems/sum/tests/random/1.in"), "5 6\n").unwrap();
+    let fourth = lines.until("save a file to judge again");
+    // The case rows (the round's header names the changed file, `tests/random/1.in`).
+    let failed = fourth.find(" random/1 ").expect(&fourth);
+    let sample = fourth.find(" sample/1 ").expect(&fourth);
+    assert!(failed < sample, "last round's failure first:\n{fourth}");
+
+    interrupt_and_wait(child);
+}
