@@ -1,12 +1,11 @@
 //! Keeping the supervisor's own memory out of the programs' figures.
 //!
 //! At `execve` the kernel folds the high-water mark of the memory being left (with
-//! `CLONE_VM`, the supervisor's) into the new program's `ru_maxrss`. Before each start the
-//! supervisor therefore lets go of the pages it can get back from their files for free (its
-//! code and read-only data, nothing it has written) and resets its mark to what is left
-//! (`clear_refs` 5), a few hundred KiB: the program's peak is then its own.
-
-use std::io::Write;
+//! `CLONE_VM`, the supervisor's) into the new program's `ru_maxrss`. As its last steps before
+//! `execve`, the child (still in the supervisor's memory) therefore lets go of the pages that
+//! can be read back from their files for free (code and read-only data, nothing written) and
+//! resets the mark to what is left (`clear_refs` 5), a few hundred KiB: the program's peak is
+//! then its own. Done in the child, so that no code runs between that and the exec.
 
 /// The supervisor's regions that can be dropped and read back from their files.
 pub struct Footprint {
@@ -43,20 +42,15 @@ impl Footprint {
         }
     }
 
-    /// Drops what can be read back and resets the high-water mark; called right before a
-    /// program is started.
-    pub fn shrink(&mut self) {
-        for &(start, length) in &self.regions {
-            // SAFETY: the region is a private, read-only mapping of a file with no written
-            // page: dropping its pages loses nothing, the next access reads them back.
-            unsafe {
-                let _ =
-                    rustix::mm::madvise(start as *mut _, length, rustix::mm::Advice::LinuxDontNeed);
-            }
-        }
-        if let Some(file) = self.clear_refs.as_mut() {
-            let _ = file.write_all(b"5");
-        }
+    /// The regions to drop: (start address, length).
+    pub fn regions(&self) -> &[(usize, usize)] {
+        &self.regions
+    }
+
+    /// `/proc/self/clear_refs`, open for writing, if the kernel has it.
+    pub fn clear_refs(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        use std::os::fd::AsFd;
+        self.clear_refs.as_ref().map(|file| file.as_fd())
     }
 }
 

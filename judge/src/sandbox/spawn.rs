@@ -31,6 +31,10 @@ pub struct Launch {
     /// and the program must not inherit that.
     oom_score_adj: Option<CString>,
     signals_to_reset: &'static [libc::c_int],
+    /// Regions of the supervisor's memory to drop, and `clear_refs` to reset its high-water
+    /// mark with, right before `execve` (see `footprint`).
+    drop_regions: Vec<(usize, usize)>,
+    clear_refs: RawFd,
 }
 
 /// The signals whose disposition in the judge is not the default: the child resets them
@@ -71,6 +75,7 @@ impl Launch {
         stdio: [BorrowedFd; 3],
         rlimits: Vec<Rlimit>,
         reset_oom_score: bool,
+        footprint: &super::footprint::Footprint,
     ) -> io::Result<Launch> {
         let mut argv = vec![c_string(program.as_os_str().as_bytes())?];
         for arg in args {
@@ -91,6 +96,8 @@ impl Launch {
                 .then(|| c_string(b"/proc/self/oom_score_adj"))
                 .transpose()?,
             signals_to_reset: signals_to_reset(),
+            drop_regions: footprint.regions().to_vec(),
+            clear_refs: footprint.clear_refs().map_or(-1, |fd| fd.as_raw_fd()),
         })
     }
 
@@ -180,7 +187,10 @@ struct Child<'a> {
 
 /// The child, between clone and exec: system calls only.
 extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits.
+    // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits; only
+    // system calls on data prepared by the parent follow. The regions dropped are private,
+    // read-only file mappings with no written page (see `footprint`): nothing is lost, a
+    // later access reads them back.
     unsafe {
         let child = &mut *(context as *mut Child);
         let launch = child.launch;
@@ -223,6 +233,13 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
         }
         if libc::chdir(launch.cwd.as_ptr()) != 0 {
             fail(child);
+        }
+        // Last: nothing may touch more of the supervisor's pages before the exec.
+        for &(start, length) in &launch.drop_regions {
+            libc::madvise(start as *mut libc::c_void, length, libc::MADV_DONTNEED);
+        }
+        if launch.clear_refs >= 0 {
+            libc::write(launch.clear_refs, b"5".as_ptr().cast(), 1);
         }
         libc::execve(launch.program.as_ptr(), child.argv, child.envp);
         fail(child)

@@ -150,7 +150,6 @@ impl Supervisor {
             Ok(launch) => launch,
             Err(error) => return Some(spawn_failure(&error)),
         };
-        self.footprint.shrink();
         let start = Instant::now();
         let pid = match launch.spawn() {
             Ok(pid) => pid,
@@ -222,6 +221,7 @@ impl Supervisor {
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
             rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids()),
             self.protected,
+            &self.footprint,
         )
     }
 
