@@ -67,27 +67,29 @@ fn c_string(bytes: &[u8]) -> io::Result<CString> {
 }
 
 impl Launch {
+    /// `argv[0]` is the program's path; `env` holds `KEY=VALUE` entries.
     pub fn new(
-        program: &Path,
-        args: &[std::ffi::OsString],
-        env: &[(std::ffi::OsString, std::ffi::OsString)],
+        argv: &[Vec<u8>],
+        env: &[Vec<u8>],
         cwd: &Path,
         stdio: [BorrowedFd; 3],
         rlimits: Vec<Rlimit>,
         reset_oom_score: bool,
         footprint: &super::footprint::Footprint,
     ) -> io::Result<Launch> {
-        let mut argv = vec![c_string(program.as_os_str().as_bytes())?];
-        for arg in args {
-            argv.push(c_string(arg.as_bytes())?);
-        }
+        let program = argv
+            .first()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
         let envp = env
             .iter()
-            .map(|(key, value)| c_string(&[key.as_bytes(), b"=", value.as_bytes()].concat()))
+            .map(|entry| c_string(entry))
             .collect::<io::Result<_>>()?;
         Ok(Launch {
-            program: c_string(program.as_os_str().as_bytes())?,
-            argv,
+            program: c_string(program)?,
+            argv: argv
+                .iter()
+                .map(|arg| c_string(arg))
+                .collect::<io::Result<_>>()?,
             envp,
             cwd: c_string(cwd.as_os_str().as_bytes())?,
             stdio: stdio.map(|fd| fd.as_raw_fd()),

@@ -12,9 +12,7 @@
 //!   SIGKILL) it kills the run, removes its working folder and exits, and a program dies with
 //!   it even if it is killed itself (`PR_SET_PDEATHSIG`).
 
-use std::ffi::OsString;
 use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
-use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -198,25 +196,9 @@ impl Supervisor {
     }
 
     fn launch(&self, request: &Request, stdio: &[OwnedFd; 3]) -> std::io::Result<Launch> {
-        let (program, args) = request.argv.split_first().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidInput, "empty command")
-        })?;
-        let args: Vec<OsString> = args.iter().cloned().map(OsString::from_vec).collect();
-        let env: Vec<(OsString, OsString)> = request
-            .env
-            .iter()
-            .map(|entry| {
-                let at = entry.iter().position(|&b| b == b'=').unwrap_or(entry.len());
-                (
-                    OsString::from_vec(entry[..at].to_vec()),
-                    OsString::from_vec(entry.get(at + 1..).unwrap_or_default().to_vec()),
-                )
-            })
-            .collect();
         Launch::new(
-            Path::new(&OsString::from_vec(program.clone())),
-            &args,
-            &env,
+            &request.argv,
+            &request.env,
             &self.workdir,
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
             rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids()),
