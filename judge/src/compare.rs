@@ -275,27 +275,32 @@ fn compare_file_in_windows<'a>(
 /// The offset of the first byte at which the file and `actual` differ (one of them ending
 /// early counts), or `None` when they are identical.
 fn first_difference(file: &mut std::fs::File, actual: &[u8]) -> std::io::Result<Option<usize>> {
-    let mut chunk = vec![0u8; 1 << 20];
-    let mut offset = 0;
-    loop {
-        let count = read_full(file, &mut chunk)?;
-        let theirs = &actual[offset.min(actual.len())..(offset + count).min(actual.len())];
-        if let Some(at) = chunk[..theirs.len()]
-            .iter()
-            .zip(theirs)
-            .position(|(e, a)| e != a)
-        {
-            return Ok(Some(offset + at));
-        }
-        if theirs.len() < count || count == 0 {
-            // One of them ended: equal if both did.
-            if count == 0 && offset == actual.len() {
-                return Ok(None);
-            }
-            return Ok(Some(offset + theirs.len()));
-        }
-        offset += count;
+    // One buffer per thread, made once: a fresh megabyte per case would be zeroed (and
+    // faulted in) every time, which costs more than a small case's whole run.
+    thread_local! {
+        static CHUNK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; 1 << 20]);
     }
+    CHUNK.with_borrow_mut(|chunk| {
+        let mut offset = 0;
+        loop {
+            let count = read_full(file, chunk)?;
+            let theirs = &actual[offset.min(actual.len())..(offset + count).min(actual.len())];
+            let ours = &chunk[..theirs.len()];
+            // memcmp first; the position only where they differ.
+            if ours != theirs {
+                let at = ours.iter().zip(theirs).position(|(e, a)| e != a);
+                return Ok(Some(offset + at.unwrap_or(theirs.len())));
+            }
+            if theirs.len() < count || count == 0 {
+                // One of them ended: equal if both did.
+                if count == 0 && offset == actual.len() {
+                    return Ok(None);
+                }
+                return Ok(Some(offset + theirs.len()));
+            }
+            offset += count;
+        }
+    })
 }
 
 /// At most `bytes` of the file from `start`, cut after the last whole line when the file goes

@@ -312,7 +312,6 @@ impl Supervisor {
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
         let mut interrupted = false;
-        let mut chunk = vec![0u8; 64 * 1024];
         while report.is_none() || stdout.is_open() || stderr.is_open() {
             let interrupt = crate::interrupt::wake_fd();
             let mut fds = Vec::with_capacity(4);
@@ -338,12 +337,12 @@ impl Supervisor {
             let mut stop = false;
             for fd in ready {
                 if Some(fd) == stdout.raw_fd() {
-                    if stdout.read_some(&mut chunk)? {
+                    if stdout.read_some()? {
                         output_limit_exceeded = true;
                         stop = true;
                     }
                 } else if Some(fd) == stderr.raw_fd() {
-                    stderr.read_some(&mut chunk)?;
+                    stderr.read_some()?;
                 } else if fd == self.socket.as_raw_fd() {
                     let message = protocol::receive(&self.socket)?.ok_or_else(|| {
                         io::Error::other("the run supervisor ended during the run")
@@ -474,15 +473,16 @@ impl Capture {
 
     /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
     /// Below the cap the bytes go straight into the buffer, with no copy in between.
-    fn read_some(&mut self, chunk: &mut [u8]) -> io::Result<bool> {
+    fn read_some(&mut self) -> io::Result<bool> {
+        const CHUNK: usize = 64 * 1024;
         let Some(pipe) = self.pipe.as_ref() else {
             return Ok(false);
         };
         let room = self.cap - self.buffer.len();
         let result = if room > 0 {
             // Grows by doubling (at least a chunk), never past the cap.
-            let want = chunk.len().max(self.buffer.len()).min(room);
-            if self.buffer.capacity() - self.buffer.len() < want.min(chunk.len()) {
+            let want = CHUNK.max(self.buffer.len()).min(room);
+            if self.buffer.capacity() - self.buffer.len() < want.min(CHUNK) {
                 self.buffer.reserve(want);
             }
             let before = self.buffer.len();
@@ -491,7 +491,9 @@ impl Capture {
             self.buffer.truncate(before + room);
             read
         } else {
-            rustix::io::read(pipe, &mut *chunk)
+            // Past the cap: read to discard.
+            let mut sink = [0u8; 16 * 1024];
+            rustix::io::read(pipe, &mut sink)
         };
         let count = match result {
             Ok(count) => count,

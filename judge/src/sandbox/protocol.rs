@@ -100,13 +100,21 @@ pub struct Received {
 }
 
 pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
-    let mut bytes = vec![0u8; MAX_MESSAGE];
+    // One buffer per thread, made once: zeroing a fresh one per message costs more than the
+    // message.
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; MAX_MESSAGE]);
+    }
+    BUFFER.with_borrow_mut(|buffer| receive_into(socket, buffer))
+}
+
+fn receive_into(socket: impl AsFd, bytes: &mut [u8]) -> io::Result<Option<Received>> {
     let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(3))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
     let received = loop {
         match rustix::net::recvmsg(
             socket.as_fd(),
-            &mut [IoSliceMut::new(&mut bytes)],
+            &mut [IoSliceMut::new(bytes)],
             &mut control,
             RecvFlags::CMSG_CLOEXEC,
         ) {
@@ -123,8 +131,10 @@ pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
     if received.bytes == 0 && fds.is_empty() {
         return Ok(None);
     }
-    bytes.truncate(received.bytes);
-    Ok(Some(Received { bytes, fds }))
+    Ok(Some(Received {
+        bytes: bytes[..received.bytes].to_vec(),
+        fds,
+    }))
 }
 
 /// Parses a received JSON message.

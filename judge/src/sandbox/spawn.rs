@@ -124,7 +124,15 @@ impl Launch {
             parent: std::process::id() as libc::pid_t,
             error: 0,
         };
-        let mut stack = vec![0u8; 128 * 1024];
+        // The child's stack, made once per thread: a fresh one per start would be zeroed
+        // each time (glibc serves it from the heap once a freed mapping raised its threshold).
+        thread_local! {
+            static STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; 128 * 1024]);
+        }
+        STACK.with_borrow_mut(|stack| self.spawn_on(stack, &mut child))
+    }
+
+    fn spawn_on(&self, stack: &mut [u8], child: &mut Child) -> io::Result<libc::pid_t> {
         let top = stack.as_mut_ptr_range().end as usize & !15;
         // No handler of the supervisor may run on the child's stack: signals stay blocked
         // from before clone until the child has reset them.
@@ -136,7 +144,7 @@ impl Launch {
                 run_child,
                 top as *mut libc::c_void,
                 libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                (&mut child as *mut Child).cast(),
+                (child as *mut Child).cast(),
             )
         };
         let clone_error = io::Error::last_os_error();

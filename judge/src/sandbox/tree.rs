@@ -113,6 +113,18 @@ pub fn kill_and_reap_all(
     let me = std::process::id();
     let mut main_status = None;
     loop {
+        // Most runs leave nothing: when no child is left at all, there is no tree to kill
+        // (every descendant has a child of ours above it, or is one).
+        match reap_ready(reaped) {
+            Children::None => return main_status,
+            Children::Reaped(pid, status) => {
+                if Some(pid) == main {
+                    main_status = Some(status);
+                }
+                continue;
+            }
+            Children::Running => {}
+        }
         // The whole tree at once, so that no process lives on to fork; orphans of the killed
         // come to us, and one forked meanwhile is killed on the next pass.
         also_kill();
@@ -148,6 +160,32 @@ pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i3
             continue;
         }
         return None;
+    }
+}
+
+enum Children {
+    None,
+    Reaped(i32, libc::c_int),
+    Running,
+}
+
+/// Reaps one child that has ended, if any, without waiting.
+fn reap_ready(reaped: &mut Reaped) -> Children {
+    let mut status = 0;
+    // SAFETY: rusage is plain data, which wait4 fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 writes only into the two locals it is given.
+    let pid = unsafe { libc::wait4(-1, &mut status, libc::__WALL | libc::WNOHANG, &mut usage) };
+    match pid {
+        0 => Children::Running,
+        pid if pid > 0 => {
+            reaped.add(&usage);
+            Children::Reaped(pid, status)
+        }
+        _ if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) => {
+            Children::Running
+        }
+        _ => Children::None,
     }
 }
 
