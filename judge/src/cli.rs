@@ -218,7 +218,16 @@ fn execute(cli: Cli) -> Result<Outcome> {
         Some(root) => current.join(root),
         None => current.clone(),
     };
-    let repository = Repository::find(&start)?;
+    // Judging a package needs no repository: a Kattis package can be anywhere.
+    let judges_packages = matches!(
+        cli.command,
+        None | Some(Command::Run(_) | Command::Verify { .. } | Command::Check { .. })
+    );
+    let repository = match Repository::find(&start) {
+        Ok(repository) => repository,
+        Err(_) if judges_packages => Repository::find_or_standalone(&start),
+        Err(error) => return Err(error),
+    };
     match cli.command {
         None => judge(&repository, cli.run, color, &current),
         Some(Command::Run(args)) => judge(&repository, args, color, &current),
@@ -401,13 +410,8 @@ fn load_tasks(
         .collect())
 }
 
-/// Built programs live under the repository's `target/`, beside Cargo's own artifacts.
 fn cache_dir(repository: &Repository) -> PathBuf {
-    let dir = std::env::var_os("JUDGE_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository.root.join("target").join("judge"));
-    // Programs run from their own temporary folders: their paths must not be relative.
-    std::path::absolute(&dir).unwrap_or(dir)
+    repository.cache_dir()
 }
 
 fn jobs_or_cores(jobs: Option<u16>) -> usize {
