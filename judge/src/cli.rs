@@ -760,7 +760,7 @@ fn verify(
     color: ColorChoice,
 ) -> Result<Outcome> {
     let problem = load_one(repository, package)?;
-    let (rows, errors) = verify::verify(&problem, &compiler(repository), jobs)?;
+    let rows = verify::verify(&problem, &compiler(repository), jobs)?;
     let mut out = anstream::AutoStream::new(std::io::stdout(), color);
     let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
     let _ = writeln!(
@@ -775,30 +775,37 @@ fn verify(
             .unwrap_or(&row.submission)
             .display()
             .to_string();
-        let (style, result) = if row.ok {
-            (anstyle::AnsiColor::Green.on_default(), "ok")
-        } else {
-            (anstyle::AnsiColor::Red.on_default(), "MISMATCH")
+        let (color, result) = match &row.outcome {
+            verify::Outcome::Kept => (anstyle::AnsiColor::Green, "ok".to_owned()),
+            verify::Outcome::Mismatch => (anstyle::AnsiColor::Red, "MISMATCH".to_owned()),
+            verify::Outcome::Skipped(why) => {
+                (anstyle::AnsiColor::Yellow, format!("skipped ({why})"))
+            }
+            verify::Outcome::Error(why) => (anstyle::AnsiColor::Red, format!("ERROR: {why}")),
         };
+        let style = color.on_default();
         let _ = writeln!(
             out,
             "{name:<44} {:<22} {:<26} {style}{result}{style:#}",
             row.expected, row.got
         );
     }
-    for error in &errors {
-        eprintln!("error: {error}");
-    }
-    let mismatches = rows.iter().filter(|row| !row.ok).count();
+    let count = |wanted: fn(&verify::Outcome) -> bool| {
+        rows.iter().filter(|row| wanted(&row.outcome)).count()
+    };
+    let mismatches = count(|outcome| *outcome == verify::Outcome::Mismatch);
+    let skipped = count(|outcome| matches!(outcome, verify::Outcome::Skipped(_)));
+    let errors = count(|outcome| matches!(outcome, verify::Outcome::Error(_)));
     let _ = writeln!(
         out,
-        "{}: {} submissions, {mismatches} mismatches",
+        "{}: {} submissions, {mismatches} mismatches, {skipped} skipped, {errors} errors",
         problem.id,
         rows.len()
     );
-    Ok(if !errors.is_empty() {
+    let judged = rows.len() - skipped;
+    Ok(if errors > 0 {
         Outcome::Error
-    } else if mismatches > 0 || rows.is_empty() {
+    } else if mismatches > 0 || judged == 0 {
         Outcome::Rejected
     } else {
         Outcome::Accepted

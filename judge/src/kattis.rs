@@ -257,12 +257,14 @@ fn default_submission(dir: &Path) -> PathBuf {
         .unwrap_or(accepted)
 }
 
-/// The submissions in one verdict folder, in natural order.
+/// The submissions in one verdict folder, in natural order; dot-files (`.gitkeep`) are no
+/// submissions.
 pub fn submissions_in(folder: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .flatten()
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
         .map(|entry| entry.path())
         .collect();
     files.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));

@@ -112,6 +112,22 @@ impl Language {
             .find(|language| language.extensions.contains(&extension))
     }
 
+    /// The first program this language needs (compiler, runtime) that is not on `PATH`, named
+    /// as a person would install it: `kotlinc`.
+    pub fn missing_tool(&self) -> Option<&'static str> {
+        let commands = [Some(self.version), self.compile, Some(self.run)];
+        commands
+            .into_iter()
+            .flatten()
+            .filter_map(|command| command.first().copied())
+            // `{exe}` is the built program itself.
+            .filter(|tool| !tool.starts_with('{'))
+            .find(|tool| {
+                let found = crate::sandbox::resolve(std::ffi::OsStr::new(tool));
+                !Path::new(&found).is_file()
+            })
+    }
+
     /// Whether a run's stderr shows that it died of a failed allocation.
     pub fn ran_out_of_memory(&self, stderr: &[u8]) -> bool {
         let stderr = String::from_utf8_lossy(stderr);

@@ -1,23 +1,38 @@
 //! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` folders
 //! must get the verdict its folder promises.
+//!
+//! Each submission is judged on its own and its row is made from its own result, so that a
+//! submission that cannot be judged (no toolchain, unknown language, a build fault) stands in
+//! its own row and can never shift another's expectation.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::compile::Compiler;
 use crate::error::Result;
 use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
+use crate::language::Language;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
+use crate::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
 const FOLDERS: &[(&str, Promise)] = &[
     ("accepted", Promise::Accepted),
-    ("wrong_answer", Promise::Some("WA")),
-    ("time_limit_exceeded", Promise::Some("TLE")),
-    ("run_time_error", Promise::Some("RE")),
-    ("memory_limit_exceeded", Promise::Some("MLE")),
-    ("output_limit_exceeded", Promise::Some("OLE")),
+    ("wrong_answer", Promise::Some(VerdictKind::WrongAnswer)),
+    (
+        "time_limit_exceeded",
+        Promise::Some(VerdictKind::TimeLimitExceeded),
+    ),
+    ("run_time_error", Promise::Some(VerdictKind::RuntimeError)),
+    (
+        "memory_limit_exceeded",
+        Promise::Some(VerdictKind::MemoryLimitExceeded),
+    ),
+    (
+        "output_limit_exceeded",
+        Promise::Some(VerdictKind::OutputLimitExceeded),
+    ),
     ("compile_error", Promise::CompileError),
     ("rejected", Promise::Rejected),
 ];
@@ -28,60 +43,92 @@ enum Promise {
     Accepted,
     /// At least one case gets this verdict, and every other case AC or this verdict: no worse
     /// surprise.
-    Some(&'static str),
+    Some(VerdictKind),
     CompileError,
     /// Anything but accepted.
     Rejected,
+}
+
+/// How a row came out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Judged, and the promise was kept.
+    Kept,
+    /// Judged, and the promise was broken.
+    Mismatch,
+    /// Not judged, for a reason of the machine or the package that is not the submission's
+    /// fault (`no kotlinc`): shown, not counted as a mismatch.
+    Skipped(String),
+    /// The harness or the package failed while judging it (exit 2).
+    Error(String),
 }
 
 /// One row of the verify table.
 #[derive(Debug, Clone)]
 pub struct Row {
     pub submission: PathBuf,
+    /// The folder the submission is in: its promise.
     pub expected: String,
     pub got: String,
-    pub ok: bool,
+    pub outcome: Outcome,
 }
 
 /// Judges every submission of the package and checks each against its folder.
-pub fn verify(
-    problem: &Problem,
-    compiler: &Compiler,
-    jobs: usize,
-) -> Result<(Vec<Row>, Vec<String>)> {
+pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Vec<Row>> {
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let mut rows = Vec::new();
-    let mut tasks = Vec::new();
-    let mut promises = Vec::new();
     for folder in submissions_in(&root)
         .into_iter()
         .filter(|path| path.is_dir())
     {
-        let name = folder
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let name = file_name(&folder);
         let Some(&(_, promise)) = FOLDERS.iter().find(|(known, _)| *known == name) else {
             rows.push(Row {
                 submission: folder,
                 expected: name,
                 got: "not judged".into(),
-                ok: false,
+                outcome: Outcome::Skipped("no verdict is known for this folder".into()),
             });
             continue;
         };
         for submission in submissions_in(&folder) {
-            tasks.push(Ok(Task {
-                problem: problem.clone(),
-                solution: submission,
-            }));
-            promises.push((name.clone(), promise));
+            let outcome = judge_one(problem, &submission, promise, compiler, jobs);
+            rows.push(Row {
+                submission,
+                expected: name.clone(),
+                got: outcome.0,
+                outcome: outcome.1,
+            });
         }
     }
+    Ok(rows)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// What one submission got, and whether that keeps its promise.
+fn judge_one(
+    problem: &Problem,
+    submission: &Path,
+    promise: Promise,
+    compiler: &Compiler,
+    jobs: usize,
+) -> (String, Outcome) {
+    if let Some(reason) = unjudgeable(submission) {
+        return ("not judged".into(), Outcome::Skipped(reason));
+    }
     let mut collector = Collector::default();
+    let task = Task {
+        problem: problem.clone(),
+        solution: submission.to_path_buf(),
+    };
     judge_all(
-        tasks,
+        vec![Ok(task)],
         compiler,
         &Settings {
             jobs,
@@ -89,26 +136,40 @@ pub fn verify(
         },
         &mut collector,
     );
-    for (verdicts, (folder, promise)) in collector.solutions.iter().zip(promises) {
-        rows.push(Row {
-            submission: verdicts.solution.clone(),
-            expected: folder,
-            got: describe(verdicts),
-            ok: keeps(promise, verdicts),
-        });
+    if let Some(error) = collector.errors.into_iter().next() {
+        return ("error".into(), Outcome::Error(error));
     }
-    Ok((rows, collector.errors))
+    match collector.solutions.first() {
+        Some(verdicts) if keeps(promise, verdicts) => (describe(verdicts), Outcome::Kept),
+        Some(verdicts) => (describe(verdicts), Outcome::Mismatch),
+        None => (
+            "error".into(),
+            Outcome::Error("the submission was not judged".into()),
+        ),
+    }
+}
+
+/// Why a submission cannot be judged on this machine, if it cannot.
+fn unjudgeable(submission: &Path) -> Option<String> {
+    if submission.is_dir() {
+        return Some("a submission folder of several files is not supported yet".into());
+    }
+    let Some(language) = Language::of(submission) else {
+        return Some("unknown language".into());
+    };
+    language.missing_tool().map(|tool| format!("no {tool}"))
 }
 
 fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
-    let codes = &verdicts.codes();
+    let kinds: Vec<VerdictKind> = verdicts.verdicts.iter().map(|v| v.kind()).collect();
+    let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
     match promise {
         Promise::CompileError => verdicts.compile_error,
-        _ if verdicts.compile_error || codes.is_empty() => false,
-        Promise::Accepted => codes.iter().all(|code| *code == "AC"),
-        Promise::Rejected => codes.iter().any(|code| *code != "AC"),
+        _ if verdicts.compile_error || kinds.is_empty() => false,
+        Promise::Accepted => kinds.iter().all(accepted),
+        Promise::Rejected => !kinds.iter().all(accepted),
         Promise::Some(verdict) => {
-            codes.contains(&verdict) && codes.iter().all(|code| *code == "AC" || *code == verdict)
+            kinds.contains(&verdict) && kinds.iter().all(|kind| accepted(kind) || *kind == verdict)
         }
     }
 }
@@ -136,6 +197,7 @@ mod tests {
     const TLE: Verdict = Verdict::TimeLimitExceeded;
     const MLE: Verdict = Verdict::MemoryLimitExceeded;
     const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
+    const SOME_WA: Promise = Promise::Some(VerdictKind::WrongAnswer);
 
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
@@ -148,16 +210,20 @@ mod tests {
     fn promises_are_kept_only_without_surprises() {
         assert!(keeps(Promise::Accepted, &got(&[AC, AC])));
         assert!(!keeps(Promise::Accepted, &got(&[AC, WA])));
-        assert!(keeps(Promise::Some("WA"), &got(&[AC, WA])));
+        assert!(keeps(SOME_WA, &got(&[AC, WA])));
         assert!(
-            !keeps(Promise::Some("WA"), &got(&[AC, AC])),
+            !keeps(SOME_WA, &got(&[AC, AC])),
             "a wrong answer must fail somewhere"
         );
-        assert!(
-            !keeps(Promise::Some("WA"), &got(&[WA, RE])),
-            "no worse surprise"
-        );
-        assert!(!keeps(Promise::Some("TLE"), &got(&[WA, TLE])));
+        assert!(!keeps(SOME_WA, &got(&[WA, RE])), "no worse surprise");
+        assert!(!keeps(
+            Promise::Some(VerdictKind::TimeLimitExceeded),
+            &got(&[WA, TLE])
+        ));
+        assert!(keeps(
+            Promise::Some(VerdictKind::RuntimeError),
+            &got(&[AC, RE])
+        ));
         assert!(keeps(Promise::Rejected, &got(&[AC, MLE])));
         let compile_error = SolutionVerdicts {
             compile_error: true,
@@ -169,5 +235,14 @@ mod tests {
             !keeps(Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
         );
+    }
+
+    #[test]
+    fn what_cannot_be_judged_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let unknown = dir.path().join("notes.txt");
+        std::fs::write(&unknown, "").unwrap();
+        assert_eq!(unjudgeable(&unknown).as_deref(), Some("unknown language"));
+        assert!(unjudgeable(dir.path()).unwrap().contains("folder"));
     }
 }

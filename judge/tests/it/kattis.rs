@@ -56,3 +56,83 @@ fn a_package_outside_any_repository_is_judged_and_left_untouched() {
         .code(2)
         .stderr(predicate::str::contains("no `problems/` folder"));
 }
+
+/// A `PATH` holding only `python3`: every other toolchain is missing.
+fn python_only_path(dir: &Path) -> PathBuf {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap()
+        .stdout;
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        String::from_utf8(python).unwrap().trim(),
+        bin.join("python3"),
+    )
+    .unwrap();
+    bin
+}
+
+/// The row of `submission` in a verify table, with its columns split on runs of spaces.
+fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|line| line.starts_with(&format!("{submission} ")))
+        .unwrap_or_else(|| panic!("no row for {submission} in:\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+#[test]
+fn each_verify_row_carries_its_own_expectation() {
+    let (dir, package) = package("rows");
+    let output = judge_in(dir.path())
+        .env("PATH", python_only_path(dir.path()))
+        .args(["verify", "rows"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8(output).unwrap();
+    let expected: [(&str, &[&str]); 6] = [
+        (
+            "accepted/Main.java",
+            &["accepted", "not judged", "skipped (no javac)"],
+        ),
+        ("accepted/sum.py", &["accepted", "AC 2", "ok"]),
+        ("run_time_error/exits.py", &["run_time_error", "RE 1", "ok"]),
+        (
+            "wrong_answer/a_notes.txt",
+            &["wrong_answer", "not judged", "skipped (unknown language)"],
+        ),
+        // After a row that could not be judged, the next still has its own folder's promise.
+        (
+            "wrong_answer/b_accepted_anyway.py",
+            &["wrong_answer", "AC 2", "MISMATCH"],
+        ),
+        (
+            "wrong_answer/c_plain.rs.disabled",
+            &["wrong_answer", "not judged", "skipped (unknown language)"],
+        ),
+    ];
+    for (submission, columns) in expected {
+        assert_eq!(
+            &row(&table, submission)[1..],
+            columns,
+            "{submission} in:\n{table}"
+        );
+    }
+    assert!(
+        !table.contains(".gitkeep"),
+        "dot-files are no submissions:\n{table}"
+    );
+    assert!(
+        table.contains("rows: 6 submissions, 1 mismatches, 3 skipped, 0 errors"),
+        "{table}"
+    );
+    drop(package);
+}
