@@ -11,9 +11,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::language::{crate_name, java_main_class, Language};
+use crate::language::{crate_name, Language, LanguageId};
 use crate::profile::Limits;
 use crate::sandbox::{self, RunOutput, RunSpec, Termination};
+use crate::sources::Sources;
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -93,34 +94,15 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
-        if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
-        }
-        let language = Language::of(source).ok_or_else(|| {
-            Error::invalid(
-                source,
-                "unknown language: no compiler for this file extension",
-            )
-        })?;
-        let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
-        let class = language.named_after_class.then(|| {
-            java_main_class(&String::from_utf8_lossy(&code)).unwrap_or_else(|| "Main".into())
-        });
-        let file_name = match &class {
-            Some(class) => format!("{class}.java"),
-            None => source
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned(),
-        };
+        let sources = Sources::read(source)?;
+        let language = sources.language;
         let version = self.version(language)?;
-        let key = cache_key(language, &version, &file_name, &code);
+        let key = cache_key(&sources, &version);
         let dir = self.cache_dir.join(&key);
         let ready = |cached| {
             Build::Ready(Program {
                 language,
-                run: fill(language.run, &dir, &file_name, class.as_deref()),
+                run: fill(language.run, &dir, &sources),
                 cached,
             })
         };
@@ -134,10 +116,24 @@ impl Compiler {
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
             .map_err(|e| Error::io(&self.cache_dir, e))?;
-        let staged_source = staging.path().join(&file_name);
-        std::fs::write(&staged_source, &code).map_err(|e| Error::io(&staged_source, e))?;
+        for (name, code) in &sources.files {
+            let staged = staging.path().join(name);
+            if let Some(parent) = staged.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            std::fs::write(&staged, code).map_err(|e| Error::io(&staged, e))?;
+            if language.id == LanguageId::Scripts {
+                // The scripts of a validator folder run as programs; a copy loses the mode.
+                use std::os::unix::fs::PermissionsExt;
+                let mode =
+                    std::fs::metadata(source.join(name)).map_or(0o644, |m| m.permissions().mode());
+                std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(mode))
+                    .map_err(|e| Error::io(&staged, e))?;
+            }
+        }
+        let staged_source = staging.path().join(&sources.main);
         if let Some(compile) = language.compile {
-            let argv: Vec<OsString> = fill(compile, staging.path(), &file_name, class.as_deref())
+            let argv: Vec<OsString> = fill(compile, staging.path(), &sources)
                 .into_iter()
                 .map(OsString::from)
                 .collect();
@@ -162,8 +158,14 @@ impl Compiler {
                     message.push_str("\ncompiler stopped: it ran past the time allowed");
                 }
                 // Name the user's file, not the copy in the build folder.
-                let message =
-                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy());
+                let message = if source.is_dir() {
+                    message.replace(
+                        &*staging.path().to_string_lossy(),
+                        &source.to_string_lossy(),
+                    )
+                } else {
+                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy())
+                };
                 return Ok(Build::CompileError(message));
             }
         }
@@ -241,34 +243,53 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(language: &Language, version: &str, file_name: &str, code: &[u8]) -> String {
+fn cache_key(sources: &Sources, version: &str) -> String {
+    let language = sources.language;
     let mut hasher = blake3::Hasher::new();
     let command = language
         .compile
         .unwrap_or_default()
         .iter()
         .chain(language.run);
-    for part in [language.name, version, file_name]
+    for part in [language.name, version, &sources.main]
         .into_iter()
         .chain(command.copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
-    hasher.update(code);
+    for (name, code) in &sources.files {
+        // Lengths first, so that no two different file lists hash the same bytes.
+        hasher
+            .update(&(name.len() as u64).to_le_bytes())
+            .update(name.as_bytes());
+        hasher
+            .update(&(code.len() as u64).to_le_bytes())
+            .update(code);
+    }
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// A command template with the build folder's paths filled in.
-fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
+/// A command template with the build folder's paths filled in; `{sources}` stands for as many
+/// arguments as the program has compiled files.
+fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
     let dir = dir.to_string_lossy();
+    let class = sources.class.as_deref().unwrap_or("Main");
     template
         .iter()
-        .map(|part| {
-            part.replace("{source}", &format!("{dir}/{file_name}"))
+        .flat_map(|part| {
+            if *part == "{sources}" {
+                return sources
+                    .compiled_files()
+                    .into_iter()
+                    .map(|name| format!("{dir}/{name}"))
+                    .collect();
+            }
+            vec![part
+                .replace("{source}", &format!("{dir}/{}", sources.main))
                 .replace("{exe}", &format!("{dir}/main"))
                 .replace("{dir}", &dir)
-                .replace("{class}", class.unwrap_or("Main"))
-                .replace("{crate}", &crate_name(file_name))
+                .replace("{class}", class)
+                .replace("{crate}", &crate_name(&sources.main))]
         })
         .collect()
 }

@@ -3,14 +3,47 @@
 
 use std::path::Path;
 
+/// Which language a program is in: the identity judges' per-language rules are keyed by
+/// (Baekjoon's allowances, `judge check`'s advice), never its display name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LanguageId {
+    Rust,
+    C,
+    Cpp,
+    Java,
+    Python3,
+    Python2,
+    JavaScript,
+    Kotlin,
+    Go,
+    CSharp,
+    /// A package's validator folder with `build` and/or `run` scripts (2025-09 "programs").
+    Scripts,
+}
+
+/// How a Java-like runtime finds the program's entry point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MainClass {
+    /// The program is a file, started by its path (or a built executable).
+    None,
+    /// Java: the public class (else the first class) of the main file; the file is named after
+    /// it.
+    JavaClass,
+    /// Kotlin: the file's stem, capitalised, with `Kt` after it (`hello.kt` → `HelloKt`).
+    KotlinFile,
+}
+
 /// How one language is built and started.
 ///
-/// In commands: `{source}` is the source file copied into the build folder, `{dir}` that
-/// folder, `{exe}` the built program in it, `{class}` Java's main class, `{crate}` a Rust crate
-/// name made from the file's name, and `{memory_mib}` and `{stack_mib}` the run's limits (for
-/// runtimes that manage their own memory).
+/// In commands: `{source}` is the main source file copied into the build folder, `{sources}`
+/// every source file of the language there (several arguments; a folder submission is built
+/// from all its files), `{dir}` that folder, `{exe}` the built program in it, `{class}` the
+/// main class (Java, Kotlin), `{crate}` a Rust crate name made from the file's name, and
+/// `{memory_mib}` and `{stack_mib}` the run's limits (for runtimes that manage their own
+/// memory).
 #[derive(Debug)]
 pub struct Language {
+    pub id: LanguageId,
     pub name: &'static str,
     pub extensions: &'static [&'static str],
     /// `None` for languages that need no build step.
@@ -23,14 +56,42 @@ pub struct Language {
     /// The runtime reserves far more address space than it uses, so memory is limited by its
     /// own flags instead of an address-space cap.
     pub manages_own_memory: bool,
-    /// The source must be named after its main class (Java).
-    pub named_after_class: bool,
+    pub main_class: MainClass,
+    /// The entry point of a folder of several files, as the package format's language table
+    /// says (`__main__.py`, `main.js`); otherwise the folder's only file of the language.
+    pub entry_points: &'static [&'static str],
 }
 
-/// The commands are Baekjoon's, which most judges share.
+/// The same program for every language: ours are Baekjoon's commands, which most judges
+/// share; the rest follow the Kattis language table's choices (file endings, entry points).
+const JVM_RUN: &[&str] = &[
+    "java",
+    "-Xmx{memory_mib}m",
+    "-Xss{stack_mib}m",
+    "-XX:+UseSerialGC",
+    "-Dfile.encoding=UTF-8",
+    "-cp",
+    "{dir}",
+    "{class}",
+];
+
+const fn language(id: LanguageId, name: &'static str) -> Language {
+    Language {
+        id,
+        name,
+        extensions: &[],
+        compile: None,
+        run: &["{exe}"],
+        version: &[],
+        out_of_memory_markers: &[],
+        manages_own_memory: false,
+        main_class: MainClass::None,
+        entry_points: &[],
+    }
+}
+
 pub const LANGUAGES: &[Language] = &[
     Language {
-        name: "Rust",
         extensions: &["rs"],
         compile: Some(&[
             "rustc",
@@ -45,61 +106,109 @@ pub const LANGUAGES: &[Language] = &[
             "{exe}",
             "{source}",
         ]),
-        run: &["{exe}"],
         version: &["rustc", "--version"],
         out_of_memory_markers: &["memory allocation of "],
-        manages_own_memory: false,
-        named_after_class: false,
+        entry_points: &["main.rs"],
+        ..language(LanguageId::Rust, "Rust")
     },
     Language {
-        name: "C",
         extensions: &["c"],
-        compile: Some(&["gcc", "-O2", "-std=gnu11", "-o", "{exe}", "{source}", "-lm"]),
-        run: &["{exe}"],
+        compile: Some(&[
+            "gcc",
+            "-O2",
+            "-std=gnu11",
+            "-o",
+            "{exe}",
+            "{sources}",
+            "-lm",
+        ]),
         version: &["gcc", "--version"],
-        out_of_memory_markers: &[],
-        manages_own_memory: false,
-        named_after_class: false,
+        ..language(LanguageId::C, "C")
     },
     Language {
-        name: "C++",
-        extensions: &["cpp", "cc", "cxx"],
-        compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{source}"]),
-        run: &["{exe}"],
+        extensions: &["cpp", "cc", "cxx", "c++", "C"],
+        compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{sources}"]),
         version: &["g++", "--version"],
         out_of_memory_markers: &["std::bad_alloc"],
-        manages_own_memory: false,
-        named_after_class: false,
+        ..language(LanguageId::Cpp, "C++")
     },
     Language {
-        name: "Java",
         extensions: &["java"],
-        compile: Some(&["javac", "-encoding", "UTF-8", "-d", "{dir}", "{source}"]),
-        run: &[
-            "java",
-            "-Xmx{memory_mib}m",
-            "-Xss{stack_mib}m",
-            "-XX:+UseSerialGC",
-            "-Dfile.encoding=UTF-8",
-            "-cp",
-            "{dir}",
-            "{class}",
-        ],
+        compile: Some(&["javac", "-encoding", "UTF-8", "-d", "{dir}", "{sources}"]),
+        run: JVM_RUN,
         version: &["javac", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,
-        named_after_class: true,
+        main_class: MainClass::JavaClass,
+        ..language(LanguageId::Java, "Java")
     },
     Language {
-        name: "Python 3",
-        extensions: &["py"],
+        extensions: &["py", "py3"],
         // A syntax error is a compile error, as on the judges.
-        compile: Some(&["python3", "-m", "py_compile", "{source}"]),
+        compile: Some(&["python3", "-m", "py_compile", "{sources}"]),
         run: &["python3", "{source}"],
         version: &["python3", "--version"],
         out_of_memory_markers: &["MemoryError"],
-        manages_own_memory: false,
-        named_after_class: false,
+        entry_points: &["__main__.py"],
+        ..language(LanguageId::Python3, "Python 3")
+    },
+    Language {
+        // A `.py` file whose first line names Python 2 is Python 2 too (`Language::of_file`).
+        extensions: &["py2"],
+        compile: Some(&["python2", "-m", "py_compile", "{sources}"]),
+        run: &["python2", "{source}"],
+        version: &["python2", "--version"],
+        out_of_memory_markers: &["MemoryError"],
+        entry_points: &["__main__.py"],
+        ..language(LanguageId::Python2, "Python 2")
+    },
+    Language {
+        extensions: &["js"],
+        compile: Some(&["node", "--check", "{source}"]),
+        run: &["node", "{source}"],
+        version: &["node", "--version"],
+        out_of_memory_markers: &["JavaScript heap out of memory"],
+        entry_points: &["main.js"],
+        ..language(LanguageId::JavaScript, "JavaScript")
+    },
+    Language {
+        extensions: &["kt"],
+        compile: Some(&["kotlinc", "-d", "{dir}", "{sources}"]),
+        run: &["kotlin", "-J-Xss{stack_mib}m", "-cp", "{dir}", "{class}"],
+        version: &["kotlinc", "-version"],
+        out_of_memory_markers: &["java.lang.OutOfMemoryError"],
+        manages_own_memory: true,
+        main_class: MainClass::KotlinFile,
+        ..language(LanguageId::Kotlin, "Kotlin")
+    },
+    Language {
+        extensions: &["go"],
+        compile: Some(&["go", "build", "-o", "{exe}", "{sources}"]),
+        version: &["go", "version"],
+        manages_own_memory: true,
+        ..language(LanguageId::Go, "Go")
+    },
+    Language {
+        extensions: &["cs"],
+        compile: Some(&["mcs", "-optimize+", "-out:{exe}", "{sources}"]),
+        run: &["mono", "{exe}"],
+        version: &["mcs", "--version"],
+        out_of_memory_markers: &["System.OutOfMemoryException"],
+        manages_own_memory: true,
+        ..language(LanguageId::CSharp, "C#")
+    },
+    // Last, and found by no extension: a validator folder that brings its own `build` and
+    // `run` scripts, run in (a copy of) that folder.
+    Language {
+        compile: Some(&[
+            "sh",
+            "-c",
+            "cd \"$0\" && if [ -e build ]; then sh ./build; fi && test -x run",
+            "{dir}",
+        ]),
+        run: &["sh", "-c", "cd \"$0\" && exec ./run \"$@\"", "{dir}"],
+        version: &["sh", "-c", "echo sh"],
+        ..language(LanguageId::Scripts, "build/run scripts")
     },
 ];
 
@@ -110,6 +219,23 @@ impl Language {
         LANGUAGES
             .iter()
             .find(|language| language.extensions.contains(&extension))
+    }
+
+    /// The language of a source file by its extension and, for a `.py` file, its first line:
+    /// a shebang naming `python2` makes it Python 2, as Kattis decides.
+    pub fn of_file(source: &Path, code: &[u8]) -> Option<&'static Language> {
+        let language = Language::of(source)?;
+        let first_line = code.split(|&b| b == b'\n').next().unwrap_or_default();
+        let python2 = first_line.starts_with(b"#!")
+            && String::from_utf8_lossy(first_line).contains("python2");
+        if language.id == LanguageId::Python3 && python2 {
+            return Language::by_id(LanguageId::Python2);
+        }
+        Some(language)
+    }
+
+    pub fn by_id(id: LanguageId) -> Option<&'static Language> {
+        LANGUAGES.iter().find(|language| language.id == id)
     }
 
     /// The first program this language needs (compiler, runtime) that is not on `PATH`, named

@@ -37,7 +37,7 @@ impl Problem {
     /// The limits a program in `language` runs under: the problem's, plus what the profile's
     /// judge grants that language.
     pub fn limits_for(&self, language: &Language) -> Limits {
-        self.profile.allowance(language.name).apply(self.limits)
+        self.profile.allowance(language.id).apply(self.limits)
     }
 }
 

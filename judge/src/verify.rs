@@ -8,12 +8,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::compile::Compiler;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
-use crate::language::Language;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
+use crate::sources::Sources;
 use crate::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
@@ -151,13 +151,18 @@ fn judge_one(
 
 /// Why a submission cannot be judged on this machine, if it cannot.
 fn unjudgeable(submission: &Path) -> Option<String> {
-    if submission.is_dir() {
-        return Some("a submission folder of several files is not supported yet".into());
-    }
-    let Some(language) = Language::of(submission) else {
-        return Some("unknown language".into());
+    let sources = match Sources::read(submission) {
+        Ok(sources) => sources,
+        // The reason without the path: the row already names the submission.
+        Err(Error::Invalid { message, .. }) => {
+            return Some(message.split(':').next().unwrap_or_default().to_owned())
+        }
+        Err(error) => return Some(error.to_string()),
     };
-    language.missing_tool().map(|tool| format!("no {tool}"))
+    sources
+        .language
+        .missing_tool()
+        .map(|tool| format!("no {tool}"))
 }
 
 fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
@@ -243,6 +248,13 @@ mod tests {
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
         assert_eq!(unjudgeable(&unknown).as_deref(), Some("unknown language"));
-        assert!(unjudgeable(dir.path()).unwrap().contains("folder"));
+        let folder = dir.path().join("mixed");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("a.py"), "").unwrap();
+        std::fs::write(folder.join("b.c"), "").unwrap();
+        assert_eq!(
+            unjudgeable(&folder).as_deref(),
+            Some("cannot tell this folder's language")
+        );
     }
 }
