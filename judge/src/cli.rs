@@ -760,7 +760,8 @@ fn verify(
     color: ColorChoice,
 ) -> Result<Outcome> {
     let problem = load_one(repository, package)?;
-    let rows = verify::verify(&problem, &compiler(repository), jobs)?;
+    let report = verify::verify(&problem, &compiler(repository), jobs)?;
+    let rows = report.rows;
     let mut out = anstream::AutoStream::new(std::io::stdout(), color);
     let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
     let _ = writeln!(
@@ -802,6 +803,12 @@ fn verify(
         problem.id,
         rows.len()
     );
+    if let Some((limit, how)) = &report.derived_time_limit {
+        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
     let judged = rows.len() - skipped;
     Ok(if errors > 0 {
         Outcome::Error

@@ -165,7 +165,10 @@ impl Repository {
     /// Loads a problem folder: metadata and cases.
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
         let mut problem = self.load_metadata(dir)?;
-        problem.cases = find_cases(dir)?;
+        problem.cases = match &problem.package {
+            Some(_) => kattis::find_cases(&problem)?,
+            None => find_cases(dir)?,
+        };
         Ok(problem)
     }
 
@@ -256,6 +259,8 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
                 name,
                 input,
                 expected: answer.clone(),
+                validator_args: Vec::new(),
+                compare: None,
             }),
             (Some(input), []) => {
                 return Err(Error::invalid(

@@ -31,6 +31,9 @@ pub struct Problem {
     /// A custom checker, used instead of `compare` when present.
     pub checker: Option<CheckerSpec>,
     pub cases: Vec<TestCase>,
+    /// What a Kattis package adds: its format version, type and timing rules; `None` for
+    /// our problems.
+    pub package: Option<crate::kattis::Package>,
 }
 
 impl Problem {
@@ -42,12 +45,18 @@ impl Problem {
 }
 
 /// One input and its expected output.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TestCase {
     /// Path below the tests folder, without extension: `sample/1`.
     pub name: String,
     pub input: PathBuf,
     pub expected: PathBuf,
+    /// Arguments for the output validator on this case, after the problem's own (a Kattis
+    /// package's `output_validator_args`); empty for our problems.
+    pub validator_args: Vec<String>,
+    /// The default validator's mode for this case when its arguments change it (a package's
+    /// `output_validator_args: [float_tolerance, ...]`); else the problem's.
+    pub compare: Option<CompareMode>,
 }
 
 /// `problem.toml` as written; every key may be left out.
@@ -174,6 +183,7 @@ impl Problem {
             cases: Vec::new(),
             dir: dir.to_path_buf(),
             id,
+            package: None,
         })
     }
 }

@@ -5,11 +5,14 @@
 //! submission that cannot be judged (no toolchain, unknown language, a build fault) stands in
 //! its own row and can never shift another's expectation.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::compile::Compiler;
 use crate::error::{Error, Result};
 use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
+use crate::language::LanguageId;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
@@ -25,9 +28,11 @@ const FOLDERS: &[(&str, Promise)] = &[
         Promise::Some(VerdictKind::TimeLimitExceeded),
     ),
     ("run_time_error", Promise::Some(VerdictKind::RuntimeError)),
+    // The package format has no memory verdict: exceeding memory is a run-time error there
+    // (the case's detail says "memory"); the folder is kept for packages that have it.
     (
         "memory_limit_exceeded",
-        Promise::Some(VerdictKind::MemoryLimitExceeded),
+        Promise::Some(VerdictKind::RuntimeError),
     ),
     (
         "output_limit_exceeded",
@@ -73,17 +78,66 @@ pub struct Row {
     pub outcome: Outcome,
 }
 
-/// Judges every submission of the package and checks each against its folder.
-pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Vec<Row>> {
+/// What `verify` found: a row per submission, and what a person should know besides.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub rows: Vec<Row>,
+    /// The time limit, when the package gives none and it was derived from the accepted
+    /// submissions, with how.
+    pub derived_time_limit: Option<(Duration, String)>,
+    /// Things the rows do not show (a file that is not read).
+    pub notes: Vec<String>,
+}
+
+/// While the time limit is not known yet, the accepted submissions run under this one, as
+/// generous as a person waits for.
+const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// Judges every submission of the package and checks each against its folder. The accepted
+/// folder is judged first: when the package gives no time limit, the others are judged under
+/// the one the accepted submissions imply.
+pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Report> {
+    let mut problem = problem.clone();
     let root = problem.dir.join(SUBMISSIONS_DIR);
-    let mut rows = Vec::new();
-    for folder in submissions_in(&root)
+    let mut report = Report::default();
+    if root.join("submissions.yaml").is_file() {
+        report.notes.push(
+            "submissions/submissions.yaml is not read: each row has its folder's default expectation".into(),
+        );
+    }
+    let package = problem.package.clone();
+    let derive = package.as_ref().filter(|package| !package.time_limit_given);
+    if derive.is_some() {
+        problem.limits.cpu_time = UNKNOWN_TIME_LIMIT;
+    }
+    let mut toolchains = Toolchains::default();
+    let mut folders: Vec<PathBuf> = submissions_in(&root)
         .into_iter()
         .filter(|path| path.is_dir())
-    {
+        .collect();
+    // Accepted first (a stable sort keeps the others in order).
+    folders.sort_by_key(|folder| file_name(folder) != "accepted");
+    let mut slowest_accepted: Option<Duration> = None;
+    let mut derived = false;
+    for folder in folders {
         let name = file_name(&folder);
+        if let (Some(package), false, true) = (derive, derived, name != "accepted") {
+            derived = true;
+            if let Some(slowest) = slowest_accepted {
+                let limit = package.timing.limit_from(slowest);
+                problem.limits.cpu_time = limit;
+                let how = format!(
+                    "the slowest accepted submission took {} ms; × {} (ac_to_time_limit{}), rounded up to a multiple of {} s",
+                    slowest.as_millis(),
+                    package.timing.ac_to_time_limit,
+                    if package.version == crate::kattis::FormatVersion::Legacy { ", legacy time_multiplier" } else { "" },
+                    package.timing.time_resolution,
+                );
+                report.derived_time_limit = Some((limit, how));
+            }
+        }
         let Some(&(_, promise)) = FOLDERS.iter().find(|(known, _)| *known == name) else {
-            rows.push(Row {
+            report.rows.push(Row {
                 submission: folder,
                 expected: name,
                 got: "not judged".into(),
@@ -92,16 +146,30 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Vec
             continue;
         };
         for submission in submissions_in(&folder) {
-            let outcome = judge_one(problem, &submission, promise, compiler, jobs);
-            rows.push(Row {
+            let (got, outcome, verdicts) = match unjudgeable(&submission, &mut toolchains) {
+                Some(reason) => ("not judged".into(), Outcome::Skipped(reason), None),
+                None => judge_one(&problem, &submission, promise, compiler, jobs),
+            };
+            if let (Promise::Accepted, Outcome::Kept, Some(verdicts)) =
+                (promise, &outcome, verdicts)
+            {
+                let time = verdicts.tally.max_cpu_time;
+                slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
+            }
+            report.rows.push(Row {
                 submission,
                 expected: name.clone(),
-                got: outcome.0,
-                outcome: outcome.1,
+                got,
+                outcome,
             });
         }
     }
-    Ok(rows)
+    if derive.is_some() && report.derived_time_limit.is_none() {
+        report.notes.push(
+            "no time limit in the package, and no accepted submission to derive one from".into(),
+        );
+    }
+    Ok(report)
 }
 
 fn file_name(path: &Path) -> String {
@@ -118,10 +186,7 @@ fn judge_one(
     promise: Promise,
     compiler: &Compiler,
     jobs: usize,
-) -> (String, Outcome) {
-    if let Some(reason) = unjudgeable(submission) {
-        return ("not judged".into(), Outcome::Skipped(reason));
-    }
+) -> (String, Outcome, Option<SolutionVerdicts>) {
     let mut collector = Collector::default();
     let task = Task {
         problem: problem.clone(),
@@ -137,20 +202,31 @@ fn judge_one(
         &mut collector,
     );
     if let Some(error) = collector.errors.into_iter().next() {
-        return ("error".into(), Outcome::Error(error));
+        return ("error".into(), Outcome::Error(error), None);
     }
-    match collector.solutions.first() {
-        Some(verdicts) if keeps(promise, verdicts) => (describe(verdicts), Outcome::Kept),
-        Some(verdicts) => (describe(verdicts), Outcome::Mismatch),
+    match collector.solutions.into_iter().next() {
+        Some(verdicts) => {
+            let outcome = if keeps(promise, &verdicts) {
+                Outcome::Kept
+            } else {
+                Outcome::Mismatch
+            };
+            (describe(&verdicts), outcome, Some(verdicts))
+        }
         None => (
             "error".into(),
             Outcome::Error("the submission was not judged".into()),
+            None,
         ),
     }
 }
 
+/// What this machine lacks, per language, asked once each.
+#[derive(Default)]
+struct Toolchains(HashMap<LanguageId, Option<String>>);
+
 /// Why a submission cannot be judged on this machine, if it cannot.
-fn unjudgeable(submission: &Path) -> Option<String> {
+fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String> {
     let sources = match Sources::read(submission) {
         Ok(sources) => sources,
         // The reason without the path: the row already names the submission.
@@ -159,10 +235,12 @@ fn unjudgeable(submission: &Path) -> Option<String> {
         }
         Err(error) => return Some(error.to_string()),
     };
-    sources
-        .language
-        .missing_tool()
-        .map(|tool| format!("no {tool}"))
+    let language = sources.language;
+    toolchains
+        .0
+        .entry(language.id)
+        .or_insert_with(|| language.unavailable())
+        .clone()
 }
 
 fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
@@ -247,13 +325,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
-        assert_eq!(unjudgeable(&unknown).as_deref(), Some("unknown language"));
+        assert_eq!(
+            unjudgeable(&unknown, &mut Toolchains::default()).as_deref(),
+            Some("unknown language")
+        );
         let folder = dir.path().join("mixed");
         std::fs::create_dir(&folder).unwrap();
         std::fs::write(folder.join("a.py"), "").unwrap();
         std::fs::write(folder.join("b.c"), "").unwrap();
         assert_eq!(
-            unjudgeable(&folder).as_deref(),
+            unjudgeable(&folder, &mut Toolchains::default()).as_deref(),
             Some("cannot tell this folder's language")
         );
     }

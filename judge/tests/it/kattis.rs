@@ -136,3 +136,168 @@ fn each_verify_row_carries_its_own_expectation() {
     );
     drop(package);
 }
+
+/// `judge verify` on a fixture package: its exit code and its table.
+fn verify(name: &str) -> (i32, String) {
+    let output = judge()
+        .args(["verify", &fixture(&format!("kattis/{name}"))])
+        .output()
+        .unwrap();
+    let table =
+        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap();
+    (output.status.code().unwrap(), table)
+}
+
+/// A row as `judge verify` must show it: submission, got, result.
+type ExpectedRow = (&'static str, &'static str, &'static str);
+
+/// Each package's rows, as `judge verify` must show them (submission, got, result), and a
+/// line of the table besides: one package per rule of the format.
+#[test]
+fn packages_are_verified_as_the_format_says() {
+    let expected: &[(&str, &[ExpectedRow], &str)] = &[
+        // A validator file directly in legacy `output_validators/`: it, not the default
+        // validator, accepts an answer off by one.
+        (
+            "legacy_validator_file",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // 2025-09 `output_validator/` of two files, built once as one program.
+        (
+            "validator_folder_2025",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // A validator folder with a `build` script that makes its `run`.
+        (
+            "validator_scripts",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // Group arguments for the default validator: a tolerance in secret/ only.
+        (
+            "validator_args_legacy",
+            &[
+                ("accepted/near.py", "AC 2", "ok"),
+                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        (
+            "validator_args_2025",
+            &[
+                ("accepted/near.py", "AC 2", "ok"),
+                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        // Lexicographic order: secret/10 and secret/2 run before secret/9, where the wrong
+        // submission fails (natural order would stop it after two cases).
+        (
+            "data_dirs",
+            &[
+                ("accepted/echo.py", "AC 4", "ok"),
+                ("wrong_answer/not_nine.py", "AC 3, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        // Over the memory limit is a run-time error.
+        (
+            "memory",
+            &[("run_time_error/hog.py", "RE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
+        // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
+        // a whole step), and the endless one is TLE under it.
+        (
+            "derived_time_limit_legacy",
+            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+            "time limit: 1 s, derived",
+        ),
+        (
+            "derived_time_limit_2025",
+            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+            "rounded up to a multiple of 0.5 s",
+        ),
+    ];
+    for (package, rows, line) in expected {
+        let (code, table) = verify(package);
+        assert_eq!(code, 0, "{package}:\n{table}");
+        for (submission, got, result) in *rows {
+            let columns = row(&table, submission);
+            assert_eq!(
+                &columns[2..],
+                [*got, *result],
+                "{package}, {submission}:\n{table}"
+            );
+        }
+        assert!(table.contains(line), "{package}: no `{line}` in:\n{table}");
+    }
+}
+
+#[test]
+fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
+    // `.out` beside `.ans` is an example output, and data/invalid_*, data/valid_output hold no
+    // cases to judge: the run has the sample and the three secret cases only, in
+    // lexicographic order.
+    let output = judge()
+        .args(["run", &fixture("kattis/data_dirs")])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(output).unwrap();
+    let cases: Vec<&str> = report
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("AC"))
+        .map(|rest| rest.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        cases,
+        ["sample/1", "secret/10", "secret/2", "secret/9"],
+        "{report}"
+    );
+}
+
+#[test]
+fn interactive_and_multi_pass_problems_are_refused_not_misjudged() {
+    for (package, line) in [
+        ("interactive_legacy", "line 3: the problem is interactive"),
+        ("multipass_2025", "line 5: the problem is multi-pass"),
+    ] {
+        for command in ["verify", "run"] {
+            judge()
+                .args([command, &fixture(&format!("kattis/{package}"))])
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(line))
+                .stderr(predicate::str::contains("not supported yet"));
+        }
+    }
+}
+
+#[test]
+fn a_memory_hog_is_a_run_time_error_that_names_memory() {
+    judge()
+        .args([
+            "run",
+            &fixture("kattis/memory"),
+            "--solution",
+            &fixture("kattis/memory/submissions/run_time_error/hog.py"),
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("RE "))
+        .stdout(predicate::str::contains("run-time error: memory limit"));
+}
