@@ -306,6 +306,9 @@ fn judge(
     }
     let jobs = jobs_or_cores(args.jobs);
     let mut problems = load_tasks(repository, &args.problems)?;
+    for problem in problems.iter_mut().flatten() {
+        kattis::apply_time_limit(problem, &cache_dir(repository));
+    }
     if let Some((slice, slices)) = args.partition {
         partition(&mut problems, slice, slices);
     }
@@ -804,6 +807,7 @@ fn verify(
         rows.len()
     );
     if let Some((limit, how)) = &report.derived_time_limit {
+        kattis::remember_time_limit(&cache_dir(repository), &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
     for note in &report.notes {

@@ -301,3 +301,59 @@ fn a_memory_hog_is_a_run_time_error_that_names_memory() {
         .stdout(predicate::str::contains("RE "))
         .stdout(predicate::str::contains("run-time error: memory limit"));
 }
+
+/// Whether `tool` is on this machine's `PATH`.
+fn on_path(tool: &str) -> bool {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join(tool).is_file())
+}
+
+#[test]
+fn a_folder_submission_is_one_program_and_languages_follow_the_table() {
+    let (code, table) = verify("languages_2025");
+    assert_eq!(code, 0, "{table}");
+    for (submission, got, result) in [
+        // main.cpp and add.cpp compiled together, add.h beside them.
+        ("accepted/cpp_parts", "AC 2", "ok"),
+        // __main__.py is the entry point and imports its neighbour.
+        ("accepted/python_parts", "AC 2", "ok"),
+        ("wrong_answer/python_parts_wrong", "AC 1, WA 1", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+    let javascript = &row(&table, "accepted/sum.js")[2..];
+    if on_path("node") {
+        assert_eq!(javascript, ["AC 2", "ok"], "{table}");
+    } else {
+        assert_eq!(javascript, ["not judged", "skipped (no node)"], "{table}");
+    }
+}
+
+#[test]
+fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
+    let (dir, package) = package("derived_time_limit_2025");
+    let cache = dir.path().join("cache");
+    let run = || {
+        judge_in(dir.path())
+            .env("JUDGE_CACHE_DIR", &cache)
+            .args(["run", "derived_time_limit_2025"])
+            .assert()
+            .code(0)
+    };
+    run().stderr(predicate::str::contains(
+        "states no time limit: the default 1 s (run `judge verify`",
+    ));
+    judge_in(dir.path())
+        .env("JUDGE_CACHE_DIR", &cache)
+        .args(["verify", "derived_time_limit_2025"])
+        .assert()
+        .code(0);
+    // The figure depends on this machine's speed; that it is the derived one does not.
+    run().stderr(
+        predicate::str::is_match(
+            r"states no time limit: [0-9.]+ s, as the last `judge verify` derived it",
+        )
+        .unwrap(),
+    );
+    drop(package);
+}
