@@ -166,11 +166,7 @@ pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
 /// For `run`: a package that states no time limit runs under the one `verify` derived, else
 /// the default; either way the user is told which, on stderr.
 pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
-    if !problem
-        .package
-        .as_ref()
-        .is_some_and(|p| !p.time_limit_given)
-    {
+    if problem.package.as_ref().is_none_or(|p| p.time_limit_given) {
         return;
     }
     match remembered_time_limit(cache_dir, &problem.dir) {
