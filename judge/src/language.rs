@@ -281,8 +281,10 @@ impl Language {
     }
 }
 
-/// The class a Java source's `main` is in: the public class, else the first class declared.
+/// The class a Java source's `main` is in: the public class, else the first class declared
+/// (comments aside: "the public class names" in a comment declares nothing).
 pub fn java_main_class(source: &str) -> Option<String> {
+    let source = without_comments(source);
     let words: Vec<&str> = source
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .filter(|word| !word.is_empty())
@@ -298,6 +300,27 @@ pub fn java_main_class(source: &str) -> Option<String> {
             .position(|word| *word == "class")
             .and_then(class_after)
     })
+}
+
+/// The source with `//` and `/* */` comments blanked (strings are not parsed; good enough for
+/// finding declarations).
+pub fn without_comments(source: &str) -> String {
+    let mut kept = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(start) = rest.find("//").into_iter().chain(rest.find("/*")).min() {
+        kept.push_str(&rest[..start]);
+        let end = if rest[start..].starts_with("//") {
+            rest[start..].find('\n').map_or(rest.len(), |n| start + n)
+        } else {
+            rest[start..]
+                .find("*/")
+                .map_or(rest.len(), |n| start + n + 2)
+        };
+        kept.push(' ');
+        rest = &rest[end..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 /// A crate name for a source file: its stem with every character that may not stand in a
@@ -339,6 +362,8 @@ mod tests {
         assert_eq!(java_main_class(source).as_deref(), Some("Solution"));
         assert_eq!(java_main_class("class Main { }").as_deref(), Some("Main"));
         assert_eq!(java_main_class("// nothing here"), None);
+        let commented = "/* the public class names must match */\npublic class hello {}\n";
+        assert_eq!(java_main_class(commented).as_deref(), Some("hello"));
     }
 
     #[test]

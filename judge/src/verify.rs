@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use crate::compile::Compiler;
 use crate::error::{Error, Result};
-use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
+use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
 use crate::language::LanguageId;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
@@ -123,17 +123,9 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
         let name = file_name(&folder);
         if let (Some(package), false, true) = (derive, derived, name != "accepted") {
             derived = true;
-            if let Some(slowest) = slowest_accepted {
-                let limit = package.timing.limit_from(slowest);
+            report.derived_time_limit = derived_limit(package, slowest_accepted);
+            if let Some((limit, _)) = report.derived_time_limit {
                 problem.limits.cpu_time = limit;
-                let how = format!(
-                    "the slowest accepted submission took {} ms; × {} (ac_to_time_limit{}), rounded up to a multiple of {} s",
-                    slowest.as_millis(),
-                    package.timing.ac_to_time_limit,
-                    if package.version == crate::kattis::FormatVersion::Legacy { ", legacy time_multiplier" } else { "" },
-                    package.timing.time_resolution,
-                );
-                report.derived_time_limit = Some((limit, how));
             }
         }
         let Some(&(_, promise)) = FOLDERS.iter().find(|(known, _)| *known == name) else {
@@ -164,12 +156,31 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
             });
         }
     }
+    if let (Some(package), false) = (derive, derived) {
+        // Only accepted submissions: the limit is still worth knowing, for `run`.
+        report.derived_time_limit = derived_limit(package, slowest_accepted);
+    }
     if derive.is_some() && report.derived_time_limit.is_none() {
         report.notes.push(
             "no time limit in the package, and no accepted submission to derive one from".into(),
         );
     }
     Ok(report)
+}
+
+/// The time limit the slowest accepted run implies, and how it was found.
+fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Duration, String)> {
+    let slowest = slowest?;
+    let timing = package.timing;
+    let legacy = package.version == FormatVersion::Legacy;
+    let how = format!(
+        "the slowest accepted submission took {} ms; × {} (ac_to_time_limit{}), rounded up to a multiple of {} s",
+        slowest.as_millis(),
+        timing.ac_to_time_limit,
+        if legacy { ", legacy time_multiplier" } else { "" },
+        timing.time_resolution,
+    );
+    Some((timing.limit_from(slowest), how))
 }
 
 fn file_name(path: &Path) -> String {
