@@ -87,6 +87,8 @@ fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<Strin
 fn read_folder(folder: &Path) -> Result<Sources> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(folder)
+        // A file linked from elsewhere in the package is part of the program.
+        .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| {

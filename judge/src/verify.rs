@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::compile::Compiler;
 use crate::error::{Error, Result};
+use crate::kattis::expectations::{default_for, Requirement, SubmissionsYaml};
 use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
 use crate::language::LanguageId;
 use crate::problem::Problem;
@@ -42,7 +43,7 @@ const FOLDERS: &[(&str, Promise)] = &[
     ("rejected", Promise::Rejected),
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Promise {
     /// Every case AC.
     Accepted,
@@ -52,6 +53,8 @@ enum Promise {
     CompileError,
     /// Anything but accepted.
     Rejected,
+    /// What `submissions.yaml` asks (with the folder's default), every one of them.
+    Requirements(Vec<Requirement>),
 }
 
 /// How a row came out.
@@ -100,11 +103,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     let mut problem = problem.clone();
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let mut report = Report::default();
-    if root.join("submissions.yaml").is_file() {
-        report.notes.push(
-            "submissions/submissions.yaml is not read: each row has its folder's default expectation".into(),
-        );
-    }
+    let yaml = SubmissionsYaml::read(&root)?;
     let package = problem.package.clone();
     let derive = package.as_ref().filter(|package| !package.time_limit_given);
     if derive.is_some() {
@@ -128,7 +127,11 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
                 problem.limits.cpu_time = limit;
             }
         }
-        let Some(&(_, promise)) = FOLDERS.iter().find(|(known, _)| *known == name) else {
+        let folder_promise = FOLDERS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, promise)| promise.clone());
+        if folder_promise.is_none() && yaml.is_empty() {
             report.rows.push(Row {
                 submission: folder,
                 expected: name,
@@ -136,14 +139,32 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
                 outcome: Outcome::Skipped("no verdict is known for this folder".into()),
             });
             continue;
-        };
+        }
         for submission in submissions_in(&folder) {
-            let (got, outcome, verdicts) = match unjudgeable(&submission, &mut toolchains) {
-                Some(reason) => ("not judged".into(), Outcome::Skipped(reason), None),
-                None => judge_one(&problem, &submission, promise, compiler, jobs),
+            let relative = format!("{name}/{}", file_name(&submission));
+            let (requirements, unchecked) = yaml.requirements(&relative);
+            let promise = match &folder_promise {
+                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
+                Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
+                    Some(promise.clone())
+                }
+                _ if requirements.is_empty() => None,
+                _ => Some(Promise::Requirements(requirements)),
             };
-            if let (Promise::Accepted, Outcome::Kept, Some(verdicts)) =
-                (promise, &outcome, verdicts)
+            let skip = |reason: String| ("not judged".to_owned(), Outcome::Skipped(reason), None);
+            let (got, outcome, verdicts) = match (promise, unchecked.first()) {
+                (None, _) => {
+                    skip("neither its folder nor submissions.yaml says what it must get".into())
+                }
+                (Some(_), Some(key)) => skip(format!(
+                    "submissions.yaml asks `{key}` of it, which is not checked"
+                )),
+                (Some(promise), None) => match unjudgeable(&submission, &mut toolchains) {
+                    Some(reason) => skip(reason),
+                    None => judge_one(&problem, &submission, &promise, compiler, jobs),
+                },
+            };
+            if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts)
             {
                 let time = verdicts.tally.max_cpu_time;
                 slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
@@ -183,6 +204,11 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
     Some((timing.limit_from(slowest), how))
 }
 
+/// A folder whose requirement the package format defines (and `submissions.yaml` may change).
+fn is_format_folder(name: &str) -> bool {
+    default_for(name).is_some()
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .unwrap_or_default()
@@ -194,7 +220,7 @@ fn file_name(path: &Path) -> String {
 fn judge_one(
     problem: &Problem,
     submission: &Path,
-    promise: Promise,
+    promise: &Promise,
     compiler: &Compiler,
     jobs: usize,
 ) -> (String, Outcome, Option<SolutionVerdicts>) {
@@ -254,7 +280,7 @@ fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String>
         .clone()
 }
 
-fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
+fn keeps(promise: &Promise, verdicts: &SolutionVerdicts) -> bool {
     let kinds: Vec<VerdictKind> = verdicts.verdicts.iter().map(|v| v.kind()).collect();
     let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
     match promise {
@@ -263,8 +289,9 @@ fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
         Promise::Accepted => kinds.iter().all(accepted),
         Promise::Rejected => !kinds.iter().all(accepted),
         Promise::Some(verdict) => {
-            kinds.contains(&verdict) && kinds.iter().all(|kind| accepted(kind) || *kind == verdict)
+            kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
+        Promise::Requirements(requirements) => requirements.iter().all(|r| r.kept_by(&kinds)),
     }
 }
 
@@ -302,31 +329,31 @@ mod tests {
 
     #[test]
     fn promises_are_kept_only_without_surprises() {
-        assert!(keeps(Promise::Accepted, &got(&[AC, AC])));
-        assert!(!keeps(Promise::Accepted, &got(&[AC, WA])));
-        assert!(keeps(SOME_WA, &got(&[AC, WA])));
+        assert!(keeps(&Promise::Accepted, &got(&[AC, AC])));
+        assert!(!keeps(&Promise::Accepted, &got(&[AC, WA])));
+        assert!(keeps(&SOME_WA, &got(&[AC, WA])));
         assert!(
-            !keeps(SOME_WA, &got(&[AC, AC])),
+            !keeps(&SOME_WA, &got(&[AC, AC])),
             "a wrong answer must fail somewhere"
         );
-        assert!(!keeps(SOME_WA, &got(&[WA, RE])), "no worse surprise");
+        assert!(!keeps(&SOME_WA, &got(&[WA, RE])), "no worse surprise");
         assert!(!keeps(
-            Promise::Some(VerdictKind::TimeLimitExceeded),
+            &Promise::Some(VerdictKind::TimeLimitExceeded),
             &got(&[WA, TLE])
         ));
         assert!(keeps(
-            Promise::Some(VerdictKind::RuntimeError),
+            &Promise::Some(VerdictKind::RuntimeError),
             &got(&[AC, RE])
         ));
-        assert!(keeps(Promise::Rejected, &got(&[AC, MLE])));
+        assert!(keeps(&Promise::Rejected, &got(&[AC, MLE])));
         let compile_error = SolutionVerdicts {
             compile_error: true,
             ..SolutionVerdicts::default()
         };
-        assert!(keeps(Promise::CompileError, &compile_error));
-        assert!(!keeps(Promise::Accepted, &compile_error));
+        assert!(keeps(&Promise::CompileError, &compile_error));
+        assert!(!keeps(&Promise::Accepted, &compile_error));
         assert!(
-            !keeps(Promise::Accepted, &got(&[])),
+            !keeps(&Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
         );
     }

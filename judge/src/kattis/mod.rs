@@ -4,6 +4,7 @@
 //! `submissions/<verdict>/` folders that `judge verify` checks. The test data is `cases`.
 
 mod cases;
+pub mod expectations;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -357,3 +357,25 @@ fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
     );
     drop(package);
 }
+
+#[test]
+fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
+    let (code, table) = verify("submissions_yaml_2025");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        // The accepted folder's default is replaced: WA is what it must get.
+        ("accepted/wrong.py", "WA 1", "ok"),
+        // A folder the format does not define, given a requirement by the file.
+        ("mine/any.py", "WA 1", "ok"),
+        // `mine/ok.{py,cpp}` adds "only AC" to both.
+        ("mine/ok.cpp", "AC 2", "ok"),
+        ("mine/ok.py", "WA 1", "MISMATCH"),
+        (
+            "mine/says_hello.py",
+            "not judged",
+            "skipped (submissions.yaml asks `message` of it, which is not checked)",
+        ),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}
