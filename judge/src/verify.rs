@@ -161,7 +161,10 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
                 )),
                 (Some(promise), None) => match unjudgeable(&submission, &mut toolchains) {
                     Some(reason) => skip(reason),
-                    None => judge_one(&problem, &submission, &promise, compiler, jobs),
+                    None => {
+                        let problem = with_tle_margin(&problem, &promise);
+                        judge_one(&problem, &submission, &promise, compiler, jobs)
+                    }
                 },
             };
             if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts)
@@ -202,6 +205,29 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
         timing.time_resolution,
     );
     Some((timing.limit_from(slowest), how))
+}
+
+/// A submission that must be too slow must be too slow by the package's margin: it runs under
+/// the time limit × `time_limit_to_tle` (legacy `time_safety_margin`), so that one which would
+/// finish just past the limit is caught, as problemtools and BAPCtools do.
+fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
+    let must_time_out = match promise {
+        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
+        Promise::Requirements(requirements) => requirements.iter().any(|r| {
+            r.required
+                .as_ref()
+                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
+        }),
+        _ => false,
+    };
+    let mut problem = problem.clone();
+    if let (true, Some(package)) = (must_time_out, &problem.package) {
+        problem.limits.cpu_time = problem
+            .limits
+            .cpu_time
+            .mul_f64(package.timing.time_limit_to_tle);
+    }
+    problem
 }
 
 /// A folder whose requirement the package format defines (and `submissions.yaml` may change).

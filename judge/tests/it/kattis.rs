@@ -379,3 +379,31 @@ fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
     }
 }
+
+#[test]
+fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
+    // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), but it
+    // finishes under 1.5 s, so the limit is too close for the package to promise its TLE.
+    let (code, table) = verify("tle_margin_2025");
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "time_limit_exceeded/barely.py")[2..],
+        ["AC 1", "MISMATCH"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "time_limit_exceeded/spins.py")[2..],
+        ["TLE 1", "ok"],
+        "{table}"
+    );
+    judge()
+        .args([
+            "run",
+            &fixture("kattis/tle_margin_2025"),
+            "--solution",
+            &fixture("kattis/tle_margin_2025/submissions/time_limit_exceeded/barely.py"),
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("TLE"));
+}
