@@ -88,6 +88,8 @@ struct PackageYaml {
     validation: Option<String>,
     validator_flags: Option<String>,
     limits: Option<LimitsYaml>,
+    /// 2025-09: values substituted for `{{name}}` in the package's programs and files.
+    constants: Option<serde_norway::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -315,6 +317,13 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
                 "{}the problem is {kind}: {kind} problems are not supported yet (the submission must be run together with the output validator), so it is not judged",
                 at(if version == FormatVersion::Legacy { "validation" } else { "type" })
             ),
+        ));
+    }
+    if yaml.constants.is_some() {
+        // Without the substitution, programs that use them fail to build or answer wrongly.
+        return Err(Error::invalid(
+            &path,
+            format!("{}`constants` are not substituted yet (`{{{{name}}}}` in programs and files), so the package is not judged", at("constants")),
         ));
     }
     let profile = Profile::Kattis;
