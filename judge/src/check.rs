@@ -1,7 +1,7 @@
 //! `judge check`: will this one file work on the online judge as it is? Static checks of the
 //! source (here); the build alone in an empty folder and the cases are run by the command.
 
-use crate::language::{java_main_class, Language};
+use crate::language::{java_main_class, without_comments, Language, LanguageId};
 use crate::profile::Profile;
 
 /// Crates every Rust judge has: the standard library's own.
@@ -19,8 +19,8 @@ const STD_CRATES: &[&str] = &[
 pub fn problems_with(source: &str, language: &Language, profile: Profile) -> Vec<String> {
     let mut found = Vec::new();
     let code = without_comments(source);
-    match language.name {
-        "Rust" => {
+    match language.id {
+        LanguageId::Rust => {
             if !has_words(&code, &["fn", "main"]) {
                 found.push(
                     "no `fn main`: the judge runs the program, it does not call a function".into(),
@@ -30,10 +30,10 @@ pub fn problems_with(source: &str, language: &Language, profile: Profile) -> Vec
                 found.push(format!("uses the crate `{name}`, which the judge does not have (standard library only)"));
             }
         }
-        "C" | "C++" if !code.contains("main(") && !code.contains("main (") => {
+        LanguageId::C | LanguageId::Cpp if !code.contains("main(") && !code.contains("main (") => {
             found.push("no `main` function".into());
         }
-        "Java" => {
+        LanguageId::Java => {
             if !has_words(&code, &["static", "void", "main"]) {
                 found.push("no `public static void main`".into());
             }
@@ -53,27 +53,6 @@ pub fn problems_with(source: &str, language: &Language, profile: Profile) -> Vec
         _ => {}
     }
     found
-}
-
-/// The source with `//` and `/* */` comments blanked (strings are not parsed; good enough for
-/// finding declarations).
-fn without_comments(source: &str) -> String {
-    let mut kept = String::with_capacity(source.len());
-    let mut rest = source;
-    while let Some(start) = rest.find("//").into_iter().chain(rest.find("/*")).min() {
-        kept.push_str(&rest[..start]);
-        let end = if rest[start..].starts_with("//") {
-            rest[start..].find('\n').map_or(rest.len(), |n| start + n)
-        } else {
-            rest[start..]
-                .find("*/")
-                .map_or(rest.len(), |n| start + n + 2)
-        };
-        kept.push(' ');
-        rest = &rest[end..];
-    }
-    kept.push_str(rest);
-    kept
 }
 
 /// Whether `words` appear in this order, next to each other (whitespace between).

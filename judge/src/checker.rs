@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::compile::Program;
+use crate::problem::TestCase;
 use crate::profile::Limits;
 use crate::sandbox::Termination;
 use crate::verdict::classify_run;
@@ -51,14 +52,8 @@ pub enum Judgement {
 }
 
 /// Runs `checker` on one case's output.
-pub fn check(
-    checker: &Program,
-    spec: &CheckerSpec,
-    input: &Path,
-    answer: &Path,
-    output: &[u8],
-) -> Judgement {
-    match run_checker(checker, spec, input, answer, output) {
+pub fn check(checker: &Program, spec: &CheckerSpec, case: &TestCase, output: &[u8]) -> Judgement {
+    match run_checker(checker, spec, case, output) {
         Ok(judgement) => judgement,
         Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
     }
@@ -67,10 +62,10 @@ pub fn check(
 fn run_checker(
     checker: &Program,
     spec: &CheckerSpec,
-    input: &Path,
-    answer: &Path,
+    case: &TestCase,
     output: &[u8],
 ) -> std::io::Result<Judgement> {
+    let (input, answer) = (case.input.as_path(), case.expected.as_path());
     let scratch = tempfile::Builder::new().prefix("judge-check-").tempdir()?;
     let output_file = scratch.path().join("output");
     std::fs::write(&output_file, output)?;
@@ -92,7 +87,8 @@ fn run_checker(
             vec![path(input), path(answer), format!("{}/", path(&feedback))],
         ),
     };
-    args.extend(spec.flags.iter().cloned());
+    // The problem's flags, then the case's (its test group's `output_validator_args`).
+    args.extend(spec.flags.iter().chain(&case.validator_args).cloned());
     let run = checker.run(stdin, CHECKER_LIMITS, &args)?;
     if let Some(verdict) = classify_run(&run, &CHECKER_LIMITS)
         .filter(|v| !matches!(v, crate::verdict::Verdict::RuntimeError(_)))

@@ -209,7 +209,7 @@ fn compare_file_in_windows<'a>(
     // line of the last token before it, so that no token, line or run of whitespace is split.
     let last_token = actual[..first_difference]
         .iter()
-        .rposition(|b| !b.is_ascii_whitespace());
+        .rposition(|b| !is_space(b));
     let line_start = last_token
         .and_then(|at| actual[..at].iter().rposition(|&b| b == b'\n'))
         .map_or(0, |at| at + 1);
@@ -379,13 +379,23 @@ fn compare_rest(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(),
         CompareMode::Exact => compare_exact(expected, actual),
         CompareMode::Lines => compare_lines(expected, actual),
         CompareMode::Tokens => compare_tokens(expected, actual, None, true),
-        CompareMode::Float { abs, rel } => compare_tokens(expected, actual, Some((abs, rel)), true),
+        CompareMode::Float { abs, rel } => {
+            let tolerance = Tolerance {
+                abs,
+                rel,
+                relative_to: RelativeTo::Larger,
+            };
+            compare_tokens(expected, actual, Some(tolerance), true)
+        }
         CompareMode::Kattis(flags) if flags.space_change_sensitive => {
             compare_spacing(expected, actual, flags)
         }
-        CompareMode::Kattis(flags) => {
-            compare_tokens(expected, actual, flags.tolerance, flags.case_sensitive)
-        }
+        CompareMode::Kattis(flags) => compare_tokens(
+            expected,
+            actual,
+            kattis_tolerance(flags),
+            flags.case_sensitive,
+        ),
     }
 }
 
@@ -463,11 +473,36 @@ fn line_reason(expected: &[u8], actual: &[u8]) -> Reason {
     }
 }
 
+/// How far apart two numbers may be.
+#[derive(Debug, Clone, Copy)]
+struct Tolerance {
+    abs: f64,
+    rel: f64,
+    relative_to: RelativeTo,
+}
+
+/// What the relative tolerance is a fraction of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RelativeTo {
+    /// The larger magnitude of the two (our `float` mode).
+    Larger,
+    /// The answer's magnitude, as the package format's default validator says: `|s-a| ≤ ε|a|`.
+    Answer,
+}
+
+fn kattis_tolerance(flags: KattisFlags) -> Option<Tolerance> {
+    flags.tolerance.map(|(abs, rel)| Tolerance {
+        abs,
+        rel,
+        relative_to: RelativeTo::Answer,
+    })
+}
+
 /// Token comparison; with a tolerance, numeric tokens match within it.
 fn compare_tokens(
     expected: &[u8],
     actual: &[u8],
-    tolerance: Option<(f64, f64)>,
+    tolerance: Option<Tolerance>,
     case_sensitive: bool,
 ) -> Result<(), Mismatch> {
     let mut expected_tokens = tokens_with_lines(expected);
@@ -494,7 +529,12 @@ fn compare_tokens(
 /// Kattis' `space_change_sensitive`: tokens as usual, and every run of whitespace between
 /// them exactly as expected.
 fn compare_spacing(expected: &[u8], actual: &[u8], flags: KattisFlags) -> Result<(), Mismatch> {
-    compare_tokens(expected, actual, flags.tolerance, flags.case_sensitive)?;
+    compare_tokens(
+        expected,
+        actual,
+        kattis_tolerance(flags),
+        flags.case_sensitive,
+    )?;
     let differing = whitespace_runs(expected)
         .into_iter()
         .zip(whitespace_runs(actual))
@@ -511,7 +551,7 @@ fn whitespace_runs(text: &[u8]) -> Vec<(usize, &[u8])> {
     let mut runs = Vec::new();
     let (mut line, mut run_line, mut run_start) = (1, 1, Some(0));
     for (index, &byte) in text.iter().enumerate() {
-        match (byte.is_ascii_whitespace(), run_start) {
+        match (is_space(&byte), run_start) {
             (true, None) => (run_start, run_line) = (Some(index), line),
             (false, Some(start)) => {
                 runs.push((run_line, &text[start..index]));
@@ -534,16 +574,25 @@ fn whitespace_runs(text: &[u8]) -> Vec<(usize, &[u8])> {
 fn token_reason(
     expected: &[u8],
     actual: &[u8],
-    tolerance: Option<(f64, f64)>,
+    tolerance: Option<Tolerance>,
     case_sensitive: bool,
 ) -> Option<Reason> {
     if expected == actual || (!case_sensitive && expected.eq_ignore_ascii_case(actual)) {
         return None;
     }
-    if let Some((abs, rel)) = tolerance {
+    if let Some(Tolerance {
+        abs,
+        rel,
+        relative_to,
+    }) = tolerance
+    {
         if let (Some(e), Some(a)) = (parse_float(expected), parse_float(actual)) {
             let delta = (e - a).abs();
-            if delta <= abs || delta <= rel * e.abs().max(a.abs()) {
+            let magnitude = match relative_to {
+                RelativeTo::Larger => e.abs().max(a.abs()),
+                RelativeTo::Answer => e.abs(),
+            };
+            if delta <= abs || delta <= rel * magnitude {
                 return None;
             }
             return Some(Reason::FloatOff {
@@ -580,9 +629,14 @@ fn trimmed_lines(text: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
     text.split(|&b| b == b'\n').map(<[u8]>::trim_ascii_end)
 }
 
+/// Whitespace between tokens: ASCII's, and the vertical tab, which the package format counts
+/// and `u8::is_ascii_whitespace` does not.
+fn is_space(byte: &u8) -> bool {
+    byte.is_ascii_whitespace() || *byte == 0x0b
+}
+
 fn tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
-    text.split(u8::is_ascii_whitespace)
-        .filter(|t| !t.is_empty())
+    text.split(is_space).filter(|t| !t.is_empty())
 }
 
 /// Tokens with the 1-based line each stands on.
@@ -593,7 +647,7 @@ fn tokens_with_lines(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 }
 
 fn is_blank(text: &[u8]) -> bool {
-    text.iter().all(u8::is_ascii_whitespace)
+    text.iter().all(is_space)
 }
 
 /// Lines that count: trailing blank lines do not.
@@ -631,7 +685,7 @@ impl LineCounter {
         for &byte in text {
             if byte == b'\n' {
                 self.breaks += 1;
-            } else if !byte.is_ascii_whitespace() {
+            } else if !is_space(&byte) {
                 self.last_filled = self.breaks + 1;
             }
         }
@@ -822,6 +876,44 @@ mod tests {
             why(FLOAT, "x\n", "0.5\n"),
             "line 1: different token: expected `x`, got `0.5`"
         );
+    }
+
+    fn kattis(tolerance: Option<(f64, f64)>) -> CompareMode {
+        CompareMode::Kattis(KattisFlags {
+            tolerance,
+            ..KattisFlags::default()
+        })
+    }
+
+    #[test]
+    fn the_default_validators_relative_tolerance_is_against_the_answer() {
+        // |2.5 - 1| = 1.5 > 0.6 × |1|: within 0.6 of the output's magnitude, not the answer's.
+        assert!(!matches(kattis(Some((0.0, 0.6))), "1\n", "2.5\n"));
+        assert!(matches(kattis(Some((0.0, 0.6))), "1\n", "1.5\n"));
+        assert!(matches(kattis(Some((0.0, 0.6))), "2.5\n", "1.1\n"));
+        // Our own float mode keeps its documented rule: relative to the larger.
+        assert!(matches(
+            CompareMode::Float { abs: 0.0, rel: 0.6 },
+            "1\n",
+            "2.5\n"
+        ));
+    }
+
+    #[test]
+    fn float_tolerance_alone_is_absolute_or_relative() {
+        // `float_tolerance 0.1`: 100 vs 105 is within 10% of the answer, not within 0.1.
+        let both = kattis(Some((0.1, 0.1)));
+        assert!(matches(both, "100\n", "105\n"));
+        // 0 vs 0.05: no relative room around 0, but within 0.1 absolutely.
+        assert!(matches(both, "0\n", "0.05\n"));
+        assert!(!matches(both, "0\n", "0.2\n"));
+    }
+
+    #[test]
+    fn vertical_tab_separates_tokens() {
+        assert!(matches(kattis(None), "1 2\n", "1\x0b2\n"));
+        assert!(matches(CompareMode::Tokens, "1 2\n", "1\x0b2\x0b\n"));
+        file_agrees(kattis(None), "1 2\n", "1\x0b2\n");
     }
 
     /// `compare_file` must agree with `compare` on the whole texts, line numbers included.

@@ -11,9 +11,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::language::{crate_name, java_main_class, Language};
+use crate::language::{crate_name, Language, LanguageId};
 use crate::profile::Limits;
 use crate::sandbox::{self, RunOutput, RunSpec, Termination};
+use crate::sources::Sources;
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -93,19 +94,8 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
-        let language = Language::for_source(source)?;
-        let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
-        let class = language.named_after_class.then(|| {
-            java_main_class(&String::from_utf8_lossy(&code)).unwrap_or_else(|| "Main".into())
-        });
-        let file_name = match &class {
-            Some(class) => format!("{class}.java"),
-            None => source
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned(),
-        };
+        let sources = Sources::read(source)?;
+        let language = sources.language;
         let version = self.version(language)?;
         // Messages of the built program (a panic's location) name the source's own folder,
         // not the build folder: part of what is built, so part of the key.
@@ -114,12 +104,12 @@ impl Compiler {
             .parent()
             .map(|dir| dir.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let key = cache_key(language, &version, &file_name, &origin, &code);
+        let key = cache_key(&sources, &version, &origin);
         let dir = self.cache_dir.join(&key);
         let ready = |cached| {
             Build::Ready(Program {
                 language,
-                run: fill(language.run, &dir, &file_name, class.as_deref()),
+                run: fill(language.run, &dir, &sources),
                 cached,
             })
         };
@@ -133,14 +123,28 @@ impl Compiler {
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
             .map_err(|e| Error::io(&self.cache_dir, e))?;
-        let staged_source = staging.path().join(&file_name);
-        std::fs::write(&staged_source, &code).map_err(|e| Error::io(&staged_source, e))?;
+        for (name, code) in &sources.files {
+            let staged = staging.path().join(name);
+            if let Some(parent) = staged.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            std::fs::write(&staged, code).map_err(|e| Error::io(&staged, e))?;
+            if language.id == LanguageId::Scripts {
+                // The scripts of a validator folder run as programs; a copy loses the mode.
+                use std::os::unix::fs::PermissionsExt;
+                let mode =
+                    std::fs::metadata(source.join(name)).map_or(0o644, |m| m.permissions().mode());
+                std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(mode))
+                    .map_err(|e| Error::io(&staged, e))?;
+            }
+        }
+        let staged_source = staging.path().join(&sources.main);
         if let Some(compile) = language.compile {
             let remap = language.remap_paths.iter().map(|part| {
                 part.replace("{dir}", &staging.path().to_string_lossy())
                     .replace("{origin}", &origin)
             });
-            let argv: Vec<OsString> = fill(compile, staging.path(), &file_name, class.as_deref())
+            let argv: Vec<OsString> = fill(compile, staging.path(), &sources)
                 .into_iter()
                 .chain(remap)
                 .map(OsString::from)
@@ -164,8 +168,14 @@ impl Compiler {
                     message.push_str("\ncompiler stopped: it ran past the time allowed");
                 }
                 // Name the user's file, not the copy in the build folder.
-                let message =
-                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy());
+                let message = if source.is_dir() {
+                    message.replace(
+                        &*staging.path().to_string_lossy(),
+                        &source.to_string_lossy(),
+                    )
+                } else {
+                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy())
+                };
                 return Ok(Build::CompileError(message));
             }
         }
@@ -242,56 +252,75 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(
-    language: &Language,
-    version: &str,
-    file_name: &str,
-    origin: &str,
-    code: &[u8],
-) -> String {
+fn cache_key(sources: &Sources, version: &str, origin: &str) -> String {
+    let language = sources.language;
     let mut hasher = blake3::Hasher::new();
     let command = language
         .compile
         .unwrap_or_default()
         .iter()
         .chain(language.run);
-    for part in [language.name, version, file_name, origin]
+    for part in [language.name, version, &sources.main, origin]
         .into_iter()
         .chain(command.copied())
         .chain(language.remap_paths.iter().copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
-    hasher.update(code);
+    for (name, code) in &sources.files {
+        // Lengths first, so that no two different file lists hash the same bytes.
+        hasher
+            .update(&(name.len() as u64).to_le_bytes())
+            .update(name.as_bytes());
+        hasher
+            .update(&(code.len() as u64).to_le_bytes())
+            .update(code);
+    }
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
 /// The build command as a person would type it in the source's folder, for messages.
-pub fn shown_command(language: &Language, file_name: &str) -> String {
+pub fn shown_command(language: &'static Language, file_name: &str) -> String {
     language.compile.map_or_else(
         || "(no build step)".to_owned(),
-        |compile| fill(compile, Path::new(""), file_name, None).join(" "),
+        |compile| {
+            fill(
+                compile,
+                Path::new(""),
+                &Sources::single(language, file_name),
+            )
+            .join(" ")
+        },
     )
 }
 
-/// A command template with the build folder's paths filled in.
-fn fill(template: &[&str], dir: &Path, file_name: &str, class: Option<&str>) -> Vec<String> {
-    let source = dir.join(file_name);
-    let exe = dir.join("main");
+/// A command template with the build folder's paths filled in; `{sources}` stands for as many
+/// arguments as the program has compiled files.
+fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
     // An empty folder is the current one, where paths need no prefix.
-    let folder = if dir.as_os_str().is_empty() {
-        Path::new(".")
+    let prefix = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let dir = if dir.as_os_str().is_empty() {
+        std::borrow::Cow::Borrowed(".")
     } else {
-        dir
+        dir.to_string_lossy()
     };
+    let class = sources.class.as_deref().unwrap_or("Main");
     template
         .iter()
-        .map(|part| {
-            part.replace("{source}", &source.to_string_lossy())
-                .replace("{exe}", &exe.to_string_lossy())
-                .replace("{dir}", &folder.to_string_lossy())
-                .replace("{class}", class.unwrap_or("Main"))
-                .replace("{crate}", &crate_name(file_name))
+        .flat_map(|part| {
+            if *part == "{sources}" {
+                return sources
+                    .compiled_files()
+                    .into_iter()
+                    .map(&prefix)
+                    .collect();
+            }
+            vec![part
+                .replace("{source}", &prefix(&sources.main))
+                .replace("{exe}", &prefix("main"))
+                .replace("{dir}", &dir)
+                .replace("{class}", class)
+                .replace("{crate}", &crate_name(&sources.main))]
         })
         .collect()
 }

@@ -18,6 +18,9 @@ const CASE_DIRS: [&str; 2] = ["tests", "data"];
 #[derive(Debug, Clone)]
 pub struct Repository {
     pub root: PathBuf,
+    /// No `problems/` folder was found: the judge works on packages named by path (a Kattis
+    /// package anywhere on disk), and keeps its builds in the user's cache folder.
+    pub standalone: bool,
 }
 
 impl Repository {
@@ -30,8 +33,35 @@ impl Repository {
             .find(|dir| dir.join(PROBLEMS_DIR).is_dir())
             .map(|root| Repository {
                 root: root.to_path_buf(),
+                standalone: false,
             })
             .ok_or(Error::NoRoot { start })
+    }
+
+    /// The repository above `start`, or, when there is none, `start` itself standing alone,
+    /// for the commands that judge a package named by its path.
+    pub fn find_or_standalone(start: &Path) -> Repository {
+        Repository::find(start).unwrap_or_else(|_| Repository {
+            root: start.to_path_buf(),
+            standalone: true,
+        })
+    }
+
+    /// Where built programs are kept: `$JUDGE_CACHE_DIR`, else the repository's
+    /// `target/judge/`, else (standalone) `$XDG_CACHE_HOME/judge` or `~/.cache/judge`, so that
+    /// judging a package never writes into it.
+    pub fn cache_dir(&self) -> PathBuf {
+        let dir = std::env::var_os("JUDGE_CACHE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                if self.standalone {
+                    user_cache_dir().join("judge")
+                } else {
+                    self.root.join("target").join("judge")
+                }
+            });
+        // Programs run from their own temporary folders: their paths must not be relative.
+        std::path::absolute(&dir).unwrap_or(dir)
     }
 
     /// `path` as shown to the user: relative to the root when inside it.
@@ -67,6 +97,15 @@ impl Repository {
     /// Every problem folder under `problems/`, in natural order. A folder whose name is not
     /// UTF-8 is an error of its own, so that it does not hide the others.
     pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
+        if self.standalone {
+            // Outside a repository the one problem is the package the judge was started in.
+            if kattis::is_package(&self.root) {
+                return Ok(vec![Ok(self.root.clone())]);
+            }
+            return Err(Error::NoRoot {
+                start: self.root.clone(),
+            });
+        }
         let dir = self.problems_dir();
         let entries = std::fs::read_dir(&dir).map_err(|error| Error::io(&dir, error))?;
         let mut found = Vec::new();
@@ -118,6 +157,12 @@ impl Repository {
                 path: self.relative(&dir).to_path_buf(),
             });
         }
+        if self.standalone {
+            return Err(Error::invalid(
+                &path,
+                "not a problem folder or Kattis package (no problem.toml, problem.yaml or data/ in it), and no `problems/` folder above the current one",
+            ));
+        }
         let known: Vec<String> = self
             .problem_dirs()
             .unwrap_or_default()
@@ -157,18 +202,39 @@ impl Repository {
     /// Loads a problem folder: metadata and cases.
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
         let mut problem = self.load_metadata(dir)?;
-        problem.cases = find_cases(dir)?;
+        problem.cases = match &problem.package {
+            Some(_) => kattis::find_cases(&problem)?,
+            None => find_cases(dir)?,
+        };
         Ok(problem)
     }
 
     /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
     /// A Kattis package is read from its `problem.yaml`.
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
-        let id = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        // `judge verify .` names the package by its folder, as any other path would.
+        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let id = absolute
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         if kattis::is_package(dir) {
             return kattis::load_package(dir, id.to_owned());
         }
         Problem::load(dir, self.default_solution(id))
+    }
+}
+
+/// `$XDG_CACHE_HOME` when set to an absolute path (as the XDG specification asks), else
+/// `~/.cache`, else the system's temporary folder.
+fn user_cache_dir() -> PathBuf {
+    let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
+    if let Some(dir) = xdg.filter(|dir| dir.is_absolute()) {
+        return dir;
+    }
+    match std::env::var_os("HOME") {
+        Some(home) if !home.is_empty() => PathBuf::from(home).join(".cache"),
+        _ => std::env::temp_dir(),
     }
 }
 
@@ -228,6 +294,8 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
                 name,
                 input,
                 expected: answer.clone(),
+                validator_args: Vec::new(),
+                compare: None,
             }),
             (Some(input), []) => {
                 return Err(Error::invalid(

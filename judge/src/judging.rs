@@ -33,14 +33,28 @@ pub fn judge_case(
         output_failure = failure;
         check
     });
-    let failure = match verdict {
-        Verdict::Accepted => None,
-        Verdict::WrongAnswer => output_failure,
+    // The package format has no memory verdict: a judge that applies its memory limit refuses
+    // the allocation that passes it, and the program fails then, before any time it spent
+    // afterwards. So in a package memory over the limit is a run-time error, even when the run
+    // also went on past its time.
+    let over_memory = verdict == Verdict::MemoryLimitExceeded
+        || (verdict == Verdict::TimeLimitExceeded && run.peak_memory_bytes > limits.memory_bytes);
+    let (verdict, failure) = match verdict {
+        _ if over_memory && problem.package.is_some() => {
+            let failure = limit_failure(Verdict::MemoryLimitExceeded, &run, &limits);
+            let message = format!("run-time error: memory limit: {}", failure.message);
+            (
+                Verdict::RuntimeError(run.termination),
+                Some(Failure { message, ..failure }),
+            )
+        }
+        Verdict::Accepted => (verdict, None),
+        Verdict::WrongAnswer => (verdict, output_failure),
         // The check failed: the judge's fault, and no figure of the run means anything.
         Verdict::JudgeError => {
             return judge_error(case, output_failure.unwrap_or_default().message)
         }
-        verdict => Some(limit_failure(verdict, &run, &limits)),
+        verdict => (verdict, Some(limit_failure(verdict, &run, &limits))),
     };
     CaseResult {
         name: case.name.clone(),
@@ -66,13 +80,17 @@ fn check_output(
         ..Failure::default()
     };
     if let (Some(checker), Some(spec)) = (checker, &problem.checker) {
-        return match check(checker, spec, &case.input, &case.expected, &run.stdout) {
+        return match check(checker, spec, case, &run.stdout) {
             Judgement::Accepted => (OutputCheck::Matches, None),
             Judgement::Wrong(message) => (OutputCheck::Differs, Some(failed(message))),
             Judgement::Fault(message) => (OutputCheck::Failed, Some(failed(message))),
         };
     }
-    match compare::compare_file(problem.compare, &case.expected, &run.stdout) {
+    match compare::compare_file(
+        case.compare.unwrap_or(problem.compare),
+        &case.expected,
+        &run.stdout,
+    ) {
         Ok(Ok(())) => (OutputCheck::Matches, None),
         Ok(Err(found)) => (OutputCheck::Differs, Some(wrong_answer(&found, run))),
         Err(error) => (

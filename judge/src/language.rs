@@ -5,22 +5,55 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
+/// Which language a program is in: the identity judges' per-language rules are keyed by
+/// (Baekjoon's allowances, `judge check`'s advice), never its display name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LanguageId {
+    Rust,
+    C,
+    Cpp,
+    Java,
+    Python3,
+    Python2,
+    JavaScript,
+    Kotlin,
+    Go,
+    CSharp,
+    /// A package's validator folder with `build` and/or `run` scripts (2025-09 "programs").
+    Scripts,
+}
+
+/// How a Java-like runtime finds the program's entry point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MainClass {
+    /// The program is a file, started by its path (or a built executable).
+    None,
+    /// Java: the public class (else the first class) of the main file; the file is named after
+    /// it.
+    JavaClass,
+    /// Kotlin: the file's stem, capitalised, with `Kt` after it (`hello.kt` → `HelloKt`).
+    KotlinFile,
+}
+
 /// How one language is built and started.
 ///
-/// In commands: `{source}` is the source file copied into the build folder, `{dir}` that
-/// folder, `{exe}` the built program in it, `{class}` Java's main class, `{crate}` a Rust crate
-/// name made from the file's name, and `{memory_mib}` and `{stack_mib}` the run's limits (for
-/// runtimes that manage their own memory).
+/// In commands: `{source}` is the main source file copied into the build folder, `{sources}`
+/// every source file of the language there (several arguments; a folder submission is built
+/// from all its files), `{dir}` that folder, `{exe}` the built program in it, `{class}` the
+/// main class (Java, Kotlin), `{crate}` a Rust crate name made from the file's name, and
+/// `{memory_mib}` and `{stack_mib}` the run's limits (for runtimes that manage their own
+/// memory).
 #[derive(Debug)]
 pub struct Language {
+    pub id: LanguageId,
     pub name: &'static str,
     pub extensions: &'static [&'static str],
     /// `None` for languages that need no build step.
     pub compile: Option<&'static [&'static str]>,
     pub run: &'static [&'static str],
-    /// Build arguments that make the program's messages (a panic's `file:line`) name the
-    /// source's own folder `{origin}` instead of the build folder `{dir}`. Not shown to the
-    /// user as the judge's command: the online judge builds in its own folder.
+    /// Compile arguments that make the built program name the source's own folder in its
+    /// messages (a Rust panic's location) instead of the build folder: `{dir}` is the build
+    /// folder, `{origin}` the source's.
     pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
@@ -29,14 +62,43 @@ pub struct Language {
     /// The runtime reserves far more address space than it uses, so memory is limited by its
     /// own flags instead of an address-space cap.
     pub manages_own_memory: bool,
-    /// The source must be named after its main class (Java).
-    pub named_after_class: bool,
+    pub main_class: MainClass,
+    /// The entry point of a folder of several files, as the package format's language table
+    /// says (`__main__.py`, `main.js`); otherwise the folder's only file of the language.
+    pub entry_points: &'static [&'static str],
 }
 
-/// The commands are Baekjoon's, which most judges share.
+/// The same program for every language: ours are Baekjoon's commands, which most judges
+/// share; the rest follow the Kattis language table's choices (file endings, entry points).
+const JVM_RUN: &[&str] = &[
+    "java",
+    "-Xmx{memory_mib}m",
+    "-Xss{stack_mib}m",
+    "-XX:+UseSerialGC",
+    "-Dfile.encoding=UTF-8",
+    "-cp",
+    "{dir}",
+    "{class}",
+];
+
+const fn language(id: LanguageId, name: &'static str) -> Language {
+    Language {
+        id,
+        name,
+        extensions: &[],
+        compile: None,
+        run: &["{exe}"],
+        remap_paths: &[],
+        version: &[],
+        out_of_memory_markers: &[],
+        manages_own_memory: false,
+        main_class: MainClass::None,
+        entry_points: &[],
+    }
+}
+
 pub const LANGUAGES: &[Language] = &[
     Language {
-        name: "Rust",
         extensions: &["rs"],
         compile: Some(&[
             "rustc",
@@ -51,66 +113,112 @@ pub const LANGUAGES: &[Language] = &[
             "{exe}",
             "{source}",
         ]),
-        run: &["{exe}"],
         remap_paths: &["--remap-path-prefix={dir}={origin}"],
         version: &["rustc", "--version"],
         out_of_memory_markers: &["memory allocation of "],
-        manages_own_memory: false,
-        named_after_class: false,
+        entry_points: &["main.rs"],
+        ..language(LanguageId::Rust, "Rust")
     },
     Language {
-        name: "C",
         extensions: &["c"],
-        compile: Some(&["gcc", "-O2", "-std=gnu11", "-o", "{exe}", "{source}", "-lm"]),
-        run: &["{exe}"],
+        compile: Some(&[
+            "gcc",
+            "-O2",
+            "-std=gnu11",
+            "-o",
+            "{exe}",
+            "{sources}",
+            "-lm",
+        ]),
         remap_paths: &["-ffile-prefix-map={dir}={origin}"],
         version: &["gcc", "--version"],
-        out_of_memory_markers: &[],
-        manages_own_memory: false,
-        named_after_class: false,
+        ..language(LanguageId::C, "C")
     },
     Language {
-        name: "C++",
-        extensions: &["cpp", "cc", "cxx"],
-        compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{source}"]),
-        run: &["{exe}"],
+        extensions: &["cpp", "cc", "cxx", "c++", "C"],
+        compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{sources}"]),
         remap_paths: &["-ffile-prefix-map={dir}={origin}"],
         version: &["g++", "--version"],
         out_of_memory_markers: &["std::bad_alloc"],
-        manages_own_memory: false,
-        named_after_class: false,
+        ..language(LanguageId::Cpp, "C++")
     },
     Language {
-        name: "Java",
         extensions: &["java"],
-        compile: Some(&["javac", "-encoding", "UTF-8", "-d", "{dir}", "{source}"]),
-        run: &[
-            "java",
-            "-Xmx{memory_mib}m",
-            "-Xss{stack_mib}m",
-            "-XX:+UseSerialGC",
-            "-Dfile.encoding=UTF-8",
-            "-cp",
-            "{dir}",
-            "{class}",
-        ],
-        remap_paths: &[],
+        compile: Some(&["javac", "-encoding", "UTF-8", "-d", "{dir}", "{sources}"]),
+        run: JVM_RUN,
         version: &["javac", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,
-        named_after_class: true,
+        main_class: MainClass::JavaClass,
+        ..language(LanguageId::Java, "Java")
     },
     Language {
-        name: "Python 3",
-        extensions: &["py"],
+        extensions: &["py", "py3"],
         // A syntax error is a compile error, as on the judges.
-        compile: Some(&["python3", "-m", "py_compile", "{source}"]),
+        compile: Some(&["python3", "-m", "py_compile", "{sources}"]),
         run: &["python3", "{source}"],
-        remap_paths: &[],
         version: &["python3", "--version"],
         out_of_memory_markers: &["MemoryError"],
-        manages_own_memory: false,
-        named_after_class: false,
+        entry_points: &["__main__.py"],
+        ..language(LanguageId::Python3, "Python 3")
+    },
+    Language {
+        // A `.py` file whose first line names Python 2 is Python 2 too (`Language::of_file`).
+        extensions: &["py2"],
+        compile: Some(&["python2", "-m", "py_compile", "{sources}"]),
+        run: &["python2", "{source}"],
+        version: &["python2", "--version"],
+        out_of_memory_markers: &["MemoryError"],
+        entry_points: &["__main__.py"],
+        ..language(LanguageId::Python2, "Python 2")
+    },
+    Language {
+        extensions: &["js"],
+        compile: Some(&["node", "--check", "{source}"]),
+        run: &["node", "{source}"],
+        version: &["node", "--version"],
+        out_of_memory_markers: &["JavaScript heap out of memory"],
+        entry_points: &["main.js"],
+        ..language(LanguageId::JavaScript, "JavaScript")
+    },
+    Language {
+        extensions: &["kt"],
+        compile: Some(&["kotlinc", "-d", "{dir}", "{sources}"]),
+        run: &["kotlin", "-J-Xss{stack_mib}m", "-cp", "{dir}", "{class}"],
+        version: &["kotlinc", "-version"],
+        out_of_memory_markers: &["java.lang.OutOfMemoryError"],
+        manages_own_memory: true,
+        main_class: MainClass::KotlinFile,
+        ..language(LanguageId::Kotlin, "Kotlin")
+    },
+    Language {
+        extensions: &["go"],
+        compile: Some(&["go", "build", "-o", "{exe}", "{sources}"]),
+        version: &["go", "version"],
+        manages_own_memory: true,
+        ..language(LanguageId::Go, "Go")
+    },
+    Language {
+        extensions: &["cs"],
+        compile: Some(&["mcs", "-optimize+", "-out:{exe}", "{sources}"]),
+        run: &["mono", "{exe}"],
+        version: &["mcs", "--version"],
+        out_of_memory_markers: &["System.OutOfMemoryException"],
+        manages_own_memory: true,
+        ..language(LanguageId::CSharp, "C#")
+    },
+    // Last, and found by no extension: a validator folder that brings its own `build` and
+    // `run` scripts, run in (a copy of) that folder.
+    Language {
+        compile: Some(&[
+            "sh",
+            "-c",
+            "cd \"$0\" && if [ -e build ]; then sh ./build; fi && test -x run",
+            "{dir}",
+        ]),
+        run: &["sh", "-c", "cd \"$0\" && exec ./run \"$@\"", "{dir}"],
+        version: &["sh", "-c", "echo sh"],
+        ..language(LanguageId::Scripts, "build/run scripts")
     },
 ];
 
@@ -123,7 +231,7 @@ impl Language {
             .find(|language| language.extensions.contains(&extension))
     }
 
-    /// The language of a file given as a source, or what is wrong with it.
+    /// The language of a single file given as a source, or what is wrong with it.
     pub fn for_source(source: &Path) -> Result<&'static Language> {
         if source.is_dir() {
             return Err(Error::invalid(source, "is a folder, not a source file"));
@@ -132,7 +240,7 @@ impl Language {
             let known: Vec<&str> = LANGUAGES
                 .iter()
                 .flat_map(|language| language.extensions)
-                .map(|extension| &extension[..])
+                .copied()
                 .collect();
             Error::invalid(
                 source,
@@ -144,6 +252,57 @@ impl Language {
         })
     }
 
+    /// The language of a source file by its extension and, for a `.py` file, its first line:
+    /// a shebang naming `python2` makes it Python 2, as Kattis decides.
+    pub fn of_file(source: &Path, code: &[u8]) -> Option<&'static Language> {
+        let language = Language::of(source)?;
+        let first_line = code.split(|&b| b == b'\n').next().unwrap_or_default();
+        let python2 = first_line.starts_with(b"#!")
+            && String::from_utf8_lossy(first_line).contains("python2");
+        if language.id == LanguageId::Python3 && python2 {
+            return Language::by_id(LanguageId::Python2);
+        }
+        Some(language)
+    }
+
+    pub fn by_id(id: LanguageId) -> Option<&'static Language> {
+        LANGUAGES.iter().find(|language| language.id == id)
+    }
+
+    /// The first program this language needs (compiler, runtime) that is not on `PATH`, named
+    /// as a person would install it: `kotlinc`.
+    pub fn missing_tool(&self) -> Option<&'static str> {
+        let commands = [Some(self.version), self.compile, Some(self.run)];
+        commands
+            .into_iter()
+            .flatten()
+            .filter_map(|command| command.first().copied())
+            // `{exe}` is the built program itself.
+            .filter(|tool| !tool.starts_with('{'))
+            .find(|tool| {
+                let found = crate::sandbox::resolve(std::ffi::OsStr::new(tool));
+                !Path::new(&found).is_file()
+            })
+    }
+
+    /// Why this machine cannot build or run the language, if it cannot: a program missing
+    /// from `PATH` (`no kotlinc`), or a version command that fails (a `python2` shim with no
+    /// Python 2 behind it).
+    pub fn unavailable(&self) -> Option<String> {
+        if let Some(tool) = self.missing_tool() {
+            return Some(format!("no {tool}"));
+        }
+        let (tool, args) = self.version.split_first()?;
+        let works = std::process::Command::new(tool)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        (!works).then(|| format!("`{}` fails", self.version.join(" ")))
+    }
+
     /// Whether a run's stderr shows that it died of a failed allocation.
     pub fn ran_out_of_memory(&self, stderr: &[u8]) -> bool {
         let stderr = String::from_utf8_lossy(stderr);
@@ -153,8 +312,10 @@ impl Language {
     }
 }
 
-/// The class a Java source's `main` is in: the public class, else the first class declared.
+/// The class a Java source's `main` is in: the public class, else the first class declared
+/// (comments aside: "the public class names" in a comment declares nothing).
 pub fn java_main_class(source: &str) -> Option<String> {
+    let source = without_comments(source);
     let words: Vec<&str> = source
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .filter(|word| !word.is_empty())
@@ -170,6 +331,27 @@ pub fn java_main_class(source: &str) -> Option<String> {
             .position(|word| *word == "class")
             .and_then(class_after)
     })
+}
+
+/// The source with `//` and `/* */` comments blanked (strings are not parsed; good enough for
+/// finding declarations).
+pub fn without_comments(source: &str) -> String {
+    let mut kept = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(start) = rest.find("//").into_iter().chain(rest.find("/*")).min() {
+        kept.push_str(&rest[..start]);
+        let end = if rest[start..].starts_with("//") {
+            rest[start..].find('\n').map_or(rest.len(), |n| start + n)
+        } else {
+            rest[start..]
+                .find("*/")
+                .map_or(rest.len(), |n| start + n + 2)
+        };
+        kept.push(' ');
+        rest = &rest[end..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 /// A crate name for a source file: its stem with every character that may not stand in a
@@ -211,6 +393,8 @@ mod tests {
         assert_eq!(java_main_class(source).as_deref(), Some("Solution"));
         assert_eq!(java_main_class("class Main { }").as_deref(), Some("Main"));
         assert_eq!(java_main_class("// nothing here"), None);
+        let commented = "/* the public class names must match */\npublic class hello {}\n";
+        assert_eq!(java_main_class(commented).as_deref(), Some("hello"));
     }
 
     #[test]

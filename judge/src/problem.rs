@@ -31,23 +31,32 @@ pub struct Problem {
     /// A custom checker, used instead of `compare` when present.
     pub checker: Option<CheckerSpec>,
     pub cases: Vec<TestCase>,
+    /// What a Kattis package adds: its format version, type and timing rules; `None` for
+    /// our problems.
+    pub package: Option<crate::kattis::Package>,
 }
 
 impl Problem {
     /// The limits a program in `language` runs under: the problem's, plus what the profile's
     /// judge grants that language.
     pub fn limits_for(&self, language: &Language) -> Limits {
-        self.profile.allowance(language.name).apply(self.limits)
+        self.profile.allowance(language.id).apply(self.limits)
     }
 }
 
 /// One input and its expected output.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TestCase {
     /// Path below the tests folder, without extension: `sample/1`.
     pub name: String,
     pub input: PathBuf,
     pub expected: PathBuf,
+    /// Arguments for the output validator on this case, after the problem's own (a Kattis
+    /// package's `output_validator_args`); empty for our problems.
+    pub validator_args: Vec<String>,
+    /// The default validator's mode for this case when its arguments change it (a package's
+    /// `output_validator_args: [float_tolerance, ...]`); else the problem's.
+    pub compare: Option<CompareMode>,
 }
 
 /// `problem.toml` as written; every key may be left out.
@@ -174,6 +183,7 @@ impl Problem {
             cases: Vec::new(),
             dir: dir.to_path_buf(),
             id,
+            package: None,
         })
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::compare::CompareMode;
+use crate::language::LanguageId;
 
 const MIB: u64 = 1024 * 1024;
 
@@ -129,14 +130,14 @@ impl Allowance {
 }
 
 impl Profile {
-    /// What the judge adds for a language (by its name in the language table). Baekjoon
+    /// What the judge adds for a language. Baekjoon
     /// grants the JVM and CPython more (Java ×2 + 1 s and ×2 + 16 MB, Python ×3 + 2 s and
     /// ×2 + 32 MB, as its per-language table says); the other profiles give every language the
     /// problem's own limits.
-    pub fn allowance(self, language: &str) -> Allowance {
+    pub fn allowance(self, language: LanguageId) -> Allowance {
         let (time_factor, extra_ms, memory_factor, extra_mib) = match (self, language) {
-            (Profile::Boj, "Java") => (2, 1000, 2, 16),
-            (Profile::Boj, "Python 3") => (3, 2000, 2, 32),
+            (Profile::Boj, LanguageId::Java) => (2, 1000, 2, 16),
+            (Profile::Boj, LanguageId::Python3) => (3, 2000, 2, 32),
             _ => return Allowance::NONE,
         };
         Allowance {

@@ -425,6 +425,7 @@ mod tests {
         .unwrap();
         let repository = Repository {
             root: root.path().to_path_buf(),
+            standalone: false,
         };
 
         let made = new_problem(&repository, "boj_1000", Profile::Boj).unwrap();

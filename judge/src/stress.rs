@@ -83,6 +83,8 @@ impl Programs<'_> {
             name: "stress".into(),
             input: dir.path().join("stress.in"),
             expected: dir.path().join("stress.out"),
+            validator_args: Vec::new(),
+            compare: None,
         };
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
         std::fs::write(&case.expected, &expected)

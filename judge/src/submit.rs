@@ -28,7 +28,7 @@ pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Res
     let dir = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     // The judges compile a fixed file name: Main.<ext>, or the Java class's name.
     let extension = language.extensions[0];
-    let file_name = match language.named_after_class {
+    let file_name = match language.main_class == crate::language::MainClass::JavaClass {
         true => format!(
             "{}.java",
             java_main_class(&String::from_utf8_lossy(&source)).unwrap_or_else(|| "Main".into())

@@ -1,87 +1,262 @@
 //! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` folders
 //! must get the verdict its folder promises.
+//!
+//! Each submission is judged on its own and its row is made from its own result, so that a
+//! submission that cannot be judged (no toolchain, unknown language, a build fault) stands in
+//! its own row and can never shift another's expectation.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::compile::Compiler;
-use crate::error::Result;
-use crate::kattis::{submissions_in, SUBMISSIONS_DIR};
+use crate::error::{Error, Result};
+use crate::kattis::expectations::{default_for, Requirement, SubmissionsYaml};
+use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
+use crate::language::LanguageId;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
+use crate::sources::Sources;
+use crate::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
 const FOLDERS: &[(&str, Promise)] = &[
     ("accepted", Promise::Accepted),
-    ("wrong_answer", Promise::Some("WA")),
-    ("time_limit_exceeded", Promise::Some("TLE")),
-    ("run_time_error", Promise::Some("RE")),
-    ("memory_limit_exceeded", Promise::Some("MLE")),
-    ("output_limit_exceeded", Promise::Some("OLE")),
+    ("wrong_answer", Promise::Some(VerdictKind::WrongAnswer)),
+    (
+        "time_limit_exceeded",
+        Promise::Some(VerdictKind::TimeLimitExceeded),
+    ),
+    ("run_time_error", Promise::Some(VerdictKind::RuntimeError)),
+    // The package format has no memory verdict: exceeding memory is a run-time error there
+    // (the case's detail says "memory"); the folder is kept for packages that have it.
+    (
+        "memory_limit_exceeded",
+        Promise::Some(VerdictKind::RuntimeError),
+    ),
+    (
+        "output_limit_exceeded",
+        Promise::Some(VerdictKind::OutputLimitExceeded),
+    ),
     ("compile_error", Promise::CompileError),
     ("rejected", Promise::Rejected),
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Promise {
     /// Every case AC.
     Accepted,
     /// At least one case gets this verdict, and every other case AC or this verdict: no worse
     /// surprise.
-    Some(&'static str),
+    Some(VerdictKind),
     CompileError,
     /// Anything but accepted.
     Rejected,
+    /// What `submissions.yaml` asks (with the folder's default), every one of them.
+    Requirements(Vec<Requirement>),
+}
+
+/// How a row came out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Judged, and the promise was kept.
+    Kept,
+    /// Judged, and the promise was broken.
+    Mismatch,
+    /// Not judged, for a reason of the machine or the package that is not the submission's
+    /// fault (`no kotlinc`): shown, not counted as a mismatch.
+    Skipped(String),
+    /// The harness or the package failed while judging it (exit 2).
+    Error(String),
 }
 
 /// One row of the verify table.
 #[derive(Debug, Clone)]
 pub struct Row {
     pub submission: PathBuf,
+    /// The folder the submission is in: its promise.
     pub expected: String,
     pub got: String,
-    pub ok: bool,
+    pub outcome: Outcome,
 }
 
-/// Judges every submission of the package and checks each against its folder.
-pub fn verify(
-    problem: &Problem,
-    compiler: &Compiler,
-    jobs: usize,
-) -> Result<(Vec<Row>, Vec<String>)> {
+/// What `verify` found: a row per submission, and what a person should know besides.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub rows: Vec<Row>,
+    /// The time limit, when the package gives none and it was derived from the accepted
+    /// submissions, with how.
+    pub derived_time_limit: Option<(Duration, String)>,
+    /// Things the rows do not show (a file that is not read).
+    pub notes: Vec<String>,
+}
+
+/// While the time limit is not known yet, the accepted submissions run under this one, as
+/// generous as a person waits for.
+const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// Judges every submission of the package and checks each against its folder. The accepted
+/// folder is judged first: when the package gives no time limit, the others are judged under
+/// the one the accepted submissions imply.
+pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Report> {
+    let mut problem = problem.clone();
     let root = problem.dir.join(SUBMISSIONS_DIR);
-    let mut rows = Vec::new();
-    let mut tasks = Vec::new();
-    let mut promises = Vec::new();
-    for folder in submissions_in(&root)
+    let mut report = Report::default();
+    let yaml = SubmissionsYaml::read(&root)?;
+    let package = problem.package.clone();
+    let derive = package.as_ref().filter(|package| !package.time_limit_given);
+    if derive.is_some() {
+        problem.limits.cpu_time = UNKNOWN_TIME_LIMIT;
+    }
+    let mut toolchains = Toolchains::default();
+    let mut folders: Vec<PathBuf> = submissions_in(&root)
         .into_iter()
         .filter(|path| path.is_dir())
-    {
-        let name = folder
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let Some(&(_, promise)) = FOLDERS.iter().find(|(known, _)| *known == name) else {
-            rows.push(Row {
+        .collect();
+    // Accepted first (a stable sort keeps the others in order).
+    folders.sort_by_key(|folder| file_name(folder) != "accepted");
+    let mut slowest_accepted: Option<Duration> = None;
+    let mut derived = false;
+    for folder in folders {
+        let name = file_name(&folder);
+        if let (Some(package), false, true) = (derive, derived, name != "accepted") {
+            derived = true;
+            report.derived_time_limit = derived_limit(package, slowest_accepted);
+            if let Some((limit, _)) = report.derived_time_limit {
+                problem.limits.cpu_time = limit;
+            }
+        }
+        let folder_promise = FOLDERS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, promise)| promise.clone());
+        if folder_promise.is_none() && yaml.is_empty() {
+            report.rows.push(Row {
                 submission: folder,
                 expected: name,
                 got: "not judged".into(),
-                ok: false,
+                outcome: Outcome::Skipped("no verdict is known for this folder".into()),
             });
             continue;
-        };
+        }
         for submission in submissions_in(&folder) {
-            tasks.push(Ok(Task {
-                problem: problem.clone(),
-                solution: submission,
-            }));
-            promises.push((name.clone(), promise));
+            let relative = format!("{name}/{}", file_name(&submission));
+            let (requirements, unchecked) = yaml.requirements(&relative);
+            let promise = match &folder_promise {
+                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
+                Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
+                    Some(promise.clone())
+                }
+                _ if requirements.is_empty() => None,
+                _ => Some(Promise::Requirements(requirements)),
+            };
+            let skip = |reason: String| ("not judged".to_owned(), Outcome::Skipped(reason), None);
+            let (got, outcome, verdicts) = match (promise, unchecked.first()) {
+                (None, _) => {
+                    skip("neither its folder nor submissions.yaml says what it must get".into())
+                }
+                (Some(_), Some(key)) => skip(format!(
+                    "submissions.yaml asks `{key}` of it, which is not checked"
+                )),
+                (Some(promise), None) => match unjudgeable(&submission, &mut toolchains) {
+                    Some(reason) => skip(reason),
+                    None => {
+                        let problem = with_tle_margin(&problem, &promise);
+                        judge_one(&problem, &submission, &promise, compiler, jobs)
+                    }
+                },
+            };
+            if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts)
+            {
+                let time = verdicts.tally.max_cpu_time;
+                slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
+            }
+            report.rows.push(Row {
+                submission,
+                expected: name.clone(),
+                got,
+                outcome,
+            });
         }
     }
+    if let (Some(package), false) = (derive, derived) {
+        // Only accepted submissions: the limit is still worth knowing, for `run`.
+        report.derived_time_limit = derived_limit(package, slowest_accepted);
+    }
+    if derive.is_some() && report.derived_time_limit.is_none() {
+        report.notes.push(
+            "no time limit in the package, and no accepted submission to derive one from".into(),
+        );
+    }
+    Ok(report)
+}
+
+/// The time limit the slowest accepted run implies, and how it was found.
+fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Duration, String)> {
+    let slowest = slowest?;
+    let timing = package.timing;
+    let legacy = package.version == FormatVersion::Legacy;
+    let how = format!(
+        "the slowest accepted submission took {} ms; × {} (ac_to_time_limit{}), rounded up to a multiple of {} s",
+        slowest.as_millis(),
+        timing.ac_to_time_limit,
+        if legacy { ", legacy time_multiplier" } else { "" },
+        timing.time_resolution,
+    );
+    Some((timing.limit_from(slowest), how))
+}
+
+/// A submission that must be too slow must be too slow by the package's margin: it runs under
+/// the time limit × `time_limit_to_tle` (legacy `time_safety_margin`), so that one which would
+/// finish just past the limit is caught, as problemtools and BAPCtools do.
+fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
+    let must_time_out = match promise {
+        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
+        Promise::Requirements(requirements) => requirements.iter().any(|r| {
+            r.required
+                .as_ref()
+                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
+        }),
+        _ => false,
+    };
+    let mut problem = problem.clone();
+    if let (true, Some(package)) = (must_time_out, &problem.package) {
+        problem.limits.cpu_time = problem
+            .limits
+            .cpu_time
+            .mul_f64(package.timing.time_limit_to_tle);
+    }
+    problem
+}
+
+/// A folder whose requirement the package format defines (and `submissions.yaml` may change).
+fn is_format_folder(name: &str) -> bool {
+    default_for(name).is_some()
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// What one submission got, and whether that keeps its promise.
+fn judge_one(
+    problem: &Problem,
+    submission: &Path,
+    promise: &Promise,
+    compiler: &Compiler,
+    jobs: usize,
+) -> (String, Outcome, Option<SolutionVerdicts>) {
     let mut collector = Collector::default();
+    let task = Task {
+        problem: problem.clone(),
+        solution: submission.to_path_buf(),
+    };
     judge_all(
-        tasks,
+        vec![Ok(task)],
         compiler,
         &Settings {
             jobs,
@@ -89,27 +264,60 @@ pub fn verify(
         },
         &mut collector,
     );
-    for (verdicts, (folder, promise)) in collector.solutions.iter().zip(promises) {
-        rows.push(Row {
-            submission: verdicts.solution.clone(),
-            expected: folder,
-            got: describe(verdicts),
-            ok: keeps(promise, verdicts),
-        });
+    if let Some(error) = collector.errors.into_iter().next() {
+        return ("error".into(), Outcome::Error(error), None);
     }
-    Ok((rows, collector.errors))
+    match collector.solutions.into_iter().next() {
+        Some(verdicts) => {
+            let outcome = if keeps(promise, &verdicts) {
+                Outcome::Kept
+            } else {
+                Outcome::Mismatch
+            };
+            (describe(&verdicts), outcome, Some(verdicts))
+        }
+        None => (
+            "error".into(),
+            Outcome::Error("the submission was not judged".into()),
+            None,
+        ),
+    }
 }
 
-fn keeps(promise: Promise, verdicts: &SolutionVerdicts) -> bool {
-    let codes = &verdicts.codes();
+/// What this machine lacks, per language, asked once each.
+#[derive(Default)]
+struct Toolchains(HashMap<LanguageId, Option<String>>);
+
+/// Why a submission cannot be judged on this machine, if it cannot.
+fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String> {
+    let sources = match Sources::read(submission) {
+        Ok(sources) => sources,
+        // The reason without the path: the row already names the submission.
+        Err(Error::Invalid { message, .. }) => {
+            return Some(message.split(':').next().unwrap_or_default().to_owned())
+        }
+        Err(error) => return Some(error.to_string()),
+    };
+    let language = sources.language;
+    toolchains
+        .0
+        .entry(language.id)
+        .or_insert_with(|| language.unavailable())
+        .clone()
+}
+
+fn keeps(promise: &Promise, verdicts: &SolutionVerdicts) -> bool {
+    let kinds: Vec<VerdictKind> = verdicts.verdicts.iter().map(|v| v.kind()).collect();
+    let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
     match promise {
         Promise::CompileError => verdicts.compile_error,
-        _ if verdicts.compile_error || codes.is_empty() => false,
-        Promise::Accepted => codes.iter().all(|code| *code == "AC"),
-        Promise::Rejected => codes.iter().any(|code| *code != "AC"),
+        _ if verdicts.compile_error || kinds.is_empty() => false,
+        Promise::Accepted => kinds.iter().all(accepted),
+        Promise::Rejected => !kinds.iter().all(accepted),
         Promise::Some(verdict) => {
-            codes.contains(&verdict) && codes.iter().all(|code| *code == "AC" || *code == verdict)
+            kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
+        Promise::Requirements(requirements) => requirements.iter().all(|r| r.kept_by(&kinds)),
     }
 }
 
@@ -131,6 +339,7 @@ mod tests {
     const TLE: Verdict = Verdict::TimeLimitExceeded;
     const MLE: Verdict = Verdict::MemoryLimitExceeded;
     const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
+    const SOME_WA: Promise = Promise::Some(VerdictKind::WrongAnswer);
 
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
@@ -141,28 +350,51 @@ mod tests {
 
     #[test]
     fn promises_are_kept_only_without_surprises() {
-        assert!(keeps(Promise::Accepted, &got(&[AC, AC])));
-        assert!(!keeps(Promise::Accepted, &got(&[AC, WA])));
-        assert!(keeps(Promise::Some("WA"), &got(&[AC, WA])));
+        assert!(keeps(&Promise::Accepted, &got(&[AC, AC])));
+        assert!(!keeps(&Promise::Accepted, &got(&[AC, WA])));
+        assert!(keeps(&SOME_WA, &got(&[AC, WA])));
         assert!(
-            !keeps(Promise::Some("WA"), &got(&[AC, AC])),
+            !keeps(&SOME_WA, &got(&[AC, AC])),
             "a wrong answer must fail somewhere"
         );
-        assert!(
-            !keeps(Promise::Some("WA"), &got(&[WA, RE])),
-            "no worse surprise"
-        );
-        assert!(!keeps(Promise::Some("TLE"), &got(&[WA, TLE])));
-        assert!(keeps(Promise::Rejected, &got(&[AC, MLE])));
+        assert!(!keeps(&SOME_WA, &got(&[WA, RE])), "no worse surprise");
+        assert!(!keeps(
+            &Promise::Some(VerdictKind::TimeLimitExceeded),
+            &got(&[WA, TLE])
+        ));
+        assert!(keeps(
+            &Promise::Some(VerdictKind::RuntimeError),
+            &got(&[AC, RE])
+        ));
+        assert!(keeps(&Promise::Rejected, &got(&[AC, MLE])));
         let compile_error = SolutionVerdicts {
             compile_error: true,
             ..SolutionVerdicts::default()
         };
-        assert!(keeps(Promise::CompileError, &compile_error));
-        assert!(!keeps(Promise::Accepted, &compile_error));
+        assert!(keeps(&Promise::CompileError, &compile_error));
+        assert!(!keeps(&Promise::Accepted, &compile_error));
         assert!(
-            !keeps(Promise::Accepted, &got(&[])),
+            !keeps(&Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_judged_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let unknown = dir.path().join("notes.txt");
+        std::fs::write(&unknown, "").unwrap();
+        assert_eq!(
+            unjudgeable(&unknown, &mut Toolchains::default()).as_deref(),
+            Some("unknown language")
+        );
+        let folder = dir.path().join("mixed");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("a.py"), "").unwrap();
+        std::fs::write(folder.join("b.c"), "").unwrap();
+        assert_eq!(
+            unjudgeable(&folder, &mut Toolchains::default()).as_deref(),
+            Some("cannot tell this folder's language")
         );
     }
 }

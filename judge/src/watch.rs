@@ -284,6 +284,8 @@ mod tests {
             name: name.into(),
             input: PathBuf::new(),
             expected: PathBuf::new(),
+            validator_args: Vec::new(),
+            compare: None,
         };
         let mut problem = Problem::parse("p".into(), Path::new("p"), "", PathBuf::from("s.rs"))
             .expect("an empty problem.toml is valid");

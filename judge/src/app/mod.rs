@@ -36,14 +36,9 @@ pub struct Context {
 }
 
 impl Context {
-    /// Where built programs are cached: under the repository's `target/`, beside Cargo's own
-    /// artifacts, unless `JUDGE_CACHE_DIR` says otherwise.
+    /// Where built programs are cached (see `Repository::cache_dir`).
     pub fn compiler(&self) -> Compiler {
-        let dir = std::env::var_os("JUDGE_CACHE_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| self.repository.root.join("target").join("judge"));
-        // Programs run from their own temporary folders: their paths must not be relative.
-        Compiler::new(std::path::absolute(&dir).unwrap_or(dir))
+        Compiler::new(self.repository.cache_dir())
     }
 
     /// A path given on the command line, made absolute from the current folder.
@@ -91,8 +86,18 @@ fn execute(cli: Cli) -> Result<Outcome> {
             "--format json is a report of `judge run` only",
         ));
     }
+    // Judging a package needs no repository: a Kattis package can be anywhere.
+    let judges_packages = matches!(
+        command,
+        Command::Run(_) | Command::Verify(_) | Command::Check(_)
+    );
+    let repository = match Repository::find(&start) {
+        Ok(repository) => repository,
+        Err(_) if judges_packages => Repository::find_or_standalone(&start),
+        Err(error) => return Err(error),
+    };
     let context = Context {
-        repository: Repository::find(&start)?,
+        repository,
         current,
         color: match global.color {
             Color::Auto => ColorChoice::Auto,

@@ -20,6 +20,9 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     let patterns = CasePatterns::new(&args.cases)?;
     let mut problems = load_problems(context, &args.problems)?;
     for problem in problems.iter_mut().flatten() {
+        crate::kattis::apply_time_limit(problem, &context.repository.cache_dir());
+    }
+    for problem in problems.iter_mut().flatten() {
         problem.cases.retain(|case| patterns.matches(&case.name));
     }
     if !patterns.is_empty() {

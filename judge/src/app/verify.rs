@@ -7,7 +7,7 @@ use anstyle::{AnsiColor, Style};
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::kattis;
-use crate::report::{plural, print_error, Table};
+use crate::report::{plural, Table};
 
 use super::Context;
 
@@ -28,7 +28,8 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             missing: format!("{}/ folder: nothing to verify", kattis::SUBMISSIONS_DIR),
         });
     }
-    let (rows, errors) = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let report = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let rows = report.rows;
     let mut table = Table::new(&[
         ("submission", false),
         ("expected", false),
@@ -40,40 +41,69 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             .submission
             .strip_prefix(&base)
             .unwrap_or(&row.submission);
-        let result = if row.ok { "ok" } else { "MISMATCH" };
+        let result = match &row.outcome {
+            crate::verify::Outcome::Kept => "ok".to_owned(),
+            crate::verify::Outcome::Mismatch => "MISMATCH".to_owned(),
+            crate::verify::Outcome::Skipped(why) => format!("skipped ({why})"),
+            crate::verify::Outcome::Error(why) => format!("ERROR: {why}"),
+        };
         table.row(vec![
             name.display().to_string(),
-            row.expected.clone(),
+            row.expected.to_string(),
             row.got.clone(),
-            result.to_owned(),
+            result,
         ]);
     }
     let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
     // The result is the last column: its word is coloured once the columns are laid out.
     for line in table.render("").lines() {
         let (head, style, word) = if let Some(head) = line.strip_suffix("MISMATCH") {
-            (head, AnsiColor::Red.on_default(), "MISMATCH")
+            (head, AnsiColor::Red.on_default(), "MISMATCH".to_owned())
         } else if let Some(head) = line.strip_suffix("ok") {
-            (head, AnsiColor::Green.on_default(), "ok")
+            (head, AnsiColor::Green.on_default(), "ok".to_owned())
+        } else if let Some(at) = line.find("skipped (") {
+            (
+                &line[..at],
+                AnsiColor::Yellow.on_default(),
+                line[at..].to_owned(),
+            )
+        } else if let Some(at) = line.find("ERROR: ") {
+            (
+                &line[..at],
+                AnsiColor::Red.on_default(),
+                line[at..].to_owned(),
+            )
         } else {
-            (line, Style::new(), "")
+            (line, Style::new(), String::new())
         };
         let _ = writeln!(out, "{head}{style}{word}{style:#}");
     }
-    for error in &errors {
-        print_error(error);
-    }
-    let mismatches = rows.iter().filter(|row| !row.ok).count();
+    let count = |wanted: fn(&crate::verify::Outcome) -> bool| {
+        rows.iter().filter(|row| wanted(&row.outcome)).count()
+    };
+    let mismatches = count(|outcome| *outcome == crate::verify::Outcome::Mismatch);
+    let skipped = count(|outcome| matches!(outcome, crate::verify::Outcome::Skipped(_)));
+    let errors = count(|outcome| matches!(outcome, crate::verify::Outcome::Error(_)));
     let _ = writeln!(
         out,
-        "{}: {}, {}",
+        "{}: {}, {}, {} skipped, {}",
         problem.id,
         plural(rows.len(), "submission"),
-        plural(mismatches, "mismatch")
+        plural(mismatches, "mismatch"),
+        skipped,
+        plural(errors, "error")
     );
-    Ok(if !errors.is_empty() {
+    if let Some((limit, how)) = &report.derived_time_limit {
+        kattis::remember_time_limit(&context.repository.cache_dir(), &problem.dir, *limit);
+        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    let judged = rows.len() - skipped;
+    Ok(if errors > 0 {
         Outcome::Error
-    } else if mismatches > 0 || rows.is_empty() {
+    } else if mismatches > 0 || judged == 0 {
         Outcome::Rejected
     } else {
         Outcome::Accepted

@@ -205,8 +205,9 @@ fn a_solution_path_that_is_a_folder_is_named() {
         .args(["run", "good", "--solution", "folder.rs"])
         .assert()
         .code(2)
+        // A folder is a program of several files (as in a package); this one has none.
         .stderr(predicate::str::contains(
-            "folder.rs: is a folder, not a source file",
+            "folder.rs: unknown language: no file in this folder has a known extension",
         ));
     judge_in(repository.path())
         .args(["run", "good", "--solution", "notes.txt"])

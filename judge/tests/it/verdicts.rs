@@ -103,7 +103,10 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
     // This test binary cannot be a run supervisor: the judge's binary is.
     std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
     let dir = fixture_dir();
-    let repository = Repository { root: dir.clone() };
+    let repository = Repository {
+        root: dir.clone(),
+        standalone: false,
+    };
     let problem = repository
         .load_problem(&dir)
         .expect("fixture problem loads");

@@ -1,0 +1,293 @@
+//! What each submission of a package must get: its folder's default requirement
+//! (`accepted`: only AC; `wrong_answer`: AC or WA, at least one WA; ...) and, in 2025-09, those
+//! of `submissions/submissions.yaml`, whose keys are glob patterns (`*` within a name, `{a,b}`
+//! alternatives) matching a submission or a folder above it.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_norway::Value;
+
+use crate::error::{Error, Result};
+use crate::verdict::VerdictKind;
+
+pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
+
+/// One requirement: every judged case's verdict is in `permitted`, and some case's is in
+/// `required` (each `None` when not constrained).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Requirement {
+    pub permitted: Option<BTreeSet<VerdictKind>>,
+    pub required: Option<BTreeSet<VerdictKind>>,
+}
+
+impl Requirement {
+    fn new(permitted: &[VerdictKind], required: &[VerdictKind]) -> Requirement {
+        let set =
+            |kinds: &[VerdictKind]| (!kinds.is_empty()).then(|| kinds.iter().copied().collect());
+        Requirement {
+            permitted: set(permitted),
+            required: set(required),
+        }
+    }
+
+    /// Whether the verdicts of the judged cases keep it. The format knows four verdicts:
+    /// memory and output over their limits are run-time errors there.
+    pub fn kept_by(&self, kinds: &[VerdictKind]) -> bool {
+        let spec = |kind: &VerdictKind| match kind {
+            VerdictKind::MemoryLimitExceeded | VerdictKind::OutputLimitExceeded => {
+                VerdictKind::RuntimeError
+            }
+            kind => *kind,
+        };
+        let permitted = self
+            .permitted
+            .as_ref()
+            .is_none_or(|set| kinds.iter().all(|kind| set.contains(&spec(kind))));
+        let required = self
+            .required
+            .as_ref()
+            .is_none_or(|set| kinds.iter().any(|kind| set.contains(&spec(kind))));
+        permitted && required && !kinds.is_empty()
+    }
+}
+
+/// The default requirement of a submissions folder, if the format defines one.
+pub fn default_for(folder: &str) -> Option<Requirement> {
+    use VerdictKind::*;
+    Some(match folder {
+        "accepted" => Requirement::new(&[Accepted], &[]),
+        "rejected" => Requirement::new(&[], &[RuntimeError, TimeLimitExceeded, WrongAnswer]),
+        "wrong_answer" => Requirement::new(&[Accepted, WrongAnswer], &[WrongAnswer]),
+        "time_limit_exceeded" => {
+            Requirement::new(&[Accepted, TimeLimitExceeded], &[TimeLimitExceeded])
+        }
+        "run_time_error" => Requirement::new(&[Accepted, RuntimeError], &[RuntimeError]),
+        "brute_force" => Requirement::new(
+            &[Accepted, RuntimeError, TimeLimitExceeded],
+            &[RuntimeError, TimeLimitExceeded],
+        ),
+        _ => return None,
+    })
+}
+
+/// The entries of `submissions.yaml`, in file order.
+#[derive(Debug, Default)]
+pub struct SubmissionsYaml {
+    entries: Vec<(String, Entry)>,
+}
+
+#[derive(Debug, Default)]
+struct Entry {
+    requirement: Requirement,
+    /// Keys this judge does not check (`message`, test-group names, `score`): a submission
+    /// they apply to cannot be verified as the file asks.
+    unchecked: Vec<String>,
+}
+
+impl SubmissionsYaml {
+    /// Reads `submissions/submissions.yaml`; no file is no entries.
+    pub fn read(submissions: &Path) -> Result<SubmissionsYaml> {
+        let path = submissions.join(SUBMISSIONS_YAML);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(SubmissionsYaml::default())
+            }
+            Err(error) => return Err(Error::io(&path, error)),
+        };
+        let value: Value = serde_norway::from_str(&text).map_err(|error| {
+            let line = error
+                .location()
+                .map(|l| format!("line {}: ", l.line()))
+                .unwrap_or_default();
+            Error::invalid(&path, format!("{line}{error}"))
+        })?;
+        let mut entries = Vec::new();
+        let Value::Mapping(map) = value else {
+            return Ok(SubmissionsYaml::default());
+        };
+        for (key, value) in map {
+            let pattern = key.as_str().unwrap_or_default().to_owned();
+            let Value::Mapping(fields) = value else {
+                return Err(Error::invalid(
+                    &path,
+                    format!("`{pattern}`: expected a map of requirements"),
+                ));
+            };
+            let mut entry = Entry::default();
+            for (field, value) in fields {
+                let field = field.as_str().unwrap_or_default().to_owned();
+                match field.as_str() {
+                    "permitted" => {
+                        entry.requirement.permitted = Some(verdicts(&path, &pattern, &value)?)
+                    }
+                    "required" => {
+                        entry.requirement.required = Some(verdicts(&path, &pattern, &value)?)
+                    }
+                    // Metadata that does not change what is expected. (`language` and
+                    // `entrypoint` do, by changing the program: they are not followed, so
+                    // they count as unchecked.)
+                    "authors" | "model_solution" | "use_for_time_limit" => {}
+                    _ => entry.unchecked.push(field),
+                }
+            }
+            entries.push((pattern, entry));
+        }
+        Ok(SubmissionsYaml { entries })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every requirement on the submission at `relative` (below `submissions/`, with `/`),
+    /// and the keys that apply to it but are not checked.
+    pub fn requirements(&self, relative: &str) -> (Vec<Requirement>, Vec<String>) {
+        let folder = relative.split('/').next().unwrap_or_default();
+        // A key that is exactly the folder's name overrides its default, key by key.
+        let mut base = default_for(folder);
+        let mut extra = Vec::new();
+        let mut unchecked = Vec::new();
+        for (pattern, entry) in &self.entries {
+            if pattern == folder {
+                let default = base.clone().unwrap_or_default();
+                base = Some(Requirement {
+                    permitted: entry.requirement.permitted.clone().or(default.permitted),
+                    required: entry.requirement.required.clone().or(default.required),
+                });
+                unchecked.extend(entry.unchecked.iter().cloned());
+            } else if matches(pattern, relative) {
+                extra.push(entry.requirement.clone());
+                unchecked.extend(entry.unchecked.iter().cloned());
+            }
+        }
+        (base.into_iter().chain(extra).collect(), unchecked)
+    }
+}
+
+fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<VerdictKind>> {
+    let bad = || {
+        Error::invalid(
+            path,
+            format!("`{pattern}`: expected a list of AC, WA, TLE, RTE"),
+        )
+    };
+    let Value::Sequence(items) = value else {
+        return Err(bad());
+    };
+    items
+        .iter()
+        .map(|item| match item.as_str() {
+            Some("AC") => Ok(VerdictKind::Accepted),
+            Some("WA") => Ok(VerdictKind::WrongAnswer),
+            Some("TLE") => Ok(VerdictKind::TimeLimitExceeded),
+            Some("RTE") => Ok(VerdictKind::RuntimeError),
+            _ => Err(bad()),
+        })
+        .collect()
+}
+
+/// Whether `pattern` matches `path` or one of the folders above it.
+fn matches(pattern: &str, path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    expand_braces(pattern).iter().any(|pattern| {
+        let wanted: Vec<&str> = pattern.split('/').collect();
+        wanted.len() <= parts.len()
+            && wanted
+                .iter()
+                .zip(&parts)
+                .all(|(want, part)| glob_name(want.as_bytes(), part.as_bytes()))
+    })
+}
+
+/// Every pattern `{a,b}` alternatives stand for (`x.{py,cpp}` → `x.py`, `x.cpp`).
+fn expand_braces(pattern: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (pattern.find('{'), pattern.find('}')) else {
+        return vec![pattern.to_owned()];
+    };
+    if close < open {
+        return vec![pattern.to_owned()];
+    }
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    pattern[open + 1..close]
+        .split(',')
+        .flat_map(|choice| expand_braces(&format!("{head}{choice}{tail}")))
+        .collect()
+}
+
+/// `*` matches any run of characters within one name.
+fn glob_name(pattern: &[u8], name: &[u8]) -> bool {
+    match pattern.split_first() {
+        None => name.is_empty(),
+        Some((b'*', rest)) => (0..=name.len()).any(|skip| glob_name(rest, &name[skip..])),
+        Some((first, rest)) => name.first() == Some(first) && glob_name(rest, &name[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use VerdictKind::*;
+
+    #[test]
+    fn globs_match_names_and_the_folders_above() {
+        assert!(matches("accepted", "accepted/a.py"));
+        assert!(matches("accepted/*", "accepted/a.py"));
+        assert!(matches("wa/ac*", "wa/ac_fast.py"));
+        assert!(
+            !matches("*/nested_wa.py", "match/nested/nested_wa.py"),
+            "`*` stops at `/`"
+        );
+        assert!(matches("expansion/ac.{py,cpp}", "expansion/ac.cpp"));
+        assert!(
+            !matches("match/match", "match/match_wa/x.py"),
+            "whole names only"
+        );
+        assert!(!matches("match_wa.py", "match/match_wa.py"), "from the top");
+    }
+
+    #[test]
+    fn requirements_of_the_default_folders() {
+        let wrong = default_for("wrong_answer").unwrap();
+        assert!(wrong.kept_by(&[Accepted, WrongAnswer]));
+        assert!(!wrong.kept_by(&[Accepted, Accepted]));
+        assert!(!wrong.kept_by(&[WrongAnswer, TimeLimitExceeded]));
+        let run_time_error = default_for("run_time_error").unwrap();
+        assert!(
+            run_time_error.kept_by(&[MemoryLimitExceeded]),
+            "memory is a run-time error"
+        );
+        assert!(default_for("rejected")
+            .unwrap()
+            .kept_by(&[Accepted, TimeLimitExceeded]));
+        assert!(
+            !default_for("accepted").unwrap().kept_by(&[]),
+            "judging nothing proves nothing"
+        );
+    }
+
+    #[test]
+    fn a_yaml_entry_overrides_its_folder_and_globs_add_requirements() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(SUBMISSIONS_YAML),
+            "accepted:\n  permitted: [WA]\n  required: [WA]\nmine:\n  permitted: [AC, WA]\nmine/ac.py:\n  permitted: [AC]\nmine/msg.py:\n  message: hello\n",
+        )
+        .unwrap();
+        let yaml = SubmissionsYaml::read(dir.path()).unwrap();
+        let (accepted, _) = yaml.requirements("accepted/wa.py");
+        assert_eq!(accepted.len(), 1);
+        assert!(accepted[0].kept_by(&[WrongAnswer]));
+        let (mine, _) = yaml.requirements("mine/ac.py");
+        assert_eq!(mine.len(), 2, "the folder's entry and the file's");
+        assert!(mine.iter().all(|r| r.kept_by(&[Accepted])));
+        assert!(!mine.iter().all(|r| r.kept_by(&[WrongAnswer])));
+        let (_, unchecked) = yaml.requirements("mine/msg.py");
+        assert_eq!(unchecked, ["message"]);
+        assert!(
+            yaml.requirements("other/x.py").0.is_empty(),
+            "no folder default, no entry"
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! What a program is made of: one source file, or (as the 2025-09 package format allows) a
+//! folder of files built together, with its language and entry point decided once, here.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::language::{java_main_class, Language, LanguageId, MainClass};
+
+/// The files of one program, ready to be copied into a build folder.
+#[derive(Debug, Clone)]
+pub struct Sources {
+    pub language: &'static Language,
+    /// Every file of the program: its path relative to the build folder, and its bytes.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// The entry point, relative to the build folder (for a single file, that file).
+    pub main: String,
+    /// Java's or Kotlin's main class.
+    pub class: Option<String>,
+}
+
+impl Sources {
+    /// The program at `source`: a file, or a folder of files.
+    pub fn read(source: &Path) -> Result<Sources> {
+        if source.is_dir() {
+            return read_folder(source);
+        }
+        let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
+        let language = Language::of_file(source, &code).ok_or_else(|| {
+            Error::invalid(
+                source,
+                "unknown language: no compiler for this file extension",
+            )
+        })?;
+        let file_name = source
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let class = main_class(language, &file_name, &code);
+        // javac wants a public class in a file of its name.
+        let main = match (language.main_class, &class) {
+            (MainClass::JavaClass, Some(class)) => format!("{class}.java"),
+            _ => file_name,
+        };
+        Ok(Sources {
+            language,
+            files: vec![(main.clone(), code)],
+            main,
+            class,
+        })
+    }
+
+    /// A single file named `file_name` with no contents read, to show a command with.
+    pub fn single(language: &'static Language, file_name: &str) -> Sources {
+        Sources {
+            language,
+            files: vec![(file_name.to_owned(), Vec::new())],
+            main: file_name.to_owned(),
+            class: None,
+        }
+    }
+
+    /// The paths, relative to the build folder, of the files the compiler is given: those of
+    /// the program's language (a folder's headers and data files are copied, not compiled).
+    pub fn compiled_files(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .files
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| {
+                Language::of(Path::new(name)).is_some_and(|found| found.id == self.language.id)
+                    || (*name == self.main)
+            })
+            .collect();
+        names.dedup();
+        names
+    }
+}
+
+fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<String> {
+    match language.main_class {
+        MainClass::None => None,
+        MainClass::JavaClass => {
+            Some(java_main_class(&String::from_utf8_lossy(code)).unwrap_or_else(|| "Main".into()))
+        }
+        MainClass::KotlinFile => {
+            let stem = Path::new(file_name).file_stem()?.to_string_lossy();
+            let mut chars = stem.chars();
+            let first = chars.next()?.to_uppercase();
+            Some(format!("{first}{}Kt", chars.as_str()))
+        }
+    }
+}
+
+/// A folder program: every file below it (dot-files aside), in one language; a folder with a
+/// `build` or `run` script is run by those scripts.
+fn read_folder(folder: &Path) -> Result<Sources> {
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(folder)
+        // A file linked from elsewhere in the package is part of the program.
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
+        })
+    {
+        let entry = entry
+            .map_err(|error| Error::invalid(error.path().unwrap_or(folder), error.to_string()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(folder).unwrap_or(entry.path());
+        let name = relative
+            .to_str()
+            .ok_or_else(|| Error::invalid(entry.path(), "file name is not valid UTF-8"))?
+            .to_owned();
+        let code = std::fs::read(entry.path()).map_err(|error| Error::io(entry.path(), error))?;
+        files.push((name, code));
+    }
+    let has = |wanted: &str| files.iter().any(|(name, _)| name == wanted);
+    if has("build") || has("run") {
+        let language = Language::by_id(LanguageId::Scripts).expect("the table has scripts");
+        return Ok(Sources {
+            language,
+            files,
+            main: "run".into(),
+            class: None,
+        });
+    }
+    let mut languages: Vec<&'static Language> = Vec::new();
+    for (name, code) in &files {
+        if let Some(language) = Language::of_file(Path::new(name), code) {
+            if !languages.iter().any(|known| known.id == language.id) {
+                languages.push(language);
+            }
+        }
+    }
+    let language = match languages.as_slice() {
+        [language] => *language,
+        [] => {
+            return Err(Error::invalid(
+                folder,
+                "unknown language: no file in this folder has a known extension",
+            ))
+        }
+        several => {
+            let names: Vec<&str> = several.iter().map(|language| language.name).collect();
+            return Err(Error::invalid(
+                folder,
+                format!(
+                    "cannot tell this folder's language: it holds {}",
+                    names.join(" and ")
+                ),
+            ));
+        }
+    };
+    let of_language: Vec<&(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(name, code)| {
+            Language::of_file(Path::new(name), code).map(|l| l.id) == Some(language.id)
+        })
+        .collect();
+    // The language table's entry point, else a `main.*` file, else the first file.
+    let main = of_language
+        .iter()
+        .find(|(name, _)| language.entry_points.contains(&name.as_str()))
+        .or_else(|| {
+            of_language.iter().find(|(name, _)| {
+                Path::new(name)
+                    .file_stem()
+                    .is_some_and(|stem| stem == "main")
+            })
+        })
+        .or_else(|| of_language.first())
+        .expect("a language was found from a file");
+    let class = match language.main_class {
+        // The class with `main` in it, wherever it is.
+        MainClass::JavaClass => of_language
+            .iter()
+            .map(|(_, code)| String::from_utf8_lossy(code))
+            .find(|code| code.contains("static void main"))
+            .and_then(|code| java_main_class(&code)),
+        _ => main_class(language, &main.0, &main.1),
+    };
+    Ok(Sources {
+        language,
+        main: main.0.clone(),
+        class,
+        files,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_folder_is_one_program_in_one_language() {
+        let dir = folder(&[
+            ("validate.cc", "int main(){}"),
+            ("validate.h", ""),
+            (".hidden.py", ""),
+        ]);
+        let sources = Sources::read(dir.path()).unwrap();
+        assert_eq!(sources.language.id, LanguageId::Cpp);
+        assert_eq!(sources.files.len(), 2, "dot-files are left out");
+        assert_eq!(sources.compiled_files(), ["validate.cc"]);
+
+        let dir = folder(&[("a.py", ""), ("__main__.py", ""), ("z.py", "")]);
+        assert_eq!(Sources::read(dir.path()).unwrap().main, "__main__.py");
+
+        let dir = folder(&[("a.py", ""), ("b.cc", "")]);
+        let error = Sources::read(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("Python 3 and C++"), "{error}");
+
+        let dir = folder(&[("build", "true"), ("run", ""), ("x.cc", "")]);
+        assert_eq!(
+            Sources::read(dir.path()).unwrap().language.id,
+            LanguageId::Scripts
+        );
+    }
+
+    #[test]
+    fn entry_classes_and_python_versions() {
+        let dir = folder(&[
+            ("hello.kt", "fun main() {}"),
+            (
+                "Sol.java",
+                "public class Sol { public static void main(String[] a) {} }",
+            ),
+            ("two.py", "#!/usr/bin/env python2\nprint 1\n"),
+            ("three.py", "#!/usr/bin/env python3\nprint(1)\n"),
+        ]);
+        let read = |name: &str| Sources::read(&dir.path().join(name)).unwrap();
+        assert_eq!(read("hello.kt").class.as_deref(), Some("HelloKt"));
+        assert_eq!(read("Sol.java").main, "Sol.java");
+        assert_eq!(read("two.py").language.id, LanguageId::Python2);
+        assert_eq!(read("three.py").language.id, LanguageId::Python3);
+    }
+}

@@ -1,0 +1,413 @@
+//! Kattis / ICPC problem packages judged as the package format says: one small package per
+//! rule under `judge/tests/fixtures/kattis/`, each copied to a folder of its own (no
+//! repository above it) and judged there with the real binary.
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+/// A copy of `fixtures/kattis/<name>` in a fresh temporary folder, outside any repository.
+fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(name);
+    copy_tree(Path::new(&fixture(&format!("kattis/{name}"))), &copy);
+    (dir, copy)
+}
+
+#[test]
+fn a_package_outside_any_repository_is_judged_and_left_untouched() {
+    let (dir, package) = package("outside");
+    let before = snapshot(&package);
+    let cache = dir.path().join("xdg");
+    for args in [
+        vec!["verify", "outside"],
+        vec!["verify", "outside", "--root", "outside"],
+    ] {
+        judge_in(dir.path())
+            .env_remove("JUDGE_CACHE_DIR")
+            .env("XDG_CACHE_HOME", &cache)
+            .args(&args)
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("wrong_answer/off_by_one.py"))
+            .stdout(predicate::str::contains(
+                "outside: 2 submissions, 0 mismatches",
+            ));
+    }
+    // Run from inside the package, naming nothing: the package itself is judged.
+    judge_in(&package)
+        .env_remove("JUDGE_CACHE_DIR")
+        .env("XDG_CACHE_HOME", &cache)
+        .arg("run")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("outside: 2/2 accepted"));
+    assert!(
+        cache.join("judge").is_dir(),
+        "builds are kept in $XDG_CACHE_HOME/judge"
+    );
+    assert_eq!(snapshot(&package), before, "the package is not written to");
+    // Commands that need a repository still say so.
+    judge_in(dir.path())
+        .arg("list")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no `problems/` folder"));
+}
+
+/// A `PATH` holding only `python3`: every other toolchain is missing.
+fn python_only_path(dir: &Path) -> PathBuf {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap()
+        .stdout;
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(
+        String::from_utf8(python).unwrap().trim(),
+        bin.join("python3"),
+    )
+    .unwrap();
+    bin
+}
+
+/// The row of `submission` in a verify table, with its columns split on runs of spaces.
+fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|line| line.starts_with(&format!("{submission} ")))
+        .unwrap_or_else(|| panic!("no row for {submission} in:\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+#[test]
+fn each_verify_row_carries_its_own_expectation() {
+    let (dir, package) = package("rows");
+    let output = judge_in(dir.path())
+        .env("PATH", python_only_path(dir.path()))
+        .args(["verify", "rows"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let table = String::from_utf8(output).unwrap();
+    let expected: [(&str, &[&str]); 6] = [
+        (
+            "accepted/Main.java",
+            &["accepted", "not judged", "skipped (no javac)"],
+        ),
+        ("accepted/sum.py", &["accepted", "AC 2", "ok"]),
+        ("run_time_error/exits.py", &["run_time_error", "RE 1", "ok"]),
+        (
+            "wrong_answer/a_notes.txt",
+            &["wrong_answer", "not judged", "skipped (unknown language)"],
+        ),
+        // After a row that could not be judged, the next still has its own folder's promise.
+        (
+            "wrong_answer/b_accepted_anyway.py",
+            &["wrong_answer", "AC 2", "MISMATCH"],
+        ),
+        (
+            "wrong_answer/c_plain.rs.disabled",
+            &["wrong_answer", "not judged", "skipped (unknown language)"],
+        ),
+    ];
+    for (submission, columns) in expected {
+        assert_eq!(
+            &row(&table, submission)[1..],
+            columns,
+            "{submission} in:\n{table}"
+        );
+    }
+    assert!(
+        !table.contains(".gitkeep"),
+        "dot-files are no submissions:\n{table}"
+    );
+    assert!(
+        table.contains("rows: 6 submissions, 1 mismatches, 3 skipped, 0 errors"),
+        "{table}"
+    );
+    drop(package);
+}
+
+/// `judge verify` on a fixture package: its exit code and its table.
+fn verify(name: &str) -> (i32, String) {
+    let output = judge()
+        .args(["verify", &fixture(&format!("kattis/{name}"))])
+        .output()
+        .unwrap();
+    let table =
+        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap();
+    (output.status.code().unwrap(), table)
+}
+
+/// A row as `judge verify` must show it: submission, got, result.
+type ExpectedRow = (&'static str, &'static str, &'static str);
+
+/// Each package's rows, as `judge verify` must show them (submission, got, result), and a
+/// line of the table besides: one package per rule of the format.
+#[test]
+fn packages_are_verified_as_the_format_says() {
+    let expected: &[(&str, &[ExpectedRow], &str)] = &[
+        // A validator file directly in legacy `output_validators/`: it, not the default
+        // validator, accepts an answer off by one.
+        (
+            "legacy_validator_file",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // 2025-09 `output_validator/` of two files, built once as one program.
+        (
+            "validator_folder_2025",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // A validator folder with a `build` script that makes its `run`.
+        (
+            "validator_scripts",
+            &[
+                ("accepted/off_by_one.py", "AC 2", "ok"),
+                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+            ],
+            "3 submissions, 0 mismatches",
+        ),
+        // Group arguments for the default validator: a tolerance in secret/ only.
+        (
+            "validator_args_legacy",
+            &[
+                ("accepted/near.py", "AC 2", "ok"),
+                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        (
+            "validator_args_2025",
+            &[
+                ("accepted/near.py", "AC 2", "ok"),
+                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        // Lexicographic order: secret/10 and secret/2 run before secret/9, where the wrong
+        // submission fails (natural order would stop it after two cases).
+        (
+            "data_dirs",
+            &[
+                ("accepted/echo.py", "AC 4", "ok"),
+                ("wrong_answer/not_nine.py", "AC 3, WA 1", "ok"),
+            ],
+            "2 submissions, 0 mismatches",
+        ),
+        // Over the memory limit is a run-time error.
+        (
+            "memory",
+            &[("run_time_error/hog.py", "RE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
+        // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
+        // a whole step), and the endless one is TLE under it.
+        (
+            "derived_time_limit_legacy",
+            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+            "time limit: 1 s, derived",
+        ),
+        (
+            "derived_time_limit_2025",
+            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+            "rounded up to a multiple of 0.5 s",
+        ),
+    ];
+    for (package, rows, line) in expected {
+        let (code, table) = verify(package);
+        assert_eq!(code, 0, "{package}:\n{table}");
+        for (submission, got, result) in *rows {
+            let columns = row(&table, submission);
+            assert_eq!(
+                &columns[2..],
+                [*got, *result],
+                "{package}, {submission}:\n{table}"
+            );
+        }
+        assert!(table.contains(line), "{package}: no `{line}` in:\n{table}");
+    }
+}
+
+#[test]
+fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
+    // `.out` beside `.ans` is an example output, and data/invalid_*, data/valid_output hold no
+    // cases to judge: the run has the sample and the three secret cases only, in
+    // lexicographic order.
+    let output = judge()
+        .args(["run", &fixture("kattis/data_dirs")])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report = String::from_utf8(output).unwrap();
+    let cases: Vec<&str> = report
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("AC"))
+        .map(|rest| rest.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        cases,
+        ["sample/1", "secret/10", "secret/2", "secret/9"],
+        "{report}"
+    );
+}
+
+#[test]
+fn interactive_multi_pass_and_constants_packages_are_refused_not_misjudged() {
+    for (package, line) in [
+        ("interactive_legacy", "line 3: the problem is interactive"),
+        ("multipass_2025", "line 5: the problem is multi-pass"),
+        (
+            "constants_2025",
+            "line 5: `constants` are not substituted yet",
+        ),
+    ] {
+        for command in ["verify", "run"] {
+            judge()
+                .args([command, &fixture(&format!("kattis/{package}"))])
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(line))
+                .stderr(predicate::str::contains("not judged"));
+        }
+    }
+}
+
+#[test]
+fn a_memory_hog_is_a_run_time_error_that_names_memory() {
+    judge()
+        .args([
+            "run",
+            &fixture("kattis/memory"),
+            "--solution",
+            &fixture("kattis/memory/submissions/run_time_error/hog.py"),
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("RE "))
+        .stdout(predicate::str::contains("run-time error: memory limit"));
+}
+
+/// Whether `tool` is on this machine's `PATH`.
+fn on_path(tool: &str) -> bool {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join(tool).is_file())
+}
+
+#[test]
+fn a_folder_submission_is_one_program_and_languages_follow_the_table() {
+    let (code, table) = verify("languages_2025");
+    assert_eq!(code, 0, "{table}");
+    for (submission, got, result) in [
+        // main.cpp and add.cpp compiled together, add.h beside them.
+        ("accepted/cpp_parts", "AC 2", "ok"),
+        // __main__.py is the entry point and imports its neighbour.
+        ("accepted/python_parts", "AC 2", "ok"),
+        ("wrong_answer/python_parts_wrong", "AC 1, WA 1", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+    let javascript = &row(&table, "accepted/sum.js")[2..];
+    if on_path("node") {
+        assert_eq!(javascript, ["AC 2", "ok"], "{table}");
+    } else {
+        assert_eq!(javascript, ["not judged", "skipped (no node)"], "{table}");
+    }
+}
+
+#[test]
+fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
+    let (dir, package) = package("derived_time_limit_2025");
+    let cache = dir.path().join("cache");
+    let run = || {
+        judge_in(dir.path())
+            .env("JUDGE_CACHE_DIR", &cache)
+            .args(["run", "derived_time_limit_2025"])
+            .assert()
+            .code(0)
+    };
+    run().stderr(predicate::str::contains(
+        "states no time limit: the default 1 s (run `judge verify`",
+    ));
+    judge_in(dir.path())
+        .env("JUDGE_CACHE_DIR", &cache)
+        .args(["verify", "derived_time_limit_2025"])
+        .assert()
+        .code(0);
+    // The figure depends on this machine's speed; that it is the derived one does not.
+    run().stderr(
+        predicate::str::is_match(
+            r"states no time limit: [0-9.]+ s, as the last `judge verify` derived it",
+        )
+        .unwrap(),
+    );
+    drop(package);
+}
+
+#[test]
+fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
+    let (code, table) = verify("submissions_yaml_2025");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        // The accepted folder's default is replaced: WA is what it must get.
+        ("accepted/wrong.py", "WA 1", "ok"),
+        // A folder the format does not define, given a requirement by the file.
+        ("mine/any.py", "WA 1", "ok"),
+        // `mine/ok.{py,cpp}` adds "only AC" to both.
+        ("mine/ok.cpp", "AC 2", "ok"),
+        ("mine/ok.py", "WA 1", "MISMATCH"),
+        (
+            "mine/says_hello.py",
+            "not judged",
+            "skipped (submissions.yaml asks `message` of it, which is not checked)",
+        ),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}
+
+#[test]
+fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
+    // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), but it
+    // finishes under 1.5 s, so the limit is too close for the package to promise its TLE.
+    let (code, table) = verify("tle_margin_2025");
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "time_limit_exceeded/barely.py")[2..],
+        ["AC 1", "MISMATCH"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "time_limit_exceeded/spins.py")[2..],
+        ["TLE 1", "ok"],
+        "{table}"
+    );
+    judge()
+        .args([
+            "run",
+            &fixture("kattis/tle_margin_2025"),
+            "--solution",
+            &fixture("kattis/tle_margin_2025/submissions/time_limit_exceeded/barely.py"),
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("TLE"));
+}
