@@ -309,11 +309,7 @@ fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
         .iter()
         .flat_map(|part| {
             if *part == "{sources}" {
-                return sources
-                    .compiled_files()
-                    .into_iter()
-                    .map(&prefix)
-                    .collect();
+                return sources.compiled_files().into_iter().map(&prefix).collect();
             }
             vec![part
                 .replace("{source}", &prefix(&sources.main))

@@ -131,7 +131,7 @@ fn each_verify_row_carries_its_own_expectation() {
         "dot-files are no submissions:\n{table}"
     );
     assert!(
-        table.contains("rows: 6 submissions, 1 mismatches, 3 skipped, 0 errors"),
+        table.contains("rows: 6 submissions, 1 mismatch, 3 skipped, 0 errors"),
         "{table}"
     );
     drop(package);
@@ -251,7 +251,7 @@ fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
     // cases to judge: the run has the sample and the three secret cases only, in
     // lexicographic order.
     let output = judge()
-        .args(["run", &fixture("kattis/data_dirs")])
+        .args(["run", "--verbose", &fixture("kattis/data_dirs")])
         .assert()
         .code(0)
         .get_output()
