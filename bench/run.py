@@ -127,14 +127,34 @@ def workloads():
 
 
 def repo_workload():
-    """The repository's own problems; the floor runs each solution built with rustc -O."""
+    """The repository's own problems with every solution file the judge runs for them (one per
+    language): the floor runs each built with its language's usual command (rustc -O, javac
+    then java, python3), through a one-line wrapper for the interpreted ones."""
     pairs = []
+    work = WORK / "repo"
+    work.mkdir(parents=True, exist_ok=True)
     for problem in sorted((ROOT / "problems").iterdir()):
-        binary = WORK / "repo" / problem.name
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        source = ROOT / "solutions" / f"{problem.name}.rs"
-        subprocess.run(["rustc", "--edition", "2021", "-O", "-o", binary, source], check=True)
-        pairs += [str(binary), str(problem / "tests")]
+        for source in sorted((ROOT / "solutions").glob(f"{problem.name}.*")):
+            binary = work / f"{problem.name}-{source.suffix[1:]}"
+            if source.suffix == ".rs":
+                subprocess.run(["rustc", "--edition", "2021", "-O", "-o", binary, source], check=True)
+            elif source.suffix == ".py":
+                binary.write_text(f"#!/bin/sh\nexec python3 {source}\n")
+            elif source.suffix == ".java":
+                classes = work / f"{problem.name}-classes"
+                classes.mkdir(exist_ok=True)
+                # javac wants a public class in a file of its name.
+                main = source.read_text().split("public class ", 1)[1].split()[0]
+                named = classes / f"{main}.java"
+                shutil.copyfile(source, named)
+                subprocess.run(["javac", "-encoding", "UTF-8", "-d", classes, named], check=True)
+                binary.write_text(
+                    f"#!/bin/sh\nexec java -Xss64m -XX:+UseSerialGC -Dfile.encoding=UTF-8 -cp {classes} {main}\n"
+                )
+            else:
+                continue
+            binary.chmod(0o755)
+            pairs += [str(binary), str(problem / "tests")]
     return pairs
 
 
