@@ -95,17 +95,6 @@ fn wake() {
     }
 }
 
-/// Asks the judge to stop as if `signal` had come. The first request is the one kept.
-pub fn request(signal: i32) {
-    if SIGNAL
-        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-        .is_ok()
-    {
-        wake_pipe();
-        wake();
-    }
-}
-
 /// The signal that asked the judge to stop, if one has.
 pub fn requested() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {

@@ -177,7 +177,6 @@ mod tests {
             memory_limit_seen: false,
             out_of_memory: false,
             starved: Duration::ZERO,
-            interrupted: false,
         }
     }
 

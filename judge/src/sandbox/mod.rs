@@ -152,19 +152,23 @@ pub struct RunOutput {
     /// How long past the wall-clock backstop the run was waited for because it was still
     /// computing (starved of CPU by other load).
     pub starved: Duration,
-    /// The judge was interrupted and stopped this run: its evidence is incomplete.
-    pub interrupted: bool,
 }
 
 /// Runs one program to completion (or to its limits) and returns the evidence.
 pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     let mut supervisor = pool().take()?;
-    let result = supervisor.run(spec);
-    match &result {
-        Ok(_) => pool().give_back(supervisor),
-        Err(_) => supervisor.close(),
+    match supervisor.run(spec) {
+        // A program that could not be started (a missing toolchain) says nothing against its
+        // supervisor, which stays in the pool; only a broken conversation ends it.
+        Ok(run) => {
+            pool().give_back(supervisor);
+            run
+        }
+        Err(error) => {
+            supervisor.close();
+            Err(error)
+        }
     }
-    result
 }
 
 /// Starts a supervisor now, so that its set-up (cgroups cost milliseconds on cgroup v1)
@@ -288,10 +292,18 @@ impl Supervisor {
         Ok(self.ready.as_ref().expect("just read"))
     }
 
-    fn run(&mut self, spec: &RunSpec) -> io::Result<RunOutput> {
+    /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
+    /// be started.
+    fn run(&mut self, spec: &RunSpec) -> io::Result<io::Result<RunOutput>> {
         let workdir = self.ready()?.workdir.clone();
-        let request = request(spec, &workdir)?;
-        let stdin = File::open(spec.stdin)?;
+        let request = match request(spec, &workdir) {
+            Ok(request) => request,
+            Err(error) => return Ok(Err(error)),
+        };
+        let stdin = match File::open(spec.stdin) {
+            Ok(stdin) => stdin,
+            Err(error) => return Ok(Err(error)),
+        };
         let (stdout, stdout_end) = pipe()?;
         let (stderr, stderr_end) = pipe()?;
         // A larger pipe: fewer wake-ups for programs that write a lot; failure only leaves
@@ -311,7 +323,6 @@ impl Supervisor {
         let mut report: Option<protocol::Report> = None;
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
-        let mut interrupted = false;
         while report.is_none() || stdout.is_open() || stderr.is_open() {
             let interrupt = crate::interrupt::wake_fd();
             let mut fds = Vec::with_capacity(4);
@@ -349,7 +360,7 @@ impl Supervisor {
                     })?;
                     report = Some(protocol::parse(&message.bytes)?);
                 } else if fd == interrupt.as_raw_fd() {
-                    interrupted = true;
+                    // The runner drops what ends after the request: only stopping matters.
                     stop = true;
                 }
             }
@@ -360,9 +371,9 @@ impl Supervisor {
         }
         let report = report.expect("the loop ends with a report");
         if let Some(errno) = report.spawn_errno {
-            return Err(io::Error::from_raw_os_error(errno));
+            return Ok(Err(io::Error::from_raw_os_error(errno)));
         }
-        Ok(RunOutput {
+        Ok(Ok(RunOutput {
             termination: match (report.signal, report.exit_code) {
                 (Some(signal), _) => Termination::Signaled(signal),
                 (None, code) => Termination::Exited(code.unwrap_or(0)),
@@ -377,8 +388,7 @@ impl Supervisor {
             memory_limit_seen: report.memory_limit_seen,
             out_of_memory: false,
             starved: Duration::from_millis(report.starved_ms),
-            interrupted,
-        })
+        }))
     }
 
     /// Closes the socket, which ends the supervisor: it cleans up after itself. Its exit is

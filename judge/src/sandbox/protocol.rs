@@ -39,16 +39,11 @@ pub struct Request {
     pub address_space_backstop: bool,
 }
 
-/// What a supervisor can do, sent once when it is ready.
+/// What the judge needs to know of a supervisor, sent once when it is ready.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ready {
-    pub pid: u32,
-    /// The run's working folder (emptied after every run).
+    /// The run's working folder (emptied after every run), the programs' `TMPDIR`.
     pub workdir: String,
-    pub pids_cgroup: bool,
-    pub memory_cgroup: bool,
-    /// Runs see a private `/dev/shm`, emptied after every run.
-    pub private_tmp: bool,
 }
 
 /// The evidence of one run.

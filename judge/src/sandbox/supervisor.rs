@@ -70,11 +70,7 @@ pub fn main() -> ! {
         Err(_) => std::process::exit(1),
     };
     let ready = Ready {
-        pid: std::process::id(),
         workdir: workdir.display().to_string(),
-        pids_cgroup: cgroups.has_pids(),
-        memory_cgroup: cgroups.has_memory(),
-        private_tmp,
     };
     let mut supervisor = Supervisor {
         sweep: None,

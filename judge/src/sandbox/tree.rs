@@ -32,7 +32,6 @@ pub struct Snapshot {
     pub resident_bytes: u64,
     /// Some process of the tree is running or waiting for a CPU (state `R`).
     pub runnable: bool,
-    pub processes: usize,
 }
 
 /// The direct children of `pid` (of all its threads).
@@ -71,7 +70,6 @@ pub fn snapshot(root: u32) -> Snapshot {
         let Some(stat) = Stat::read(pid) else {
             continue;
         };
-        snapshot.processes += 1;
         snapshot.cpu_time += stat.cpu_time;
         snapshot.resident_bytes += stat.resident_bytes;
         snapshot.runnable |= stat.state == 'R';
