@@ -410,13 +410,19 @@ fn request(spec: &RunSpec, workdir: &str) -> io::Result<protocol::Request> {
     let mut argv = vec![resolve(program).as_bytes().to_vec()];
     argv.extend(args.iter().map(|arg| arg.as_bytes().to_vec()));
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
-    let mut env: Vec<Vec<u8>> = INHERITED_ENV
-        .iter()
-        .filter_map(|&key| {
-            let value = std::env::var_os(key)?;
-            Some([key.as_bytes(), b"=", value.as_bytes()].concat())
+    // Read once: it does not change while the judge runs.
+    static INHERITED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let mut env = INHERITED
+        .get_or_init(|| {
+            INHERITED_ENV
+                .iter()
+                .filter_map(|&key| {
+                    let value = std::env::var_os(key)?;
+                    Some([key.as_bytes(), b"=", value.as_bytes()].concat())
+                })
+                .collect()
         })
-        .collect();
+        .clone();
     env.push([b"TMPDIR=", workdir.as_bytes()].concat());
     let limits = &spec.limits;
     Ok(protocol::Request {
