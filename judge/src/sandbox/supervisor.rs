@@ -241,7 +241,8 @@ struct Watch {
     memory_limit: u64,
     baseline: u64,
     max_resident: u64,
-    last_cpu: Duration,
+    /// The tree's `wanted_cpu_ns` at the last tick.
+    last_wanted_cpu_ns: u64,
     wall_timeout: bool,
     memory_limit_seen: bool,
 }
@@ -264,7 +265,7 @@ impl Watch {
             memory_limit: request.memory_bytes,
             baseline,
             max_resident: 0,
-            last_cpu: Duration::ZERO,
+            last_wanted_cpu_ns: 0,
             wall_timeout: false,
             memory_limit_seen: false,
         }
@@ -328,8 +329,10 @@ impl Watch {
         };
         self.max_resident = self.max_resident.max(resident);
         self.memory_limit_seen |= resident > self.memory_limit;
-        let computing = snapshot.runnable || cpu > self.last_cpu;
-        self.last_cpu = cpu;
+        // Runnable now, or ran or waited for a CPU since the last tick: a starved program,
+        // not an idle one (CPU time alone moves in 10 ms ticks, too coarse under load).
+        let computing = snapshot.runnable || snapshot.wanted_cpu_ns > self.last_wanted_cpu_ns;
+        self.last_wanted_cpu_ns = snapshot.wanted_cpu_ns;
         if cpu > self.cpu_cutoff || self.memory_limit_seen {
             return true;
         }

@@ -32,6 +32,10 @@ pub struct Snapshot {
     pub resident_bytes: u64,
     /// Some process of the tree is running or waiting for a CPU (state `R`).
     pub runnable: bool,
+    /// Nanoseconds the live processes have spent on a CPU or waiting in its run queue
+    /// (`/proc/PID/schedstat`): it grows while the tree wants to compute, even when it is
+    /// starved of CPU, and stands still while it sleeps.
+    pub wanted_cpu_ns: u64,
 }
 
 /// The direct children of `pid` (of all its threads).
@@ -73,8 +77,23 @@ pub fn snapshot(root: u32) -> Snapshot {
         snapshot.cpu_time += stat.cpu_time;
         snapshot.resident_bytes += stat.resident_bytes;
         snapshot.runnable |= stat.state == 'R';
+        snapshot.wanted_cpu_ns += wanted_cpu_ns(pid);
     }
     snapshot
+}
+
+/// Time on a CPU plus time waiting for one, from `/proc/PID/schedstat` (0 where the kernel
+/// has no schedstats).
+fn wanted_cpu_ns(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
+        .ok()
+        .map(|text| {
+            text.split_whitespace()
+                .take(2)
+                .filter_map(|field| field.parse::<u64>().ok())
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 /// The fields of `/proc/PID/stat` the watchdog needs.
