@@ -27,9 +27,10 @@ pub struct Launch {
     /// until `spawn` returns).
     stdio: [RawFd; 3],
     rlimits: Vec<Rlimit>,
-    /// `/proc/self/oom_score_adj`, when the supervisor protected itself from the OOM killer
+    /// `/proc/self/oom_score_adj`: the program is the OOM killer's first choice, never its
+    /// supervisor (raising one's own score needs no privilege; lowering the supervisor's does)
     /// and the program must not inherit that.
-    oom_score_adj: Option<CString>,
+    oom_score_adj: CString,
     signals_to_reset: &'static [libc::c_int],
     /// Regions of the supervisor's memory to drop, and `clear_refs` to reset its high-water
     /// mark with, right before `execve` (see `footprint`).
@@ -74,7 +75,6 @@ impl Launch {
         cwd: &Path,
         stdio: [BorrowedFd; 3],
         rlimits: Vec<Rlimit>,
-        reset_oom_score: bool,
         footprint: &super::footprint::Footprint,
     ) -> io::Result<Launch> {
         let program = argv
@@ -94,9 +94,7 @@ impl Launch {
             cwd: c_string(cwd.as_os_str().as_bytes())?,
             stdio: stdio.map(|fd| fd.as_raw_fd()),
             rlimits,
-            oom_score_adj: reset_oom_score
-                .then(|| c_string(b"/proc/self/oom_score_adj"))
-                .transpose()?,
+            oom_score_adj: c_string(b"/proc/self/oom_score_adj")?,
             signals_to_reset: signals_to_reset(),
             drop_regions: footprint.regions().to_vec(),
             clear_refs: footprint.clear_refs().map_or(-1, |fd| fd.as_raw_fd()),
@@ -220,11 +218,13 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
         {
             fail(child);
         }
-        if let Some(path) = &launch.oom_score_adj {
-            let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-            if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                fail(child);
-            }
+        // Where /proc cannot say it, the run goes on: the score only picks a victim.
+        let fd = libc::open(
+            launch.oom_score_adj.as_ptr(),
+            libc::O_WRONLY | libc::O_CLOEXEC,
+        );
+        if fd >= 0 {
+            libc::write(fd, b"1000".as_ptr().cast(), 4);
             libc::close(fd);
         }
         for &(resource, (soft, hard)) in &launch.rlimits {

@@ -61,7 +61,8 @@ pub fn main() -> ! {
     // end of the socket closes. (Not PR_SET_PDEATHSIG: it fires when the judge *thread* that
     // started the supervisor ends, and pool threads come and go.)
     // The OOM killer must pick the program, never the one who reports it.
-    let protected = std::fs::write("/proc/self/oom_score_adj", "-1000").is_ok();
+    // Also lowered where the machine allows it (root with CAP_SYS_RESOURCE).
+    let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
     let sweep_bases = super::cgroup::bases();
     let cgroups = Cgroups::create(owner);
     let private_tmp = private_tmp();
@@ -79,7 +80,6 @@ pub fn main() -> ! {
         cgroups,
         workdir,
         private_tmp,
-        protected,
     };
     if protocol::send(supervisor.socket.as_fd(), &ready, &[]).is_ok() {
         // What judges that are no longer running left behind, swept beside the runs: here
@@ -99,7 +99,6 @@ struct Supervisor {
     cgroups: Cgroups,
     workdir: PathBuf,
     private_tmp: bool,
-    protected: bool,
 }
 
 /// Why the watch loop ended.
@@ -198,7 +197,6 @@ impl Supervisor {
             &self.workdir,
             [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
             rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids()),
-            self.protected,
             &self.footprint,
         )
     }
