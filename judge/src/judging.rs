@@ -56,7 +56,7 @@ pub fn judge_case(
         }
         verdict => (verdict, Some(limit_failure(verdict, &run, &limits))),
     };
-    CaseResult {
+    let result = CaseResult {
         name: case.name.clone(),
         verdict,
         cpu_time: run.cpu_time,
@@ -64,7 +64,9 @@ pub fn judge_case(
         peak_memory_bytes: run.peak_memory_bytes,
         confirmed: false,
         failure,
-    }
+    };
+    crate::sandbox::recycle(run.stdout);
+    result
 }
 
 /// Checks the output of a run that ended cleanly, and says why when it is not accepted.

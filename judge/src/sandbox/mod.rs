@@ -318,8 +318,8 @@ impl Supervisor {
         // reading ends, so that the pipes end with the run.
         drop((stdin, stdout_end, stderr_end));
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
-        let mut stdout = Capture::new(stdout, output_cap);
-        let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES);
+        let mut stdout = Capture::new(stdout, output_cap, SPARE_OUTPUT.take());
+        let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES, Vec::new());
         let mut report: Option<protocol::Report> = None;
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
@@ -459,6 +459,24 @@ pub(crate) fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
         .map_or_else(|| program.to_owned(), PathBuf::into_os_string)
 }
 
+thread_local! {
+    /// An output buffer given back by `recycle`, for this thread's next run.
+    static SPARE_OUTPUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Buffers up to this size are kept for the next run; larger ones are given back to the
+/// system.
+const RECYCLED_MAX_BYTES: usize = 16 << 20;
+
+/// Gives a run's output buffer back for the next run on this thread: its pages are already
+/// there, where a fresh buffer costs a page fault per 4 KiB and copies as it grows.
+pub fn recycle(mut buffer: Vec<u8>) {
+    if buffer.capacity() <= RECYCLED_MAX_BYTES {
+        buffer.clear();
+        SPARE_OUTPUT.set(buffer);
+    }
+}
+
 /// One output pipe and the bytes kept from it.
 struct Capture {
     pipe: Option<File>,
@@ -467,10 +485,10 @@ struct Capture {
 }
 
 impl Capture {
-    fn new(fd: OwnedFd, cap: usize) -> Self {
+    fn new(fd: OwnedFd, cap: usize, buffer: Vec<u8>) -> Self {
         Capture {
             pipe: Some(File::from(fd)),
-            buffer: Vec::new(),
+            buffer,
             cap,
         }
     }
