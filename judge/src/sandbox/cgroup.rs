@@ -36,6 +36,8 @@ pub struct Cgroups {
     memory_peak: Option<File>,
     /// The hard memory limit written last.
     memory_limit: Option<u64>,
+    /// `stop_all_but` lowered pids.max: `allow_processes` raises it again.
+    stopped: std::cell::Cell<bool>,
 }
 
 /// The memory cgroup's hard limit is the run's limit above the baseline rounded up to this.
@@ -54,6 +56,7 @@ impl Cgroups {
             memory: make("memory", &name, &[]),
             memory_peak: None,
             memory_limit: None,
+            stopped: Default::default(),
         };
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
             if std::fs::write(
@@ -153,6 +156,7 @@ impl Cgroups {
             return;
         };
         let _ = std::fs::write(pids.dir.join("pids.max"), "1");
+        self.stopped.set(true);
         let Ok(text) = std::fs::read_to_string(pids.dir.join("cgroup.procs")) else {
             return;
         };
@@ -168,7 +172,7 @@ impl Cgroups {
 
     /// After a run: new processes are allowed again.
     pub fn allow_processes(&self) {
-        if let Some(pids) = &self.pids {
+        if let (Some(pids), true) = (&self.pids, self.stopped.replace(false)) {
             let _ = std::fs::write(pids.dir.join("pids.max"), (MAX_TASKS + 1).to_string());
         }
     }

@@ -80,6 +80,8 @@ pub fn main() -> ! {
         cgroups,
         workdir,
         private_tmp,
+        armed_limit: 0,
+        armed: None,
     };
     if protocol::send(supervisor.socket.as_fd(), &ready, &[]).is_ok() {
         // What judges that are no longer running left behind, swept beside the runs: here
@@ -99,6 +101,10 @@ struct Supervisor {
     cgroups: Cgroups,
     workdir: PathBuf,
     private_tmp: bool,
+    /// The memory cgroup's hard limit of the last run.
+    armed_limit: u64,
+    /// The cgroup readied for a run with this hard limit: (limit, baseline charge).
+    armed: Option<(u64, u64)>,
 }
 
 /// Why the watch loop ended.
@@ -130,15 +136,21 @@ impl Supervisor {
             if protocol::send(self.socket.as_fd(), &report, &[]).is_err() {
                 return;
             }
+            // After the report, while the judge reads it: the clean-up and the next run's
+            // set-up are off the run's path.
+            self.clean_up();
         }
     }
 
     /// One run; `None` when the judge went away during it.
     fn run(&mut self, request: &Request, stdio: [OwnedFd; 3]) -> Option<Report> {
         let limit = request.memory_bytes;
-        let baseline = self
-            .cgroups
-            .start_run(limit.saturating_add(memory_margin(limit)));
+        let hard_limit = limit.saturating_add(memory_margin(limit));
+        let baseline = match self.armed.take() {
+            Some((armed_limit, baseline)) if armed_limit == hard_limit => baseline,
+            _ => self.cgroups.start_run(hard_limit),
+        };
+        self.armed_limit = hard_limit;
         let launch = match self.launch(request, &stdio) {
             Ok(launch) => launch,
             Err(error) => return Some(spawn_failure(&error)),
@@ -158,7 +170,6 @@ impl Supervisor {
             watch.main.is_none().then_some(pid),
             &|| self.cgroups.stop_all_but(me),
         );
-        self.cgroups.allow_processes();
         if let Some(status) = main_status {
             watch.main = Some(status);
         }
@@ -171,7 +182,6 @@ impl Supervisor {
         let peak = charged
             .unwrap_or(watch.max_resident)
             .max(watch.reaped.max_resident_bytes);
-        self.clean_up();
         if matches!(ended, Ended::JudgeGone) {
             return None;
         }
@@ -201,11 +211,18 @@ impl Supervisor {
         )
     }
 
-    /// Empties the working folder and the private temporary folders for the next run.
-    fn clean_up(&self) {
+    /// Readies the slot for the next run: empties the working folder and the private
+    /// temporary folders, allows processes again, and starts the memory cgroup's count with
+    /// the last run's limit (most runs of a judge share it).
+    fn clean_up(&mut self) {
         empty_folder(&self.workdir);
         if self.private_tmp {
             empty_folder(Path::new("/dev/shm"));
+        }
+        self.cgroups.allow_processes();
+        if self.cgroups.has_memory() {
+            let baseline = self.cgroups.start_run(self.armed_limit);
+            self.armed = Some((self.armed_limit, baseline));
         }
     }
 
