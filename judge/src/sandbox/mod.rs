@@ -171,7 +171,7 @@ pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
     }
 }
 
-/// Starts a supervisor now, so that its set-up (cgroups cost milliseconds on cgroup v1)
+/// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount namespace)
 /// overlaps with the judge's own start instead of delaying the first run.
 pub fn prepare() {
     let mut pool = pool();

@@ -6,8 +6,7 @@
 //! - it is a child subreaper, so every orphan of a run is re-parented to it, and it kills and
 //!   reaps the whole tree when the program ends (no double fork or `setsid` escapes, with or
 //!   without cgroups), counting the CPU time of all of it;
-//! - it sits in the slot's cgroups, so programs are born inside them (moving a process into a
-//!   cgroup costs milliseconds on cgroup v1; this is paid once per slot, not per run);
+//! - it sits in the slot's cgroups, so programs are born inside them, with no move per run;
 //! - it dies with the judge: when the judge's end of the socket closes (an exit, a crash,
 //!   SIGKILL) it kills the run, removes its working folder and exits, and a program dies with
 //!   it even if it is killed itself (`PR_SET_PDEATHSIG`).
