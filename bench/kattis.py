@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""`judge verify` next to problemtools' `verifyproblem` on the same Kattis packages (issue 13's
+target: the judge at least 3x faster on every package, interactive ones included).
+
+usage: python3 bench/kattis.py [--rounds N] [--verifyproblem PATH] PACKAGE...
+
+Each PACKAGE is a problem package folder, e.g. the `examples/` of Kattis/problemtools (public;
+nothing of them is kept in this repository). For every package both tools check every
+submission: `verifyproblem PACKAGE -p submissions` and `judge verify PACKAGE`. verifyproblem
+compiles everything on every run, so the judge is timed the same way, with an empty build cache
+("judge cold"), and also as a user sees it again, with its cache ("judge warm"). Prints one
+Markdown table (median wall time over the rounds, ratio to verifyproblem) and each tool's exit
+status. Without --verifyproblem it is taken from PATH, else installed from PyPI into
+target/bench/problemtools/.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "bench"
+JUDGE = ROOT / "target" / "release" / "judge"
+
+
+def find_verifyproblem(given):
+    if given:
+        return given
+    found = shutil.which("verifyproblem")
+    if found:
+        return found
+    venv = WORK / "problemtools"
+    tool = venv / "bin" / "verifyproblem"
+    if not tool.exists():
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([venv / "bin" / "pip", "install", "-q", "problemtools"], check=True)
+    return str(tool)
+
+
+def timed(command, env=None):
+    start = time.perf_counter()
+    process = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start, process.returncode
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--verifyproblem")
+    parser.add_argument("packages", nargs="+", type=Path)
+    args = parser.parse_args()
+    verifyproblem = find_verifyproblem(args.verifyproblem)
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "judge"], cwd=ROOT, check=True)
+    WORK.mkdir(parents=True, exist_ok=True)
+    warm_cache = Path(tempfile.mkdtemp(prefix="kattis-warm-", dir=WORK))
+
+    rows = ["| package | verifyproblem | judge cold | judge warm | cold vs verifyproblem | exit (vp / judge) |",
+            "| --- | ---: | ---: | ---: | ---: | --- |"]
+    checks = []
+    for package in args.packages:
+        package = package.resolve()
+        times = {"vp": [], "cold": [], "warm": []}
+        codes = {}
+        env_warm = dict(os.environ, JUDGE_CACHE_DIR=str(warm_cache), NO_COLOR="1")
+        timed([JUDGE, "verify", package], env_warm)  # fills the warm cache
+        for _ in range(args.rounds):
+            elapsed, codes["vp"] = timed([verifyproblem, package, "-p", "submissions"])
+            times["vp"].append(elapsed)
+            with tempfile.TemporaryDirectory(dir=WORK) as cold_cache:
+                env_cold = dict(env_warm, JUDGE_CACHE_DIR=cold_cache)
+                elapsed, codes["judge"] = timed([JUDGE, "verify", package], env_cold)
+            times["cold"].append(elapsed)
+            elapsed, _ = timed([JUDGE, "verify", package], env_warm)
+            times["warm"].append(elapsed)
+        vp, cold, warm = (statistics.median(times[key]) for key in ("vp", "cold", "warm"))
+        ratio = vp / cold
+        rows.append(f"| {package.name} | {vp:.2f} s | {cold:.2f} s | {warm:.2f} s | {ratio:.1f}x | "
+                    f"{codes['vp']} / {codes['judge']} |")
+        checks.append(f"- {package.name}: judge (cold) {ratio:.1f}x faster than verifyproblem (target 3x): "
+                      f"{'holds' if ratio >= 3 else 'MISSED'}")
+    shutil.rmtree(warm_cache, ignore_errors=True)
+    print("\n".join(rows) + "\n\n" + "\n".join(checks))
+
+
+if __name__ == "__main__":
+    main()
