@@ -11,6 +11,7 @@ use crate::compile::Program;
 use crate::problem::TestCase;
 use crate::profile::Limits;
 use crate::sandbox::Termination;
+use crate::score::ValidatorScore;
 use crate::verdict::classify_run;
 
 /// Checkers are trusted code: limits only stop one that hangs.
@@ -43,9 +44,10 @@ pub struct CheckerSpec {
 }
 
 /// What a checker made of an output.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Judgement {
-    Accepted,
+    /// With the score a Kattis validator wrote to its feedback folder, if any.
+    Accepted(Option<ValidatorScore>),
     Wrong(String),
     /// The checker itself failed: a judge error.
     Fault(String),
@@ -105,7 +107,7 @@ fn run_checker(
     };
     let stderr = said(&run.stderr);
     Ok(match (spec.protocol, run.termination) {
-        (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted,
+        (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted(None),
         (Protocol::Testlib, Termination::Exited(1)) => {
             Judgement::Wrong(with_default(stderr, "wrong answer"))
         }
@@ -113,7 +115,16 @@ fn run_checker(
             "presentation error: {}",
             with_default(stderr, "bad format")
         )),
-        (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted,
+        (Protocol::Kattis, Termination::Exited(42)) => match validator_score(&feedback) {
+            Ok(score) => Judgement::Accepted(score),
+            Err(fault) => Judgement::Fault(fault),
+        },
+        (Protocol::Kattis, Termination::Exited(43))
+            if feedback.join(SCORE_FILE).exists() || feedback.join(MULTIPLIER_FILE).exists() =>
+        {
+            // A score is for an accepted output: the format makes this a judge error.
+            Judgement::Fault("the validator rejected the output but wrote a score".into())
+        }
         (Protocol::Kattis, Termination::Exited(43)) => {
             let message = std::fs::read(feedback.join("judgemessage.txt"))
                 .map(|m| said(&m))
@@ -129,6 +140,39 @@ fn run_checker(
             }
         )),
     })
+}
+
+const SCORE_FILE: &str = "score.txt";
+const MULTIPLIER_FILE: &str = "score_multiplier.txt";
+
+/// The score an accepting validator wrote (`score.txt`, or 2025-09's
+/// `score_multiplier.txt`); both, or one that is no number, is the validator's fault.
+fn validator_score(feedback: &Path) -> Result<Option<ValidatorScore>, String> {
+    let read = |name: &str| -> Result<Option<f64>, String> {
+        match std::fs::read_to_string(feedback.join(name)) {
+            Ok(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite() && *value >= 0.0)
+                .map(Some)
+                .ok_or_else(|| {
+                    format!(
+                        "the validator's {name} holds `{}`, not a non-negative number",
+                        text.trim()
+                    )
+                }),
+            Err(_) => Ok(None),
+        }
+    };
+    match (read(SCORE_FILE)?, read(MULTIPLIER_FILE)?) {
+        (Some(_), Some(_)) => Err(format!(
+            "the validator wrote both {SCORE_FILE} and {MULTIPLIER_FILE}"
+        )),
+        (Some(score), None) => Ok(Some(ValidatorScore::Score(score))),
+        (None, Some(multiplier)) => Ok(Some(ValidatorScore::Multiplier(multiplier))),
+        (None, None) => Ok(None),
+    }
 }
 
 fn with_default(message: String, default: &str) -> String {
