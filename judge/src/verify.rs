@@ -375,7 +375,7 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
                 .unwrap_or_default();
             let verdict = card
                 .verdict
-                .map(|verdict| format!(" {}", verdict.code()))
+                .map(|verdict| format!(" · grader {}", verdict.code()))
                 .unwrap_or_default();
             format!(
                 "{counts} · score {}{max}{verdict}",

@@ -302,6 +302,8 @@ impl Reporter for HumanReporter {
         // The score is the result of a scored problem: shown at every level of detail.
         let score_line = current.score.clone();
         let all_accepted = tally.accepted() == tally.cases;
+        // Nothing of this problem was printed yet: it is one line.
+        let one_line = self.detail == Detail::Default && current.heading.is_some() && all_accepted;
         let figures = format!(
             "max {} ms, {}",
             tally.max_cpu_time.as_millis(),
@@ -309,8 +311,7 @@ impl Reporter for HumanReporter {
         );
         match self.detail {
             Detail::Quiet => {}
-            // Nothing of this problem was printed: every case was accepted.
-            Detail::Default if current.heading.is_some() && all_accepted => {
+            Detail::Default if one_line => {
                 let shown = self.shown(&current.solution).to_string();
                 self.line(format_args!(
                     "{GREEN}AC{GREEN:#}  {BOLD}{}{BOLD:#}: {n}/{n} accepted {DIM}· {} · {shown}{}{DIM:#} · {figures}",
@@ -323,7 +324,7 @@ impl Reporter for HumanReporter {
             _ => {
                 let style = if all_accepted { GREEN } else { RED };
                 self.line(format_args!(
-                    "  {style}{}: {}/{} accepted{style:#} ({}) · {figures}\n",
+                    "  {style}{}: {}/{} accepted{style:#} ({}) · {figures}",
                     problem.id,
                     tally.accepted(),
                     tally.cases,
@@ -335,9 +336,13 @@ impl Reporter for HumanReporter {
             let indent = if self.detail == Detail::Quiet {
                 ""
             } else {
-                "    "
+                "  "
             };
             self.line(format_args!("{indent}{BOLD}{}{BOLD:#}: {line}", problem.id));
+        }
+        // A problem shown case by case ends with a blank line.
+        if self.detail != Detail::Quiet && !one_line {
+            self.line(format_args!(""));
         }
     }
 
