@@ -62,6 +62,7 @@ fn a_subtask_scores_its_points_only_when_all_its_cases_are_accepted() {
         1,
     );
     let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    crate::reports::assert_valid(&report);
     let score = &report["problems"][0]["score"];
     assert_eq!(score["score"], 30.0, "{score}");
     assert_eq!(score["max_score"], 100.0, "{score}");
