@@ -41,6 +41,9 @@ pub struct CheckerSpec {
     pub protocol: Protocol,
     /// Extra arguments (Kattis' `validator_flags`).
     pub flags: Vec<String>,
+    /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
+    /// read, and held to the format's rules; elsewhere such files are not the judge's business.
+    pub reads_scores: bool,
 }
 
 /// What a checker made of an output.
@@ -115,12 +118,17 @@ fn run_checker(
             "presentation error: {}",
             with_default(stderr, "bad format")
         )),
-        (Protocol::Kattis, Termination::Exited(42)) => match validator_score(&feedback) {
-            Ok(score) => Judgement::Accepted(score),
-            Err(fault) => Judgement::Fault(fault),
-        },
+        (Protocol::Kattis, Termination::Exited(42)) if spec.reads_scores => {
+            match validator_score(&feedback) {
+                Ok(score) => Judgement::Accepted(score),
+                Err(fault) => Judgement::Fault(fault),
+            }
+        }
+        (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted(None),
         (Protocol::Kattis, Termination::Exited(43))
-            if feedback.join(SCORE_FILE).exists() || feedback.join(MULTIPLIER_FILE).exists() =>
+            if spec.reads_scores
+                && (feedback.join(SCORE_FILE).exists()
+                    || feedback.join(MULTIPLIER_FILE).exists()) =>
         {
             // A score is for an accepted output: the format makes this a judge error.
             Judgement::Fault("the validator rejected the output but wrote a score".into())
@@ -198,5 +206,33 @@ pub fn build_checker(
             path: spec.source.clone(),
             message,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_validator_score_is_one_non_negative_number_in_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let feedback = dir.path();
+        assert_eq!(validator_score(feedback), Ok(None));
+        std::fs::write(feedback.join(SCORE_FILE), "12.5\n").unwrap();
+        assert_eq!(
+            validator_score(feedback),
+            Ok(Some(ValidatorScore::Score(12.5)))
+        );
+        std::fs::write(feedback.join(MULTIPLIER_FILE), "0.5").unwrap();
+        assert!(validator_score(feedback).unwrap_err().contains("both"));
+        std::fs::remove_file(feedback.join(SCORE_FILE)).unwrap();
+        assert_eq!(
+            validator_score(feedback),
+            Ok(Some(ValidatorScore::Multiplier(0.5)))
+        );
+        std::fs::write(feedback.join(MULTIPLIER_FILE), "-1").unwrap();
+        assert!(validator_score(feedback)
+            .unwrap_err()
+            .contains("score_multiplier.txt holds `-1`"));
     }
 }

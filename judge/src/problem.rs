@@ -191,6 +191,7 @@ impl Problem {
                 source: file.inside(dir, source, "checker")?,
                 protocol: protocol.unwrap_or(Protocol::Testlib),
                 flags: Vec::new(),
+                reads_scores: false,
             }),
             (None, Some(_)) => {
                 return Err(Error::invalid(path, "`checker_protocol` needs `checker`"))

@@ -461,6 +461,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             source,
             protocol: Protocol::Kattis,
             flags,
+            reads_scores: kinds.scoring,
         };
         (CompareMode::Kattis(KattisFlags::default()), Some(checker))
     } else {

@@ -223,7 +223,9 @@ impl Plan {
     /// reach it).
     pub fn is_best(&self, card: &Scorecard) -> bool {
         match self {
-            Plan::Graded { best, .. } => best.is_some_and(|best| card.score == best),
+            Plan::Graded { best, .. } => {
+                best.is_some_and(|best| (card.score - best).abs() <= EPSILON)
+            }
             Plan::Bounded(secret) => secret
                 .max_score
                 .is_some_and(|max| card.score >= max - EPSILON),

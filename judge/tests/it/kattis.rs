@@ -558,3 +558,26 @@ fn bad_scoring_configuration_is_an_error_naming_file_and_line() {
         .code(2)
         .stderr(predicate::str::contains("needs a `max_score`"));
 }
+
+#[test]
+fn a_2023_draft_package_with_scoring_maps_is_scored_as_2025_is() {
+    // secret (100) = easy (`scoring: {score: 40}`, pass-fail) + hard (60, sum of 3 cases).
+    let (code, table) = verify("scoring_draft_2023");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        ("accepted/exact.py", "AC 6 · score 100/100", "ok"),
+        (
+            "partially_accepted/float.py",
+            "AC 4, WA 2 · score 60/100",
+            "ok",
+        ),
+        (
+            "partially_accepted/full.py",
+            "AC 6 · score 100/100",
+            "MISMATCH",
+        ),
+        ("wrong_answer/zero.py", "WA 6 · score 0/100", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}
