@@ -11,6 +11,7 @@ use crate::compile::Program;
 use crate::problem::TestCase;
 use crate::profile::Limits;
 use crate::sandbox::Termination;
+use crate::score::ValidatorScore;
 use crate::verdict::classify_run;
 
 /// Checkers are trusted code: limits only stop one that hangs.
@@ -40,12 +41,16 @@ pub struct CheckerSpec {
     pub protocol: Protocol,
     /// Extra arguments (Kattis' `validator_flags`).
     pub flags: Vec<String>,
+    /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
+    /// read, and held to the format's rules; elsewhere such files are not the judge's business.
+    pub reads_scores: bool,
 }
 
 /// What a checker made of an output.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Judgement {
-    Accepted,
+    /// With the score a Kattis validator wrote to its feedback folder, if any.
+    Accepted(Option<ValidatorScore>),
     Wrong(String),
     /// The checker itself failed: a judge error.
     Fault(String),
@@ -105,7 +110,7 @@ fn run_checker(
     };
     let stderr = said(&run.stderr);
     Ok(match (spec.protocol, run.termination) {
-        (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted,
+        (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted(None),
         (Protocol::Testlib, Termination::Exited(1)) => {
             Judgement::Wrong(with_default(stderr, "wrong answer"))
         }
@@ -113,7 +118,21 @@ fn run_checker(
             "presentation error: {}",
             with_default(stderr, "bad format")
         )),
-        (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted,
+        (Protocol::Kattis, Termination::Exited(42)) if spec.reads_scores => {
+            match validator_score(&feedback) {
+                Ok(score) => Judgement::Accepted(score),
+                Err(fault) => Judgement::Fault(fault),
+            }
+        }
+        (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted(None),
+        (Protocol::Kattis, Termination::Exited(43))
+            if spec.reads_scores
+                && (feedback.join(SCORE_FILE).exists()
+                    || feedback.join(MULTIPLIER_FILE).exists()) =>
+        {
+            // A score is for an accepted output: the format makes this a judge error.
+            Judgement::Fault("the validator rejected the output but wrote a score".into())
+        }
         (Protocol::Kattis, Termination::Exited(43)) => {
             let message = std::fs::read(feedback.join("judgemessage.txt"))
                 .map(|m| said(&m))
@@ -129,6 +148,39 @@ fn run_checker(
             }
         )),
     })
+}
+
+const SCORE_FILE: &str = "score.txt";
+const MULTIPLIER_FILE: &str = "score_multiplier.txt";
+
+/// The score an accepting validator wrote (`score.txt`, or 2025-09's
+/// `score_multiplier.txt`); both, or one that is no number, is the validator's fault.
+fn validator_score(feedback: &Path) -> Result<Option<ValidatorScore>, String> {
+    let read = |name: &str| -> Result<Option<f64>, String> {
+        match std::fs::read_to_string(feedback.join(name)) {
+            Ok(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite() && *value >= 0.0)
+                .map(Some)
+                .ok_or_else(|| {
+                    format!(
+                        "the validator's {name} holds `{}`, not a non-negative number",
+                        text.trim()
+                    )
+                }),
+            Err(_) => Ok(None),
+        }
+    };
+    match (read(SCORE_FILE)?, read(MULTIPLIER_FILE)?) {
+        (Some(_), Some(_)) => Err(format!(
+            "the validator wrote both {SCORE_FILE} and {MULTIPLIER_FILE}"
+        )),
+        (Some(score), None) => Ok(Some(ValidatorScore::Score(score))),
+        (None, Some(multiplier)) => Ok(Some(ValidatorScore::Multiplier(multiplier))),
+        (None, None) => Ok(None),
+    }
 }
 
 fn with_default(message: String, default: &str) -> String {
@@ -154,5 +206,33 @@ pub fn build_checker(
             path: spec.source.clone(),
             message,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_validator_score_is_one_non_negative_number_in_one_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let feedback = dir.path();
+        assert_eq!(validator_score(feedback), Ok(None));
+        std::fs::write(feedback.join(SCORE_FILE), "12.5\n").unwrap();
+        assert_eq!(
+            validator_score(feedback),
+            Ok(Some(ValidatorScore::Score(12.5)))
+        );
+        std::fs::write(feedback.join(MULTIPLIER_FILE), "0.5").unwrap();
+        assert!(validator_score(feedback).unwrap_err().contains("both"));
+        std::fs::remove_file(feedback.join(SCORE_FILE)).unwrap();
+        assert_eq!(
+            validator_score(feedback),
+            Ok(Some(ValidatorScore::Multiplier(0.5)))
+        );
+        std::fs::write(feedback.join(MULTIPLIER_FILE), "-1").unwrap();
+        assert!(validator_score(feedback)
+            .unwrap_err()
+            .contains("score_multiplier.txt holds `-1`"));
     }
 }

@@ -206,6 +206,10 @@ impl Repository {
             Some(_) => kattis::find_cases(&problem)?,
             None => find_cases(dir)?,
         };
+        problem.scoring = match &problem.package {
+            Some(_) => kattis::scoring_plan(&problem)?,
+            None => problem.resolve_subtasks()?,
+        };
         Ok(problem)
     }
 

@@ -11,6 +11,7 @@ use crate::problem::{Problem, TestCase};
 use crate::profile::Limits;
 use crate::report::{format_bytes, CaseResult, Failure};
 use crate::sandbox::{RunOutput, Termination};
+use crate::score::ValidatorScore;
 use crate::verdict::{classify, OutputCheck, Verdict};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
@@ -26,11 +27,13 @@ pub fn judge_case(
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };
-    // Why the output was not accepted, when it was checked.
+    // Why the output was not accepted, when it was checked; the validator's score when it was.
     let mut output_failure = None;
+    let mut score = None;
     let verdict = classify(&run, &limits, || {
-        let (check, failure) = check_output(problem, checker, case, &run);
+        let (check, failure, validator_score) = check_output(problem, checker, case, &run);
         output_failure = failure;
+        score = validator_score;
         check
     });
     // The package format has no memory verdict: a judge that applies its memory limit refuses
@@ -64,6 +67,7 @@ pub fn judge_case(
         peak_memory_bytes: run.peak_memory_bytes,
         confirmed: false,
         failure,
+        score: score.filter(|_| verdict == Verdict::Accepted),
     };
     crate::sandbox::recycle(run.stdout);
     result
@@ -75,7 +79,7 @@ fn check_output(
     checker: Option<&Program>,
     case: &TestCase,
     run: &RunOutput,
-) -> (OutputCheck, Option<Failure>) {
+) -> (OutputCheck, Option<Failure>, Option<ValidatorScore>) {
     let failed = |message: String| Failure {
         message,
         stderr: stderr_of(run),
@@ -83,9 +87,9 @@ fn check_output(
     };
     if let (Some(checker), Some(spec)) = (checker, &problem.checker) {
         return match check(checker, spec, case, &run.stdout) {
-            Judgement::Accepted => (OutputCheck::Matches, None),
-            Judgement::Wrong(message) => (OutputCheck::Differs, Some(failed(message))),
-            Judgement::Fault(message) => (OutputCheck::Failed, Some(failed(message))),
+            Judgement::Accepted(score) => (OutputCheck::Matches, None, score),
+            Judgement::Wrong(message) => (OutputCheck::Differs, Some(failed(message)), None),
+            Judgement::Fault(message) => (OutputCheck::Failed, Some(failed(message)), None),
         };
     }
     match compare::compare_file(
@@ -93,11 +97,12 @@ fn check_output(
         &case.expected,
         &run.stdout,
     ) {
-        Ok(Ok(())) => (OutputCheck::Matches, None),
-        Ok(Err(found)) => (OutputCheck::Differs, Some(wrong_answer(&found, run))),
+        Ok(Ok(())) => (OutputCheck::Matches, None, None),
+        Ok(Err(found)) => (OutputCheck::Differs, Some(wrong_answer(&found, run)), None),
         Err(error) => (
             OutputCheck::Failed,
             Some(failed(format!("{}: {error}", case.expected.display()))),
+            None,
         ),
     }
 }
@@ -177,6 +182,7 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
             message,
             ..Failure::default()
         }),
+        score: None,
     }
 }
 

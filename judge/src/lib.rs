@@ -31,6 +31,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod scaffold;
+pub mod score;
 pub mod sources;
 pub mod stress;
 pub mod submit;

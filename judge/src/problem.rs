@@ -31,6 +31,12 @@ pub struct Problem {
     /// A custom checker, used instead of `compare` when present.
     pub checker: Option<CheckerSpec>,
     pub cases: Vec<TestCase>,
+    /// `[[subtasks]]` of `problem.toml`, as written; `resolve_subtasks` turns them into
+    /// `scoring` once the cases are known.
+    pub subtasks: Vec<SubtaskSpec>,
+    /// How a submission is scored, when it is (subtasks, a scoring package); `None` for a
+    /// problem that is only pass-fail.
+    pub scoring: Option<crate::score::Scoring>,
     /// What a Kattis package adds: its format version, type and timing rules; `None` for
     /// our problems.
     pub package: Option<crate::kattis::Package>,
@@ -78,6 +84,28 @@ struct Metadata {
     /// A checker program, relative to the problem folder, and inside it.
     checker: Option<Spanned<String>>,
     checker_protocol: Option<Protocol>,
+    /// Baekjoon-style subtasks: points won when all of a subtask's cases are accepted.
+    #[serde(default)]
+    subtasks: Vec<Spanned<SubtaskToml>>,
+}
+
+/// One `[[subtasks]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubtaskToml {
+    name: Option<String>,
+    points: Spanned<f64>,
+    /// Globs over case names, as `--case` takes them (`small/*`).
+    cases: Vec<Spanned<String>>,
+}
+
+/// A subtask as `problem.toml` gives it, before its patterns are matched to the cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubtaskSpec {
+    pub name: String,
+    pub points: f64,
+    /// Each pattern with its line in `problem.toml`, for the error when it matches nothing.
+    pub patterns: Vec<(String, usize)>,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -163,12 +191,49 @@ impl Problem {
                 source: file.inside(dir, source, "checker")?,
                 protocol: protocol.unwrap_or(Protocol::Testlib),
                 flags: Vec::new(),
+                reads_scores: false,
             }),
             (None, Some(_)) => {
                 return Err(Error::invalid(path, "`checker_protocol` needs `checker`"))
             }
             (None, None) => None,
         };
+        let mut subtasks = Vec::new();
+        for (index, subtask) in metadata.subtasks.iter().enumerate() {
+            let subtask = subtask.get_ref();
+            let points = *subtask.points.get_ref();
+            if !(points.is_finite() && points >= 0.0) {
+                return Err(file.error(
+                    subtask.points.span(),
+                    "points",
+                    &format!("= {points}: expected a number of points, 0 or more"),
+                ));
+            }
+            let mut patterns = Vec::new();
+            for pattern in &subtask.cases {
+                let line = line_at(file.text, pattern.span().start);
+                if pattern.get_ref().is_empty() {
+                    return Err(file.error(pattern.span(), "cases", "has an empty pattern"));
+                }
+                patterns.push((pattern.get_ref().clone(), line));
+            }
+            if patterns.is_empty() {
+                let span = subtask.points.span();
+                return Err(file.error(
+                    span,
+                    "cases",
+                    "is missing or empty: a subtask needs cases",
+                ));
+            }
+            subtasks.push(SubtaskSpec {
+                name: subtask
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("subtask {}", index + 1)),
+                points,
+                patterns,
+            });
+        }
         Ok(Problem {
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
@@ -181,10 +246,56 @@ impl Problem {
             compare,
             checker,
             cases: Vec::new(),
+            subtasks,
+            scoring: None,
             dir: dir.to_path_buf(),
             id,
             package: None,
         })
+    }
+}
+
+impl Problem {
+    /// Matches each subtask's patterns to the problem's cases, as `--case` matches them;
+    /// a pattern that matches no case is an error naming its line.
+    pub fn resolve_subtasks(&self) -> Result<Option<crate::score::Scoring>> {
+        if self.subtasks.is_empty() {
+            return Ok(None);
+        }
+        let path = self.dir.join(METADATA_FILE);
+        let mut resolved = Vec::new();
+        for spec in &self.subtasks {
+            let mut cases: Vec<String> = Vec::new();
+            for (pattern, line) in &spec.patterns {
+                let patterns = crate::discover::CasePatterns::new(std::slice::from_ref(pattern))?;
+                let matched: Vec<&TestCase> = self
+                    .cases
+                    .iter()
+                    .filter(|case| patterns.matches(&case.name))
+                    .collect();
+                if matched.is_empty() {
+                    return Err(Error::parse(
+                        &path,
+                        Some(*line),
+                        format!(
+                            "subtask `{}`: case pattern `{pattern}` matches no case",
+                            spec.name
+                        ),
+                    ));
+                }
+                for case in matched {
+                    if !cases.contains(&case.name) {
+                        cases.push(case.name.clone());
+                    }
+                }
+            }
+            resolved.push(crate::score::Subtask {
+                name: spec.name.clone(),
+                points: spec.points,
+                cases,
+            });
+        }
+        Ok(Some(crate::score::Scoring::Subtasks(resolved)))
     }
 }
 

@@ -24,6 +24,7 @@ use crate::error::Error;
 use crate::judging::judge_case;
 use crate::problem::Problem;
 use crate::report::{CaseResult, Reporter, RunSummary, Tally};
+use crate::score::CaseScore;
 use crate::verdict::Verdict;
 
 /// Cases at or above this share of the time limit, or over it, are confirmed by a serial
@@ -134,8 +135,9 @@ pub fn judge_all(
         })
         .collect();
     reporter.run_started(cases.iter().flatten().sum());
+    let mut scored = vec![Vec::new(); readiness.len()];
     let totals = run_cases(&judge, &cases, settings, pool.as_ref(), &mut |progress| {
-        report(&readiness, progress, &mut summary, reporter)
+        report(&readiness, progress, &mut summary, &mut scored, reporter)
     });
     summary.tally = totals.tally;
     summary.skipped = totals.skipped;
@@ -184,11 +186,13 @@ impl<'a> Readiness<'a> {
     }
 }
 
-/// Feeds the reporter and the summary's build counts from the runner's progress.
+/// Feeds the reporter and the summary's build counts from the runner's progress; for a
+/// scored problem, keeps each task's case results (`scored`) to score it when it ends.
 fn report(
     readiness: &[Readiness],
     progress: Progress,
     summary: &mut RunSummary,
+    scored: &mut [Vec<CaseScore>],
     reporter: &mut dyn Reporter,
 ) {
     let index = match progress {
@@ -222,8 +226,22 @@ fn report(
                 summary.compiled += 1;
             }
         }
-        Progress::CaseFinished(_, result) => reporter.case_finished(problem, result),
-        Progress::TaskFinished(_, tally) => reporter.problem_finished(problem, tally),
+        Progress::CaseFinished(index, result) => {
+            if problem.scoring.is_some() {
+                scored[index].push(CaseScore {
+                    name: result.name.clone(),
+                    verdict: result.verdict.kind(),
+                    validator: result.score,
+                });
+            }
+            reporter.case_finished(problem, result)
+        }
+        Progress::TaskFinished(index, tally) => {
+            if let Some(scoring) = &problem.scoring {
+                reporter.problem_scored(problem, &scoring.score(&scored[index]));
+            }
+            reporter.problem_finished(problem, tally)
+        }
     }
 }
 
@@ -515,6 +533,7 @@ mod tests {
                 peak_memory_bytes: 0,
                 confirmed: false,
                 failure: None,
+                score: None,
             }
         }
 

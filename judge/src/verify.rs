@@ -17,6 +17,7 @@ use crate::language::LanguageId;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
+use crate::score::{format_score, Scoring};
 use crate::sources::Sources;
 use crate::verdict::VerdictKind;
 
@@ -41,12 +42,19 @@ const FOLDERS: &[(&str, Promise)] = &[
     ),
     ("compile_error", Promise::CompileError),
     ("rejected", Promise::Rejected),
+    // Legacy, scoring problems only.
+    ("partially_accepted", Promise::PartiallyAccepted),
 ];
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Promise {
-    /// Every case AC.
+    /// Every case AC (in a legacy scoring package: the grader's verdict AC, as problemtools
+    /// checks it).
     Accepted,
+    /// A scoring problem's submission that is accepted without the best score: the legacy
+    /// grader's verdict AC and a score other than the range's best; in the 2025-09 model
+    /// (which has no such folder), a score above 0 and below `secret`'s maximum.
+    PartiallyAccepted,
     /// At least one case gets this verdict, and every other case AC or this verdict: no worse
     /// surprise.
     Some(VerdictKind),
@@ -159,6 +167,9 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
                 (Some(_), Some(key)) => skip(format!(
                     "submissions.yaml asks `{key}` of it, which is not checked"
                 )),
+                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => skip(
+                    "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
+                ),
                 (Some(promise), None) => match unjudgeable(&submission, &mut toolchains) {
                     Some(reason) => skip(reason),
                     None => {
@@ -260,7 +271,8 @@ fn judge_one(
         compiler,
         &Settings {
             jobs,
-            fail_fast: true,
+            // A score needs every case; a pass-fail verdict only the first failure.
+            fail_fast: problem.scoring.is_none(),
         },
         &mut collector,
     );
@@ -268,8 +280,16 @@ fn judge_one(
         return ("error".into(), Outcome::Error(error), None);
     }
     match collector.solutions.into_iter().next() {
+        Some(SolutionVerdicts {
+            score: Some(Err(error)),
+            ..
+        }) => (
+            "error".into(),
+            Outcome::Error(format!("judge error in scoring: {error}")),
+            None,
+        ),
         Some(verdicts) => {
-            let outcome = if keeps(promise, &verdicts) {
+            let outcome = if keeps(promise, &verdicts, problem.scoring.as_ref()) {
                 Outcome::Kept
             } else {
                 Outcome::Mismatch
@@ -306,18 +326,39 @@ fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String>
         .clone()
 }
 
-fn keeps(promise: &Promise, verdicts: &SolutionVerdicts) -> bool {
+fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scoring>) -> bool {
     let kinds: Vec<VerdictKind> = verdicts.verdicts.iter().map(|v| v.kind()).collect();
     let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
+    let card = match &verdicts.score {
+        Some(Ok(card)) => Some(card),
+        _ => None,
+    };
+    let plan = match scoring {
+        Some(Scoring::Package(plan)) => Some(plan),
+        _ => None,
+    };
     match promise {
         Promise::CompileError => verdicts.compile_error,
         _ if verdicts.compile_error || kinds.is_empty() => false,
-        Promise::Accepted => kinds.iter().all(accepted),
+        Promise::Accepted => match card.and_then(|card| card.verdict) {
+            Some(verdict) => accepted(&verdict),
+            None => kinds.iter().all(accepted),
+        },
+        Promise::PartiallyAccepted => match (plan, card) {
+            (Some(plan), Some(card)) => {
+                let accepted_whole = card.verdict.is_none_or(|verdict| accepted(&verdict));
+                let some_score = card.verdict.is_some() || card.score > 0.0;
+                accepted_whole && some_score && !plan.is_best(card)
+            }
+            _ => false,
+        },
         Promise::Rejected => !kinds.iter().all(accepted),
         Promise::Some(verdict) => {
             kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
-        Promise::Requirements(requirements) => requirements.iter().all(|r| r.kept_by(&kinds)),
+        Promise::Requirements(requirements) => requirements
+            .iter()
+            .all(|r| r.kept_by(&kinds) && r.score_kept_by(card.map(|card| card.score))),
     }
 }
 
@@ -325,7 +366,24 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
     if verdicts.compile_error {
         return "CE".into();
     }
-    crate::report::counts(&verdicts.tally)
+    let counts = crate::report::counts(&verdicts.tally);
+    match &verdicts.score {
+        Some(Ok(card)) => {
+            let max = card
+                .max_score
+                .map(|max| format!("/{}", format_score(max)))
+                .unwrap_or_default();
+            let verdict = card
+                .verdict
+                .map(|verdict| format!(" · grader {}", verdict.code()))
+                .unwrap_or_default();
+            format!(
+                "{counts} · score {}{max}{verdict}",
+                format_score(card.score)
+            )
+        }
+        _ => counts,
+    }
 }
 
 #[cfg(test)]
@@ -341,6 +399,11 @@ mod tests {
     const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
     const SOME_WA: Promise = Promise::Some(VerdictKind::WrongAnswer);
 
+    /// A pass-fail problem's promise.
+    fn keeps_(promise: &Promise, verdicts: &SolutionVerdicts) -> bool {
+        keeps(promise, verdicts, None)
+    }
+
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
             verdicts: verdicts.to_vec(),
@@ -350,31 +413,31 @@ mod tests {
 
     #[test]
     fn promises_are_kept_only_without_surprises() {
-        assert!(keeps(&Promise::Accepted, &got(&[AC, AC])));
-        assert!(!keeps(&Promise::Accepted, &got(&[AC, WA])));
-        assert!(keeps(&SOME_WA, &got(&[AC, WA])));
+        assert!(keeps_(&Promise::Accepted, &got(&[AC, AC])));
+        assert!(!keeps_(&Promise::Accepted, &got(&[AC, WA])));
+        assert!(keeps_(&SOME_WA, &got(&[AC, WA])));
         assert!(
-            !keeps(&SOME_WA, &got(&[AC, AC])),
+            !keeps_(&SOME_WA, &got(&[AC, AC])),
             "a wrong answer must fail somewhere"
         );
-        assert!(!keeps(&SOME_WA, &got(&[WA, RE])), "no worse surprise");
-        assert!(!keeps(
+        assert!(!keeps_(&SOME_WA, &got(&[WA, RE])), "no worse surprise");
+        assert!(!keeps_(
             &Promise::Some(VerdictKind::TimeLimitExceeded),
             &got(&[WA, TLE])
         ));
-        assert!(keeps(
+        assert!(keeps_(
             &Promise::Some(VerdictKind::RuntimeError),
             &got(&[AC, RE])
         ));
-        assert!(keeps(&Promise::Rejected, &got(&[AC, MLE])));
+        assert!(keeps_(&Promise::Rejected, &got(&[AC, MLE])));
         let compile_error = SolutionVerdicts {
             compile_error: true,
             ..SolutionVerdicts::default()
         };
-        assert!(keeps(&Promise::CompileError, &compile_error));
-        assert!(!keeps(&Promise::Accepted, &compile_error));
+        assert!(keeps_(&Promise::CompileError, &compile_error));
+        assert!(!keeps_(&Promise::Accepted, &compile_error));
         assert!(
-            !keeps(&Promise::Accepted, &got(&[])),
+            !keeps_(&Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
         );
     }

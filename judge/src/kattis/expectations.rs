@@ -13,13 +13,18 @@ use crate::verdict::VerdictKind;
 
 pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 
-/// One requirement: every judged case's verdict is in `permitted`, and some case's is in
-/// `required` (each `None` when not constrained).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// One requirement: every judged case's verdict is in `permitted`, some case's is in
+/// `required`, and the submission's score is in `score` (inclusive; each `None` when not
+/// constrained).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Requirement {
     pub permitted: Option<BTreeSet<VerdictKind>>,
     pub required: Option<BTreeSet<VerdictKind>>,
+    pub score: Option<(f64, f64)>,
 }
+
+/// Scores printed with six decimals are equal to the score they print.
+const SCORE_TOLERANCE: f64 = 1e-6;
 
 impl Requirement {
     fn new(permitted: &[VerdictKind], required: &[VerdictKind]) -> Requirement {
@@ -28,6 +33,19 @@ impl Requirement {
         Requirement {
             permitted: set(permitted),
             required: set(required),
+            score: None,
+        }
+    }
+
+    /// Whether the submission's score (`None`: the problem gives none) keeps the `score`
+    /// requirement.
+    pub fn score_kept_by(&self, score: Option<f64>) -> bool {
+        match (self.score, score) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some((low, high)), Some(score)) => {
+                low - SCORE_TOLERANCE <= score && score <= high + SCORE_TOLERANCE
+            }
         }
     }
 
@@ -80,7 +98,7 @@ pub struct SubmissionsYaml {
 #[derive(Debug, Default)]
 struct Entry {
     requirement: Requirement,
-    /// Keys this judge does not check (`message`, test-group names, `score`): a submission
+    /// Keys this judge does not check (`message`, test-group names): a submission
     /// they apply to cannot be verified as the file asks.
     unchecked: Vec<String>,
 }
@@ -125,6 +143,9 @@ impl SubmissionsYaml {
                     "required" => {
                         entry.requirement.required = Some(verdicts(&path, &pattern, &value)?)
                     }
+                    "score" => {
+                        entry.requirement.score = Some(score_range(&path, &pattern, &value)?)
+                    }
                     // Metadata that does not change what is expected. (`language` and
                     // `entrypoint` do, by changing the program: they are not followed, so
                     // they count as unchecked.)
@@ -155,6 +176,7 @@ impl SubmissionsYaml {
                 base = Some(Requirement {
                     permitted: entry.requirement.permitted.clone().or(default.permitted),
                     required: entry.requirement.required.clone().or(default.required),
+                    score: entry.requirement.score.or(default.score),
                 });
                 unchecked.extend(entry.unchecked.iter().cloned());
             } else if matches(pattern, relative) {
@@ -164,6 +186,24 @@ impl SubmissionsYaml {
         }
         (base.into_iter().chain(extra).collect(), unchecked)
     }
+}
+
+/// `score: 60` (exactly) or `score: [40, 60]` (inclusive).
+fn score_range(path: &Path, pattern: &str, value: &Value) -> Result<(f64, f64)> {
+    let number = |value: &Value| value.as_f64().filter(|n| n.is_finite());
+    let range = match value {
+        Value::Sequence(items) => match items.as_slice() {
+            [low, high] => number(low).zip(number(high)),
+            _ => None,
+        },
+        value => number(value).map(|score| (score, score)),
+    };
+    range.filter(|(low, high)| low <= high).ok_or_else(|| {
+        Error::invalid(
+            path,
+            format!("`{pattern}`: `score` expects a number or a list of two, lowest first"),
+        )
+    })
 }
 
 fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<VerdictKind>> {
@@ -272,7 +312,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join(SUBMISSIONS_YAML),
-            "accepted:\n  permitted: [WA]\n  required: [WA]\nmine:\n  permitted: [AC, WA]\nmine/ac.py:\n  permitted: [AC]\nmine/msg.py:\n  message: hello\n",
+            "accepted:\n  permitted: [WA]\n  required: [WA]\nmine:\n  permitted: [AC, WA]\nmine/ac.py:\n  permitted: [AC]\nmine/msg.py:\n  message: hello\nmine/s.py:\n  score: [40, 60.5]\nmine/t.py:\n  score: 7\n",
         )
         .unwrap();
         let yaml = SubmissionsYaml::read(dir.path()).unwrap();
@@ -285,6 +325,13 @@ mod tests {
         assert!(!mine.iter().all(|r| r.kept_by(&[WrongAnswer])));
         let (_, unchecked) = yaml.requirements("mine/msg.py");
         assert_eq!(unchecked, ["message"]);
+        let (scored, unchecked) = yaml.requirements("mine/s.py");
+        assert!(unchecked.is_empty(), "score is checked");
+        assert!(scored.iter().all(|r| r.score_kept_by(Some(40.0))));
+        assert!(!scored[1].score_kept_by(Some(60.6)));
+        assert!(!scored[1].score_kept_by(None), "no score, no keeping");
+        let (exact, _) = yaml.requirements("mine/t.py");
+        assert!(exact[1].score_kept_by(Some(7.0)) && !exact[1].score_kept_by(Some(7.5)));
         assert!(
             yaml.requirements("other/x.py").0.is_empty(),
             "no folder default, no entry"

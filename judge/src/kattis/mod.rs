@@ -5,6 +5,7 @@
 
 mod cases;
 pub mod expectations;
+pub mod scoring;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -68,9 +69,12 @@ impl Timing {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Package {
     pub version: FormatVersion,
-    /// `type: scoring` (legacy `validation: ... score`): judged case by case as pass-fail
-    /// here; scores are not computed.
+    /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::Plan`.
     pub scoring: bool,
+    /// Legacy `validation: custom score`: the validator must write `score.txt`.
+    pub validator_must_score: bool,
+    /// Legacy `problem.yaml` `grading:` keys.
+    pub grading: scoring::LegacyGrading,
     /// The package states its time limit (`limits.time_limit`, legacy `.timelimit`); when it
     /// does not, `verify` derives one with `timing` and `run` uses the default until then.
     pub time_limit_given: bool,
@@ -86,6 +90,8 @@ struct PackageYaml {
     problem_type: Option<OneOrMany>,
     name: Option<serde_norway::Value>,
     validation: Option<String>,
+    /// Legacy scoring keys (`objective`, `on_reject`, ...).
+    grading: Option<serde_norway::Value>,
     validator_flags: Option<String>,
     limits: Option<LimitsYaml>,
     /// 2025-09: values substituted for `{{name}}` in the package's programs and files.
@@ -137,6 +143,22 @@ pub fn find_cases(problem: &Problem) -> Result<Vec<crate::problem::TestCase>> {
         }
     }
     Ok(cases)
+}
+
+/// How a loaded scoring package scores its cases; `None` for a pass-fail one.
+pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::score::Scoring>> {
+    let Some(package) = problem.package.as_ref().filter(|package| package.scoring) else {
+        return Ok(None);
+    };
+    let names: Vec<String> = problem.cases.iter().map(|case| case.name.clone()).collect();
+    let plan = scoring::plan(
+        &problem.dir,
+        package.version,
+        &package.grading,
+        package.validator_must_score,
+        &names,
+    )?;
+    Ok(Some(crate::score::Scoring::Package(plan)))
 }
 
 /// Where `verify` keeps the time limit it derived for the package at `dir`, so that `run`
@@ -205,6 +227,8 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
 #[derive(Debug, Default, PartialEq)]
 struct Kinds {
     scoring: bool,
+    /// Legacy `validation: custom score`.
+    validator_scores: bool,
     /// `interactive`, `multi-pass` or `submit-answer`: not judged (yet), as named.
     unsupported: Vec<String>,
     custom_validator: bool,
@@ -227,7 +251,10 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                 kinds.custom_validator = true;
                 for word in rest {
                     match *word {
-                        "score" => kinds.scoring = true,
+                        "score" => {
+                            kinds.scoring = true;
+                            kinds.validator_scores = true;
+                        }
                         "interactive" => kinds.unsupported.push("interactive".into()),
                         other => {
                             return Err(Error::invalid(
@@ -242,6 +269,18 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                 return Err(Error::invalid(
                     &path,
                     format!("{}`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)", at("validation")),
+                ))
+            }
+        }
+        // The legacy format has `type` too, a single word.
+        match &yaml.problem_type {
+            None => {}
+            Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
+            Some(OneOrMany::One(kind)) if kind == "scoring" => kinds.scoring = true,
+            Some(_) => {
+                return Err(Error::invalid(
+                    &path,
+                    format!("{}`type`: expected `pass-fail` or `scoring`", at("type")),
                 ))
             }
         }
@@ -326,6 +365,11 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             format!("{}`constants` are not substituted yet (`{{{{name}}}}` in programs and files), so the package is not judged", at("constants")),
         ));
     }
+    let grading = match &yaml.grading {
+        Some(value) if kinds.scoring => scoring::legacy_grading(value, &path, text)?,
+        // Meaningless in a pass-fail problem, and harmless: left alone.
+        _ => scoring::LegacyGrading::default(),
+    };
     let profile = Profile::Kattis;
     let mut limits = profile.limits();
     let limits_yaml = yaml.limits.unwrap_or_default();
@@ -417,6 +461,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             source,
             protocol: Protocol::Kattis,
             flags,
+            reads_scores: kinds.scoring,
         };
         (CompareMode::Kattis(KattisFlags::default()), Some(checker))
     } else {
@@ -435,11 +480,15 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         compare,
         checker,
         cases: Vec::new(),
+        subtasks: Vec::new(),
+        scoring: None,
         dir: dir.to_path_buf(),
         id,
         package: Some(Package {
             version,
             scoring: kinds.scoring,
+            validator_must_score: kinds.validator_scores,
+            grading,
             time_limit_given: time_limit.is_some(),
             timing,
         }),
@@ -447,7 +496,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
 }
 
 /// The line of the first `key:` in a YAML text (for errors: serde_norway keeps no spans).
-fn yaml_line(text: &str, key: &str) -> Option<usize> {
+pub(crate) fn yaml_line(text: &str, key: &str) -> Option<usize> {
     let prefix = format!("{key}:");
     text.lines()
         .position(|line| line.trim_start().starts_with(&prefix))

@@ -8,6 +8,7 @@ use super::{CaseResult, RunSummary, Tally};
 use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
+use crate::score::Scorecard;
 use crate::verdict::Verdict;
 
 /// What one solution got.
@@ -20,6 +21,8 @@ pub struct SolutionVerdicts {
     /// Why the first case that failed did (or the compiler's message).
     pub first_failure: Option<String>,
     pub tally: Tally,
+    /// A scored problem's score.
+    pub score: Option<Result<Scorecard, String>>,
 }
 
 impl SolutionVerdicts {
@@ -58,6 +61,11 @@ impl Reporter for Collector {
                 current.first_failure = result.failure.as_ref().map(|f| f.message.clone());
             }
             current.tally.add(result);
+        }
+    }
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+        if let Some(current) = self.solutions.last_mut() {
+            current.score = Some(score.clone());
         }
     }
     fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}

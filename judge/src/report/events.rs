@@ -20,6 +20,8 @@ pub struct CaseResult {
     pub confirmed: bool,
     /// What a person needs to see when the case is not accepted.
     pub failure: Option<Failure>,
+    /// The score the output validator gave an accepted case (`score.txt`), if any.
+    pub score: Option<crate::score::ValidatorScore>,
 }
 
 /// Why a case was not accepted.
@@ -125,6 +127,7 @@ mod tests {
             peak_memory_bytes: cpu_ms,
             confirmed: false,
             failure: None,
+            score: None,
         }
     }
 

@@ -18,6 +18,7 @@ use crate::diff::{DiffLine, Side};
 use crate::discover::Repository;
 use crate::error::Error;
 use crate::problem::Problem;
+use crate::score::{format_score, Scorecard};
 use crate::verdict::Verdict;
 
 /// Lines of a compiler message shown under CE.
@@ -50,6 +51,8 @@ struct Current {
     build: &'static str,
     /// The case column: as wide as the problem's longest case name.
     name_width: usize,
+    /// A scored problem's score line, printed under its summary line.
+    score: Option<String>,
 }
 
 impl HumanReporter {
@@ -199,6 +202,7 @@ impl Reporter for HumanReporter {
             solution: solution.to_path_buf(),
             build,
             name_width,
+            score: None,
         });
         if self.detail == Detail::Verbose {
             self.heading();
@@ -285,11 +289,21 @@ impl Reporter for HumanReporter {
         }
     }
 
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+        if let Some(current) = self.current.as_mut() {
+            current.score = Some(score_line(score));
+        }
+    }
+
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
         let Some(current) = self.current.take() else {
             return;
         };
+        // The score is the result of a scored problem: shown at every level of detail.
+        let score_line = current.score.clone();
         let all_accepted = tally.accepted() == tally.cases;
+        // Nothing of this problem was printed yet: it is one line.
+        let one_line = self.detail == Detail::Default && current.heading.is_some() && all_accepted;
         let figures = format!(
             "max {} ms, {}",
             tally.max_cpu_time.as_millis(),
@@ -297,8 +311,7 @@ impl Reporter for HumanReporter {
         );
         match self.detail {
             Detail::Quiet => {}
-            // Nothing of this problem was printed: every case was accepted.
-            Detail::Default if current.heading.is_some() && all_accepted => {
+            Detail::Default if one_line => {
                 let shown = self.shown(&current.solution).to_string();
                 self.line(format_args!(
                     "{GREEN}AC{GREEN:#}  {BOLD}{}{BOLD:#}: {n}/{n} accepted {DIM}· {} · {shown}{}{DIM:#} · {figures}",
@@ -311,13 +324,25 @@ impl Reporter for HumanReporter {
             _ => {
                 let style = if all_accepted { GREEN } else { RED };
                 self.line(format_args!(
-                    "  {style}{}: {}/{} accepted{style:#} ({}) · {figures}\n",
+                    "  {style}{}: {}/{} accepted{style:#} ({}) · {figures}",
                     problem.id,
                     tally.accepted(),
                     tally.cases,
                     counts(tally),
                 ));
             }
+        }
+        if let Some(line) = score_line {
+            let indent = if self.detail == Detail::Quiet {
+                ""
+            } else {
+                "  "
+            };
+            self.line(format_args!("{indent}{BOLD}{}{BOLD:#}: {line}", problem.id));
+        }
+        // A problem shown case by case ends with a blank line.
+        if self.detail != Detail::Quiet && !one_line {
+            self.line(format_args!(""));
         }
     }
 
@@ -401,6 +426,42 @@ pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
         ));
     }
     text
+}
+
+/// `score 30 / 100 (small 30/30, large 0/70)`, or why there is none.
+fn score_line(score: &Result<Scorecard, String>) -> String {
+    let card = match score {
+        Ok(card) => card,
+        Err(error) => return format!("{RED}no score{RED:#}: judge error in scoring: {error}"),
+    };
+    let of = |max: Option<f64>| {
+        max.map(|max| format!("/{}", format_score(max)))
+            .unwrap_or_default()
+    };
+    let mut line = format!(
+        "score {}{}",
+        format_score(card.score),
+        of(card.max_score).replace('/', " / ")
+    );
+    if let Some(verdict) = card.verdict {
+        line.push_str(&format!(", verdict {}", verdict.code()));
+    }
+    if !card.parts.is_empty() {
+        let parts: Vec<String> = card
+            .parts
+            .iter()
+            .map(|part| {
+                format!(
+                    "{} {}{}",
+                    part.name,
+                    format_score(part.score),
+                    of(part.max_score)
+                )
+            })
+            .collect();
+        line.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    line
 }
 
 /// `AC 10, WA 2`.

@@ -12,6 +12,7 @@ use crate::compile::Program;
 use crate::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
 use crate::problem::Problem;
+use crate::score::Scorecard;
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -51,6 +52,25 @@ struct ProblemReport {
     compile_message: Option<String>,
     cases: Vec<CaseReport>,
     summary: Option<TallyReport>,
+    /// Only for scored problems, so that others' reports keep their shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreReport>,
+}
+
+#[derive(Serialize)]
+struct ScoreReport {
+    score: f64,
+    max_score: Option<f64>,
+    verdict: Option<&'static str>,
+    parts: Vec<PartReport>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PartReport {
+    name: String,
+    score: f64,
+    max_score: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -148,6 +168,7 @@ impl Reporter for JsonReporter {
             compile_message: None,
             cases: Vec::new(),
             summary: None,
+            score: None,
         });
     }
 
@@ -174,6 +195,36 @@ impl Reporter for JsonReporter {
         };
         if let Some(report) = self.problems.last_mut() {
             report.cases.push(case);
+        }
+    }
+
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+        let report = match score {
+            Ok(card) => ScoreReport {
+                score: card.score,
+                max_score: card.max_score,
+                verdict: card.verdict.map(|kind| kind.code()),
+                parts: card
+                    .parts
+                    .iter()
+                    .map(|part| PartReport {
+                        name: part.name.clone(),
+                        score: part.score,
+                        max_score: part.max_score,
+                    })
+                    .collect(),
+                error: None,
+            },
+            Err(error) => ScoreReport {
+                score: 0.0,
+                max_score: None,
+                verdict: None,
+                parts: Vec::new(),
+                error: Some(error.clone()),
+            },
+        };
+        if let Some(problem) = self.problems.last_mut() {
+            problem.score = Some(report);
         }
     }
 

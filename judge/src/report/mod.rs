@@ -21,6 +21,7 @@ pub use table::Table;
 use crate::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
+use crate::score::Scorecard;
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -71,6 +72,9 @@ pub trait Reporter {
     fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>);
     fn compile_error(&mut self, problem: &Problem, message: &str);
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
+    /// A scored problem's score, after its last case and before `problem_finished`; `Err` is
+    /// a judge error in the scoring (a validator that broke its rules).
+    fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, String>) {}
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
     fn run_finished(&mut self, summary: &RunSummary);
 }
@@ -99,6 +103,11 @@ impl Reporter for Reporters<'_> {
         self.0
             .iter_mut()
             .for_each(|r| r.case_finished(problem, result));
+    }
+    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, String>) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.problem_scored(problem, score));
     }
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
         self.0

@@ -411,3 +411,173 @@ fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
         .code(1)
         .stdout(predicate::str::contains("TLE"));
 }
+
+/// The score `judge run --format json` gives `submission` of the fixture package `name`:
+/// the total, then each part's name and score.
+fn json_score(name: &str, submission: &str) -> (f64, Vec<(String, f64)>) {
+    let package = fixture(&format!("kattis/{name}"));
+    let output = judge()
+        .args(["--format", "json", "run", &package, "--solution"])
+        .arg(format!("{package}/submissions/{submission}"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let score = &report["problems"][0]["score"];
+    let parts = score["parts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no score parts in {report}"))
+        .iter()
+        .map(|part| {
+            let name = part["name"].as_str().unwrap().to_owned();
+            (name, part["score"].as_f64().unwrap())
+        })
+        .collect();
+    (score["score"].as_f64().unwrap(), parts)
+}
+
+fn parts(list: &[(&str, f64)]) -> Vec<(String, f64)> {
+    list.iter()
+        .map(|(name, score)| (name.to_string(), *score))
+        .collect()
+}
+
+#[test]
+fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
+    // small: min over its cases of accept_score 30; large: min of 70, `on_reject: break`;
+    // secret sums them and is accepted if one group is; the sample is ignored.
+    let (code, table) = verify("scoring_legacy");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        (
+            "accepted/exact.py",
+            "AC 5 · score 100/100 · grader AC",
+            "ok",
+        ),
+        // float is exact for small only: 30, and accepted as a whole.
+        (
+            "partially_accepted/float.py",
+            "AC 4, WA 1 · score 30/100 · grader AC",
+            "ok",
+        ),
+        // The best score is not a partial one.
+        (
+            "partially_accepted/full.py",
+            "AC 5 · score 100/100 · grader AC",
+            "MISMATCH",
+        ),
+        (
+            "wrong_answer/zero.py",
+            "WA 5 · score 0/100 · grader WA",
+            "ok",
+        ),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+    let (score, groups) = json_score("scoring_legacy", "partially_accepted/float.py");
+    assert_eq!(score, 30.0);
+    assert_eq!(
+        groups,
+        parts(&[
+            // The sample's score (accept_score 1) is left out by `ignore_sample` above it.
+            ("sample", 1.0),
+            // large/2 is accepted, but after large/1's rejection: `break` does not count it.
+            ("secret/large", 0.0),
+            ("secret/small", 30.0),
+            ("secret", 30.0),
+        ])
+    );
+}
+
+#[test]
+fn a_legacy_validator_gives_each_case_its_score() {
+    // score.txt is 10 less the distance to the answer: 10 + 10, and one off 9 + 9.
+    let (code, table) = verify("scoring_validator_legacy");
+    assert_eq!(code, 0, "{table}");
+    assert_eq!(
+        &row(&table, "accepted/same.py")[2..],
+        ["AC 2 · score 20/20 · grader AC", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "partially_accepted/one_off.py")[2..],
+        ["AC 2 · score 18/20 · grader AC", "ok"],
+        "{table}"
+    );
+}
+
+#[test]
+fn a_2025_scoring_package_sums_its_groups_and_submissions_yaml_checks_scores() {
+    // secret (100) = easy (pass-fail, 40) + hard (sum of 3 cases, 20 each).
+    let (code, table) = verify("scoring_2025");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        ("accepted/exact.py", "AC 6 · score 100/100", "ok"),
+        // easy 40 and one case of hard, 20.
+        ("partial/float.py", "AC 4, WA 2 · score 60/100", "ok"),
+        ("partial/in_range.py", "AC 4, WA 2 · score 60/100", "ok"),
+        (
+            "partial/promised_too_much.py",
+            "AC 4, WA 2 · score 60/100",
+            "MISMATCH",
+        ),
+        ("wrong_answer/zero.py", "WA 6 · score 0/100", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+    let (score, groups) = json_score("scoring_2025", "partial/float.py");
+    assert_eq!(score, 60.0);
+    assert_eq!(
+        groups,
+        parts(&[("secret/easy", 40.0), ("secret/hard", 20.0)])
+    );
+}
+
+#[test]
+fn bad_scoring_configuration_is_an_error_naming_file_and_line() {
+    let (dir, package) = package("scoring_2025");
+    std::fs::write(
+        package.join("data/secret/hard/test_group.yaml"),
+        "max_score: 60\nscore_aggregation: average\n",
+    )
+    .unwrap();
+    judge_in(dir.path())
+        .args(["verify", "scoring_2025"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "hard/test_group.yaml: line 2: `score_aggregation` expected `pass-fail`, `sum` or `min`",
+        ));
+    std::fs::write(
+        package.join("data/secret/hard/test_group.yaml"),
+        "score_aggregation: sum\n",
+    )
+    .unwrap();
+    judge_in(dir.path())
+        .args(["verify", "scoring_2025"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs a `max_score`"));
+}
+
+#[test]
+fn a_2023_draft_package_with_scoring_maps_is_scored_as_2025_is() {
+    // secret (100) = easy (`scoring: {score: 40}`, pass-fail) + hard (60, sum of 3 cases).
+    let (code, table) = verify("scoring_draft_2023");
+    assert_eq!(code, 1, "{table}");
+    for (submission, got, result) in [
+        ("accepted/exact.py", "AC 6 · score 100/100", "ok"),
+        (
+            "partially_accepted/float.py",
+            "AC 4, WA 2 · score 60/100",
+            "ok",
+        ),
+        (
+            "partially_accepted/full.py",
+            "AC 6 · score 100/100",
+            "MISMATCH",
+        ),
+        ("wrong_answer/zero.py", "WA 6 · score 0/100", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}

@@ -11,4 +11,5 @@ mod kattis;
 mod properties;
 mod reports;
 mod submit;
+mod subtasks;
 mod verdicts;

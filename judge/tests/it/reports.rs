@@ -100,7 +100,7 @@ fn schema() -> jsonschema::Validator {
     jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).expect("the schema is valid")
 }
 
-fn assert_valid(document: &serde_json::Value) {
+pub(crate) fn assert_valid(document: &serde_json::Value) {
     let errors: Vec<String> = schema()
         .iter_errors(document)
         .map(|e| format!("{e} at {}", e.instance_path()))
