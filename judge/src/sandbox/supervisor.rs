@@ -49,6 +49,8 @@ fn memory_margin(limit: u64) -> u64 {
 pub fn main() -> ! {
     // SAFETY: descriptor 3 was set up by the judge for this process and nothing else owns it.
     let socket = unsafe { OwnedFd::from_raw_fd(SOCKET_FD) };
+    // Its programs must not inherit it (the judge cleared the flag to pass it on).
+    let _ = rustix::io::fcntl_setfd(&socket, rustix::io::FdFlags::CLOEXEC);
     let owner = std::env::var("JUDGE_OWNER")
         .ok()
         .and_then(|pid| pid.parse().ok())

@@ -578,3 +578,36 @@ fn threads_run_as_on_the_judge() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_program_holds_only_its_standard_descriptors() {
+    // Lists the descriptors it holds beyond 0, 1 and 2 (and the listing's own).
+    let solution = "#include <dirent.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
+        int main(void) { DIR *dir = opendir(\"/proc/self/fd\"); struct dirent *entry; int extra = 0;\n\
+        while ((entry = readdir(dir))) { int fd = atoi(entry->d_name);\n\
+        if (entry->d_name[0] != '.' && fd > 2 && fd != dirfd(dir)) { printf(\"fd %d\\n\", fd); extra = 1; } }\n\
+        if (!extra) puts(\"none\"); return 0; }\n";
+    let repo = repository("time_limit_ms = 2000\n", &[("", "none\n")], ("c", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        // Whatever started the judge left descriptors 7 and 9 open, as shells and IDEs do;
+        // the supervisor's socket is another a program must not get.
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg("exec 7</dev/null 9>/dev/null; exec \"$0\" run p --color never")
+            .arg(env!("CARGO_BIN_EXE_judge"))
+            .current_dir(repo.path())
+            .env("TMPDIR", tmp.path())
+            .env("JUDGE_NO_CGROUPS", if cgroups { "0" } else { "1" })
+            .env(
+                "JUDGE_CACHE_DIR",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
+            )
+            .env_remove("CI");
+        let output = command.output().unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "cgroups {cgroups}: {text}");
+        assert!(text.contains("AC"), "cgroups {cgroups}: {text}");
+    }
+}
