@@ -171,10 +171,11 @@ impl Work<'_> {
         // probe (a reading end of its output) does not hang up.
         let held_input = to_submission.try_clone()?;
         let probe = from_submission.try_clone()?;
-        // A reader of the validator's output kept to the end, as problemtools keeps one: a
+        // A reader of the validator's output, kept to the end as problemtools keeps one: a
         // validator that writes to a submission that has ended is not broken by SIGPIPE (a
-        // submission may end as soon as it has its answer).
-        let _reader = submission_in.try_clone()?;
+        // submission may end as soon as it has its answer). Drained once the submission has
+        // ended, so that such a validator does not block on a full pipe either.
+        let reader = submission_in.try_clone()?;
         let (stop, stop_trigger) = pipe()?;
         let output_file = self.scratch.join("interactor-output");
         let args = checker::arguments(
@@ -229,6 +230,7 @@ impl Work<'_> {
                 Some(submission_wall),
                 streams,
             );
+            drain(&reader);
             let (judgement, validator_decides, _probe) = validator
                 .join()
                 .map_err(|_| std::io::Error::other("the validator's thread panicked"))?;
@@ -245,6 +247,18 @@ impl Work<'_> {
 /// A pipe whose ends close on exec: (reading end, writing end).
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
+}
+
+/// Reads and drops what is in the pipe `reader` until every writer has closed it.
+fn drain(reader: &OwnedFd) {
+    let mut sink = [0u8; 16 * 1024];
+    loop {
+        match rustix::io::read(reader, &mut sink) {
+            Ok(0) => return,
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return,
+        }
+    }
 }
 
 /// Whether every writer of the pipe `reader` reads from has closed it.
