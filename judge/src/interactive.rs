@@ -162,21 +162,23 @@ impl Work<'_> {
     }
 
     /// An interactive pass: both programs at once, their streams crossed.
+    ///
+    /// The validator's output reaches the submission through a relay in the judge, for one
+    /// reason: who ended first must be known before the submission sees the end of its input
+    /// *because* the validator ended (else a submission that crashes on that end races the
+    /// validator's exit; problemtools holds the pipe open for the same reason), yet a validator
+    /// that only closes its output while it runs must give that end at once (BAPCtools'
+    /// `pseudointeraction`). At the end of the validator's output the relay waits, briefly, to
+    /// hear whether the validator ended; only then does it close the submission's input.
     fn interact(&self, program: &Program) -> std::io::Result<Outcome> {
-        let (submission_in, to_submission) = pipe()?;
+        let (relay_in, to_relay) = pipe()?;
+        let (submission_in, relay_out) = pipe()?;
         let (from_submission, submission_out) = pipe()?;
-        // Copies the judge keeps until the validator has ended and who ended first is known:
-        // till then the submission neither sees its input end nor loses its reader, so it
-        // cannot have ended *because* the validator did; and while the submission lives, the
-        // probe (a reading end of its output) does not hang up.
-        let held_input = to_submission.try_clone()?;
+        // A reading end of the submission's output, kept until the validator has ended: it
+        // hangs up only when the submission has closed its output, that is, ended.
         let probe = from_submission.try_clone()?;
-        // A reader of the validator's output, kept to the end as problemtools keeps one: a
-        // validator that writes to a submission that has ended is not broken by SIGPIPE (a
-        // submission may end as soon as it has its answer). Drained once the submission has
-        // ended, so that such a validator does not block on a full pipe either.
-        let reader = submission_in.try_clone()?;
         let (stop, stop_trigger) = pipe()?;
+        let (ended, validator_ended) = std::sync::mpsc::channel::<()>();
         let output_file = self.scratch.join("interactor-output");
         let args = checker::arguments(
             self.spec,
@@ -187,10 +189,11 @@ impl Work<'_> {
         );
         let submission_wall = self.limits.cpu_time * 2 + Duration::from_secs(1);
         std::thread::scope(|scope| {
+            scope.spawn(move || relay(relay_in, relay_out, validator_ended));
             let validator = scope.spawn(|| {
                 let streams = Streams {
                     stdin: Some(from_submission),
-                    stdout: Some(to_submission),
+                    stdout: Some(to_relay),
                     stop: None,
                 };
                 let run = self.validator.run_with(
@@ -212,7 +215,7 @@ impl Work<'_> {
                 if decides {
                     let _ = rustix::io::write(&stop_trigger, b"x");
                 }
-                drop(held_input);
+                let _ = ended.send(());
                 // After an acceptance the submission's verdict is its run's: writing more
                 // must not break it by SIGPIPE, depending on when the validator ended.
                 let probe = (judgement == Judgement::Accepted).then_some(probe);
@@ -230,7 +233,6 @@ impl Work<'_> {
                 Some(submission_wall),
                 streams,
             );
-            drain(&reader);
             let (judgement, validator_decides, _probe) = validator
                 .join()
                 .map_err(|_| std::io::Error::other("the validator's thread panicked"))?;
@@ -244,21 +246,58 @@ impl Work<'_> {
     }
 }
 
+/// How long the relay waits, at the end of the validator's output, to hear that the validator
+/// ended (its supervisor's report) before it takes the end for a closed output.
+const END_WAIT: Duration = Duration::from_millis(250);
+
+/// Copies the validator's output (`from`) to the submission's input (`to`). What comes after
+/// the submission has ended is read and dropped: a validator that writes to a submission that
+/// has ended is neither broken by SIGPIPE (a submission may end as soon as it has its answer)
+/// nor blocked on a full pipe. At the end of `from`, waits for `validator_ended` (at most
+/// `END_WAIT`) before it closes `to`.
+fn relay(from: OwnedFd, to: OwnedFd, validator_ended: std::sync::mpsc::Receiver<()>) {
+    // The judge stops on SIGPIPE (its own output's reader gone); writing to a submission that
+    // has ended must only fail with EPIPE, so this thread blocks the signal.
+    // SAFETY: changes this thread's signal mask only, with a set built here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+    let mut to = Some(to);
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let count = match rustix::io::read(&from, &mut buffer) {
+            Ok(0) => break,
+            Ok(count) => count,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => break,
+        };
+        if let Some(pipe) = &to {
+            if write_all(pipe, &buffer[..count]).is_err() {
+                to = None;
+            }
+        }
+    }
+    let _ = validator_ended.recv_timeout(END_WAIT);
+    drop(to);
+}
+
+fn write_all(to: &OwnedFd, mut bytes: &[u8]) -> rustix::io::Result<()> {
+    while !bytes.is_empty() {
+        match rustix::io::write(to, bytes) {
+            Ok(written) => bytes = &bytes[written..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
 /// A pipe whose ends close on exec: (reading end, writing end).
 fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
     Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
-}
-
-/// Reads and drops what is in the pipe `reader` until every writer has closed it.
-fn drain(reader: &OwnedFd) {
-    let mut sink = [0u8; 16 * 1024];
-    loop {
-        match rustix::io::read(reader, &mut sink) {
-            Ok(0) => return,
-            Ok(_) | Err(rustix::io::Errno::INTR) => {}
-            Err(_) => return,
-        }
-    }
 }
 
 /// Whether every writer of the pipe `reader` reads from has closed it.

@@ -50,6 +50,15 @@ fn interactive_and_multi_pass_packages_are_verified_as_the_format_says() {
                 ("wrong_answer/always_one.py", "WA 1"),
             ],
         ),
+        // The validator closes its output while it runs: the submission gets the end of its
+        // input then, not when the validator ends (which waits for the sum).
+        (
+            "interactive_closed_output_2025",
+            &[
+                ("accepted/to_the_end.py", "AC 1"),
+                ("wrong_answer/off_by_one.py", "WA 1"),
+            ],
+        ),
         (
             "interactive_legacy",
             &[
