@@ -10,12 +10,12 @@ use serde::Deserialize;
 use crate::compile::Program;
 use crate::problem::TestCase;
 use crate::profile::Limits;
-use crate::sandbox::Termination;
+use crate::sandbox::{RunOutput, Termination};
 use crate::score::ValidatorScore;
 use crate::verdict::classify_run;
 
 /// Checkers are trusted code: limits only stop one that hangs.
-const CHECKER_LIMITS: Limits = Limits {
+pub const CHECKER_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(30),
     memory_bytes: 2 << 30,
     output_bytes: 1 << 20,
@@ -44,6 +44,32 @@ pub struct CheckerSpec {
     /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
     /// read, and held to the format's rules; elsewhere such files are not the judge's business.
     pub reads_scores: bool,
+    /// Its own limits (a package's `validation_time` and `validation_memory`).
+    pub limits: Limits,
+    pub mode: Mode,
+}
+
+/// How a checker meets the submission (see `interactive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// It talks with the running submission (an interactor) instead of reading its output.
+    pub interactive: bool,
+    /// How many times the submission may be run, each pass on the `nextpass.in` the checker
+    /// left (a multi-pass problem's `validation_passes`); 1 for other problems.
+    pub passes: u32,
+}
+
+impl Mode {
+    /// The common case: the checker reads the output of one run.
+    pub const AFTER_RUN: Mode = Mode {
+        interactive: false,
+        passes: 1,
+    };
+
+    /// Whether `interactive` judges the case instead of the usual run then check.
+    pub fn is_plain(self) -> bool {
+        self == Mode::AFTER_RUN
+    }
 }
 
 /// What a checker made of an output.
@@ -70,35 +96,67 @@ fn run_checker(
     case: &TestCase,
     output: &[u8],
 ) -> std::io::Result<Judgement> {
-    let (input, answer) = (case.input.as_path(), case.expected.as_path());
     let scratch = tempfile::Builder::new().prefix("judge-check-").tempdir()?;
     let output_file = scratch.path().join("output");
     std::fs::write(&output_file, output)?;
     let feedback = scratch.path().join("feedback");
     std::fs::create_dir(&feedback)?;
+    check_file(checker, spec, case, &case.input, &output_file, &feedback)
+}
+
+/// Runs `checker` on the output in `output_file` of a run on `input` (the case's, or a later
+/// pass's), with `feedback` as the Kattis feedback folder.
+pub fn check_file(
+    checker: &Program,
+    spec: &CheckerSpec,
+    case: &TestCase,
+    input: &Path,
+    output_file: &Path,
+    feedback: &Path,
+) -> std::io::Result<Judgement> {
+    let args = arguments(spec, case, input, output_file, feedback);
+    let stdin = match spec.protocol {
+        Protocol::Testlib => Path::new("/dev/null"),
+        Protocol::Kattis => output_file,
+    };
+    let run = checker.run(stdin, spec.limits, &args)?;
+    Ok(judgement(spec, &run, feedback))
+}
+
+/// The checker's command-line arguments: testlib's `input output answer`, or Kattis'
+/// `input answer feedback_dir/` then the problem's flags and the case's (its test group's
+/// `output_validator_args`). An interactor gets the same, `output` being where it may write.
+pub fn arguments(
+    spec: &CheckerSpec,
+    case: &TestCase,
+    input: &Path,
+    output_file: &Path,
+    feedback: &Path,
+) -> Vec<String> {
     let path = |p: &Path| {
         std::path::absolute(p)
             .unwrap_or_else(|_| p.to_path_buf())
             .display()
             .to_string()
     };
-    let (stdin, mut args) = match spec.protocol {
-        Protocol::Testlib => (
-            Path::new("/dev/null"),
-            vec![path(input), path(&output_file), path(answer)],
-        ),
-        Protocol::Kattis => (
-            output_file.as_path(),
-            vec![path(input), path(answer), format!("{}/", path(&feedback))],
-        ),
-    };
-    // The problem's flags, then the case's (its test group's `output_validator_args`).
-    args.extend(spec.flags.iter().chain(&case.validator_args).cloned());
-    let run = checker.run(stdin, CHECKER_LIMITS, &args)?;
-    if let Some(verdict) = classify_run(&run, &CHECKER_LIMITS)
+    let answer = case.expected.as_path();
+    match spec.protocol {
+        Protocol::Testlib => vec![path(input), path(output_file), path(answer)],
+        Protocol::Kattis => {
+            let mut args = vec![path(input), path(answer), format!("{}/", path(feedback))];
+            args.extend(spec.flags.iter().chain(&case.validator_args).cloned());
+            args
+        }
+    }
+}
+
+/// What a checker's run says, by its protocol; over its limits, or an exit its protocol
+/// does not know, is the checker's fault.
+pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgement {
+    if let Some(verdict) = classify_run(run, &spec.limits)
         .filter(|v| !matches!(v, crate::verdict::Verdict::RuntimeError(_)))
     {
-        return Ok(Judgement::Fault(format!("checker {verdict}")));
+        return Judgement::Fault(format!("checker {verdict}"));
     }
     let said = |text: &[u8]| {
         String::from_utf8_lossy(text)
@@ -109,7 +167,7 @@ fn run_checker(
             .to_owned()
     };
     let stderr = said(&run.stderr);
-    Ok(match (spec.protocol, run.termination) {
+    match (spec.protocol, run.termination) {
         (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted(None),
         (Protocol::Testlib, Termination::Exited(1)) => {
             Judgement::Wrong(with_default(stderr, "wrong answer"))
@@ -119,7 +177,7 @@ fn run_checker(
             with_default(stderr, "bad format")
         )),
         (Protocol::Kattis, Termination::Exited(42)) if spec.reads_scores => {
-            match validator_score(&feedback) {
+            match validator_score(feedback) {
                 Ok(score) => Judgement::Accepted(score),
                 Err(fault) => Judgement::Fault(fault),
             }
@@ -147,7 +205,7 @@ fn run_checker(
                 format!(": {stderr}")
             }
         )),
-    })
+    }
 }
 
 const SCORE_FILE: &str = "score.txt";

@@ -58,11 +58,27 @@ impl Program {
 
     /// Runs the program on `stdin` (with `args` after its command) under `limits`.
     pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
+        self.run_with(stdin, limits, args, None, sandbox::Streams::default())
+    }
+
+    /// `run`, with given streams (which replace `stdin`) and, when `wall_timeout` is given,
+    /// that wall-clock backstop instead of the usual one.
+    pub fn run_with(
+        &self,
+        stdin: &Path,
+        limits: Limits,
+        args: &[String],
+        wall_timeout: Option<Duration>,
+        streams: sandbox::Streams,
+    ) -> std::io::Result<RunOutput> {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
         let mut spec = RunSpec::new(&argv, stdin, limits);
         spec.address_space_backstop = !self.language.manages_own_memory;
-        let mut run = sandbox::run(&spec)?;
+        if let Some(wall_timeout) = wall_timeout {
+            spec.wall_timeout = wall_timeout;
+        }
+        let mut run = sandbox::run_with(&spec, streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         Ok(run)
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::checker::{check, Judgement};
 use crate::compare::{self, FileMismatch};
 use crate::compile::Program;
+use crate::interactive;
 use crate::problem::{Problem, TestCase};
 use crate::profile::Limits;
 use crate::report::{format_bytes, CaseResult, Failure};
@@ -23,6 +24,19 @@ pub fn judge_case(
     case: &TestCase,
 ) -> CaseResult {
     let limits = problem.limits_for(program.language);
+    if let Some(spec) = problem
+        .checker
+        .as_ref()
+        .filter(|spec| !spec.mode.is_plain())
+    {
+        let Some(validator) = checker else {
+            return judge_error(case, "the problem's validator was not built".into());
+        };
+        return match interactive::judge(program, limits, validator, spec, case) {
+            Ok(outcome) => judge_interaction(problem, case, &limits, outcome),
+            Err(error) => judge_error(case, format!("cannot run the solution: {error}")),
+        };
+    }
     let run = match program.run(&case.input, limits, &[]) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
@@ -36,6 +50,69 @@ pub fn judge_case(
         score = validator_score;
         check
     });
+    decide(problem, case, &limits, run, verdict, output_failure, score)
+}
+
+/// A case of an interactive or multi-pass problem: the validator's judgement decides when it
+/// failed or rejected first; else the run, then the judgement, as for any case.
+fn judge_interaction(
+    problem: &Problem,
+    case: &TestCase,
+    limits: &Limits,
+    outcome: interactive::Outcome,
+) -> CaseResult {
+    let run = outcome.run;
+    let in_pass = |message: String| match problem.checker.as_ref() {
+        Some(spec) if spec.mode.passes > 1 => format!("pass {}: {message}", outcome.pass),
+        _ => message,
+    };
+    let mut output_failure = None;
+    let score = match &outcome.judgement {
+        Some(Judgement::Accepted(score)) => *score,
+        _ => None,
+    };
+    let mut checked = || match &outcome.judgement {
+        Some(Judgement::Accepted(_)) => OutputCheck::Matches,
+        Some(Judgement::Wrong(message)) => {
+            output_failure = Some(Failure {
+                message: in_pass(message.clone()),
+                stderr: stderr_of(&run),
+                ..Failure::default()
+            });
+            OutputCheck::Differs
+        }
+        Some(Judgement::Fault(message)) => {
+            output_failure = Some(Failure {
+                message: in_pass(message.clone()),
+                ..Failure::default()
+            });
+            OutputCheck::Failed
+        }
+        None => OutputCheck::Failed,
+    };
+    let verdict = if outcome.validator_decides {
+        match checked() {
+            OutputCheck::Matches => Verdict::Accepted,
+            OutputCheck::Differs => Verdict::WrongAnswer,
+            OutputCheck::Failed => Verdict::JudgeError,
+        }
+    } else {
+        classify(&run, limits, checked)
+    };
+    decide(problem, case, limits, run, verdict, output_failure, score)
+}
+
+/// The case's result from its verdict: the package rule for memory, and why it failed.
+fn decide(
+    problem: &Problem,
+    case: &TestCase,
+    limits: &Limits,
+    run: RunOutput,
+    verdict: Verdict,
+    output_failure: Option<Failure>,
+    score: Option<ValidatorScore>,
+) -> CaseResult {
+    let limits = *limits;
     // The package format has no memory verdict: a judge that applies its memory limit refuses
     // the allocation that passes it, and the program fails then, before any time it spent
     // afterwards. So in a package memory over the limit is a run-time error, even when the run

@@ -17,6 +17,7 @@ pub mod corpus;
 pub mod diff;
 pub mod discover;
 pub mod error;
+pub mod interactive;
 pub mod interrupt;
 pub mod judges;
 pub mod judging;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::checker::{CheckerSpec, Protocol};
+use crate::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::language::Language;
@@ -84,6 +84,9 @@ struct Metadata {
     /// A checker program, relative to the problem folder, and inside it.
     checker: Option<Spanned<String>>,
     checker_protocol: Option<Protocol>,
+    /// An interactor in the testlib protocol, relative to the problem folder, and inside it:
+    /// it talks with the running solution instead of a checker reading its output.
+    interactor: Option<Spanned<String>>,
     /// Baekjoon-style subtasks: points won when all of a subtask's cases are accepted.
     #[serde(default)]
     subtasks: Vec<Spanned<SubtaskToml>>,
@@ -186,17 +189,37 @@ impl Problem {
             )?,
         };
         let compare = compare_mode(&metadata, profile, path)?;
-        let checker = match (&metadata.checker, metadata.checker_protocol) {
-            (Some(source), protocol) => Some(CheckerSpec {
+        let checker = match (&metadata.checker, metadata.checker_protocol, &metadata.interactor) {
+            (None, None, Some(source)) => Some(CheckerSpec {
+                source: file.inside(dir, source, "interactor")?,
+                protocol: Protocol::Testlib,
+                flags: Vec::new(),
+                reads_scores: false,
+                limits: CHECKER_LIMITS,
+                mode: Mode {
+                    interactive: true,
+                    passes: 1,
+                },
+            }),
+            (_, _, Some(source)) => {
+                return Err(file.error(
+                    source.span(),
+                    "interactor",
+                    "judges the case itself (testlib protocol): it takes no `checker` nor `checker_protocol`",
+                ))
+            }
+            (Some(source), protocol, None) => Some(CheckerSpec {
                 source: file.inside(dir, source, "checker")?,
                 protocol: protocol.unwrap_or(Protocol::Testlib),
                 flags: Vec::new(),
                 reads_scores: false,
+                limits: CHECKER_LIMITS,
+                mode: Mode::AFTER_RUN,
             }),
-            (None, Some(_)) => {
+            (None, Some(_), None) => {
                 return Err(Error::invalid(path, "`checker_protocol` needs `checker`"))
             }
-            (None, None) => None,
+            (None, None, None) => None,
         };
         let mut subtasks = Vec::new();
         for (index, subtask) in metadata.subtasks.iter().enumerate() {

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::checker::{CheckerSpec, Protocol};
+use crate::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::{CompareMode, KattisFlags};
 use crate::discover::natural_cmp;
 use crate::error::{Error, Result};
@@ -21,6 +21,10 @@ use crate::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
 pub const PACKAGE_FILE: &str = "problem.yaml";
 pub const SUBMISSIONS_DIR: &str = "submissions";
+
+/// `validation_passes` when a multi-pass problem gives none, and the most we run.
+const DEFAULT_PASSES: u32 = 2;
+const MAX_PASSES: u64 = 100;
 
 /// The version of the package format a package is written in (`problem_format_version`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +122,11 @@ struct LimitsYaml {
     /// Legacy names of `ac_to_time_limit` and `time_limit_to_tle`.
     time_multiplier: Option<f64>,
     time_safety_margin: Option<f64>,
+    /// The output validator's limits: seconds, MiB.
+    validation_time: Option<u64>,
+    validation_memory: Option<u64>,
+    /// How many passes a multi-pass problem may run.
+    validation_passes: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -229,7 +238,9 @@ struct Kinds {
     scoring: bool,
     /// Legacy `validation: custom score`.
     validator_scores: bool,
-    /// `interactive`, `multi-pass` or `submit-answer`: not judged (yet), as named.
+    interactive: bool,
+    multi_pass: bool,
+    /// `submit-answer`: not judged (yet), as named.
     unsupported: Vec<String>,
     custom_validator: bool,
 }
@@ -255,7 +266,7 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                             kinds.scoring = true;
                             kinds.validator_scores = true;
                         }
-                        "interactive" => kinds.unsupported.push("interactive".into()),
+                        "interactive" => kinds.interactive = true,
                         other => {
                             return Err(Error::invalid(
                                 &path,
@@ -301,7 +312,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
         match kind.as_str() {
             "pass-fail" => {}
             "scoring" => kinds.scoring = true,
-            "interactive" | "multi-pass" | "submit-answer" => kinds.unsupported.push(kind.clone()),
+            "interactive" => kinds.interactive = true,
+            "multi-pass" => kinds.multi_pass = true,
+            "submit-answer" => kinds.unsupported.push(kind.clone()),
             other => {
                 return Err(Error::invalid(
                     &path,
@@ -353,7 +366,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         return Err(Error::invalid(
             &path,
             format!(
-                "{}the problem is {kind}: {kind} problems are not supported yet (the submission must be run together with the output validator), so it is not judged",
+                "{}the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged",
                 at(if version == FormatVersion::Legacy { "validation" } else { "type" })
             ),
         ));
@@ -455,6 +468,67 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         .split_whitespace()
         .map(str::to_owned)
         .collect();
+    let mode = Mode {
+        interactive: kinds.interactive,
+        passes: match limits_yaml.validation_passes {
+            None if kinds.multi_pass => DEFAULT_PASSES,
+            None => 1,
+            Some(passes) if kinds.multi_pass && (2..=MAX_PASSES).contains(&passes) => passes as u32,
+            Some(passes) if kinds.multi_pass => {
+                return Err(out_of_range(
+                    "validation_passes",
+                    passes.to_string(),
+                    format!("2 to {MAX_PASSES}"),
+                ))
+            }
+            Some(_) => {
+                return Err(Error::invalid(
+                    &path,
+                    format!(
+                        "{}`limits.validation_passes` is only for multi-pass problems",
+                        at("validation_passes")
+                    ),
+                ))
+            }
+        },
+    };
+    if !mode.is_plain() && !kinds.custom_validator {
+        // The default validator cannot talk to a submission nor write `nextpass.in`.
+        return Err(Error::invalid(
+            &path,
+            format!(
+                "{}an {} problem needs an output validator ({}), and the package has none",
+                at(if legacy { "validation" } else { "type" }),
+                if mode.interactive {
+                    "interactive"
+                } else {
+                    "multi-pass"
+                },
+                if legacy {
+                    "output_validators/"
+                } else {
+                    "output_validator/"
+                }
+            ),
+        ));
+    }
+    // The spec's typical system defaults (60 s, 2048 MiB) unless the package says.
+    let mut validator_limits = CHECKER_LIMITS;
+    validator_limits.cpu_time = Duration::from_secs(60);
+    validator_limits.memory_bytes = 2048 << 20;
+    if let Some(seconds) = limits_yaml.validation_time {
+        if !(1..=3600).contains(&seconds) {
+            return Err(out_of_range(
+                "validation_time",
+                seconds.to_string(),
+                "1 to 3600 seconds".into(),
+            ));
+        }
+        validator_limits.cpu_time = Duration::from_secs(seconds);
+    }
+    if let Some(value) = limits_yaml.validation_memory {
+        validator_limits.memory_bytes = mib(value, "validation_memory")?;
+    }
     let (compare, checker) = if kinds.custom_validator {
         let source = find_validator(dir)?;
         let checker = CheckerSpec {
@@ -462,6 +536,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             protocol: Protocol::Kattis,
             flags,
             reads_scores: kinds.scoring,
+            limits: validator_limits,
+            mode,
         };
         (CompareMode::Kattis(KattisFlags::default()), Some(checker))
     } else {

@@ -154,10 +154,29 @@ pub struct RunOutput {
     pub starved: Duration,
 }
 
+/// Descriptors a run gets instead of its defaults, for programs that talk to each other (an
+/// interactive problem's submission and validator). Moved, not lent: the judge must keep no
+/// copy of a pipe's end once the program has it, or the other side never sees its end.
+#[derive(Debug, Default)]
+pub struct Streams<'a> {
+    /// Standard input instead of the file `spec.stdin`.
+    pub stdin: Option<OwnedFd>,
+    /// Standard output instead of a captured pipe; nothing is captured then.
+    pub stdout: Option<OwnedFd>,
+    /// Stops this run when it becomes readable, as the judge's interrupt stops every run.
+    pub stop: Option<std::os::fd::BorrowedFd<'a>>,
+}
+
 /// Runs one program to completion (or to its limits) and returns the evidence.
 pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
+    run_with(spec, Streams::default())
+}
+
+/// `run`, with the given descriptors. Runs on different threads take different supervisors
+/// (the pool starts one when none is idle), so two programs can run at once and talk.
+pub fn run_with(spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
     let mut supervisor = pool().take()?;
-    match supervisor.run(spec) {
+    match supervisor.run(spec, streams) {
         // A program that could not be started (a missing toolchain) says nothing against its
         // supervisor, which stays in the pool; only a broken conversation ends it.
         Ok(run) => {
@@ -294,21 +313,32 @@ impl Supervisor {
 
     /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
     /// be started.
-    fn run(&mut self, spec: &RunSpec) -> io::Result<io::Result<RunOutput>> {
+    fn run(&mut self, spec: &RunSpec, streams: Streams) -> io::Result<io::Result<RunOutput>> {
         let workdir = self.ready()?.workdir.clone();
         let request = match request(spec, &workdir) {
             Ok(request) => request,
             Err(error) => return Ok(Err(error)),
         };
-        let stdin = match File::open(spec.stdin) {
-            Ok(stdin) => stdin,
-            Err(error) => return Ok(Err(error)),
+        let stdin = match streams.stdin {
+            Some(given) => given,
+            None => match File::open(spec.stdin) {
+                Ok(stdin) => stdin.into(),
+                Err(error) => return Ok(Err(error)),
+            },
         };
-        let (stdout, stdout_end) = pipe()?;
+        let (stdout, stdout_end) = match streams.stdout {
+            Some(given) => (None, given),
+            None => {
+                let (stdout, stdout_end) = pipe()?;
+                (Some(stdout), stdout_end)
+            }
+        };
         let (stderr, stderr_end) = pipe()?;
         // A larger pipe: fewer wake-ups for programs that write a lot; failure only leaves
         // the default size.
-        let _ = rustix::pipe::fcntl_setpipe_size(&stdout, 1 << 20);
+        if let Some(stdout) = &stdout {
+            let _ = rustix::pipe::fcntl_setpipe_size(stdout, 1 << 20);
+        }
         protocol::send(
             self.socket.as_fd(),
             &request,
@@ -318,7 +348,10 @@ impl Supervisor {
         // reading ends, so that the pipes end with the run.
         drop((stdin, stdout_end, stderr_end));
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
-        let mut stdout = Capture::new(stdout, output_cap, SPARE_OUTPUT.take());
+        let mut stdout = match stdout {
+            Some(stdout) => Capture::new(stdout, output_cap, SPARE_OUTPUT.take()),
+            None => Capture::closed(),
+        };
         let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES, Vec::new());
         let mut report: Option<protocol::Report> = None;
         let mut stop_sent = false;
@@ -333,6 +366,9 @@ impl Supervisor {
                 fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
                 if !stop_sent {
                     fds.push(PollFd::from_borrowed_fd(interrupt, PollFlags::IN));
+                    if let Some(stop) = streams.stop {
+                        fds.push(PollFd::from_borrowed_fd(stop, PollFlags::IN));
+                    }
                 }
             }
             match rustix::event::poll(&mut fds, None) {
@@ -359,7 +395,9 @@ impl Supervisor {
                         io::Error::other("the run supervisor ended during the run")
                     })?;
                     report = Some(protocol::parse(&message.bytes)?);
-                } else if fd == interrupt.as_raw_fd() {
+                } else if fd == interrupt.as_raw_fd()
+                    || streams.stop.is_some_and(|stop| fd == stop.as_raw_fd())
+                {
                     // The runner drops what ends after the request: only stopping matters.
                     stop = true;
                 }
@@ -490,6 +528,15 @@ impl Capture {
             pipe: Some(File::from(fd)),
             buffer,
             cap,
+        }
+    }
+
+    /// Nothing to capture: the stream was given to the program.
+    fn closed() -> Self {
+        Capture {
+            pipe: None,
+            buffer: Vec::new(),
+            cap: 0,
         }
     }
 

@@ -271,15 +271,11 @@ fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
 }
 
 #[test]
-fn interactive_multi_pass_and_constants_packages_are_refused_not_misjudged() {
-    for (package, line) in [
-        ("interactive_legacy", "line 3: the problem is interactive"),
-        ("multipass_2025", "line 5: the problem is multi-pass"),
-        (
-            "constants_2025",
-            "line 5: `constants` are not substituted yet",
-        ),
-    ] {
+fn a_constants_package_is_refused_not_misjudged() {
+    for (package, line) in [(
+        "constants_2025",
+        "line 5: `constants` are not substituted yet",
+    )] {
         for command in ["verify", "run"] {
             judge()
                 .args([command, &fixture(&format!("kattis/{package}"))])

@@ -7,6 +7,7 @@ mod common;
 mod containment;
 mod corpus;
 mod ecosystem;
+mod interactive;
 mod kattis;
 mod properties;
 mod reports;

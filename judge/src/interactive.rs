@@ -1,0 +1,315 @@
+//! Interactive and multi-pass problems. The submission runs together with the problem's
+//! output validator (Kattis) or interactor (testlib), each on a supervisor of its own, the
+//! submission's stdout piped to the validator's stdin and the validator's stdout to the
+//! submission's stdin. A multi-pass problem runs the submission again on the `nextpass.in` the
+//! validator left in its feedback folder, up to `validation_passes` times.
+//!
+//! One pass is decided in this order, as the package format's tools (problemtools, BAPCtools)
+//! decide it:
+//! 1. the validator failed (crashed, passed its limits, or an exit its protocol does not know):
+//!    a judge error;
+//! 2. the validator ended first and rejected: wrong answer, whatever the submission did after
+//!    (it is stopped then);
+//! 3. the submission's own run: TLE (its CPU time; or it waited past the wall-clock backstop,
+//!    as one that does not flush leaves both waiting), memory, run-time error;
+//! 4. the validator's judgement.
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::checker::{self, CheckerSpec, Judgement};
+use crate::compile::Program;
+use crate::problem::TestCase;
+use crate::profile::Limits;
+use crate::sandbox::{RunOutput, Streams};
+use crate::verdict::classify_run;
+
+/// How long a validator may wait, beyond the submission's own backstop, before it is stopped:
+/// it sees its input end when the submission does, and should end right after.
+const VALIDATOR_GRACE: Duration = Duration::from_secs(5);
+
+/// What judging a case came to.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The submission's run in the last pass, with the slowest pass's CPU time and the
+    /// largest peak memory of all passes (the limits hold per pass).
+    pub run: RunOutput,
+    /// The validator's judgement; `None` when it did not look (the run had already failed).
+    pub judgement: Option<Judgement>,
+    /// The judgement decides whatever the run says (rules 1 and 2 above).
+    pub validator_decides: bool,
+    /// The pass that decided (1 for problems of one pass).
+    pub pass: u32,
+}
+
+/// Judges `case`: one pass or several, interactive or not, as `spec.mode` says.
+pub fn judge(
+    program: &Program,
+    limits: Limits,
+    validator: &Program,
+    spec: &CheckerSpec,
+    case: &TestCase,
+) -> std::io::Result<Outcome> {
+    let scratch = tempfile::Builder::new()
+        .prefix("judge-interact-")
+        .tempdir()?;
+    // Kept over every pass: the validator may add to its judge message pass after pass.
+    let feedback = scratch.path().join("feedback");
+    std::fs::create_dir(&feedback)?;
+    let nextpass = feedback.join("nextpass.in");
+    let mut input: PathBuf = case.input.clone();
+    let (mut slowest, mut peak) = (Duration::ZERO, 0);
+    let mut pass = 1;
+    loop {
+        let work = Work {
+            limits,
+            validator,
+            spec,
+            case,
+            input: &input,
+            scratch: scratch.path(),
+            feedback: &feedback,
+        };
+        let mut outcome = if spec.mode.interactive {
+            work.interact(program)?
+        } else {
+            work.run_then_check(program)?
+        };
+        slowest = slowest.max(outcome.run.cpu_time);
+        peak = peak.max(outcome.run.peak_memory_bytes);
+        outcome.run.cpu_time = slowest;
+        outcome.run.peak_memory_bytes = peak;
+        outcome.pass = pass;
+        if spec.mode.passes == 1 {
+            return Ok(outcome);
+        }
+        let accepted = matches!(outcome.judgement, Some(Judgement::Accepted(_)));
+        if !accepted || outcome.validator_decides || classify_run(&outcome.run, &limits).is_some() {
+            if !accepted && nextpass.exists() {
+                return Ok(outcome.fault(
+                    "the output validator wrote nextpass.in but did not accept (exit 42)".into(),
+                ));
+            }
+            return Ok(outcome);
+        }
+        if !nextpass.is_file() {
+            return Ok(outcome);
+        }
+        if pass == spec.mode.passes {
+            return Ok(outcome.fault(format!(
+                "the output validator asked for pass {} (it wrote nextpass.in), but `validation_passes` is {}",
+                pass + 1,
+                spec.mode.passes
+            )));
+        }
+        // The next pass reads it from elsewhere: the feedback folder holds none at its start.
+        pass += 1;
+        input = scratch.path().join(format!("pass{pass}.in"));
+        std::fs::rename(&nextpass, &input)?;
+    }
+}
+
+impl Outcome {
+    fn fault(self, message: String) -> Outcome {
+        Outcome {
+            judgement: Some(Judgement::Fault(message)),
+            validator_decides: true,
+            ..self
+        }
+    }
+}
+
+/// One pass: what it runs and where.
+struct Work<'a> {
+    limits: Limits,
+    validator: &'a Program,
+    spec: &'a CheckerSpec,
+    case: &'a TestCase,
+    input: &'a Path,
+    scratch: &'a Path,
+    feedback: &'a Path,
+}
+
+impl Work<'_> {
+    /// A pass of a multi-pass problem that is not interactive: run, then check the output.
+    fn run_then_check(&self, program: &Program) -> std::io::Result<Outcome> {
+        let run = program.run(self.input, self.limits, &[])?;
+        let judgement = if classify_run(&run, &self.limits).is_none() {
+            let output = self.scratch.join("output");
+            std::fs::write(&output, &run.stdout)?;
+            let (spec, case) = (self.spec, self.case);
+            let judgement = checker::check_file(
+                self.validator,
+                spec,
+                case,
+                self.input,
+                &output,
+                self.feedback,
+            )
+            .unwrap_or_else(|error| Judgement::Fault(format!("checker could not run: {error}")));
+            Some(judgement)
+        } else {
+            None
+        };
+        let validator_decides = matches!(judgement, Some(Judgement::Fault(_)));
+        Ok(Outcome {
+            run,
+            judgement,
+            validator_decides,
+            pass: 1,
+        })
+    }
+
+    /// An interactive pass: both programs at once, their streams crossed.
+    ///
+    /// The validator's output reaches the submission through a relay in the judge, for one
+    /// reason: who ended first must be known before the submission sees the end of its input
+    /// *because* the validator ended (else a submission that crashes on that end races the
+    /// validator's exit; problemtools holds the pipe open for the same reason), yet a validator
+    /// that only closes its output while it runs must give that end at once (BAPCtools'
+    /// `pseudointeraction`). At the end of the validator's output the relay waits, briefly, to
+    /// hear whether the validator ended; only then does it close the submission's input.
+    fn interact(&self, program: &Program) -> std::io::Result<Outcome> {
+        let (relay_in, to_relay) = pipe()?;
+        let (submission_in, relay_out) = pipe()?;
+        let (from_submission, submission_out) = pipe()?;
+        // A reading end of the submission's output, kept until the validator has ended: it
+        // hangs up only when the submission has closed its output, that is, ended.
+        let probe = from_submission.try_clone()?;
+        let (stop, stop_trigger) = pipe()?;
+        let (ended, validator_ended) = std::sync::mpsc::channel::<()>();
+        let output_file = self.scratch.join("interactor-output");
+        let args = checker::arguments(
+            self.spec,
+            self.case,
+            self.input,
+            &output_file,
+            self.feedback,
+        );
+        let submission_wall = self.limits.cpu_time * 2 + Duration::from_secs(1);
+        std::thread::scope(|scope| {
+            scope.spawn(move || relay(relay_in, relay_out, validator_ended));
+            let validator = scope.spawn(|| {
+                let streams = Streams {
+                    stdin: Some(from_submission),
+                    stdout: Some(to_relay),
+                    stop: None,
+                };
+                let run = self.validator.run_with(
+                    Path::new("/dev/null"),
+                    self.spec.limits,
+                    &args,
+                    Some(submission_wall + VALIDATOR_GRACE),
+                    streams,
+                );
+                let first = !hung_up(&probe);
+                let judgement = match &run {
+                    Ok(run) => checker::judgement(self.spec, run, self.feedback),
+                    Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
+                };
+                // Ended first and did not accept (or failed): the submission's verdict is
+                // decided, so it is stopped instead of waiting for input that never comes.
+                let decides = matches!(judgement, Judgement::Fault(_))
+                    || (first && !matches!(judgement, Judgement::Accepted(_)));
+                if decides {
+                    let _ = rustix::io::write(&stop_trigger, b"x");
+                }
+                let _ = ended.send(());
+                // After an acceptance the submission's verdict is its run's: writing more
+                // must not break it by SIGPIPE, depending on when the validator ended.
+                let probe = matches!(judgement, Judgement::Accepted(_)).then_some(probe);
+                (judgement, decides, probe)
+            });
+            let streams = Streams {
+                stdin: Some(submission_in),
+                stdout: Some(submission_out),
+                stop: Some(stop.as_fd()),
+            };
+            let run = program.run_with(
+                Path::new("/dev/null"),
+                self.limits,
+                &[],
+                Some(submission_wall),
+                streams,
+            );
+            let (judgement, validator_decides, _probe) = validator
+                .join()
+                .map_err(|_| std::io::Error::other("the validator's thread panicked"))?;
+            Ok(Outcome {
+                run: run?,
+                judgement: Some(judgement),
+                validator_decides,
+                pass: 1,
+            })
+        })
+    }
+}
+
+/// How long the relay waits, at the end of the validator's output, to hear that the validator
+/// ended (its supervisor's report) before it takes the end for a closed output.
+const END_WAIT: Duration = Duration::from_millis(250);
+
+/// Copies the validator's output (`from`) to the submission's input (`to`). What comes after
+/// the submission has ended is read and dropped: a validator that writes to a submission that
+/// has ended is neither broken by SIGPIPE (a submission may end as soon as it has its answer)
+/// nor blocked on a full pipe. At the end of `from`, waits for `validator_ended` (at most
+/// `END_WAIT`) before it closes `to`.
+fn relay(from: OwnedFd, to: OwnedFd, validator_ended: std::sync::mpsc::Receiver<()>) {
+    // The judge stops on SIGPIPE (its own output's reader gone); writing to a submission that
+    // has ended must only fail with EPIPE, so this thread blocks the signal.
+    // SAFETY: changes this thread's signal mask only, with a set built here.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+    let mut to = Some(to);
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let count = match rustix::io::read(&from, &mut buffer) {
+            Ok(0) => break,
+            Ok(count) => count,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => break,
+        };
+        if let Some(pipe) = &to {
+            if write_all(pipe, &buffer[..count]).is_err() {
+                to = None;
+            }
+        }
+    }
+    let _ = validator_ended.recv_timeout(END_WAIT);
+    drop(to);
+}
+
+fn write_all(to: &OwnedFd, mut bytes: &[u8]) -> rustix::io::Result<()> {
+    while !bytes.is_empty() {
+        match rustix::io::write(to, bytes) {
+            Ok(written) => bytes = &bytes[written..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}
+
+/// A pipe whose ends close on exec: (reading end, writing end).
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
+}
+
+/// Whether every writer of the pipe `reader` reads from has closed it.
+fn hung_up(reader: &OwnedFd) -> bool {
+    use rustix::event::{PollFd, PollFlags};
+    let mut fds = [PollFd::new(reader, PollFlags::IN)];
+    let timeout = rustix::time::Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    match rustix::event::poll(&mut fds, Some(&timeout)) {
+        Ok(_) => fds[0].revents().contains(PollFlags::HUP),
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,270 @@
+//! Interactive and multi-pass problems: Kattis packages whose output validator talks with the
+//! submission (`fixtures/kattis/interactive_*`, a guessing game) or runs it again on its
+//! `nextpass.in` (`fixtures/kattis/multipass_2025`), and our own problems with a testlib
+//! interactor. Every expected verdict below was decided by hand from the package format's
+//! rules, as the module `interactive` lists them.
+
+use crate::common::*;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+/// A copy of `fixtures/kattis/<name>` in a fresh temporary folder.
+fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(name);
+    copy_tree(Path::new(&fixture(&format!("kattis/{name}"))), &copy);
+    (dir, copy)
+}
+
+/// The `got` and `result` columns of `submission`'s row in a verify table.
+fn got(table: &str, submission: &str) -> Vec<String> {
+    let line = table
+        .lines()
+        .find(|line| line.starts_with(&format!("{submission} ")))
+        .unwrap_or_else(|| panic!("no row for {submission} in:\n{table}"));
+    let columns: Vec<&str> = line
+        .split("  ")
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect();
+    columns[2..].iter().map(|c| c.to_string()).collect()
+}
+
+#[test]
+fn interactive_and_multi_pass_packages_are_verified_as_the_format_says() {
+    let expected: &[(&str, &[(&str, &str)])] = &[
+        (
+            "interactive_2025",
+            &[
+                ("accepted/bisect.py", "AC 3"),
+                // It ends first, with an error.
+                ("run_time_error/crash.py", "RE 1"),
+                // The validator accepts and ends; the submission's own crash decides.
+                ("run_time_error/crash_after_correct.py", "RE 1"),
+                // Both wait for each other: the submission's time.
+                ("time_limit_exceeded/no_flush.py", "TLE 1"),
+                // The validator rejects first; the crash that follows does not count.
+                ("wrong_answer/always_one.py", "WA 1"),
+            ],
+        ),
+        // The validator closes its output while it runs: the submission gets the end of its
+        // input then, not when the validator ends (which waits for the sum).
+        (
+            "interactive_closed_output_2025",
+            &[
+                ("accepted/to_the_end.py", "AC 1"),
+                ("wrong_answer/off_by_one.py", "WA 1"),
+            ],
+        ),
+        (
+            "interactive_legacy",
+            &[
+                ("accepted/bisect.py", "AC 2"),
+                ("wrong_answer/always_one.py", "WA 1"),
+            ],
+        ),
+        (
+            "multipass_2025",
+            &[
+                ("accepted/shift.py", "AC 2"),
+                ("run_time_error/no_decoder.py", "RE 1"),
+                ("wrong_answer/forgets.py", "WA 1"),
+            ],
+        ),
+    ];
+    for (name, rows) in expected {
+        let (dir, _package) = package(name);
+        let output = judge_in(dir.path())
+            .args(["verify", name])
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{name}:\n{table}");
+        for (submission, verdict) in *rows {
+            assert_eq!(
+                got(&table, submission),
+                [*verdict, "ok"],
+                "{name}, {submission}:\n{table}"
+            );
+        }
+        assert!(table.contains(", 0 mismatches"), "{name}:\n{table}");
+    }
+}
+
+/// `judge run` of one submission of a package copy: its report.
+fn run(dir: &Path, package: &str, submission: &str, code: i32) -> String {
+    let output = judge_in(dir)
+        .args([
+            "run",
+            package,
+            "--solution",
+            &format!("{package}/submissions/{submission}"),
+        ])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "{submission}:\n{report}");
+    report
+}
+
+#[test]
+fn the_report_says_why_an_interaction_failed() {
+    let (dir, _package) = package("interactive_2025");
+    let report = run(
+        dir.path(),
+        "interactive_2025",
+        "wrong_answer/always_one.py",
+        1,
+    );
+    // The validator's judge message, not the submission's crash on the end of its input.
+    assert!(report.contains("7 guesses, none correct"), "{report}");
+    assert!(!report.contains("RE ("), "{report}");
+    let report = run(
+        dir.path(),
+        "interactive_2025",
+        "time_limit_exceeded/no_flush.py",
+        1,
+    );
+    assert!(
+        report.contains("stopped by the wall-clock backstop"),
+        "{report}"
+    );
+    let (dir, _package) = package("multipass_2025");
+    let report = run(dir.path(), "multipass_2025", "wrong_answer/forgets.py", 1);
+    assert!(report.contains("pass 2: decoded 6, expected 5"), "{report}");
+}
+
+/// The multi-pass package with its validator replaced by `validator` (Python).
+fn multipass_with_validator(validator: &str) -> (tempfile::TempDir, PathBuf) {
+    let (dir, package) = package("multipass_2025");
+    fs::write(package.join("output_validator/passes.py"), validator).unwrap();
+    (dir, package)
+}
+
+#[test]
+fn a_validator_that_breaks_the_multi_pass_rules_is_a_judge_error() {
+    for (validator, message) in [
+        (
+            // Asks for a third pass where two are allowed.
+            "import sys\nopen(sys.argv[3] + 'nextpass.in', 'w').write('encode 1\\n')\nsys.exit(42)\n",
+            "asked for pass 3 (it wrote nextpass.in), but `validation_passes` is 2",
+        ),
+        (
+            // Rejects and yet asks for another pass.
+            "import sys\nopen(sys.argv[3] + 'nextpass.in', 'w').write('encode 1\\n')\nsys.exit(43)\n",
+            "wrote nextpass.in but did not accept (exit 42)",
+        ),
+        (
+            // Exit 0 is no judgement.
+            "import sys\nsys.exit(0)\n",
+            "checker ended with exit 0, which its protocol does not allow",
+        ),
+    ] {
+        let (dir, _package) = multipass_with_validator(validator);
+        let report = run(dir.path(), "multipass_2025", "accepted/shift.py", 1);
+        assert!(report.contains("JE"), "{report}");
+        assert!(report.contains(message), "{message}:\n{report}");
+    }
+}
+
+#[test]
+fn an_interactive_package_needs_an_output_validator() {
+    let (dir, package) = package("interactive_2025");
+    fs::remove_dir_all(package.join("output_validator")).unwrap();
+    judge_in(dir.path())
+        .args(["run", "interactive_2025"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problem.yaml: line 5: an interactive problem needs an output validator",
+        ));
+}
+
+/// A testlib interactor in Rust for the guessing game: `interactor input output answer`, the
+/// secret in the input file, exit 0 accepted, 1 wrong answer.
+const INTERACTOR: &str = r#"use std::io::{BufRead, Write};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let secret: u32 = std::fs::read_to_string(&args[1]).unwrap().trim().parse().unwrap();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut out = std::io::stdout();
+    for _ in 0..7 {
+        let Some(Ok(line)) = lines.next() else {
+            eprintln!("no guess");
+            std::process::exit(1);
+        };
+        let guess: u32 = match line.trim().parse() {
+            Ok(guess) => guess,
+            Err(_) => {
+                eprintln!("not a number");
+                std::process::exit(2);
+            }
+        };
+        let reply = if guess == secret { "correct" } else if guess < secret { "higher" } else { "lower" };
+        writeln!(out, "{reply}").unwrap();
+        out.flush().unwrap();
+        if guess == secret {
+            std::fs::write(&args[2], format!("{guess}\n")).unwrap();
+            std::process::exit(0);
+        }
+    }
+    eprintln!("7 guesses, none correct");
+    std::process::exit(1);
+}
+"#;
+
+#[test]
+fn our_problem_with_a_testlib_interactor_is_judged_interactively() {
+    let solution = fs::read_to_string(fixture(
+        "kattis/interactive_2025/submissions/accepted/bisect.py",
+    ))
+    .unwrap();
+    let wrong = fs::read_to_string(fixture(
+        "kattis/interactive_2025/submissions/wrong_answer/always_one.py",
+    ))
+    .unwrap();
+    let repo = repository_with(&[
+        (
+            "problems/guess/problem.toml",
+            "name = \"Guess\"\nprofile = \"boj\"\ntime_limit_ms = 1000\ninteractor = \"interactor.rs\"\nsolution = \"bisect.py\"\n",
+        ),
+        ("problems/guess/interactor.rs", INTERACTOR),
+        ("problems/guess/bisect.py", &solution),
+        ("problems/guess/always_one.py", &wrong),
+        ("problems/guess/tests/1.in", "37\n"),
+        ("problems/guess/tests/1.out", "37\n"),
+        ("problems/guess/tests/2.in", "100\n"),
+        ("problems/guess/tests/2.out", "100\n"),
+    ]);
+    judge_in(repo.path())
+        .args(["run", "guess"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("2/2 accepted"));
+    judge_in(repo.path())
+        .args(["run", "guess", "--solution", "problems/guess/always_one.py"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("0/2 accepted (WA 2)"))
+        .stdout(predicate::str::contains("7 guesses, none correct"));
+    // An interactor judges alone: a checker beside it is an error naming the line.
+    fs::write(
+        repo.path().join("problems/guess/problem.toml"),
+        "interactor = \"interactor.rs\"\nchecker = \"interactor.rs\"\n",
+    )
+    .unwrap();
+    judge_in(repo.path())
+        .args(["run", "guess"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "problem.toml: line 1: `interactor` judges the case itself",
+        ));
+}
