@@ -234,7 +234,7 @@ impl Language {
     /// The language of a single file given as a source, or what is wrong with it.
     pub fn for_source(source: &Path) -> Result<&'static Language> {
         if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
+            return Err(Error::language(source, "is a folder, not a source file"));
         }
         Language::of(source).ok_or_else(|| {
             let known: Vec<&str> = LANGUAGES
@@ -242,7 +242,7 @@ impl Language {
                 .flat_map(|language| language.extensions)
                 .copied()
                 .collect();
-            Error::invalid(
+            Error::language(
                 source,
                 format!(
                     "unknown language: no compiler for this file extension (known: .{})",

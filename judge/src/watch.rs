@@ -50,7 +50,9 @@ pub fn run(context: &Context, watch: &Watch) -> Result<()> {
     for (dir, mode) in &dirs {
         watcher
             .watch(dir, *mode)
-            .map_err(|error| Error::invalid(dir, format!("cannot watch: {error}")))?;
+            .map_err(|error| {
+                Error::io(dir, std::io::Error::other(format!("cannot watch: {error}")))
+            })?;
     }
     let mut failed: HashSet<(String, String)> = HashSet::new();
     let mut changed: Option<PathBuf> = None;

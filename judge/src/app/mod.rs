@@ -68,7 +68,7 @@ pub fn main(cli: Cli) -> ExitCode {
         Ok(outcome) => outcome.exit_code(),
         Err(error) => {
             print_error(&error);
-            Outcome::Error.exit_code()
+            ExitCode::from(error.exit_code())
         }
     }
 }

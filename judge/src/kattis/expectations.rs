@@ -97,11 +97,8 @@ impl SubmissionsYaml {
             Err(error) => return Err(Error::io(&path, error)),
         };
         let value: Value = serde_norway::from_str(&text).map_err(|error| {
-            let line = error
-                .location()
-                .map(|l| format!("line {}: ", l.line()))
-                .unwrap_or_default();
-            Error::invalid(&path, format!("{line}{error}"))
+            let line = error.location().map(|l| l.line());
+            Error::parse(&path, line, error.to_string())
         })?;
         let mut entries = Vec::new();
         let Value::Mapping(map) = value else {
@@ -110,8 +107,9 @@ impl SubmissionsYaml {
         for (key, value) in map {
             let pattern = key.as_str().unwrap_or_default().to_owned();
             let Value::Mapping(fields) = value else {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("`{pattern}`: expected a map of requirements"),
                 ));
             };
@@ -168,8 +166,9 @@ impl SubmissionsYaml {
 
 fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<VerdictKind>> {
     let bad = || {
-        Error::invalid(
+        Error::parse(
             path,
+            None,
             format!("`{pattern}`: expected a list of AC, WA, TLE, RTE"),
         )
     };

@@ -230,8 +230,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                         "score" => kinds.scoring = true,
                         "interactive" => kinds.unsupported.push("interactive".into()),
                         other => {
-                            return Err(Error::invalid(
+                            return Err(Error::parse(
                                 &path,
+                                None,
                                 format!("{}`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)", at("validation")),
                             ))
                         }
@@ -239,8 +240,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                 }
             }
             _ => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("{}`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)", at("validation")),
                 ))
             }
@@ -253,8 +255,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
         Some(OneOrMany::Many(many)) => many.clone(),
     };
     if types.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`type` is an empty list", at("type")),
         ));
     }
@@ -264,16 +267,18 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             "scoring" => kinds.scoring = true,
             "interactive" | "multi-pass" | "submit-answer" => kinds.unsupported.push(kind.clone()),
             other => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("{}unknown `type` `{other}` (expected pass-fail, scoring, interactive, multi-pass or submit-answer)", at("type")),
                 ))
             }
         }
     }
     if kinds.scoring && types.iter().any(|kind| kind == "pass-fail") {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`type` has both pass-fail and scoring", at("type")),
         ));
     }
@@ -287,11 +292,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let path = dir.join(PACKAGE_FILE);
     let yaml: PackageYaml = serde_norway::from_str::<Option<PackageYaml>>(text)
         .map_err(|error| {
-            let line = error
-                .location()
-                .map(|l| format!("line {}: ", l.line()))
-                .unwrap_or_default();
-            Error::invalid(&path, format!("{line}{error}"))
+            let line = error.location().map(|l| l.line());
+            Error::parse(&path, line, error.to_string())
         })?
         .unwrap_or_default();
     let at = |key: &str| {
@@ -302,8 +304,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let version = match &yaml.problem_format_version {
         None => FormatVersion::Legacy,
         Some(text) => FormatVersion::parse(text).ok_or_else(|| {
-            Error::invalid(
+            Error::parse(
                 &path,
+                None,
                 format!("{}unknown `problem_format_version` `{text}` (expected legacy, 2023-07-draft or 2025-09)", at("problem_format_version")),
             )
         })?,
@@ -311,8 +314,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let kinds = kinds(&yaml, version, dir, text)?;
     if let Some(kind) = kinds.unsupported.first() {
         // Judging it as a plain problem would give wrong verdicts without a word.
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!(
                 "{}the problem is {kind}: {kind} problems are not supported yet (the submission must be run together with the output validator), so it is not judged",
                 at(if version == FormatVersion::Legacy { "validation" } else { "type" })
@@ -321,8 +325,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     }
     if yaml.constants.is_some() {
         // Without the substitution, programs that use them fail to build or answer wrongly.
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`constants` are not substituted yet (`{{{{name}}}}` in programs and files), so the package is not judged", at("constants")),
         ));
     }
@@ -334,8 +339,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         None => read_timelimit_file(dir)?,
     };
     let out_of_range = |key: &str, value: String, range: String| {
-        Error::invalid(
+        Error::parse(
             &path,
+            None,
             format!(
                 "{}`limits.{key}` = {value} is out of range: expected {range}",
                 at(key)
@@ -473,7 +479,7 @@ fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
             .trim()
             .parse()
             .map(Some)
-            .map_err(|_| Error::invalid(&path, "expected a number of seconds")),
+            .map_err(|_| Error::parse(&path, None, "expected a number of seconds")),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(Error::io(&path, error)),
     }
@@ -499,8 +505,9 @@ fn parse_flags_onto(given: KattisFlags, flags: &[String], path: &Path) -> Result
                 .and_then(|v| v.parse::<f64>().ok())
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .ok_or_else(|| {
-                    Error::invalid(
+                    Error::parse(
                         path,
+                        None,
                         format!("validator flag `{flag}` needs a non-negative number"),
                     )
                 })
@@ -515,8 +522,9 @@ fn parse_flags_onto(given: KattisFlags, flags: &[String], path: &Path) -> Result
             "float_absolute_tolerance" => abs = Some(value()?),
             "float_relative_tolerance" => rel = Some(value()?),
             other => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     path,
+                    None,
                     format!("unknown validator flag `{other}`"),
                 ))
             }
@@ -541,11 +549,11 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
     let programs = submissions_in(&folder);
     match programs.as_slice() {
         [program] => Ok(program.clone()),
-        [] => Err(Error::invalid(
+        [] => Err(Error::corpus(
             dir,
             "the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one",
         )),
-        _ => Err(Error::invalid(
+        _ => Err(Error::corpus(
             folder,
             format!("{} output validators: only one is supported (all of them would have to accept)", programs.len()),
         )),

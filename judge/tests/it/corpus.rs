@@ -164,7 +164,7 @@ fn new_add_and_run_work_without_editing_a_file() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "case `manual/1` already exists: refusing to overwrite it",
+            "sum/tests/manual/1.in: already exists: refusing to overwrite it",
         ));
     judge_in(root)
         .args(["add", "sum"])
