@@ -53,7 +53,7 @@ pub struct Language {
     pub run: &'static [&'static str],
     /// Compile arguments that make the built program name the source's own folder in its
     /// messages (a Rust panic's location) instead of the build folder: `{dir}` is the build
-    /// folder, `{origin}` the source's.
+    /// folder, `{origin}` the stand-in for the source's folder (see `compile::ORIGIN`).
     pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
