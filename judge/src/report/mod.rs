@@ -6,6 +6,7 @@ mod events;
 mod human;
 mod json;
 mod junit;
+mod notice;
 mod subcase;
 mod table;
 
@@ -16,6 +17,7 @@ pub use events::{CaseResult, Failure, RunSummary, Tally};
 pub use human::{counts, render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
+pub use notice::Notices;
 pub use table::Table;
 
 use crate::compile::Program;

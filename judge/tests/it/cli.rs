@@ -49,14 +49,14 @@ fn global_options_work_before_and_after_the_command() {
 }
 
 #[test]
-fn json_is_a_report_of_run_only() {
+fn json_is_refused_by_commands_that_have_no_json_report() {
     let repository = sum_repository();
     judge_in(repository.path())
         .args(["list", "--format", "json"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--format json is a report of `judge run` only",
+            "--format json is for run, gen, add, new, stress and check only",
         ));
 }
 
