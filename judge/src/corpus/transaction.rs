@@ -101,16 +101,16 @@ impl Session {
         }
         let left = apply(&self.dir, &journal.steps)?;
         write::remove(&path)?;
-        eprintln!(
+        crate::report::print_note(&format_args!(
             "{}: completed the change an interrupted command had begun ({} files)",
             self.dir.display(),
             journal.steps.len()
-        );
+        ));
         for file in left {
-            eprintln!(
+            crate::report::print_note(&format_args!(
                 "{}: changed since that command began: left as it is",
                 file.display()
-            );
+            ));
         }
         Ok(())
     }

@@ -63,6 +63,12 @@ pub fn print_error(error: &dyn std::fmt::Display) {
     eprintln!("error: {error}");
 }
 
+/// What a command did besides its own work (a change an interrupted command left, completed
+/// first), on stderr: beside the command's report, never inside its JSON document.
+pub fn print_note(note: &dyn std::fmt::Display) {
+    eprintln!("{note}");
+}
+
 /// Receives the events of a run, in input order.
 pub trait Reporter {
     /// The run begins with this many cases to judge.
