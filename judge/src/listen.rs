@@ -333,7 +333,11 @@ fn read_body(stream: &TcpStream) -> Result<String> {
             .read_line(&mut line)
             .map_err(|error| Error::io(sender, error))?;
         if read == 0 {
-            return Err(Error::parse(sender, None, "the request ended before its body"));
+            return Err(Error::parse(
+                sender,
+                None,
+                "the request ended before its body",
+            ));
         }
         let header = line.trim_end();
         if first {

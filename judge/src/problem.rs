@@ -165,7 +165,11 @@ impl Problem {
                 flags: Vec::new(),
             }),
             (None, Some(_)) => {
-                return Err(Error::parse(path, None, "`checker_protocol` needs `checker`"))
+                return Err(Error::parse(
+                    path,
+                    None,
+                    "`checker_protocol` needs `checker`",
+                ))
             }
             (None, None) => None,
         };

@@ -64,7 +64,9 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let file_name = file.file_name().unwrap_or_default().to_string_lossy();
     let command = compile::shown_command(language, &file_name);
     match Compiler::new(alone.path().to_path_buf()).build(&file)? {
-        Build::Ready(_) => notices.result(format_args!("  ok        builds alone with `{command}`")),
+        Build::Ready(_) => {
+            notices.result(format_args!("  ok        builds alone with `{command}`"))
+        }
         Build::CompileError(message) => {
             outcome = Outcome::Rejected;
             notices.problem(format_args!("  PROBLEM   does not build with `{command}`:"));
@@ -80,11 +82,17 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         let shown = crate::submit::shown_command(offer, language);
         match crate::submit::build_as(offer, &file, language)? {
             Ok(()) => {
-                notices.result(format_args!("  ok        builds as {} (`{shown}`)", offer.label));
+                notices.result(format_args!(
+                    "  ok        builds as {} (`{shown}`)",
+                    offer.label
+                ));
                 builds.push(offer.label);
             }
             Err(message) => {
-                notices.result(format_args!("  note      does not build as {} (`{shown}`):", offer.label));
+                notices.result(format_args!(
+                    "  note      does not build as {} (`{shown}`):",
+                    offer.label
+                ));
                 for line in message.trim_end().lines().take(10) {
                     notices.result(format_args!("            {line}"));
                 }
@@ -99,7 +107,10 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
                 judge.name, language.name
             ));
         } else {
-            notices.result(format_args!("  ok        submit as: {}", builds.join(" or ")));
+            notices.result(format_args!(
+                "  ok        submit as: {}",
+                builds.join(" or ")
+            ));
         }
     }
     let limit = profile.code_limit_bytes();

@@ -331,7 +331,10 @@ fn a_panic_points_at_the_solution_file_itself() {
                 .arg("run"),
             1,
         );
-        assert!(report.contains(&format!("solutions/p.rs ({built})")), "{report}");
+        assert!(
+            report.contains(&format!("solutions/p.rs ({built})")),
+            "{report}"
+        );
         let solution = repository.path().join("solutions/p.rs");
         assert!(
             report.contains(&format!("{}:2:5", solution.display())),

@@ -110,7 +110,10 @@ fn corpus_commands_take_quiet_color_and_json_as_run_does() {
         .stdout
         .clone();
     let quiet = String::from_utf8(quiet).unwrap();
-    assert!(quiet.contains("created problems/sum/reference.rs"), "{quiet}");
+    assert!(
+        quiet.contains("created problems/sum/reference.rs"),
+        "{quiet}"
+    );
     assert!(!quiet.contains("next:"), "{quiet}");
     // --format json: one document with every line and how the command ended.
     let output = judge_in(root)
@@ -130,7 +133,11 @@ fn corpus_commands_take_quiet_color_and_json_as_run_does() {
         .unwrap()
         .starts_with("added problems/sum/tests/manual/1.in"));
     // --color always: a case gen leaves alone is coloured; never: plain text.
-    fs::write(root.join("problems/sum/generators.toml"), "[[generate]]\ngroup = \"random\"\nname = \"r\"\nargs = \"1\"\n").unwrap();
+    fs::write(
+        root.join("problems/sum/generators.toml"),
+        "[[generate]]\ngroup = \"random\"\nname = \"r\"\nargs = \"1\"\n",
+    )
+    .unwrap();
     judge_in(root).args(["gen", "sum"]).assert().code(0);
     fs::write(root.join("problems/sum/tests/random/r.out"), "edited\n").unwrap();
     for (color, escapes) in [("always", true), ("never", false)] {
