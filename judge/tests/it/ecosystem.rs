@@ -8,6 +8,11 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
+/// The cases each language is judged on: the sample (where the wrong solutions fail) and one
+/// part of the exhaustive corpus, a full-size input. The Rust solution is judged on all of them by the repository's own test;
+/// all of them again per language cost half a minute, most of it starting JVMs.
+const LANGUAGE_CASES: [&str; 4] = ["--case", "sample/*", "--case", "exhaustive/part-1"];
+
 #[test]
 fn every_language_is_judged_against_our_problem() {
     for extension in ["c", "cpp", "java", "py"] {
@@ -18,6 +23,7 @@ fn every_language_is_judged_against_our_problem() {
                 "--solution",
                 &fixture(&format!("languages/accepted.{extension}")),
             ])
+            .args(LANGUAGE_CASES)
             .assert()
             .code(0)
             .stdout(predicate::str::contains("boj_7682: "))
@@ -29,6 +35,7 @@ fn every_language_is_judged_against_our_problem() {
                 "--solution",
                 &fixture(&format!("languages/wrong.{extension}")),
             ])
+            .args(LANGUAGE_CASES)
             .assert()
             .code(1)
             .stdout(predicate::str::contains(" WA "));
