@@ -102,29 +102,20 @@ fn corpus_commands_take_quiet_color_and_json_as_run_does() {
     let repository = empty_repository();
     let root = repository.path();
     // --quiet: what was done, without the hints of what to do next.
-    let quiet = judge_in(root)
-        .args(["new", "sum", "--quiet"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let quiet = String::from_utf8(quiet).unwrap();
+    let quiet = stdout_of(judge_in(root).args(["new", "sum", "--quiet"]), 0);
     assert!(
         quiet.contains("created problems/sum/reference.rs"),
         "{quiet}"
     );
     assert!(!quiet.contains("next:"), "{quiet}");
     // --format json: one document with every line and how the command ended.
-    let output = judge_in(root)
-        .args(["add", "sum", "--from-reference", "--format", "json"])
-        .write_stdin("1 2 3\n")
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let document: serde_json::Value = serde_json::from_slice(&output).expect("one JSON document");
+    let output = stdout_of(
+        judge_in(root)
+            .args(["add", "sum", "--from-reference", "--format", "json"])
+            .write_stdin("1 2 3\n"),
+        0,
+    );
+    let document: serde_json::Value = serde_json::from_str(&output).expect("one JSON document");
     assert_eq!(document["command"], "add");
     assert_eq!(document["outcome"], "accepted");
     assert_eq!(document["lines"][0]["kind"], "result");
@@ -141,14 +132,10 @@ fn corpus_commands_take_quiet_color_and_json_as_run_does() {
     judge_in(root).args(["gen", "sum"]).assert().code(0);
     fs::write(root.join("problems/sum/tests/random/r.out"), "edited\n").unwrap();
     for (color, escapes) in [("always", true), ("never", false)] {
-        let output = judge_in(root)
-            .args(["gen", "sum", "--check", "--color", color])
-            .assert()
-            .code(1)
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(output).unwrap();
+        let text = stdout_of(
+            judge_in(root).args(["gen", "sum", "--check", "--color", color]),
+            1,
+        );
         assert!(text.contains("random/r"), "{text}");
         assert_eq!(text.contains("\x1b["), escapes, "--color {color}: {text:?}");
     }
