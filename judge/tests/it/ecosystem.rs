@@ -248,23 +248,26 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .stdout(predicate::str::contains("does not build"))
         .stdout(predicate::str::contains("submit:").not());
 
-    let java = dir.path().join("Solution.java");
-    fs::write(
-        &java,
-        fs::read_to_string(fixture("languages/accepted.java"))
-            .unwrap()
-            .replace("class Main", "class Solution"),
-    )
-    .unwrap();
-    judge()
-        .args(["check", "--problem", "boj_7682"])
-        .arg(&java)
+    // A problem of one case: what is checked is the class name and that the cases run, not
+    // a JVM start for each of a real problem's cases.
+    let repository = repository_with(&[
+        ("problems/sum/tests/1.in", "1 2\n"),
+        ("problems/sum/tests/1.out", "3\n"),
+        (
+            "Solution.java",
+            "import java.util.*;\npublic class Solution { public static void main(String[] a) {\n\
+             Scanner in = new Scanner(System.in); long s = 0;\n\
+             while (in.hasNextLong()) s += in.nextLong(); System.out.println(s); } }\n",
+        ),
+    ]);
+    judge_in(repository.path())
+        .args(["check", "--problem", "sum", "Solution.java"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
             "the class is `Solution`: Baekjoon compiles Main.java",
         ))
-        .stdout(predicate::str::contains("AC  boj_7682: "));
+        .stdout(predicate::str::contains("AC  sum: "));
 }
 
 #[test]
