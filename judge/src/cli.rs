@@ -40,13 +40,15 @@ pub struct Global {
     /// The repository (default: the nearest folder above the current one holding problems/).
     #[arg(long, value_name = "DIR", global = true)]
     pub root: Option<PathBuf>,
-    /// The report on stdout: for people, or one JSON document (schema in the README).
+    /// The report on stdout: for people, or one JSON document (run, gen, add, new, stress and
+    /// check; shapes in the README).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     pub format: Format,
     /// Also show a row for every accepted case.
     #[arg(long, short = 'v', global = true, conflicts_with = "quiet")]
     pub verbose: bool,
-    /// Show only the failures' one-line reasons and the summary.
+    /// Show only the failures' one-line reasons and the summary (other commands: what they
+    /// did, without hints or progress).
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
 }

@@ -27,6 +27,12 @@ const COMPILE_LIMITS: Limits = Limits {
 /// The largest thread stack the JVM accepts, in MiB.
 const MAX_JVM_STACK_MIB: u64 = 1024;
 
+/// What a build names the source's folder in the program's own messages (a Rust panic's
+/// location): a stand-in that `Program::run` replaces with the real folder. The cached build
+/// is then the same wherever the source lives (another checkout, a test's temporary
+/// repository), instead of one build per folder.
+const ORIGIN: &str = "/judge-source-folder";
+
 /// A program ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -35,6 +41,8 @@ pub struct Program {
     run: Vec<String>,
     /// It was taken from the cache instead of being built now.
     pub cached: bool,
+    /// The source's folder, which `ORIGIN` stands for in the program's stderr.
+    origin: String,
 }
 
 impl Program {
@@ -80,6 +88,9 @@ impl Program {
         }
         let mut run = sandbox::run_with(&spec, streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
+        if !self.language.remap_paths.is_empty() {
+            run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
+        }
         Ok(run)
     }
 }
@@ -114,19 +125,20 @@ impl Compiler {
         let language = sources.language;
         let version = self.version(language)?;
         // Messages of the built program (a panic's location) name the source's own folder,
-        // not the build folder: part of what is built, so part of the key.
+        // not the build folder; it is built as `ORIGIN`, so the folder is not in the key.
         let origin = std::path::absolute(source)
             .map_err(|error| Error::io(source, error))?
             .parent()
             .map(|dir| dir.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let key = cache_key(&sources, &version, &origin);
+        let key = cache_key(&sources, &version);
         let dir = self.cache_dir.join(&key);
         let ready = |cached| {
             Build::Ready(Program {
                 language,
                 run: fill(language.run, &dir, &sources),
                 cached,
+                origin: origin.clone(),
             })
         };
         if dir.is_dir() {
@@ -158,7 +170,7 @@ impl Compiler {
         if let Some(compile) = language.compile {
             let remap = language.remap_paths.iter().map(|part| {
                 part.replace("{dir}", &staging.path().to_string_lossy())
-                    .replace("{origin}", &origin)
+                    .replace("{origin}", ORIGIN)
             });
             let argv: Vec<OsString> = fill(compile, staging.path(), &sources)
                 .into_iter()
@@ -178,7 +190,7 @@ impl Compiler {
                 source: error,
             })?;
             if output.termination != Termination::Exited(0) {
-                let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
+                let mut message = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, &origin);
                 message.push_str(&String::from_utf8_lossy(&output.stdout));
                 if output.wall_timeout {
                     message.push_str("\ncompiler stopped: it ran past the time allowed");
@@ -268,7 +280,7 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(sources: &Sources, version: &str, origin: &str) -> String {
+fn cache_key(sources: &Sources, version: &str) -> String {
     let language = sources.language;
     let mut hasher = blake3::Hasher::new();
     let command = language
@@ -276,7 +288,7 @@ fn cache_key(sources: &Sources, version: &str, origin: &str) -> String {
         .unwrap_or_default()
         .iter()
         .chain(language.run);
-    for part in [language.name, version, &sources.main, origin]
+    for part in [language.name, version, &sources.main]
         .into_iter()
         .chain(command.copied())
         .chain(language.remap_paths.iter().copied())
@@ -293,6 +305,19 @@ fn cache_key(sources: &Sources, version: &str, origin: &str) -> String {
             .update(code);
     }
     hasher.finalize().to_hex()[..32].to_owned()
+}
+
+/// `haystack` with every `from` replaced by `to`.
+fn replace_bytes(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut rest = haystack;
+    while let Some(at) = rest.windows(from.len()).position(|window| window == from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// The build command as a person would type it in the source's folder, for messages.

@@ -119,10 +119,7 @@ impl Repository {
             match name.to_str() {
                 Some(name) if name.starts_with('.') => {}
                 Some(_) => found.push(Ok(path)),
-                None => found.push(Err(Error::invalid(
-                    &path,
-                    "problem folder name is not valid UTF-8",
-                ))),
+                None => found.push(Err(Error::not_utf8(&path, "problem folder name"))),
             }
         }
         found.sort_by(|a, b| match (a, b) {
@@ -132,7 +129,7 @@ impl Repository {
             (Err(_), Err(_)) => Ordering::Equal,
         });
         if found.is_empty() {
-            return Err(Error::invalid(&dir, "no problem folders"));
+            return Err(Error::corpus(&dir, "no problem folders"));
         }
         Ok(found)
     }
@@ -158,10 +155,7 @@ impl Repository {
             });
         }
         if self.standalone {
-            return Err(Error::invalid(
-                &path,
-                "not a problem folder or Kattis package (no problem.toml, problem.yaml or data/ in it), and no `problems/` folder above the current one",
-            ));
+            return Err(Error::NotAProblem { path });
         }
         let known: Vec<String> = self
             .problem_dirs()
@@ -248,7 +242,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     let journal = problem_dir.join(crate::corpus::transaction::JOURNAL_FILE);
     if journal.exists() {
         // Killed mid-change (kill -9, power cut): a case may be half written until then.
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             journal,
             "a corpus command was killed before it finished: run `judge gen` (or `add`, \
              `bless --write`, `stress`) on this problem to complete its change",
@@ -259,7 +253,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
         .map(|dir| problem_dir.join(dir))
         .find(|dir| dir.is_dir())
     else {
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             problem_dir,
             "no test cases: expected a `tests/` folder holding NAME.in and NAME.out files",
         ));
@@ -282,7 +276,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
             .with_extension("");
         let name = relative
             .to_str()
-            .ok_or_else(|| Error::invalid(path, "file name is not valid UTF-8"))?
+            .ok_or_else(|| Error::not_utf8(path, "file name"))?
             .to_owned();
         let slot = files.entry(name).or_default();
         match extension {
@@ -302,19 +296,19 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
                 compare: None,
             }),
             (Some(input), []) => {
-                return Err(Error::invalid(
+                return Err(Error::corpus(
                     input,
                     "input has no expected output (add a .out file beside it)",
                 ))
             }
             (Some(_), [first, ..]) => {
-                return Err(Error::invalid(
+                return Err(Error::corpus(
                     first,
                     "both a .out and an .ans file: keep one of them",
                 ))
             }
             (None, answers) => {
-                return Err(Error::invalid(
+                return Err(Error::corpus(
                     &answers[0],
                     "expected output has no input (add a .in file beside it)",
                 ))
@@ -322,7 +316,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
         }
     }
     if cases.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             &cases_dir,
             "no test cases: expected NAME.in and NAME.out files",
         ));

@@ -53,10 +53,25 @@ pub enum Error {
         line: Option<usize>,
         message: String,
     },
-    /// A file or folder is not what the judge needs there (an unpaired case file, a folder
-    /// given as a source file, a case that would be overwritten, ...).
+    /// A name the judge treats as text (a problem id, a case name) is not valid UTF-8.
+    #[error("{}: {what} is not valid UTF-8", path.display())]
+    NotUtf8 { path: PathBuf, what: &'static str },
+    /// The command would replace a file or folder that it did not make.
+    #[error("{}: already exists: refusing to overwrite it", path.display())]
+    Exists { path: PathBuf },
+    /// A file changed (or appeared) after the command planned to write it: left as it is.
+    #[error("{}: changed while the command ran: left as it is", path.display())]
+    Changed { path: PathBuf },
+    /// A problem folder is not in a state the command can work with: an unpaired or missing
+    /// case, no recipe, a missing solution, a change another command left unfinished, ...
+    #[error("{}: {reason}", path.display())]
+    Corpus { path: PathBuf, reason: String },
+    /// The judge cannot tell what language a source file or folder is in.
+    #[error("{}: {reason}", path.display())]
+    Language { path: PathBuf, reason: String },
+    /// A program the judge runs for itself (reference, generator) failed.
     #[error("{}: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
+    ToolFailed { path: PathBuf, message: String },
     /// A program the judge builds for itself (reference, generator, checker, the solution
     /// under stress) does not compile.
     #[error("{}: does not compile:\n{}", path.display(), message.trim_end())]
@@ -108,16 +123,64 @@ impl Error {
         }
     }
 
-    pub fn invalid(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
-        Error::Invalid {
+    pub fn corpus(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+        Error::Corpus {
             path: path.as_ref().to_path_buf(),
-            message: message.into(),
+            reason: reason.into(),
+        }
+    }
+
+    pub fn language(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+        Error::Language {
+            path: path.as_ref().to_path_buf(),
+            reason: reason.into(),
+        }
+    }
+
+    pub fn not_utf8(path: impl AsRef<Path>, what: &'static str) -> Self {
+        Error::NotUtf8 {
+            path: path.as_ref().to_path_buf(),
+            what,
+        }
+    }
+
+    pub fn exists(path: impl AsRef<Path>) -> Self {
+        Error::Exists {
+            path: path.as_ref().to_path_buf(),
         }
     }
 
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage {
             message: message.into(),
+        }
+    }
+}
+
+impl Error {
+    /// The process's exit code for this error. Every one is a fault of the input (the command
+    /// line, a problem folder, a package) or of the harness, never a verdict on a solution:
+    /// exit 2, told apart from 1 (a case not accepted). Listed so that a new variant decides.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage { .. }
+            | Error::NoRoot { .. }
+            | Error::UnknownProblem { .. }
+            | Error::NotAProblem { .. }
+            | Error::NotAPackage { .. }
+            | Error::Parse { .. }
+            | Error::NotUtf8 { .. }
+            | Error::Exists { .. }
+            | Error::Changed { .. }
+            | Error::Corpus { .. }
+            | Error::Language { .. }
+            | Error::DoesNotCompile { .. }
+            | Error::ToolFailed { .. }
+            | Error::Toolchain { .. }
+            | Error::Io { .. }
+            | Error::Walk(_) => EXIT_ERROR,
+            // `main` ends by the signal instead, as a shell expects.
+            Error::Interrupted => EXIT_ERROR,
         }
     }
 }

@@ -53,7 +53,7 @@ pub struct Language {
     pub run: &'static [&'static str],
     /// Compile arguments that make the built program name the source's own folder in its
     /// messages (a Rust panic's location) instead of the build folder: `{dir}` is the build
-    /// folder, `{origin}` the source's.
+    /// folder, `{origin}` the stand-in for the source's folder (see `compile::ORIGIN`).
     pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
@@ -234,7 +234,7 @@ impl Language {
     /// The language of a single file given as a source, or what is wrong with it.
     pub fn for_source(source: &Path) -> Result<&'static Language> {
         if source.is_dir() {
-            return Err(Error::invalid(source, "is a folder, not a source file"));
+            return Err(Error::language(source, "is a folder, not a source file"));
         }
         Language::of(source).ok_or_else(|| {
             let known: Vec<&str> = LANGUAGES
@@ -242,7 +242,7 @@ impl Language {
                 .flat_map(|language| language.extensions)
                 .copied()
                 .collect();
-            Error::invalid(
+            Error::language(
                 source,
                 format!(
                     "unknown language: no compiler for this file extension (known: .{})",

@@ -54,21 +54,22 @@ pub struct Sample {
 /// Parses and checks a payload; `origin` names it in errors (a file or the sender).
 pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
     let payload: Payload = serde_json::from_str(text).map_err(|error| {
-        Error::invalid(
+        Error::parse(
             origin,
+            Some(error.line()),
             format!(
-                "line {} column {}: not a Competitive Companion payload: {error}",
-                error.line(),
+                "column {}: not a Competitive Companion payload: {error}",
                 error.column()
             ),
         )
     })?;
     if payload.tests.is_empty() {
-        return Err(Error::invalid(origin, "the payload has no tests"));
+        return Err(Error::parse(origin, None, "the payload has no tests"));
     }
     if payload.name.trim().is_empty() && payload.url.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             origin,
+            None,
             "the payload has neither a name nor a url",
         ));
     }
@@ -332,13 +333,18 @@ fn read_body(stream: &TcpStream) -> Result<String> {
             .read_line(&mut line)
             .map_err(|error| Error::io(sender, error))?;
         if read == 0 {
-            return Err(Error::invalid(sender, "the request ended before its body"));
+            return Err(Error::parse(
+                sender,
+                None,
+                "the request ended before its body",
+            ));
         }
         let header = line.trim_end();
         if first {
             if !header.starts_with("POST ") {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     sender,
+                    None,
                     format!("expected a POST, got `{header}`"),
                 ));
             }
@@ -353,12 +359,12 @@ fn read_body(stream: &TcpStream) -> Result<String> {
     }
     let length = length
         .filter(|length| *length <= MAX_BODY_BYTES)
-        .ok_or_else(|| Error::invalid(sender, "no Content-Length (or over 64 MiB)"))?;
+        .ok_or_else(|| Error::parse(sender, None, "no Content-Length (or over 64 MiB)"))?;
     let mut body = vec![0; length];
     reader
         .read_exact(&mut body)
         .map_err(|error| Error::io(sender, error))?;
-    String::from_utf8(body).map_err(|_| Error::invalid(sender, "the body is not UTF-8"))
+    String::from_utf8(body).map_err(|_| Error::parse(sender, None, "the body is not UTF-8"))
 }
 
 #[cfg(test)]
@@ -430,7 +436,7 @@ mod tests {
         let origin = Path::new("p.json");
         let error = parse("{\"name\": \"x\",\n \"tests\": [}", origin).unwrap_err();
         assert!(
-            error.to_string().starts_with("p.json: line 2 column"),
+            error.to_string().starts_with("p.json: line 2: column"),
             "{error}"
         );
         let error = parse("{\"name\": \"x\", \"tests\": []}", origin).unwrap_err();

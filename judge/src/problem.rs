@@ -129,7 +129,7 @@ impl Problem {
         let id = dir
             .file_name()
             .and_then(|name| name.to_str())
-            .ok_or_else(|| Error::invalid(dir, "problem folder name is not valid UTF-8"))?
+            .ok_or_else(|| Error::not_utf8(dir, "problem folder name"))?
             .to_owned();
         let path = dir.join(METADATA_FILE);
         let text = match std::fs::read_to_string(&path) {
@@ -217,7 +217,11 @@ impl Problem {
                 mode: Mode::AFTER_RUN,
             }),
             (None, Some(_), None) => {
-                return Err(Error::invalid(path, "`checker_protocol` needs `checker`"))
+                return Err(Error::parse(
+                    path,
+                    None,
+                    "`checker_protocol` needs `checker`",
+                ))
             }
             (None, None, None) => None,
         };
@@ -350,7 +354,7 @@ impl Located<'_> {
     /// An error at `span` of this file about `key`.
     pub fn error(&self, span: std::ops::Range<usize>, key: &str, message: &str) -> Error {
         let line = line_at(self.text, span.start);
-        Error::invalid(self.path, format!("line {line}: `{key}` {message}"))
+        Error::parse(self.path, Some(line), format!("`{key}` {message}"))
     }
 
     /// The value when `range` holds it; otherwise an error naming the range.
@@ -384,8 +388,9 @@ impl Located<'_> {
 
 fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<CompareMode> {
     let tolerance = |value: Option<f64>, key: &str| match value {
-        Some(t) if !(t.is_finite() && t >= 0.0) => Err(Error::invalid(
+        Some(t) if !(t.is_finite() && t >= 0.0) => Err(Error::parse(
             path,
+            None,
             format!("`{key}` must be a non-negative number"),
         )),
         Some(t) => Ok(t),
@@ -406,8 +411,9 @@ fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<Co
         None => profile.compare(),
         Some(CompareName::Float) => CompareMode::Float { abs, rel },
         Some(_) if has_tolerance => {
-            return Err(Error::invalid(
+            return Err(Error::parse(
                 path,
+                None,
                 "float tolerances need `compare = \"float\"`",
             ))
         }

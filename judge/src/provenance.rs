@@ -97,7 +97,7 @@ impl Provenance {
             let line = line_at(text, name.span().start);
             let name = name.into_inner();
             case_file(problem_dir, &name, "in")
-                .map_err(|reason| Error::invalid(&path, format!("line {line}: case {reason}")))?;
+                .map_err(|reason| Error::parse(&path, Some(line), format!("case {reason}")))?;
             cases.insert(name, origin);
         }
         Ok(Provenance { cases })

@@ -136,8 +136,9 @@ impl Recipe {
         let mut seen = std::collections::HashSet::new();
         for case in recipe.cases() {
             if !seen.insert(case.name.clone()) {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("case `{}` is generated twice", case.name),
                 ));
             }
@@ -175,12 +176,14 @@ fn validate_stress(stress: WrittenStress, file: &Located) -> Result<StressRecipe
         None => None,
     };
     match stress.layout {
-        Layout::Terminated if stress.terminator.is_none() => Err(Error::invalid(
+        Layout::Terminated if stress.terminator.is_none() => Err(Error::parse(
             file.path,
+            None,
             "[stress] layout \"terminated\" needs `terminator`",
         )),
-        Layout::Counted if lines_per_case.is_none() => Err(Error::invalid(
+        Layout::Counted if lines_per_case.is_none() => Err(Error::parse(
             file.path,
+            None,
             "[stress] layout \"counted\" needs a positive `lines_per_case`",
         )),
         _ => Ok(StressRecipe {

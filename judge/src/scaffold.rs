@@ -256,7 +256,7 @@ fn make(
     let solution = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.rs"));
     let manifest_path = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
     if dir.symlink_metadata().is_ok() {
-        return Err(Error::invalid(&dir, "already exists: refusing to touch it"));
+        return Err(Error::exists(&dir));
     }
     // Each solution file: made now, or recognised as made by an interrupted run.
     let mut solutions = vec![(solution, template)];
@@ -268,7 +268,7 @@ fn make(
     for (path, template) in &solutions {
         match std::fs::read(path) {
             Ok(bytes) if bytes == template.as_bytes() => {}
-            Ok(_) => return Err(Error::invalid(path, "already exists: refusing to touch it")),
+            Ok(_) => return Err(Error::exists(path)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 to_write.push((path, template))
             }
@@ -350,9 +350,8 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
         text.parse().map_err(|error: toml_edit::TomlError| {
             let line = error
                 .span()
-                .map(|span| format!("line {}: ", crate::problem::line_at(text, span.start)))
-                .unwrap_or_default();
-            Error::invalid(path, format!("{line}{}", error.message()))
+                .map(|span| crate::problem::line_at(text, span.start));
+            Error::parse(path, line, error.message())
         })?;
     let file = format!("{id}.rs");
     let field = |bin: &dyn toml_edit::TableLike, key: &str| {
@@ -360,7 +359,7 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
             .and_then(|value| value.as_str())
             .map(str::to_owned)
     };
-    let not_bins = || Error::invalid(path, "`bin` is not an array of tables");
+    let not_bins = || Error::parse(path, None, "`bin` is not an array of tables");
     let mut bins: Vec<(Option<String>, Option<String>)> = Vec::new();
     match document.get("bin") {
         None => {}
@@ -378,8 +377,9 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
     match bins.iter().find(|(name, _)| name.as_deref() == Some(id)) {
         Some((_, bin_path)) if bin_path.as_deref() == Some(file.as_str()) => return Ok(None),
         Some(_) => {
-            return Err(Error::invalid(
+            return Err(Error::parse(
                 path,
+                None,
                 format!("already has a [[bin]] named `{id}` (for another file)"),
             ))
         }

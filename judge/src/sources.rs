@@ -26,7 +26,7 @@ impl Sources {
         }
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let language = Language::of_file(source, &code).ok_or_else(|| {
-            Error::invalid(
+            Error::language(
                 source,
                 "unknown language: no compiler for this file extension",
             )
@@ -105,15 +105,15 @@ fn read_folder(folder: &Path) -> Result<Sources> {
             entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
         })
     {
-        let entry = entry
-            .map_err(|error| Error::invalid(error.path().unwrap_or(folder), error.to_string()))?;
+        // walkdir's error names its path.
+        let entry = entry?;
         if !entry.file_type().is_file() {
             continue;
         }
         let relative = entry.path().strip_prefix(folder).unwrap_or(entry.path());
         let name = relative
             .to_str()
-            .ok_or_else(|| Error::invalid(entry.path(), "file name is not valid UTF-8"))?
+            .ok_or_else(|| Error::not_utf8(entry.path(), "file name"))?
             .to_owned();
         let code = std::fs::read(entry.path()).map_err(|error| Error::io(entry.path(), error))?;
         files.push((name, code));
@@ -139,14 +139,14 @@ fn read_folder(folder: &Path) -> Result<Sources> {
     let language = match languages.as_slice() {
         [language] => *language,
         [] => {
-            return Err(Error::invalid(
+            return Err(Error::language(
                 folder,
                 "unknown language: no file in this folder has a known extension",
             ))
         }
         several => {
             let names: Vec<&str> = several.iter().map(|language| language.name).collect();
-            return Err(Error::invalid(
+            return Err(Error::language(
                 folder,
                 format!(
                     "cannot tell this folder's language: it holds {}",

@@ -115,7 +115,7 @@ pub fn stress(
     let recipe = Recipe::load(&problem.dir)?
         .and_then(|recipe| recipe.stress)
         .ok_or_else(|| {
-            Error::invalid(
+            Error::corpus(
                 problem.dir.join(RECIPE_FILE),
                 "no [stress] section: `judge stress` needs one",
             )
@@ -186,7 +186,7 @@ fn save_counterexample(
     )?;
     let (verdict, reason) = programs.judge(&input)?;
     if verdict.is_accepted() {
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             problem.dir.join(TESTS_DIR).join(format!("{case}.in")),
             "the saved counterexample passes when run again: the solution is not deterministic",
         ));

@@ -313,8 +313,8 @@ fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String>
     let sources = match Sources::read(submission) {
         Ok(sources) => sources,
         // The reason without the path: the row already names the submission.
-        Err(Error::Invalid { message, .. }) => {
-            return Some(message.split(':').next().unwrap_or_default().to_owned())
+        Err(Error::Language { reason, .. }) => {
+            return Some(reason.split(':').next().unwrap_or_default().to_owned())
         }
         Err(error) => return Some(error.to_string()),
     };

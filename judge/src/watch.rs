@@ -48,9 +48,9 @@ pub fn run(context: &Context, watch: &Watch) -> Result<()> {
     .map_err(|error| Error::usage(format!("cannot watch files: {error}")))?;
     let dirs = watched_dirs(context, watch)?;
     for (dir, mode) in &dirs {
-        watcher
-            .watch(dir, *mode)
-            .map_err(|error| Error::invalid(dir, format!("cannot watch: {error}")))?;
+        watcher.watch(dir, *mode).map_err(|error| {
+            Error::io(dir, std::io::Error::other(format!("cannot watch: {error}")))
+        })?;
     }
     let mut failed: HashSet<(String, String)> = HashSet::new();
     let mut changed: Option<PathBuf> = None;

@@ -37,7 +37,8 @@ pub fn add(context: &Context, args: AddArgs) -> Result<Outcome> {
     };
     let name = corpus::add_case(&problem, &context.compiler(), naming, &input, source, None)?;
     let base = problem.dir.join(corpus::TESTS_DIR).join(&name);
-    println!(
+    let mut notices = context.notices("add");
+    notices.result(format_args!(
         "added {}.in and .out{}",
         repository.relative(&base).display(),
         if args.from_reference {
@@ -45,8 +46,8 @@ pub fn add(context: &Context, args: AddArgs) -> Result<Outcome> {
         } else {
             ""
         }
-    );
-    Ok(Outcome::Accepted)
+    ));
+    Ok(notices.finish(Outcome::Accepted))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>> {

@@ -7,7 +7,7 @@ use crate::error::{Error, Outcome, Result};
 use crate::judges::Judge as Judges;
 use crate::language::Language;
 use crate::profile::Profile;
-use crate::report::{format_bytes, HumanReporter};
+use crate::report::{format_bytes, HumanReporter, JsonReporter};
 use crate::runner::{self, Settings, Task};
 
 use super::Context;
@@ -38,24 +38,25 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         .or_else(|| Some(context.repository.load_metadata(&named?).ok()?.profile))
         .unwrap_or(Profile::Boj);
     let mut outcome = Outcome::Accepted;
-    println!("checking {} for {profile}", file.display());
+    let mut notices = context.notices("check");
+    notices.info(format_args!("checking {} for {profile}", file.display()));
     let judge = Judges::of(profile);
     if !judge.accepts(language.name) {
-        println!(
+        notices.problem(format_args!(
             "  PROBLEM   {} does not take {}: it takes {}",
             judge.name,
             language.name,
             judge.menu()
-        );
+        ));
         for other in context.repository.solution_files(&stem) {
             if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
-                println!(
+                notices.result(format_args!(
                     "  use       {} (check it with `judge check {0} --profile {profile}`)",
                     context.repository.relative(&other).display()
-                );
+                ));
             }
         }
-        return Ok(Outcome::Rejected);
+        return Ok(notices.finish(Outcome::Rejected));
     }
 
     // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
@@ -63,12 +64,14 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let file_name = file.file_name().unwrap_or_default().to_string_lossy();
     let command = compile::shown_command(language, &file_name);
     match Compiler::new(alone.path().to_path_buf()).build(&file)? {
-        Build::Ready(_) => println!("  ok        builds alone with `{command}`"),
+        Build::Ready(_) => {
+            notices.result(format_args!("  ok        builds alone with `{command}`"))
+        }
         Build::CompileError(message) => {
             outcome = Outcome::Rejected;
-            println!("  PROBLEM   does not build with `{command}`:");
+            notices.problem(format_args!("  PROBLEM   does not build with `{command}`:"));
             for line in message.trim_end().lines().take(30) {
-                println!("            {line}");
+                notices.problem(format_args!("            {line}"));
             }
         }
     }
@@ -79,13 +82,19 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         let shown = crate::submit::shown_command(offer, language);
         match crate::submit::build_as(offer, &file, language)? {
             Ok(()) => {
-                println!("  ok        builds as {} (`{shown}`)", offer.label);
+                notices.result(format_args!(
+                    "  ok        builds as {} (`{shown}`)",
+                    offer.label
+                ));
                 builds.push(offer.label);
             }
             Err(message) => {
-                println!("  note      does not build as {} (`{shown}`):", offer.label);
+                notices.result(format_args!(
+                    "  note      does not build as {} (`{shown}`):",
+                    offer.label
+                ));
                 for line in message.trim_end().lines().take(10) {
-                    println!("            {line}");
+                    notices.result(format_args!("            {line}"));
                 }
             }
         }
@@ -93,33 +102,36 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     if offers.iter().any(|offer| offer.compile.is_some()) {
         if builds.is_empty() {
             outcome = Outcome::Rejected;
-            println!(
+            notices.problem(format_args!(
                 "  PROBLEM   builds with none of {}'s commands for {}",
                 judge.name, language.name
-            );
+            ));
         } else {
-            println!("  ok        submit as: {}", builds.join(" or "));
+            notices.result(format_args!(
+                "  ok        submit as: {}",
+                builds.join(" or ")
+            ));
         }
     }
     let limit = profile.code_limit_bytes();
     if source.len() as u64 > limit {
         outcome = Outcome::Rejected;
-        println!(
+        notices.problem(format_args!(
             "  PROBLEM   {} bytes: over the {} code-size limit",
             source.len(),
             format_bytes(limit)
-        );
+        ));
     } else {
-        println!(
+        notices.result(format_args!(
             "  ok        {} bytes, within the {} code-size limit",
             source.len(),
             format_bytes(limit)
-        );
+        ));
     }
     let text = String::from_utf8_lossy(&source);
     let found = check::problems_with(&text, language, profile);
     if found.is_empty() {
-        println!("  ok        standard library only, has an entry point");
+        notices.result("  ok        standard library only, has an entry point");
     }
     let found: Vec<String> = found
         .into_iter()
@@ -131,45 +143,52 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         .collect();
     for problem in &found {
         outcome = Outcome::Rejected;
-        println!("  PROBLEM   {problem}");
+        notices.problem(format_args!("  PROBLEM   {problem}"));
     }
     match problem {
         Some(problem) => {
-            println!();
+            notices.info("");
             let task = Task {
                 solution: file.clone(),
                 problem,
             };
-            let mut reporter =
-                HumanReporter::new(context.color, context.repository.clone(), context.detail);
-            let summary = runner::judge_all(
-                vec![Ok(task)],
-                &context.compiler(),
-                &Settings {
-                    jobs: context.jobs,
-                    fail_fast: false,
-                },
-                &mut reporter,
-            );
+            let settings = Settings {
+                jobs: context.jobs,
+                fail_fast: false,
+            };
+            let compiler = context.compiler();
+            let summary = if notices.json() {
+                let mut reporter = JsonReporter::keeping(context.repository.root.clone());
+                let summary =
+                    runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter);
+                if let Some(report) = reporter.document() {
+                    notices.attach_run(report);
+                }
+                summary
+            } else {
+                let mut reporter =
+                    HumanReporter::new(context.color, context.repository.clone(), context.detail);
+                runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter)
+            };
             outcome = outcome.max(summary.outcome());
         }
-        None => println!(
+        None => notices.result(format_args!(
             "  note      no problem named `{stem}`: no cases run (name one with --problem)"
-        ),
+        )),
     }
     match judge.entry {
         _ if outcome != Outcome::Accepted => {}
-        crate::judges::Entry::Program => println!("submit: {}", file.display()),
+        crate::judges::Entry::Program => notices.result(format_args!("submit: {}", file.display())),
         crate::judges::Entry::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
-            println!(
+            notices.result(format_args!(
                 "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
                 judge.name
-            );
-            println!("----8<----");
-            print!("{}", crate::submit::pasted_part(&text));
-            println!("----8<----");
+            ));
+            notices.result("----8<----");
+            notices.result(crate::submit::pasted_part(&text).trim_end_matches('\n'));
+            notices.result("----8<----");
         }
     }
-    Ok(outcome)
+    Ok(notices.finish(outcome))
 }

@@ -27,6 +27,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
             .collect::<Result<_>>()?
     };
     let compiler = context.compiler();
+    let mut notices = context.notices("gen");
     let mut outcome = Outcome::Accepted;
     for dir in dirs {
         // A generated corpus may not exist yet: only the metadata is needed.
@@ -42,47 +43,50 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
         }
         if args.check {
             if changed == 0 {
-                println!(
+                notices.result(format_args!(
                     "{}: all {} match the recipe",
                     problem.id,
                     plural(summary.planned, "generated case")
-                );
+                ));
             } else {
-                println!(
+                notices.problem(format_args!(
                     "{}: {} {} from the recipe",
                     problem.id,
                     plural(changed, "case"),
                     agree(changed, "differs", "differ")
-                );
+                ));
                 for name in summary.written.iter().take(20) {
                     let how = if summary.missing.contains(name) {
                         "missing"
                     } else {
                         "differs"
                     };
-                    println!("    {how}: {name}");
+                    notices.problem(format_args!("    {how}: {name}"));
                 }
                 for name in summary.removed.iter().take(20) {
-                    println!("    no longer in the recipe: {name}");
+                    notices.problem(format_args!("    no longer in the recipe: {name}"));
                 }
                 if summary.unfinished {
-                    println!("    a corpus command was killed before it finished: `judge gen` completes its change");
+                    notices.problem("    a corpus command was killed before it finished: `judge gen` completes its change");
                 }
             }
         } else {
-            println!(
+            notices.result(format_args!(
                 "{}: {} from the recipe: {} written, {} unchanged, {} removed",
                 problem.id,
                 plural(summary.planned, "case"),
                 summary.written.len(),
                 summary.unchanged(),
                 summary.removed.len()
-            );
+            ));
         }
         let left_as_it_is = if args.check { "" } else { "left as it is: " };
         for left in summary.left.iter().take(20) {
-            println!("    {left_as_it_is}{}: {}", left.name, left.reason);
+            notices.problem(format_args!(
+                "    {left_as_it_is}{}: {}",
+                left.name, left.reason
+            ));
         }
     }
-    Ok(outcome)
+    Ok(notices.finish(outcome))
 }

@@ -22,7 +22,7 @@ use crate::compile::Compiler;
 use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
-use crate::report::{print_error, Detail};
+use crate::report::{print_error, Detail, Notices};
 
 /// What every command works with: the settings of the global options, turned once.
 pub struct Context {
@@ -56,6 +56,11 @@ impl Context {
         self.repository.load_problem(&self.problem_dir(argument)?)
     }
 
+    /// Where `command` says what it did, shaped by the global options.
+    pub fn notices(&self, command: &'static str) -> Notices {
+        Notices::new(command, self.format, self.detail, self.color)
+    }
+
     /// A PROBLEM argument's metadata only, for commands that work before it has cases.
     pub fn metadata(&self, argument: &Path) -> Result<Problem> {
         self.repository.load_metadata(&self.problem_dir(argument)?)
@@ -68,7 +73,7 @@ pub fn main(cli: Cli) -> ExitCode {
         Ok(outcome) => outcome.exit_code(),
         Err(error) => {
             print_error(&error);
-            Outcome::Error.exit_code()
+            ExitCode::from(error.exit_code())
         }
     }
 }
@@ -81,9 +86,19 @@ fn execute(cli: Cli) -> Result<Outcome> {
         None => current.clone(),
     };
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
-    if global.format == Format::Json && !matches!(command, Command::Run(_)) {
+    // The commands that report through `report` (events or notices) can speak JSON.
+    let speaks_json = matches!(
+        command,
+        Command::Run(_)
+            | Command::Gen(_)
+            | Command::Add(_)
+            | Command::New(_)
+            | Command::Stress(_)
+            | Command::Check(_)
+    );
+    if global.format == Format::Json && !speaks_json {
         return Err(Error::usage(
-            "--format json is a report of `judge run` only",
+            "--format json is for run, gen, add, new, stress and check only",
         ));
     }
     // Judging a package needs no repository: a Kattis package can be anywhere.

@@ -110,7 +110,7 @@ pub(crate) fn tasks_for(
                 None => solutions_of(context, &problem),
             };
             if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
-                return vec![Err(Error::invalid(
+                return vec![Err(Error::corpus(
                     missing,
                     format!(
                         "solution of `{}` not found (create it, or name another file with --solution)",

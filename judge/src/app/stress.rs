@@ -26,17 +26,18 @@ pub fn stress(context: &Context, args: StressArgs) -> Result<Outcome> {
             .unwrap_or_default();
         now.as_nanos() as u64 % 1_000_000_000
     });
-    eprintln!(
+    let mut notices = context.notices("stress");
+    notices.info(format_args!(
         "stress {}: {} against reference.rs, seeds from {first_seed}",
         problem.id,
         repository.relative(&solution).display()
-    );
+    ));
     let terminal = std::io::stderr().is_terminal();
     let mut progress = |runs: u64| {
         if terminal && runs.is_multiple_of(10) {
-            eprint!("\r  {runs} runs, no disagreement yet");
+            notices.progress(format_args!("\r  {runs} runs, no disagreement yet"), "");
         } else if !terminal && runs.is_multiple_of(100) {
-            eprintln!("  {runs} runs, no disagreement yet");
+            notices.progress(format_args!("  {runs} runs, no disagreement yet"), "\n");
         }
     };
     let found = stress::stress(
@@ -48,25 +49,27 @@ pub fn stress(context: &Context, args: StressArgs) -> Result<Outcome> {
         &mut progress,
     )?;
     if terminal {
-        eprintln!();
+        notices.progress("", "\n");
     }
     match found {
         Found::Nothing { runs } => {
-            println!("{runs} runs: the solution agrees with the reference on every input");
-            Ok(Outcome::Accepted)
+            notices.result(format_args!(
+                "{runs} runs: the solution agrees with the reference on every input"
+            ));
+            Ok(notices.finish(Outcome::Accepted))
         }
         Found::Counterexample(found) => {
-            println!(
+            notices.problem(format_args!(
                 "run {}: {} on `gen {}`",
                 found.runs, found.verdict, found.args
-            );
-            println!("saved the minimised counterexample as tests/{} (expected output from reference.rs)", found.case);
-            println!("    {}: {}", found.verdict, found.reason);
-            println!(
+            ));
+            notices.result(format_args!("saved the minimised counterexample as tests/{} (expected output from reference.rs)", found.case));
+            notices.problem(format_args!("    {}: {}", found.verdict, found.reason));
+            notices.result(format_args!(
                 "reproduce: {}",
                 repository.rerun_command(&problem, &solution, Some(&found.case))
-            );
-            Ok(Outcome::Rejected)
+            ));
+            Ok(notices.finish(Outcome::Rejected))
         }
     }
 }

@@ -59,18 +59,12 @@ pub fn add_case(
         )));
     }
     let [input_path, output_path, answer_path] = case_paths(problem, &name);
-    let refuse = |path: &std::path::Path| {
-        Error::invalid(
-            path,
-            format!("case `{name}` already exists: refusing to overwrite it"),
-        )
-    };
     if exists(&answer_path) {
-        return Err(refuse(&answer_path));
+        return Err(Error::exists(&answer_path));
     }
     let same_input = std::fs::read(&input_path).is_ok_and(|bytes| bytes == input);
     if exists(&input_path) && !same_input {
-        return Err(refuse(&input_path));
+        return Err(Error::exists(&input_path));
     }
     let (output, origin) = match expected {
         Expected::Given(output) => (output, None),
@@ -98,7 +92,7 @@ pub fn add_case(
     };
     let same_output = std::fs::read(&output_path).is_ok_and(|bytes| bytes == output);
     if exists(&output_path) && !same_output {
-        return Err(refuse(&output_path));
+        return Err(Error::exists(&output_path));
     }
     let mut provenance = Provenance::load(&problem.dir)?;
     // An entry left by a case deleted by hand must not vouch for the new files.
@@ -118,10 +112,7 @@ pub fn add_case(
         provenance.to_text().as_bytes(),
     )?;
     if let Some(path) = transaction.commit()?.first() {
-        return Err(Error::invalid(
-            path,
-            "appeared while `judge add` ran: left as it is",
-        ));
+        return Err(Error::Changed { path: path.clone() });
     }
     Ok(name)
 }

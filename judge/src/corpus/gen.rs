@@ -68,7 +68,7 @@ pub fn generate(
         Some(Session::begin(&problem.dir)?)
     };
     let recipe = Recipe::load(&problem.dir)?.ok_or_else(|| {
-        Error::invalid(
+        Error::corpus(
             problem.dir.join(RECIPE_FILE),
             "no recipe: nothing to generate",
         )

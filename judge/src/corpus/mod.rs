@@ -44,7 +44,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     let path = problem.dir.join(file);
     let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
     if same_file(&path, &problem.solution) {
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             &path,
             "is the solution under test: expected outputs must come from an independent reference",
         ));
@@ -86,7 +86,10 @@ pub fn run_tool(
     let run = tool
         .program
         .run(stdin.path(), limits, args)
-        .map_err(|error| Error::invalid(&tool.path, format!("cannot run: {error}")))?;
+        .map_err(|error| Error::ToolFailed {
+            path: tool.path.clone(),
+            message: format!("cannot run: {error}"),
+        })?;
     if let Some(verdict) = classify_run(&run, &limits) {
         // The tool's own message is what says why; Rust's hint about backtraces is not.
         let stderr = String::from_utf8_lossy(&run.stderr);
@@ -96,10 +99,10 @@ pub fn run_tool(
             .collect();
         let shown = &lines[lines.len().saturating_sub(TOOL_STDERR_LINES)..];
         let detail: String = shown.iter().map(|line| format!("\n    {line}")).collect();
-        return Err(Error::invalid(
-            &tool.path,
-            format!("{verdict} on {context}{detail}"),
-        ));
+        return Err(Error::ToolFailed {
+            path: tool.path.clone(),
+            message: format!("{verdict} on {context}{detail}"),
+        });
     }
     Ok(run.stdout)
 }

@@ -72,7 +72,7 @@ impl Session {
         let lock = File::open(dir).map_err(|error| Error::io(dir, error))?;
         // SAFETY: flock on a descriptor this function owns.
         if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(Error::invalid(
+            return Err(Error::corpus(
                 dir,
                 "another judge command is changing this problem: wait until it ends",
             ));
@@ -101,16 +101,16 @@ impl Session {
         }
         let left = apply(&self.dir, &journal.steps)?;
         write::remove(&path)?;
-        eprintln!(
+        crate::report::print_note(&format_args!(
             "{}: completed the change an interrupted command had begun ({} files)",
             self.dir.display(),
             journal.steps.len()
-        );
+        ));
         for file in left {
-            eprintln!(
+            crate::report::print_note(&format_args!(
                 "{}: changed since that command began: left as it is",
                 file.display()
-            );
+            ));
         }
         Ok(())
     }
@@ -121,7 +121,7 @@ impl Session {
 fn check_step(dir: &Path, step: &Step, journal: &Path, text: &str) -> Result<()> {
     let error = |at: &Spanned<String>, reason: String| {
         let line = line_at(text, at.span().start);
-        Error::invalid(journal, format!("line {line}: {reason}"))
+        Error::parse(journal, Some(line), reason)
     };
     let target = crate::confine::inside(dir, step.path.get_ref())
         .map_err(|reason| error(&step.path, format!("`path` {reason}")))?;
@@ -206,7 +206,7 @@ impl<'a> Transaction<'a> {
             .ok()
             .and_then(|relative| relative.to_str())
             .map(str::to_owned)
-            .ok_or_else(|| Error::invalid(path, "is not inside the problem folder"))
+            .ok_or_else(|| Error::corpus(path, "is not inside the problem folder"))
     }
 
     /// Makes every change, or (interrupted before the journal is written) none. Returns the
@@ -221,7 +221,7 @@ impl<'a> Transaction<'a> {
         let dir = &self.session.dir;
         let journal = Journal { steps: self.steps };
         let text = toml::to_string(&journal)
-            .map_err(|error| Error::invalid(dir.join(JOURNAL_FILE), error.to_string()))?;
+            .map_err(|error| Error::io(dir.join(JOURNAL_FILE), std::io::Error::other(error)))?;
         write::write_atomically(
             &dir.join(JOURNAL_FILE),
             format!("{JOURNAL_HEADER}{text}").as_bytes(),
@@ -296,8 +296,8 @@ pub fn file_hash(path: &Path) -> Result<Option<String>> {
 /// Removes the temporary files an interrupted command left in the problem folder.
 fn sweep(dir: &Path) -> Result<()> {
     for entry in walkdir::WalkDir::new(dir).follow_links(false) {
-        let entry = entry
-            .map_err(|error| Error::invalid(error.path().unwrap_or(dir), error.to_string()))?;
+        // walkdir's error names its path.
+        let entry = entry?;
         let ours =
             entry.file_type().is_file() && entry.file_name().to_str().is_some_and(is_temp_name);
         if ours {

@@ -53,7 +53,7 @@ pub fn find_package_cases(dir: &Path, version: FormatVersion) -> Result<Vec<Test
         }
     }
     if cases.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::corpus(
             &data,
             "no test cases: expected NAME.in and NAME.ans files in data/sample/ or data/secret/",
         ));
@@ -71,8 +71,7 @@ fn collect(
 ) -> Result<()> {
     let mut found: BTreeMap<PathBuf, (Option<PathBuf>, Option<PathBuf>)> = BTreeMap::new();
     for entry in walkdir::WalkDir::new(folder).follow_links(true) {
-        let entry = entry
-            .map_err(|error| Error::invalid(error.path().unwrap_or(folder), error.to_string()))?;
+        let entry = entry?; // walkdir's error names its path
         let path = entry.path();
         if !entry.file_type().is_file() {
             continue;
@@ -93,13 +92,13 @@ fn collect(
         let (input, expected) = match (input, answer) {
             (Some(input), Some(answer)) => (input, answer),
             (Some(input), None) => {
-                return Err(Error::invalid(
+                return Err(Error::corpus(
                     input,
                     "input has no answer (add a .ans file beside it)",
                 ))
             }
             (None, Some(answer)) => {
-                return Err(Error::invalid(
+                return Err(Error::corpus(
                     answer,
                     "answer has no input (add a .in file beside it)",
                 ))
@@ -109,7 +108,7 @@ fn collect(
         let relative = stem.strip_prefix(data).unwrap_or(&stem);
         let name = relative
             .to_str()
-            .ok_or_else(|| Error::invalid(&input, "file name is not valid UTF-8"))?
+            .ok_or_else(|| Error::not_utf8(&input, "file name"))?
             .to_owned();
         let validator_args = validator_args(data, &stem, version)?;
         cases.push(TestCase {
@@ -156,11 +155,8 @@ fn read_args(file: &Path) -> Result<Option<Vec<String>>> {
         Err(error) => return Err(Error::io(file, error)),
     };
     let yaml: Option<GroupYaml> = serde_norway::from_str(&text).map_err(|error| {
-        let line = error
-            .location()
-            .map(|l| format!("line {}: ", l.line()))
-            .unwrap_or_default();
-        Error::invalid(file, format!("{line}{error}"))
+        let line = error.location().map(|l| l.line());
+        Error::parse(file, line, error.to_string())
     })?;
     let yaml = yaml.unwrap_or_default();
     Ok(yaml

@@ -115,11 +115,8 @@ impl SubmissionsYaml {
             Err(error) => return Err(Error::io(&path, error)),
         };
         let value: Value = serde_norway::from_str(&text).map_err(|error| {
-            let line = error
-                .location()
-                .map(|l| format!("line {}: ", l.line()))
-                .unwrap_or_default();
-            Error::invalid(&path, format!("{line}{error}"))
+            let line = error.location().map(|l| l.line());
+            Error::parse(&path, line, error.to_string())
         })?;
         let mut entries = Vec::new();
         let Value::Mapping(map) = value else {
@@ -128,8 +125,9 @@ impl SubmissionsYaml {
         for (key, value) in map {
             let pattern = key.as_str().unwrap_or_default().to_owned();
             let Value::Mapping(fields) = value else {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("`{pattern}`: expected a map of requirements"),
                 ));
             };
@@ -199,8 +197,9 @@ fn score_range(path: &Path, pattern: &str, value: &Value) -> Result<(f64, f64)> 
         value => number(value).map(|score| (score, score)),
     };
     range.filter(|(low, high)| low <= high).ok_or_else(|| {
-        Error::invalid(
+        Error::parse(
             path,
+            None,
             format!("`{pattern}`: `score` expects a number or a list of two, lowest first"),
         )
     })
@@ -208,8 +207,9 @@ fn score_range(path: &Path, pattern: &str, value: &Value) -> Result<(f64, f64)> 
 
 fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<VerdictKind>> {
     let bad = || {
-        Error::invalid(
+        Error::parse(
             path,
+            None,
             format!("`{pattern}`: expected a list of AC, WA, TLE, RTE"),
         )
     };

@@ -268,8 +268,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                         }
                         "interactive" => kinds.interactive = true,
                         other => {
-                            return Err(Error::invalid(
+                            return Err(Error::parse(
                                 &path,
+                                None,
                                 format!("{}`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)", at("validation")),
                             ))
                         }
@@ -277,8 +278,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                 }
             }
             _ => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("{}`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)", at("validation")),
                 ))
             }
@@ -289,8 +291,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
             Some(OneOrMany::One(kind)) if kind == "scoring" => kinds.scoring = true,
             Some(_) => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("{}`type`: expected `pass-fail` or `scoring`", at("type")),
                 ))
             }
@@ -303,8 +306,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
         Some(OneOrMany::Many(many)) => many.clone(),
     };
     if types.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`type` is an empty list", at("type")),
         ));
     }
@@ -316,16 +320,18 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             "multi-pass" => kinds.multi_pass = true,
             "submit-answer" => kinds.unsupported.push(kind.clone()),
             other => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!("{}unknown `type` `{other}` (expected pass-fail, scoring, interactive, multi-pass or submit-answer)", at("type")),
                 ))
             }
         }
     }
     if kinds.scoring && types.iter().any(|kind| kind == "pass-fail") {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`type` has both pass-fail and scoring", at("type")),
         ));
     }
@@ -339,11 +345,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let path = dir.join(PACKAGE_FILE);
     let yaml: PackageYaml = serde_norway::from_str::<Option<PackageYaml>>(text)
         .map_err(|error| {
-            let line = error
-                .location()
-                .map(|l| format!("line {}: ", l.line()))
-                .unwrap_or_default();
-            Error::invalid(&path, format!("{line}{error}"))
+            let line = error.location().map(|l| l.line());
+            Error::parse(&path, line, error.to_string())
         })?
         .unwrap_or_default();
     let at = |key: &str| {
@@ -354,8 +357,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let version = match &yaml.problem_format_version {
         None => FormatVersion::Legacy,
         Some(text) => FormatVersion::parse(text).ok_or_else(|| {
-            Error::invalid(
+            Error::parse(
                 &path,
+                None,
                 format!("{}unknown `problem_format_version` `{text}` (expected legacy, 2023-07-draft or 2025-09)", at("problem_format_version")),
             )
         })?,
@@ -363,8 +367,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let kinds = kinds(&yaml, version, dir, text)?;
     if let Some(kind) = kinds.unsupported.first() {
         // Judging it as a plain problem would give wrong verdicts without a word.
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!(
                 "{}the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged",
                 at(if version == FormatVersion::Legacy { "validation" } else { "type" })
@@ -373,8 +378,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     }
     if yaml.constants.is_some() {
         // Without the substitution, programs that use them fail to build or answer wrongly.
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!("{}`constants` are not substituted yet (`{{{{name}}}}` in programs and files), so the package is not judged", at("constants")),
         ));
     }
@@ -391,8 +397,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         None => read_timelimit_file(dir)?,
     };
     let out_of_range = |key: &str, value: String, range: String| {
-        Error::invalid(
+        Error::parse(
             &path,
+            None,
             format!(
                 "{}`limits.{key}` = {value} is out of range: expected {range}",
                 at(key)
@@ -482,8 +489,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
                 ))
             }
             Some(_) => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     &path,
+                    None,
                     format!(
                         "{}`limits.validation_passes` is only for multi-pass problems",
                         at("validation_passes")
@@ -494,8 +502,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     };
     if !mode.is_plain() && !kinds.custom_validator {
         // The default validator cannot talk to a submission nor write `nextpass.in`.
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &path,
+            None,
             format!(
                 "{}an {} problem needs an output validator ({}), and the package has none",
                 at(if legacy { "validation" } else { "type" }),
@@ -598,7 +607,7 @@ fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
             .trim()
             .parse()
             .map(Some)
-            .map_err(|_| Error::invalid(&path, "expected a number of seconds")),
+            .map_err(|_| Error::parse(&path, None, "expected a number of seconds")),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(error) => Err(Error::io(&path, error)),
     }
@@ -624,8 +633,9 @@ fn parse_flags_onto(given: KattisFlags, flags: &[String], path: &Path) -> Result
                 .and_then(|v| v.parse::<f64>().ok())
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .ok_or_else(|| {
-                    Error::invalid(
+                    Error::parse(
                         path,
+                        None,
                         format!("validator flag `{flag}` needs a non-negative number"),
                     )
                 })
@@ -640,8 +650,9 @@ fn parse_flags_onto(given: KattisFlags, flags: &[String], path: &Path) -> Result
             "float_absolute_tolerance" => abs = Some(value()?),
             "float_relative_tolerance" => rel = Some(value()?),
             other => {
-                return Err(Error::invalid(
+                return Err(Error::parse(
                     path,
+                    None,
                     format!("unknown validator flag `{other}`"),
                 ))
             }
@@ -666,11 +677,11 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
     let programs = submissions_in(&folder);
     match programs.as_slice() {
         [program] => Ok(program.clone()),
-        [] => Err(Error::invalid(
+        [] => Err(Error::corpus(
             dir,
             "the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one",
         )),
-        _ => Err(Error::invalid(
+        _ => Err(Error::corpus(
             folder,
             format!("{} output validators: only one is supported (all of them would have to accept)", programs.len()),
         )),

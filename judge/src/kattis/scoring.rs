@@ -706,8 +706,9 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
     if read_bounded(&sample_file, keys)?
         .is_some_and(|k| k.max_score.is_some() || k.aggregation.is_some())
     {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &sample_file,
+            None,
             "samples are not scored: no maximum score or aggregation here",
         ));
     }
@@ -752,7 +753,7 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
             None
         };
         if let Some(message) = problem {
-            return Err(Error::invalid(&group_file, message));
+            return Err(Error::parse(&group_file, None, message));
         }
         let prefix = format!("{name}/");
         let members: Vec<String> = in_secret
@@ -768,8 +769,9 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
         });
     }
     if secret_max.is_none() && secret_aggregation == Aggregation::PassFail {
-        return Err(Error::invalid(
+        return Err(Error::parse(
             &secret_file,
+            None,
             "a pass-fail `secret` needs a `max_score`",
         ));
     }
@@ -782,8 +784,9 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
                 .any(|g| case.starts_with(&format!("{}/", g.name)))
         };
         if let Some(stray) = in_secret.iter().find(|case| !grouped(case)) {
-            return Err(Error::invalid(
+            return Err(Error::parse(
                 data.join(stray.as_str()),
+                None,
                 format!("a case of `secret` outside its test data groups (the folders with a {file_name})"),
             ));
         }
@@ -810,7 +813,7 @@ fn read_map(path: &Path) -> Result<Option<(String, serde_norway::Mapping)>> {
     match value {
         Value::Mapping(map) => Ok(Some((text, map))),
         Value::Null => Ok(Some((text, serde_norway::Mapping::new()))),
-        _ => Err(Error::invalid(path, "expected a map of keys")),
+        _ => Err(Error::parse(path, None, "expected a map of keys")),
     }
 }
 

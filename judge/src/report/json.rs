@@ -22,6 +22,8 @@ pub struct JsonReporter {
     errors: Vec<String>,
     /// Paths are given relative to this folder.
     base: std::path::PathBuf,
+    /// Kept instead of printed, for a command whose own document holds it (`check`).
+    kept: Option<Option<serde_json::Value>>,
 }
 
 impl JsonReporter {
@@ -30,7 +32,21 @@ impl JsonReporter {
             problems: Vec::new(),
             errors: Vec::new(),
             base,
+            kept: None,
         }
+    }
+
+    /// A reporter that keeps its document for `document` instead of printing it.
+    pub fn keeping(base: std::path::PathBuf) -> Self {
+        JsonReporter {
+            kept: Some(None),
+            ..JsonReporter::new(base)
+        }
+    }
+
+    /// The document of a finished run, when made by `keeping`.
+    pub fn document(self) -> Option<serde_json::Value> {
+        self.kept.flatten()
     }
 }
 
@@ -255,6 +271,10 @@ impl Reporter for JsonReporter {
                 },
             },
         };
+        if let Some(kept) = &mut self.kept {
+            *kept = serde_json::to_value(&document).ok();
+            return;
+        }
         let mut out = std::io::stdout().lock();
         let _ = serde_json::to_writer_pretty(&mut out, &document);
         let _ = writeln!(out);

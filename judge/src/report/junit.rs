@@ -113,7 +113,10 @@ impl Reporter for JunitReporter {
         let written = self
             .report
             .to_string()
-            .map_err(|error| Error::invalid(&self.path, format!("cannot write JUnit XML: {error}")))
+            .map_err(|error| {
+                let reason = format!("cannot write JUnit XML: {error}");
+                Error::io(&self.path, std::io::Error::other(reason))
+            })
             .and_then(|xml| crate::write::write_atomically(&self.path, xml.as_bytes()));
         self.write_error = written.err();
     }

@@ -6,6 +6,7 @@ mod events;
 mod human;
 mod json;
 mod junit;
+mod notice;
 mod subcase;
 mod table;
 
@@ -16,6 +17,7 @@ pub use events::{CaseResult, Failure, RunSummary, Tally};
 pub use human::{counts, render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
+pub use notice::Notices;
 pub use table::Table;
 
 use crate::compile::Program;
@@ -60,6 +62,12 @@ pub fn agree<'a>(count: usize, singular: &'a str, plural: &'a str) -> &'a str {
 /// An error that does not stop the command, on stderr.
 pub fn print_error(error: &dyn std::fmt::Display) {
     eprintln!("error: {error}");
+}
+
+/// What a command did besides its own work (a change an interrupted command left, completed
+/// first), on stderr: beside the command's report, never inside its JSON document.
+pub fn print_note(note: &dyn std::fmt::Display) {
+    eprintln!("{note}");
 }
 
 /// Receives the events of a run, in input order.

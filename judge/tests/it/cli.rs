@@ -49,14 +49,14 @@ fn global_options_work_before_and_after_the_command() {
 }
 
 #[test]
-fn json_is_a_report_of_run_only() {
+fn json_is_refused_by_commands_that_have_no_json_report() {
     let repository = sum_repository();
     judge_in(repository.path())
         .args(["list", "--format", "json"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--format json is a report of `judge run` only",
+            "--format json is for run, gen, add, new, stress and check only",
         ));
 }
 
@@ -317,18 +317,32 @@ fn colour_only_when_asked_or_on_a_terminal() {
 
 #[test]
 fn a_panic_points_at_the_solution_file_itself() {
-    let repository = repository_with(&[
-        ("problems/p/tests/1.in", "1\n"),
-        ("problems/p/tests/1.out", "1\n"),
-        ("solutions/p.rs", "fn main() {\n    panic!(\"boom\");\n}\n"),
-    ]);
-    let report = stdout_of(judge_in(repository.path()).arg("run"), 1);
-    let solution = repository.path().join("solutions/p.rs");
-    assert!(
-        report.contains(&format!("{}:2:5", solution.display())),
-        "{report}"
-    );
-    assert!(!report.contains(".building-"), "{report}");
+    // Two repositories, one build: the cached program still names each one's own file.
+    let cache = tempfile::tempdir().unwrap();
+    for built in ["compiled", "cached"] {
+        let repository = repository_with(&[
+            ("problems/p/tests/1.in", "1\n"),
+            ("problems/p/tests/1.out", "1\n"),
+            ("solutions/p.rs", "fn main() {\n    panic!(\"boom\");\n}\n"),
+        ]);
+        let report = stdout_of(
+            judge_in(repository.path())
+                .env("JUDGE_CACHE_DIR", cache.path())
+                .arg("run"),
+            1,
+        );
+        assert!(
+            report.contains(&format!("solutions/p.rs ({built})")),
+            "{report}"
+        );
+        let solution = repository.path().join("solutions/p.rs");
+        assert!(
+            report.contains(&format!("{}:2:5", solution.display())),
+            "{report}"
+        );
+        assert!(!report.contains(".building-"), "{report}");
+        assert!(!report.contains("judge-source-folder"), "{report}");
+    }
 }
 
 #[test]

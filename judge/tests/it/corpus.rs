@@ -98,6 +98,50 @@ fn corpus_sizes_meet_their_floor() {
 }
 
 #[test]
+fn corpus_commands_take_quiet_color_and_json_as_run_does() {
+    let repository = empty_repository();
+    let root = repository.path();
+    // --quiet: what was done, without the hints of what to do next.
+    let quiet = stdout_of(judge_in(root).args(["new", "sum", "--quiet"]), 0);
+    assert!(
+        quiet.contains("created problems/sum/reference.rs"),
+        "{quiet}"
+    );
+    assert!(!quiet.contains("next:"), "{quiet}");
+    // --format json: one document with every line and how the command ended.
+    let output = stdout_of(
+        judge_in(root)
+            .args(["add", "sum", "--from-reference", "--format", "json"])
+            .write_stdin("1 2 3\n"),
+        0,
+    );
+    let document: serde_json::Value = serde_json::from_str(&output).expect("one JSON document");
+    assert_eq!(document["command"], "add");
+    assert_eq!(document["outcome"], "accepted");
+    assert_eq!(document["lines"][0]["kind"], "result");
+    assert!(document["lines"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("added problems/sum/tests/manual/1.in"));
+    // --color always: a case gen leaves alone is coloured; never: plain text.
+    fs::write(
+        root.join("problems/sum/generators.toml"),
+        "[[generate]]\ngroup = \"random\"\nname = \"r\"\nargs = \"1\"\n",
+    )
+    .unwrap();
+    judge_in(root).args(["gen", "sum"]).assert().code(0);
+    fs::write(root.join("problems/sum/tests/random/r.out"), "edited\n").unwrap();
+    for (color, escapes) in [("always", true), ("never", false)] {
+        let text = stdout_of(
+            judge_in(root).args(["gen", "sum", "--check", "--color", color]),
+            1,
+        );
+        assert!(text.contains("random/r"), "{text}");
+        assert_eq!(text.contains("\x1b["), escapes, "--color {color}: {text:?}");
+    }
+}
+
+#[test]
 fn new_add_and_run_work_without_editing_a_file() {
     let repository = empty_repository();
     let root = repository.path();
@@ -164,7 +208,7 @@ fn new_add_and_run_work_without_editing_a_file() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "case `manual/1` already exists: refusing to overwrite it",
+            "sum/tests/manual/1.in: already exists: refusing to overwrite it",
         ));
     judge_in(root)
         .args(["add", "sum"])

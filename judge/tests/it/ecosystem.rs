@@ -8,6 +8,11 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
+/// The cases each language is judged on: the sample (where the wrong solutions fail) and one
+/// part of the exhaustive corpus, a full-size input. The Rust solution is judged on all of them by the repository's own test;
+/// all of them again per language cost half a minute, most of it starting JVMs.
+const LANGUAGE_CASES: [&str; 4] = ["--case", "sample/*", "--case", "exhaustive/part-1"];
+
 #[test]
 fn every_language_is_judged_against_our_problem() {
     for extension in ["c", "cpp", "java", "py"] {
@@ -18,6 +23,7 @@ fn every_language_is_judged_against_our_problem() {
                 "--solution",
                 &fixture(&format!("languages/accepted.{extension}")),
             ])
+            .args(LANGUAGE_CASES)
             .assert()
             .code(0)
             .stdout(predicate::str::contains("boj_7682: "))
@@ -29,6 +35,7 @@ fn every_language_is_judged_against_our_problem() {
                 "--solution",
                 &fixture(&format!("languages/wrong.{extension}")),
             ])
+            .args(LANGUAGE_CASES)
             .assert()
             .code(1)
             .stdout(predicate::str::contains(" WA "));
@@ -241,23 +248,26 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .stdout(predicate::str::contains("does not build"))
         .stdout(predicate::str::contains("submit:").not());
 
-    let java = dir.path().join("Solution.java");
-    fs::write(
-        &java,
-        fs::read_to_string(fixture("languages/accepted.java"))
-            .unwrap()
-            .replace("class Main", "class Solution"),
-    )
-    .unwrap();
-    judge()
-        .args(["check", "--problem", "boj_7682"])
-        .arg(&java)
+    // A problem of one case: what is checked is the class name and that the cases run, not
+    // a JVM start for each of a real problem's cases.
+    let repository = repository_with(&[
+        ("problems/sum/tests/1.in", "1 2\n"),
+        ("problems/sum/tests/1.out", "3\n"),
+        (
+            "Solution.java",
+            "import java.util.*;\npublic class Solution { public static void main(String[] a) {\n\
+             Scanner in = new Scanner(System.in); long s = 0;\n\
+             while (in.hasNextLong()) s += in.nextLong(); System.out.println(s); } }\n",
+        ),
+    ]);
+    judge_in(repository.path())
+        .args(["check", "--problem", "sum", "Solution.java"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
             "the class is `Solution`: Baekjoon compiles Main.java",
         ))
-        .stdout(predicate::str::contains("AC  boj_7682: "));
+        .stdout(predicate::str::contains("AC  sum: "));
 }
 
 #[test]

@@ -166,8 +166,19 @@ fn disturbed(text: &[u8], how: u8) -> Vec<u8> {
     .into_bytes()
 }
 
+/// `cases` per property, or `PROPTEST_CASES` when set (`PROPTEST_CASES=20000` for a long
+/// search). The counts are what a test run affords: in a debug build these laws took 26 s
+/// of one core at 2000 and 1000 cases, most of it generating inputs.
+fn config(cases: u32) -> ProptestConfig {
+    let default = ProptestConfig::default();
+    match std::env::var_os("PROPTEST_CASES") {
+        Some(_) => default,
+        None => ProptestConfig { cases, ..default },
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(config(500))]
 
     #[test]
     fn no_input_makes_a_mode_panic(expected in output(), actual in output()) {
@@ -245,7 +256,7 @@ proptest! {
 
 proptest! {
     // The parsers of a problem's files: no text, however wrong, makes the judge panic.
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(config(300))]
 
     #[test]
     fn problem_toml_with_any_values_never_panics(text in toml_text(PROBLEM_KEYS, &["[limits]"])) {

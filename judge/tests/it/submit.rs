@@ -232,7 +232,7 @@ fn bad_payloads_are_errors_that_leave_nothing() {
     for (file, message) in [
         (
             "companion/broken.json",
-            "broken.json: line 5 column 3: not a Competitive Companion payload",
+            "broken.json: line 5: column 3: not a Competitive Companion payload",
         ),
         (
             "companion/no_tests.json",
