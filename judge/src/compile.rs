@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
 use crate::language::{crate_name, Language, LanguageId};
 use crate::profile::Limits;
-use crate::sandbox::{self, RunOutput, RunSpec, Termination};
+use crate::sandbox::{self, RunOutput, RunSpec, Sandbox, Termination};
 use crate::sources::Sources;
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
@@ -43,6 +43,8 @@ pub struct Program {
     pub cached: bool,
     /// The source's folder, which `ORIGIN` stands for in the program's stderr.
     origin: String,
+    /// Where it runs.
+    sandbox: Arc<Sandbox>,
 }
 
 impl Program {
@@ -86,7 +88,7 @@ impl Program {
         if let Some(wall_timeout) = wall_timeout {
             spec.wall_timeout = wall_timeout;
         }
-        let mut run = sandbox::run_with(&spec, streams)?;
+        let mut run = self.sandbox.run_with(&spec, streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         if !self.language.remap_paths.is_empty() {
             run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
@@ -108,13 +110,16 @@ pub enum Build {
 pub struct Compiler {
     cache_dir: PathBuf,
     versions: Mutex<HashMap<&'static str, String>>,
+    /// Where compilers run, and the programs built here.
+    sandbox: Arc<Sandbox>,
 }
 
 impl Compiler {
-    pub fn new(cache_dir: PathBuf) -> Self {
+    pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
             cache_dir,
             versions: Mutex::new(HashMap::new()),
+            sandbox,
         }
     }
 
@@ -139,6 +144,7 @@ impl Compiler {
                 run: fill(language.run, &dir, &sources),
                 cached,
                 origin: origin.clone(),
+                sandbox: Arc::clone(&self.sandbox),
             })
         };
         if dir.is_dir() {
@@ -177,18 +183,20 @@ impl Compiler {
                 .chain(remap)
                 .map(OsString::from)
                 .collect();
-            let output = sandbox::run(&RunSpec {
-                argv: &argv,
-                stdin: Path::new("/dev/null"),
-                limits: COMPILE_LIMITS,
-                address_space_backstop: false,
-                wall_timeout: COMPILE_LIMITS.cpu_time,
-            })
-            .map_err(|error| Error::Toolchain {
-                tool: compile[0].to_owned(),
-                purpose: format!("to build {}", source.display()),
-                source: error,
-            })?;
+            let output = self
+                .sandbox
+                .run(&RunSpec {
+                    argv: &argv,
+                    stdin: Path::new("/dev/null"),
+                    limits: COMPILE_LIMITS,
+                    address_space_backstop: false,
+                    wall_timeout: COMPILE_LIMITS.cpu_time,
+                })
+                .map_err(|error| Error::Toolchain {
+                    tool: compile[0].to_owned(),
+                    purpose: format!("to build {}", source.display()),
+                    source: error,
+                })?;
             if output.termination != Termination::Exited(0) {
                 let mut message = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, &origin);
                 message.push_str(&String::from_utf8_lossy(&output.stdout));

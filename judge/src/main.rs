@@ -17,7 +17,6 @@ fn main() -> ExitCode {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if let Some(signal) = judge::interrupt::requested() {
-            judge::sandbox::shutdown();
             judge::interrupt::finish();
             std::process::exit(128 + signal);
         }
@@ -34,7 +33,6 @@ fn main() -> ExitCode {
             ExitCode::from(if error.use_stderr() { 2 } else { 0 })
         }
     };
-    judge::sandbox::shutdown();
     // Asked to stop: end by the same signal, as a shell expects (it then reports 128 + it).
     judge::interrupt::finish();
     match judge::interrupt::requested() {

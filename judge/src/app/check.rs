@@ -2,7 +2,7 @@
 
 use crate::check;
 use crate::cli::CheckArgs;
-use crate::compile::{self, Build, Compiler};
+use crate::compile::{self, Build};
 use crate::error::{Error, Outcome, Result};
 use crate::judges::Judge as Judges;
 use crate::language::Language;
@@ -63,7 +63,10 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     let file_name = file.file_name().unwrap_or_default().to_string_lossy();
     let command = compile::shown_command(language, &file_name);
-    match Compiler::new(alone.path().to_path_buf()).build(&file)? {
+    match context
+        .compiler_in(alone.path().to_path_buf())
+        .build(&file)?
+    {
         Build::Ready(_) => {
             notices.result(format_args!("  ok        builds alone with `{command}`"))
         }

@@ -14,6 +14,7 @@ mod verify;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anstream::ColorChoice;
 
@@ -23,6 +24,7 @@ use crate::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::report::{print_error, Detail, Notices};
+use crate::sandbox::Sandbox;
 
 /// What every command works with: the settings of the global options, turned once.
 pub struct Context {
@@ -33,12 +35,19 @@ pub struct Context {
     pub jobs: usize,
     pub format: Format,
     pub detail: Detail,
+    /// Where every program of this command runs.
+    pub sandbox: Arc<Sandbox>,
 }
 
 impl Context {
     /// Where built programs are cached (see `Repository::cache_dir`).
     pub fn compiler(&self) -> Compiler {
-        Compiler::new(self.repository.cache_dir())
+        self.compiler_in(self.repository.cache_dir())
+    }
+
+    /// A compiler with its cache in `cache_dir`, running in this command's sandbox.
+    pub fn compiler_in(&self, cache_dir: PathBuf) -> Compiler {
+        Compiler::new(cache_dir, Arc::clone(&self.sandbox))
     }
 
     /// A path given on the command line, made absolute from the current folder.
@@ -131,6 +140,7 @@ fn execute(cli: Cli) -> Result<Outcome> {
         } else {
             Detail::Default
         },
+        sandbox: Arc::new(Sandbox::new()),
     };
     match command {
         Command::Run(args) => run::run(&context, args),
@@ -150,7 +160,7 @@ fn execute(cli: Cli) -> Result<Outcome> {
             if args.solution.is_some() && args.problems.len() != 1 {
                 return Err(Error::usage("--solution needs exactly one PROBLEM"));
             }
-            crate::sandbox::prepare();
+            context.sandbox.prepare();
             let watch = crate::watch::Watch {
                 problems: args.problems,
                 solution: args.solution.map(|file| context.path(&file)),

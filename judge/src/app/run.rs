@@ -13,7 +13,7 @@ use super::Context;
 
 pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     // The first run's supervisor starts while problems are found and builds looked up.
-    crate::sandbox::prepare();
+    context.sandbox.prepare();
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }

@@ -167,71 +167,76 @@ pub struct Streams<'a> {
     pub stop: Option<std::os::fd::BorrowedFd<'a>>,
 }
 
-/// Runs one program to completion (or to its limits) and returns the evidence.
-pub fn run(spec: &RunSpec) -> io::Result<RunOutput> {
-    run_with(spec, Streams::default())
+/// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
+/// Dropping it ends them: each kills what is left of its runs, removes its working folder and
+/// cgroups, and exits, without the judge waiting for it. (A judge that dies without dropping
+/// it ends them too: each sees its socket close.)
+#[derive(Default)]
+pub struct Sandbox {
+    idle: Mutex<Vec<Supervisor>>,
 }
 
-/// `run`, with the given descriptors. Runs on different threads take different supervisors
-/// (the pool starts one when none is idle), so two programs can run at once and talk.
-pub fn run_with(spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
-    let mut supervisor = pool().take()?;
-    match supervisor.run(spec, streams) {
-        // A program that could not be started (a missing toolchain) says nothing against its
-        // supervisor, which stays in the pool; only a broken conversation ends it.
-        Ok(run) => {
-            pool().give_back(supervisor);
-            run
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        Sandbox::default()
+    }
+
+    /// Runs one program to completion (or to its limits) and returns the evidence.
+    pub fn run(&self, spec: &RunSpec) -> io::Result<RunOutput> {
+        self.run_with(spec, Streams::default())
+    }
+
+    /// `run`, with the given descriptors. Runs on different threads take different supervisors
+    /// (one is started when none is idle), so two programs can run at once and talk.
+    pub fn run_with(&self, spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
+        let taken = self.idle().pop();
+        let mut supervisor = match taken {
+            Some(supervisor) => supervisor,
+            None => Supervisor::start()?,
+        };
+        match supervisor.run(spec, streams) {
+            // A program that could not be started (a missing toolchain) says nothing against
+            // its supervisor, which stays; only a broken conversation ends it.
+            Ok(run) => {
+                self.idle().push(supervisor);
+                run
+            }
+            Err(error) => {
+                supervisor.close();
+                Err(error)
+            }
         }
-        Err(error) => {
+    }
+
+    /// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount
+    /// namespace) overlaps with the judge's own start instead of delaying the first run.
+    pub fn prepare(&self) {
+        let mut idle = self.idle();
+        if idle.is_empty() {
+            if let Ok(supervisor) = Supervisor::start() {
+                idle.push(supervisor);
+            }
+        }
+    }
+
+    fn idle(&self) -> MutexGuard<'_, Vec<Supervisor>> {
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sandbox({} idle)", self.idle().len())
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        for supervisor in std::mem::take(&mut *self.idle()) {
             supervisor.close();
-            Err(error)
         }
-    }
-}
-
-/// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount namespace)
-/// overlaps with the judge's own start instead of delaying the first run.
-pub fn prepare() {
-    let mut pool = pool();
-    if pool.idle.is_empty() {
-        if let Ok(supervisor) = Supervisor::start() {
-            pool.idle.push(supervisor);
-        }
-    }
-}
-
-/// Ends every idle supervisor: each kills what is left of its runs, removes its working
-/// folder and its cgroups, and exits, without the judge waiting for it. The judge calls this
-/// before it exits.
-pub fn shutdown() {
-    let idle = std::mem::take(&mut pool().idle);
-    for supervisor in idle {
-        supervisor.close();
-    }
-}
-
-/// The idle supervisors, one per slot; a run takes one (or starts one) and gives it back.
-struct Pool {
-    idle: Vec<Supervisor>,
-}
-
-static POOL: Mutex<Pool> = Mutex::new(Pool { idle: Vec::new() });
-
-fn pool() -> MutexGuard<'static, Pool> {
-    POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-impl Pool {
-    fn take(&mut self) -> io::Result<Supervisor> {
-        match self.idle.pop() {
-            Some(supervisor) => Ok(supervisor),
-            None => Supervisor::start(),
-        }
-    }
-
-    fn give_back(&mut self, supervisor: Supervisor) {
-        self.idle.push(supervisor);
     }
 }
 

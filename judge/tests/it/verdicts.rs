@@ -142,7 +142,7 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         })
         .collect();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
-    let compiler = Compiler::new(cache.clone());
+    let compiler = Compiler::new(cache.clone(), Default::default());
     let mut collected = Collector::default();
     let summary = judge_all(
         tasks,
@@ -154,8 +154,8 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         &mut collected,
     );
     assert!(collected.errors.is_empty(), "{:?}", collected.errors);
-    // What the judge does before it exits: the supervisors end and remove what they made.
-    judge::sandbox::shutdown();
+    // As the judge does before it exits: the supervisors end and remove what they made.
+    drop(compiler);
 
     let mut mismatches = Vec::new();
     for ((name, expected, message), got) in EXPECTED.iter().zip(&collected.solutions) {
