@@ -273,32 +273,21 @@ fn supervisor_executable() -> io::Result<PathBuf> {
 
 impl Supervisor {
     fn start() -> io::Result<Supervisor> {
-        use std::os::unix::process::CommandExt;
         let (ours, theirs) = rustix::net::socketpair(
             rustix::net::AddressFamily::UNIX,
             rustix::net::SocketType::SEQPACKET,
             rustix::net::SocketFlags::CLOEXEC,
             None,
         )?;
-        let theirs_raw = theirs.as_raw_fd();
+        // The socket is the supervisor's stdin: with no code to run between fork and exec,
+        // std starts it with posix_spawn (a vfork), not a fork of the judge.
         let mut command = std::process::Command::new(supervisor_executable()?);
         command
             .arg(supervisor::ARGUMENT)
             .env("JUDGE_OWNER", std::process::id().to_string())
-            .stdin(std::process::Stdio::null())
+            .stdin(std::process::Stdio::from(theirs))
             .stdout(std::process::Stdio::null());
-        // SAFETY: between fork and exec the closure makes one async-signal-safe call, dup2,
-        // which also clears close-on-exec on the copy the supervisor keeps.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::dup2(theirs_raw, supervisor::SOCKET_FD) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
         let process = command.spawn()?;
-        drop(theirs);
         Ok(Supervisor {
             process,
             socket: ours,

@@ -11,7 +11,7 @@
 //!   SIGKILL) it kills the run, removes its working folder and exits, and a program dies with
 //!   it even if it is killed itself (`PR_SET_PDEATHSIG`).
 
-use std::os::fd::{AsFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -26,9 +26,6 @@ use super::Rlimit;
 
 /// The first argument that makes the judge's binary a supervisor.
 pub const ARGUMENT: &str = "--internal-supervisor";
-
-/// The descriptor of the supervisor's end of its socket.
-pub const SOCKET_FD: i32 = 3;
 
 /// How often the watchdog reads the tree's CPU time and memory while a program runs.
 const TICK: Duration = Duration::from_millis(100);
@@ -47,10 +44,16 @@ fn memory_margin(limit: u64) -> u64 {
 
 /// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
 pub fn main() -> ! {
-    // SAFETY: descriptor 3 was set up by the judge for this process and nothing else owns it.
-    let socket = unsafe { OwnedFd::from_raw_fd(SOCKET_FD) };
-    // Its programs must not inherit it (the judge cleared the flag to pass it on).
-    let _ = rustix::io::fcntl_setfd(&socket, rustix::io::FdFlags::CLOEXEC);
+    // The judge passes the socket as stdin; it moves to a descriptor that its programs do not
+    // inherit, and stdin becomes /dev/null.
+    let socket = match rustix::io::fcntl_dupfd_cloexec(std::io::stdin().as_fd(), 3) {
+        Ok(socket) => socket,
+        Err(_) => std::process::exit(1),
+    };
+    if let Ok(null) = std::fs::File::open("/dev/null") {
+        // SAFETY: replaces descriptor 0, which std's stdin handle refers to by number only.
+        unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), 0) };
+    }
     let owner = std::env::var("JUDGE_OWNER")
         .ok()
         .and_then(|pid| pid.parse().ok())
