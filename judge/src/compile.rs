@@ -58,10 +58,23 @@ impl Program {
 
     /// Runs the program on `stdin` (with `args` after its command) under `limits`.
     pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
+        self.run_with(stdin, limits, args, true)
+    }
+
+    /// `run`, saying whether a run past the output limit is stopped (`stop_at_output_limit`
+    /// of the sandbox's `RunSpec`).
+    pub fn run_with(
+        &self,
+        stdin: &Path,
+        limits: Limits,
+        args: &[String],
+        stop_at_output_limit: bool,
+    ) -> std::io::Result<RunOutput> {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
         let mut spec = RunSpec::new(&argv, stdin, limits);
         spec.address_space_backstop = !self.language.manages_own_memory;
+        spec.stop_at_output_limit = stop_at_output_limit;
         let mut run = sandbox::run(&spec)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         Ok(run)
@@ -155,6 +168,7 @@ impl Compiler {
                 limits: COMPILE_LIMITS,
                 address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
+                stop_at_output_limit: true,
             })
             .map_err(|error| Error::Toolchain {
                 tool: compile[0].to_owned(),

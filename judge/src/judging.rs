@@ -23,7 +23,10 @@ pub fn judge_case(
     case: &TestCase,
 ) -> CaseResult {
     let limits = problem.limits_for(program.language);
-    let run = match program.run(&case.input, limits, &[]) {
+    // Past its output limit a package's submission runs on, its output dropped, as
+    // problemtools, BAPCtools and DOMjudge let it: one that writes forever is too slow there.
+    let stop_at_output_limit = problem.package.is_none();
+    let run = match program.run_with(&case.input, limits, &[], stop_at_output_limit) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };

@@ -217,6 +217,12 @@ fn packages_are_verified_as_the_format_says() {
             &[("run_time_error/hog.py", "RE 1", "ok")],
             "2 submissions, 0 mismatches",
         ),
+        // Writing forever runs on past the output limit, until its time is up.
+        (
+            "output_limit_2025",
+            &[("time_limit_exceeded/floods.py", "TLE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
         // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
         // a whole step), and the endless one is TLE under it.
         (
