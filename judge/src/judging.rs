@@ -138,6 +138,11 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             limits.cpu_time.as_millis(),
             starved_note(run)
         ),
+        Verdict::TimeLimitExceeded if !run.wall_timeout => format!(
+            "stopped by the kernel's CPU time limit (SIGXCPU) with {} ms of CPU time measured over the {} ms limit",
+            run.cpu_time.as_millis(),
+            limits.cpu_time.as_millis()
+        ),
         Verdict::TimeLimitExceeded => format!(
             "idle: stopped by the wall-clock backstop after {} ms with {} ms of CPU time (waiting instead of computing?)",
             run.wall_time.as_millis(),

@@ -223,6 +223,13 @@ fn packages_are_verified_as_the_format_says() {
             &[("time_limit_exceeded/floods.py", "TLE 1", "ok")],
             "2 submissions, 0 mismatches",
         ),
+        // Ended by SIGXCPU, the kernel's CPU limit signal: too slow, as problemtools says,
+        // even when the time measured is under the limit.
+        (
+            "cpu_signal_legacy",
+            &[("time_limit_exceeded/xcpu.py", "TLE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
         // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
         // a whole step), and the endless one is TLE under it.
         (
