@@ -262,6 +262,12 @@ fn judge_one(
     jobs: usize,
 ) -> (String, Outcome, Option<SolutionVerdicts>) {
     let mut collector = Collector::default();
+    // A score needs every case, and so does a requirement on some cases only; a verdict
+    // over all cases needs only the first failure.
+    let on_some_cases = match promise {
+        Promise::Requirements(requirements) => requirements.iter().any(|r| r.cases.is_some()),
+        _ => false,
+    };
     let task = Task {
         problem: problem.clone(),
         solution: submission.to_path_buf(),
@@ -271,8 +277,7 @@ fn judge_one(
         compiler,
         &Settings {
             jobs,
-            // A score needs every case; a pass-fail verdict only the first failure.
-            fail_fast: problem.scoring.is_none(),
+            fail_fast: problem.scoring.is_none() && !on_some_cases,
         },
         &mut collector,
     );
@@ -356,9 +361,13 @@ fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scorin
         Promise::Some(verdict) => {
             kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
-        Promise::Requirements(requirements) => requirements
-            .iter()
-            .all(|r| r.kept_by(&kinds) && r.score_kept_by(card.map(|card| card.score))),
+        Promise::Requirements(requirements) => requirements.iter().all(|r| {
+            let kinds: Vec<VerdictKind> = (verdicts.verdicts.iter().zip(&verdicts.cases))
+                .filter(|(_, case)| r.applies_to_case(case))
+                .map(|(verdict, _)| verdict.kind())
+                .collect();
+            r.kept_by(&kinds) && r.score_kept_by(card.map(|card| card.score))
+        }),
     }
 }
 
@@ -407,6 +416,7 @@ mod tests {
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
             verdicts: verdicts.to_vec(),
+            cases: (1..=verdicts.len()).map(|i| format!("secret/{i}")).collect(),
             ..SolutionVerdicts::default()
         }
     }

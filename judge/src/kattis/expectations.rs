@@ -1,7 +1,9 @@
 //! What each submission of a package must get: its folder's default requirement
 //! (`accepted`: only AC; `wrong_answer`: AC or WA, at least one WA; ...) and, in 2025-09, those
 //! of `submissions/submissions.yaml`, whose keys are glob patterns (`*` within a name, `{a,b}`
-//! alternatives) matching a submission or a folder above it.
+//! alternatives) matching a submission or a folder above it. A key inside an entry that names
+//! test data (`sample`, `secret/*-hard`: a glob of a case or a group above it, relative to
+//! `data/`) limits its `permitted` and `required` to those cases.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,12 +17,15 @@ pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 
 /// One requirement: every judged case's verdict is in `permitted`, some case's is in
 /// `required`, and the submission's score is in `score` (inclusive; each `None` when not
-/// constrained).
+/// constrained); with `cases`, only over the cases that glob matches.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Requirement {
     pub permitted: Option<BTreeSet<VerdictKind>>,
     pub required: Option<BTreeSet<VerdictKind>>,
     pub score: Option<(f64, f64)>,
+    /// A glob of test data (`secret/*-hard`, relative to `data/`): the requirement is on the
+    /// cases it matches, or that lie in a group it matches.
+    pub cases: Option<String>,
 }
 
 /// Scores printed with six decimals are equal to the score they print.
@@ -33,8 +38,16 @@ impl Requirement {
         Requirement {
             permitted: set(permitted),
             required: set(required),
-            score: None,
+            ..Requirement::default()
         }
+    }
+
+    /// Whether the case `name` (relative to `data/`, `secret/12`) is one this requirement
+    /// is on.
+    pub fn applies_to_case(&self, name: &str) -> bool {
+        self.cases
+            .as_ref()
+            .is_none_or(|pattern| matches(pattern, name))
     }
 
     /// Whether the submission's score (`None`: the problem gives none) keeps the `score`
@@ -98,6 +111,8 @@ pub struct SubmissionsYaml {
 #[derive(Debug, Default)]
 struct Entry {
     requirement: Requirement,
+    /// Requirements on test data groups (keys naming data, with maps as values).
+    groups: Vec<Requirement>,
     /// Keys this judge does not check (`message`, test-group names): a submission
     /// they apply to cannot be verified as the file asks.
     unchecked: Vec<String>,
@@ -150,7 +165,34 @@ impl SubmissionsYaml {
                     // `entrypoint` do, by changing the program: they are not followed, so
                     // they count as unchecked.)
                     "authors" | "model_solution" | "use_for_time_limit" => {}
-                    _ => entry.unchecked.push(field),
+                    _ => match value {
+                        Value::Mapping(group) => {
+                            let where_ = format!("{pattern}: {field}");
+                            let mut requirement = Requirement {
+                                cases: Some(field.clone()),
+                                ..Requirement::default()
+                            };
+                            for (key, value) in group {
+                                match key.as_str().unwrap_or_default() {
+                                    "permitted" => {
+                                        requirement.permitted =
+                                            Some(verdicts(&path, &where_, &value)?)
+                                    }
+                                    "required" => {
+                                        requirement.required =
+                                            Some(verdicts(&path, &where_, &value)?)
+                                    }
+                                    // The time limit is not inferred from these bounds.
+                                    "use_for_time_limit" => {}
+                                    key => entry.unchecked.push(format!("{field}: {key}")),
+                                }
+                            }
+                            if requirement.permitted.is_some() || requirement.required.is_some() {
+                                entry.groups.push(requirement);
+                            }
+                        }
+                        _ => entry.unchecked.push(field),
+                    },
                 }
             }
             entries.push((pattern, entry));
@@ -177,10 +219,13 @@ impl SubmissionsYaml {
                     permitted: entry.requirement.permitted.clone().or(default.permitted),
                     required: entry.requirement.required.clone().or(default.required),
                     score: entry.requirement.score.or(default.score),
+                    cases: None,
                 });
+                extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
             } else if matches(pattern, relative) {
                 extra.push(entry.requirement.clone());
+                extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
             }
         }
@@ -250,8 +295,10 @@ fn expand_braces(pattern: &str) -> Vec<String> {
         return vec![pattern.to_owned()];
     }
     let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    // Spaces around an alternative are not part of it (`{ 4 }` is `4`), as BAPCtools reads them.
     pattern[open + 1..close]
         .split(',')
+        .map(str::trim)
         .flat_map(|choice| expand_braces(&format!("{head}{choice}{tail}")))
         .collect()
 }

@@ -398,6 +398,20 @@ fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
 }
 
 #[test]
+fn a_requirement_on_test_data_is_checked_on_those_cases_only() {
+    // Every case is judged (no stop at the first WA), and each group's requirement is
+    // checked on the cases its glob matches, spaces around brace alternatives ignored.
+    let (code, table) = verify("case_requirements_2025");
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(&row(&table, "mixed/odd.py")[2..], ["AC 4, WA 2", "ok"], "{table}");
+    assert_eq!(
+        &row(&table, "mixed/even.py")[2..],
+        ["AC 2, WA 4", "MISMATCH"],
+        "{table}"
+    );
+}
+
+#[test]
 fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
     // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), but it
     // finishes under 1.5 s, so the limit is too close for the package to promise its TLE.
