@@ -262,10 +262,12 @@ fn judge_one(
     jobs: usize,
 ) -> (String, Outcome, Option<SolutionVerdicts>) {
     let mut collector = Collector::default();
-    // A score needs every case, and so does a requirement on some cases only; a verdict
-    // over all cases needs only the first failure.
-    let on_some_cases = match promise {
-        Promise::Requirements(requirements) => requirements.iter().any(|r| r.cases.is_some()),
+    // A score needs every case, and so does a requirement on some cases only or on a
+    // message; a verdict over all cases needs only the first failure.
+    let every_case = match promise {
+        Promise::Requirements(requirements) => requirements
+            .iter()
+            .any(|r| r.cases.is_some() || r.message.is_some()),
         _ => false,
     };
     let task = Task {
@@ -277,7 +279,7 @@ fn judge_one(
         compiler,
         &Settings {
             jobs,
-            fail_fast: problem.scoring.is_none() && !on_some_cases,
+            fail_fast: problem.scoring.is_none() && !every_case,
         },
         &mut collector,
     );
@@ -362,11 +364,16 @@ fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scorin
             kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
         Promise::Requirements(requirements) => requirements.iter().all(|r| {
-            let kinds: Vec<VerdictKind> = (verdicts.verdicts.iter().zip(&verdicts.cases))
-                .filter(|(_, case)| r.applies_to_case(case))
-                .map(|(verdict, _)| verdict.kind())
-                .collect();
-            r.kept_by(&kinds) && r.score_kept_by(card.map(|card| card.score))
+            let cases = || {
+                let messages = verdicts.messages.iter().map(Option::as_deref);
+                (verdicts.verdicts.iter().zip(&verdicts.cases).zip(messages))
+                    .filter(|((_, case), _)| r.applies_to_case(case))
+            };
+            let kinds: Vec<VerdictKind> = cases().map(|((v, _), _)| v.kind()).collect();
+            let message_kept = r.message.as_deref().is_none_or(|wanted| {
+                cases().any(|(_, message)| message.is_some_and(|m| m.contains(wanted)))
+            });
+            r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
         }),
     }
 }
@@ -417,6 +424,7 @@ mod tests {
         SolutionVerdicts {
             verdicts: verdicts.to_vec(),
             cases: (1..=verdicts.len()).map(|i| format!("secret/{i}")).collect(),
+            messages: vec![None; verdicts.len()],
             ..SolutionVerdicts::default()
         }
     }

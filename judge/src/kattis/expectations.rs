@@ -17,12 +17,15 @@ pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 
 /// One requirement: every judged case's verdict is in `permitted`, some case's is in
 /// `required`, and the submission's score is in `score` (inclusive; each `None` when not
-/// constrained); with `cases`, only over the cases that glob matches.
+/// constrained), and some case's validator message holds `message`; with `cases`, only over
+/// the cases that glob matches.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Requirement {
     pub permitted: Option<BTreeSet<VerdictKind>>,
     pub required: Option<BTreeSet<VerdictKind>>,
     pub score: Option<(f64, f64)>,
+    /// Text that must appear (case-sensitive) in the message of at least one case.
+    pub message: Option<String>,
     /// A glob of test data (`secret/*-hard`, relative to `data/`): the requirement is on the
     /// cases it matches, or that lie in a group it matches.
     pub cases: Option<String>,
@@ -161,6 +164,9 @@ impl SubmissionsYaml {
                     "score" => {
                         entry.requirement.score = Some(score_range(&path, &pattern, &value)?)
                     }
+                    "message" => {
+                        entry.requirement.message = Some(message(&path, &pattern, &value)?)
+                    }
                     // Metadata that does not change what is expected. (`language` and
                     // `entrypoint` do, by changing the program: they are not followed, so
                     // they count as unchecked.)
@@ -182,12 +188,19 @@ impl SubmissionsYaml {
                                         requirement.required =
                                             Some(verdicts(&path, &where_, &value)?)
                                     }
+                                    "message" => {
+                                        requirement.message =
+                                            Some(message(&path, &where_, &value)?)
+                                    }
                                     // The time limit is not inferred from these bounds.
                                     "use_for_time_limit" => {}
                                     key => entry.unchecked.push(format!("{field}: {key}")),
                                 }
                             }
-                            if requirement.permitted.is_some() || requirement.required.is_some() {
+                            if requirement.permitted.is_some()
+                                || requirement.required.is_some()
+                                || requirement.message.is_some()
+                            {
                                 entry.groups.push(requirement);
                             }
                         }
@@ -219,6 +232,7 @@ impl SubmissionsYaml {
                     permitted: entry.requirement.permitted.clone().or(default.permitted),
                     required: entry.requirement.required.clone().or(default.required),
                     score: entry.requirement.score.or(default.score),
+                    message: entry.requirement.message.clone().or(default.message),
                     cases: None,
                 });
                 extra.extend(entry.groups.iter().cloned());
@@ -231,6 +245,13 @@ impl SubmissionsYaml {
         }
         (base.into_iter().chain(extra).collect(), unchecked)
     }
+}
+
+/// `message: text`.
+fn message(path: &Path, pattern: &str, value: &Value) -> Result<String> {
+    value.as_str().map(str::to_owned).ok_or_else(|| {
+        Error::invalid(path, format!("`{pattern}`: `message` expects a string"))
+    })
 }
 
 /// `score: 60` (exactly) or `score: [40, 60]` (inclusive).
@@ -370,8 +391,9 @@ mod tests {
         assert_eq!(mine.len(), 2, "the folder's entry and the file's");
         assert!(mine.iter().all(|r| r.kept_by(&[Accepted])));
         assert!(!mine.iter().all(|r| r.kept_by(&[WrongAnswer])));
-        let (_, unchecked) = yaml.requirements("mine/msg.py");
-        assert_eq!(unchecked, ["message"]);
+        let (said, unchecked) = yaml.requirements("mine/msg.py");
+        assert!(unchecked.is_empty(), "message is checked");
+        assert_eq!(said[1].message.as_deref(), Some("hello"));
         let (scored, unchecked) = yaml.requirements("mine/s.py");
         assert!(unchecked.is_empty(), "score is checked");
         assert!(scored.iter().all(|r| r.score_kept_by(Some(40.0))));

@@ -20,6 +20,8 @@ pub struct SolutionVerdicts {
     pub verdicts: Vec<Verdict>,
     /// Every judged case's name (`secret/12`), beside its verdict.
     pub cases: Vec<String>,
+    /// Every judged case's reason for not being accepted (the validator's message), if any.
+    pub messages: Vec<Option<String>>,
     /// Why the first case that failed did (or the compiler's message).
     pub first_failure: Option<String>,
     pub tally: Tally,
@@ -60,6 +62,8 @@ impl Reporter for Collector {
         if let Some(current) = self.solutions.last_mut() {
             current.verdicts.push(result.verdict);
             current.cases.push(result.name.clone());
+            let message = result.failure.as_ref().map(|f| f.message.clone());
+            current.messages.push(message);
             if current.first_failure.is_none() {
                 current.first_failure = result.failure.as_ref().map(|f| f.message.clone());
             }

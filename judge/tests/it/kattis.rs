@@ -387,10 +387,13 @@ fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
         // `mine/ok.{py,cpp}` adds "only AC" to both.
         ("mine/ok.cpp", "AC 2", "ok"),
         ("mine/ok.py", "WA 1", "MISMATCH"),
+        // `message`: in some case's message (the default validator quotes the token).
+        ("mine/says_hello.py", "WA 2", "ok"),
+        ("mine/says_bye.py", "WA 2", "MISMATCH"),
         (
-            "mine/says_hello.py",
+            "mine/typed.py",
             "not judged",
-            "skipped (submissions.yaml asks `message` of it, which is not checked)",
+            "skipped (submissions.yaml asks `language` of it, which is not checked)",
         ),
     ] {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
