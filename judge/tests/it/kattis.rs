@@ -347,6 +347,20 @@ fn a_folder_submission_is_one_program_and_languages_follow_the_table() {
 }
 
 #[test]
+fn bash_runs_as_the_language_table_says() {
+    let (code, table) = verify("bash_2025");
+    assert_eq!(code, 0, "{table}");
+    for (submission, got, result) in [
+        ("accepted/sum.sh", "AC 2", "ok"),
+        // main.sh is the entry point, and sources its neighbour.
+        ("accepted/bash_parts", "AC 2", "ok"),
+        ("wrong_answer/difference.sh", "WA 1", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}
+
+#[test]
 fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
     let (dir, package) = package("derived_time_limit_2025");
     let cache = dir.path().join("cache");
