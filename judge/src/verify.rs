@@ -423,7 +423,9 @@ mod tests {
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
             verdicts: verdicts.to_vec(),
-            cases: (1..=verdicts.len()).map(|i| format!("secret/{i}")).collect(),
+            cases: (1..=verdicts.len())
+                .map(|i| format!("secret/{i}"))
+                .collect(),
             messages: vec![None; verdicts.len()],
             ..SolutionVerdicts::default()
         }

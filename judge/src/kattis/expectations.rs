@@ -189,8 +189,7 @@ impl SubmissionsYaml {
                                             Some(verdicts(&path, &where_, &value)?)
                                     }
                                     "message" => {
-                                        requirement.message =
-                                            Some(message(&path, &where_, &value)?)
+                                        requirement.message = Some(message(&path, &where_, &value)?)
                                     }
                                     // The time limit is not inferred from these bounds.
                                     "use_for_time_limit" => {}
@@ -249,9 +248,10 @@ impl SubmissionsYaml {
 
 /// `message: text`.
 fn message(path: &Path, pattern: &str, value: &Value) -> Result<String> {
-    value.as_str().map(str::to_owned).ok_or_else(|| {
-        Error::invalid(path, format!("`{pattern}`: `message` expects a string"))
-    })
+    value
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| Error::invalid(path, format!("`{pattern}`: `message` expects a string")))
 }
 
 /// `score: 60` (exactly) or `score: [40, 60]` (inclusive).

@@ -263,10 +263,8 @@ fn base(controller: &str) -> Option<(PathBuf, bool)> {
 /// process with one thread moves whole that way: the supervisor enters its groups before it
 /// starts any thread.
 fn enter(group: &Group) -> std::io::Result<()> {
-    if !group.v2 && single_threaded() {
-        if std::fs::write(group.dir.join("tasks"), "0").is_ok() {
-            return Ok(());
-        }
+    if !group.v2 && single_threaded() && std::fs::write(group.dir.join("tasks"), "0").is_ok() {
+        return Ok(());
     }
     std::fs::write(
         group.dir.join("cgroup.procs"),

@@ -420,7 +420,11 @@ fn a_requirement_on_test_data_is_checked_on_those_cases_only() {
     // checked on the cases its glob matches, spaces around brace alternatives ignored.
     let (code, table) = verify("case_requirements_2025");
     assert_eq!(code, 1, "{table}");
-    assert_eq!(&row(&table, "mixed/odd.py")[2..], ["AC 4, WA 2", "ok"], "{table}");
+    assert_eq!(
+        &row(&table, "mixed/odd.py")[2..],
+        ["AC 4, WA 2", "ok"],
+        "{table}"
+    );
     assert_eq!(
         &row(&table, "mixed/even.py")[2..],
         ["AC 2, WA 4", "MISMATCH"],
