@@ -242,7 +242,15 @@ impl SubmissionsYaml {
                 unchecked.extend(entry.unchecked.iter().cloned());
             }
         }
-        (base.into_iter().chain(extra).collect(), unchecked)
+        // An entry of metadata only (`use_for_time_limit`) asks nothing of the verdicts.
+        let asks_something = |r: &Requirement| {
+            r.permitted.is_some()
+                || r.required.is_some()
+                || r.score.is_some()
+                || r.message.is_some()
+        };
+        let all = base.into_iter().chain(extra).filter(asks_something);
+        (all.collect(), unchecked)
     }
 }
 
@@ -404,6 +412,17 @@ mod tests {
         assert!(
             yaml.requirements("other/x.py").0.is_empty(),
             "no folder default, no entry"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(SUBMISSIONS_YAML),
+            "tle:\n  sample:\n    use_for_time_limit: lower\n",
+        )
+        .unwrap();
+        let yaml = SubmissionsYaml::read(dir.path()).unwrap();
+        assert!(
+            yaml.requirements("tle/sleep.py").0.is_empty(),
+            "an entry naming its folder, with no requirement, asks nothing"
         );
     }
 }
