@@ -68,33 +68,43 @@ impl Program {
 
     /// Runs the program on `stdin` (with `args` after its command) under `limits`.
     pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
-        self.run_with(stdin, limits, args, None, sandbox::Streams::default())
+        self.run_with(stdin, limits, args, RunOptions::default())
     }
 
-    /// `run`, with given streams (which replace `stdin`) and, when `wall_timeout` is given,
-    /// that wall-clock backstop instead of the usual one.
+    /// `run`, with what `options` changes.
     pub fn run_with(
         &self,
         stdin: &Path,
         limits: Limits,
         args: &[String],
-        wall_timeout: Option<Duration>,
-        streams: sandbox::Streams,
+        options: RunOptions,
     ) -> std::io::Result<RunOutput> {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
         let mut spec = RunSpec::new(&argv, stdin, limits);
         spec.address_space_backstop = !self.language.manages_own_memory;
-        if let Some(wall_timeout) = wall_timeout {
+        if let Some(wall_timeout) = options.wall_timeout {
             spec.wall_timeout = wall_timeout;
         }
-        let mut run = self.sandbox.run_with(&spec, streams)?;
+        spec.stop_at_output_limit = !options.run_past_output_limit;
+        let mut run = self.sandbox.run_with(&spec, options.streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         if !self.language.remap_paths.is_empty() {
             run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
         }
         Ok(run)
     }
+}
+
+/// How a run differs from the usual one.
+#[derive(Debug, Default)]
+pub struct RunOptions<'a> {
+    /// Given streams, which replace `stdin` (see `sandbox::Streams`).
+    pub streams: sandbox::Streams<'a>,
+    /// This wall-clock backstop instead of the usual one.
+    pub wall_timeout: Option<Duration>,
+    /// Past the output limit the run goes on, its output dropped, instead of being stopped.
+    pub run_past_output_limit: bool,
 }
 
 /// The result of building one program.
@@ -191,6 +201,7 @@ impl Compiler {
                     limits: COMPILE_LIMITS,
                     address_space_backstop: false,
                     wall_timeout: COMPILE_LIMITS.cpu_time,
+                    stop_at_output_limit: true,
                 })
                 .map_err(|error| Error::Toolchain {
                     tool: compile[0].to_owned(),

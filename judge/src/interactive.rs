@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::checker::{self, CheckerSpec, Judgement};
-use crate::compile::Program;
+use crate::compile::{Program, RunOptions};
 use crate::problem::TestCase;
 use crate::profile::Limits;
 use crate::sandbox::{RunOutput, Streams};
@@ -200,8 +200,11 @@ impl Work<'_> {
                     Path::new("/dev/null"),
                     self.spec.limits,
                     &args,
-                    Some(submission_wall + VALIDATOR_GRACE),
-                    streams,
+                    RunOptions {
+                        streams,
+                        wall_timeout: Some(submission_wall + VALIDATOR_GRACE),
+                        run_past_output_limit: false,
+                    },
                 );
                 let first = !hung_up(&probe);
                 let judgement = match &run {
@@ -230,8 +233,11 @@ impl Work<'_> {
                 Path::new("/dev/null"),
                 self.limits,
                 &[],
-                Some(submission_wall),
-                streams,
+                RunOptions {
+                    streams,
+                    wall_timeout: Some(submission_wall),
+                    run_past_output_limit: false,
+                },
             );
             let (judgement, validator_decides, _probe) = validator
                 .join()

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::checker::{check, Judgement};
 use crate::compare::{self, FileMismatch};
-use crate::compile::Program;
+use crate::compile::{Program, RunOptions};
 use crate::interactive;
 use crate::problem::{Problem, TestCase};
 use crate::profile::Limits;
@@ -37,7 +37,13 @@ pub fn judge_case(
             Err(error) => judge_error(case, format!("cannot run the solution: {error}")),
         };
     }
-    let run = match program.run(&case.input, limits, &[]) {
+    // Past its output limit a package's submission runs on, its output dropped, as
+    // problemtools, BAPCtools and DOMjudge let it: one that writes forever is too slow there.
+    let options = RunOptions {
+        run_past_output_limit: problem.package.is_some(),
+        ..RunOptions::default()
+    };
+    let run = match program.run_with(&case.input, limits, &[], options) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };
@@ -211,6 +217,11 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             run.cpu_time.as_millis(),
             limits.cpu_time.as_millis(),
             starved_note(run)
+        ),
+        Verdict::TimeLimitExceeded if !run.wall_timeout => format!(
+            "stopped by the kernel's CPU time limit (SIGXCPU) with {} ms of CPU time measured over the {} ms limit",
+            run.cpu_time.as_millis(),
+            limits.cpu_time.as_millis()
         ),
         Verdict::TimeLimitExceeded => format!(
             "idle: stopped by the wall-clock backstop after {} ms with {} ms of CPU time (waiting instead of computing?)",

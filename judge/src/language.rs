@@ -19,6 +19,7 @@ pub enum LanguageId {
     Kotlin,
     Go,
     CSharp,
+    Bash,
     /// A package's validator folder with `build` and/or `run` scripts (2025-09 "programs").
     Scripts,
 }
@@ -206,6 +207,15 @@ pub const LANGUAGES: &[Language] = &[
         out_of_memory_markers: &["System.OutOfMemoryException"],
         manages_own_memory: true,
         ..language(LanguageId::CSharp, "C#")
+    },
+    Language {
+        // `.sh` is Bash in the package format's language table; BAPCtools also runs `.bash`.
+        extensions: &["sh", "bash"],
+        // A syntax error is a compile error, as `py_compile` makes it for Python.
+        compile: Some(&["bash", "-n", "{source}"]),
+        run: &["bash", "{source}"],
+        version: &["bash", "--version"],
+        ..language(LanguageId::Bash, "Bash")
     },
     // Last, and found by no extension: a validator folder that brings its own `build` and
     // `run` scripts, run in (a copy of) that folder.

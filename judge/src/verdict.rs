@@ -109,7 +109,12 @@ impl fmt::Display for Verdict {
 /// The order matters: a program killed for exceeding a limit also ends by a signal, and that
 /// signal is the judge's doing, not a runtime error of the program.
 pub fn classify_run(run: &RunOutput, limits: &Limits) -> Option<Verdict> {
-    if run.cpu_time > limits.cpu_time || run.wall_timeout {
+    // SIGXCPU is the kernel's answer to the CPU limit we set (a second past the limit): the
+    // kernel counts CPU time more fully than the rusage figures (on a virtual machine, by
+    // about a tenth), so a program it stops may show a time under the limit. problemtools
+    // counts SIGXCPU as TLE too.
+    let cpu_signal = run.termination == Termination::Signaled(libc::SIGXCPU);
+    if run.cpu_time > limits.cpu_time || run.wall_timeout || cpu_signal {
         Some(Verdict::TimeLimitExceeded)
     } else if run.out_of_memory
         || run.memory_limit_seen
@@ -178,6 +183,18 @@ mod tests {
             out_of_memory: false,
             starved: Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn the_kernels_cpu_limit_signal_is_a_time_limit_whatever_time_was_measured() {
+        let run = RunOutput {
+            termination: Termination::Signaled(libc::SIGXCPU),
+            ..clean_run()
+        };
+        assert_eq!(
+            classify_run(&run, &limits()),
+            Some(Verdict::TimeLimitExceeded)
+        );
     }
 
     #[test]

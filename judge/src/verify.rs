@@ -262,6 +262,14 @@ fn judge_one(
     jobs: usize,
 ) -> (String, Outcome, Option<SolutionVerdicts>) {
     let mut collector = Collector::default();
+    // A score needs every case, and so does a requirement on some cases only or on a
+    // message; a verdict over all cases needs only the first failure.
+    let every_case = match promise {
+        Promise::Requirements(requirements) => requirements
+            .iter()
+            .any(|r| r.cases.is_some() || r.message.is_some()),
+        _ => false,
+    };
     let task = Task {
         problem: problem.clone(),
         solution: submission.to_path_buf(),
@@ -271,8 +279,7 @@ fn judge_one(
         compiler,
         &Settings {
             jobs,
-            // A score needs every case; a pass-fail verdict only the first failure.
-            fail_fast: problem.scoring.is_none(),
+            fail_fast: problem.scoring.is_none() && !every_case,
         },
         &mut collector,
     );
@@ -356,9 +363,18 @@ fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scorin
         Promise::Some(verdict) => {
             kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
         }
-        Promise::Requirements(requirements) => requirements
-            .iter()
-            .all(|r| r.kept_by(&kinds) && r.score_kept_by(card.map(|card| card.score))),
+        Promise::Requirements(requirements) => requirements.iter().all(|r| {
+            let cases = || {
+                let messages = verdicts.messages.iter().map(Option::as_deref);
+                (verdicts.verdicts.iter().zip(&verdicts.cases).zip(messages))
+                    .filter(|((_, case), _)| r.applies_to_case(case))
+            };
+            let kinds: Vec<VerdictKind> = cases().map(|((v, _), _)| v.kind()).collect();
+            let message_kept = r.message.as_deref().is_none_or(|wanted| {
+                cases().any(|(_, message)| message.is_some_and(|m| m.contains(wanted)))
+            });
+            r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
+        }),
     }
 }
 
@@ -407,6 +423,10 @@ mod tests {
     fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
         SolutionVerdicts {
             verdicts: verdicts.to_vec(),
+            cases: (1..=verdicts.len())
+                .map(|i| format!("secret/{i}"))
+                .collect(),
+            messages: vec![None; verdicts.len()],
             ..SolutionVerdicts::default()
         }
     }

@@ -1,7 +1,9 @@
 //! What each submission of a package must get: its folder's default requirement
 //! (`accepted`: only AC; `wrong_answer`: AC or WA, at least one WA; ...) and, in 2025-09, those
 //! of `submissions/submissions.yaml`, whose keys are glob patterns (`*` within a name, `{a,b}`
-//! alternatives) matching a submission or a folder above it.
+//! alternatives) matching a submission or a folder above it. A key inside an entry that names
+//! test data (`sample`, `secret/*-hard`: a glob of a case or a group above it, relative to
+//! `data/`) limits its `permitted` and `required` to those cases.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -15,12 +17,18 @@ pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 
 /// One requirement: every judged case's verdict is in `permitted`, some case's is in
 /// `required`, and the submission's score is in `score` (inclusive; each `None` when not
-/// constrained).
+/// constrained), and some case's validator message holds `message`; with `cases`, only over
+/// the cases that glob matches.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Requirement {
     pub permitted: Option<BTreeSet<VerdictKind>>,
     pub required: Option<BTreeSet<VerdictKind>>,
     pub score: Option<(f64, f64)>,
+    /// Text that must appear (case-sensitive) in the message of at least one case.
+    pub message: Option<String>,
+    /// A glob of test data (`secret/*-hard`, relative to `data/`): the requirement is on the
+    /// cases it matches, or that lie in a group it matches.
+    pub cases: Option<String>,
 }
 
 /// Scores printed with six decimals are equal to the score they print.
@@ -33,8 +41,16 @@ impl Requirement {
         Requirement {
             permitted: set(permitted),
             required: set(required),
-            score: None,
+            ..Requirement::default()
         }
+    }
+
+    /// Whether the case `name` (relative to `data/`, `secret/12`) is one this requirement
+    /// is on.
+    pub fn applies_to_case(&self, name: &str) -> bool {
+        self.cases
+            .as_ref()
+            .is_none_or(|pattern| matches(pattern, name))
     }
 
     /// Whether the submission's score (`None`: the problem gives none) keeps the `score`
@@ -98,6 +114,8 @@ pub struct SubmissionsYaml {
 #[derive(Debug, Default)]
 struct Entry {
     requirement: Requirement,
+    /// Requirements on test data groups (keys naming data, with maps as values).
+    groups: Vec<Requirement>,
     /// Keys this judge does not check (`message`, test-group names): a submission
     /// they apply to cannot be verified as the file asks.
     unchecked: Vec<String>,
@@ -144,11 +162,47 @@ impl SubmissionsYaml {
                     "score" => {
                         entry.requirement.score = Some(score_range(&path, &pattern, &value)?)
                     }
+                    "message" => {
+                        entry.requirement.message = Some(message(&path, &pattern, &value)?)
+                    }
                     // Metadata that does not change what is expected. (`language` and
                     // `entrypoint` do, by changing the program: they are not followed, so
                     // they count as unchecked.)
                     "authors" | "model_solution" | "use_for_time_limit" => {}
-                    _ => entry.unchecked.push(field),
+                    _ => match value {
+                        Value::Mapping(group) => {
+                            let where_ = format!("{pattern}: {field}");
+                            let mut requirement = Requirement {
+                                cases: Some(field.clone()),
+                                ..Requirement::default()
+                            };
+                            for (key, value) in group {
+                                match key.as_str().unwrap_or_default() {
+                                    "permitted" => {
+                                        requirement.permitted =
+                                            Some(verdicts(&path, &where_, &value)?)
+                                    }
+                                    "required" => {
+                                        requirement.required =
+                                            Some(verdicts(&path, &where_, &value)?)
+                                    }
+                                    "message" => {
+                                        requirement.message = Some(message(&path, &where_, &value)?)
+                                    }
+                                    // The time limit is not inferred from these bounds.
+                                    "use_for_time_limit" => {}
+                                    key => entry.unchecked.push(format!("{field}: {key}")),
+                                }
+                            }
+                            if requirement.permitted.is_some()
+                                || requirement.required.is_some()
+                                || requirement.message.is_some()
+                            {
+                                entry.groups.push(requirement);
+                            }
+                        }
+                        _ => entry.unchecked.push(field),
+                    },
                 }
             }
             entries.push((pattern, entry));
@@ -175,15 +229,38 @@ impl SubmissionsYaml {
                     permitted: entry.requirement.permitted.clone().or(default.permitted),
                     required: entry.requirement.required.clone().or(default.required),
                     score: entry.requirement.score.or(default.score),
+                    message: entry.requirement.message.clone().or(default.message),
+                    cases: None,
                 });
+                extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
             } else if matches(pattern, relative) {
                 extra.push(entry.requirement.clone());
+                extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
             }
         }
-        (base.into_iter().chain(extra).collect(), unchecked)
+        // An entry of metadata only (`use_for_time_limit`) asks nothing of the verdicts.
+        let asks_something = |r: &Requirement| {
+            r.permitted.is_some()
+                || r.required.is_some()
+                || r.score.is_some()
+                || r.message.is_some()
+        };
+        let all = base.into_iter().chain(extra).filter(asks_something);
+        (all.collect(), unchecked)
     }
+}
+
+/// `message: text`.
+fn message(path: &Path, pattern: &str, value: &Value) -> Result<String> {
+    value.as_str().map(str::to_owned).ok_or_else(|| {
+        Error::parse(
+            path,
+            None,
+            format!("`{pattern}`: `message` expects a string"),
+        )
+    })
 }
 
 /// `score: 60` (exactly) or `score: [40, 60]` (inclusive).
@@ -250,8 +327,10 @@ fn expand_braces(pattern: &str) -> Vec<String> {
         return vec![pattern.to_owned()];
     }
     let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    // Spaces around an alternative are not part of it (`{ 4 }` is `4`), as BAPCtools reads them.
     pattern[open + 1..close]
         .split(',')
+        .map(str::trim)
         .flat_map(|choice| expand_braces(&format!("{head}{choice}{tail}")))
         .collect()
 }
@@ -323,8 +402,9 @@ mod tests {
         assert_eq!(mine.len(), 2, "the folder's entry and the file's");
         assert!(mine.iter().all(|r| r.kept_by(&[Accepted])));
         assert!(!mine.iter().all(|r| r.kept_by(&[WrongAnswer])));
-        let (_, unchecked) = yaml.requirements("mine/msg.py");
-        assert_eq!(unchecked, ["message"]);
+        let (said, unchecked) = yaml.requirements("mine/msg.py");
+        assert!(unchecked.is_empty(), "message is checked");
+        assert_eq!(said[1].message.as_deref(), Some("hello"));
         let (scored, unchecked) = yaml.requirements("mine/s.py");
         assert!(unchecked.is_empty(), "score is checked");
         assert!(scored.iter().all(|r| r.score_kept_by(Some(40.0))));
@@ -335,6 +415,17 @@ mod tests {
         assert!(
             yaml.requirements("other/x.py").0.is_empty(),
             "no folder default, no entry"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(SUBMISSIONS_YAML),
+            "tle:\n  sample:\n    use_for_time_limit: lower\n",
+        )
+        .unwrap();
+        let yaml = SubmissionsYaml::read(dir.path()).unwrap();
+        assert!(
+            yaml.requirements("tle/sleep.py").0.is_empty(),
+            "an entry naming its folder, with no requirement, asks nothing"
         );
     }
 }

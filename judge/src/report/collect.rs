@@ -18,6 +18,10 @@ pub struct SolutionVerdicts {
     pub compile_error: bool,
     /// Every case's verdict, in case order.
     pub verdicts: Vec<Verdict>,
+    /// Every judged case's name (`secret/12`), beside its verdict.
+    pub cases: Vec<String>,
+    /// Every judged case's reason for not being accepted (the validator's message), if any.
+    pub messages: Vec<Option<String>>,
     /// Why the first case that failed did (or the compiler's message).
     pub first_failure: Option<String>,
     pub tally: Tally,
@@ -57,6 +61,9 @@ impl Reporter for Collector {
     fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
         if let Some(current) = self.solutions.last_mut() {
             current.verdicts.push(result.verdict);
+            current.cases.push(result.name.clone());
+            let message = result.failure.as_ref().map(|f| f.message.clone());
+            current.messages.push(message);
             if current.first_failure.is_none() {
                 current.first_failure = result.failure.as_ref().map(|f| f.message.clone());
             }

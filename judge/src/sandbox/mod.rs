@@ -68,6 +68,10 @@ pub struct RunSpec<'a> {
     pub address_space_backstop: bool,
     /// A program that is not computing is stopped when this much wall time has passed.
     pub wall_timeout: Duration,
+    /// Stop the program when its output passes the limit (our judges answer OLE at once);
+    /// false to drop the rest of its output and let it run on, as the Kattis package tools
+    /// do, so that a program writing forever still times out.
+    pub stop_at_output_limit: bool,
 }
 
 impl<'a> RunSpec<'a> {
@@ -79,6 +83,7 @@ impl<'a> RunSpec<'a> {
             limits,
             address_space_backstop: true,
             wall_timeout: limits.cpu_time * 2 + Duration::from_secs(1),
+            stop_at_output_limit: true,
         }
     }
 }
@@ -380,7 +385,7 @@ impl Supervisor {
                 if Some(fd) == stdout.raw_fd() {
                     if stdout.read_some()? {
                         output_limit_exceeded = true;
-                        stop = true;
+                        stop |= spec.stop_at_output_limit;
                     }
                 } else if Some(fd) == stderr.raw_fd() {
                     stderr.read_some()?;

@@ -217,6 +217,19 @@ fn packages_are_verified_as_the_format_says() {
             &[("run_time_error/hog.py", "RE 1", "ok")],
             "2 submissions, 0 mismatches",
         ),
+        // Writing forever runs on past the output limit, until its time is up.
+        (
+            "output_limit_2025",
+            &[("time_limit_exceeded/floods.py", "TLE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
+        // Ended by SIGXCPU, the kernel's CPU limit signal: too slow, as problemtools says,
+        // even when the time measured is under the limit.
+        (
+            "cpu_signal_legacy",
+            &[("time_limit_exceeded/xcpu.py", "TLE 1", "ok")],
+            "2 submissions, 0 mismatches",
+        ),
         // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
         // a whole step), and the endless one is TLE under it.
         (
@@ -330,6 +343,20 @@ fn a_folder_submission_is_one_program_and_languages_follow_the_table() {
 }
 
 #[test]
+fn bash_runs_as_the_language_table_says() {
+    let (code, table) = verify("bash_2025");
+    assert_eq!(code, 0, "{table}");
+    for (submission, got, result) in [
+        ("accepted/sum.sh", "AC 2", "ok"),
+        // main.sh is the entry point, and sources its neighbour.
+        ("accepted/bash_parts", "AC 2", "ok"),
+        ("wrong_answer/difference.sh", "WA 1", "ok"),
+    ] {
+        assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
+    }
+}
+
+#[test]
 fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
     let (dir, package) = package("derived_time_limit_2025");
     let cache = dir.path().join("cache");
@@ -370,14 +397,35 @@ fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
         // `mine/ok.{py,cpp}` adds "only AC" to both.
         ("mine/ok.cpp", "AC 2", "ok"),
         ("mine/ok.py", "WA 1", "MISMATCH"),
+        // `message`: in some case's message (the default validator quotes the token).
+        ("mine/says_hello.py", "WA 2", "ok"),
+        ("mine/says_bye.py", "WA 2", "MISMATCH"),
         (
-            "mine/says_hello.py",
+            "mine/typed.py",
             "not judged",
-            "skipped (submissions.yaml asks `message` of it, which is not checked)",
+            "skipped (submissions.yaml asks `language` of it, which is not checked)",
         ),
     ] {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
     }
+}
+
+#[test]
+fn a_requirement_on_test_data_is_checked_on_those_cases_only() {
+    // Every case is judged (no stop at the first WA), and each group's requirement is
+    // checked on the cases its glob matches, spaces around brace alternatives ignored.
+    let (code, table) = verify("case_requirements_2025");
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "mixed/odd.py")[2..],
+        ["AC 4, WA 2", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "mixed/even.py")[2..],
+        ["AC 2, WA 4", "MISMATCH"],
+        "{table}"
+    );
 }
 
 #[test]
