@@ -22,6 +22,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// As JSON reports name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Accepted => "accepted",
+            Outcome::Rejected => "rejected",
+            Outcome::Error => "error",
+        }
+    }
+
     pub fn exit_code(self) -> ExitCode {
         ExitCode::from(match self {
             Outcome::Accepted => EXIT_ACCEPTED,

@@ -104,10 +104,11 @@ fn execute(cli: Cli) -> Result<Outcome> {
             | Command::New(_)
             | Command::Stress(_)
             | Command::Check(_)
+            | Command::List(_)
     );
     if global.format == Format::Json && !speaks_json {
         return Err(Error::usage(
-            "--format json is for run, gen, add, new, stress and check only",
+            "--format json is for run, list, gen, add, new, stress and check only",
         ));
     }
     // Judging a package needs no repository: a Kattis package can be anywhere.

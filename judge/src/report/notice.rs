@@ -120,11 +120,7 @@ impl Notices {
         if self.json {
             let document = Document {
                 command: self.command,
-                outcome: match outcome {
-                    Outcome::Accepted => "accepted",
-                    Outcome::Rejected => "rejected",
-                    Outcome::Error => "error",
-                },
+                outcome: outcome.name(),
                 lines: &self.lines,
                 run: self.run.as_ref(),
             };

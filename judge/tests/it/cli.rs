@@ -52,12 +52,39 @@ fn global_options_work_before_and_after_the_command() {
 fn json_is_refused_by_commands_that_have_no_json_report() {
     let repository = sum_repository();
     judge_in(repository.path())
-        .args(["list", "--format", "json"])
+        .args(["bless", "sum", "--format", "json"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--format json is for run, gen, add, new, stress and check only",
+            "--format json is for run, list, gen, add, new, stress and check only",
         ));
+}
+
+#[test]
+fn list_speaks_json() {
+    let repository = repository_with(&[
+        (
+            "problems/p/problem.toml",
+            "time_limit_ms = 1500\nmemory_limit_mib = 64\ncompare = \"tokens\"\n",
+        ),
+        ("problems/p/tests/1.in", "1\n"),
+        ("problems/p/tests/1.out", "1\n"),
+        ("problems/p/tests/2.in", "2\n"),
+        ("problems/p/tests/2.out", "2\n"),
+    ]);
+    let output = stdout_of(
+        judge_in(repository.path()).args(["list", "--format", "json"]),
+        0,
+    );
+    let document: serde_json::Value = serde_json::from_str(&output).unwrap();
+    let problem = &document["problems"][0];
+    assert_eq!(problem["id"], "p", "{output}");
+    assert_eq!(problem["cases"], 2, "{output}");
+    assert_eq!(problem["time_limit_ms"], 1500, "{output}");
+    assert_eq!(problem["memory_limit_bytes"], 64 << 20, "{output}");
+    assert_eq!(problem["compare"], "tokens", "{output}");
+    assert_eq!(problem["solution_exists"], false, "{output}");
+    assert_eq!(document["outcome"], "accepted", "{output}");
 }
 
 #[test]
