@@ -124,6 +124,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
         .collect();
     // Accepted first (a stable sort keeps the others in order).
     folders.sort_by_key(|folder| file_name(folder) != "accepted");
+    prebuild(&folders, compiler, jobs, &mut toolchains);
     let mut slowest_accepted: Option<Duration> = None;
     let mut derived = false;
     for folder in folders {
@@ -316,6 +317,26 @@ fn judge_one(
 struct Toolchains(HashMap<LanguageId, Option<String>>);
 
 /// Why a submission cannot be judged on this machine, if it cannot.
+/// Builds every submission that can be judged, `jobs` at a time, before any is judged: the
+/// submissions are then judged one after the other (the accepted ones first decide the time
+/// limit), and each finds its build in the cache. A failure is left for its row to report.
+fn prebuild(folders: &[PathBuf], compiler: &Compiler, jobs: usize, toolchains: &mut Toolchains) {
+    use rayon::prelude::*;
+    let sources: Vec<PathBuf> = folders
+        .iter()
+        .flat_map(|folder| submissions_in(folder))
+        .filter(|submission| unjudgeable(submission, toolchains).is_none())
+        .collect();
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build() else {
+        return;
+    };
+    pool.install(|| {
+        sources.par_iter().for_each(|source| {
+            let _ = compiler.build(source);
+        })
+    });
+}
+
 fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String> {
     let sources = match Sources::read(submission) {
         Ok(sources) => sources,
