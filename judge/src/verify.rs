@@ -117,18 +117,22 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     if derive.is_some() {
         problem.limits.cpu_time = UNKNOWN_TIME_LIMIT;
     }
-    let mut toolchains = Toolchains::default();
-    let mut folders: Vec<PathBuf> = submissions_in(&root)
-        .into_iter()
-        .filter(|path| path.is_dir())
-        .collect();
-    // Accepted first (a stable sort keeps the others in order).
-    folders.sort_by_key(|folder| file_name(folder) != "accepted");
-    prebuild(&folders, compiler, jobs, &mut toolchains);
+    let entries = plan(&root, &yaml, &problem);
+    prebuild(&entries, compiler, jobs);
     let mut slowest_accepted: Option<Duration> = None;
     let mut derived = false;
-    for folder in folders {
-        let name = file_name(&folder);
+    for entry in entries {
+        let (submission, name, promise) = match entry {
+            Entry::Judge {
+                submission,
+                folder,
+                promise,
+            } => (submission, folder, promise),
+            Entry::Skipped(row) => {
+                report.rows.push(row);
+                continue;
+            }
+        };
         if let (Some(package), false, true) = (derive, derived, name != "accepted") {
             derived = true;
             report.derived_time_limit = derived_limit(package, slowest_accepted);
@@ -136,61 +140,18 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
                 problem.limits.cpu_time = limit;
             }
         }
-        let folder_promise = FOLDERS
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, promise)| promise.clone());
-        if folder_promise.is_none() && yaml.is_empty() {
-            report.rows.push(Row {
-                submission: folder,
-                expected: name,
-                got: "not judged".into(),
-                outcome: Outcome::Skipped("no verdict is known for this folder".into()),
-            });
-            continue;
+        let problem = with_tle_margin(&problem, &promise);
+        let (got, outcome, verdicts) = judge_one(&problem, &submission, &promise, compiler, jobs);
+        if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts) {
+            let time = verdicts.tally.max_cpu_time;
+            slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
         }
-        for submission in submissions_in(&folder) {
-            let relative = format!("{name}/{}", file_name(&submission));
-            let (requirements, unchecked) = yaml.requirements(&relative);
-            let promise = match &folder_promise {
-                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
-                Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
-                    Some(promise.clone())
-                }
-                _ if requirements.is_empty() => None,
-                _ => Some(Promise::Requirements(requirements)),
-            };
-            let skip = |reason: String| ("not judged".to_owned(), Outcome::Skipped(reason), None);
-            let (got, outcome, verdicts) = match (promise, unchecked.first()) {
-                (None, _) => {
-                    skip("neither its folder nor submissions.yaml says what it must get".into())
-                }
-                (Some(_), Some(key)) => skip(format!(
-                    "submissions.yaml asks `{key}` of it, which is not checked"
-                )),
-                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => skip(
-                    "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
-                ),
-                (Some(promise), None) => match unjudgeable(&submission, &mut toolchains) {
-                    Some(reason) => skip(reason),
-                    None => {
-                        let problem = with_tle_margin(&problem, &promise);
-                        judge_one(&problem, &submission, &promise, compiler, jobs)
-                    }
-                },
-            };
-            if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts)
-            {
-                let time = verdicts.tally.max_cpu_time;
-                slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
-            }
-            report.rows.push(Row {
-                submission,
-                expected: name.clone(),
-                got,
-                outcome,
-            });
-        }
+        report.rows.push(Row {
+            submission,
+            expected: name,
+            got,
+            outcome,
+        });
     }
     if let (Some(package), false) = (derive, derived) {
         // Only accepted submissions: the limit is still worth knowing, for `run`.
@@ -317,15 +278,94 @@ fn judge_one(
 struct Toolchains(HashMap<LanguageId, Option<String>>);
 
 /// Why a submission cannot be judged on this machine, if it cannot.
-/// Builds every submission that can be judged, `jobs` at a time, before any is judged: the
-/// submissions are then judged one after the other (the accepted ones first decide the time
-/// limit), and each finds its build in the cache. A failure is left for its row to report.
-fn prebuild(folders: &[PathBuf], compiler: &Compiler, jobs: usize, toolchains: &mut Toolchains) {
+/// A row of the report as decided before anything runs: skipped, or to be judged.
+enum Entry {
+    Skipped(Row),
+    Judge {
+        submission: PathBuf,
+        folder: String,
+        promise: Promise,
+    },
+}
+
+/// Every submission, accepted ones first, with what it must get, or why it is not judged.
+fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem) -> Vec<Entry> {
+    let mut toolchains = Toolchains::default();
+    let mut folders: Vec<PathBuf> = submissions_in(root)
+        .into_iter()
+        .filter(|path| path.is_dir())
+        .collect();
+    // Accepted first (a stable sort keeps the others in order).
+    folders.sort_by_key(|folder| file_name(folder) != "accepted");
+    let mut entries = Vec::new();
+    for folder in folders {
+        let name = file_name(&folder);
+        let skipped = |submission: PathBuf, reason: String| {
+            Entry::Skipped(Row {
+                submission,
+                expected: name.clone(),
+                got: "not judged".into(),
+                outcome: Outcome::Skipped(reason),
+            })
+        };
+        let folder_promise = FOLDERS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, promise)| promise.clone());
+        if folder_promise.is_none() && yaml.is_empty() {
+            entries.push(skipped(
+                folder,
+                "no verdict is known for this folder".into(),
+            ));
+            continue;
+        }
+        for submission in submissions_in(&folder) {
+            let relative = format!("{name}/{}", file_name(&submission));
+            let (requirements, unchecked) = yaml.requirements(&relative);
+            let promise = match &folder_promise {
+                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
+                Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
+                    Some(promise.clone())
+                }
+                _ if requirements.is_empty() => None,
+                _ => Some(Promise::Requirements(requirements)),
+            };
+            let why_not = match (&promise, unchecked.first()) {
+                (None, _) => {
+                    Some("neither its folder nor submissions.yaml says what it must get".into())
+                }
+                (Some(_), Some(key)) => Some(format!(
+                    "submissions.yaml asks `{key}` of it, which is not checked"
+                )),
+                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Some(
+                    "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
+                ),
+                (Some(_), None) => unjudgeable(&submission, &mut toolchains),
+            };
+            entries.push(match (why_not, promise) {
+                (None, Some(promise)) => Entry::Judge {
+                    submission,
+                    folder: name.clone(),
+                    promise,
+                },
+                (reason, _) => skipped(submission, reason.unwrap_or_default()),
+            });
+        }
+    }
+    entries
+}
+
+/// Builds the submissions to judge, `jobs` at a time, before any is judged: they are judged
+/// one after the other (the accepted ones first decide a derived time limit), and each then
+/// finds its build in the cache. A failure is left for its row to report.
+fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
     use rayon::prelude::*;
-    let sources: Vec<PathBuf> = folders
+    let sources: Vec<&Path> = entries
         .iter()
-        .flat_map(|folder| submissions_in(folder))
-        .filter(|submission| unjudgeable(submission, toolchains).is_none())
+        .filter_map(|entry| match entry {
+            Entry::Judge { submission, .. } => Some(submission.as_path()),
+            Entry::Skipped(_) => None,
+        })
         .collect();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build() else {
         return;
