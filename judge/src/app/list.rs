@@ -2,25 +2,19 @@
 
 use crate::cli::{Format, ListArgs};
 use crate::error::{Outcome, Result};
+use crate::problem::Problem;
 use crate::provenance::Provenance;
 use crate::report::{format_bytes, print_error, Table};
 
 use super::Context;
 
+/// A problem, with the origin of each case (case, origin) when they were asked for.
+type Listed = (Problem, Option<Vec<(String, String)>>);
+
 pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
     let repository = &context.repository;
     let mut outcome = Outcome::Accepted;
-    let mut table = Table::new(&[
-        ("problem", false),
-        ("cases", true),
-        ("time", true),
-        ("memory", true),
-        ("compare", false),
-        ("profile", false),
-        ("solution", false),
-    ]);
-    let mut origins = Vec::new();
-    let mut documents = Vec::new();
+    let mut listed: Vec<Listed> = Vec::new();
     for problem in repository.problem_dirs()? {
         let problem = match problem.and_then(|dir| repository.load_problem(&dir)) {
             Ok(problem) => problem,
@@ -30,6 +24,75 @@ pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
                 continue;
             }
         };
+        let origins = if args.provenance {
+            let provenance = Provenance::load(&problem.dir)?;
+            let origin = |name: &String| {
+                provenance
+                    .cases
+                    .get(name)
+                    .map_or_else(|| "hand-written".to_owned(), |o| o.describe())
+            };
+            Some(
+                problem
+                    .cases
+                    .iter()
+                    .map(|case| (case.name.clone(), origin(&case.name)))
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        listed.push((problem, origins));
+    }
+    if context.format == Format::Json {
+        print_json(context, &listed, outcome);
+    } else {
+        print_tables(context, &listed);
+    }
+    Ok(outcome)
+}
+
+/// One document; problems that could not be read were named on stderr, and the outcome says so.
+fn print_json(context: &Context, listed: &[Listed], outcome: Outcome) {
+    let problems: Vec<serde_json::Value> = listed
+        .iter()
+        .map(|(problem, origins)| {
+            let mut document = serde_json::json!({
+                "id": problem.id,
+                "name": problem.name,
+                "cases": problem.cases.len(),
+                "time_limit_ms": problem.limits.cpu_time.as_millis() as u64,
+                "memory_limit_bytes": problem.limits.memory_bytes,
+                "compare": problem.compare.name(),
+                "profile": problem.profile.to_string(),
+                "solution": context.repository.relative(&problem.solution),
+                "solution_exists": problem.solution.exists(),
+            });
+            if let Some(origins) = origins {
+                document["provenance"] = origins
+                    .iter()
+                    .map(|(case, origin)| serde_json::json!({"case": case, "origin": origin}))
+                    .collect();
+            }
+            document
+        })
+        .collect();
+    let document = serde_json::json!({ "problems": problems, "outcome": outcome.name() });
+    println!("{document:#}");
+}
+
+/// The problem table, then each problem's case origins when asked for.
+fn print_tables(context: &Context, listed: &[Listed]) {
+    let mut table = Table::new(&[
+        ("problem", false),
+        ("cases", true),
+        ("time", true),
+        ("memory", true),
+        ("compare", false),
+        ("profile", false),
+        ("solution", false),
+    ]);
+    for (problem, _) in listed {
         let missing = if problem.solution.exists() {
             ""
         } else {
@@ -44,49 +107,19 @@ pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
             problem.profile.to_string(),
             format!(
                 "{}{missing}",
-                repository.relative(&problem.solution).display()
+                context.repository.relative(&problem.solution).display()
             ),
         ]);
-        let mut provenance_rows = Vec::new();
-        if args.provenance {
-            let provenance = Provenance::load(&problem.dir)?;
-            let mut cases = Table::new(&[("case", false), ("origin", false)]);
-            for case in &problem.cases {
-                let origin = provenance
-                    .cases
-                    .get(&case.name)
-                    .map_or_else(|| "hand-written".to_owned(), |o| o.describe());
-                provenance_rows.push(serde_json::json!({"case": case.name, "origin": origin}));
-                cases.row(vec![case.name.clone(), origin]);
-            }
-            origins.push((problem.id.clone(), cases));
-        }
-        let mut document = serde_json::json!({
-            "id": problem.id,
-            "name": problem.name,
-            "cases": problem.cases.len(),
-            "time_limit_ms": problem.limits.cpu_time.as_millis() as u64,
-            "memory_limit_bytes": problem.limits.memory_bytes,
-            "compare": problem.compare.name(),
-            "profile": problem.profile.to_string(),
-            "solution": repository.relative(&problem.solution),
-            "solution_exists": problem.solution.exists(),
-        });
-        if args.provenance {
-            document["provenance"] = provenance_rows.into();
-        }
-        documents.push(document);
-    }
-    if context.format == Format::Json {
-        // Problems that could not be read were named on stderr; the outcome says so.
-        let document = serde_json::json!({ "problems": documents, "outcome": outcome.name() });
-        println!("{document:#}");
-        return Ok(outcome);
     }
     print!("{}", table.render(""));
-    for (id, cases) in origins {
-        println!("\n{id}:");
-        print!("{}", cases.render("    "));
+    for (problem, origins) in listed {
+        if let Some(origins) = origins {
+            let mut cases = Table::new(&[("case", false), ("origin", false)]);
+            for (case, origin) in origins {
+                cases.row(vec![case.clone(), origin.clone()]);
+            }
+            println!("\n{}:", problem.id);
+            print!("{}", cases.render("    "));
+        }
     }
-    Ok(outcome)
 }
