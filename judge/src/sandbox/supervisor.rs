@@ -84,8 +84,6 @@ pub fn main() -> ! {
         cgroups,
         workdir,
         private_tmp,
-        armed_limit: 0,
-        armed: None,
     };
     if protocol::send(supervisor.socket.as_fd(), &ready, &[]).is_ok() {
         // What judges that are no longer running left behind, swept beside the runs: here
@@ -105,10 +103,6 @@ struct Supervisor {
     cgroups: Cgroups,
     workdir: PathBuf,
     private_tmp: bool,
-    /// The memory cgroup's hard limit of the last run.
-    armed_limit: u64,
-    /// The cgroup readied for a run with this hard limit: (limit, baseline charge).
-    armed: Option<(u64, u64)>,
 }
 
 /// Why the watch loop ended.
@@ -150,11 +144,7 @@ impl Supervisor {
     fn run(&mut self, request: &Request, stdio: [OwnedFd; 3]) -> Option<Report> {
         let limit = request.memory_bytes;
         let hard_limit = limit.saturating_add(memory_margin(limit));
-        let baseline = match self.armed.take() {
-            Some((armed_limit, baseline)) if armed_limit == hard_limit => baseline,
-            _ => self.cgroups.start_run(hard_limit),
-        };
-        self.armed_limit = hard_limit;
+        let baseline = self.cgroups.start_run(hard_limit);
         let launch = match self.launch(request, &stdio) {
             Ok(launch) => launch,
             Err(error) => return Some(spawn_failure(&error)),
@@ -216,18 +206,14 @@ impl Supervisor {
     }
 
     /// Readies the slot for the next run: empties the working folder and the private
-    /// temporary folders, allows processes again, and starts the memory cgroup's count with
-    /// the last run's limit (most runs of a judge share it).
+    /// temporary folders, allows processes again, and starts the memory cgroup's next count.
     fn clean_up(&mut self) {
         empty_folder(&self.workdir);
         if self.private_tmp {
             empty_folder(Path::new("/dev/shm"));
         }
         self.cgroups.allow_processes();
-        if self.cgroups.has_memory() {
-            let baseline = self.cgroups.start_run(self.armed_limit);
-            self.armed = Some((self.armed_limit, baseline));
-        }
+        self.cgroups.ready_next_run();
     }
 
     /// The judge has gone or closed the slot: nothing of a run may stay.
