@@ -194,7 +194,7 @@ impl Work<'_> {
                 let streams = Streams {
                     stdin: Some(from_submission),
                     stdout: Some(to_relay),
-                    stop: None,
+                    ..Streams::default()
                 };
                 let run = self.validator.run_with(
                     Path::new("/dev/null"),
@@ -228,6 +228,7 @@ impl Work<'_> {
                 stdin: Some(submission_in),
                 stdout: Some(submission_out),
                 stop: Some(stop.as_fd()),
+                ..Streams::default()
             };
             let run = program.run_with(
                 Path::new("/dev/null"),

@@ -39,10 +39,14 @@ pub fn judge_case(
     }
     // Past its output limit a package's submission runs on, its output dropped, as
     // problemtools, BAPCtools and DOMjudge let it: one that writes forever is too slow there.
-    let options = RunOptions {
+    // Without a checker the output is compared with the expected file while it arrives.
+    let mut options = RunOptions {
         run_past_output_limit: problem.package.is_some(),
         ..RunOptions::default()
     };
+    if problem.checker.is_none() {
+        options.streams.expected = Some(&case.expected);
+    }
     let run = match program.run_with(&case.input, limits, &[], options) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
@@ -174,6 +178,10 @@ fn check_output(
             Judgement::Wrong(message) => (OutputCheck::Differs, Some(failed(message)), None),
             Judgement::Fault(message) => (OutputCheck::Failed, Some(failed(message)), None),
         };
+    }
+    if run.matched_expected {
+        // Identical outputs match in every mode.
+        return (OutputCheck::Matches, None, None);
     }
     match compare::compare_file(
         case.compare.unwrap_or(problem.compare),

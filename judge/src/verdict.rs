@@ -176,6 +176,7 @@ mod tests {
             wall_time: Duration::from_millis(10),
             peak_memory_bytes: 10,
             stdout: Vec::new(),
+            matched_expected: false,
             stderr: Vec::new(),
             output_limit_exceeded: false,
             wall_timeout: false,

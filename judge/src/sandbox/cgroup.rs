@@ -14,9 +14,12 @@ use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-/// Processes and threads one run may have at once (the supervisor is one more): room for a
-/// JVM's threads, none for a fork bomb.
+/// Processes and threads one run may have at once (the supervisor and its spawner are two
+/// more): room for a JVM's threads, none for a fork bomb.
 pub const MAX_TASKS: u64 = 64;
+
+/// `pids.max` of a slot: a run's tasks, the supervisor and its spawner.
+const PIDS_MAX: u64 = MAX_TASKS + 2;
 
 /// Prefix of every cgroup the judge makes; the owner's pid follows it.
 const PREFIX: &str = "judge-";
@@ -56,7 +59,7 @@ impl Cgroups {
         }
         let name = format!("{PREFIX}{owner}-{}", std::process::id());
         let mut cgroups = Cgroups {
-            pids: make("pids", &name, &[("pids.max", &(MAX_TASKS + 1).to_string())]),
+            pids: make("pids", &name, &[("pids.max", &PIDS_MAX.to_string())]),
             memory: make("memory", &name, &[]),
             memory_peak: None,
             memory_limit: None,
@@ -168,13 +171,13 @@ impl Cgroups {
         text.trim().parse().ok()
     }
 
-    /// Stops every process of the pids group but `spare` (the supervisor) from starting
-    /// another (a fork bomb racing its killer), and kills them.
-    pub fn stop_all_but(&self, spare: u32) {
+    /// Stops every process of the pids group but `spare` (the supervisor and its spawner)
+    /// from starting another (a fork bomb racing its killer), and kills them.
+    pub fn stop_all_but(&self, spare: &[u32]) {
         let Some(pids) = &self.pids else {
             return;
         };
-        let _ = std::fs::write(pids.dir.join("pids.max"), "1");
+        let _ = std::fs::write(pids.dir.join("pids.max"), spare.len().to_string());
         self.stopped.set(true);
         let Ok(text) = std::fs::read_to_string(pids.dir.join("cgroup.procs")) else {
             return;
@@ -183,7 +186,7 @@ impl Cgroups {
             .lines()
             .filter_map(|line| line.trim().parse::<i32>().ok())
         {
-            if pid as u32 != spare {
+            if !spare.contains(&(pid as u32)) {
                 super::tree::kill(pid);
             }
         }
@@ -192,7 +195,7 @@ impl Cgroups {
     /// After a run: new processes are allowed again.
     pub fn allow_processes(&self) {
         if let (Some(pids), true) = (&self.pids, self.stopped.replace(false)) {
-            let _ = std::fs::write(pids.dir.join("pids.max"), (MAX_TASKS + 1).to_string());
+            let _ = std::fs::write(pids.dir.join("pids.max"), PIDS_MAX.to_string());
         }
     }
 }

@@ -28,12 +28,24 @@ use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags};
 
+/// Puts an item in the section of the code that starts programs (see `spawn`).
+macro_rules! hot {
+    ($item:item) => {
+        #[link_section = ".text.judge_spawn"]
+        $item
+    };
+}
+
+mod capture;
 mod cgroup;
-mod footprint;
 mod protocol;
 mod spawn;
+mod spawner;
 pub mod supervisor;
 mod tree;
+
+pub use capture::recycle;
+use capture::Capture;
 
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
@@ -141,8 +153,12 @@ pub struct RunOutput {
     pub wall_time: Duration,
     /// Peak memory of the whole process tree (see the module's notes for how).
     pub peak_memory_bytes: u64,
-    /// At most `limits.output_bytes` of standard output.
+    /// At most `limits.output_bytes` of standard output; empty when it matched the expected
+    /// output it was compared with while it ran.
     pub stdout: Vec<u8>,
+    /// Standard output was compared with `Streams::expected` while it ran, and was its bytes
+    /// exactly (nothing of it is kept then).
+    pub matched_expected: bool,
     /// At most `STDERR_CAP_BYTES` of standard error.
     pub stderr: Vec<u8>,
     /// The program wrote more than the output limit and was stopped.
@@ -170,6 +186,9 @@ pub struct Streams<'a> {
     pub stdout: Option<OwnedFd>,
     /// Stops this run when it becomes readable, as the judge's interrupt stops every run.
     pub stop: Option<std::os::fd::BorrowedFd<'a>>,
+    /// Compare standard output with this file while it arrives: an output that matches it is
+    /// not kept (see `capture`).
+    pub expected: Option<&'a Path>,
 }
 
 /// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
@@ -179,6 +198,8 @@ pub struct Streams<'a> {
 #[derive(Default)]
 pub struct Sandbox {
     idle: Mutex<Vec<Supervisor>>,
+    /// A supervisor has been started: the first one sweeps what earlier judges left.
+    started: std::sync::atomic::AtomicBool,
 }
 
 impl Sandbox {
@@ -197,7 +218,7 @@ impl Sandbox {
         let taken = self.idle().pop();
         let mut supervisor = match taken {
             Some(supervisor) => supervisor,
-            None => Supervisor::start()?,
+            None => Supervisor::start(self.first_start())?,
         };
         match supervisor.run(spec, streams) {
             // A program that could not be started (a missing toolchain) says nothing against
@@ -218,10 +239,16 @@ impl Sandbox {
     pub fn prepare(&self) {
         let mut idle = self.idle();
         if idle.is_empty() {
-            if let Ok(supervisor) = Supervisor::start() {
+            if let Ok(supervisor) = Supervisor::start(self.first_start()) {
                 idle.push(supervisor);
             }
         }
+    }
+
+    fn first_start(&self) -> bool {
+        !self
+            .started
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
     }
 
     fn idle(&self) -> MutexGuard<'_, Vec<Supervisor>> {
@@ -246,7 +273,7 @@ impl Drop for Sandbox {
 }
 
 /// Removes what judges that are no longer running left behind: cgroups and run folders.
-/// Each supervisor does this when it starts.
+/// A judge's first supervisor does this when it starts.
 fn sweep(cgroup_bases: &[PathBuf]) {
     cgroup::sweep(cgroup_bases);
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
@@ -277,7 +304,8 @@ fn supervisor_executable() -> io::Result<PathBuf> {
 }
 
 impl Supervisor {
-    fn start() -> io::Result<Supervisor> {
+    /// Starts a supervisor; the one that `sweeps` removes what earlier judges left.
+    fn start(sweeps: bool) -> io::Result<Supervisor> {
         let (ours, theirs) = rustix::net::socketpair(
             rustix::net::AddressFamily::UNIX,
             rustix::net::SocketType::SEQPACKET,
@@ -292,6 +320,9 @@ impl Supervisor {
             .env("JUDGE_OWNER", std::process::id().to_string())
             .stdin(std::process::Stdio::from(theirs))
             .stdout(std::process::Stdio::null());
+        if sweeps {
+            command.env(supervisor::SWEEP, "1");
+        }
         let process = command.spawn()?;
         Ok(Supervisor {
             process,
@@ -348,10 +379,10 @@ impl Supervisor {
         drop((stdin, stdout_end, stderr_end));
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
         let mut stdout = match stdout {
-            Some(stdout) => Capture::new(stdout, output_cap, SPARE_OUTPUT.take()),
+            Some(stdout) => Capture::output(stdout, output_cap, streams.expected),
             None => Capture::closed(),
         };
-        let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES, Vec::new());
+        let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES);
         let mut report: Option<protocol::Report> = None;
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
@@ -418,8 +449,9 @@ impl Supervisor {
             cpu_time: Duration::from_micros(report.cpu_time_us),
             wall_time: Duration::from_micros(report.wall_time_us),
             peak_memory_bytes: report.peak_memory_bytes,
-            stdout: stdout.buffer,
-            stderr: stderr.buffer,
+            matched_expected: stdout.matched_expected,
+            stdout: stdout.into_buffer(),
+            stderr: stderr.into_buffer(),
             output_limit_exceeded,
             wall_timeout: report.wall_timeout,
             memory_limit_seen: report.memory_limit_seen,
@@ -494,95 +526,4 @@ pub(crate) fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
                 .find(|candidate| candidate.is_file())
         })
         .map_or_else(|| program.to_owned(), PathBuf::into_os_string)
-}
-
-thread_local! {
-    /// An output buffer given back by `recycle`, for this thread's next run.
-    static SPARE_OUTPUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Buffers up to this size are kept for the next run; larger ones are given back to the
-/// system.
-const RECYCLED_MAX_BYTES: usize = 16 << 20;
-
-/// Gives a run's output buffer back for the next run on this thread: its pages are already
-/// there, where a fresh buffer costs a page fault per 4 KiB and copies as it grows.
-pub fn recycle(mut buffer: Vec<u8>) {
-    if buffer.capacity() <= RECYCLED_MAX_BYTES {
-        buffer.clear();
-        SPARE_OUTPUT.set(buffer);
-    }
-}
-
-/// One output pipe and the bytes kept from it.
-struct Capture {
-    pipe: Option<File>,
-    buffer: Vec<u8>,
-    cap: usize,
-}
-
-impl Capture {
-    fn new(fd: OwnedFd, cap: usize, buffer: Vec<u8>) -> Self {
-        Capture {
-            pipe: Some(File::from(fd)),
-            buffer,
-            cap,
-        }
-    }
-
-    /// Nothing to capture: the stream was given to the program.
-    fn closed() -> Self {
-        Capture {
-            pipe: None,
-            buffer: Vec::new(),
-            cap: 0,
-        }
-    }
-
-    fn is_open(&self) -> bool {
-        self.pipe.is_some()
-    }
-
-    fn fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
-        self.pipe.as_ref().map(AsFd::as_fd)
-    }
-
-    fn raw_fd(&self) -> Option<RawFd> {
-        self.pipe.as_ref().map(AsRawFd::as_raw_fd)
-    }
-
-    /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
-    /// Below the cap the bytes go straight into the buffer, with no copy in between.
-    fn read_some(&mut self) -> io::Result<bool> {
-        const CHUNK: usize = 64 * 1024;
-        let Some(pipe) = self.pipe.as_ref() else {
-            return Ok(false);
-        };
-        let room = self.cap - self.buffer.len();
-        let result = if room > 0 {
-            // Grows by doubling (at least a chunk), never past the cap.
-            let want = CHUNK.max(self.buffer.len()).min(room);
-            if self.buffer.capacity() - self.buffer.len() < want.min(CHUNK) {
-                self.buffer.reserve(want);
-            }
-            let before = self.buffer.len();
-            let read = rustix::io::read(pipe, rustix::buffer::spare_capacity(&mut self.buffer));
-            // Never keep more than the cap, even if the spare room was larger.
-            self.buffer.truncate(before + room);
-            read
-        } else {
-            // Past the cap: read to discard.
-            let mut sink = [0u8; 16 * 1024];
-            rustix::io::read(pipe, &mut sink)
-        };
-        let count = match result {
-            Ok(count) => count,
-            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
-            Err(error) => return Err(error.into()),
-        };
-        if count == 0 {
-            self.pipe = None;
-        }
-        Ok(count > room)
-    }
 }

@@ -104,6 +104,18 @@ pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
 }
 
 fn receive_into(socket: impl AsFd, bytes: &mut [u8]) -> io::Result<Option<Received>> {
+    Ok(receive_in(socket, bytes)?.map(|(length, fds)| Received {
+        bytes: bytes[..length].to_vec(),
+        fds,
+    }))
+}
+
+/// Receives one message into `bytes`: its length and the descriptors that came with it;
+/// `None` at end of stream.
+pub fn receive_in(
+    socket: impl AsFd,
+    bytes: &mut [u8],
+) -> io::Result<Option<(usize, Vec<OwnedFd>)>> {
     let mut space = [MaybeUninit::<u8>::uninit(); rustix::cmsg_space!(ScmRights(3))];
     let mut control = RecvAncillaryBuffer::new(&mut space);
     let received = loop {
@@ -126,10 +138,7 @@ fn receive_into(socket: impl AsFd, bytes: &mut [u8]) -> io::Result<Option<Receiv
     if received.bytes == 0 && fds.is_empty() {
         return Ok(None);
     }
-    Ok(Some(Received {
-        bytes: bytes[..received.bytes].to_vec(),
-        fds,
-    }))
+    Ok(Some((received.bytes, fds)))
 }
 
 /// Parses a received JSON message.

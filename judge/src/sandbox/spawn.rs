@@ -1,50 +1,57 @@
 //! Starting a program the way posix_spawn does, plus what posix_spawn cannot do.
 //!
-//! `clone(CLONE_VM | CLONE_VFORK)` shares the supervisor's memory instead of copying its page
-//! tables, and the supervisor waits until the child has called `execve`. Until then the child
-//! runs on a stack of its own but in the supervisor's memory, so it makes only system calls on
+//! `clone(CLONE_VM | CLONE_VFORK)` shares the spawner's memory instead of copying its page
+//! tables, and the spawner waits until the child has called `execve`. Until then the child
+//! runs on a stack of its own but in the spawner's memory, so it makes only system calls on
 //! data prepared beforehand: default signal handling, its own process group, death with the
 //! supervisor, its OOM score, its rlimits (set before exec: the kernel lays out the new
 //! program's memory from the stack limit it has then), its three standard descriptors and
-//! working folder, then `execve`. The kernel folds the high-water mark of the memory left at
-//! exec into the program's `ru_maxrss`: the supervisor is small for that reason.
+//! working folder, then `execve`.
+//!
+//! The kernel folds the high-water mark of the memory left at exec into the program's
+//! `ru_maxrss`, so the spawner's memory must stay small: the code of a start is marked `hot!`
+//! (a section of its own) and calls no library function but `clone` and `syscall`, so the
+//! pages of code it holds are few.
 
-use std::ffi::CString;
-use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::ffi::CStr;
+use std::os::fd::RawFd;
 
 use super::Rlimit;
 
 /// Everything the child needs, prepared by the parent (the child may not allocate).
-pub struct Launch {
-    program: CString,
-    argv: Vec<CString>,
-    envp: Vec<CString>,
-    cwd: CString,
+pub struct Launch<'a> {
+    /// `argv[0]` is the program's path; both lists end with a null pointer.
+    pub argv: &'a [*const libc::c_char],
+    pub envp: &'a [*const libc::c_char],
+    pub cwd: &'a CStr,
     /// The descriptors that become the child's 0, 1 and 2 (lent: the caller keeps them open
     /// until `spawn` returns).
-    stdio: [RawFd; 3],
-    rlimits: Vec<Rlimit>,
-    /// `/proc/self/oom_score_adj`: the program is the OOM killer's first choice, never its
-    /// supervisor (raising one's own score needs no privilege; lowering the supervisor's does)
-    /// and the program must not inherit that.
-    oom_score_adj: CString,
-    signals_to_reset: &'static [libc::c_int],
-    /// Regions of the supervisor's memory to drop, and `clear_refs` to reset its high-water
-    /// mark with, right before `execve` (see `footprint`).
-    drop_regions: Vec<(usize, usize)>,
-    clear_refs: RawFd,
+    pub stdio: [RawFd; 3],
+    pub rlimits: &'a [Rlimit],
+    /// What stays the same from one start to the next.
+    pub fixed: &'a Fixed,
 }
 
-/// The signals whose disposition in the judge is not the default: the child resets them
-/// (an ignored signal would stay ignored across exec, and a handler of the judge must not run
-/// in the child before it). Dispositions are set at start-up, so they are read once.
-fn signals_to_reset() -> &'static [libc::c_int] {
-    static SIGNALS: std::sync::OnceLock<Vec<libc::c_int>> = std::sync::OnceLock::new();
-    SIGNALS.get_or_init(|| {
-        (1..libc::SIGRTMAX())
+/// What every start of one spawner shares, read once when it starts.
+pub struct Fixed {
+    /// The signals whose disposition is not the default: the child resets them (an ignored
+    /// signal would stay ignored across exec, and a handler must not run in the child).
+    signals_to_reset: Vec<libc::c_int>,
+    /// The supervisor, the programs' parent: they die with it.
+    parent: libc::pid_t,
+    /// `/proc/self/clear_refs` open for writing, to reset the spawner's high-water mark with
+    /// right before `execve` (to what it holds, not what it held at start-up), or -1.
+    clear_refs: RawFd,
+    /// The spawner's code, let go of right before `execve` when the spawner holds more than
+    /// `MAX_MARK_BYTES`.
+    code_regions: Vec<(usize, usize)>,
+    /// The child's stack: made once, as a fresh one would be zeroed each time.
+    stack: std::cell::UnsafeCell<Vec<u8>>,
+}
+
+impl Fixed {
+    pub fn new(clear_refs: Option<RawFd>) -> Fixed {
+        let signals_to_reset = (1..libc::SIGRTMAX())
             .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
             .filter(|&signal| {
                 // SAFETY: queries a disposition into a zeroed sigaction.
@@ -54,228 +61,216 @@ fn signals_to_reset() -> &'static [libc::c_int] {
                         && action.sa_sigaction != libc::SIG_DFL
                 }
             })
-            .collect()
-    })
+            .collect();
+        Fixed {
+            signals_to_reset,
+            parent: std::os::unix::process::parent_id() as libc::pid_t,
+            clear_refs: clear_refs.unwrap_or(-1),
+            code_regions: code_regions(),
+            stack: std::cell::UnsafeCell::new(vec![0u8; 128 * 1024]),
+        }
+    }
 }
 
-fn c_string(bytes: &[u8]) -> io::Result<CString> {
-    CString::new(bytes).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "a NUL byte in a command, path or variable",
-        )
-    })
-}
-
-impl Launch {
-    /// `argv[0]` is the program's path; `env` holds `KEY=VALUE` entries.
-    pub fn new(
-        argv: &[Vec<u8>],
-        env: &[Vec<u8>],
-        cwd: &Path,
-        stdio: [BorrowedFd; 3],
-        rlimits: Vec<Rlimit>,
-        footprint: &super::footprint::Footprint,
-    ) -> io::Result<Launch> {
-        let program = argv
-            .first()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
-        let envp = env
-            .iter()
-            .map(|entry| c_string(entry))
-            .collect::<io::Result<_>>()?;
-        Ok(Launch {
-            program: c_string(program)?,
-            argv: argv
-                .iter()
-                .map(|arg| c_string(arg))
-                .collect::<io::Result<_>>()?,
-            envp,
-            cwd: c_string(cwd.as_os_str().as_bytes())?,
-            stdio: stdio.map(|fd| fd.as_raw_fd()),
-            rlimits,
-            oom_score_adj: c_string(b"/proc/self/oom_score_adj")?,
-            signals_to_reset: signals_to_reset(),
-            drop_regions: footprint.regions().to_vec(),
-            clear_refs: footprint.clear_refs().map_or(-1, |fd| fd.as_raw_fd()),
+/// The executable mappings of files: code, never written, so dropping its pages loses
+/// nothing (a later access reads them back).
+fn code_regions() -> Vec<(usize, usize)> {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
+    maps.lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let (range, permissions) = (fields.next()?, fields.next()?);
+            let path = fields.nth(3)?;
+            if permissions != "r-xp" || !path.starts_with('/') {
+                return None;
+            }
+            let (start, end) = range.split_once('-')?;
+            let start = usize::from_str_radix(start, 16).ok()?;
+            Some((start, usize::from_str_radix(end, 16).ok()? - start))
         })
-    }
+        .collect()
+}
 
-    /// Starts the program; returns its pid once it has called `execve`.
-    pub fn spawn(&self) -> io::Result<libc::pid_t> {
-        let argv: Vec<*const libc::c_char> = self
-            .argv
-            .iter()
-            .map(|a| a.as_ptr())
-            .chain(std::iter::once(std::ptr::null()))
-            .collect();
-        let envp: Vec<*const libc::c_char> = self
-            .envp
-            .iter()
-            .map(|e| e.as_ptr())
-            .chain(std::iter::once(std::ptr::null()))
-            .collect();
-        let mut child = Child {
-            launch: self,
-            argv: argv.as_ptr(),
-            envp: envp.as_ptr(),
-            parent: std::process::id() as libc::pid_t,
-            error: 0,
-        };
-        // The child's stack, made once per thread: a fresh one per start would be zeroed
-        // each time (glibc serves it from the heap once a freed mapping raised its threshold).
-        thread_local! {
-            static STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; 128 * 1024]);
-        }
-        STACK.with_borrow_mut(|stack| self.spawn_on(stack, &mut child))
-    }
+/// The most the spawner may hold, and so pass on as the floor of a program's memory figure,
+/// before it lets go of its code at every start. (In the child, `RUSAGE_SELF`'s peak is what
+/// the shared memory holds: the spawner's last mark was reset to what it held then.)
+const MAX_MARK_BYTES: u64 = 3 << 19;
 
-    fn spawn_on(&self, stack: &mut [u8], child: &mut Child) -> io::Result<libc::pid_t> {
-        let top = stack.as_mut_ptr_range().end as usize & !15;
-        // No handler of the supervisor may run on the child's stack: signals stay blocked
-        // from before clone until the child has reset them.
-        let previous = block_all_signals();
-        // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends this
-        // thread until the child execs or exits), and `child` lives on this frame as long.
-        let pid = unsafe {
-            libc::clone(
-                run_child,
-                top as *mut libc::c_void,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                (child as *mut Child).cast(),
-            )
-        };
-        let clone_error = io::Error::last_os_error();
-        restore_signals(&previous);
-        if pid < 0 {
-            return Err(clone_error);
+/// The program's OOM score file: the program is the OOM killer's first choice, never its
+/// supervisor (raising one's own score needs no privilege; lowering the supervisor's does),
+/// and the program must not inherit that.
+const OOM_SCORE_ADJ: &CStr = c"/proc/self/oom_score_adj";
+
+/// A system call's result: `Err(errno)` for the kernel's negative answers.
+pub(super) type Sys = Result<libc::c_long, libc::c_int>;
+
+hot! {
+    /// A raw system call (through libc's `syscall`, whose errno is the caller's thread's).
+    #[inline(never)]
+    pub(super) unsafe fn sys(number: libc::c_long, args: [usize; 4]) -> Sys {
+        let result = libc::syscall(number, args[0], args[1], args[2], args[3]);
+        if result < 0 {
+            Err(*libc::__errno_location())
+        } else {
+            Ok(result)
         }
-        // SAFETY: the child wrote `error` in this memory (CLONE_VM) before it exec'd or
-        // exited, and is done with it now; volatile, as the compiler cannot see that write.
-        let error = unsafe { std::ptr::read_volatile(&child.error) };
-        if error != 0 {
-            let _ = rustix::process::waitpid(
-                rustix::process::Pid::from_raw(pid),
-                rustix::process::WaitOptions::empty(),
-            );
-            return Err(io::Error::from_raw_os_error(error));
-        }
-        Ok(pid)
     }
 }
 
-fn block_all_signals() -> libc::sigset_t {
-    // SAFETY: sigset_t is plain data, filled by sigfillset; pthread_sigmask writes the
-    // previous mask into `previous`.
-    unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        let mut previous: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut previous);
+/// A signal disposition as the kernel takes it (`struct sigaction` of the system call).
+#[repr(C)]
+struct KernelSigaction {
+    handler: usize,
+    flags: libc::c_ulong,
+    restorer: usize,
+    mask: u64,
+}
+
+hot! {
+    /// Sets the calling thread's signal mask to `mask` (a 64-bit kernel set); returns the old.
+    unsafe fn set_signal_mask(mask: u64) -> u64 {
+        let mut previous: u64 = 0;
+        let _ = sys(
+            libc::SYS_rt_sigprocmask,
+            [libc::SIG_SETMASK as usize, &mask as *const u64 as usize, &mut previous as *mut u64 as usize, 8],
+        );
         previous
     }
 }
 
-fn restore_signals(previous: &libc::sigset_t) {
-    // SAFETY: restores a mask that pthread_sigmask returned.
-    unsafe {
-        libc::pthread_sigmask(libc::SIG_SETMASK, previous, std::ptr::null_mut());
+impl Launch<'_> {
+    hot! {
+        /// Starts the program as a child of this process's parent (`CLONE_PARENT`: see
+        /// `spawner`); returns its pid once it has called `execve`. A child that failed before
+        /// then has exited: its errno comes back with its pid, for the parent to reap.
+        pub fn spawn(&self) -> Result<libc::pid_t, (libc::c_int, Option<libc::pid_t>)> {
+            let mut child = Child { launch: self, error: 0 };
+            // SAFETY: only this (single-threaded) spawner uses the stack, one start at a time.
+            let stack = unsafe { &mut *self.fixed.stack.get() };
+            let top = stack.as_mut_ptr_range().end as usize & !15;
+            // No handler may run on the child's stack: signals stay blocked from before clone
+            // until the child has reset them.
+            // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends
+            // this thread until the child execs or exits), and `child` lives on this frame as
+            // long; the mask is restored right after.
+            unsafe {
+                let previous = set_signal_mask(!0);
+                let pid = libc::clone(
+                    run_child,
+                    top as *mut libc::c_void,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT,
+                    (&mut child as *mut Child).cast(),
+                );
+                let clone_error = *libc::__errno_location();
+                set_signal_mask(previous);
+                if pid < 0 {
+                    return Err((clone_error, None));
+                }
+                // The child wrote `error` in this memory (CLONE_VM) before it exec'd or exited,
+                // and is done with it now; volatile, as the compiler cannot see that write.
+                let error = std::ptr::read_volatile(&child.error);
+                if error != 0 {
+                    return Err((error, Some(pid)));
+                }
+                Ok(pid)
+            }
+        }
     }
 }
 
 struct Child<'a> {
-    launch: &'a Launch,
-    argv: *const *const libc::c_char,
-    envp: *const *const libc::c_char,
-    /// The supervisor: the program dies with it.
-    parent: libc::pid_t,
+    launch: &'a Launch<'a>,
     /// errno of the step that failed, for the parent.
     error: libc::c_int,
 }
 
-/// The child, between clone and exec: system calls only.
-extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits; only
-    // system calls on data prepared by the parent follow. The regions dropped are private,
-    // read-only file mappings with no written page (see `footprint`): nothing is lost, a
-    // later access reads them back.
-    unsafe {
-        let child = &mut *(context as *mut Child);
-        let launch = child.launch;
-        for &signal in launch.signals_to_reset {
-            libc::signal(signal, libc::SIG_DFL);
+hot! {
+    /// The child, between clone and exec: system calls only.
+    extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits;
+        // only system calls on data prepared by the parent follow.
+        unsafe {
+            let child = &mut *(context as *mut Child);
+            if let Err(errno) = prepare_and_exec(child.launch) {
+                child.error = if errno == 0 { libc::EINVAL } else { errno };
+            }
+            let _ = sys(libc::SYS_exit, [127, 0, 0, 0]);
+            127
         }
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut none);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-        if libc::setpgid(0, 0) != 0 {
-            fail(child);
+    }
+}
+
+hot! {
+    /// The child's steps; returns only when one failed.
+    unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
+        let fixed = launch.fixed;
+        let default = KernelSigaction {
+            handler: libc::SIG_DFL,
+            flags: 0,
+            restorer: 0,
+            mask: 0,
+        };
+        for &signal in &fixed.signals_to_reset {
+            let action = &default as *const KernelSigaction as usize;
+            let _ = sys(libc::SYS_rt_sigaction, [signal as usize, action, 0, 8]);
         }
+        set_signal_mask(0);
+        sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
         // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
         // already gone, the signal was missed: end here.
-        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0
-            || libc::getppid() != child.parent
-        {
-            fail(child);
+        sys(libc::SYS_prctl, [libc::PR_SET_PDEATHSIG as usize, libc::SIGKILL as usize, 0, 0])?;
+        if sys(libc::SYS_getppid, [0; 4])? != fixed.parent as libc::c_long {
+            return Err(libc::ESRCH);
         }
         // Where /proc cannot say it, the run goes on: the score only picks a victim.
-        let fd = libc::open(
-            launch.oom_score_adj.as_ptr(),
-            libc::O_WRONLY | libc::O_CLOEXEC,
-        );
-        if fd >= 0 {
-            libc::write(fd, b"1000".as_ptr().cast(), 4);
-            libc::close(fd);
+        let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
+        let at = libc::AT_FDCWD as usize;
+        if let Ok(fd) = sys(libc::SYS_openat, [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0]) {
+            let _ = sys(libc::SYS_write, [fd as usize, b"1000".as_ptr() as usize, 4, 0]);
+            let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
         }
-        for &(resource, (soft, hard)) in &launch.rlimits {
+        for &(resource, (soft, hard)) in launch.rlimits {
             let value = libc::rlimit {
                 rlim_cur: soft,
                 rlim_max: hard,
             };
-            if libc::setrlimit(resource, &value) != 0 {
-                fail(child);
-            }
+            let value = &value as *const libc::rlimit as usize;
+            sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
         }
         for (target, &fd) in launch.stdio.iter().enumerate() {
-            if libc::dup2(fd, target as libc::c_int) < 0 {
-                fail(child);
+            if fd as usize == target {
+                sys(libc::SYS_fcntl, [target, libc::F_SETFD as usize, 0, 0])?;
+            } else {
+                sys(libc::SYS_dup3, [fd as usize, target, 0, 0])?;
             }
         }
-        if libc::chdir(launch.cwd.as_ptr()) != 0 {
-            fail(child);
-        }
-        // Nothing but its three streams crosses the exec: not the supervisor's socket, not
-        // what whoever started the judge left open. Marked rather than closed, as the
-        // descriptor of `clear_refs` is still written below. Linux 5.11 on; before, one by one
-        // over the range descriptors are usually found in.
-        if libc::syscall(
-            libc::SYS_close_range,
-            3u32,
-            u32::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        ) != 0
-        {
+        sys(libc::SYS_chdir, [launch.cwd.as_ptr() as usize, 0, 0, 0])?;
+        // Nothing but its three streams crosses the exec: not the spawner's socket, not what
+        // whoever started the judge left open. Marked rather than closed, as the descriptor of
+        // `clear_refs` is still written below. Linux 5.11 on; before, one by one over the
+        // range descriptors are usually found in.
+        let cloexec = libc::CLOSE_RANGE_CLOEXEC as usize;
+        if sys(libc::SYS_close_range, [3, u32::MAX as usize, cloexec, 0]).is_err() {
             for fd in 3..4096 {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                let _ = sys(libc::SYS_fcntl, [fd, libc::F_SETFD as usize, libc::FD_CLOEXEC as usize, 0]);
             }
         }
-        // Last: nothing may touch more of the supervisor's pages before the exec.
-        for &(start, length) in &launch.drop_regions {
-            libc::madvise(start as *mut libc::c_void, length, libc::MADV_DONTNEED);
+        // Last: the mark passed on is what the spawner holds now. That is about 1 MiB; a
+        // build whose code is spread out (a debug build) holds more, and lets go of its code
+        // here, to read it back after (a cost on every start).
+        let mut usage: libc::rusage = std::mem::zeroed();
+        let usage_at = &mut usage as *mut libc::rusage as usize;
+        let holds = sys(libc::SYS_getrusage, [libc::RUSAGE_SELF as usize, usage_at, 0, 0])
+            .map_or(0, |_| usage.ru_maxrss as u64 * 1024);
+        if holds > MAX_MARK_BYTES {
+            for &(start, length) in &fixed.code_regions {
+                let _ = sys(libc::SYS_madvise, [start, length, libc::MADV_DONTNEED as usize, 0]);
+            }
         }
-        if launch.clear_refs >= 0 {
-            libc::write(launch.clear_refs, b"5".as_ptr().cast(), 1);
+        if fixed.clear_refs >= 0 {
+            let _ = sys(libc::SYS_write, [fixed.clear_refs as usize, b"5".as_ptr() as usize, 1, 0]);
         }
-        libc::execve(launch.program.as_ptr(), child.argv, child.envp);
-        fail(child)
+        let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
+        sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
     }
-}
-
-/// Hands the failing step's errno to the parent and ends the child.
-unsafe fn fail(child: &mut Child) -> ! {
-    child.error = *libc::__errno_location();
-    if child.error == 0 {
-        child.error = libc::EINVAL;
-    }
-    libc::_exit(127)
 }

@@ -18,14 +18,16 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
-use super::footprint::Footprint;
 use super::protocol::{self, Ready, Report, Request};
-use super::spawn::Launch;
+use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
 use super::Rlimit;
 
 /// The first argument that makes the judge's binary a supervisor.
 pub const ARGUMENT: &str = "--internal-supervisor";
+
+/// Set in the environment of the supervisor that sweeps what earlier judges left.
+pub(super) const SWEEP: &str = "JUDGE_SWEEP";
 
 /// How often the watchdog reads the tree's CPU time and memory while a program runs.
 const TICK: Duration = Duration::from_millis(100);
@@ -74,12 +76,20 @@ pub fn main() -> ! {
         Ok(dir) => dir,
         Err(_) => std::process::exit(1),
     };
+    // Last of the set-up, and before any thread: born in the cgroups and namespace above.
+    let spawner = match Spawner::start() {
+        Ok(spawner) => spawner,
+        Err(_) => {
+            let _ = std::fs::remove_dir_all(&workdir);
+            std::process::exit(1)
+        }
+    };
     let ready = Ready {
         workdir: workdir.display().to_string(),
     };
     let mut supervisor = Supervisor {
         sweep: None,
-        footprint: Footprint::new(),
+        spawner: Some(spawner),
         socket,
         cgroups,
         workdir,
@@ -89,7 +99,16 @@ pub fn main() -> ! {
         // What judges that are no longer running left behind, swept beside the runs: here
         // rather than in the judge, as reading cgroup folders waits while a cgroup move is
         // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
-        supervisor.sweep = Some(std::thread::spawn(move || super::sweep(&sweep_bases)));
+        // Only the judge's first supervisor sweeps, and only with CPU time nobody else wants:
+        // the runs come first.
+        if std::env::var_os(SWEEP).is_some() {
+            supervisor.sweep = Some(std::thread::spawn(move || {
+                let idle = libc::sched_param { sched_priority: 0 };
+                // SAFETY: sets this thread's own policy from a local parameter.
+                unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
+                super::sweep(&sweep_bases)
+            }));
+        }
         supervisor.serve();
     }
     supervisor.finish()
@@ -98,7 +117,8 @@ pub fn main() -> ! {
 struct Supervisor {
     /// The sweep of what earlier judges left, finished before this supervisor exits.
     sweep: Option<std::thread::JoinHandle<()>>,
-    footprint: Footprint,
+    /// Starts the programs; taken only when the supervisor ends.
+    spawner: Option<Spawner>,
     socket: OwnedFd,
     cgroups: Cgroups,
     workdir: PathBuf,
@@ -145,24 +165,31 @@ impl Supervisor {
         let limit = request.memory_bytes;
         let hard_limit = limit.saturating_add(memory_margin(limit));
         let baseline = self.cgroups.start_run(hard_limit);
-        let launch = match self.launch(request, &stdio) {
-            Ok(launch) => launch,
-            Err(error) => return Some(spawn_failure(&error)),
+        let rlimits = rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids());
+        let spawn = SpawnRequest {
+            argv: &request.argv,
+            env: &request.env,
+            cwd: self.workdir.as_os_str().as_encoded_bytes(),
+            rlimits: &rlimits,
         };
+        let stdio_lent = [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()];
         let start = Instant::now();
-        let pid = match launch.spawn() {
-            Ok(pid) => pid,
-            Err(error) => return Some(spawn_failure(&error)),
+        let pid = match self.spawner().spawn(&spawn, stdio_lent) {
+            Ok(Ok(pid)) => pid,
+            Ok(Err(error)) => return Some(spawn_failure(&error)),
+            // The spawner is gone: this supervisor can run nothing more.
+            Err(_) => return None,
         };
         // Only the program may hold its pipes now: their ends close when it is gone.
         drop(stdio);
         let mut watch = Watch::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
-        let me = std::process::id();
+        let spare = [std::process::id(), self.spawner().pid()];
         let main_status = tree::kill_and_reap_all(
             &mut watch.reaped,
             watch.main.is_none().then_some(pid),
-            &|| self.cgroups.stop_all_but(me),
+            Some(spare[1]),
+            &|| self.cgroups.stop_all_but(&spare),
         );
         if let Some(status) = main_status {
             watch.main = Some(status);
@@ -194,15 +221,10 @@ impl Supervisor {
         })
     }
 
-    fn launch(&self, request: &Request, stdio: &[OwnedFd; 3]) -> std::io::Result<Launch> {
-        Launch::new(
-            &request.argv,
-            &request.env,
-            &self.workdir,
-            [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()],
-            rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids()),
-            &self.footprint,
-        )
+    fn spawner(&self) -> &Spawner {
+        self.spawner
+            .as_ref()
+            .expect("taken only when the supervisor ends")
     }
 
     /// Readies the slot for the next run: empties the working folder and the private
@@ -218,10 +240,12 @@ impl Supervisor {
 
     /// The judge has gone or closed the slot: nothing of a run may stay.
     fn finish(&mut self) -> ! {
-        let me = std::process::id();
-        tree::kill_and_reap_all(&mut Reaped::default(), None, &|| {
-            self.cgroups.stop_all_but(me)
+        let spawner = self.spawner.take().expect("the supervisor ends once");
+        let spare = [std::process::id(), spawner.pid()];
+        tree::kill_and_reap_all(&mut Reaped::default(), None, Some(spare[1]), &|| {
+            self.cgroups.stop_all_but(&spare)
         });
+        spawner.stop();
         let _ = std::fs::remove_dir_all(&self.workdir);
         self.cgroups.leave_and_remove();
         if let Some(sweep) = self.sweep.take() {
@@ -305,13 +329,7 @@ impl Watch {
                 return Ended::Exited;
             }
             // Orphans that ended meanwhile: their figures count, their zombies go.
-            while let Some((reaped, status)) = tree::reap(-1, false, &mut self.reaped) {
-                if reaped == pid {
-                    self.main = Some(status);
-                    self.exited_at = Some(Instant::now());
-                    return Ended::Exited;
-                }
-            }
+            while tree::reap(-1, false, &mut self.reaped).is_some() {}
             let now = Instant::now();
             if now >= next_tick || now >= self.deadline {
                 next_tick = now + TICK;
@@ -324,7 +342,7 @@ impl Watch {
 
     /// Reads the tree's figures; true when the run must be stopped now.
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
-        let snapshot = tree::snapshot(std::process::id());
+        let snapshot = tree::snapshot(std::process::id(), supervisor.spawner().pid());
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
         // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
         // memory, and what stays (files in tmpfs) may then be below the limit.

@@ -67,10 +67,10 @@ pub fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
-/// CPU, memory and state of every live descendant of `root`.
-pub fn snapshot(root: u32) -> Snapshot {
+/// CPU, memory and state of every live descendant of `root` but `spare`.
+pub fn snapshot(root: u32, spare: u32) -> Snapshot {
     let mut snapshot = Snapshot::default();
-    for pid in descendants(root) {
+    for pid in descendants(root).into_iter().filter(|&pid| pid != spare) {
         let Some(stat) = Stat::read(pid) else {
             continue;
         };
@@ -119,50 +119,49 @@ impl Stat {
     }
 }
 
-/// Kills every descendant of the calling process and reaps them all, until it has no child
-/// left; adds what they used to `reaped`. `also_kill` runs before every pass (the cgroup's
-/// view of the run). Returns the status of `main` if it was reaped here.
+/// Kills every process of the run, the descendants of the calling process but `spare` (the
+/// spawner), and reaps them all, until none is left; adds what they used to `reaped`.
+/// `also_kill` runs before every pass (the cgroup's view of the run). `main`, the program if
+/// it is not reaped yet, is reaped by its pid: `wait4(-1)` sees only the run's orphans (see
+/// `spawner`). Returns its status if it was reaped here.
 pub fn kill_and_reap_all(
     reaped: &mut Reaped,
-    main: Option<i32>,
+    mut main: Option<i32>,
+    spare: Option<u32>,
     also_kill: &dyn Fn(),
 ) -> Option<libc::c_int> {
     let me = std::process::id();
     let mut main_status = None;
     loop {
-        // Most runs leave nothing: when no child is left at all, there is no tree to kill
-        // (every descendant has a child of ours above it, or is one).
+        // Most runs leave nothing: with the program reaped and no orphan left, there is no
+        // tree to kill (every descendant has a child of ours above it, or is one).
         match reap_ready(reaped) {
-            Children::None => return main_status,
-            Children::Reaped(pid, status) => {
-                if Some(pid) == main {
-                    main_status = Some(status);
-                }
-                continue;
-            }
-            Children::Running => {}
+            Children::Reaped => continue,
+            Children::None if main.is_none() => return main_status,
+            _ => {}
         }
         // The whole tree at once, so that no process lives on to fork; orphans of the killed
         // come to us, and one forked meanwhile is killed on the next pass.
         also_kill();
         for pid in descendants(me) {
-            kill(pid as i32);
-        }
-        match reap(-1, true, reaped) {
-            Some((pid, status)) => {
-                if Some(pid) == main {
-                    main_status = Some(status);
-                }
+            if Some(pid) != spare {
+                kill(pid as i32);
             }
-            None => return main_status,
+        }
+        if let Some(pid) = main.take() {
+            main_status = reap(pid, true, reaped).map(|(_, status)| status);
+        } else if reap(-1, true, reaped).is_none() {
+            return main_status;
         }
     }
 }
 
-/// Reaps `target` (-1: any child) once it has ended, blocking for it when `block`; `None` when
-/// there is nothing to reap (no such child, or none ended yet without `block`).
+/// Reaps `target` once it has ended, blocking for it when `block`; `None` when there is
+/// nothing to reap (no such child, or none ended yet without `block`). A pid is waited for
+/// whatever its exit signal; -1 stands for any of the run's orphans (see `spawner`).
 pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i32, libc::c_int)> {
-    let options = libc::__WALL | if block { 0 } else { libc::WNOHANG };
+    let any_exit_signal = if target > 0 { libc::__WALL } else { 0 };
+    let options = any_exit_signal | if block { 0 } else { libc::WNOHANG };
     loop {
         let mut status = 0;
         // SAFETY: rusage is plain data, which wait4 fills.
@@ -182,22 +181,22 @@ pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i3
 
 enum Children {
     None,
-    Reaped(i32, libc::c_int),
+    Reaped,
     Running,
 }
 
-/// Reaps one child that has ended, if any, without waiting.
+/// Reaps one orphan of the run that has ended, if any, without waiting.
 fn reap_ready(reaped: &mut Reaped) -> Children {
     let mut status = 0;
     // SAFETY: rusage is plain data, which wait4 fills.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: wait4 writes only into the two locals it is given.
-    let pid = unsafe { libc::wait4(-1, &mut status, libc::__WALL | libc::WNOHANG, &mut usage) };
+    let pid = unsafe { libc::wait4(-1, &mut status, libc::WNOHANG, &mut usage) };
     match pid {
         0 => Children::Running,
         pid if pid > 0 => {
             reaped.add(&usage);
-            Children::Reaped(pid, status)
+            Children::Reaped
         }
         _ if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) => {
             Children::Running

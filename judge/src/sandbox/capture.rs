@@ -1,0 +1,280 @@
+//! Reading a run's output pipes into capped buffers, and comparing standard output with the
+//! expected file while it arrives.
+//!
+//! Why compare while reading: an output held whole and compared afterwards is copied into a
+//! buffer larger than the CPU's cache and read back from memory, and each large read holds
+//! the pipe's lock while the program waits to write. A chunk compared as it arrives stays in
+//! the cache, and nothing of an output that matches is kept. The part of an output that
+//! matched is the expected file's own start, so when a difference shows up later the output
+//! is rebuilt whole from that file and the rest of the pipe.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::path::Path;
+
+/// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
+const CHUNK: usize = 64 * 1024;
+
+/// Buffers up to this size are kept for the next run; larger ones are given back to the
+/// system.
+const RECYCLED_MAX_BYTES: usize = 16 << 20;
+
+thread_local! {
+    /// An output buffer given back by `recycle`, for this thread's next run.
+    static SPARE_OUTPUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// A chunk of output and the same range of the expected file, made once per thread (a
+    /// fresh pair per run would be zeroed and faulted in every time).
+    static CHUNKS: RefCell<(Vec<u8>, Vec<u8>)> = RefCell::new((vec![0; CHUNK], vec![0; CHUNK]));
+}
+
+/// Gives a run's output buffer back for the next run on this thread: its pages are already
+/// there, where a fresh buffer costs a page fault per 4 KiB and copies as it grows.
+pub fn recycle(mut buffer: Vec<u8>) {
+    if buffer.capacity() <= RECYCLED_MAX_BYTES {
+        buffer.clear();
+        SPARE_OUTPUT.set(buffer);
+    }
+}
+
+/// One output pipe and the bytes kept from it.
+pub(super) struct Capture {
+    pipe: Option<File>,
+    buffer: Vec<u8>,
+    cap: usize,
+    /// While the output has matched the expected file so far: that file, and how much of it
+    /// matched. The buffer stays empty then.
+    matching: Option<(File, usize)>,
+    /// The output ended and was the expected file's bytes exactly; nothing of it was kept.
+    pub matched_expected: bool,
+}
+
+impl Capture {
+    pub(super) fn new(fd: OwnedFd, cap: usize) -> Self {
+        Capture {
+            pipe: Some(File::from(fd)),
+            buffer: Vec::new(),
+            cap,
+            matching: None,
+            matched_expected: false,
+        }
+    }
+
+    /// Standard output: in the recycled buffer, compared with `expected` while it arrives
+    /// when given (a file that cannot be opened leaves the comparison to the caller).
+    pub(super) fn output(fd: OwnedFd, cap: usize, expected: Option<&Path>) -> Self {
+        let mut capture = Capture::new(fd, cap);
+        capture.buffer = SPARE_OUTPUT.take();
+        capture.matching = expected
+            .and_then(|path| File::open(path).ok())
+            .map(|file| (file, 0));
+        capture
+    }
+
+    /// Nothing to capture: the stream was given to the program.
+    pub(super) fn closed() -> Self {
+        Capture {
+            pipe: None,
+            buffer: Vec::new(),
+            cap: 0,
+            matching: None,
+            matched_expected: false,
+        }
+    }
+
+    pub(super) fn is_open(&self) -> bool {
+        self.pipe.is_some()
+    }
+
+    pub(super) fn fd(&self) -> Option<BorrowedFd<'_>> {
+        self.pipe.as_ref().map(AsFd::as_fd)
+    }
+
+    pub(super) fn raw_fd(&self) -> Option<RawFd> {
+        self.pipe.as_ref().map(AsRawFd::as_raw_fd)
+    }
+
+    /// The bytes kept: the whole output up to the cap, unless it matched the expected file.
+    pub(super) fn into_buffer(self) -> Vec<u8> {
+        self.buffer
+    }
+
+    /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
+    pub(super) fn read_some(&mut self) -> io::Result<bool> {
+        if self.matching.is_some() {
+            return CHUNKS.with_borrow_mut(|(got, want)| self.read_matching(got, want));
+        }
+        let Some(pipe) = self.pipe.as_ref() else {
+            return Ok(false);
+        };
+        let room = self.cap - self.buffer.len();
+        let result = if room > 0 {
+            // Grows by doubling (at least a chunk), never past the cap.
+            let want = CHUNK.max(self.buffer.len()).min(room);
+            if self.buffer.capacity() - self.buffer.len() < want.min(CHUNK) {
+                self.buffer.reserve(want);
+            }
+            let before = self.buffer.len();
+            let read = rustix::io::read(pipe, rustix::buffer::spare_capacity(&mut self.buffer));
+            // Never keep more than the cap, even if the spare room was larger.
+            self.buffer.truncate(before + room);
+            read
+        } else {
+            // Past the cap: read to discard.
+            let mut sink = [0u8; 16 * 1024];
+            rustix::io::read(pipe, &mut sink)
+        };
+        let count = match result {
+            Ok(count) => count,
+            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
+            Err(error) => return Err(error.into()),
+        };
+        if count == 0 {
+            self.pipe = None;
+        }
+        Ok(count > room)
+    }
+
+    /// `read_some` while the output matches the expected file: a chunk of each, compared.
+    fn read_matching(&mut self, got: &mut [u8], want: &mut [u8]) -> io::Result<bool> {
+        let pipe = self
+            .pipe
+            .as_ref()
+            .expect("matching only while the pipe is open");
+        let count = match rustix::io::read(pipe, &mut *got) {
+            Ok(count) => count,
+            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
+            Err(error) => return Err(error.into()),
+        };
+        let (file, matched) = self.matching.as_mut().expect("checked by the caller");
+        if count == 0 {
+            self.pipe = None;
+            // The output ended: it is the expected file only if that ends here too.
+            if read_full(file, &mut want[..1])? == 0 {
+                self.matching = None;
+                self.matched_expected = true;
+                return Ok(false);
+            }
+            self.keep_matched_part()?;
+            return Ok(false);
+        }
+        let chunk = &got[..count];
+        if *matched + count <= self.cap
+            && read_full(file, &mut want[..count])? == count
+            && want[..count] == *chunk
+        {
+            *matched += count;
+            return Ok(false);
+        }
+        // A difference (or the cap): from here on the output is kept as usual.
+        self.keep_matched_part()?;
+        let room = self.cap - self.buffer.len();
+        self.buffer.extend_from_slice(&chunk[..count.min(room)]);
+        Ok(count > room)
+    }
+
+    /// Puts the part of the output that matched, the expected file's start, into the buffer.
+    fn keep_matched_part(&mut self) -> io::Result<()> {
+        let (mut file, matched) = self.matching.take().expect("called while matching");
+        file.seek(SeekFrom::Start(0))?;
+        self.buffer.clear();
+        self.buffer.reserve(matched);
+        let read = file.take(matched as u64).read_to_end(&mut self.buffer)?;
+        if read != matched {
+            return Err(io::Error::other(
+                "the expected output changed during the run",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Reads until `buffer` is full or the file ends.
+fn read_full(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(count) => filled += count,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a capture of `output`, compared with a file holding `expected`, keeps: (the
+    /// buffer, whether it matched, whether the cap was passed).
+    fn capture(output: &[u8], expected: &[u8], cap: usize) -> (Vec<u8>, bool, bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("expected");
+        std::fs::write(&path, expected).unwrap();
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        let output = output.to_vec();
+        let writing = std::thread::spawn(move || {
+            let mut writer = File::from(writer);
+            // Small writes, so that chunks end at odd places.
+            for piece in output.chunks(7_777) {
+                std::io::Write::write_all(&mut writer, piece).unwrap();
+            }
+        });
+        let mut capture = Capture::output(reader, cap, Some(&path));
+        let mut passed = false;
+        while capture.is_open() {
+            passed |= capture.read_some().unwrap();
+        }
+        writing.join().unwrap();
+        let matched = capture.matched_expected;
+        (capture.into_buffer(), matched, passed)
+    }
+
+    fn text(length: usize) -> Vec<u8> {
+        (0..length).map(|i| b"abcdefgh\n"[i % 9]).collect()
+    }
+
+    #[test]
+    fn an_output_that_matches_is_not_kept() {
+        let output = text(300_000);
+        assert_eq!(
+            capture(&output, &output, 1 << 20),
+            (Vec::new(), true, false)
+        );
+        assert_eq!(capture(b"", b"", 1 << 20), (Vec::new(), true, false));
+    }
+
+    #[test]
+    fn an_output_that_differs_late_is_kept_whole() {
+        let expected = text(300_000);
+        let mut output = expected.clone();
+        output[200_001] = b'X';
+        assert_eq!(capture(&output, &expected, 1 << 20), (output, false, false));
+    }
+
+    #[test]
+    fn an_output_that_ends_early_or_goes_on_is_kept_whole() {
+        let expected = text(300_000);
+        let short = expected[..150_000].to_vec();
+        assert_eq!(
+            capture(&short, &expected, 1 << 20),
+            (short.clone(), false, false)
+        );
+        assert_eq!(
+            capture(&expected, &short, 1 << 20),
+            (expected, false, false)
+        );
+    }
+
+    #[test]
+    fn an_output_that_matches_past_the_cap_is_kept_up_to_it() {
+        let output = text(300_000);
+        assert_eq!(
+            capture(&output, &output, 100_000),
+            (output[..100_000].to_vec(), false, true)
+        );
+    }
+}

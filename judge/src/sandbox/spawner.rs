@@ -1,0 +1,359 @@
+//! The spawner: a small process forked from the supervisor once, which starts the programs of
+//! its runs, each as the supervisor's child.
+//!
+//! Why not start them from the supervisor itself: a program started with `CLONE_VM` inherits,
+//! in its `ru_maxrss`, the high-water mark of the memory it leaves at `execve`. The supervisor
+//! holds several MiB of code and data, and would have to let go of its pages before every
+//! start and read them back after, a cost on every run. A forked copy holds none of the
+//! supervisor's code pages until it runs them (a fork copies no page of an unwritten file
+//! mapping), and the spawner runs only its loop (see `spawn`): what it holds stays about
+//! 1 MiB, which each child sets as the mark it passes on (`clear_refs` 5) right before
+//! `execve`. A program's figure is then its own, or that 1 MiB when its own is smaller.
+//!
+//! How the supervisor stays the parent: the spawner starts each program with `CLONE_PARENT`,
+//! so the program is the supervisor's child (waited for and reaped there, its orphans
+//! re-parented there). The spawner itself is started with no exit signal: `wait4` without
+//! `__WALL` never sees it, nor a program it starts (which inherits that), only the orphans of
+//! a run, whose re-parenting gives them `SIGCHLD`. "No child to wait for" keeps meaning "no
+//! process of the run is left" once the program itself is reaped by its pid.
+
+use std::ffi::CStr;
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+
+use super::protocol;
+use super::spawn::{sys, Fixed, Launch};
+use super::Rlimit;
+
+/// One program to start. It travels as plain bytes that the spawner reads in place (three
+/// counts, the rlimits, then NUL-terminated strings): its loop stays a few pages of code, and
+/// those pages are what its memory mark is made of.
+pub struct SpawnRequest<'a> {
+    /// `argv[0]` is the program's path.
+    pub argv: &'a [Vec<u8>],
+    /// `KEY=VALUE` entries.
+    pub env: &'a [Vec<u8>],
+    pub cwd: &'a [u8],
+    pub rlimits: &'a [Rlimit],
+}
+
+impl SpawnRequest<'_> {
+    fn encode(&self) -> io::Result<Vec<u8>> {
+        if self.argv.is_empty() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
+        }
+        let mut bytes = Vec::new();
+        for count in [self.argv.len(), self.env.len(), self.rlimits.len()] {
+            bytes.extend_from_slice(&(count as u32).to_ne_bytes());
+        }
+        for &(resource, (soft, hard)) in self.rlimits {
+            // The resource type is u32 in glibc, a C int elsewhere.
+            #[allow(clippy::unnecessary_cast)]
+            bytes.extend_from_slice(&(resource as u32).to_ne_bytes());
+            bytes.extend_from_slice(&soft.to_ne_bytes());
+            bytes.extend_from_slice(&hard.to_ne_bytes());
+        }
+        let strings = self.argv.iter().chain(self.env).map(Vec::as_slice);
+        for string in strings.chain([self.cwd]) {
+            if string.contains(&0) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a NUL byte in a command, path or variable",
+                ));
+            }
+            bytes.extend_from_slice(string);
+            bytes.push(0);
+        }
+        Ok(bytes)
+    }
+}
+
+/// A request read in place: pointers into the message, kept between requests so that a start
+/// allocates nothing.
+#[derive(Default)]
+struct Decoded {
+    /// argv, a null pointer, envp, a null pointer.
+    pointers: Vec<*const libc::c_char>,
+    argc: usize,
+    rlimits: Vec<Rlimit>,
+}
+
+hot! {
+    /// The NUL-terminated string at the start of `bytes`, and what follows it.
+    fn c_str(bytes: &[u8]) -> Option<(&CStr, &[u8])> {
+        let mut end = 0;
+        while *bytes.get(end)? != 0 {
+            end += 1;
+        }
+        // SAFETY: bytes[..=end] holds exactly one NUL, at its end.
+        let string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=end]) };
+        Some((string, &bytes[end + 1..]))
+    }
+}
+
+hot! {
+    /// The `size`-byte number (4 or 8) at `at`.
+    fn number(message: &[u8], at: usize, size: usize) -> Option<u64> {
+        let mut value = [0u8; 8];
+        let bytes = message.get(at..at + size)?;
+        let mut index = 0;
+        while index < size {
+            value[index] = bytes[index];
+            index += 1;
+        }
+        Some(u64::from_ne_bytes(value))
+    }
+}
+
+impl Decoded {
+    hot! {
+        /// Reads `message`; `None` if it is not a request. The cwd borrows from it.
+        fn read<'m>(&mut self, message: &'m [u8]) -> Option<&'m CStr> {
+            let argc = number(message, 0, 4)? as usize;
+            let envc = number(message, 4, 4)? as usize;
+            let limits = number(message, 8, 4)? as usize;
+            self.rlimits.clear();
+            let mut at = 12;
+            for _ in 0..limits {
+                let resource = number(message, at, 4)? as libc::__rlimit_resource_t;
+                let soft = number(message, at + 4, 8)?;
+                let hard = number(message, at + 12, 8)?;
+                self.rlimits.push((resource, (soft, hard)));
+                at += 20;
+            }
+            self.pointers.clear();
+            let mut rest = message.get(at..)?;
+            for count in [argc, envc] {
+                for _ in 0..count {
+                    let (string, after) = c_str(rest)?;
+                    self.pointers.push(string.as_ptr());
+                    rest = after;
+                }
+                self.pointers.push(std::ptr::null());
+            }
+            self.argc = argc;
+            if argc == 0 {
+                return None;
+            }
+            Some(c_str(rest)?.0)
+        }
+    }
+}
+
+hot! {
+    /// The spawner's answer: the program's pid, or the errno of the step that failed and the
+    /// pid of the child that failed it (it has exited: the supervisor's to reap), or 0.
+    fn reply(pid: libc::pid_t, errno: i32, failed_child: libc::pid_t) -> [i32; 3] {
+        [pid, errno, failed_child]
+    }
+}
+
+/// The supervisor's handle on its spawner.
+pub struct Spawner {
+    pid: libc::pid_t,
+    socket: OwnedFd,
+}
+
+impl Spawner {
+    /// Forks the spawner. Called while the supervisor has a single thread, after it entered
+    /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
+    pub fn start() -> io::Result<Spawner> {
+        let (ours, theirs) = rustix::net::socketpair(
+            rustix::net::AddressFamily::UNIX,
+            rustix::net::SocketType::SEQPACKET,
+            rustix::net::SocketFlags::CLOEXEC,
+            None,
+        )?;
+        // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single
+        // thread, so the child's copy of the memory is consistent (no lock held elsewhere),
+        // and the child never returns from `serve`.
+        let pid = unsafe { libc::syscall(libc::SYS_clone, 0, 0, 0, 0, 0) };
+        match pid {
+            0 => {
+                drop(ours);
+                serve(theirs)
+            }
+            pid if pid > 0 => Ok(Spawner {
+                pid: pid as libc::pid_t,
+                socket: ours,
+            }),
+            _ => Err(io::Error::last_os_error()),
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid as u32
+    }
+
+    /// Starts a program; the outer `Err` means the spawner is gone.
+    pub fn spawn(
+        &self,
+        request: &SpawnRequest,
+        stdio: [BorrowedFd; 3],
+    ) -> io::Result<io::Result<libc::pid_t>> {
+        let message = match request.encode() {
+            Ok(message) => message,
+            Err(error) => return Ok(Err(error)),
+        };
+        protocol::send_bytes(self.socket.as_fd(), &message, &stdio)?;
+        let answer = protocol::receive(&self.socket)?
+            .ok_or_else(|| io::Error::other("the spawner has gone"))?;
+        let field = |at: usize| {
+            answer
+                .bytes
+                .get(at..at + 4)
+                .and_then(|bytes| bytes.try_into().ok())
+                .map(i32::from_ne_bytes)
+                .ok_or_else(|| io::Error::other("a spawner answer that does not parse"))
+        };
+        let (pid, errno, failed_child) = (field(0)?, field(4)?, field(8)?);
+        if errno == 0 {
+            return Ok(Ok(pid));
+        }
+        if failed_child > 0 {
+            let _ = super::tree::reap(failed_child, true, &mut super::tree::Reaped::default());
+        }
+        Ok(Err(io::Error::from_raw_os_error(errno)))
+    }
+
+    /// Ends the spawner and reaps it, before the cgroups it is in are removed.
+    pub fn stop(self) {
+        super::tree::kill(self.pid);
+        let _ = super::tree::reap(self.pid, true, &mut super::tree::Reaped::default());
+    }
+}
+
+/// The spawner's life: start programs until the supervisor goes.
+fn serve(socket: OwnedFd) -> ! {
+    // SAFETY: plain system calls. The spawner dies with the supervisor; only the socket stays
+    // open (and the standard descriptors): the supervisor's own are none of the programs'.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+        let keep = socket.as_raw_fd() as u32;
+        if keep > 3 {
+            libc::syscall(libc::SYS_close_range, 3u32, keep - 1, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+    }
+    // Where the kernel has it: each child resets the mark it passes on (see `spawn`).
+    let clear_refs = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/proc/self/clear_refs")
+        .ok();
+    let mut loop_state = Loop {
+        socket: socket.as_raw_fd(),
+        message: vec![0u8; 64 * 1024],
+        decoded: Decoded {
+            pointers: Vec::with_capacity(256),
+            argc: 0,
+            rlimits: Vec::with_capacity(16),
+        },
+        fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd)),
+    };
+    loop_state.run();
+    // SAFETY: ends this process at once, as a forked child must (no exit handlers of the
+    // supervisor's may run twice).
+    unsafe { libc::_exit(0) }
+}
+
+/// The spawner's loop and what it keeps between requests.
+struct Loop {
+    socket: libc::c_int,
+    message: Vec<u8>,
+    decoded: Decoded,
+    fixed: Fixed,
+}
+
+impl Loop {
+    hot! {
+        /// Serves requests until the socket ends.
+        fn run(&mut self) {
+            loop {
+                let mut stdio = [-1; 3];
+                // SAFETY: receives into this loop's own buffers.
+                let Some(length) = (unsafe { self.receive(&mut stdio) }) else {
+                    return;
+                };
+                let answer = match (self.decoded.read(&self.message[..length]), stdio[2] >= 0) {
+                    (Some(cwd), true) => {
+                        let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
+                        let launch = Launch {
+                            argv,
+                            envp,
+                            cwd,
+                            stdio,
+                            rlimits: &self.decoded.rlimits,
+                            fixed: &self.fixed,
+                        };
+                        match launch.spawn() {
+                            Ok(pid) => reply(pid, 0, 0),
+                            Err((errno, child)) => reply(0, errno, child.unwrap_or(0)),
+                        }
+                    }
+                    _ => reply(0, libc::EPROTO, 0),
+                };
+                // SAFETY: closes the descriptors this request lent, and sends from a local.
+                unsafe {
+                    for fd in stdio.into_iter().filter(|&fd| fd >= 0) {
+                        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
+                    }
+                    let message = libc::iovec {
+                        iov_base: answer.as_ptr() as *mut libc::c_void,
+                        iov_len: std::mem::size_of_val(&answer),
+                    };
+                    let mut header: libc::msghdr = std::mem::zeroed();
+                    header.msg_iov = &message as *const libc::iovec as *mut libc::iovec;
+                    header.msg_iovlen = 1;
+                    let header = &header as *const libc::msghdr as usize;
+                    let flags = libc::MSG_NOSIGNAL as usize;
+                    if sys(libc::SYS_sendmsg, [self.socket as usize, header, flags, 0]).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    hot! {
+        /// One request into `message`, its lent descriptors into `stdio`; `None` when the
+        /// supervisor has gone.
+        unsafe fn receive(&mut self, stdio: &mut [libc::c_int; 3]) -> Option<usize> {
+            // Room for one SCM_RIGHTS message of three descriptors, aligned for cmsghdr.
+            let mut control = [0u64; 8];
+            let mut message = libc::iovec {
+                iov_base: self.message.as_mut_ptr().cast(),
+                iov_len: self.message.len(),
+            };
+            let mut header: libc::msghdr = std::mem::zeroed();
+            header.msg_iov = &mut message;
+            header.msg_iovlen = 1;
+            header.msg_control = control.as_mut_ptr().cast();
+            header.msg_controllen = std::mem::size_of_val(&control) as _;
+            let length = loop {
+                let header = &mut header as *mut libc::msghdr as usize;
+                let flags = libc::MSG_CMSG_CLOEXEC as usize;
+                match sys(libc::SYS_recvmsg, [self.socket as usize, header, flags, 0]) {
+                    Err(libc::EINTR) => continue,
+                    Err(_) | Ok(0) => return None,
+                    Ok(length) => break length as usize,
+                }
+            };
+            let cmsg = libc::CMSG_FIRSTHDR(&header);
+            if !cmsg.is_null()
+                && (*cmsg).cmsg_level == libc::SOL_SOCKET
+                && (*cmsg).cmsg_type == libc::SCM_RIGHTS
+            {
+                let data = libc::CMSG_DATA(cmsg) as *const libc::c_int;
+                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
+                for (index, slot) in stdio.iter_mut().enumerate().take(count) {
+                    *slot = data.add(index).read_unaligned();
+                }
+                // More than three: not a request; close the rest.
+                for index in 3..count {
+                    let _ = sys(libc::SYS_close, [data.add(index).read_unaligned() as usize, 0, 0, 0]);
+                }
+            }
+            Some(length)
+        }
+    }
+}
