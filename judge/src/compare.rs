@@ -152,20 +152,20 @@ impl fmt::Display for Mismatch {
 /// each starts at line `first_line` (1-based) and holds no more lines than a diff shows, so
 /// that what a wrong answer keeps is small however large the outputs are.
 #[derive(Debug)]
-pub struct FileMismatch<'a> {
+pub struct FileMismatch {
     pub mismatch: Mismatch,
     pub first_line: usize,
     pub expected_excerpt: Vec<u8>,
-    pub actual_excerpt: &'a [u8],
+    pub actual_excerpt: Vec<u8>,
 }
 
-impl FileMismatch<'_> {
+impl FileMismatch {
     /// The diff of both outputs around the mismatch, numbered as lines of the whole outputs.
     pub fn diff(&self) -> Vec<crate::diff::DiffLine> {
         let offset = self.first_line - 1;
         let mut diff = crate::diff::window(
             &self.expected_excerpt,
-            self.actual_excerpt,
+            &self.actual_excerpt,
             self.mismatch.line.saturating_sub(offset),
         );
         for line in &mut diff {
@@ -179,7 +179,10 @@ impl FileMismatch<'_> {
 /// made four times larger.
 const WINDOW_BYTES: usize = 1 << 20;
 
-/// Compares `actual` with the expected output in a file without reading that file whole:
+/// Bytes read from a file at a time: small enough to stay in the CPU's cache.
+const CHUNK_BYTES: usize = 1 << 16;
+
+/// Compares an output with the expected output in a file without reading that file whole:
 /// chunks are compared byte for byte (identical outputs match in every mode), and only from
 /// the start of the line holding the first different byte is the rest compared under `mode`,
 /// a window at a time. A window of whole lines decides when the difference it shows cannot be
@@ -187,43 +190,51 @@ const WINDOW_BYTES: usize = 1 << 20;
 /// ends early); else a larger one is read. Then a wrong first line of a huge expected file
 /// costs one window of memory, and a window only grows as far as the output goes on matching,
 /// which the output's own size (held anyway) bounds.
-pub fn compare_file<'a>(
+///
+/// The output is `held` preceded by the expected file's first `offset` bytes: a run that
+/// compared its output while it arrived kept only what follows the part that matched.
+pub fn compare_file(
     mode: CompareMode,
     expected: &Path,
-    actual: &'a [u8],
-) -> std::io::Result<Result<(), FileMismatch<'a>>> {
-    compare_file_in_windows(mode, expected, actual, WINDOW_BYTES)
+    held: &[u8],
+    offset: usize,
+) -> std::io::Result<Result<(), FileMismatch>> {
+    compare_file_in_windows(mode, expected, held, offset, WINDOW_BYTES)
 }
 
-fn compare_file_in_windows<'a>(
+fn compare_file_in_windows(
     mode: CompareMode,
     expected: &Path,
-    actual: &'a [u8],
+    held: &[u8],
+    offset: usize,
     first_window_bytes: usize,
-) -> std::io::Result<Result<(), FileMismatch<'a>>> {
-    let mut file = std::fs::File::open(expected)?;
-    let Some(first_difference) = first_difference(&mut file, actual)? else {
+) -> std::io::Result<Result<(), FileMismatch>> {
+    let mut output = Output {
+        file: std::fs::File::open(expected)?,
+        held,
+        offset,
+    };
+    output.file.seek(SeekFrom::Start(offset as u64))?;
+    let Some(first_difference) = first_difference(&mut output.file, held)? else {
         return Ok(Ok(()));
     };
+    let first_difference = offset + first_difference;
     // Everything before the first difference is identical in both. The rests start at the
     // line of the last token before it, so that no token, line or run of whitespace is split.
-    let last_token = actual[..first_difference]
-        .iter()
-        .rposition(|b| !is_space(b));
-    let line_start = last_token
-        .and_then(|at| actual[..at].iter().rposition(|&b| b == b'\n'))
-        .map_or(0, |at| at + 1);
-    let prefix = &actual[..line_start];
-    let actual_rest = &actual[line_start..];
+    let line_start = match output.rfind(first_difference, |b| !is_space(b))? {
+        Some(last_token) => output.rfind_byte(last_token, b'\n')?.map_or(0, |at| at + 1),
+        None => 0,
+    };
+    let actual_rest = output.from(line_start)?;
     let mut window_bytes = first_window_bytes;
     let (expected_rest, read_whole, mut mismatch) = loop {
-        let (window, read_whole) = read_window(&mut file, line_start as u64, window_bytes)?;
+        let (window, read_whole) = read_window(&mut output.file, line_start as u64, window_bytes)?;
         // When the difference is on the first line, the whole outputs decide (an empty
         // output is named as such).
         let outcome = if line_start == 0 {
-            compare(mode, &window, actual)
+            compare(mode, &window, &actual_rest)
         } else {
-            compare_rest(mode, &window, actual_rest)
+            compare_rest(mode, &window, &actual_rest)
         };
         match outcome {
             Ok(()) if read_whole => return Ok(Ok(())),
@@ -235,15 +246,16 @@ fn compare_file_in_windows<'a>(
     };
     if let (Reason::MissingLines { expected, .. }, false) = (&mut mismatch.reason, read_whole) {
         // The window's count of lines is not the file's.
-        file.seek(SeekFrom::Start(line_start as u64))?;
-        *expected = count_lines_read(&mut file)?;
+        output.file.seek(SeekFrom::Start(line_start as u64))?;
+        *expected = count_lines_read(&mut output.file)?;
     }
-    let lines_before = prefix.iter().filter(|&&b| b == b'\n').count();
+    let prefix = output.lines_before(line_start)?;
+    let lines_before = prefix.breaks;
     if line_start > 0 {
         // Line counts of the rests become counts of the whole outputs.
         let whole = |count: usize| {
             if count == 0 {
-                count_lines(prefix)
+                prefix.lines()
             } else {
                 count + lines_before
             }
@@ -259,7 +271,7 @@ fn compare_file_in_windows<'a>(
             (*expected, *actual) = (whole(*expected), whole(*actual));
         }
         if mismatch.case_label.is_none() {
-            mismatch.case_label = case_label(prefix, lines_before);
+            mismatch.case_label = output.last_case_label(line_start)?;
         }
     }
     // The excerpts a diff of the mismatch's line shows, counted in lines of the rests.
@@ -267,18 +279,150 @@ fn compare_file_in_windows<'a>(
     Ok(Err(FileMismatch {
         first_line: lines_before + first,
         expected_excerpt: crate::diff::lines_shown(&expected_rest, first).to_vec(),
-        actual_excerpt: crate::diff::lines_shown(actual_rest, first),
+        actual_excerpt: crate::diff::lines_shown(&actual_rest, first).to_vec(),
         mismatch,
     }))
 }
 
-/// The offset of the first byte at which the file and `actual` differ (one of them ending
-/// early counts), or `None` when they are identical.
+/// An output as `compare_file` has it: the expected file's first `offset` bytes, then `held`.
+/// Its start is read from the file a chunk at a time, never whole.
+struct Output<'a> {
+    file: std::fs::File,
+    held: &'a [u8],
+    offset: usize,
+}
+
+impl<'a> Output<'a> {
+    /// The bytes `[start, end)`, read from the file (which must hold them).
+    fn read(&mut self, start: usize, end: usize) -> std::io::Result<Vec<u8>> {
+        let mut bytes = vec![0; end - start];
+        self.file.seek(SeekFrom::Start(start as u64))?;
+        self.file.read_exact(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// The output from `start` on: borrowed when the run kept it all.
+    fn from(&mut self, start: usize) -> std::io::Result<std::borrow::Cow<'a, [u8]>> {
+        if start >= self.offset {
+            return Ok(std::borrow::Cow::Borrowed(
+                &self.held[start - self.offset..],
+            ));
+        }
+        let mut bytes = self.read(start, self.offset)?;
+        bytes.extend_from_slice(self.held);
+        Ok(std::borrow::Cow::Owned(bytes))
+    }
+
+    /// The last position before `end` whose byte matches.
+    fn rfind(
+        &mut self,
+        end: usize,
+        matches: impl Fn(&u8) -> bool,
+    ) -> std::io::Result<Option<usize>> {
+        self.rfind_in(end, &matches, |_| true)
+    }
+
+    /// `rfind` of one byte: a part without it is passed over at the speed of a byte search.
+    fn rfind_byte(&mut self, end: usize, byte: u8) -> std::io::Result<Option<usize>> {
+        self.rfind_in(end, &|&b| b == byte, |part| part.contains(&byte))
+    }
+
+    /// `rfind`, looking only into parts that `may_hold` lets through.
+    fn rfind_in(
+        &mut self,
+        end: usize,
+        matches: &dyn Fn(&u8) -> bool,
+        may_hold: impl Fn(&[u8]) -> bool,
+    ) -> std::io::Result<Option<usize>> {
+        if end > self.offset {
+            let part = &self.held[..end - self.offset];
+            if may_hold(part) {
+                if let Some(at) = part.iter().rposition(matches) {
+                    return Ok(Some(self.offset + at));
+                }
+            }
+        }
+        let mut end = end.min(self.offset);
+        while end > 0 {
+            let start = end.saturating_sub(CHUNK_BYTES);
+            let part = self.read(start, end)?;
+            if may_hold(&part) {
+                if let Some(at) = part.iter().rposition(matches) {
+                    return Ok(Some(start + at));
+                }
+            }
+            end = start;
+        }
+        Ok(None)
+    }
+
+    /// The lines of the output before `end`, a chunk at a time.
+    fn lines_before(&mut self, end: usize) -> std::io::Result<LineCounter> {
+        let mut counter = LineCounter::default();
+        self.file.seek(SeekFrom::Start(0))?;
+        let mut chunk = vec![0u8; CHUNK_BYTES];
+        let mut done = 0;
+        while done < end.min(self.offset) {
+            let count = (end.min(self.offset) - done).min(CHUNK_BYTES);
+            self.file.read_exact(&mut chunk[..count])?;
+            counter.feed(&chunk[..count]);
+            done += count;
+        }
+        if end > self.offset {
+            counter.feed(&self.held[..end - self.offset]);
+        }
+        Ok(counter)
+    }
+
+    /// `case_label` of the output's lines before `end` (a line start): the last line that
+    /// starts with `#` and digits, or `Case #` and digits, found from the end backwards. A
+    /// part with no `#` at all is passed over at the speed of a byte search.
+    fn last_case_label(&mut self, end: usize) -> std::io::Result<Option<String>> {
+        let mut search_end = end;
+        while let Some(hash) = self.rfind_byte(search_end, b'#')? {
+            let start = hash.saturating_sub(6);
+            let context = self.range(start, (hash + 24).min(end))?;
+            let at = hash - start;
+            let line_start = |at: usize| at == 0 || context[at - 1] == b'\n';
+            let labelled = line_start(at)
+                || (at >= 5 && &context[at - 5..at] == b"Case " && line_start(at - 5));
+            let digits = context[at + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if labelled && digits > 0 {
+                return Ok(Some(
+                    String::from_utf8_lossy(&context[at..=at + digits]).into_owned(),
+                ));
+            }
+            search_end = hash;
+        }
+        Ok(None)
+    }
+
+    /// The bytes `[start, end)` wherever they are.
+    fn range(&mut self, start: usize, end: usize) -> std::io::Result<Vec<u8>> {
+        let mut bytes = if start < self.offset {
+            self.read(start, end.min(self.offset))?
+        } else {
+            Vec::new()
+        };
+        if end > self.offset {
+            bytes.extend_from_slice(
+                &self.held[start.max(self.offset) - self.offset..end - self.offset],
+            );
+        }
+        Ok(bytes)
+    }
+}
+
+/// The offset of the first byte at which the file, read from where it stands, and `actual`
+/// differ (one of them ending early counts), or `None` when they are identical.
 fn first_difference(file: &mut std::fs::File, actual: &[u8]) -> std::io::Result<Option<usize>> {
     // One buffer per thread, made once (a fresh one per case would be zeroed and faulted in
     // every time), and small: each chunk is compared while it is still in the CPU's cache.
     thread_local! {
-        static CHUNK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; 1 << 16]);
+        static CHUNK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; CHUNK_BYTES]);
     }
     CHUNK.with_borrow_mut(|chunk| {
         let mut offset = 0;
@@ -682,18 +826,22 @@ struct LineCounter {
 
 impl LineCounter {
     fn feed(&mut self, text: &[u8]) {
-        for &byte in text {
-            if byte == b'\n' {
-                self.breaks += 1;
-            } else if !is_space(&byte) {
-                self.last_filled = self.breaks + 1;
-            }
+        // Counted whole, which the compiler turns into vector instructions, rather than byte
+        // by byte: outputs of many MiB are fed here.
+        let breaks = count_breaks(text);
+        if let Some(last) = text.iter().rposition(|byte| !is_space(byte)) {
+            self.last_filled = self.breaks + breaks - count_breaks(&text[last..]) + 1;
         }
+        self.breaks += breaks;
     }
 
     fn lines(&self) -> usize {
         self.last_filled
     }
+}
+
+fn count_breaks(text: &[u8]) -> usize {
+    text.iter().filter(|&&b| b == b'\n').count()
 }
 
 fn line_of(text: &[u8], offset: usize) -> usize {
@@ -923,14 +1071,28 @@ mod tests {
         std::fs::write(&path, expected).unwrap();
         let whole = compare(mode, expected.as_bytes(), actual.as_bytes());
         // Windows far smaller than the outputs must decide as one window of the whole does.
+        // So must one of an output whose common start with the expected one was not kept.
+        let common = expected
+            .bytes()
+            .zip(actual.bytes())
+            .take_while(|(e, a)| e == a)
+            .count();
         for window_bytes in [1, 2, 3, 5, 8, 64, WINDOW_BYTES] {
-            let from_file = compare_file_in_windows(mode, &path, actual.as_bytes(), window_bytes)
+            for offset in [0, common / 2, common] {
+                let from_file = compare_file_in_windows(
+                    mode,
+                    &path,
+                    &actual.as_bytes()[offset..],
+                    offset,
+                    window_bytes,
+                )
                 .unwrap()
                 .map_err(|m| m.mismatch);
-            assert_eq!(
-                from_file, whole,
-                "{mode}, window {window_bytes}: {expected:?} vs {actual:?}"
-            );
+                assert_eq!(
+                    from_file, whole,
+                    "{mode}, window {window_bytes}, {offset} not kept: {expected:?} vs {actual:?}"
+                );
+            }
         }
     }
 
@@ -976,6 +1138,13 @@ mod tests {
         changed.replace_range(big.len() - 8.., "changed\n");
         file_agrees(CompareMode::Lines, &big, &changed);
         file_agrees(CompareMode::Lines, &big, &big);
+        // A labelled output, its label far behind the difference in the part not kept.
+        let labelled: String = (0..100_000)
+            .map(|i| format!("Case #{i}: {}\n", i % 7))
+            .collect();
+        let mut changed = labelled.clone();
+        changed.replace_range(labelled.len() - 2.., "9\n");
+        file_agrees(CompareMode::Lines, &labelled, &changed);
     }
 
     #[test]
@@ -991,7 +1160,7 @@ mod tests {
         }
         drop(file);
         let actual = b"2\n123456789\n";
-        let found = compare_file(CompareMode::Lines, &path, actual)
+        let found = compare_file(CompareMode::Lines, &path, actual, 0)
             .unwrap()
             .expect_err("the first line differs");
         assert_eq!(found.mismatch.to_string(), "line 1: expected `1`, got `2`");
@@ -1003,7 +1172,7 @@ mod tests {
         assert_eq!(found.diff().len(), 13, "{:?}", found.diff());
 
         // Missing lines are counted in the whole file, still without keeping it.
-        let found = compare_file(CompareMode::Lines, &path, b"1\n")
+        let found = compare_file(CompareMode::Lines, &path, b"1\n", 0)
             .unwrap()
             .expect_err("lines are missing");
         assert_eq!(

@@ -177,6 +177,7 @@ mod tests {
             peak_memory_bytes: 10,
             stdout: Vec::new(),
             matched_expected: false,
+            stdout_offset: 0,
             stderr: Vec::new(),
             output_limit_exceeded: false,
             wall_timeout: false,

@@ -5,12 +5,12 @@
 //! buffer larger than the CPU's cache and read back from memory, and each large read holds
 //! the pipe's lock while the program waits to write. A chunk compared as it arrives stays in
 //! the cache, and nothing of an output that matches is kept. The part of an output that
-//! matched is the expected file's own start, so when a difference shows up later the output
-//! is rebuilt whole from that file and the rest of the pipe.
+//! matched is the expected file's own start: when a difference shows up, only what follows
+//! that part is kept, and the comparison reads the start from the file (`compare_file`).
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::Path;
 
@@ -48,6 +48,9 @@ pub(super) struct Capture {
     matching: Option<(File, usize)>,
     /// The output ended and was the expected file's bytes exactly; nothing of it was kept.
     pub matched_expected: bool,
+    /// The buffer holds the output from this byte on: the bytes before it matched the
+    /// expected file's and were not kept.
+    pub offset: usize,
 }
 
 impl Capture {
@@ -58,6 +61,7 @@ impl Capture {
             cap,
             matching: None,
             matched_expected: false,
+            offset: 0,
         }
     }
 
@@ -80,6 +84,7 @@ impl Capture {
             cap: 0,
             matching: None,
             matched_expected: false,
+            offset: 0,
         }
     }
 
@@ -108,7 +113,7 @@ impl Capture {
         let Some(pipe) = self.pipe.as_ref() else {
             return Ok(false);
         };
-        let room = self.cap - self.buffer.len();
+        let room = self.cap - self.offset - self.buffer.len();
         let result = if room > 0 {
             // Grows by doubling (at least a chunk), never past the cap.
             let want = CHUNK.max(self.buffer.len()).min(room);
@@ -151,12 +156,8 @@ impl Capture {
         if count == 0 {
             self.pipe = None;
             // The output ended: it is the expected file only if that ends here too.
-            if read_full(file, &mut want[..1])? == 0 {
-                self.matching = None;
-                self.matched_expected = true;
-                return Ok(false);
-            }
-            self.keep_matched_part()?;
+            self.matched_expected = read_full(file, &mut want[..1])? == 0;
+            self.stop_matching();
             return Ok(false);
         }
         let chunk = &got[..count];
@@ -168,25 +169,17 @@ impl Capture {
             return Ok(false);
         }
         // A difference (or the cap): from here on the output is kept as usual.
-        self.keep_matched_part()?;
-        let room = self.cap - self.buffer.len();
+        self.stop_matching();
+        let room = self.cap - self.offset;
         self.buffer.extend_from_slice(&chunk[..count.min(room)]);
         Ok(count > room)
     }
 
-    /// Puts the part of the output that matched, the expected file's start, into the buffer.
-    fn keep_matched_part(&mut self) -> io::Result<()> {
-        let (mut file, matched) = self.matching.take().expect("called while matching");
-        file.seek(SeekFrom::Start(0))?;
-        self.buffer.clear();
-        self.buffer.reserve(matched);
-        let read = file.take(matched as u64).read_to_end(&mut self.buffer)?;
-        if read != matched {
-            return Err(io::Error::other(
-                "the expected output changed during the run",
-            ));
+    /// Ends the comparison: what matched is not kept, and the buffer starts after it.
+    fn stop_matching(&mut self) {
+        if let Some((_, matched)) = self.matching.take() {
+            self.offset = matched;
         }
-        Ok(())
     }
 }
 
@@ -209,7 +202,8 @@ mod tests {
     use super::*;
 
     /// What a capture of `output`, compared with a file holding `expected`, keeps: (the
-    /// buffer, whether it matched, whether the cap was passed).
+    /// output from the byte it kept first on, whether it matched, whether the cap was
+    /// passed). The bytes it did not keep must be the expected ones.
     fn capture(output: &[u8], expected: &[u8], cap: usize) -> (Vec<u8>, bool, bool) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("expected");
@@ -229,8 +223,10 @@ mod tests {
             passed |= capture.read_some().unwrap();
         }
         writing.join().unwrap();
-        let matched = capture.matched_expected;
-        (capture.into_buffer(), matched, passed)
+        let (matched, offset) = (capture.matched_expected, capture.offset);
+        let mut whole = expected[..offset].to_vec();
+        whole.extend(capture.into_buffer());
+        (if matched { Vec::new() } else { whole }, matched, passed)
     }
 
     fn text(length: usize) -> Vec<u8> {

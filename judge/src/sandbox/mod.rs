@@ -159,6 +159,9 @@ pub struct RunOutput {
     /// Standard output was compared with `Streams::expected` while it ran, and was its bytes
     /// exactly (nothing of it is kept then).
     pub matched_expected: bool,
+    /// `stdout` holds the output from this byte on: the bytes before it were compared with
+    /// `Streams::expected` while the program ran, matched, and were not kept.
+    pub stdout_offset: usize,
     /// At most `STDERR_CAP_BYTES` of standard error.
     pub stderr: Vec<u8>,
     /// The program wrote more than the output limit and was stopped.
@@ -450,6 +453,7 @@ impl Supervisor {
             wall_time: Duration::from_micros(report.wall_time_us),
             peak_memory_bytes: report.peak_memory_bytes,
             matched_expected: stdout.matched_expected,
+            stdout_offset: stdout.offset,
             stdout: stdout.into_buffer(),
             stderr: stderr.into_buffer(),
             output_limit_exceeded,
