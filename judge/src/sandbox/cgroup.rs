@@ -11,7 +11,7 @@
 //! sandbox falls back to rlimits and its watchdog; `JUDGE_NO_CGROUPS=1` leaves all of it out.
 
 use std::fs::File;
-use std::io::{Read, Seek, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Processes and threads one run may have at once (the supervisor and its spawner are two
@@ -37,6 +37,8 @@ pub struct Cgroups {
     memory: Option<Group>,
     /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
     memory_peak: Option<File>,
+    /// The charge now, kept open: read twice a run.
+    memory_current: Option<File>,
     /// The hard memory limit written last.
     memory_limit: Option<u64>,
     /// The limit the last run asked for, and the baseline of a count already started for the
@@ -62,6 +64,7 @@ impl Cgroups {
             pids: make("pids", &name, &[("pids.max", &PIDS_MAX.to_string())]),
             memory: make("memory", &name, &[]),
             memory_peak: None,
+            memory_current: None,
             memory_limit: None,
             requested: 0,
             ready: None,
@@ -81,12 +84,18 @@ impl Cgroups {
             } else {
                 "memory.max_usage_in_bytes"
             };
+            let current = if memory.v2 {
+                "memory.current"
+            } else {
+                "memory.usage_in_bytes"
+            };
             cgroups.memory_peak = std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
                 .open(memory.dir.join(peak))
                 .ok();
-            if cgroups.memory_peak.is_none() {
+            cgroups.memory_current = File::open(memory.dir.join(current)).ok();
+            if cgroups.memory_peak.is_none() || cgroups.memory_current.is_none() {
                 cgroups.memory = None;
             }
         }
@@ -105,6 +114,7 @@ impl Cgroups {
     /// child left); what the kernel does not let go yet is left for the next judge's sweep.
     pub fn leave_and_remove(&mut self) {
         self.memory_peak = None;
+        self.memory_current = None;
         for group in [self.pids.take(), self.memory.take()].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
                 let _ = std::fs::write(parent.join("cgroup.procs"), std::process::id().to_string());
@@ -138,12 +148,11 @@ impl Cgroups {
         let Some(memory) = &self.memory else {
             return 0;
         };
-        let current = if memory.v2 {
-            "memory.current"
-        } else {
-            "memory.usage_in_bytes"
-        };
-        let baseline = read_number(&memory.dir.join(current)).unwrap_or(0);
+        let baseline = self
+            .memory_current
+            .as_ref()
+            .and_then(read_number)
+            .unwrap_or(0);
         if let Some(peak) = self.memory_peak.as_mut() {
             let _ = peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" });
         }
@@ -164,11 +173,7 @@ impl Cgroups {
 
     /// The highest charge since `start_run`, if there is a memory cgroup.
     pub fn memory_peak(&mut self) -> Option<u64> {
-        let file = self.memory_peak.as_mut()?;
-        let mut text = String::new();
-        file.rewind().ok()?;
-        file.read_to_string(&mut text).ok()?;
-        text.trim().parse().ok()
+        read_number(self.memory_peak.as_ref()?)
     }
 
     /// Stops every process of the pids group but `spare` (the supervisor and its spawner)
@@ -309,8 +314,15 @@ fn contains_self(dir: &Path) -> bool {
         .is_ok_and(|procs| procs.lines().any(|line| line.trim() == me))
 }
 
-fn read_number(path: &Path) -> Option<u64> {
-    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+/// The number a cgroup file holds, read from its start in one system call.
+fn read_number(file: &File) -> Option<u64> {
+    let mut text = [0u8; 32];
+    let length = rustix::io::pread(file, &mut text, 0).ok()?;
+    std::str::from_utf8(&text[..length])
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 impl std::fmt::Debug for Cgroups {

@@ -90,6 +90,7 @@ pub fn main() -> ! {
     let mut supervisor = Supervisor {
         sweep: None,
         spawner: Some(spawner),
+        me: std::process::id(),
         socket,
         cgroups,
         workdir,
@@ -119,6 +120,8 @@ struct Supervisor {
     sweep: Option<std::thread::JoinHandle<()>>,
     /// Starts the programs; taken only when the supervisor ends.
     spawner: Option<Spawner>,
+    /// This process's pid, asked for once.
+    me: u32,
     socket: OwnedFd,
     cgroups: Cgroups,
     workdir: PathBuf,
@@ -184,8 +187,9 @@ impl Supervisor {
         drop(stdio);
         let mut watch = Watch::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
-        let spare = [std::process::id(), self.spawner().pid()];
+        let spare = [self.me, self.spawner().pid()];
         let main_status = tree::kill_and_reap_all(
+            self.me,
             &mut watch.reaped,
             watch.main.is_none().then_some(pid),
             Some(spare[1]),
@@ -241,10 +245,14 @@ impl Supervisor {
     /// The judge has gone or closed the slot: nothing of a run may stay.
     fn finish(&mut self) -> ! {
         let spawner = self.spawner.take().expect("the supervisor ends once");
-        let spare = [std::process::id(), spawner.pid()];
-        tree::kill_and_reap_all(&mut Reaped::default(), None, Some(spare[1]), &|| {
-            self.cgroups.stop_all_but(&spare)
-        });
+        let spare = [self.me, spawner.pid()];
+        tree::kill_and_reap_all(
+            self.me,
+            &mut Reaped::default(),
+            None,
+            Some(spare[1]),
+            &|| self.cgroups.stop_all_but(&spare),
+        );
         spawner.stop();
         let _ = std::fs::remove_dir_all(&self.workdir);
         self.cgroups.leave_and_remove();
@@ -342,7 +350,7 @@ impl Watch {
 
     /// Reads the tree's figures; true when the run must be stopped now.
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
-        let snapshot = tree::snapshot(std::process::id(), supervisor.spawner().pid());
+        let snapshot = tree::snapshot(supervisor.me, supervisor.spawner().pid());
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
         // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
         // memory, and what stays (files in tmpfs) may then be below the limit.

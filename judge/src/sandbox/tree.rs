@@ -119,18 +119,18 @@ impl Stat {
     }
 }
 
-/// Kills every process of the run, the descendants of the calling process but `spare` (the
-/// spawner), and reaps them all, until none is left; adds what they used to `reaped`.
+/// Kills every process of the run, the descendants of the calling process (`me`) but `spare`
+/// (the spawner), and reaps them all, until none is left; adds what they used to `reaped`.
 /// `also_kill` runs before every pass (the cgroup's view of the run). `main`, the program if
 /// it is not reaped yet, is reaped by its pid: `wait4(-1)` sees only the run's orphans (see
 /// `spawner`). Returns its status if it was reaped here.
 pub fn kill_and_reap_all(
+    me: u32,
     reaped: &mut Reaped,
     mut main: Option<i32>,
     spare: Option<u32>,
     also_kill: &dyn Fn(),
 ) -> Option<libc::c_int> {
-    let me = std::process::id();
     let mut main_status = None;
     loop {
         // Most runs leave nothing: with the program reaped and no orphan left, there is no
