@@ -139,7 +139,8 @@ def repo_workload():
             if source.suffix == ".rs":
                 subprocess.run(["rustc", "--edition", "2021", "-O", "-o", binary, source], check=True)
             elif source.suffix == ".py":
-                binary.write_text(f"#!/bin/sh\nexec python3 {source}\n")
+                # The interpreter itself, as the judge starts it, not a version manager's shim.
+                binary.write_text(f"#!/bin/sh\nexec {python_itself()} {source}\n")
             elif source.suffix == ".java":
                 classes = work / f"{problem.name}-classes"
                 classes.mkdir(exist_ok=True)
@@ -156,6 +157,12 @@ def repo_workload():
             binary.chmod(0o755)
             pairs += [str(binary), str(problem / "tests")]
     return pairs
+
+
+def python_itself():
+    """The interpreter that `python3` on PATH starts (pyenv's `python3` is a shell script)."""
+    found = subprocess.run(["python3", "-c", "import sys; print(sys.executable)"], check=True, stdout=subprocess.PIPE)
+    return found.stdout.decode().strip()
 
 
 def measure(command, cwd, env):

@@ -120,6 +120,9 @@ pub enum Build {
 pub struct Compiler {
     cache_dir: PathBuf,
     versions: Mutex<HashMap<&'static str, String>>,
+    /// The interpreters behind shims, asked once per language and run (see
+    /// `Language::real_executable`).
+    interpreters: Mutex<HashMap<&'static str, Option<String>>>,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -129,6 +132,7 @@ impl Compiler {
         Compiler {
             cache_dir,
             versions: Mutex::new(HashMap::new()),
+            interpreters: Mutex::new(HashMap::new()),
             sandbox,
         }
     }
@@ -148,10 +152,14 @@ impl Compiler {
             .unwrap_or_default();
         let key = cache_key(&sources, &version);
         let dir = self.cache_dir.join(&key);
+        let mut run = fill(language.run, &dir, &sources);
+        if let Some(interpreter) = self.interpreter(language) {
+            run[0] = interpreter;
+        }
         let ready = |cached| {
             Build::Ready(Program {
                 language,
-                run: fill(language.run, &dir, &sources),
+                run: run.clone(),
                 cached,
                 origin: origin.clone(),
                 sandbox: Arc::clone(&self.sandbox),
@@ -275,6 +283,42 @@ impl Compiler {
         }
         versions.insert(language.name, version.clone());
         Ok(version)
+    }
+}
+
+impl Compiler {
+    /// The interpreter behind the run command's first word when that is a script (a version
+    /// manager's shim), asked as a program would (a bare environment, in the temporary
+    /// folder, where a shim picks its global choice); `None` when it is no script or does
+    /// not say.
+    fn interpreter(&self, language: &'static Language) -> Option<String> {
+        let ask = language.real_executable?;
+        let mut interpreters = self.interpreters.lock().unwrap_or_else(|e| e.into_inner());
+        interpreters
+            .entry(language.name)
+            .or_insert_with(|| {
+                let found = crate::sandbox::resolve(std::ffi::OsStr::new(ask[0]));
+                let mut start = [0u8; 2];
+                let script = std::fs::File::open(&found)
+                    .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
+                    .is_ok_and(|()| start == *b"#!");
+                if !script {
+                    return None;
+                }
+                let output = Command::new(&found)
+                    .args(&ask[1..])
+                    .env_clear()
+                    .envs(crate::sandbox::inherited_env())
+                    .current_dir(std::env::temp_dir())
+                    .output()
+                    .ok()?;
+                let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
+                (output.status.success()
+                    && Path::new(&path).is_absolute()
+                    && Path::new(&path).is_file())
+                .then_some(path)
+            })
+            .clone()
     }
 }
 

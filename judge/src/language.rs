@@ -58,6 +58,10 @@ pub struct Language {
     pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
+    /// Prints the path of the interpreter the run command's first word starts, for when that
+    /// word is a version manager's shim (pyenv's is a shell script that costs 0.1 s of CPU
+    /// at every start, counted as the program's): the run then starts the interpreter itself.
+    pub real_executable: Option<&'static [&'static str]>,
     /// What the runtime prints on stderr when an allocation fails: the run then counts as MLE.
     pub out_of_memory_markers: &'static [&'static str],
     /// The runtime reserves far more address space than it uses, so memory is limited by its
@@ -91,6 +95,7 @@ const fn language(id: LanguageId, name: &'static str) -> Language {
         run: &["{exe}"],
         remap_paths: &[],
         version: &[],
+        real_executable: None,
         out_of_memory_markers: &[],
         manages_own_memory: false,
         main_class: MainClass::None,
@@ -159,6 +164,7 @@ pub const LANGUAGES: &[Language] = &[
         compile: Some(&["python3", "-m", "py_compile", "{sources}"]),
         run: &["python3", "{source}"],
         version: &["python3", "--version"],
+        real_executable: Some(&["python3", "-c", "import sys; print(sys.executable)"]),
         out_of_memory_markers: &["MemoryError"],
         entry_points: &["__main__.py"],
         ..language(LanguageId::Python3, "Python 3")
@@ -169,6 +175,7 @@ pub const LANGUAGES: &[Language] = &[
         compile: Some(&["python2", "-m", "py_compile", "{sources}"]),
         run: &["python2", "{source}"],
         version: &["python2", "--version"],
+        real_executable: Some(&["python2", "-c", "import sys; print(sys.executable)"]),
         out_of_memory_markers: &["MemoryError"],
         entry_points: &["__main__.py"],
         ..language(LanguageId::Python2, "Python 2")

@@ -470,6 +470,22 @@ impl Supervisor {
     }
 }
 
+/// The variables a program gets from the judge's environment (read once: it does not change
+/// while the judge runs).
+pub(crate) fn inherited_env() -> impl Iterator<Item = (&'static str, &'static std::ffi::OsStr)> {
+    static INHERITED: std::sync::OnceLock<Vec<(&'static str, OsString)>> =
+        std::sync::OnceLock::new();
+    INHERITED
+        .get_or_init(|| {
+            INHERITED_ENV
+                .iter()
+                .filter_map(|&key| Some((key, std::env::var_os(key)?)))
+                .collect()
+        })
+        .iter()
+        .map(|(key, value)| (*key, value.as_os_str()))
+}
+
 /// The request for `spec`: the program found on PATH, a bare environment.
 fn request(spec: &RunSpec, workdir: &str) -> io::Result<protocol::Request> {
     use std::os::unix::ffi::OsStrExt;
@@ -480,19 +496,9 @@ fn request(spec: &RunSpec, workdir: &str) -> io::Result<protocol::Request> {
     let mut argv = vec![resolve(program).as_bytes().to_vec()];
     argv.extend(args.iter().map(|arg| arg.as_bytes().to_vec()));
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
-    // Read once: it does not change while the judge runs.
-    static INHERITED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
-    let mut env = INHERITED
-        .get_or_init(|| {
-            INHERITED_ENV
-                .iter()
-                .filter_map(|&key| {
-                    let value = std::env::var_os(key)?;
-                    Some([key.as_bytes(), b"=", value.as_bytes()].concat())
-                })
-                .collect()
-        })
-        .clone();
+    let mut env: Vec<Vec<u8>> = inherited_env()
+        .map(|(key, value)| [key.as_bytes(), b"=", value.as_bytes()].concat())
+        .collect();
     env.push([b"TMPDIR=", workdir.as_bytes()].concat());
     let limits = &spec.limits;
     Ok(protocol::Request {

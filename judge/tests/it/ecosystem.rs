@@ -286,3 +286,61 @@ fn rust_files_whose_names_are_not_crate_names_build() {
             .stdout(predicate::str::contains("sum: 1/1 accepted"));
     }
 }
+
+#[test]
+fn a_python_behind_a_version_managers_shim_runs_as_itself() {
+    // A shim (a script that finds the interpreter and starts it, as pyenv's does, at a cost
+    // of 0.1 s of CPU every time) is asked once where the interpreter is: the cases start the
+    // interpreter itself.
+    let real = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let real = String::from_utf8(real.stdout).unwrap().trim().to_owned();
+    let mut files = vec![
+        (
+            "problems/p/problem.toml".to_owned(),
+            "name = \"p\"\n".to_owned(),
+        ),
+        (
+            "solutions/p.py".to_owned(),
+            "print(sum(map(int, input().split())))\n".to_owned(),
+        ),
+    ];
+    for case in 1..=6 {
+        files.push((format!("problems/p/tests/{case}.in"), format!("{case} 1\n")));
+        files.push((
+            format!("problems/p/tests/{case}.out"),
+            format!("{}\n", case + 1),
+        ));
+    }
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let dir = repository_with(&borrowed);
+    let bin = dir.path().join("bin");
+    fs::create_dir(&bin).unwrap();
+    let log = dir.path().join("shim.log");
+    let shim = bin.join("python3");
+    fs::write(
+        &shim,
+        format!(
+            "#!/bin/sh\necho started >> '{}'\nexec '{real}' \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&shim, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    judge_in(dir.path())
+        .env("PATH", path)
+        .args(["run", "p"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("6/6 accepted"));
+    // At most: its version, where the interpreter is, the syntax check; never once a case.
+    let started = fs::read_to_string(&log).unwrap_or_default().lines().count();
+    assert!(started <= 3, "the shim started {started} times for 6 cases");
+}

@@ -33,70 +33,87 @@ fn got(table: &str, submission: &str) -> Vec<String> {
     columns[2..].iter().map(|c| c.to_string()).collect()
 }
 
-#[test]
-fn interactive_and_multi_pass_packages_are_verified_as_the_format_says() {
-    let expected: &[(&str, &[(&str, &str)])] = &[
-        (
-            "interactive_2025",
-            &[
-                ("accepted/bisect.py", "AC 3"),
-                // It ends first, with an error.
-                ("run_time_error/crash.py", "RE 1"),
-                // The validator accepts and ends; the submission's own crash decides.
-                ("run_time_error/crash_after_correct.py", "RE 1"),
-                // Both wait for each other: the submission's time.
-                ("time_limit_exceeded/no_flush.py", "TLE 1"),
-                // The validator rejects first; the crash that follows does not count.
-                ("wrong_answer/always_one.py", "WA 1"),
-            ],
-        ),
-        // The validator closes its output while it runs: the submission gets the end of its
-        // input then, not when the validator ends (which waits for the sum).
-        (
-            "interactive_closed_output_2025",
-            &[
-                ("accepted/to_the_end.py", "AC 1"),
-                ("wrong_answer/off_by_one.py", "WA 1"),
-            ],
-        ),
-        (
-            "interactive_legacy",
-            &[
-                ("accepted/bisect.py", "AC 2"),
-                ("wrong_answer/always_one.py", "WA 1"),
-            ],
-        ),
-        (
-            "multipass_2025",
-            &[
-                ("accepted/shift.py", "AC 2"),
-                ("run_time_error/no_decoder.py", "RE 1"),
-                ("wrong_answer/forgets.py", "WA 1"),
-            ],
-        ),
-    ];
-    for (name, rows) in expected {
-        let (dir, _package) = package(name);
-        let output = judge_in(dir.path())
-            .args(["verify", name])
-            .output()
-            .unwrap();
-        let table = String::from_utf8_lossy(&output.stdout).into_owned()
-            + &String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(0), "{name}:\n{table}");
-        for (submission, verdict) in *rows {
-            assert_eq!(
-                got(&table, submission),
-                [*verdict, "ok"],
-                "{name}, {submission}:\n{table}"
-            );
-        }
-        assert!(table.contains(", 0 mismatches"), "{name}:\n{table}");
+/// `judge verify` of a copy of the package `name` shows each row's verdict, as expected.
+fn verifies(name: &str, rows: &[(&str, &str)]) {
+    let (dir, _package) = package(name);
+    let output = judge_in(dir.path())
+        .args(["verify", name])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{name}:\n{table}");
+    for (submission, verdict) in rows {
+        assert_eq!(
+            got(&table, submission),
+            [*verdict, "ok"],
+            "{name}, {submission}:\n{table}"
+        );
     }
+    assert!(table.contains(", 0 mismatches"), "{name}:\n{table}");
+}
+
+#[test]
+fn an_interactive_package_is_verified_as_the_format_says() {
+    verifies(
+        "interactive_2025",
+        &[
+            ("accepted/bisect.py", "AC 3"),
+            // It ends first, with an error.
+            ("run_time_error/crash.py", "RE 1"),
+            // The validator accepts and ends; the submission's own crash decides.
+            ("run_time_error/crash_after_correct.py", "RE 1"),
+            // Both wait for each other: the submission's time.
+            ("time_limit_exceeded/no_flush.py", "TLE 1"),
+            // The validator rejects first; the crash that follows does not count.
+            ("wrong_answer/always_one.py", "WA 1"),
+        ],
+    );
+}
+
+#[test]
+fn a_validator_that_closes_its_output_ends_the_submissions_input() {
+    // The validator closes its output while it runs: the submission gets the end of its
+    // input then, not when the validator ends (which waits for the sum).
+    verifies(
+        "interactive_closed_output_2025",
+        &[
+            ("accepted/to_the_end.py", "AC 1"),
+            ("wrong_answer/off_by_one.py", "WA 1"),
+        ],
+    );
+}
+
+#[test]
+fn a_legacy_interactive_package_is_verified_as_the_format_says() {
+    verifies(
+        "interactive_legacy",
+        &[
+            ("accepted/bisect.py", "AC 2"),
+            ("wrong_answer/always_one.py", "WA 1"),
+        ],
+    );
+}
+
+#[test]
+fn a_multi_pass_package_is_verified_as_the_format_says() {
+    verifies(
+        "multipass_2025",
+        &[
+            ("accepted/shift.py", "AC 2"),
+            ("run_time_error/no_decoder.py", "RE 1"),
+            ("wrong_answer/forgets.py", "WA 1"),
+        ],
+    );
 }
 
 /// `judge run` of one submission of a package copy: its report.
 fn run(dir: &Path, package: &str, submission: &str, code: i32) -> String {
+    run_cases(dir, package, submission, code, &[])
+}
+
+/// `run`, judging only the cases `--case` picks.
+fn run_cases(dir: &Path, package: &str, submission: &str, code: i32, cases: &[&str]) -> String {
     let output = judge_in(dir)
         .args([
             "run",
@@ -104,6 +121,7 @@ fn run(dir: &Path, package: &str, submission: &str, code: i32) -> String {
             "--solution",
             &format!("{package}/submissions/{submission}"),
         ])
+        .args(cases.iter().flat_map(|case| ["--case", case]))
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&output.stdout).into_owned()
@@ -124,11 +142,13 @@ fn the_report_says_why_an_interaction_failed() {
     // The validator's judge message, not the submission's crash on the end of its input.
     assert!(report.contains("7 guesses, none correct"), "{report}");
     assert!(!report.contains("RE ("), "{report}");
-    let report = run(
+    // One case: each waits for the wall-clock backstop, twice (it is confirmed).
+    let report = run_cases(
         dir.path(),
         "interactive_2025",
         "time_limit_exceeded/no_flush.py",
         1,
+        &["secret/1"],
     );
     assert!(
         report.contains("stopped by the wall-clock backstop"),

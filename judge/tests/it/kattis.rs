@@ -151,111 +151,150 @@ fn verify(name: &str) -> (i32, String) {
 /// A row as `judge verify` must show it: submission, got, result.
 type ExpectedRow = (&'static str, &'static str, &'static str);
 
-/// Each package's rows, as `judge verify` must show them (submission, got, result), and a
-/// line of the table besides: one package per rule of the format.
-#[test]
-fn packages_are_verified_as_the_format_says() {
-    let expected: &[(&str, &[ExpectedRow], &str)] = &[
-        // A validator file directly in legacy `output_validators/`: it, not the default
-        // validator, accepts an answer off by one.
-        (
-            "legacy_validator_file",
-            &[
-                ("accepted/off_by_one.py", "AC 2", "ok"),
-                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
-            ],
-            "3 submissions, 0 mismatches",
-        ),
-        // 2025-09 `output_validator/` of two files, built once as one program.
-        (
-            "validator_folder_2025",
-            &[
-                ("accepted/off_by_one.py", "AC 2", "ok"),
-                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
-            ],
-            "3 submissions, 0 mismatches",
-        ),
-        // A validator folder with a `build` script that makes its `run`.
-        (
-            "validator_scripts",
-            &[
-                ("accepted/off_by_one.py", "AC 2", "ok"),
-                ("wrong_answer/off_by_five.py", "WA 1", "ok"),
-            ],
-            "3 submissions, 0 mismatches",
-        ),
-        // Group arguments for the default validator: a tolerance in secret/ only.
-        (
-            "validator_args_legacy",
-            &[
-                ("accepted/near.py", "AC 2", "ok"),
-                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
-            ],
-            "2 submissions, 0 mismatches",
-        ),
-        (
-            "validator_args_2025",
-            &[
-                ("accepted/near.py", "AC 2", "ok"),
-                ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
-            ],
-            "2 submissions, 0 mismatches",
-        ),
-        // Lexicographic order: secret/10 and secret/2 run before secret/9, where the wrong
-        // submission fails (natural order would stop it after two cases).
-        (
-            "data_dirs",
-            &[
-                ("accepted/echo.py", "AC 4", "ok"),
-                ("wrong_answer/not_nine.py", "AC 3, WA 1", "ok"),
-            ],
-            "2 submissions, 0 mismatches",
-        ),
-        // Over the memory limit is a run-time error.
-        (
-            "memory",
-            &[("run_time_error/hog.py", "RE 1", "ok")],
-            "2 submissions, 0 mismatches",
-        ),
-        // Writing forever runs on past the output limit, until its time is up.
-        (
-            "output_limit_2025",
-            &[("time_limit_exceeded/floods.py", "TLE 1", "ok")],
-            "2 submissions, 0 mismatches",
-        ),
-        // Ended by SIGXCPU, the kernel's CPU limit signal: too slow, as problemtools says,
-        // even when the time measured is under the limit.
-        (
-            "cpu_signal_legacy",
-            &[("time_limit_exceeded/xcpu.py", "TLE 1", "ok")],
-            "2 submissions, 0 mismatches",
-        ),
-        // No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
-        // a whole step), and the endless one is TLE under it.
-        (
-            "derived_time_limit_legacy",
-            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
-            "time limit: 1 s, derived",
-        ),
-        (
-            "derived_time_limit_2025",
-            &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
-            "rounded up to a multiple of 0.5 s",
-        ),
-    ];
-    for (package, rows, line) in expected {
-        let (code, table) = verify(package);
-        assert_eq!(code, 0, "{package}:\n{table}");
-        for (submission, got, result) in *rows {
-            let columns = row(&table, submission);
-            assert_eq!(
-                &columns[2..],
-                [*got, *result],
-                "{package}, {submission}:\n{table}"
-            );
-        }
-        assert!(table.contains(line), "{package}: no `{line}` in:\n{table}");
+/// `judge verify PACKAGE` exits 0 and shows each row (submission, got, result) and `line`.
+/// The tests that call it take one package per rule of the format.
+fn verified(package: &str, rows: &[ExpectedRow], line: &str) {
+    let (code, table) = verify(package);
+    assert_eq!(code, 0, "{package}:\n{table}");
+    for (submission, got, result) in rows {
+        let columns = row(&table, submission);
+        assert_eq!(
+            &columns[2..],
+            [*got, *result],
+            "{package}, {submission}:\n{table}"
+        );
     }
+    assert!(table.contains(line), "{package}: no `{line}` in:\n{table}");
+}
+
+/// A validator file directly in legacy `output_validators/`: it, not the default
+/// validator, accepts an answer off by one.
+#[test]
+fn verified_legacy_validator_file() {
+    verified(
+        "legacy_validator_file",
+        &[
+            ("accepted/off_by_one.py", "AC 2", "ok"),
+            ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+        ],
+        "3 submissions, 0 mismatches",
+    );
+}
+
+/// 2025-09 `output_validator/` of two files, built once as one program.
+#[test]
+fn verified_validator_folder_2025() {
+    verified(
+        "validator_folder_2025",
+        &[
+            ("accepted/off_by_one.py", "AC 2", "ok"),
+            ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+        ],
+        "3 submissions, 0 mismatches",
+    );
+}
+
+/// A validator folder with a `build` script that makes its `run`.
+#[test]
+fn verified_validator_scripts() {
+    verified(
+        "validator_scripts",
+        &[
+            ("accepted/off_by_one.py", "AC 2", "ok"),
+            ("wrong_answer/off_by_five.py", "WA 1", "ok"),
+        ],
+        "3 submissions, 0 mismatches",
+    );
+}
+
+/// Group arguments for the default validator: a tolerance in secret/ only.
+#[test]
+fn verified_validator_args_legacy() {
+    verified(
+        "validator_args_legacy",
+        &[
+            ("accepted/near.py", "AC 2", "ok"),
+            ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+        ],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+#[test]
+fn verified_validator_args_2025() {
+    verified(
+        "validator_args_2025",
+        &[
+            ("accepted/near.py", "AC 2", "ok"),
+            ("wrong_answer/far.py", "AC 1, WA 1", "ok"),
+        ],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+/// Lexicographic order: secret/10 and secret/2 run before secret/9, where the wrong
+/// submission fails (natural order would stop it after two cases).
+#[test]
+fn verified_data_dirs() {
+    verified(
+        "data_dirs",
+        &[
+            ("accepted/echo.py", "AC 4", "ok"),
+            ("wrong_answer/not_nine.py", "AC 3, WA 1", "ok"),
+        ],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+/// Over the memory limit is a run-time error.
+#[test]
+fn verified_memory() {
+    verified(
+        "memory",
+        &[("run_time_error/hog.py", "RE 1", "ok")],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+/// Writing forever runs on past the output limit, until its time is up.
+#[test]
+fn verified_output_limit_2025() {
+    verified(
+        "output_limit_2025",
+        &[("time_limit_exceeded/floods.py", "TLE 1", "ok")],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+/// Ended by SIGXCPU, the kernel's CPU limit signal: too slow, as problemtools says,
+/// even when the time measured is under the limit.
+#[test]
+fn verified_cpu_signal_legacy() {
+    verified(
+        "cpu_signal_legacy",
+        &[("time_limit_exceeded/xcpu.py", "TLE 1", "ok")],
+        "2 submissions, 0 mismatches",
+    );
+}
+
+/// No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
+/// a whole step), and the endless one is TLE under it.
+#[test]
+fn verified_derived_time_limit_legacy() {
+    verified(
+        "derived_time_limit_legacy",
+        &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+        "time limit: 1 s, derived",
+    );
+}
+
+#[test]
+fn verified_derived_time_limit_2025() {
+    verified(
+        "derived_time_limit_2025",
+        &[("time_limit_exceeded/spins.py", "TLE 1", "ok")],
+        "rounded up to a multiple of 0.5 s",
+    );
 }
 
 #[test]
