@@ -315,11 +315,41 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is not a valid duration"))
 }
 
+/// Whether a command line may run programs, guessed before it is parsed (to start a run
+/// supervisor early): all but the commands that only read, write files or print help.
+pub fn may_run_programs(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
+    const RUN_NOTHING: [&str; 8] = [
+        "list",
+        "new",
+        "listen",
+        "help",
+        "--help",
+        "-h",
+        "--version",
+        "-V",
+    ];
+    !args
+        .into_iter()
+        .skip(1)
+        .any(|arg| arg.to_str().is_some_and(|arg| RUN_NOTHING.contains(&arg)))
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn commands_that_run_nothing_start_no_supervisor_early() {
+        let guess = |line: &str| may_run_programs(line.split(' ').map(std::ffi::OsString::from));
+        assert!(guess("judge"));
+        assert!(guess("judge --jobs 2 run boj_1000"));
+        assert!(guess("judge verify pkg"));
+        assert!(!guess("judge list"));
+        assert!(!guess("judge --color never new boj_1000"));
+        assert!(!guess("judge run --help"));
+    }
 
     #[test]
     fn the_command_line_is_consistent() {

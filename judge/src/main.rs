@@ -22,8 +22,14 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
+    // The first run's supervisor starts now, so that its start overlaps with reading the
+    // command line and finding the problems; a command that runs nothing leaves it unused.
+    let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::new());
+    if judge::cli::may_run_programs(std::env::args_os()) {
+        sandbox.prepare();
+    }
     let code = match judge::cli::parse(std::env::args_os()) {
-        Ok(cli) => judge::app::main(cli),
+        Ok(cli) => judge::app::main(cli, sandbox),
         Err(error) => {
             // Help and version are not errors: they go to stdout and exit 0.
             let _ = error.print();

@@ -77,8 +77,9 @@ impl Context {
 }
 
 /// Runs a parsed command line and returns the process's exit code; an error is printed here.
-pub fn main(cli: Cli) -> ExitCode {
-    match execute(cli) {
+/// Programs run in `sandbox`.
+pub fn main(cli: Cli, sandbox: Arc<Sandbox>) -> ExitCode {
+    match execute(cli, sandbox) {
         Ok(outcome) => outcome.exit_code(),
         Err(error) => {
             print_error(&error);
@@ -87,7 +88,7 @@ pub fn main(cli: Cli) -> ExitCode {
     }
 }
 
-fn execute(cli: Cli) -> Result<Outcome> {
+fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     let global = cli.global;
     let current = std::env::current_dir().map_err(|error| Error::io(".", error))?;
     let start = match &global.root {
@@ -141,7 +142,7 @@ fn execute(cli: Cli) -> Result<Outcome> {
         } else {
             Detail::Default
         },
-        sandbox: Arc::new(Sandbox::new()),
+        sandbox,
     };
     match command {
         Command::Run(args) => run::run(&context, args),
