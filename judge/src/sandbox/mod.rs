@@ -369,7 +369,7 @@ impl Supervisor {
         // Pipes of the default size: its 64 KiB are what the comparison takes at a time (a
         // larger one measured slower, and costs a system call per run).
         let (stderr, stderr_end) = pipe()?;
-        protocol::send(
+        protocol::send_bytes(
             self.socket.as_fd(),
             &request,
             &[stdin.as_fd(), stdout_end.as_fd(), stderr_end.as_fd()],
@@ -486,31 +486,50 @@ pub(crate) fn inherited_env() -> impl Iterator<Item = (&'static str, &'static st
         .map(|(key, value)| (*key, value.as_os_str()))
 }
 
-/// The request for `spec`: the program found on PATH, a bare environment.
-fn request(spec: &RunSpec, workdir: &str) -> io::Result<protocol::Request> {
+/// The message of the request for `spec`: the program found on PATH, a bare environment.
+fn request(spec: &RunSpec, workdir: &str) -> io::Result<Vec<u8>> {
     use std::os::unix::ffi::OsStrExt;
     let (program, args) = spec
         .argv
         .split_first()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
-    let mut argv = vec![resolve(program).as_bytes().to_vec()];
-    argv.extend(args.iter().map(|arg| arg.as_bytes().to_vec()));
+    let mut strings = Vec::new();
+    let mut add = |parts: &[&[u8]]| {
+        if parts.iter().any(|part| part.contains(&0)) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a NUL byte in a command, path or variable",
+            ));
+        }
+        parts
+            .iter()
+            .for_each(|part| strings.extend_from_slice(part));
+        strings.push(0);
+        Ok(())
+    };
+    add(&[resolve(program).as_bytes()])?;
+    for arg in args {
+        add(&[arg.as_bytes()])?;
+    }
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
-    let mut env: Vec<Vec<u8>> = inherited_env()
-        .map(|(key, value)| [key.as_bytes(), b"=", value.as_bytes()].concat())
-        .collect();
-    env.push([b"TMPDIR=", workdir.as_bytes()].concat());
+    let mut envc = 1;
+    for (key, value) in inherited_env() {
+        add(&[key.as_bytes(), b"=", value.as_bytes()])?;
+        envc += 1;
+    }
+    add(&[b"TMPDIR=", workdir.as_bytes()])?;
     let limits = &spec.limits;
-    Ok(protocol::Request {
-        argv,
-        env,
+    let request = protocol::Request {
+        argc: spec.argv.len() as u32,
+        envc,
         cpu_time_ms: limits.cpu_time.as_millis().min(u64::MAX as u128) as u64,
         memory_bytes: limits.memory_bytes,
         stack_bytes: limits.stack_bytes,
         output_bytes: limits.output_bytes,
         wall_timeout_ms: spec.wall_timeout.as_millis().min(u64::MAX as u128) as u64,
         address_space_backstop: spec.address_space_backstop,
-    })
+    };
+    protocol::request_message(&request, &strings)
 }
 
 pub(crate) type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
@@ -520,17 +539,27 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
 }
 
-/// A bare command name found on PATH: `execve` does not search.
+/// A bare command name found on PATH: `execve` does not search. Searched once per name and
+/// judge run (a search is a file status per folder of PATH, and PATH does not change).
 pub(crate) fn resolve(program: &std::ffi::OsStr) -> std::ffi::OsString {
     let path = Path::new(program);
     if path.components().count() > 1 {
         return program.to_owned();
     }
-    std::env::var_os("PATH")
+    static FOUND: Mutex<Vec<(OsString, OsString)>> = Mutex::new(Vec::new());
+    let mut found = FOUND
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, full)) = found.iter().find(|(name, _)| name == program) {
+        return full.clone();
+    }
+    let full = std::env::var_os("PATH")
         .and_then(|paths| {
             std::env::split_paths(&paths)
                 .map(|dir| dir.join(path))
                 .find(|candidate| candidate.is_file())
         })
-        .map_or_else(|| program.to_owned(), PathBuf::into_os_string)
+        .map_or_else(|| program.to_owned(), PathBuf::into_os_string);
+    found.push((program.to_owned(), full.clone()));
+    full
 }

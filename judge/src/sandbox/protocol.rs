@@ -2,7 +2,8 @@
 //! (`SOCK_SEQPACKET`, so one message is one packet): JSON messages, and a run's three
 //! standard descriptors lent along with its request.
 //!
-//! Judge → supervisor: `Request` (with stdin, stdout, stderr), then possibly `STOP`.
+//! Judge → supervisor: `Request` (with stdin, stdout, stderr; its strings after its JSON),
+//! then possibly `STOP`.
 //! Supervisor → judge: `Ready` once at start, then one `Report` per request.
 
 use std::io::{self, IoSlice, IoSliceMut};
@@ -21,13 +22,15 @@ pub const STOP: &[u8] = b"stop";
 /// The largest message either side sends.
 const MAX_MESSAGE: usize = 64 * 1024;
 
-/// One run to make.
+/// One run to make. It travels as its JSON, a NUL, then the program's `argc` arguments and
+/// `envc` variables as NUL-terminated strings (`request_message`): the supervisor passes those
+/// on to its spawner as they are, never decoding them.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Request {
-    /// The program (a path: the judge has searched PATH) and its arguments, as bytes.
-    pub argv: Vec<Vec<u8>>,
-    /// `KEY=VALUE` entries.
-    pub env: Vec<Vec<u8>>,
+    /// How many strings of the message are arguments (the first is the program's path: the
+    /// judge has searched PATH), and how many `KEY=VALUE` variables follow them.
+    pub argc: u32,
+    pub envc: u32,
     pub cpu_time_ms: u64,
     pub memory_bytes: u64,
     pub stack_bytes: u64,
@@ -64,6 +67,23 @@ pub struct Report {
     pub memory_limit_seen: bool,
     /// How long the backstop waited on past its time for a program that was still computing.
     pub starved_ms: u64,
+}
+
+/// The message of a request: its JSON, a NUL, then `strings` (see `Request`).
+pub fn request_message(request: &Request, strings: &[u8]) -> io::Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec(request).map_err(io::Error::other)?;
+    bytes.push(0);
+    bytes.extend_from_slice(strings);
+    Ok(bytes)
+}
+
+/// A request and its strings, from its message.
+pub fn parse_request(bytes: &[u8]) -> io::Result<(Request, &[u8])> {
+    let end = bytes
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "a request with no strings"))?;
+    Ok((parse(&bytes[..end])?, &bytes[end + 1..]))
 }
 
 /// Sends `message`, lending `fds` along with it.

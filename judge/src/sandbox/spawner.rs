@@ -29,22 +29,29 @@ use super::Rlimit;
 /// counts, the rlimits, then NUL-terminated strings): its loop stays a few pages of code, and
 /// those pages are what its memory mark is made of.
 pub struct SpawnRequest<'a> {
-    /// `argv[0]` is the program's path.
-    pub argv: &'a [Vec<u8>],
-    /// `KEY=VALUE` entries.
-    pub env: &'a [Vec<u8>],
+    /// `argc` arguments (the first is the program's path) and `envc` `KEY=VALUE` variables,
+    /// each NUL-terminated, as the judge sent them.
+    pub argc: u32,
+    pub envc: u32,
+    pub strings: &'a [u8],
     pub cwd: &'a [u8],
     pub rlimits: &'a [Rlimit],
 }
 
 impl SpawnRequest<'_> {
     fn encode(&self) -> io::Result<Vec<u8>> {
-        if self.argv.is_empty() {
+        if self.argc == 0 {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
         }
-        let mut bytes = Vec::new();
-        for count in [self.argv.len(), self.env.len(), self.rlimits.len()] {
-            bytes.extend_from_slice(&(count as u32).to_ne_bytes());
+        if self.cwd.contains(&0) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a NUL byte in the working folder's path",
+            ));
+        }
+        let mut bytes = Vec::with_capacity(64 + self.strings.len() + self.cwd.len());
+        for count in [self.argc, self.envc, self.rlimits.len() as u32] {
+            bytes.extend_from_slice(&count.to_ne_bytes());
         }
         for &(resource, (soft, hard)) in self.rlimits {
             // The resource type is u32 in glibc, a C int elsewhere.
@@ -53,17 +60,10 @@ impl SpawnRequest<'_> {
             bytes.extend_from_slice(&soft.to_ne_bytes());
             bytes.extend_from_slice(&hard.to_ne_bytes());
         }
-        let strings = self.argv.iter().chain(self.env).map(Vec::as_slice);
-        for string in strings.chain([self.cwd]) {
-            if string.contains(&0) {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "a NUL byte in a command, path or variable",
-                ));
-            }
-            bytes.extend_from_slice(string);
-            bytes.push(0);
-        }
+        // Strings that do not match their counts are refused by the spawner (EPROTO).
+        bytes.extend_from_slice(self.strings);
+        bytes.extend_from_slice(self.cwd);
+        bytes.push(0);
         Ok(bytes)
     }
 }

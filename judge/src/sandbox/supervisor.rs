@@ -142,10 +142,10 @@ impl Supervisor {
                 continue; // for a run that has ended already
             }
             let report = match (
-                protocol::parse::<Request>(&message.bytes),
+                protocol::parse_request(&message.bytes),
                 <[OwnedFd; 3]>::try_from(message.fds),
             ) {
-                (Ok(request), Ok(stdio)) => match self.run(&request, stdio) {
+                (Ok((request, strings)), Ok(stdio)) => match self.run(&request, strings, stdio) {
                     Some(report) => report,
                     None => return, // the judge has gone
                 },
@@ -164,14 +164,15 @@ impl Supervisor {
     }
 
     /// One run; `None` when the judge went away during it.
-    fn run(&mut self, request: &Request, stdio: [OwnedFd; 3]) -> Option<Report> {
+    fn run(&mut self, request: &Request, strings: &[u8], stdio: [OwnedFd; 3]) -> Option<Report> {
         let limit = request.memory_bytes;
         let hard_limit = limit.saturating_add(memory_margin(limit));
         let baseline = self.cgroups.start_run(hard_limit);
         let rlimits = rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids());
         let spawn = SpawnRequest {
-            argv: &request.argv,
-            env: &request.env,
+            argc: request.argc,
+            envc: request.envc,
+            strings,
             cwd: self.workdir.as_os_str().as_encoded_bytes(),
             rlimits: &rlimits,
         };
