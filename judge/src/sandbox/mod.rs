@@ -309,12 +309,7 @@ fn supervisor_executable() -> io::Result<PathBuf> {
 impl Supervisor {
     /// Starts a supervisor; the one that `sweeps` removes what earlier judges left.
     fn start(sweeps: bool) -> io::Result<Supervisor> {
-        let (ours, theirs) = rustix::net::socketpair(
-            rustix::net::AddressFamily::UNIX,
-            rustix::net::SocketType::SEQPACKET,
-            rustix::net::SocketFlags::CLOEXEC,
-            None,
-        )?;
+        let (ours, theirs) = protocol::socket_pair()?;
         // The socket is the supervisor's stdin: with no code to run between fork and exec,
         // std starts it with posix_spawn (a vfork), not a fork of the judge.
         let mut command = std::process::Command::new(supervisor_executable()?);

@@ -86,6 +86,16 @@ pub fn parse_request(bytes: &[u8]) -> io::Result<(Request, &[u8])> {
     Ok((parse(&bytes[..end])?, &bytes[end + 1..]))
 }
 
+/// A connected pair of sockets for this protocol, closed on exec: (ours, theirs).
+pub fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    Ok(rustix::net::socketpair(
+        rustix::net::AddressFamily::UNIX,
+        rustix::net::SocketType::SEQPACKET,
+        rustix::net::SocketFlags::CLOEXEC,
+        None,
+    )?)
+}
+
 /// Sends `message`, lending `fds` along with it.
 pub fn send(socket: BorrowedFd, message: &impl Serialize, fds: &[BorrowedFd]) -> io::Result<()> {
     let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;

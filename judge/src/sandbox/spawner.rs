@@ -158,12 +158,7 @@ impl Spawner {
     /// Forks the spawner. Called while the supervisor has a single thread, after it entered
     /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
     pub fn start() -> io::Result<Spawner> {
-        let (ours, theirs) = rustix::net::socketpair(
-            rustix::net::AddressFamily::UNIX,
-            rustix::net::SocketType::SEQPACKET,
-            rustix::net::SocketFlags::CLOEXEC,
-            None,
-        )?;
+        let (ours, theirs) = protocol::socket_pair()?;
         // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single
         // thread, so the child's copy of the memory is consistent (no lock held elsewhere),
         // and the child never returns from `serve`.
