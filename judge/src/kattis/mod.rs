@@ -247,11 +247,8 @@ struct Kinds {
 
 fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> Result<Kinds> {
     let path = dir.join(PACKAGE_FILE);
-    let at = |key: &str| {
-        yaml_line(text, key)
-            .map(|line| format!("line {line}: "))
-            .unwrap_or_default()
-    };
+    // The line a key of problem.yaml stands on, for an error's location.
+    let at = |key: &str| yaml_line(text, key);
     let mut kinds = Kinds::default();
     if version == FormatVersion::Legacy {
         let validation = yaml.validation.as_deref().unwrap_or("default");
@@ -270,8 +267,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
                         other => {
                             return Err(Error::parse(
                                 &path,
-                                None,
-                                format!("{}`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)", at("validation")),
+                                at("validation"),
+                                format!("`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)"),
                             ))
                         }
                     }
@@ -280,8 +277,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             _ => {
                 return Err(Error::parse(
                     &path,
-                    None,
-                    format!("{}`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)", at("validation")),
+                    at("validation"),
+                    format!("`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)"),
                 ))
             }
         }
@@ -293,8 +290,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             Some(_) => {
                 return Err(Error::parse(
                     &path,
-                    None,
-                    format!("{}`type`: expected `pass-fail` or `scoring`", at("type")),
+                    at("type"),
+                    "`type`: expected `pass-fail` or `scoring`",
                 ))
             }
         }
@@ -306,11 +303,7 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
         Some(OneOrMany::Many(many)) => many.clone(),
     };
     if types.is_empty() {
-        return Err(Error::parse(
-            &path,
-            None,
-            format!("{}`type` is an empty list", at("type")),
-        ));
+        return Err(Error::parse(&path, at("type"), "`type` is an empty list"));
     }
     for kind in &types {
         match kind.as_str() {
@@ -322,8 +315,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
             other => {
                 return Err(Error::parse(
                     &path,
-                    None,
-                    format!("{}unknown `type` `{other}` (expected pass-fail, scoring, interactive, multi-pass or submit-answer)", at("type")),
+                    at("type"),
+                    format!("unknown `type` `{other}` (expected pass-fail, scoring, interactive, multi-pass or submit-answer)"),
                 ))
             }
         }
@@ -331,8 +324,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     if kinds.scoring && types.iter().any(|kind| kind == "pass-fail") {
         return Err(Error::parse(
             &path,
-            None,
-            format!("{}`type` has both pass-fail and scoring", at("type")),
+            at("type"),
+            "`type` has both pass-fail and scoring",
         ));
     }
     // Since 2023-07 a custom validator is there or not; there is no `validation` key.
@@ -349,18 +342,15 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             Error::parse(&path, line, error.to_string())
         })?
         .unwrap_or_default();
-    let at = |key: &str| {
-        yaml_line(text, key)
-            .map(|line| format!("line {line}: "))
-            .unwrap_or_default()
-    };
+    // The line a key of problem.yaml stands on, for an error's location.
+    let at = |key: &str| yaml_line(text, key);
     let version = match &yaml.problem_format_version {
         None => FormatVersion::Legacy,
         Some(text) => FormatVersion::parse(text).ok_or_else(|| {
             Error::parse(
                 &path,
-                None,
-                format!("{}unknown `problem_format_version` `{text}` (expected legacy, 2023-07-draft or 2025-09)", at("problem_format_version")),
+                at("problem_format_version"),
+                format!("unknown `problem_format_version` `{text}` (expected legacy, 2023-07-draft or 2025-09)"),
             )
         })?,
     };
@@ -369,10 +359,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         // Judging it as a plain problem would give wrong verdicts without a word.
         return Err(Error::parse(
             &path,
-            None,
+            at(if version == FormatVersion::Legacy { "validation" } else { "type" }),
             format!(
-                "{}the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged",
-                at(if version == FormatVersion::Legacy { "validation" } else { "type" })
+                "the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged"
             ),
         ));
     }
@@ -380,8 +369,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         // Without the substitution, programs that use them fail to build or answer wrongly.
         return Err(Error::parse(
             &path,
-            None,
-            format!("{}`constants` are not substituted yet (`{{{{name}}}}` in programs and files), so the package is not judged", at("constants")),
+            at("constants"),
+            "`constants` are not substituted yet (`{{name}}` in programs and files), so the package is not judged",
         ));
     }
     let grading = match &yaml.grading {
@@ -399,11 +388,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let out_of_range = |key: &str, value: String, range: String| {
         Error::parse(
             &path,
-            None,
-            format!(
-                "{}`limits.{key}` = {value} is out of range: expected {range}",
-                at(key)
-            ),
+            at(key),
+            format!("`limits.{key}` = {value} is out of range: expected {range}"),
         )
     };
     if let Some(seconds) = time_limit {
@@ -491,11 +477,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             Some(_) => {
                 return Err(Error::parse(
                     &path,
-                    None,
-                    format!(
-                        "{}`limits.validation_passes` is only for multi-pass problems",
-                        at("validation_passes")
-                    ),
+                    at("validation_passes"),
+                    "`limits.validation_passes` is only for multi-pass problems",
                 ))
             }
         },
@@ -504,10 +487,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         // The default validator cannot talk to a submission nor write `nextpass.in`.
         return Err(Error::parse(
             &path,
-            None,
+            at(if legacy { "validation" } else { "type" }),
             format!(
-                "{}an {} problem needs an output validator ({}), and the package has none",
-                at(if legacy { "validation" } else { "type" }),
+                "an {} problem needs an output validator ({}), and the package has none",
                 if mode.interactive {
                     "interactive"
                 } else {
@@ -718,6 +700,22 @@ mod tests {
     fn flags(text: &str) -> Result<KattisFlags> {
         let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
         parse_flags(&words, Path::new("problem.yaml"))
+    }
+
+    #[test]
+    fn a_wrong_value_in_problem_yaml_is_an_error_at_its_line() {
+        let dir = Path::new("pkg");
+        let text = "problem_format_version: 2025-09\nname: x\ntype: multiple-choice\n";
+        match parse_package(dir, "x".into(), text) {
+            Err(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, Some(3), "{message}");
+                assert!(
+                    !message.contains("line 3"),
+                    "the line is a field: {message}"
+                );
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
     }
 
     #[test]
