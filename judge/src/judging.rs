@@ -146,6 +146,12 @@ fn decide(
         }
         verdict => (verdict, Some(limit_failure(verdict, &run, &limits))),
     };
+    // With another program in the run (an interactive validator), waiting may be that
+    // program's starvation: only a plain problem's idle stop is beyond load's reach.
+    let talks_to_another = problem
+        .checker
+        .as_ref()
+        .is_some_and(|spec| !spec.mode.is_plain());
     let result = CaseResult {
         name: case.name.clone(),
         verdict,
@@ -153,6 +159,10 @@ fn decide(
         wall_time: run.wall_time,
         peak_memory_bytes: run.peak_memory_bytes,
         confirmed: false,
+        stopped_while_idle: verdict == Verdict::TimeLimitExceeded
+            && run.wall_timeout
+            && run.starved.is_zero()
+            && !talks_to_another,
         failure,
         score: score.filter(|_| verdict == Verdict::Accepted),
     };
@@ -275,6 +285,7 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
         wall_time: Duration::ZERO,
         peak_memory_bytes: 0,
         confirmed: false,
+        stopped_while_idle: false,
         failure: Some(Failure {
             message,
             ..Failure::default()

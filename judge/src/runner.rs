@@ -442,11 +442,12 @@ pub fn run_cases(
 }
 
 /// A time verdict that the machine's load may have caused: CPU time near or over the limit,
-/// or a stop at the wall-clock backstop (a starved program also waits).
+/// or a stop at the wall-clock backstop, unless the program was sleeping there with nothing
+/// else to wait for (`CaseResult::stopped_while_idle`).
 fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
     let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
     match result.verdict {
-        Verdict::TimeLimitExceeded => true,
+        Verdict::TimeLimitExceeded => !result.stopped_while_idle,
         Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
         _ => false,
     }
@@ -532,6 +533,8 @@ mod tests {
                 wall_time: Duration::ZERO,
                 peak_memory_bytes: 0,
                 confirmed: false,
+                // A time limit with almost no CPU time: stopped while it slept.
+                stopped_while_idle: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
                 failure: None,
                 score: None,
             }
@@ -678,6 +681,21 @@ mod tests {
         run_on(&judge, &[Some(4)], false, None);
         let runs: Vec<usize> = (0..4).map(|case| judge.runs_of(0, case)).collect();
         assert_eq!(runs, [2, 2, 1, 1], "runs per case");
+    }
+
+    #[test]
+    fn a_program_stopped_while_it_slept_is_not_run_again() {
+        let judge = || Scripted::new(vec![vec![vec![(TLE, 5), (AC, 5)], vec![(AC, 10)]]]);
+        assert_eq!(
+            run(judge, &[Some(2)], false),
+            [
+                "start 0",
+                "case 0/0 TLE",
+                "case 0/1 AC",
+                "finish 0: 1/2",
+                "skipped 0, interrupted None",
+            ]
+        );
     }
 
     #[test]

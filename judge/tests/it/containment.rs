@@ -500,6 +500,32 @@ fn the_memory_figure_is_the_programs_own() {
 }
 
 #[test]
+fn a_program_stopped_while_it_sleeps_is_not_run_again_to_confirm() {
+    // Sleeping is not something load causes: the backstop's verdict stands without a re-run
+    // (a second wait as long as the first).
+    let solution = "import time\ntime.sleep(60)\n";
+    let problem = "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 300\n";
+    let repo = repository(problem, &[("1 2\n", "3\n")], ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, output) = judge_to_end(
+        repo.path(),
+        tmp.path(),
+        &["run", "p", "--format", "json"],
+        true,
+    );
+    assert_eq!(code, 1, "{output}");
+    let start = output.find('{').expect("a JSON report");
+    let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
+    let case = &report["problems"][0]["cases"][0];
+    assert_eq!(case["verdict"], "TLE", "{output}");
+    assert_eq!(case["confirmed"], false, "{output}");
+    assert!(
+        case["message"].as_str().unwrap_or("").contains("idle"),
+        "{output}"
+    );
+}
+
+#[test]
 fn a_starved_program_is_judged_by_its_cpu_time() {
     use std::os::unix::process::CommandExt;
     // 0.3 s of CPU against a 1 s limit (an interpreter's start and a loaded machine's cache
