@@ -13,9 +13,10 @@
 //! How the supervisor stays the parent: the spawner starts each program with `CLONE_PARENT`,
 //! so the program is the supervisor's child (waited for and reaped there, its orphans
 //! re-parented there). The spawner itself is started with no exit signal: `wait4` without
-//! `__WALL` never sees it, nor a program it starts (which inherits that), only the orphans of
-//! a run, whose re-parenting gives them `SIGCHLD`. "No child to wait for" keeps meaning "no
-//! process of the run is left" once the program itself is reaped by its pid.
+//! `__WALL` never sees it. A program it starts inherits that, but the kernel gives it
+//! `SIGCHLD` back at its `execve`, and orphans get `SIGCHLD` when re-parented: `wait4`
+//! sees every process of a run, and "no child to wait for" keeps meaning "no process of the
+//! run is left".
 
 use std::ffi::CStr;
 use std::io;

@@ -337,8 +337,15 @@ impl Watch {
                 }
                 return Ended::Exited;
             }
-            // Orphans that ended meanwhile: their figures count, their zombies go.
-            while tree::reap(-1, false, &mut self.reaped).is_some() {}
+            // Orphans that ended meanwhile: their figures count, their zombies go. The program
+            // itself may be among them, if it ended after the poll.
+            while let Some((reaped, status)) = tree::reap(-1, false, &mut self.reaped) {
+                if reaped == pid {
+                    self.main = Some(status);
+                    self.exited_at = Some(Instant::now());
+                    return Ended::Exited;
+                }
+            }
             let now = Instant::now();
             if now >= next_tick || now >= self.deadline {
                 next_tick = now + TICK;

@@ -121,9 +121,9 @@ impl Stat {
 
 /// Kills every process of the run, the descendants of the calling process (`me`) but `spare`
 /// (the spawner), and reaps them all, until none is left; adds what they used to `reaped`.
-/// `also_kill` runs before every pass (the cgroup's view of the run). `main`, the program if
-/// it is not reaped yet, is reaped by its pid: `wait4(-1)` sees only the run's orphans (see
-/// `spawner`). Returns its status if it was reaped here.
+/// `also_kill` runs before every pass (the cgroup's view of the run). `main` is the program
+/// when it is not reaped yet; returns its status if it was reaped here. (`wait4(-1)` without
+/// `__WALL` sees the program and every process of the run, never the spawner: see `spawner`.)
 pub fn kill_and_reap_all(
     me: u32,
     reaped: &mut Reaped,
@@ -136,7 +136,13 @@ pub fn kill_and_reap_all(
         // Most runs leave nothing: with the program reaped and no orphan left, there is no
         // tree to kill (every descendant has a child of ours above it, or is one).
         match reap_ready(reaped) {
-            Children::Reaped => continue,
+            Children::Reaped(pid, status) => {
+                if Some(pid) == main {
+                    main_status = Some(status);
+                    main = None;
+                }
+                continue;
+            }
             Children::None if main.is_none() => return main_status,
             _ => {}
         }
@@ -148,17 +154,20 @@ pub fn kill_and_reap_all(
                 kill(pid as i32);
             }
         }
-        if let Some(pid) = main.take() {
-            main_status = reap(pid, true, reaped).map(|(_, status)| status);
-        } else if reap(-1, true, reaped).is_none() {
-            return main_status;
+        match reap(-1, true, reaped) {
+            Some((pid, status)) if Some(pid) == main => {
+                main_status = Some(status);
+                main = None;
+            }
+            Some(_) => {}
+            None => return main_status,
         }
     }
 }
 
 /// Reaps `target` once it has ended, blocking for it when `block`; `None` when there is
 /// nothing to reap (no such child, or none ended yet without `block`). A pid is waited for
-/// whatever its exit signal; -1 stands for any of the run's orphans (see `spawner`).
+/// whatever its exit signal; -1 stands for any process of the run, never the spawner.
 pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i32, libc::c_int)> {
     let any_exit_signal = if target > 0 { libc::__WALL } else { 0 };
     let options = any_exit_signal | if block { 0 } else { libc::WNOHANG };
@@ -181,11 +190,11 @@ pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i3
 
 enum Children {
     None,
-    Reaped,
+    Reaped(i32, libc::c_int),
     Running,
 }
 
-/// Reaps one orphan of the run that has ended, if any, without waiting.
+/// Reaps one process of the run that has ended, if any, without waiting.
 fn reap_ready(reaped: &mut Reaped) -> Children {
     let mut status = 0;
     // SAFETY: rusage is plain data, which wait4 fills.
@@ -196,7 +205,7 @@ fn reap_ready(reaped: &mut Reaped) -> Children {
         0 => Children::Running,
         pid if pid > 0 => {
             reaped.add(&usage);
-            Children::Reaped
+            Children::Reaped(pid, status)
         }
         _ if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) => {
             Children::Running

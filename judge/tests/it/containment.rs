@@ -382,6 +382,57 @@ fn no_process_of_a_run_outlives_it() {
     }
 }
 
+#[test]
+fn a_process_started_as_the_programs_sibling_does_not_outlive_the_run() {
+    // clone(CLONE_PARENT) makes the new process a child of the program's parent, the
+    // supervisor, with the program's exit signal: it must be found and killed all the same.
+    for cgroups in [true, false] {
+        let marks = tempfile::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let solution = format!(
+            r#"#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+static char stack[1 << 16];
+static int sleeper(void *marks) {{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d", (char *)marks, getpid());
+    close(open(path, O_CREAT | O_WRONLY, 0644));
+    sleep(120);
+    return 0;
+}}
+int main(void) {{
+    long a, b;
+    if (scanf("%ld %ld", &a, &b) != 2) return 1;
+    if (clone(sleeper, stack + sizeof stack, CLONE_PARENT, "{marks}") < 0) return 2;
+    usleep(200000);
+    printf("%ld\n", a + b);
+    return 0;
+}}
+"#,
+            marks = marks.path().display()
+        );
+        let repo = repository(
+            "name = \"p\"\ntime_limit_ms = 5000\n",
+            &[("1 2\n", "3\n")],
+            ("c", &solution),
+        );
+        let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p"], cgroups);
+        assert_eq!(code, 0, "{output}");
+        let siblings = marked_pids(marks.path());
+        assert_eq!(siblings.len(), 1, "the sibling did not start ({output})");
+        for pid in siblings {
+            let escaped = alive(pid);
+            if escaped {
+                tree_kill(pid);
+            }
+            assert!(!escaped, "a sibling outlived its run (cgroups: {cgroups})");
+        }
+    }
+}
+
 fn tree_kill(pid: u32) {
     // SAFETY: cleans up after a failed test.
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
