@@ -492,7 +492,7 @@ fn decided_in_window(mode: CompareMode, mismatch: &Mismatch, window: &[u8]) -> b
 }
 
 /// Reads until `buffer` is full or the file ends.
-fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
+pub(crate) fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
     let mut filled = 0;
     while filled < buffer.len() {
         match file.read(&mut buffer[filled..]) {

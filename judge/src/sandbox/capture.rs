@@ -10,9 +10,11 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::path::Path;
+
+use crate::compare::read_full;
 
 /// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
 const CHUNK: usize = 64 * 1024;
@@ -181,20 +183,6 @@ impl Capture {
             self.offset = matched;
         }
     }
-}
-
-/// Reads until `buffer` is full or the file ends.
-fn read_full(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match file.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(count) => filled += count,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(filled)
 }
 
 #[cfg(test)]
