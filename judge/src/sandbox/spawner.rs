@@ -40,16 +40,10 @@ pub struct SpawnRequest<'a> {
 }
 
 impl SpawnRequest<'_> {
-    fn encode(&self) -> io::Result<Vec<u8>> {
-        if self.argc == 0 {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty command"));
-        }
-        if self.cwd.contains(&0) {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a NUL byte in the working folder's path",
-            ));
-        }
+    /// The message. Its strings are checked where they are made (the judge refuses an empty
+    /// command and a NUL in one); a message that does not match its counts is refused by
+    /// the spawner (EPROTO).
+    fn encode(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(64 + self.strings.len() + self.cwd.len());
         for count in [self.argc, self.envc, self.rlimits.len() as u32] {
             bytes.extend_from_slice(&count.to_ne_bytes());
@@ -61,11 +55,10 @@ impl SpawnRequest<'_> {
             bytes.extend_from_slice(&soft.to_ne_bytes());
             bytes.extend_from_slice(&hard.to_ne_bytes());
         }
-        // Strings that do not match their counts are refused by the spawner (EPROTO).
         bytes.extend_from_slice(self.strings);
         bytes.extend_from_slice(self.cwd);
         bytes.push(0);
-        Ok(bytes)
+        bytes
     }
 }
 
@@ -187,11 +180,7 @@ impl Spawner {
         request: &SpawnRequest,
         stdio: [BorrowedFd; 3],
     ) -> io::Result<io::Result<libc::pid_t>> {
-        let message = match request.encode() {
-            Ok(message) => message,
-            Err(error) => return Ok(Err(error)),
-        };
-        protocol::send_bytes(self.socket.as_fd(), &message, &stdio)?;
+        protocol::send_bytes(self.socket.as_fd(), &request.encode(), &stdio)?;
         let answer = protocol::receive(&self.socket)?
             .ok_or_else(|| io::Error::other("the spawner has gone"))?;
         let field = |at: usize| {
