@@ -365,21 +365,31 @@ fn no_process_of_a_run_outlives_it() {
             &[("1 2\n", "3\n")],
             ("py", &daemonizer(marks.path(), leave_cgroup)),
         );
-        let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p"], cgroups);
-        assert_eq!(code, 0, "{output}");
-        let daemons = marked_pids(marks.path());
-        assert_eq!(daemons.len(), 1, "the daemon did not start ({output})");
-        for pid in daemons {
-            let escaped = alive(pid);
-            if escaped {
-                tree_kill(pid);
-            }
-            assert!(
-                !escaped,
-                "a daemon outlived its run (cgroups: {cgroups}, left its cgroup: {leave_cgroup})"
-            );
-        }
+        let survivors = marked_survivors(repo.path(), tmp.path(), marks.path(), cgroups);
+        assert!(
+            survivors.is_empty(),
+            "a daemon outlived its run (cgroups: {cgroups}, left its cgroup: {leave_cgroup})"
+        );
     }
+}
+
+/// Judges the repository's problem `p` (which must be accepted) with a solution that starts
+/// one process and marks its pid in `marks`; returns the marked processes still alive after
+/// the run, killed now so that a failing test leaves nothing behind.
+fn marked_survivors(repo: &Path, tmp: &Path, marks: &Path, cgroups: bool) -> Vec<u32> {
+    let (code, output) = judge_to_end(repo, tmp, &["run", "p"], cgroups);
+    assert_eq!(code, 0, "{output}");
+    let marked = marked_pids(marks);
+    assert_eq!(
+        marked.len(),
+        1,
+        "the marked process did not start ({output})"
+    );
+    let survivors: Vec<u32> = marked.into_iter().filter(|&pid| alive(pid)).collect();
+    for &pid in &survivors {
+        tree_kill(pid);
+    }
+    survivors
 }
 
 #[test]
@@ -419,17 +429,11 @@ int main(void) {{
             &[("1 2\n", "3\n")],
             ("c", &solution),
         );
-        let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p"], cgroups);
-        assert_eq!(code, 0, "{output}");
-        let siblings = marked_pids(marks.path());
-        assert_eq!(siblings.len(), 1, "the sibling did not start ({output})");
-        for pid in siblings {
-            let escaped = alive(pid);
-            if escaped {
-                tree_kill(pid);
-            }
-            assert!(!escaped, "a sibling outlived its run (cgroups: {cgroups})");
-        }
+        let survivors = marked_survivors(repo.path(), tmp.path(), marks.path(), cgroups);
+        assert!(
+            survivors.is_empty(),
+            "a sibling outlived its run (cgroups: {cgroups})"
+        );
     }
 }
 
