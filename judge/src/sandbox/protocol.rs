@@ -130,14 +130,12 @@ pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
     thread_local! {
         static BUFFER: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; MAX_MESSAGE]);
     }
-    BUFFER.with_borrow_mut(|buffer| receive_into(socket, buffer))
-}
-
-fn receive_into(socket: impl AsFd, bytes: &mut [u8]) -> io::Result<Option<Received>> {
-    Ok(receive_in(socket, bytes)?.map(|(length, fds)| Received {
-        bytes: bytes[..length].to_vec(),
-        fds,
-    }))
+    BUFFER.with_borrow_mut(|bytes| {
+        Ok(receive_in(socket, bytes)?.map(|(length, fds)| Received {
+            bytes: bytes[..length].to_vec(),
+            fds,
+        }))
+    })
 }
 
 /// Receives one message into `bytes`: its length and the descriptors that came with it;
