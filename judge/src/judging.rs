@@ -24,11 +24,7 @@ pub fn judge_case(
     case: &TestCase,
 ) -> CaseResult {
     let limits = problem.limits_for(program.language);
-    if let Some(spec) = problem
-        .checker
-        .as_ref()
-        .filter(|spec| !spec.mode.is_plain())
-    {
+    if let Some(spec) = problem.interaction() {
         let Some(validator) = checker else {
             return judge_error(case, "the problem's validator was not built".into());
         };
@@ -146,12 +142,6 @@ fn decide(
         }
         verdict => (verdict, Some(limit_failure(verdict, &run, &limits))),
     };
-    // With another program in the run (an interactive validator), waiting may be that
-    // program's starvation: only a plain problem's idle stop is beyond load's reach.
-    let talks_to_another = problem
-        .checker
-        .as_ref()
-        .is_some_and(|spec| !spec.mode.is_plain());
     let result = CaseResult {
         name: case.name.clone(),
         verdict,
@@ -159,10 +149,12 @@ fn decide(
         wall_time: run.wall_time,
         peak_memory_bytes: run.peak_memory_bytes,
         confirmed: false,
+        // With a validator in the run, waiting may be that validator's starvation: only a
+        // plain problem's idle stop is beyond load's reach.
         stopped_while_idle: verdict == Verdict::TimeLimitExceeded
             && run.wall_timeout
             && run.starved.is_zero()
-            && !talks_to_another,
+            && problem.interaction().is_none(),
         failure,
         score: score.filter(|_| verdict == Verdict::Accepted),
     };

@@ -43,6 +43,12 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The checker that talks with the solution while it runs (an interactive or multi-pass
+    /// problem's validator), if the problem has one.
+    pub fn interaction(&self) -> Option<&CheckerSpec> {
+        self.checker.as_ref().filter(|spec| !spec.mode.is_plain())
+    }
+
     /// The limits a program in `language` runs under: the problem's, plus what the profile's
     /// judge grants that language.
     pub fn limits_for(&self, language: &Language) -> Limits {
