@@ -28,14 +28,6 @@ use std::time::Duration;
 
 use rustix::event::{PollFd, PollFlags};
 
-/// Puts an item in the section of the code that starts programs (see `spawn`).
-macro_rules! hot {
-    ($item:item) => {
-        #[link_section = ".text.judge_spawn"]
-        $item
-    };
-}
-
 mod capture;
 mod cgroup;
 mod protocol;

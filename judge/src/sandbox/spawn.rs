@@ -9,9 +9,8 @@
 //! working folder, then `execve`.
 //!
 //! The kernel folds the high-water mark of the memory left at exec into the program's
-//! `ru_maxrss`, so the spawner's memory must stay small: the code of a start is marked `hot!`
-//! (a section of its own) and calls no library function but `clone` and `syscall`, so the
-//! pages of code it holds are few.
+//! `ru_maxrss`, so the spawner's memory must stay small: a start decodes no format and calls
+//! no library function but `clone` and `syscall`, so the pages of code it holds are few.
 
 use std::ffi::CStr;
 use std::os::fd::RawFd;
@@ -72,6 +71,21 @@ impl Fixed {
     }
 }
 
+impl Fixed {
+    /// Drops the pages of the spawner's code: a later access reads them back.
+    pub fn let_go_of_code(&self) {
+        for &(start, length) in &self.code_regions {
+            // SAFETY: the regions are executable file mappings, never written: nothing is lost.
+            let _ = unsafe {
+                sys(
+                    libc::SYS_madvise,
+                    [start, length, libc::MADV_DONTNEED as usize, 0],
+                )
+            };
+        }
+    }
+}
+
 /// The executable mappings of files: code, never written, so dropping its pages loses
 /// nothing (a later access reads them back).
 fn code_regions() -> Vec<(usize, usize)> {
@@ -104,16 +118,14 @@ const OOM_SCORE_ADJ: &CStr = c"/proc/self/oom_score_adj";
 /// A system call's result: `Err(errno)` for the kernel's negative answers.
 pub(super) type Sys = Result<libc::c_long, libc::c_int>;
 
-hot! {
-    /// A raw system call (through libc's `syscall`, whose errno is the caller's thread's).
-    #[inline(never)]
-    pub(super) unsafe fn sys(number: libc::c_long, args: [usize; 4]) -> Sys {
-        let result = libc::syscall(number, args[0], args[1], args[2], args[3]);
-        if result < 0 {
-            Err(*libc::__errno_location())
-        } else {
-            Ok(result)
-        }
+/// A raw system call (through libc's `syscall`, whose errno is the caller's thread's).
+#[inline(never)]
+pub(super) unsafe fn sys(number: libc::c_long, args: [usize; 4]) -> Sys {
+    let result = libc::syscall(number, args[0], args[1], args[2], args[3]);
+    if result < 0 {
+        Err(*libc::__errno_location())
+    } else {
+        Ok(result)
     }
 }
 
@@ -126,54 +138,58 @@ struct KernelSigaction {
     mask: u64,
 }
 
-hot! {
-    /// Sets the calling thread's signal mask to `mask` (a 64-bit kernel set); returns the old.
-    unsafe fn set_signal_mask(mask: u64) -> u64 {
-        let mut previous: u64 = 0;
-        let _ = sys(
-            libc::SYS_rt_sigprocmask,
-            [libc::SIG_SETMASK as usize, &mask as *const u64 as usize, &mut previous as *mut u64 as usize, 8],
-        );
-        previous
-    }
+/// Sets the calling thread's signal mask to `mask` (a 64-bit kernel set); returns the old.
+unsafe fn set_signal_mask(mask: u64) -> u64 {
+    let mut previous: u64 = 0;
+    let _ = sys(
+        libc::SYS_rt_sigprocmask,
+        [
+            libc::SIG_SETMASK as usize,
+            &mask as *const u64 as usize,
+            &mut previous as *mut u64 as usize,
+            8,
+        ],
+    );
+    previous
 }
 
 impl Launch<'_> {
-    hot! {
-        /// Starts the program as a child of this process's parent (`CLONE_PARENT`: see
-        /// `spawner`); returns its pid once it has called `execve`. A child that failed before
-        /// then has exited: its errno comes back with its pid, for the parent to reap.
-        pub fn spawn(&self) -> Result<libc::pid_t, (libc::c_int, Option<libc::pid_t>)> {
-            let mut child = Child { launch: self, error: 0 };
-            // SAFETY: only this (single-threaded) spawner uses the stack, one start at a time.
-            let stack = unsafe { &mut *self.fixed.stack.get() };
-            let top = stack.as_mut_ptr_range().end as usize & !15;
-            // No handler may run on the child's stack: signals stay blocked from before clone
-            // until the child has reset them.
-            // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends
-            // this thread until the child execs or exits), and `child` lives on this frame as
-            // long; the mask is restored right after.
-            unsafe {
-                let previous = set_signal_mask(!0);
-                let pid = libc::clone(
-                    run_child,
-                    top as *mut libc::c_void,
-                    libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT,
-                    (&mut child as *mut Child).cast(),
-                );
-                let clone_error = *libc::__errno_location();
-                set_signal_mask(previous);
-                if pid < 0 {
-                    return Err((clone_error, None));
-                }
-                // The child wrote `error` in this memory (CLONE_VM) before it exec'd or exited,
-                // and is done with it now; volatile, as the compiler cannot see that write.
-                let error = std::ptr::read_volatile(&child.error);
-                if error != 0 {
-                    return Err((error, Some(pid)));
-                }
-                Ok(pid)
+    /// Starts the program as a child of this process's parent (`CLONE_PARENT`: see
+    /// `spawner`); returns its pid once it has called `execve`. A child that failed before
+    /// then has exited: its errno comes back with its pid, for the parent to reap.
+    pub fn spawn(&self) -> Result<libc::pid_t, (libc::c_int, Option<libc::pid_t>)> {
+        let mut child = Child {
+            launch: self,
+            error: 0,
+        };
+        // SAFETY: only this (single-threaded) spawner uses the stack, one start at a time.
+        let stack = unsafe { &mut *self.fixed.stack.get() };
+        let top = stack.as_mut_ptr_range().end as usize & !15;
+        // No handler may run on the child's stack: signals stay blocked from before clone
+        // until the child has reset them.
+        // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends
+        // this thread until the child execs or exits), and `child` lives on this frame as
+        // long; the mask is restored right after.
+        unsafe {
+            let previous = set_signal_mask(!0);
+            let pid = libc::clone(
+                run_child,
+                top as *mut libc::c_void,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT,
+                (&mut child as *mut Child).cast(),
+            );
+            let clone_error = *libc::__errno_location();
+            set_signal_mask(previous);
+            if pid < 0 {
+                return Err((clone_error, None));
             }
+            // The child wrote `error` in this memory (CLONE_VM) before it exec'd or exited,
+            // and is done with it now; volatile, as the compiler cannot see that write.
+            let error = std::ptr::read_volatile(&child.error);
+            if error != 0 {
+                return Err((error, Some(pid)));
+            }
+            Ok(pid)
         }
     }
 }
@@ -184,93 +200,110 @@ struct Child<'a> {
     error: libc::c_int,
 }
 
-hot! {
-    /// The child, between clone and exec: system calls only.
-    extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
-        // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits;
-        // only system calls on data prepared by the parent follow.
-        unsafe {
-            let child = &mut *(context as *mut Child);
-            if let Err(errno) = prepare_and_exec(child.launch) {
-                child.error = if errno == 0 { libc::EINVAL } else { errno };
-            }
-            let _ = sys(libc::SYS_exit, [127, 0, 0, 0]);
-            127
+/// The child, between clone and exec: system calls only.
+extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `context` is the parent's `Child`, alive until this process execs or exits;
+    // only system calls on data prepared by the parent follow.
+    unsafe {
+        let child = &mut *(context as *mut Child);
+        if let Err(errno) = prepare_and_exec(child.launch) {
+            child.error = if errno == 0 { libc::EINVAL } else { errno };
         }
+        let _ = sys(libc::SYS_exit, [127, 0, 0, 0]);
+        127
     }
 }
 
-hot! {
-    /// The child's steps; returns only when one failed.
-    unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
-        let fixed = launch.fixed;
-        let default = KernelSigaction {
-            handler: libc::SIG_DFL,
-            flags: 0,
-            restorer: 0,
-            mask: 0,
-        };
-        for &signal in &fixed.signals_to_reset {
-            let action = &default as *const KernelSigaction as usize;
-            let _ = sys(libc::SYS_rt_sigaction, [signal as usize, action, 0, 8]);
-        }
-        set_signal_mask(0);
-        sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
-        // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
-        // already gone, the signal was missed: end here.
-        sys(libc::SYS_prctl, [libc::PR_SET_PDEATHSIG as usize, libc::SIGKILL as usize, 0, 0])?;
-        if sys(libc::SYS_getppid, [0; 4])? != fixed.parent as libc::c_long {
-            return Err(libc::ESRCH);
-        }
-        // Where /proc cannot say it, the run goes on: the score only picks a victim.
-        let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
-        let at = libc::AT_FDCWD as usize;
-        if let Ok(fd) = sys(libc::SYS_openat, [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0]) {
-            let _ = sys(libc::SYS_write, [fd as usize, b"1000".as_ptr() as usize, 4, 0]);
-            let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
-        }
-        for &(resource, (soft, hard)) in launch.rlimits {
-            let value = libc::rlimit {
-                rlim_cur: soft,
-                rlim_max: hard,
-            };
-            let value = &value as *const libc::rlimit as usize;
-            sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
-        }
-        for (target, &fd) in launch.stdio.iter().enumerate() {
-            if fd as usize == target {
-                sys(libc::SYS_fcntl, [target, libc::F_SETFD as usize, 0, 0])?;
-            } else {
-                sys(libc::SYS_dup3, [fd as usize, target, 0, 0])?;
-            }
-        }
-        sys(libc::SYS_chdir, [launch.cwd.as_ptr() as usize, 0, 0, 0])?;
-        // Nothing but its three streams crosses the exec: not the spawner's socket, not what
-        // whoever started the judge left open. Marked rather than closed, as the descriptor of
-        // `clear_refs` is still written below. Linux 5.11 on; before, one by one over the
-        // range descriptors are usually found in.
-        let cloexec = libc::CLOSE_RANGE_CLOEXEC as usize;
-        if sys(libc::SYS_close_range, [3, u32::MAX as usize, cloexec, 0]).is_err() {
-            for fd in 3..4096 {
-                let _ = sys(libc::SYS_fcntl, [fd, libc::F_SETFD as usize, libc::FD_CLOEXEC as usize, 0]);
-            }
-        }
-        // Last: the mark passed on is what the spawner holds now. That is about 1 MiB; a
-        // build whose code is spread out (a debug build) holds more, and lets go of its code
-        // here, to read it back after (a cost on every start).
-        let mut usage: libc::rusage = std::mem::zeroed();
-        let usage_at = &mut usage as *mut libc::rusage as usize;
-        let holds = sys(libc::SYS_getrusage, [libc::RUSAGE_SELF as usize, usage_at, 0, 0])
-            .map_or(0, |_| usage.ru_maxrss as u64 * 1024);
-        if holds > MAX_MARK_BYTES {
-            for &(start, length) in &fixed.code_regions {
-                let _ = sys(libc::SYS_madvise, [start, length, libc::MADV_DONTNEED as usize, 0]);
-            }
-        }
-        if fixed.clear_refs >= 0 {
-            let _ = sys(libc::SYS_write, [fixed.clear_refs as usize, b"5".as_ptr() as usize, 1, 0]);
-        }
-        let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
-        sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
+/// The child's steps; returns only when one failed.
+unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
+    let fixed = launch.fixed;
+    let default = KernelSigaction {
+        handler: libc::SIG_DFL,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    for &signal in &fixed.signals_to_reset {
+        let action = &default as *const KernelSigaction as usize;
+        let _ = sys(libc::SYS_rt_sigaction, [signal as usize, action, 0, 8]);
     }
+    set_signal_mask(0);
+    sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
+    // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
+    // already gone, the signal was missed: end here.
+    sys(
+        libc::SYS_prctl,
+        [
+            libc::PR_SET_PDEATHSIG as usize,
+            libc::SIGKILL as usize,
+            0,
+            0,
+        ],
+    )?;
+    if sys(libc::SYS_getppid, [0; 4])? != fixed.parent as libc::c_long {
+        return Err(libc::ESRCH);
+    }
+    // Where /proc cannot say it, the run goes on: the score only picks a victim.
+    let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
+    let at = libc::AT_FDCWD as usize;
+    if let Ok(fd) = sys(
+        libc::SYS_openat,
+        [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0],
+    ) {
+        let _ = sys(
+            libc::SYS_write,
+            [fd as usize, b"1000".as_ptr() as usize, 4, 0],
+        );
+        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
+    }
+    for &(resource, (soft, hard)) in launch.rlimits {
+        let value = libc::rlimit {
+            rlim_cur: soft,
+            rlim_max: hard,
+        };
+        let value = &value as *const libc::rlimit as usize;
+        sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
+    }
+    for (target, &fd) in launch.stdio.iter().enumerate() {
+        if fd as usize == target {
+            sys(libc::SYS_fcntl, [target, libc::F_SETFD as usize, 0, 0])?;
+        } else {
+            sys(libc::SYS_dup3, [fd as usize, target, 0, 0])?;
+        }
+    }
+    sys(libc::SYS_chdir, [launch.cwd.as_ptr() as usize, 0, 0, 0])?;
+    // Nothing but its three streams crosses the exec: not the spawner's socket, not what
+    // whoever started the judge left open. Marked rather than closed, as the descriptor of
+    // `clear_refs` is still written below. Linux 5.11 on; before, one by one over the
+    // range descriptors are usually found in.
+    let cloexec = libc::CLOSE_RANGE_CLOEXEC as usize;
+    if sys(libc::SYS_close_range, [3, u32::MAX as usize, cloexec, 0]).is_err() {
+        for fd in 3..4096 {
+            let _ = sys(
+                libc::SYS_fcntl,
+                [fd, libc::F_SETFD as usize, libc::FD_CLOEXEC as usize, 0],
+            );
+        }
+    }
+    // Last: the mark passed on is what the spawner holds now. That is about 1 MiB; a
+    // build whose code is spread out (a debug build) holds more, and lets go of its code
+    // here, to read it back after (a cost on every start).
+    let mut usage: libc::rusage = std::mem::zeroed();
+    let usage_at = &mut usage as *mut libc::rusage as usize;
+    let holds = sys(
+        libc::SYS_getrusage,
+        [libc::RUSAGE_SELF as usize, usage_at, 0, 0],
+    )
+    .map_or(0, |_| usage.ru_maxrss as u64 * 1024);
+    if holds > MAX_MARK_BYTES {
+        fixed.let_go_of_code();
+    }
+    if fixed.clear_refs >= 0 {
+        let _ = sys(
+            libc::SYS_write,
+            [fixed.clear_refs as usize, b"5".as_ptr() as usize, 1, 0],
+        );
+    }
+    let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
+    sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
 }

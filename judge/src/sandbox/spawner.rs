@@ -72,74 +72,66 @@ struct Decoded {
     rlimits: Vec<Rlimit>,
 }
 
-hot! {
-    /// The NUL-terminated string at the start of `bytes`, and what follows it.
-    fn c_str(bytes: &[u8]) -> Option<(&CStr, &[u8])> {
-        let mut end = 0;
-        while *bytes.get(end)? != 0 {
-            end += 1;
-        }
-        // SAFETY: bytes[..=end] holds exactly one NUL, at its end.
-        let string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=end]) };
-        Some((string, &bytes[end + 1..]))
+/// The NUL-terminated string at the start of `bytes`, and what follows it.
+fn c_str(bytes: &[u8]) -> Option<(&CStr, &[u8])> {
+    let mut end = 0;
+    while *bytes.get(end)? != 0 {
+        end += 1;
     }
+    // SAFETY: bytes[..=end] holds exactly one NUL, at its end.
+    let string = unsafe { CStr::from_bytes_with_nul_unchecked(&bytes[..=end]) };
+    Some((string, &bytes[end + 1..]))
 }
 
-hot! {
-    /// The `size`-byte number (4 or 8) at `at`.
-    fn number(message: &[u8], at: usize, size: usize) -> Option<u64> {
-        let mut value = [0u8; 8];
-        let bytes = message.get(at..at + size)?;
-        let mut index = 0;
-        while index < size {
-            value[index] = bytes[index];
-            index += 1;
-        }
-        Some(u64::from_ne_bytes(value))
+/// The `size`-byte number (4 or 8) at `at`.
+fn number(message: &[u8], at: usize, size: usize) -> Option<u64> {
+    let mut value = [0u8; 8];
+    let bytes = message.get(at..at + size)?;
+    let mut index = 0;
+    while index < size {
+        value[index] = bytes[index];
+        index += 1;
     }
+    Some(u64::from_ne_bytes(value))
 }
 
 impl Decoded {
-    hot! {
-        /// Reads `message`; `None` if it is not a request. The cwd borrows from it.
-        fn read<'m>(&mut self, message: &'m [u8]) -> Option<&'m CStr> {
-            let argc = number(message, 0, 4)? as usize;
-            let envc = number(message, 4, 4)? as usize;
-            let limits = number(message, 8, 4)? as usize;
-            self.rlimits.clear();
-            let mut at = 12;
-            for _ in 0..limits {
-                let resource = number(message, at, 4)? as libc::__rlimit_resource_t;
-                let soft = number(message, at + 4, 8)?;
-                let hard = number(message, at + 12, 8)?;
-                self.rlimits.push((resource, (soft, hard)));
-                at += 20;
-            }
-            self.pointers.clear();
-            let mut rest = message.get(at..)?;
-            for count in [argc, envc] {
-                for _ in 0..count {
-                    let (string, after) = c_str(rest)?;
-                    self.pointers.push(string.as_ptr());
-                    rest = after;
-                }
-                self.pointers.push(std::ptr::null());
-            }
-            self.argc = argc;
-            if argc == 0 {
-                return None;
-            }
-            Some(c_str(rest)?.0)
+    /// Reads `message`; `None` if it is not a request. The cwd borrows from it.
+    fn read<'m>(&mut self, message: &'m [u8]) -> Option<&'m CStr> {
+        let argc = number(message, 0, 4)? as usize;
+        let envc = number(message, 4, 4)? as usize;
+        let limits = number(message, 8, 4)? as usize;
+        self.rlimits.clear();
+        let mut at = 12;
+        for _ in 0..limits {
+            let resource = number(message, at, 4)? as libc::__rlimit_resource_t;
+            let soft = number(message, at + 4, 8)?;
+            let hard = number(message, at + 12, 8)?;
+            self.rlimits.push((resource, (soft, hard)));
+            at += 20;
         }
+        self.pointers.clear();
+        let mut rest = message.get(at..)?;
+        for count in [argc, envc] {
+            for _ in 0..count {
+                let (string, after) = c_str(rest)?;
+                self.pointers.push(string.as_ptr());
+                rest = after;
+            }
+            self.pointers.push(std::ptr::null());
+        }
+        self.argc = argc;
+        if argc == 0 {
+            return None;
+        }
+        Some(c_str(rest)?.0)
     }
 }
 
-hot! {
-    /// The spawner's answer: the program's pid, or the errno of the step that failed and the
-    /// pid of the child that failed it (it has exited: the supervisor's to reap), or 0.
-    fn reply(pid: libc::pid_t, errno: i32, failed_child: libc::pid_t) -> [i32; 3] {
-        [pid, errno, failed_child]
-    }
+/// The spawner's answer: the program's pid, or the errno of the step that failed and the
+/// pid of the child that failed it (it has exited: the supervisor's to reap), or 0.
+fn reply(pid: libc::pid_t, errno: i32, failed_child: libc::pid_t) -> [i32; 3] {
+    [pid, errno, failed_child]
 }
 
 /// The supervisor's handle on its spawner.
@@ -235,6 +227,9 @@ fn serve(socket: OwnedFd) -> ! {
         },
         fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd)),
     };
+    // The code of the set-up above is not the loop's: let go of it once, so that the first
+    // program's mark is as small as the next ones'.
+    loop_state.fixed.let_go_of_code();
     loop_state.run();
     // SAFETY: ends this process at once, as a forked child must (no exit handlers of the
     // supervisor's may run twice).
@@ -250,95 +245,94 @@ struct Loop {
 }
 
 impl Loop {
-    hot! {
-        /// Serves requests until the socket ends.
-        fn run(&mut self) {
-            loop {
-                let mut stdio = [-1; 3];
-                // SAFETY: receives into this loop's own buffers.
-                let Some(length) = (unsafe { self.receive(&mut stdio) }) else {
-                    return;
-                };
-                let answer = match (self.decoded.read(&self.message[..length]), stdio[2] >= 0) {
-                    (Some(cwd), true) => {
-                        let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
-                        let launch = Launch {
-                            argv,
-                            envp,
-                            cwd,
-                            stdio,
-                            rlimits: &self.decoded.rlimits,
-                            fixed: &self.fixed,
-                        };
-                        match launch.spawn() {
-                            Ok(pid) => reply(pid, 0, 0),
-                            Err((errno, child)) => reply(0, errno, child.unwrap_or(0)),
-                        }
-                    }
-                    _ => reply(0, libc::EPROTO, 0),
-                };
-                // SAFETY: closes the descriptors this request lent, and sends from a local.
-                unsafe {
-                    for fd in stdio.into_iter().filter(|&fd| fd >= 0) {
-                        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
-                    }
-                    let message = libc::iovec {
-                        iov_base: answer.as_ptr() as *mut libc::c_void,
-                        iov_len: std::mem::size_of_val(&answer),
+    /// Serves requests until the socket ends.
+    fn run(&mut self) {
+        loop {
+            let mut stdio = [-1; 3];
+            // SAFETY: receives into this loop's own buffers.
+            let Some(length) = (unsafe { self.receive(&mut stdio) }) else {
+                return;
+            };
+            let answer = match (self.decoded.read(&self.message[..length]), stdio[2] >= 0) {
+                (Some(cwd), true) => {
+                    let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
+                    let launch = Launch {
+                        argv,
+                        envp,
+                        cwd,
+                        stdio,
+                        rlimits: &self.decoded.rlimits,
+                        fixed: &self.fixed,
                     };
-                    let mut header: libc::msghdr = std::mem::zeroed();
-                    header.msg_iov = &message as *const libc::iovec as *mut libc::iovec;
-                    header.msg_iovlen = 1;
-                    let header = &header as *const libc::msghdr as usize;
-                    let flags = libc::MSG_NOSIGNAL as usize;
-                    if sys(libc::SYS_sendmsg, [self.socket as usize, header, flags, 0]).is_err() {
-                        return;
+                    match launch.spawn() {
+                        Ok(pid) => reply(pid, 0, 0),
+                        Err((errno, child)) => reply(0, errno, child.unwrap_or(0)),
                     }
+                }
+                _ => reply(0, libc::EPROTO, 0),
+            };
+            // SAFETY: closes the descriptors this request lent, and sends from a local.
+            unsafe {
+                for fd in stdio.into_iter().filter(|&fd| fd >= 0) {
+                    let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
+                }
+                let message = libc::iovec {
+                    iov_base: answer.as_ptr() as *mut libc::c_void,
+                    iov_len: std::mem::size_of_val(&answer),
+                };
+                let mut header: libc::msghdr = std::mem::zeroed();
+                header.msg_iov = &message as *const libc::iovec as *mut libc::iovec;
+                header.msg_iovlen = 1;
+                let header = &header as *const libc::msghdr as usize;
+                let flags = libc::MSG_NOSIGNAL as usize;
+                if sys(libc::SYS_sendmsg, [self.socket as usize, header, flags, 0]).is_err() {
+                    return;
                 }
             }
         }
     }
 
-    hot! {
-        /// One request into `message`, its lent descriptors into `stdio`; `None` when the
-        /// supervisor has gone.
-        unsafe fn receive(&mut self, stdio: &mut [libc::c_int; 3]) -> Option<usize> {
-            // Room for one SCM_RIGHTS message of three descriptors, aligned for cmsghdr.
-            let mut control = [0u64; 8];
-            let mut message = libc::iovec {
-                iov_base: self.message.as_mut_ptr().cast(),
-                iov_len: self.message.len(),
-            };
-            let mut header: libc::msghdr = std::mem::zeroed();
-            header.msg_iov = &mut message;
-            header.msg_iovlen = 1;
-            header.msg_control = control.as_mut_ptr().cast();
-            header.msg_controllen = std::mem::size_of_val(&control) as _;
-            let length = loop {
-                let header = &mut header as *mut libc::msghdr as usize;
-                let flags = libc::MSG_CMSG_CLOEXEC as usize;
-                match sys(libc::SYS_recvmsg, [self.socket as usize, header, flags, 0]) {
-                    Err(libc::EINTR) => continue,
-                    Err(_) | Ok(0) => return None,
-                    Ok(length) => break length as usize,
-                }
-            };
-            let cmsg = libc::CMSG_FIRSTHDR(&header);
-            if !cmsg.is_null()
-                && (*cmsg).cmsg_level == libc::SOL_SOCKET
-                && (*cmsg).cmsg_type == libc::SCM_RIGHTS
-            {
-                let data = libc::CMSG_DATA(cmsg) as *const libc::c_int;
-                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
-                for (index, slot) in stdio.iter_mut().enumerate().take(count) {
-                    *slot = data.add(index).read_unaligned();
-                }
-                // More than three: not a request; close the rest.
-                for index in 3..count {
-                    let _ = sys(libc::SYS_close, [data.add(index).read_unaligned() as usize, 0, 0, 0]);
-                }
+    /// One request into `message`, its lent descriptors into `stdio`; `None` when the
+    /// supervisor has gone.
+    unsafe fn receive(&mut self, stdio: &mut [libc::c_int; 3]) -> Option<usize> {
+        // Room for one SCM_RIGHTS message of three descriptors, aligned for cmsghdr.
+        let mut control = [0u64; 8];
+        let mut message = libc::iovec {
+            iov_base: self.message.as_mut_ptr().cast(),
+            iov_len: self.message.len(),
+        };
+        let mut header: libc::msghdr = std::mem::zeroed();
+        header.msg_iov = &mut message;
+        header.msg_iovlen = 1;
+        header.msg_control = control.as_mut_ptr().cast();
+        header.msg_controllen = std::mem::size_of_val(&control) as _;
+        let length = loop {
+            let header = &mut header as *mut libc::msghdr as usize;
+            let flags = libc::MSG_CMSG_CLOEXEC as usize;
+            match sys(libc::SYS_recvmsg, [self.socket as usize, header, flags, 0]) {
+                Err(libc::EINTR) => continue,
+                Err(_) | Ok(0) => return None,
+                Ok(length) => break length as usize,
             }
-            Some(length)
+        };
+        let cmsg = libc::CMSG_FIRSTHDR(&header);
+        if !cmsg.is_null()
+            && (*cmsg).cmsg_level == libc::SOL_SOCKET
+            && (*cmsg).cmsg_type == libc::SCM_RIGHTS
+        {
+            let data = libc::CMSG_DATA(cmsg) as *const libc::c_int;
+            let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize) / 4;
+            for (index, slot) in stdio.iter_mut().enumerate().take(count) {
+                *slot = data.add(index).read_unaligned();
+            }
+            // More than three: not a request; close the rest.
+            for index in 3..count {
+                let _ = sys(
+                    libc::SYS_close,
+                    [data.add(index).read_unaligned() as usize, 0, 0, 0],
+                );
+            }
         }
+        Some(length)
     }
 }
