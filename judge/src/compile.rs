@@ -244,6 +244,18 @@ impl Compiler {
         Ok(ready(false))
     }
 
+    /// Why this machine cannot build or run the language, if it cannot: a program missing
+    /// from `PATH` (`no kotlinc`), or a version command that fails (a `python2` shim with no
+    /// Python 2 behind it). The version's answer is kept between runs (see `version`).
+    pub fn unavailable(&self, language: &'static Language) -> Option<String> {
+        if let Some(tool) = language.missing_tool() {
+            return Some(format!("no {tool}"));
+        }
+        self.version(language)
+            .err()
+            .map(|_| format!("`{}` fails", language.version.join(" ")))
+    }
+
     /// The toolchain's version, asked once per language and run. Between runs it is kept in
     /// the cache folder under the identity of the toolchain's binary (path, size, modification
     /// time), so that a warm run starts no JVM just to ask `javac -version`; rustup's proxy is
@@ -274,6 +286,14 @@ impl Compiler {
                 purpose: format!("for {} solutions", language.name),
                 source: error,
             })?;
+        if !output.status.success() {
+            // A shim with nothing behind it (`python2` of a version manager) answers so.
+            return Err(Error::Toolchain {
+                tool: tool.to_owned(),
+                purpose: format!("for {} solutions", language.name),
+                source: std::io::Error::other(format!("`{}` fails", language.version.join(" "))),
+            });
+        }
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         version.push_str(String::from_utf8_lossy(&output.stderr).trim());
         if let Some(file) = &remembered {

@@ -13,7 +13,7 @@ use crate::profile::Limits;
 use crate::report::{format_bytes, CaseResult, Failure};
 use crate::sandbox::{RunOutput, Termination};
 use crate::score::ValidatorScore;
-use crate::verdict::{classify, OutputCheck, Verdict};
+use crate::verdict::{beyond_load, classify, OutputCheck, Verdict};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
 /// comparing with the expected output.
@@ -149,12 +149,8 @@ fn decide(
         wall_time: run.wall_time,
         peak_memory_bytes: run.peak_memory_bytes,
         confirmed: false,
-        // With a validator in the run, waiting may be that validator's starvation: only a
-        // plain problem's idle stop is beyond load's reach.
-        stopped_while_idle: verdict == Verdict::TimeLimitExceeded
-            && run.wall_timeout
-            && run.starved.is_zero()
-            && problem.interaction().is_none(),
+        beyond_load: verdict == Verdict::TimeLimitExceeded
+            && beyond_load(&run, &limits, problem.interaction().is_some()),
         failure,
         score: score.filter(|_| verdict == Verdict::Accepted),
     };
@@ -277,7 +273,7 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
         wall_time: Duration::ZERO,
         peak_memory_bytes: 0,
         confirmed: false,
-        stopped_while_idle: false,
+        beyond_load: false,
         failure: Some(Failure {
             message,
             ..Failure::default()

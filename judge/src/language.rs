@@ -302,24 +302,6 @@ impl Language {
             })
     }
 
-    /// Why this machine cannot build or run the language, if it cannot: a program missing
-    /// from `PATH` (`no kotlinc`), or a version command that fails (a `python2` shim with no
-    /// Python 2 behind it).
-    pub fn unavailable(&self) -> Option<String> {
-        if let Some(tool) = self.missing_tool() {
-            return Some(format!("no {tool}"));
-        }
-        let (tool, args) = self.version.split_first()?;
-        let works = std::process::Command::new(tool)
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        (!works).then(|| format!("`{}` fails", self.version.join(" ")))
-    }
-
     /// Whether a run's stderr shows that it died of a failed allocation.
     pub fn ran_out_of_memory(&self, stderr: &[u8]) -> bool {
         let stderr = String::from_utf8_lossy(stderr);

@@ -10,10 +10,10 @@
 //! That logic (`run_cases`) sees the judging of cases only through the `CaseJudge` trait, so
 //! that it is tested without processes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -46,6 +46,8 @@ pub struct Settings {
 pub struct Task {
     pub problem: Problem,
     pub solution: PathBuf,
+    /// Its cases run one at a time (see `CaseJudge::one_at_a_time`).
+    pub one_at_a_time: bool,
 }
 
 /// The judging of cases, as the runner sees it: tasks and cases by their indices.
@@ -54,6 +56,12 @@ pub trait CaseJudge: Sync {
     fn judge(&self, task: usize, case: usize) -> CaseResult;
     /// The CPU time limit of task `task`: results near it are confirmed by a serial re-run.
     fn cpu_time_limit(&self, task: usize) -> Duration;
+    /// Whether task `task`'s cases run one at a time: for a solution that is expected to
+    /// fail, whose later cases `fail_fast` will likely skip, and would only slow (and leave
+    /// to be confirmed) the case that decides.
+    fn one_at_a_time(&self, _task: usize) -> bool {
+        false
+    }
     /// The signal that asked the judge to stop, if one has.
     fn interrupted(&self) -> Option<i32> {
         crate::interrupt::requested()
@@ -271,6 +279,10 @@ impl CaseJudge for ProcessJudge<'_> {
         let (task, program, _) = self.ready(task);
         task.problem.limits_for(program.language).cpu_time
     }
+
+    fn one_at_a_time(&self, task: usize) -> bool {
+        matches!(&self.0[task], Readiness::Ready { task, .. } if task.one_at_a_time)
+    }
 }
 
 /// What became of a case given to the pool.
@@ -320,6 +332,64 @@ impl Attempts<'_> {
     }
 }
 
+/// The cases not started yet, handed to workers in input order, except that a task whose
+/// cases run one at a time (`CaseJudge::one_at_a_time`) is passed over while one of them runs.
+struct Queue {
+    state: Mutex<QueueState>,
+    changed: Condvar,
+}
+
+struct QueueState {
+    waiting: VecDeque<(usize, usize)>,
+    /// Per task: its cases run one at a time.
+    one_at_a_time: Vec<bool>,
+    /// Per task: one of its cases is running.
+    running: Vec<bool>,
+}
+
+impl Queue {
+    fn new(judge: &dyn CaseJudge, cases: &[Option<usize>]) -> Queue {
+        let waiting = cases
+            .iter()
+            .enumerate()
+            .flat_map(|(task, count)| (0..count.unwrap_or(0)).map(move |case| (task, case)))
+            .collect();
+        Queue {
+            state: Mutex::new(QueueState {
+                waiting,
+                one_at_a_time: (0..cases.len())
+                    .map(|task| judge.one_at_a_time(task))
+                    .collect(),
+                running: vec![false; cases.len()],
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// The next case to judge, waiting while only held-back ones are left; `None` at the end.
+    fn next(&self) -> Option<(usize, usize)> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if state.waiting.is_empty() {
+                return None;
+            }
+            let free =
+                |&(task, _): &(usize, usize)| !(state.one_at_a_time[task] && state.running[task]);
+            if let Some(index) = state.waiting.iter().position(free) {
+                let (task, case) = state.waiting.remove(index).expect("found above");
+                state.running[task] = true;
+                return Some((task, case));
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn done(&self, task: usize) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).running[task] = false;
+        self.changed.notify_all();
+    }
+}
+
 /// Judges `cases[task]` cases of every task (`None` for a task with none to judge), on
 /// `pool` when there is one, and tells `progress` in input order.
 pub fn run_cases(
@@ -334,23 +404,23 @@ pub fn run_cases(
         fail_fast: settings.fail_fast,
         first_failure: cases.iter().map(|_| AtomicUsize::new(usize::MAX)).collect(),
     };
-    let jobs: Vec<(usize, usize)> = cases
-        .iter()
-        .enumerate()
-        .flat_map(|(task, count)| (0..count.unwrap_or(0)).map(move |case| (task, case)))
-        .collect();
+    let queue = Queue::new(judge, cases);
     let mut totals = CaseTotals::default();
     let (sender, receiver) = mpsc::channel::<((usize, usize), Attempt)>();
     std::thread::scope(|scope| {
         let attempts = &attempts;
-        let jobs = &jobs;
+        let queue = &queue;
         let mut workers = pool.map(|pool| {
             scope.spawn(move || {
-                pool.scope_fifo(|fifo| {
-                    for &(task, case) in jobs {
+                pool.scope(|workers| {
+                    for _ in 0..pool.current_num_threads() {
                         let sender = sender.clone();
-                        fifo.spawn_fifo(move |_| {
-                            let _ = sender.send(((task, case), attempts.attempt(task, case)));
+                        workers.spawn(move |_| {
+                            while let Some((task, case)) = queue.next() {
+                                let attempt = attempts.attempt(task, case);
+                                queue.done(task);
+                                let _ = sender.send(((task, case), attempt));
+                            }
                         });
                     }
                 });
@@ -442,12 +512,12 @@ pub fn run_cases(
 }
 
 /// A time verdict that the machine's load may have caused: CPU time near or over the limit,
-/// or a stop at the wall-clock backstop, unless the program was sleeping there with nothing
-/// else to wait for (`CaseResult::stopped_while_idle`).
+/// or a stop at the wall-clock backstop, unless load cannot have caused it
+/// (`CaseResult::beyond_load`).
 fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
     let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
     match result.verdict {
-        Verdict::TimeLimitExceeded => !result.stopped_while_idle,
+        Verdict::TimeLimitExceeded => !result.beyond_load,
         Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
         _ => false,
     }
@@ -534,7 +604,7 @@ mod tests {
                 peak_memory_bytes: 0,
                 confirmed: false,
                 // A time limit with almost no CPU time: stopped while it slept.
-                stopped_while_idle: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
+                beyond_load: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
                 failure: None,
                 score: None,
             }
@@ -775,5 +845,79 @@ mod tests {
             ["skipped 0, interrupted Some(2)"]
         );
         assert!(judge.runs.lock().unwrap().is_empty());
+    }
+
+    /// A judge that notes, per task, whether two of its cases ran at once.
+    struct Overlaps {
+        one_at_a_time: Vec<bool>,
+        running: Mutex<Vec<usize>>,
+        overlapped: Mutex<Vec<bool>>,
+    }
+
+    impl CaseJudge for Overlaps {
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            {
+                let mut running = self.running.lock().unwrap();
+                running[task] += 1;
+                if running[task] > 1 {
+                    self.overlapped.lock().unwrap()[task] = true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            self.running.lock().unwrap()[task] -= 1;
+            CaseResult {
+                name: format!("{task}/{case}"),
+                verdict: AC,
+                cpu_time: Duration::ZERO,
+                wall_time: Duration::ZERO,
+                peak_memory_bytes: 0,
+                confirmed: false,
+                beyond_load: false,
+                failure: None,
+                score: None,
+            }
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn one_at_a_time(&self, task: usize) -> bool {
+            self.one_at_a_time[task]
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_task_judged_one_case_at_a_time_never_runs_two_and_all_are_judged() {
+        let judge = Overlaps {
+            one_at_a_time: vec![true, false, true],
+            running: Mutex::new(vec![0; 3]),
+            overlapped: Mutex::new(vec![false; 3]),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let settings = Settings {
+            jobs: 3,
+            fail_fast: false,
+        };
+        let mut finished = Vec::new();
+        let cases = [Some(6), Some(6), Some(6)];
+        run_cases(&judge, &cases, &settings, Some(&pool), &mut |progress| {
+            if let Progress::CaseFinished(_, result) = progress {
+                finished.push(result.name.clone());
+            }
+        });
+        let expected: Vec<String> = (0..3)
+            .flat_map(|task| (0..6).map(move |case| format!("{task}/{case}")))
+            .collect();
+        assert_eq!(finished, expected);
+        let overlapped = judge.overlapped.lock().unwrap();
+        assert!(!overlapped[0] && !overlapped[2], "{overlapped:?}");
     }
 }

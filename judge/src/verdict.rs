@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::profile::Limits;
-use crate::sandbox::{RunOutput, Termination};
+use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
 
 /// What a real judge would answer for one case (or, for `CompileError`, a whole solution).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +102,24 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Whether a time limit verdict of `run` is one that the machine's load cannot have caused,
+/// so that no re-run alone is needed to trust it:
+/// - a stop at the wall-clock backstop while the program slept or blocked (one that computes
+///   is waited for), with nothing to wait for, or (`talks`) waiting on a validator that cannot
+///   have been kept from a CPU for as long as the backstop's slack;
+/// - CPU time over the limit by more than all the CPU time the rest of the machine spent
+///   meanwhile, which is the most that load can have added to it.
+pub fn beyond_load(run: &RunOutput, limits: &Limits, talks: bool) -> bool {
+    if run.wall_timeout && run.starved.is_zero() {
+        return !talks
+            || run
+                .load
+                .is_some_and(|load| load.all_busy() < BACKSTOP_SLACK);
+    }
+    run.load
+        .is_some_and(|load| run.cpu_time > limits.cpu_time + load.others())
+}
+
 /// The verdict a run earns before its output is looked at, in the documented order
 /// TLE, MLE, OLE, RE; `None` when the run ended cleanly within every limit, so that its output
 /// decides between WA and AC.
@@ -184,6 +202,7 @@ mod tests {
             memory_limit_seen: false,
             out_of_memory: false,
             starved: Duration::ZERO,
+            load: None,
         }
     }
 
@@ -350,6 +369,48 @@ mod tests {
         assert_eq!(
             classify(&run, &limits(), || OutputCheck::Matches),
             Verdict::Accepted
+        );
+    }
+
+    #[test]
+    fn only_a_time_verdict_past_what_load_can_explain_stands_without_a_rerun() {
+        let load = |others_ms: u64, all_busy_ms: u64| {
+            Some(crate::sandbox::Load {
+                others_us: others_ms * 1000,
+                all_busy_us: all_busy_ms * 1000,
+            })
+        };
+        let over = |cpu_ms: u64, load| RunOutput {
+            cpu_time: Duration::from_millis(cpu_ms),
+            load,
+            ..clean_run()
+        };
+        let limits = limits();
+        // 1000 ms limit: 1200 ms of CPU with 100 ms elsewhere stands; with 300 ms it may not.
+        assert!(beyond_load(&over(1200, load(100, 0)), &limits, false));
+        assert!(!beyond_load(&over(1200, load(300, 0)), &limits, false));
+        assert!(
+            !beyond_load(&over(1200, None), &limits, false),
+            "unmeasured"
+        );
+        let idle = |load| RunOutput {
+            wall_timeout: true,
+            load,
+            ..clean_run()
+        };
+        assert!(beyond_load(&idle(None), &limits, false), "asleep, alone");
+        assert!(beyond_load(&idle(load(5000, 200)), &limits, true));
+        assert!(
+            !beyond_load(&idle(load(5000, 2000)), &limits, true),
+            "its validator may have waited for a CPU"
+        );
+        let starved = RunOutput {
+            starved: Duration::from_millis(500),
+            ..idle(load(0, 0))
+        };
+        assert!(
+            !beyond_load(&starved, &limits, false),
+            "CPU time under the limit"
         );
     }
 }

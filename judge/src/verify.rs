@@ -1,9 +1,9 @@
 //! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` folders
 //! must get the verdict its folder promises.
 //!
-//! Each submission is judged on its own and its row is made from its own result, so that a
-//! submission that cannot be judged (no toolchain, unknown language, a build fault) stands in
-//! its own row and can never shift another's expectation.
+//! Each row is made from its own submission's result, so that a submission that cannot be
+//! judged (no toolchain, unknown language, a build fault) stands in its own row and can never
+//! shift another's expectation.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use crate::compile::Compiler;
 use crate::error::{Error, Result};
 use crate::kattis::expectations::{default_for, Requirement, SubmissionsYaml};
 use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
-use crate::language::LanguageId;
+use crate::language::Language;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
@@ -104,65 +104,61 @@ pub struct Report {
 /// generous as a person waits for.
 const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// Judges every submission of the package and checks each against its folder. The accepted
-/// folder is judged first: when the package gives no time limit, the others are judged under
-/// the one the accepted submissions imply.
+/// Judges every submission of the package and checks each against its folder, as one pool
+/// of cases, so that a submission waiting out its time limit holds one worker, not the run.
+///
+/// When the package gives no time limit, the accepted submissions are judged first, under
+/// a limit that does not bind them, and the limit they imply decides the others' verdicts.
+/// (Judging the others beside them, under the limit an earlier `verify` derived, was tried:
+/// their load slowed the accepted ones enough to move the derived limit.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Report> {
-    let mut problem = problem.clone();
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let mut report = Report::default();
     let yaml = SubmissionsYaml::read(&root)?;
-    let package = problem.package.clone();
-    let derive = package.as_ref().filter(|package| !package.time_limit_given);
-    if derive.is_some() {
-        problem.limits.cpu_time = UNKNOWN_TIME_LIMIT;
-    }
-    let entries = plan(&root, &yaml, &problem);
+    let entries = plan(&root, &yaml, problem, compiler);
     prebuild(&entries, compiler, jobs);
-    let mut slowest_accepted: Option<Duration> = None;
-    let mut derived = false;
-    for entry in entries {
-        let (submission, name, promise) = match entry {
-            Entry::Judge {
-                submission,
-                folder,
-                promise,
-            } => (submission, folder, promise),
-            Entry::Skipped(row) => {
-                report.rows.push(row);
-                continue;
-            }
-        };
-        if let (Some(package), false, true) = (derive, derived, name != "accepted") {
-            derived = true;
-            report.derived_time_limit = derived_limit(package, slowest_accepted);
-            if let Some((limit, _)) = report.derived_time_limit {
-                problem.limits.cpu_time = limit;
-            }
+    let all: Vec<&Entry> = entries.iter().collect();
+    let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
+        report.rows = rows_of(judge_batch(&all, &|_| problem.clone(), compiler, jobs));
+        return Ok(report);
+    };
+    let under = |limit: Duration| {
+        move |_: &Entry| {
+            let mut problem = problem.clone();
+            problem.limits.cpu_time = limit;
+            problem
         }
-        let problem = with_tle_margin(&problem, &promise);
-        let (got, outcome, verdicts) = judge_one(&problem, &submission, &promise, compiler, jobs);
-        if let (true, Outcome::Kept, Some(verdicts)) = (name == "accepted", &outcome, verdicts) {
-            let time = verdicts.tally.max_cpu_time;
-            slowest_accepted = Some(slowest_accepted.map_or(time, |slowest| slowest.max(time)));
+    };
+    let (accepted, others): (Vec<&Entry>, Vec<&Entry>) = all
+        .into_iter()
+        .partition(|entry| entry.folder() == "accepted");
+    let judged = judge_batch(&accepted, &under(UNKNOWN_TIME_LIMIT), compiler, jobs);
+    let slowest_accepted = judged
+        .iter()
+        .filter(|(row, _)| row.outcome == Outcome::Kept)
+        .filter_map(|(_, verdicts)| verdicts.as_ref())
+        .map(|verdicts| verdicts.tally.max_cpu_time)
+        .max();
+    report.rows = rows_of(judged);
+    report.derived_time_limit = derived_limit(package, slowest_accepted);
+    let limit = match &report.derived_time_limit {
+        Some((limit, _)) => *limit,
+        None => {
+            report.notes.push(
+                "no time limit in the package, and no accepted submission to derive one from"
+                    .into(),
+            );
+            UNKNOWN_TIME_LIMIT
         }
-        report.rows.push(Row {
-            submission,
-            expected: name,
-            got,
-            outcome,
-        });
-    }
-    if let (Some(package), false) = (derive, derived) {
-        // Only accepted submissions: the limit is still worth knowing, for `run`.
-        report.derived_time_limit = derived_limit(package, slowest_accepted);
-    }
-    if derive.is_some() && report.derived_time_limit.is_none() {
-        report.notes.push(
-            "no time limit in the package, and no accepted submission to derive one from".into(),
-        );
-    }
+    };
+    report
+        .rows
+        .extend(rows_of(judge_batch(&others, &under(limit), compiler, jobs)));
     Ok(report)
+}
+
+fn rows_of(judged: Vec<(Row, Option<SolutionVerdicts>)>) -> Vec<Row> {
+    judged.into_iter().map(|(row, _)| row).collect()
 }
 
 /// The time limit the slowest accepted run implies, and how it was found.
@@ -215,69 +211,92 @@ fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// What one submission got, and whether that keeps its promise.
-fn judge_one(
-    problem: &Problem,
-    submission: &Path,
-    promise: &Promise,
+/// Judges `entries` as one pool of cases (skipped ones pass through): each row, in order,
+/// with the verdicts it was made from.
+fn judge_batch(
+    entries: &[&Entry],
+    problem_for: &dyn Fn(&Entry) -> Problem,
     compiler: &Compiler,
     jobs: usize,
-) -> (String, Outcome, Option<SolutionVerdicts>) {
-    let mut collector = Collector::default();
+) -> Vec<(Row, Option<SolutionVerdicts>)> {
+    let mut rows: Vec<Option<(Row, Option<SolutionVerdicts>)>> = Vec::new();
     // A score needs every case, and so does a requirement on some cases only or on a
-    // message; a verdict over all cases needs only the first failure.
-    let every_case = match promise {
-        Promise::Requirements(requirements) => requirements
-            .iter()
-            .any(|r| r.cases.is_some() || r.message.is_some()),
-        _ => false,
-    };
-    let task = Task {
-        problem: problem.clone(),
-        solution: submission.to_path_buf(),
-    };
-    judge_all(
-        vec![Ok(task)],
-        compiler,
-        &Settings {
-            jobs,
-            fail_fast: problem.scoring.is_none() && !every_case,
-        },
-        &mut collector,
-    );
-    if let Some(error) = collector.errors.into_iter().next() {
-        return ("error".into(), Outcome::Error(error), None);
-    }
-    match collector.solutions.into_iter().next() {
-        Some(SolutionVerdicts {
-            score: Some(Err(error)),
-            ..
-        }) => (
-            "error".into(),
-            Outcome::Error(format!("judge error in scoring: {error}")),
-            None,
-        ),
-        Some(verdicts) => {
-            let outcome = if keeps(promise, &verdicts, problem.scoring.as_ref()) {
-                Outcome::Kept
-            } else {
-                Outcome::Mismatch
-            };
-            (describe(&verdicts), outcome, Some(verdicts))
+    // message; a verdict over all cases needs only the first failure. Each kind is a pool.
+    let mut pools: [Vec<(usize, Task, Promise, String)>; 2] = Default::default();
+    for &entry in entries {
+        match entry {
+            Entry::Skipped(row) => rows.push(Some((row.clone(), None))),
+            Entry::Judge {
+                submission,
+                folder,
+                promise,
+            } => {
+                let problem = problem_for(entry);
+                let every_case = problem.scoring.is_some()
+                    || matches!(&promise, Promise::Requirements(requirements)
+                        if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
+                // Expected to fail at some case, after which the rest is skipped.
+                let fails = matches!(promise, Promise::Some(_) | Promise::Rejected);
+                let task = Task {
+                    problem: with_tle_margin(&problem, promise),
+                    solution: submission.clone(),
+                    one_at_a_time: fails && !every_case,
+                };
+                let judged = (rows.len(), task, promise.clone(), folder.clone());
+                pools[usize::from(every_case)].push(judged);
+                rows.push(None);
+            }
         }
-        None => (
-            "error".into(),
-            Outcome::Error("the submission was not judged".into()),
-            None,
-        ),
     }
+    for (every_case, pool) in pools.into_iter().enumerate() {
+        if pool.is_empty() {
+            continue;
+        }
+        let tasks = pool.iter().map(|(_, task, ..)| Ok(task.clone())).collect();
+        let mut collector = Collector::default();
+        let settings = Settings {
+            jobs,
+            fail_fast: every_case == 0,
+        };
+        judge_all(tasks, compiler, &settings, &mut collector);
+        let mut judged = collector.judged.into_iter();
+        for (index, task, promise, folder) in pool {
+            let (got, outcome, verdicts) = match judged.next() {
+                None => (
+                    "error".into(),
+                    Outcome::Error("the submission was not judged".into()),
+                    None,
+                ),
+                Some(Err(error)) => ("error".into(), Outcome::Error(error), None),
+                Some(Ok(SolutionVerdicts {
+                    score: Some(Err(error)),
+                    ..
+                })) => (
+                    "error".into(),
+                    Outcome::Error(format!("judge error in scoring: {error}")),
+                    None,
+                ),
+                Some(Ok(verdicts)) => {
+                    let outcome = if keeps(&promise, &verdicts, task.problem.scoring.as_ref()) {
+                        Outcome::Kept
+                    } else {
+                        Outcome::Mismatch
+                    };
+                    (describe(&verdicts), outcome, Some(verdicts))
+                }
+            };
+            let row = Row {
+                submission: task.solution,
+                expected: folder,
+                got,
+                outcome,
+            };
+            rows[index] = Some((row, verdicts));
+        }
+    }
+    rows.into_iter().flatten().collect()
 }
 
-/// What this machine lacks, per language, asked once each.
-#[derive(Default)]
-struct Toolchains(HashMap<LanguageId, Option<String>>);
-
-/// Why a submission cannot be judged on this machine, if it cannot.
 /// A row of the report as decided before anything runs: skipped, or to be judged.
 enum Entry {
     Skipped(Row),
@@ -288,9 +307,26 @@ enum Entry {
     },
 }
 
+impl Entry {
+    /// The verdict folder the submission is in.
+    fn folder(&self) -> &str {
+        match self {
+            Entry::Skipped(row) => &row.expected,
+            Entry::Judge { folder, .. } => folder,
+        }
+    }
+}
+
 /// Every submission, accepted ones first, with what it must get, or why it is not judged.
-fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem) -> Vec<Entry> {
-    let mut toolchains = Toolchains::default();
+fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compiler) -> Vec<Entry> {
+    // Asked once per language.
+    let mut known = HashMap::new();
+    let mut unavailable = |language: &'static Language| {
+        let known = known.entry(language.id);
+        known
+            .or_insert_with(|| compiler.unavailable(language))
+            .clone()
+    };
     let mut folders: Vec<PathBuf> = submissions_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
@@ -340,7 +376,7 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem) -> Vec<Entry> {
                 (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Some(
                     "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
                 ),
-                (Some(_), None) => unjudgeable(&submission, &mut toolchains),
+                (Some(_), None) => unjudgeable(&submission, &mut unavailable),
             };
             entries.push(match (why_not, promise) {
                 (None, Some(promise)) => Entry::Judge {
@@ -355,9 +391,9 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem) -> Vec<Entry> {
     entries
 }
 
-/// Builds the submissions to judge, `jobs` at a time, before any is judged: they are judged
-/// one after the other (the accepted ones first decide a derived time limit), and each then
-/// finds its build in the cache. A failure is left for its row to report.
+/// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
+/// may be judged first (to decide a derived time limit), and the others then find their
+/// builds in the cache. A failure is left for its row to report.
 fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
     use rayon::prelude::*;
     let sources: Vec<&Path> = entries
@@ -377,7 +413,12 @@ fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
     });
 }
 
-fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String> {
+/// Why a submission cannot be judged on this machine, if it cannot; `unavailable` says what
+/// the machine lacks for a language.
+fn unjudgeable(
+    submission: &Path,
+    unavailable: &mut dyn FnMut(&'static Language) -> Option<String>,
+) -> Option<String> {
     let sources = match Sources::read(submission) {
         Ok(sources) => sources,
         // The reason without the path: the row already names the submission.
@@ -386,12 +427,7 @@ fn unjudgeable(submission: &Path, toolchains: &mut Toolchains) -> Option<String>
         }
         Err(error) => return Some(error.to_string()),
     };
-    let language = sources.language;
-    toolchains
-        .0
-        .entry(language.id)
-        .or_insert_with(|| language.unavailable())
-        .clone()
+    unavailable(sources.language)
 }
 
 fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scoring>) -> bool {
@@ -529,7 +565,7 @@ mod tests {
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
         assert_eq!(
-            unjudgeable(&unknown, &mut Toolchains::default()).as_deref(),
+            unjudgeable(&unknown, &mut |_| None).as_deref(),
             Some("unknown language")
         );
         let folder = dir.path().join("mixed");
@@ -537,7 +573,7 @@ mod tests {
         std::fs::write(folder.join("a.py"), "").unwrap();
         std::fs::write(folder.join("b.c"), "").unwrap();
         assert_eq!(
-            unjudgeable(&folder, &mut Toolchains::default()).as_deref(),
+            unjudgeable(&folder, &mut |_| None).as_deref(),
             Some("cannot tell this folder's language")
         );
     }

@@ -154,6 +154,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             let task = Task {
                 solution: file.clone(),
                 problem,
+                one_at_a_time: false,
             };
             let settings = Settings {
                 jobs: context.jobs,

@@ -124,6 +124,7 @@ pub(crate) fn tasks_for(
                     Ok(Task {
                         problem: problem.clone(),
                         solution,
+                        one_at_a_time: false,
                     })
                 })
                 .collect()

@@ -28,6 +28,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             missing: format!("{}/ folder: nothing to verify", kattis::SUBMISSIONS_DIR),
         });
     }
+    let cache_dir = context.repository.cache_dir();
     let report = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
     let rows = report.rows;
     let mut table = Table::new(&[
@@ -94,7 +95,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         plural(errors, "error")
     );
     if let Some((limit, how)) = &report.derived_time_limit {
-        kattis::remember_time_limit(&context.repository.cache_dir(), &problem.dir, *limit);
+        kattis::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
     for note in &report.notes {

@@ -36,30 +36,36 @@ impl SolutionVerdicts {
     }
 }
 
+/// Each task's verdicts, in the order of the tasks, or why it was not judged.
 #[derive(Debug, Default)]
 pub struct Collector {
-    pub solutions: Vec<SolutionVerdicts>,
-    pub errors: Vec<String>,
+    pub judged: Vec<Result<SolutionVerdicts, String>>,
+}
+
+impl Collector {
+    fn current(&mut self) -> Option<&mut SolutionVerdicts> {
+        self.judged.last_mut().and_then(|last| last.as_mut().ok())
+    }
 }
 
 impl Reporter for Collector {
     fn problem_error(&mut self, error: &Error) {
-        self.errors.push(error.to_string());
+        self.judged.push(Err(error.to_string()));
     }
     fn problem_started(&mut self, _problem: &Problem, solution: &Path, _program: Option<&Program>) {
-        self.solutions.push(SolutionVerdicts {
+        self.judged.push(Ok(SolutionVerdicts {
             solution: solution.to_path_buf(),
             ..SolutionVerdicts::default()
-        });
+        }));
     }
     fn compile_error(&mut self, _problem: &Problem, message: &str) {
-        if let Some(current) = self.solutions.last_mut() {
+        if let Some(current) = self.current() {
             current.compile_error = true;
             current.first_failure = Some(message.to_owned());
         }
     }
     fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
-        if let Some(current) = self.solutions.last_mut() {
+        if let Some(current) = self.current() {
             current.verdicts.push(result.verdict);
             current.cases.push(result.name.clone());
             let message = result.failure.as_ref().map(|f| f.message.clone());
@@ -71,7 +77,7 @@ impl Reporter for Collector {
         }
     }
     fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
-        if let Some(current) = self.solutions.last_mut() {
+        if let Some(current) = self.current() {
             current.score = Some(score.clone());
         }
     }

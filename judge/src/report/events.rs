@@ -18,10 +18,9 @@ pub struct CaseResult {
     pub peak_memory_bytes: u64,
     /// The verdict is the one of a serial re-run near the time limit.
     pub confirmed: bool,
-    /// A time limit verdict of a program stopped at the wall-clock backstop while it slept
-    /// or blocked, in a problem where it talks to no other program: load cannot have caused
-    /// that (a program that is computing is waited for), so no re-run is needed to confirm.
-    pub stopped_while_idle: bool,
+    /// A time limit verdict that the machine's load cannot have caused (`judging::beyond_load`
+    /// says when), so no re-run alone is needed to confirm it.
+    pub beyond_load: bool,
     /// What a person needs to see when the case is not accepted.
     pub failure: Option<Failure>,
     /// The score the output validator gave an accepted case (`score.txt`), if any.
@@ -130,7 +129,7 @@ mod tests {
             wall_time: Duration::ZERO,
             peak_memory_bytes: cpu_ms,
             confirmed: false,
-            stopped_while_idle: false,
+            beyond_load: false,
             failure: None,
             score: None,
         }

@@ -30,6 +30,7 @@ use rustix::event::{PollFd, PollFlags};
 
 mod capture;
 mod cgroup;
+mod load;
 mod protocol;
 mod spawn;
 mod spawner;
@@ -38,6 +39,7 @@ mod tree;
 
 pub use capture::recycle;
 use capture::Capture;
+pub use load::Load;
 
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
@@ -78,6 +80,15 @@ pub struct RunSpec<'a> {
     pub stop_at_output_limit: bool,
 }
 
+/// The wall-clock backstop's slack over twice the CPU time limit: a program still waits
+/// longer than that when something it waited on was kept from a CPU for less than this.
+pub const BACKSTOP_SLACK: Duration = Duration::from_secs(1);
+
+/// When a program that is not computing is stopped, for a CPU time limit.
+pub fn wall_backstop(cpu_time_limit: Duration) -> Duration {
+    cpu_time_limit * 2 + BACKSTOP_SLACK
+}
+
 impl<'a> RunSpec<'a> {
     /// The usual policy: the wall backstop stops a program that sleeps instead of computing.
     pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: Limits) -> Self {
@@ -86,7 +97,7 @@ impl<'a> RunSpec<'a> {
             stdin,
             limits,
             address_space_backstop: true,
-            wall_timeout: limits.cpu_time * 2 + Duration::from_secs(1),
+            wall_timeout: wall_backstop(limits.cpu_time),
             stop_at_output_limit: true,
         }
     }
@@ -168,6 +179,9 @@ pub struct RunOutput {
     /// How long past the wall-clock backstop the run was waited for because it was still
     /// computing (starved of CPU by other load).
     pub starved: Duration,
+    /// What the rest of the machine did meanwhile (`None` for a run shorter than the
+    /// watchdog's first reading).
+    pub load: Option<Load>,
 }
 
 /// Descriptors a run gets instead of its defaults, for programs that talk to each other (an
@@ -445,6 +459,7 @@ impl Supervisor {
             memory_limit_seen: report.memory_limit_seen,
             out_of_memory: false,
             starved: Duration::from_millis(report.starved_ms),
+            load: report.load,
         }))
     }
 

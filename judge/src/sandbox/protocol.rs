@@ -67,6 +67,7 @@ pub struct Report {
     pub memory_limit_seen: bool,
     /// How long the backstop waited on past its time for a program that was still computing.
     pub starved_ms: u64,
+    pub load: Option<super::Load>,
 }
 
 /// The message of a request: its JSON, a NUL, then `strings` (see `Request`).

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
+use super::load::Mark;
 use super::protocol::{self, Ready, Report, Request};
 use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
@@ -223,6 +224,10 @@ impl Supervisor {
             wall_timeout: watch.wall_timeout,
             memory_limit_seen: watch.memory_limit_seen || peak > limit,
             starved_ms: watch.starved.as_millis() as u64,
+            load: watch
+                .load_mark
+                .as_ref()
+                .and_then(|mark| mark.load_until_now(start, watch.reaped.cpu_time)),
         })
     }
 
@@ -281,6 +286,8 @@ struct Watch {
     max_resident: u64,
     /// The tree's `wanted_cpu_ns` at the last tick.
     last_wanted_cpu_ns: u64,
+    /// The machine's CPU use at the first tick, to tell the run's load at its end.
+    load_mark: Option<Mark>,
     wall_timeout: bool,
     memory_limit_seen: bool,
 }
@@ -304,6 +311,7 @@ impl Watch {
             baseline,
             max_resident: 0,
             last_wanted_cpu_ns: 0,
+            load_mark: None,
             wall_timeout: false,
             memory_limit_seen: false,
         }
@@ -360,6 +368,10 @@ impl Watch {
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
         let snapshot = tree::snapshot(supervisor.me, supervisor.spawner().pid());
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
+        // Only a run that lasts a tick can come near a time limit: shorter ones need no mark.
+        if self.load_mark.is_none() {
+            self.load_mark = Mark::now(cpu);
+        }
         // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
         // memory, and what stays (files in tmpfs) may then be below the limit.
         let resident = match supervisor.cgroups.memory_peak() {
