@@ -261,8 +261,9 @@ impl Compiler {
     /// time), so that a warm run starts no JVM just to ask `javac -version`; rustup's proxy is
     /// the exception, as it stands for whichever toolchain is selected, and is always asked.
     fn version(&self, language: &'static Language) -> Result<String> {
-        let mut versions = self.versions.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(version) = versions.get(language.name) {
+        let versions = || self.versions.lock().unwrap_or_else(|e| e.into_inner());
+        // Not held while a toolchain is asked: languages are asked in parallel.
+        if let Some(version) = versions().get(language.name) {
             return Ok(version.clone());
         }
         let remembered = binary_identity(language.version[0]).map(|identity| {
@@ -274,7 +275,7 @@ impl Compiler {
             .as_ref()
             .and_then(|file| std::fs::read_to_string(file).ok())
         {
-            versions.insert(language.name, version.clone());
+            versions().insert(language.name, version.clone());
             return Ok(version);
         }
         let tool = language.version[0];
@@ -301,7 +302,7 @@ impl Compiler {
             let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
             let _ = crate::write::write_cache(file, version.as_bytes());
         }
-        versions.insert(language.name, version.clone());
+        versions().insert(language.name, version.clone());
         Ok(version)
     }
 }

@@ -13,7 +13,7 @@ use crate::compile::Compiler;
 use crate::error::{Error, Result};
 use crate::kattis::expectations::{default_for, Requirement, SubmissionsYaml};
 use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
-use crate::language::Language;
+use crate::language::{Language, LanguageId};
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
@@ -318,15 +318,39 @@ impl Entry {
 }
 
 /// Every submission, accepted ones first, with what it must get, or why it is not judged.
+/// Asks every toolchain the submissions need whether it works, all at once: a cold start
+/// (`javac -version` starts a JVM) waits for the slowest, not for their sum.
+fn ask_toolchains(
+    submissions: &[PathBuf],
+    compiler: &Compiler,
+) -> HashMap<LanguageId, Option<String>> {
+    let mut languages = HashMap::new();
+    for sources in submissions
+        .iter()
+        .filter_map(|path| Sources::read(path).ok())
+    {
+        languages.insert(sources.language.id, sources.language);
+    }
+    std::thread::scope(|scope| {
+        let asked: Vec<_> = languages
+            .into_iter()
+            .map(|(id, language)| (id, scope.spawn(move || compiler.unavailable(language))))
+            .collect();
+        asked
+            .into_iter()
+            .map(|(id, asked)| (id, asked.join().unwrap_or(Some("the check failed".into()))))
+            .collect()
+    })
+}
+
 fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compiler) -> Vec<Entry> {
-    // Asked once per language.
-    let mut known = HashMap::new();
-    let mut unavailable = |language: &'static Language| {
-        let known = known.entry(language.id);
-        known
-            .or_insert_with(|| compiler.unavailable(language))
-            .clone()
-    };
+    let all: Vec<PathBuf> = submissions_in(root)
+        .iter()
+        .filter(|path| path.is_dir())
+        .flat_map(|folder| submissions_in(folder))
+        .collect();
+    let known = ask_toolchains(&all, compiler);
+    let mut unavailable = |language: &'static Language| known.get(&language.id).cloned().flatten();
     let mut folders: Vec<PathBuf> = submissions_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
