@@ -594,7 +594,7 @@ fn a_starved_program_is_judged_by_its_cpu_time() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let mut load: Vec<Child> = (0..cores * 6)
         .map(|_| {
-            let mut busy = Command::new("python3");
+            let mut busy = Command::new(real_python());
             busy.args([
                 "-c",
                 "import time\nend = time.time() + 60\nwhile time.time() < end: pass",

@@ -87,19 +87,8 @@ fn a_missing_toolchain_stops_only_the_problems_that_need_it() {
         fs::write(path, text).unwrap();
     }
     // A PATH with Python alone: no javac, no java.
-    let python = String::from_utf8(
-        std::process::Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    let bin = root.join("bin");
-    fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(python.trim(), bin.join("python3")).unwrap();
     judge_in(root)
-        .env("PATH", &bin)
+        .env("PATH", python_only_path(root))
         .env("JUDGE_CACHE_DIR", root.join("cache"))
         .assert()
         .code(2)
@@ -292,11 +281,7 @@ fn a_python_behind_a_version_managers_shim_runs_as_itself() {
     // A shim (a script that finds the interpreter and starts it, as pyenv's does, at a cost
     // of 0.1 s of CPU every time) is asked once where the interpreter is: the cases start the
     // interpreter itself.
-    let real = std::process::Command::new("python3")
-        .args(["-c", "import sys; print(sys.executable)"])
-        .output()
-        .unwrap();
-    let real = String::from_utf8(real.stdout).unwrap().trim().to_owned();
+    let real = real_python().display().to_string();
     let mut files = vec![
         (
             "problems/p/problem.toml".to_owned(),

@@ -57,23 +57,6 @@ fn a_package_outside_any_repository_is_judged_and_left_untouched() {
         .stderr(predicate::str::contains("no `problems/` folder"));
 }
 
-/// A `PATH` holding only `python3`: every other toolchain is missing.
-fn python_only_path(dir: &Path) -> PathBuf {
-    let python = std::process::Command::new("python3")
-        .args(["-c", "import sys; print(sys.executable)"])
-        .output()
-        .unwrap()
-        .stdout;
-    let bin = dir.join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(
-        String::from_utf8(python).unwrap().trim(),
-        bin.join("python3"),
-    )
-    .unwrap();
-    bin
-}
-
 /// The row of `submission` in a verify table, with its columns split on runs of spaces.
 fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
     let line = table

@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use assert_cmd::Command;
 
@@ -42,10 +43,48 @@ pub fn judge_std_in(dir: &Path) -> std::process::Command {
             "JUDGE_CACHE_DIR",
             Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache"),
         )
+        .env("PATH", toolchains_first_path())
         .env_remove("CI")
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE");
     command
+}
+
+/// The Python interpreter itself, as it names itself (not a version manager's shim).
+pub fn real_python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let output = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs");
+        PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
+    })
+}
+
+/// `PATH` with the folders of the real `python3` and `rustc` first. Version managers put a
+/// shim in front of each (pyenv's is a shell script costing about 0.2 s of CPU; rustup's
+/// proxy is asked for its version on every run); the judge resolves them once per run, which
+/// for the suite's hundreds of runs was a tenth of its CPU time. How the judge treats a shim
+/// has its own test (`ecosystem`).
+fn toolchains_first_path() -> &'static std::ffi::OsStr {
+    static PATH: OnceLock<std::ffi::OsString> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let rustc_sysroot = std::process::Command::new("rustc")
+            .args(["--print", "sysroot"])
+            .output()
+            .ok()
+            .map(|output| {
+                PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()).join("bin")
+            });
+        let first = [real_python().parent().map(Path::to_path_buf), rustc_sysroot];
+        let rest = std::env::var_os("PATH").unwrap_or_default();
+        let folders = first
+            .into_iter()
+            .flatten()
+            .chain(std::env::split_paths(&rest));
+        std::env::join_paths(folders).expect("PATH folders join")
+    })
 }
 
 /// The judge binary, run at the repository's root.
@@ -143,4 +182,12 @@ pub fn stable_report() -> insta::Settings {
 pub fn stdout_of(command: &mut Command, code: i32) -> String {
     let output = command.assert().code(code).get_output().stdout.clone();
     String::from_utf8(output).unwrap()
+}
+
+/// A `PATH` holding only `python3`: every other toolchain is missing.
+pub fn python_only_path(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(real_python(), bin.join("python3")).unwrap();
+    bin
 }
