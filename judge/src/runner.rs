@@ -385,8 +385,12 @@ impl Queue {
     }
 
     fn done(&self, task: usize) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).running[task] = false;
-        self.changed.notify_all();
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.running[task] = false;
+        // Only a task held back makes a worker wait.
+        if state.one_at_a_time[task] {
+            self.changed.notify_all();
+        }
     }
 }
 
