@@ -127,4 +127,24 @@ mod tests {
             load.others()
         );
     }
+
+    #[test]
+    fn every_cpu_computing_at_once_is_seen_as_all_busy() {
+        let cpus = rustix::thread::sched_getaffinity(None)
+            .map(|set| set.count() as usize)
+            .unwrap_or(1);
+        let start = Instant::now();
+        let mark = Mark::now(Duration::ZERO).expect("/proc/stat is readable");
+        std::thread::scope(|scope| {
+            for _ in 0..cpus {
+                scope.spawn(|| spin(Duration::from_millis(300)));
+            }
+        });
+        let load = mark.load_until_now(start, Duration::ZERO).unwrap();
+        assert!(
+            load.all_busy() >= Duration::from_millis(200),
+            "{cpus} CPUs computing for 300 ms, all busy for {:?}",
+            load.all_busy()
+        );
+    }
 }
