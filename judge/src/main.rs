@@ -12,6 +12,13 @@ fn main() -> ExitCode {
     {
         judge::sandbox::supervisor::main();
     }
+    // The first run's supervisor starts now, so that its start overlaps with reading the
+    // command line and finding the problems; a command that runs nothing has none.
+    let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::new());
+    if judge::cli::may_run_programs(std::env::args_os()) {
+        // SAFETY: nothing has started a thread yet.
+        unsafe { sandbox.prepare_by_fork() };
+    }
     judge::interrupt::install();
     // A closed stdout (`judge | head`) makes prints fail: end as quietly as the signal would.
     let default_hook = std::panic::take_hook();
@@ -22,12 +29,6 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    // The first run's supervisor starts now, so that its start overlaps with reading the
-    // command line and finding the problems; a command that runs nothing leaves it unused.
-    let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::new());
-    if judge::cli::may_run_programs(std::env::args_os()) {
-        sandbox.prepare();
-    }
     let code = match judge::cli::parse(std::env::args_os()) {
         Ok(cli) => judge::app::main(cli, sandbox),
         Err(error) => {

@@ -45,22 +45,30 @@ fn memory_margin(limit: u64) -> u64 {
     limit / 16 + (4 << 20)
 }
 
-/// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
+/// The supervisor's life, as a process of its own binary: the judge passes the socket as
+/// stdin, its pid as `JUDGE_OWNER`, and `JUDGE_SWEEP` to the first supervisor.
 pub fn main() -> ! {
-    // The judge passes the socket as stdin; it moves to a descriptor that its programs do not
-    // inherit, and stdin becomes /dev/null.
+    // The socket moves to a descriptor that its programs do not inherit.
     let socket = match rustix::io::fcntl_dupfd_cloexec(std::io::stdin().as_fd(), 3) {
         Ok(socket) => socket,
         Err(_) => std::process::exit(1),
     };
-    if let Ok(null) = std::fs::File::open("/dev/null") {
-        // SAFETY: replaces descriptor 0, which std's stdin handle refers to by number only.
-        unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), 0) };
-    }
     let owner = std::env::var("JUDGE_OWNER")
         .ok()
         .and_then(|pid| pid.parse().ok())
         .unwrap_or_else(std::process::id);
+    serve_judge(socket, owner, std::env::var_os(SWEEP).is_some())
+}
+
+/// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
+pub(super) fn serve_judge(socket: OwnedFd, owner: u32, sweeps: bool) -> ! {
+    // Standard input and output are /dev/null: nothing of the judge's terminal or pipes.
+    if let Ok(null) = std::fs::File::open("/dev/null") {
+        for standard in [0, 1] {
+            // SAFETY: replaces a standard descriptor, which std's handles refer to by number.
+            unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), standard) };
+        }
+    }
     // A session of its own: the terminal's Ctrl-C goes to the judge, which decides.
     let _ = rustix::process::setsid();
     let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
@@ -103,7 +111,7 @@ pub fn main() -> ! {
         // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
         // Only the judge's first supervisor sweeps, and only with CPU time nobody else wants:
         // the runs come first.
-        if std::env::var_os(SWEEP).is_some() {
+        if sweeps {
             supervisor.sweep = Some(std::thread::spawn(move || {
                 let idle = libc::sched_param { sched_priority: 0 };
                 // SAFETY: sets this thread's own policy from a local parameter.
