@@ -142,7 +142,8 @@ fn the_report_says_why_an_interaction_failed() {
     // The validator's judge message, not the submission's crash on the end of its input.
     assert!(report.contains("7 guesses, none correct"), "{report}");
     assert!(!report.contains("RE ("), "{report}");
-    // One case: each waits for the wall-clock backstop, twice (it is confirmed).
+    // One case: it waits for the wall-clock backstop (again, alone, only if its validator
+    // may have been kept from a CPU meanwhile).
     let report = run_cases(
         dir.path(),
         "interactive_2025",
