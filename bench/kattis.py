@@ -60,8 +60,8 @@ def main():
     WORK.mkdir(parents=True, exist_ok=True)
     warm_cache = Path(tempfile.mkdtemp(prefix="kattis-warm-", dir=WORK))
 
-    rows = ["| package | verifyproblem | judge cold | judge warm | cold vs verifyproblem | exit (vp / judge) |",
-            "| --- | ---: | ---: | ---: | ---: | --- |"]
+    rows = ["| package | verifyproblem | judge cold | judge warm | cold vs verifyproblem | warm vs verifyproblem | exit (vp / judge) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     checks = []
     for package in args.packages:
         package = package.resolve()
@@ -79,11 +79,12 @@ def main():
             elapsed, _ = timed([JUDGE, "verify", package], env_warm)
             times["warm"].append(elapsed)
         vp, cold, warm = (statistics.median(times[key]) for key in ("vp", "cold", "warm"))
-        ratio = vp / cold
+        ratio, warm_ratio = vp / cold, vp / warm
         rows.append(f"| {package.name} | {vp:.2f} s | {cold:.2f} s | {warm:.2f} s | {ratio:.1f}x | "
-                    f"{codes['vp']} / {codes['judge']} |")
-        checks.append(f"- {package.name}: judge (cold) {ratio:.1f}x faster than verifyproblem (target 3x): "
-                      f"{'holds' if ratio >= 3 else 'MISSED'}")
+                    f"{warm_ratio:.1f}x | {codes['vp']} / {codes['judge']} |")
+        for how, value in (("cold", ratio), ("warm", warm_ratio)):
+            checks.append(f"- {package.name}: judge ({how}) {value:.1f}x faster than verifyproblem (target 3x): "
+                          f"{'holds' if value >= 3 else 'MISSED'}")
     shutil.rmtree(warm_cache, ignore_errors=True)
     print("\n".join(rows) + "\n\n" + "\n".join(checks))
 
