@@ -230,6 +230,7 @@ fn judge_batch(
                 submission,
                 folder,
                 promise,
+                ..
             } => {
                 let problem = problem_for(entry);
                 let every_case = problem.scoring.is_some()
@@ -304,10 +305,20 @@ enum Entry {
         submission: PathBuf,
         folder: String,
         promise: Promise,
+        language: &'static Language,
     },
 }
 
 impl Entry {
+    fn skipped(submission: PathBuf, folder: &str, reason: String) -> Entry {
+        Entry::Skipped(Row {
+            submission,
+            expected: folder.to_owned(),
+            got: "not judged".into(),
+            outcome: Outcome::Skipped(reason),
+        })
+    }
+
     /// The verdict folder the submission is in.
     fn folder(&self) -> &str {
         match self {
@@ -318,39 +329,7 @@ impl Entry {
 }
 
 /// Every submission, accepted ones first, with what it must get, or why it is not judged.
-/// Asks every toolchain the submissions need whether it works, all at once: a cold start
-/// (`javac -version` starts a JVM) waits for the slowest, not for their sum.
-fn ask_toolchains(
-    submissions: &[PathBuf],
-    compiler: &Compiler,
-) -> HashMap<LanguageId, Option<String>> {
-    let mut languages = HashMap::new();
-    for sources in submissions
-        .iter()
-        .filter_map(|path| Sources::read(path).ok())
-    {
-        languages.insert(sources.language.id, sources.language);
-    }
-    std::thread::scope(|scope| {
-        let asked: Vec<_> = languages
-            .into_iter()
-            .map(|(id, language)| (id, scope.spawn(move || compiler.unavailable(language))))
-            .collect();
-        asked
-            .into_iter()
-            .map(|(id, asked)| (id, asked.join().unwrap_or(Some("the check failed".into()))))
-            .collect()
-    })
-}
-
 fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compiler) -> Vec<Entry> {
-    let all: Vec<PathBuf> = submissions_in(root)
-        .iter()
-        .filter(|path| path.is_dir())
-        .flat_map(|folder| submissions_in(folder))
-        .collect();
-    let known = ask_toolchains(&all, compiler);
-    let mut unavailable = |language: &'static Language| known.get(&language.id).cloned().flatten();
     let mut folders: Vec<PathBuf> = submissions_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
@@ -360,23 +339,13 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
     let mut entries = Vec::new();
     for folder in folders {
         let name = file_name(&folder);
-        let skipped = |submission: PathBuf, reason: String| {
-            Entry::Skipped(Row {
-                submission,
-                expected: name.clone(),
-                got: "not judged".into(),
-                outcome: Outcome::Skipped(reason),
-            })
-        };
         let folder_promise = FOLDERS
             .iter()
             .find(|(known, _)| *known == name)
             .map(|(_, promise)| promise.clone());
         if folder_promise.is_none() && yaml.is_empty() {
-            entries.push(skipped(
-                folder,
-                "no verdict is known for this folder".into(),
-            ));
+            let reason = "no verdict is known for this folder".into();
+            entries.push(Entry::skipped(folder, &name, reason));
             continue;
         }
         for submission in submissions_in(&folder) {
@@ -390,29 +359,71 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
                 _ if requirements.is_empty() => None,
                 _ => Some(Promise::Requirements(requirements)),
             };
-            let why_not = match (&promise, unchecked.first()) {
+            let judged = match (promise, unchecked.first()) {
                 (None, _) => {
-                    Some("neither its folder nor submissions.yaml says what it must get".into())
+                    Err("neither its folder nor submissions.yaml says what it must get".into())
                 }
-                (Some(_), Some(key)) => Some(format!(
+                (Some(_), Some(key)) => Err(format!(
                     "submissions.yaml asks `{key}` of it, which is not checked"
                 )),
-                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Some(
+                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Err(
                     "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
                 ),
-                (Some(_), None) => unjudgeable(&submission, &mut unavailable),
+                (Some(promise), None) => {
+                    language_of(&submission).map(|language| (promise, language))
+                }
             };
-            entries.push(match (why_not, promise) {
-                (None, Some(promise)) => Entry::Judge {
+            entries.push(match judged {
+                Ok((promise, language)) => Entry::Judge {
                     submission,
                     folder: name.clone(),
                     promise,
+                    language,
                 },
-                (reason, _) => skipped(submission, reason.unwrap_or_default()),
+                Err(reason) => Entry::skipped(submission, &name, reason),
             });
         }
     }
+    skip_unavailable(entries, compiler)
+}
+
+/// Skips the submissions whose toolchain this machine lacks, asking every language at once:
+/// a cold start (`javac -version` starts a JVM) waits for the slowest, not for their sum.
+fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
+    let mut languages = HashMap::new();
+    for entry in &entries {
+        if let Entry::Judge { language, .. } = entry {
+            languages.insert(language.id, *language);
+        }
+    }
+    let lacking: HashMap<LanguageId, Option<String>> = std::thread::scope(|scope| {
+        let asked: Vec<_> = languages
+            .into_iter()
+            .map(|(id, language)| (id, scope.spawn(move || compiler.unavailable(language))))
+            .collect();
+        asked
+            .into_iter()
+            .map(|(id, asked)| (id, asked.join().unwrap_or(Some("the check failed".into()))))
+            .collect()
+    });
     entries
+        .into_iter()
+        .map(|entry| {
+            let lacks = match &entry {
+                Entry::Judge { language, .. } => lacking[&language.id].clone(),
+                Entry::Skipped(_) => None,
+            };
+            match (entry, lacks) {
+                (
+                    Entry::Judge {
+                        submission, folder, ..
+                    },
+                    Some(reason),
+                ) => Entry::skipped(submission, &folder, reason),
+                (entry, _) => entry,
+            }
+        })
+        .collect()
 }
 
 /// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
@@ -437,21 +448,16 @@ fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
     });
 }
 
-/// Why a submission cannot be judged on this machine, if it cannot; `unavailable` says what
-/// the machine lacks for a language.
-fn unjudgeable(
-    submission: &Path,
-    unavailable: &mut dyn FnMut(&'static Language) -> Option<String>,
-) -> Option<String> {
-    let sources = match Sources::read(submission) {
-        Ok(sources) => sources,
+/// The language a submission is in, or why it has none that can be told.
+fn language_of(submission: &Path) -> std::result::Result<&'static Language, String> {
+    match Sources::read(submission) {
+        Ok(sources) => Ok(sources.language),
         // The reason without the path: the row already names the submission.
         Err(Error::Language { reason, .. }) => {
-            return Some(reason.split(':').next().unwrap_or_default().to_owned())
+            Err(reason.split(':').next().unwrap_or_default().to_owned())
         }
-        Err(error) => return Some(error.to_string()),
-    };
-    unavailable(sources.language)
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 fn keeps(promise: &Promise, verdicts: &SolutionVerdicts, scoring: Option<&Scoring>) -> bool {
@@ -589,7 +595,7 @@ mod tests {
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
         assert_eq!(
-            unjudgeable(&unknown, &mut |_| None).as_deref(),
+            language_of(&unknown).err().as_deref(),
             Some("unknown language")
         );
         let folder = dir.path().join("mixed");
@@ -597,7 +603,7 @@ mod tests {
         std::fs::write(folder.join("a.py"), "").unwrap();
         std::fs::write(folder.join("b.c"), "").unwrap();
         assert_eq!(
-            unjudgeable(&folder, &mut |_| None).as_deref(),
+            language_of(&folder).err().as_deref(),
             Some("cannot tell this folder's language")
         );
     }
