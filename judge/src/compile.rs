@@ -253,7 +253,7 @@ impl Compiler {
         }
         self.version(language)
             .err()
-            .map(|_| format!("`{}` fails", language.version.join(" ")))
+            .map(|_| version_fails(language))
     }
 
     /// The toolchain's version, asked once per language and run. Between runs it is kept in
@@ -292,7 +292,7 @@ impl Compiler {
             return Err(Error::Toolchain {
                 tool: tool.to_owned(),
                 purpose: format!("for {} solutions", language.name),
-                source: std::io::Error::other(format!("`{}` fails", language.version.join(" "))),
+                source: std::io::Error::other(version_fails(language)),
             });
         }
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
@@ -341,6 +341,11 @@ impl Compiler {
             })
             .clone()
     }
+}
+
+/// Why a toolchain that is there does not work: its version command fails.
+fn version_fails(language: &Language) -> String {
+    format!("`{}` fails", language.version.join(" "))
 }
 
 /// Path, size and modification time of the binary `tool` runs, or `None` when it cannot be
