@@ -553,6 +553,22 @@ mod tests {
     const WA: Verdict = Verdict::WrongAnswer;
     const TLE: Verdict = Verdict::TimeLimitExceeded;
 
+    /// What a test judge gives for case `case` of task `task`.
+    fn case_result(task: usize, case: usize, verdict: Verdict, cpu_ms: u64) -> CaseResult {
+        CaseResult {
+            name: format!("{task}/{case}"),
+            verdict,
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::ZERO,
+            peak_memory_bytes: 0,
+            confirmed: false,
+            // A time limit with almost no CPU time: stopped while it slept.
+            beyond_load: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
+            failure: None,
+            score: None,
+        }
+    }
+
     /// A judge that answers from a script: per task, per case, the verdict and CPU time of
     /// each run in turn (the last one repeats). It can be asked to stop during a run.
     struct Scripted {
@@ -600,18 +616,7 @@ mod tests {
             }
             let runs = &self.script[task][case];
             let (verdict, cpu_ms) = runs[(run - 1).min(runs.len() - 1)];
-            CaseResult {
-                name: format!("{task}/{case}"),
-                verdict,
-                cpu_time: Duration::from_millis(cpu_ms),
-                wall_time: Duration::ZERO,
-                peak_memory_bytes: 0,
-                confirmed: false,
-                // A time limit with almost no CPU time: stopped while it slept.
-                beyond_load: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
-                failure: None,
-                score: None,
-            }
+            case_result(task, case, verdict, cpu_ms)
         }
 
         fn cpu_time_limit(&self, _task: usize) -> Duration {
@@ -869,17 +874,7 @@ mod tests {
             }
             std::thread::sleep(Duration::from_millis(5));
             self.running.lock().unwrap()[task] -= 1;
-            CaseResult {
-                name: format!("{task}/{case}"),
-                verdict: AC,
-                cpu_time: Duration::ZERO,
-                wall_time: Duration::ZERO,
-                peak_memory_bytes: 0,
-                confirmed: false,
-                beyond_load: false,
-                failure: None,
-                score: None,
-            }
+            case_result(task, case, AC, 0)
         }
 
         fn cpu_time_limit(&self, _task: usize) -> Duration {

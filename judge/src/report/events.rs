@@ -18,7 +18,7 @@ pub struct CaseResult {
     pub peak_memory_bytes: u64,
     /// The verdict is the one of a serial re-run near the time limit.
     pub confirmed: bool,
-    /// A time limit verdict that the machine's load cannot have caused (`judging::beyond_load`
+    /// A time limit verdict that the machine's load cannot have caused (`verdict::beyond_load`
     /// says when), so no re-run alone is needed to confirm it.
     pub beyond_load: bool,
     /// What a person needs to see when the case is not accepted.
