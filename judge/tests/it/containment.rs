@@ -442,13 +442,19 @@ fn tree_kill(pid: u32) {
     unsafe { libc::kill(pid as i32, libc::SIGKILL) };
 }
 
-/// The judge's JSON report: (verdict code, CPU ms, peak memory bytes) per case, in order.
-fn json_cases(output: &str) -> Vec<(String, u64, u64)> {
+/// The cases of the first problem in the judge's JSON report, which `output` ends with.
+fn report_cases(output: &str) -> Vec<serde_json::Value> {
     let start = output.find('{').expect("a JSON report");
     let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
     report["problems"][0]["cases"]
         .as_array()
         .expect("cases")
+        .clone()
+}
+
+/// The judge's JSON report: (verdict code, CPU ms, peak memory bytes) per case, in order.
+fn json_cases(output: &str) -> Vec<(String, u64, u64)> {
+    report_cases(output)
         .iter()
         .map(|case| {
             (
@@ -569,9 +575,7 @@ fn a_program_stopped_while_it_sleeps_is_not_run_again_to_confirm() {
         true,
     );
     assert_eq!(code, 1, "{output}");
-    let start = output.find('{').expect("a JSON report");
-    let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
-    let case = &report["problems"][0]["cases"][0];
+    let case = &report_cases(&output)[0];
     assert_eq!(case["verdict"], "TLE", "{output}");
     assert_eq!(case["confirmed"], false, "{output}");
     assert!(
@@ -621,9 +625,7 @@ fn a_starved_program_is_judged_by_its_cpu_time() {
         let _ = busy.kill();
         let _ = busy.wait();
     }
-    let start = output.find('{').expect("a JSON report");
-    let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
-    let wall = report["problems"][0]["cases"][0]["wall_time_ms"]
+    let wall = report_cases(&output)[0]["wall_time_ms"]
         .as_f64()
         .unwrap_or(0.0);
     assert!(
