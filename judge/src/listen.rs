@@ -17,6 +17,7 @@ use serde::Deserialize;
 use crate::discover::Repository;
 use crate::error::{Error, Result};
 use crate::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::report::Notices;
 use crate::scaffold::{self, Imported};
 use crate::write::create_new;
 
@@ -256,18 +257,18 @@ pub fn import_file(repository: &Repository, file: &Path) -> Result<Vec<String>> 
 }
 
 /// Serves on 127.0.0.1:`port` until SIGINT / SIGTERM; each POST is imported and answered
-/// 200, or 400 with the error (also printed).
-pub fn serve(repository: &Repository, port: u16) -> Result<()> {
+/// 200, or 400 with the error (also said through `notices`).
+pub fn serve(repository: &Repository, port: u16, notices: &mut Notices) -> Result<()> {
     let address = format!("127.0.0.1:{port}");
     let listener = TcpListener::bind(&address).map_err(|error| {
         Error::usage(format!(
             "cannot listen on {address}: {error} (try another --port)"
         ))
     })?;
-    println!(
+    notices.info(format_args!(
         "listening on http://{address} for Competitive Companion (add port {port} to its \
          custom ports); Ctrl-C stops"
-    );
+    ));
     loop {
         // Waits for a connection or for the signal, whichever comes first.
         let mut fds = [
@@ -279,7 +280,7 @@ pub fn serve(repository: &Repository, port: u16) -> Result<()> {
             Err(error) => return Err(Error::io(&address, error.into())),
         }
         if crate::interrupt::pending() {
-            println!("stopped");
+            notices.info("stopped");
             return Ok(());
         }
         if fds[0].revents().is_empty() {
@@ -288,13 +289,13 @@ pub fn serve(repository: &Repository, port: u16) -> Result<()> {
         let Ok((stream, _)) = listener.accept() else {
             continue;
         };
-        handle(repository, stream);
+        handle(repository, stream, notices);
     }
 }
 
-/// One request: read, import, answer. Errors go to the sender and to the terminal; the
-/// server keeps going.
-fn handle(repository: &Repository, mut stream: TcpStream) {
+/// One request: read, import, answer. Errors go to the sender and to `notices`; the server
+/// keeps going.
+fn handle(repository: &Repository, mut stream: TcpStream, notices: &mut Notices) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let sender = Path::new("POST");
     let result = read_body(&stream).and_then(|body| {
@@ -304,12 +305,12 @@ fn handle(repository: &Repository, mut stream: TcpStream) {
     let (status, answer) = match result {
         Ok(lines) => {
             for line in &lines {
-                println!("{line}");
+                notices.result(line);
             }
             ("200 OK", lines.join("\n"))
         }
         Err(error) => {
-            eprintln!("error: {error}");
+            notices.problem(format_args!("error: {error}"));
             ("400 Bad Request", format!("error: {error}"))
         }
     };

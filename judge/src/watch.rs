@@ -8,7 +8,7 @@
 //! under way through the runner's own interruption, and then the loop.
 
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use crate::compile::Program;
 use crate::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::{Problem, TestCase};
-use crate::report::{CaseResult, Detail, HumanReporter, Reporter, RunSummary, Tally};
+use crate::report::{CaseResult, Detail, HumanReporter, Notices, Reporter, RunSummary, Tally};
 use crate::runner::{self, Settings};
 use crate::verdict::Verdict;
 
@@ -52,17 +52,25 @@ pub fn run(context: &Context, watch: &Watch) -> Result<()> {
             Error::io(dir, std::io::Error::other(format!("cannot watch: {error}")))
         })?;
     }
+    let mut notices = context.notices("watch");
     let mut failed: HashSet<(String, String)> = HashSet::new();
     let mut changed: Option<PathBuf> = None;
     for round in 1.. {
-        failed = judge_round(context, watch, round, changed.as_deref(), &failed);
+        failed = judge_round(
+            context,
+            watch,
+            round,
+            changed.as_deref(),
+            &failed,
+            &mut notices,
+        );
         if crate::interrupt::pending() {
             return Ok(());
         }
-        println!(
+        notices.info(format_args!(
             "\nwatching {} folder(s); save a file to judge again, Ctrl-C stops",
             dirs.len()
-        );
+        ));
         match wait_for_change(&events, repository, watch) {
             Some(path) => changed = Some(path),
             None => return Ok(()),
@@ -174,6 +182,7 @@ fn judge_round(
     round: usize,
     changed: Option<&Path>,
     failed_before: &HashSet<(String, String)>,
+    notices: &mut Notices,
 ) -> HashSet<(String, String)> {
     let repository = &context.repository;
     if std::io::stdout().is_terminal() {
@@ -184,12 +193,11 @@ fn judge_round(
         .filter(|path| !path.as_os_str().is_empty())
         .map(|path| format!(" · {} changed", repository.relative(path).display()))
         .unwrap_or_default();
-    println!("judge watch · round {round}{because}\n");
-    let _ = std::io::stdout().flush();
+    notices.info(format_args!("judge watch · round {round}{because}\n"));
     let problems = match crate::app::run::load_problems(context, &watch.problems) {
         Ok(problems) => problems,
         Err(error) => {
-            println!("error: {error}");
+            notices.problem(format_args!("error: {error}"));
             return HashSet::new();
         }
     };

@@ -155,8 +155,9 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Command::Check(args) => check::check(&context, args),
         Command::Stress(args) => stress::stress(&context, args),
         Command::Listen(args) => {
-            crate::listen::serve(&context.repository, args.port)?;
-            Ok(Outcome::Accepted)
+            let mut notices = context.notices("listen");
+            let served = crate::listen::serve(&context.repository, args.port, &mut notices);
+            served.map(|()| notices.finish(Outcome::Accepted))
         }
         Command::Watch(args) => {
             if args.solution.is_some() && args.problems.len() != 1 {

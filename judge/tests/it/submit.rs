@@ -391,6 +391,9 @@ fn listen_takes_posts_from_the_extension_and_stops_on_ctrl_c() {
         "{answer}"
     );
     assert!(answer.contains("the payload has no tests"), "{answer}");
+    // The terminal is told too, on the server's own output.
+    let printed = lines.until("the payload has no tests");
+    assert!(printed.contains("error: "), "{printed}");
     assert_eq!(snapshot(dir.path()), before);
     let answer = post(port, &payload);
     assert!(
