@@ -109,8 +109,13 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 ///
 /// When the package gives no time limit, the accepted submissions are judged first, under
 /// a limit that does not bind them, and the limit they imply decides the others' verdicts.
-/// (Judging the others beside them, under the limit an earlier `verify` derived, was tried:
-/// their load slowed the accepted ones enough to move the derived limit.)
+/// Beside them (on the workers they leave idle: their cases are handed out first), the
+/// others run under the least limit the package can derive, one resolution step: a verdict
+/// reached within it stands under any larger limit, and only a submission that met that
+/// limit runs again under the derived one (most packages derive that least limit, and their
+/// too slow submissions then run once). (Judging the others
+/// under the limit an earlier `verify` derived was tried: their load moved the new limit,
+/// and their verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Report> {
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let mut report = Report::default();
@@ -123,16 +128,22 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
         return Ok(report);
     };
     let under = |limit: Duration| {
-        move |_: &Entry| {
-            let mut problem = problem.clone();
-            problem.limits.cpu_time = limit;
-            problem
-        }
+        let mut problem = problem.clone();
+        problem.limits.cpu_time = limit;
+        problem
     };
+    let least_limit = package.timing.limit_from(Duration::ZERO);
     let (accepted, others): (Vec<&Entry>, Vec<&Entry>) = all
         .into_iter()
         .partition(|entry| entry.folder() == "accepted");
-    let judged = judge_batch(&accepted, &under(UNKNOWN_TIME_LIMIT), compiler, jobs);
+    let first: Vec<&Entry> = accepted.iter().chain(&others).copied().collect();
+    let (unbound, least) = (under(UNKNOWN_TIME_LIMIT), under(least_limit));
+    let problem_for = |entry: &Entry| match entry.folder() {
+        "accepted" => unbound.clone(),
+        _ => least.clone(),
+    };
+    let mut judged = judge_batch(&first, &problem_for, compiler, jobs);
+    let judged_others = judged.split_off(accepted.len());
     let slowest_accepted = judged
         .iter()
         .filter(|(row, _)| row.outcome == Outcome::Kept)
@@ -151,10 +162,35 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
             UNKNOWN_TIME_LIMIT
         }
     };
-    report
-        .rows
-        .extend(rows_of(judge_batch(&others, &under(limit), compiler, jobs)));
+    // Each of the others: its row from the first run if that stands, else judged again.
+    let mut rows: Vec<Option<Row>> = vec![None; others.len()];
+    let mut again: Vec<(usize, &Entry)> = Vec::new();
+    for (index, (&entry, (row, verdicts))) in others.iter().zip(judged_others).enumerate() {
+        if limit > least_limit && verdicts.as_ref().is_some_and(met_the_limit) {
+            again.push((index, entry));
+        } else {
+            rows[index] = Some(row);
+        }
+    }
+    let entries: Vec<&Entry> = again.iter().map(|(_, entry)| *entry).collect();
+    let judged = judge_batch(&entries, &|_| under(limit), compiler, jobs);
+    for ((index, _), (row, _)) in again.into_iter().zip(judged) {
+        rows[index] = Some(row);
+    }
+    report.rows.extend(rows.into_iter().flatten());
     Ok(report)
+}
+
+/// Whether a run's verdicts depend on its time limit: a case too slow (CPU time or the
+/// wall-clock backstop, both set by the limit), or a validator's failure (its own limits
+/// follow the problem's).
+fn met_the_limit(verdicts: &SolutionVerdicts) -> bool {
+    verdicts.verdicts.iter().any(|verdict| {
+        matches!(
+            verdict.kind(),
+            VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
+        )
+    })
 }
 
 fn rows_of(judged: Vec<(Row, Option<SolutionVerdicts>)>) -> Vec<Row> {
@@ -249,15 +285,18 @@ fn judge_batch(
             }
         }
     }
-    for (every_case, pool) in pools.into_iter().enumerate() {
-        if pool.is_empty() {
-            continue;
-        }
+    // The pool of the first entry first: the entries come in the order they are wanted.
+    let mut pools: Vec<(bool, Vec<_>)> = (pools.into_iter().enumerate())
+        .map(|(every_case, pool)| (every_case == 1, pool))
+        .filter(|(_, pool)| !pool.is_empty())
+        .collect();
+    pools.sort_by_key(|(_, pool)| pool[0].0);
+    for (every_case, pool) in pools {
         let tasks = pool.iter().map(|(_, task, ..)| Ok(task.clone())).collect();
         let mut collector = Collector::default();
         let settings = Settings {
             jobs,
-            fail_fast: every_case == 0,
+            fail_fast: !every_case,
         };
         judge_all(tasks, compiler, &settings, &mut collector);
         let mut judged = collector.judged.into_iter();

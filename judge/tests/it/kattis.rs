@@ -280,6 +280,21 @@ fn verified_derived_time_limit_2025() {
     );
 }
 
+/// Submissions not expected to be too slow run beside the accepted ones under one resolution
+/// step, the least limit a package can derive: one that meets it is judged again under the
+/// derived limit, where its verdict is its own (here WA, not TLE).
+#[test]
+fn verified_derived_time_limit_rerun_2025() {
+    verified(
+        "derived_time_limit_rerun_2025",
+        &[
+            ("wrong_answer/slow_and_wrong.py", "WA 1", "ok"),
+            ("wrong_answer/quick_and_wrong.py", "WA 1", "ok"),
+        ],
+        "3 submissions, 0 mismatches",
+    );
+}
+
 #[test]
 fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
     // `.out` beside `.ans` is an example output, and data/invalid_*, data/valid_output hold no
