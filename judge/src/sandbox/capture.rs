@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::Path;
 
 use crate::compare::read_full;
@@ -40,9 +40,10 @@ pub fn recycle(mut buffer: Vec<u8>) {
     }
 }
 
-/// One output pipe and the bytes kept from it.
-pub(super) struct Capture {
-    pipe: Option<File>,
+/// One output pipe (lent: the slot's, read while one run writes into it) and the bytes kept
+/// from it.
+pub(super) struct Capture<'a> {
+    pipe: Option<BorrowedFd<'a>>,
     buffer: Vec<u8>,
     cap: usize,
     /// While the output has matched the expected file so far: that file, and how much of it
@@ -55,10 +56,10 @@ pub(super) struct Capture {
     pub offset: usize,
 }
 
-impl Capture {
-    pub(super) fn new(fd: OwnedFd, cap: usize) -> Self {
+impl<'a> Capture<'a> {
+    pub(super) fn new(fd: BorrowedFd<'a>, cap: usize) -> Self {
         Capture {
-            pipe: Some(File::from(fd)),
+            pipe: Some(fd),
             buffer: Vec::new(),
             cap,
             matching: None,
@@ -69,7 +70,7 @@ impl Capture {
 
     /// Standard output: in the recycled buffer, compared with `expected` while it arrives
     /// when given (a file that cannot be opened leaves the comparison to the caller).
-    pub(super) fn output(fd: OwnedFd, cap: usize, expected: Option<&Path>) -> Self {
+    pub(super) fn output(fd: BorrowedFd<'a>, cap: usize, expected: Option<&Path>) -> Self {
         let mut capture = Capture::new(fd, cap);
         capture.buffer = SPARE_OUTPUT.take();
         capture.matching = expected
@@ -94,8 +95,8 @@ impl Capture {
         self.pipe.is_some()
     }
 
-    pub(super) fn fd(&self) -> Option<BorrowedFd<'_>> {
-        self.pipe.as_ref().map(AsFd::as_fd)
+    pub(super) fn fd(&self) -> Option<BorrowedFd<'a>> {
+        self.pipe
     }
 
     pub(super) fn raw_fd(&self) -> Option<RawFd> {
@@ -107,12 +108,28 @@ impl Capture {
         self.buffer
     }
 
-    /// Reads what is ready; closes the pipe at its end. Returns true when the cap was passed.
+    /// Reads what is ready; stops at the pipe's end. Returns true when the cap was passed.
     pub(super) fn read_some(&mut self) -> io::Result<bool> {
-        if self.matching.is_some() {
-            return CHUNKS.with_borrow_mut(|(got, want)| self.read_matching(got, want));
+        self.read_step(false)
+    }
+
+    /// Reads what is left in the (non-blocking) pipe once every writer of the run has gone:
+    /// an empty pipe is the output's end. Returns true when the cap was passed.
+    pub(super) fn read_to_end(&mut self) -> io::Result<bool> {
+        let mut passed = false;
+        while self.is_open() {
+            passed |= self.read_step(true)?;
         }
-        let Some(pipe) = self.pipe.as_ref() else {
+        Ok(passed)
+    }
+
+    /// One read; with `empty_is_end`, a pipe with nothing in it has ended.
+    fn read_step(&mut self, empty_is_end: bool) -> io::Result<bool> {
+        if self.matching.is_some() {
+            return CHUNKS
+                .with_borrow_mut(|(got, want)| self.read_matching(got, want, empty_is_end));
+        }
+        let Some(pipe) = self.pipe else {
             return Ok(false);
         };
         let room = self.cap - self.offset - self.buffer.len();
@@ -132,10 +149,8 @@ impl Capture {
             let mut sink = [0u8; 16 * 1024];
             rustix::io::read(pipe, &mut sink)
         };
-        let count = match result {
-            Ok(count) => count,
-            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
-            Err(error) => return Err(error.into()),
+        let Some(count) = read_count(result, empty_is_end)? else {
+            return Ok(false);
         };
         if count == 0 {
             self.pipe = None;
@@ -143,16 +158,16 @@ impl Capture {
         Ok(count > room)
     }
 
-    /// `read_some` while the output matches the expected file: a chunk of each, compared.
-    fn read_matching(&mut self, got: &mut [u8], want: &mut [u8]) -> io::Result<bool> {
-        let pipe = self
-            .pipe
-            .as_ref()
-            .expect("matching only while the pipe is open");
-        let count = match rustix::io::read(pipe, &mut *got) {
-            Ok(count) => count,
-            Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => return Ok(false),
-            Err(error) => return Err(error.into()),
+    /// `read_step` while the output matches the expected file: a chunk of each, compared.
+    fn read_matching(
+        &mut self,
+        got: &mut [u8],
+        want: &mut [u8],
+        empty_is_end: bool,
+    ) -> io::Result<bool> {
+        let pipe = self.pipe.expect("matching only while the pipe is open");
+        let Some(count) = read_count(rustix::io::read(pipe, &mut *got), empty_is_end)? else {
+            return Ok(false);
         };
         let (file, matched) = self.matching.as_mut().expect("checked by the caller");
         if count == 0 {
@@ -185,9 +200,20 @@ impl Capture {
     }
 }
 
+/// How many bytes a read gave (0 at the end), or `None` for none now.
+fn read_count(result: rustix::io::Result<usize>, empty_is_end: bool) -> io::Result<Option<usize>> {
+    match result {
+        Ok(count) => Ok(Some(count)),
+        Err(rustix::io::Errno::AGAIN) if empty_is_end => Ok(Some(0)),
+        Err(rustix::io::Errno::INTR) | Err(rustix::io::Errno::AGAIN) => Ok(None),
+        Err(error) => Err(error.into()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::fd::AsFd;
 
     /// What a capture of `output`, compared with a file holding `expected`, keeps: (the
     /// output from the byte it kept first on, whether it matched, whether the cap was
@@ -197,6 +223,10 @@ mod tests {
         let path = dir.path().join("expected");
         std::fs::write(&path, expected).unwrap();
         let (reader, writer) = rustix::pipe::pipe().unwrap();
+        rustix::fs::fcntl_setfl(&reader, rustix::fs::OFlags::NONBLOCK).unwrap();
+        // The supervisor keeps a writing end open: the output ends when the run does, not
+        // when the pipe does.
+        let _held = writer.try_clone().unwrap();
         let output = output.to_vec();
         let writing = std::thread::spawn(move || {
             let mut writer = File::from(writer);
@@ -205,12 +235,22 @@ mod tests {
                 std::io::Write::write_all(&mut writer, piece).unwrap();
             }
         });
-        let mut capture = Capture::output(reader, cap, Some(&path));
+        let mut capture = Capture::output(reader.as_fd(), cap, Some(&path));
         let mut passed = false;
-        while capture.is_open() {
+        while !writing.is_finished() {
+            let mut fds = [rustix::event::PollFd::new(
+                &reader,
+                rustix::event::PollFlags::IN,
+            )];
+            let wait = rustix::time::Timespec {
+                tv_sec: 0,
+                tv_nsec: 10_000_000,
+            };
+            let _ = rustix::event::poll(&mut fds, Some(&wait));
             passed |= capture.read_some().unwrap();
         }
         writing.join().unwrap();
+        passed |= capture.read_to_end().unwrap();
         let (matched, offset) = (capture.matched_expected, capture.offset);
         let mut whole = expected[..offset].to_vec();
         whole.extend(capture.into_buffer());

@@ -313,7 +313,16 @@ struct Supervisor {
     pid: u32,
     socket: OwnedFd,
     /// What it said when ready; read on first use, so that starting it does not wait.
-    ready: Option<protocol::Ready>,
+    ready: Option<Slot>,
+}
+
+/// What a supervisor gives when ready: its runs' working folder, and the reading ends of the
+/// output pipes every run of the slot writes into (non-blocking: a run's output ends with its
+/// report, not with the pipe).
+struct Slot {
+    workdir: String,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
 }
 
 /// The executable that becomes a supervisor: the judge's own binary, or `JUDGE_SUPERVISOR`
@@ -373,12 +382,22 @@ impl Supervisor {
         }
     }
 
-    fn ready(&mut self) -> io::Result<&protocol::Ready> {
+    fn ready(&mut self) -> io::Result<&Slot> {
         if self.ready.is_none() {
             let message = protocol::receive(&self.socket)?.ok_or_else(|| {
                 io::Error::other("the run supervisor could not start (see its message above)")
             })?;
-            self.ready = Some(protocol::parse(&message.bytes)?);
+            let ready: protocol::Ready = protocol::parse(&message.bytes)?;
+            let [stdout, stderr] = <[OwnedFd; 2]>::try_from(message.fds)
+                .map_err(|_| io::Error::other("a supervisor ready without its output pipes"))?;
+            for pipe in [&stdout, &stderr] {
+                rustix::fs::fcntl_setfl(pipe, rustix::fs::OFlags::NONBLOCK)?;
+            }
+            self.ready = Some(Slot {
+                workdir: ready.workdir,
+                stdout,
+                stderr,
+            });
         }
         Ok(self.ready.as_ref().expect("just read"))
     }
@@ -386,58 +405,54 @@ impl Supervisor {
     /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
     /// be started.
     fn run(&mut self, spec: &RunSpec, streams: Streams) -> io::Result<io::Result<RunOutput>> {
-        let workdir = self.ready()?.workdir.clone();
-        let request = match request(spec, &workdir) {
+        self.ready()?;
+        let slot = self.ready.as_ref().expect("just read");
+        // The standard input is opened by the supervisor where its path can travel as text.
+        let stdin_path = (streams.stdin.is_none() && spec.stdin.is_absolute())
+            .then(|| spec.stdin.to_str().map(str::to_owned))
+            .flatten();
+        let mut lent: Vec<OwnedFd> = Vec::with_capacity(2);
+        if stdin_path.is_none() {
+            match streams.stdin {
+                Some(given) => lent.push(given),
+                None => match File::open(spec.stdin) {
+                    Ok(stdin) => lent.push(stdin.into()),
+                    Err(error) => return Ok(Err(error)),
+                },
+            }
+        }
+        let stdout_lent = streams.stdout.is_some();
+        lent.extend(streams.stdout);
+        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent) {
             Ok(request) => request,
             Err(error) => return Ok(Err(error)),
         };
-        let stdin = match streams.stdin {
-            Some(given) => given,
-            None => match File::open(spec.stdin) {
-                Ok(stdin) => stdin.into(),
-                Err(error) => return Ok(Err(error)),
-            },
-        };
-        let (stdout, stdout_end) = match streams.stdout {
-            Some(given) => (None, given),
-            None => {
-                let (stdout, stdout_end) = pipe()?;
-                (Some(stdout), stdout_end)
-            }
-        };
-        // Pipes of the default size: its 64 KiB are what the comparison takes at a time (a
-        // larger one measured slower, and costs a system call per run).
-        let (stderr, stderr_end) = pipe()?;
-        protocol::send_bytes(
-            self.socket.as_fd(),
-            &request,
-            &[stdin.as_fd(), stdout_end.as_fd(), stderr_end.as_fd()],
-        )?;
-        // The supervisor and the program have their copies; the judge keeps only the
-        // reading ends, so that the pipes end with the run.
-        drop((stdin, stdout_end, stderr_end));
+        let lent_fds: Vec<_> = lent.iter().map(AsFd::as_fd).collect();
+        protocol::send_bytes(self.socket.as_fd(), &request, &lent_fds)?;
+        // The supervisor and the program have their copies: the judge keeps none, so that a
+        // pipe given to the program ends with it.
+        drop(lent_fds);
+        drop(lent);
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
-        let mut stdout = match stdout {
-            Some(stdout) => Capture::output(stdout, output_cap, streams.expected),
-            None => Capture::closed(),
+        let mut stdout = match stdout_lent {
+            false => Capture::output(slot.stdout.as_fd(), output_cap, streams.expected),
+            true => Capture::closed(),
         };
-        let mut stderr = Capture::new(stderr, STDERR_CAP_BYTES);
+        let mut stderr = Capture::new(slot.stderr.as_fd(), STDERR_CAP_BYTES);
         let mut report: Option<protocol::Report> = None;
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
-        while report.is_none() || stdout.is_open() || stderr.is_open() {
+        while report.is_none() {
             let interrupt = crate::interrupt::wake_fd();
-            let mut fds = Vec::with_capacity(4);
+            let mut fds = Vec::with_capacity(5);
             for fd in [stdout.fd(), stderr.fd()].into_iter().flatten() {
                 fds.push(PollFd::from_borrowed_fd(fd, PollFlags::IN));
             }
-            if report.is_none() {
-                fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
-                if !stop_sent {
-                    fds.push(PollFd::from_borrowed_fd(interrupt, PollFlags::IN));
-                    if let Some(stop) = streams.stop {
-                        fds.push(PollFd::from_borrowed_fd(stop, PollFlags::IN));
-                    }
+            fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
+            if !stop_sent {
+                fds.push(PollFd::from_borrowed_fd(interrupt, PollFlags::IN));
+                if let Some(stop) = streams.stop {
+                    fds.push(PollFd::from_borrowed_fd(stop, PollFlags::IN));
                 }
             }
             match rustix::event::poll(&mut fds, None) {
@@ -476,6 +491,9 @@ impl Supervisor {
                 stop_sent = true;
             }
         }
+        // Every process of the run has been reaped: what it wrote is all in the pipes.
+        output_limit_exceeded |= stdout.read_to_end()?;
+        stderr.read_to_end()?;
         let report = report.expect("the loop ends with a report");
         if let Some(errno) = report.spawn_errno {
             return Ok(Err(io::Error::from_raw_os_error(errno)));
@@ -529,7 +547,12 @@ pub(crate) fn inherited_env() -> impl Iterator<Item = (&'static str, &'static st
 }
 
 /// The message of the request for `spec`: the program found on PATH, a bare environment.
-fn request(spec: &RunSpec, workdir: &str) -> io::Result<Vec<u8>> {
+fn request(
+    spec: &RunSpec,
+    workdir: &str,
+    stdin_path: Option<String>,
+    stdout_lent: bool,
+) -> io::Result<Vec<u8>> {
     use std::os::unix::ffi::OsStrExt;
     let (program, args) = spec
         .argv
@@ -570,16 +593,13 @@ fn request(spec: &RunSpec, workdir: &str) -> io::Result<Vec<u8>> {
         output_bytes: limits.output_bytes,
         wall_timeout_ms: spec.wall_timeout.as_millis().min(u64::MAX as u128) as u64,
         address_space_backstop: spec.address_space_backstop,
+        stdin_path,
+        stdout_lent,
     };
     protocol::request_message(&request, &strings)
 }
 
 pub(crate) type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
-
-/// A pipe whose ends close on exec: (reading end, writing end).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    Ok(rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?)
-}
 
 /// A bare command name found on PATH: `execve` does not search. Searched once per name and
 /// judge run (a search is a file status per folder of PATH, and PATH does not change).

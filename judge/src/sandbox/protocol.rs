@@ -1,10 +1,11 @@
 //! What the judge and a supervisor say to each other over their socket pair
-//! (`SOCK_SEQPACKET`, so one message is one packet): JSON messages, and a run's three
-//! standard descriptors lent along with its request.
+//! (`SOCK_SEQPACKET`, so one message is one packet): JSON messages, and descriptors lent
+//! along with some.
 //!
-//! Judge → supervisor: `Request` (with stdin, stdout, stderr; its strings after its JSON),
-//! then possibly `STOP`.
-//! Supervisor → judge: `Ready` once at start, then one `Report` per request.
+//! Judge → supervisor: `Request` (its strings after its JSON; with the standard input and
+//! output the judge gives instead of the usual ones, if any), then possibly `STOP`.
+//! Supervisor → judge: `Ready` once at start, with the reading ends of the slot's output
+//! pipes, then one `Report` per request.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
@@ -40,9 +41,17 @@ pub struct Request {
     /// Cap the address space where no memory cgroup enforces the limit (false for runtimes
     /// that reserve far more than they use, like the JVM).
     pub address_space_backstop: bool,
+    /// The file the supervisor opens as standard input; `None` when the judge lends the
+    /// descriptor (first among the message's descriptors).
+    pub stdin_path: Option<String>,
+    /// The judge lends the program's standard output (after the standard input, if lent);
+    /// otherwise the program writes into the slot's output pipe.
+    pub stdout_lent: bool,
 }
 
-/// What the judge needs to know of a supervisor, sent once when it is ready.
+/// What the judge needs to know of a supervisor, sent once when it is ready, with the
+/// reading ends of the slot's two output pipes (standard output, standard error): every run
+/// of the slot writes into the same pair, so that a run makes no pipe of its own.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ready {
     /// The run's working folder (emptied after every run), the programs' `TMPDIR`.

@@ -85,6 +85,10 @@ pub(super) fn serve_judge(socket: OwnedFd, owner: u32, sweeps: bool) -> ! {
         Ok(dir) => dir,
         Err(_) => std::process::exit(1),
     };
+    let Ok(output) = OutputPipes::new() else {
+        let _ = std::fs::remove_dir_all(&workdir);
+        std::process::exit(1)
+    };
     // Last of the set-up, and before any thread: born in the cgroups and namespace above.
     let spawner = match Spawner::start() {
         Ok(spawner) => spawner,
@@ -104,8 +108,15 @@ pub(super) fn serve_judge(socket: OwnedFd, owner: u32, sweeps: bool) -> ! {
         cgroups,
         workdir,
         private_tmp,
+        stdout: output.stdout.1,
+        stderr: output.stderr.1,
     };
-    if protocol::send(supervisor.socket.as_fd(), &ready, &[]).is_ok() {
+    let reading_ends = [output.stdout.0.as_fd(), output.stderr.0.as_fd()];
+    let said_ready = protocol::send(supervisor.socket.as_fd(), &ready, &reading_ends).is_ok();
+    // The judge holds the reading ends now; this process keeps the writing ends only.
+    drop(output.stdout.0);
+    drop(output.stderr.0);
+    if said_ready {
         // What judges that are no longer running left behind, swept beside the runs: here
         // rather than in the judge, as reading cgroup folders waits while a cgroup move is
         // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
@@ -135,6 +146,26 @@ struct Supervisor {
     cgroups: Cgroups,
     workdir: PathBuf,
     private_tmp: bool,
+    /// The writing ends of the slot's output pipes, every run's standard output (unless the
+    /// judge lends another) and standard error.
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+/// The slot's two output pipes, made once: (reading end, writing end) each.
+struct OutputPipes {
+    stdout: (OwnedFd, OwnedFd),
+    stderr: (OwnedFd, OwnedFd),
+}
+
+impl OutputPipes {
+    fn new() -> std::io::Result<OutputPipes> {
+        let pipe = || rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC);
+        Ok(OutputPipes {
+            stdout: pipe()?,
+            stderr: pipe()?,
+        })
+    }
 }
 
 /// Why the watch loop ended.
@@ -150,15 +181,12 @@ impl Supervisor {
             if message.bytes == protocol::STOP {
                 continue; // for a run that has ended already
             }
-            let report = match (
-                protocol::parse_request(&message.bytes),
-                <[OwnedFd; 3]>::try_from(message.fds),
-            ) {
-                (Ok((request, strings)), Ok(stdio)) => match self.run(&request, strings, stdio) {
+            let report = match protocol::parse_request(&message.bytes) {
+                Ok((request, strings)) => match self.run(&request, strings, message.fds) {
                     Some(report) => report,
                     None => return, // the judge has gone
                 },
-                _ => Report {
+                Err(_) => Report {
                     spawn_errno: Some(libc::EPROTO),
                     ..Report::default()
                 },
@@ -172,8 +200,34 @@ impl Supervisor {
         }
     }
 
-    /// One run; `None` when the judge went away during it.
-    fn run(&mut self, request: &Request, strings: &[u8], stdio: [OwnedFd; 3]) -> Option<Report> {
+    /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
+    /// went away during it.
+    fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<Report> {
+        let mut lent = lent.into_iter();
+        let stdin = match &request.stdin_path {
+            Some(path) => match std::fs::File::open(path) {
+                Ok(file) => Some(OwnedFd::from(file)),
+                Err(error) => return Some(spawn_failure(&error)),
+            },
+            None => lent.next(),
+        };
+        let stdout = if request.stdout_lent {
+            lent.next()
+        } else {
+            None
+        };
+        let (Some(stdin), true, None) =
+            (stdin, !request.stdout_lent || stdout.is_some(), lent.next())
+        else {
+            return Some(spawn_failure(&std::io::Error::from_raw_os_error(
+                libc::EPROTO,
+            )));
+        };
+        // A program may have changed the shared pipes' status flags (O_NONBLOCK would make the
+        // next one's writes fail): each run starts from none.
+        for pipe in [&self.stdout, &self.stderr] {
+            let _ = rustix::fs::fcntl_setfl(pipe, rustix::fs::OFlags::empty());
+        }
         let limit = request.memory_bytes;
         let hard_limit = limit.saturating_add(memory_margin(limit));
         let baseline = self.cgroups.start_run(hard_limit);
@@ -185,7 +239,11 @@ impl Supervisor {
             cwd: self.workdir.as_os_str().as_encoded_bytes(),
             rlimits: &rlimits,
         };
-        let stdio_lent = [stdio[0].as_fd(), stdio[1].as_fd(), stdio[2].as_fd()];
+        let stdio_lent = [
+            stdin.as_fd(),
+            stdout.as_ref().map_or(self.stdout.as_fd(), AsFd::as_fd),
+            self.stderr.as_fd(),
+        ];
         let start = Instant::now();
         let pid = match self.spawner().spawn(&spawn, stdio_lent) {
             Ok(Ok(pid)) => pid,
@@ -193,8 +251,8 @@ impl Supervisor {
             // The spawner is gone: this supervisor can run nothing more.
             Err(_) => return None,
         };
-        // Only the program may hold its pipes now: their ends close when it is gone.
-        drop(stdio);
+        // Only the program may hold what the judge lent now: a pipe ends when it is gone.
+        drop((stdin, stdout));
         let mut watch = Watch::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
         let spare = [self.me, self.spawner().pid()];

@@ -705,3 +705,23 @@ fn a_program_holds_only_its_standard_descriptors() {
         assert!(text.contains("AC"), "cgroups {cgroups}: {text}");
     }
 }
+
+#[test]
+fn what_a_program_does_to_its_output_pipes_does_not_reach_the_next_run() {
+    // Each run writes more than a pipe holds, so it needs its output blocking, then leaves
+    // both of its output streams non-blocking and stderr half written. Runs of one slot
+    // share their output pipes: the next run must get them as the first did.
+    let solution = "import os, sys\nn = int(input())\nsys.stdout.write('x' * n + '\\n')\n\
+        sys.stdout.flush()\nsys.stderr.write('e' * 1000)\nsys.stderr.flush()\n\
+        os.set_blocking(1, False)\nos.set_blocking(2, False)\n";
+    let answer = format!("{}\n", "x".repeat(300_000));
+    let cases: Vec<(&str, &str)> = (0..3).map(|_| ("300000\n", answer.as_str())).collect();
+    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let (code, output) =
+            judge_to_end(repo.path(), tmp.path(), &["run", "p", "-j", "1"], cgroups);
+        assert_eq!(code, 0, "cgroups: {cgroups}\n{output}");
+        assert!(output.contains("3/3 accepted"), "{output}");
+    }
+}
