@@ -347,6 +347,17 @@ struct QueueState {
     running: Vec<bool>,
 }
 
+impl QueueState {
+    /// The first waiting case that may start now, marked running.
+    fn take(&mut self) -> Option<(usize, usize)> {
+        let free = |&(task, _): &(usize, usize)| !(self.one_at_a_time[task] && self.running[task]);
+        let index = self.waiting.iter().position(free)?;
+        let (task, case) = self.waiting.remove(index).expect("found above");
+        self.running[task] = true;
+        Some((task, case))
+    }
+}
+
 impl Queue {
     fn new(judge: &dyn CaseJudge, cases: &[Option<usize>]) -> Queue {
         let waiting = cases
@@ -373,17 +384,19 @@ impl Queue {
             if state.waiting.is_empty() {
                 return None;
             }
-            let free =
-                |&(task, _): &(usize, usize)| !(state.one_at_a_time[task] && state.running[task]);
-            if let Some(index) = state.waiting.iter().position(free) {
-                let (task, case) = state.waiting.remove(index).expect("found above");
-                state.running[task] = true;
-                return Some((task, case));
+            if let Some(next) = state.take() {
+                return Some(next);
             }
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
     }
 
+    /// The next case to judge if one is free now, without waiting.
+    fn try_next(&self) -> Option<(usize, usize)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Marks that `task` runs no case any more.
     fn done(&self, task: usize) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         state.running[task] = false;
@@ -395,7 +408,9 @@ impl Queue {
 }
 
 /// Judges `cases[task]` cases of every task (`None` for a task with none to judge), on
-/// `pool` when there is one, and tells `progress` in input order.
+/// `pool` when there is one, and tells `progress` in input order. The calling thread is one
+/// of the pool's workers: it judges a case whenever the result it waits for has not arrived
+/// (a result handed over from another thread costs a wake-up per case).
 pub fn run_cases(
     judge: &dyn CaseJudge,
     cases: &[Option<usize>],
@@ -417,7 +432,8 @@ pub fn run_cases(
         let mut workers = pool.map(|pool| {
             scope.spawn(move || {
                 pool.scope(|workers| {
-                    for _ in 0..pool.current_num_threads() {
+                    // The calling thread is one of the workers too (see `next`).
+                    for _ in 1..pool.current_num_threads() {
                         let sender = sender.clone();
                         workers.spawn(move |_| {
                             while let Some((task, case)) = queue.next() {
@@ -439,6 +455,14 @@ pub fn run_cases(
             loop {
                 if let Some(attempt) = arrived.remove(&(task, case)) {
                     return attempt;
+                }
+                // Rather than wait for a worker, judge a case here while one is free: its
+                // result needs no wake-up to arrive, and a worker's waits for this loop.
+                if let Some(key) = queue.try_next() {
+                    let attempt = attempts.attempt(key.0, key.1);
+                    queue.done(key.0);
+                    arrived.insert(key, attempt);
+                    continue;
                 }
                 let (key, attempt) = receiver.recv().expect("every job sends its result");
                 arrived.insert(key, attempt);
@@ -918,5 +942,53 @@ mod tests {
         assert_eq!(finished, expected);
         let overlapped = judge.overlapped.lock().unwrap();
         assert!(!overlapped[0] && !overlapped[2], "{overlapped:?}");
+    }
+
+    /// Counts the cases running at once.
+    #[derive(Default)]
+    struct Concurrency {
+        running: Mutex<(usize, usize)>,
+    }
+
+    impl CaseJudge for Concurrency {
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            {
+                let mut running = self.running.lock().unwrap();
+                running.0 += 1;
+                running.1 = running.1.max(running.0);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            self.running.lock().unwrap().0 -= 1;
+            case_result(task, case, AC, 0)
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_pool_of_n_threads_runs_n_cases_at_once_the_calling_thread_among_them() {
+        let judge = Concurrency::default();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let settings = Settings {
+            jobs: 3,
+            fail_fast: false,
+        };
+        let mut finished = 0;
+        let cases = [Some(20), Some(20)];
+        run_cases(&judge, &cases, &settings, Some(&pool), &mut |progress| {
+            finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
+        });
+        assert_eq!(finished, 40);
+        let peak = judge.running.lock().unwrap().1;
+        assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
     }
 }
