@@ -725,3 +725,20 @@ fn what_a_program_does_to_its_output_pipes_does_not_reach_the_next_run() {
         assert!(output.contains("3/3 accepted"), "{output}");
     }
 }
+
+#[test]
+fn each_run_finds_its_working_folder_empty() {
+    // Runs of one slot share its working folder: what one leaves there (a file, a hard link,
+    // a folder with a file in it) is gone before the next starts.
+    let solution = "import os\nleft = os.listdir('.')\nos.mkdir('sub')\n\
+        open('sub/f', 'w').write('x')\nopen('f', 'w').write('x')\nos.link('f', 'g')\n\
+        print(len(left))\n";
+    let cases: Vec<(&str, &str)> = (0..3).map(|_| ("\n", "0\n")).collect();
+    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let (code, output) =
+            judge_to_end(repo.path(), tmp.path(), &["run", "p", "-j", "1"], cgroups);
+        assert_eq!(code, 0, "cgroups: {cgroups}\n{output}");
+    }
+}
