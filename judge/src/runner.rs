@@ -921,17 +921,9 @@ mod tests {
             running: Mutex::new(vec![0; 3]),
             overlapped: Mutex::new(vec![false; 3]),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
-        let settings = Settings {
-            jobs: 3,
-            fail_fast: false,
-        };
         let mut finished = Vec::new();
         let cases = [Some(6), Some(6), Some(6)];
-        run_cases(&judge, &cases, &settings, Some(&pool), &mut |progress| {
+        run_on_three_threads(&judge, &cases, &mut |progress| {
             if let Progress::CaseFinished(_, result) = progress {
                 finished.push(result.name.clone());
             }
@@ -974,6 +966,21 @@ mod tests {
     #[test]
     fn a_pool_of_n_threads_runs_n_cases_at_once_the_calling_thread_among_them() {
         let judge = Concurrency::default();
+        let mut finished = 0;
+        run_on_three_threads(&judge, &[Some(20), Some(20)], &mut |progress| {
+            finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
+        });
+        assert_eq!(finished, 40);
+        let peak = judge.running.lock().unwrap().1;
+        assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
+    }
+
+    /// `run_cases` on a pool of three threads, every case judged.
+    fn run_on_three_threads(
+        judge: &dyn CaseJudge,
+        cases: &[Option<usize>],
+        progress: &mut dyn FnMut(Progress),
+    ) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
             .build()
@@ -982,13 +989,6 @@ mod tests {
             jobs: 3,
             fail_fast: false,
         };
-        let mut finished = 0;
-        let cases = [Some(20), Some(20)];
-        run_cases(&judge, &cases, &settings, Some(&pool), &mut |progress| {
-            finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
-        });
-        assert_eq!(finished, 40);
-        let peak = judge.running.lock().unwrap().1;
-        assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
+        run_cases(judge, cases, &settings, Some(&pool), progress);
     }
 }

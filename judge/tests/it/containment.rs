@@ -715,8 +715,13 @@ fn what_a_program_does_to_its_output_pipes_does_not_reach_the_next_run() {
         sys.stdout.flush()\nsys.stderr.write('e' * 1000)\nsys.stderr.flush()\n\
         os.set_blocking(1, False)\nos.set_blocking(2, False)\n";
     let answer = format!("{}\n", "x".repeat(300_000));
-    let cases: Vec<(&str, &str)> = (0..3).map(|_| ("300000\n", answer.as_str())).collect();
-    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
+    accepted_run_after_run(solution, ("300000\n", &answer));
+}
+
+/// Judges three cases of the Python `solution`, each `case`, one after the other in one
+/// slot, with cgroups and without: each must be accepted.
+fn accepted_run_after_run(solution: &str, case: (&str, &str)) {
+    let repo = repository("name = \"p\"\n", &[case; 3], ("py", solution));
     let tmp = tempfile::tempdir().unwrap();
     for cgroups in [true, false] {
         let (code, output) =
@@ -733,12 +738,5 @@ fn each_run_finds_its_working_folder_empty() {
     let solution = "import os\nleft = os.listdir('.')\nos.mkdir('sub')\n\
         open('sub/f', 'w').write('x')\nopen('f', 'w').write('x')\nos.link('f', 'g')\n\
         print(len(left))\n";
-    let cases: Vec<(&str, &str)> = (0..3).map(|_| ("\n", "0\n")).collect();
-    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
-    let tmp = tempfile::tempdir().unwrap();
-    for cgroups in [true, false] {
-        let (code, output) =
-            judge_to_end(repo.path(), tmp.path(), &["run", "p", "-j", "1"], cgroups);
-        assert_eq!(code, 0, "cgroups: {cgroups}\n{output}");
-    }
+    accepted_run_after_run(solution, ("\n", "0\n"));
 }
