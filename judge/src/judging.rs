@@ -212,7 +212,7 @@ fn starved_note(run: &RunOutput) -> String {
         return String::new();
     }
     format!(
-        " (the machine was busy: waited {} ms past the wall-clock backstop, as it was still computing)",
+        " (the machine was busy: waited {} ms past the wall-clock backstop, as it was still computing or waiting for the judge to read its output)",
         run.starved.as_millis()
     )
 }

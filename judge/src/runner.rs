@@ -425,6 +425,8 @@ pub fn run_cases(
     };
     let queue = Queue::new(judge, cases);
     let mut totals = CaseTotals::default();
+    // The calling thread judges too, and is kept on a CPU meanwhile: not after.
+    let _unpin = crate::sandbox::Unpin::on_drop();
     let (sender, receiver) = mpsc::channel::<((usize, usize), Attempt)>();
     std::thread::scope(|scope| {
         let attempts = &attempts;

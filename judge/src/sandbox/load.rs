@@ -28,7 +28,7 @@ impl Load {
     }
 }
 
-/// The busy time of each CPU this process may run on, at one moment.
+/// The busy time of each CPU the programs may run on, at one moment.
 #[derive(Debug, Clone)]
 pub struct Mark {
     at: Instant,
@@ -70,12 +70,12 @@ impl Mark {
     }
 }
 
-/// Time each CPU of this process's affinity spent not idle: `/proc/stat`'s `cpuN` lines,
+/// Time each CPU its programs may use spent not idle: `/proc/stat`'s `cpuN` lines,
 /// whose fields after the name are user, nice, system, idle, iowait, irq, softirq, steal in
 /// clock ticks. Steal counts as busy: the hypervisor gave the CPU to someone else.
 fn busy_per_cpu() -> Option<Vec<Duration>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
-    let allowed = rustix::thread::sched_getaffinity(None).ok();
+    let allowed = super::placement::program_cpus();
     let tick = Duration::from_secs(1) / rustix::param::clock_ticks_per_second() as u32;
     let busy = text
         .lines()

@@ -31,6 +31,7 @@ use rustix::event::{PollFd, PollFlags};
 mod capture;
 mod cgroup;
 mod load;
+mod placement;
 mod protocol;
 mod spawn;
 mod spawner;
@@ -40,6 +41,8 @@ mod tree;
 pub use capture::recycle;
 use capture::Capture;
 pub use load::Load;
+use placement::Placement;
+pub use placement::Unpin;
 
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
@@ -224,15 +227,27 @@ impl Sandbox {
     /// `run`, with the given descriptors. Runs on different threads take different supervisors
     /// (one is started when none is idle), so two programs can run at once and talk.
     pub fn run_with(&self, spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
-        let taken = self.idle().pop();
+        // The supervisor this thread used last, if idle: the thread stays on its CPU.
+        let taken = {
+            let mut idle = self.idle();
+            let me = std::thread::current().id();
+            match idle.iter().rposition(|idle| idle.last_thread == Some(me)) {
+                Some(index) => Some(idle.remove(index)),
+                None => idle.pop(),
+            }
+        };
         let mut supervisor = match taken {
             Some(supervisor) => supervisor,
             None => Supervisor::start(self.first_start())?,
         };
+        if let Some(cpu) = supervisor.cpu {
+            placement::pin_this_thread(cpu);
+        }
         match supervisor.run(spec, streams) {
             // A program that could not be started (a missing toolchain) says nothing against
             // its supervisor, which stays; only a broken conversation ends it.
             Ok(run) => {
+                supervisor.last_thread = Some(std::thread::current().id());
                 self.idle().push(supervisor);
                 run
             }
@@ -314,6 +329,9 @@ struct Supervisor {
     socket: OwnedFd,
     /// What it said when ready; read on first use, so that starting it does not wait.
     ready: Option<Slot>,
+    /// The CPU it and the judge thread that talks to it stay on (see `placement`).
+    cpu: Option<usize>,
+    last_thread: Option<std::thread::ThreadId>,
 }
 
 /// What a supervisor gives when ready: its runs' working folder, and the reading ends of the
@@ -338,6 +356,7 @@ impl Supervisor {
     /// Starts a supervisor; the one that `sweeps` removes what earlier judges left.
     fn start(sweeps: bool) -> io::Result<Supervisor> {
         let (ours, theirs) = protocol::socket_pair()?;
+        let placement = Placement::next();
         // The socket is the supervisor's stdin: with no code to run between fork and exec,
         // std starts it with posix_spawn (a vfork): a fork of a judge with threads would not
         // be safe (see `fork` for the first one).
@@ -350,11 +369,16 @@ impl Supervisor {
         if sweeps {
             command.env(supervisor::SWEEP, "1");
         }
+        if let Some(placement) = &placement {
+            command.env(placement::VARIABLE, placement.to_variable());
+        }
         let process = command.spawn()?;
         Ok(Supervisor {
             pid: process.id(),
             socket: ours,
             ready: None,
+            cpu: placement.map(|placement| placement.cpu),
+            last_thread: None,
         })
     }
 
@@ -367,17 +391,21 @@ impl Supervisor {
     unsafe fn fork(sweeps: bool) -> io::Result<Supervisor> {
         let (ours, theirs) = protocol::socket_pair()?;
         let owner = std::process::id();
+        let placement = Placement::next();
+        let cpu = placement.as_ref().map(|placement| placement.cpu);
         // SAFETY: the caller promises a single thread; the child never returns from here.
         match unsafe { libc::fork() } {
             -1 => Err(io::Error::last_os_error()),
             0 => {
                 drop(ours);
-                supervisor::serve_judge(theirs, owner, sweeps)
+                supervisor::serve_judge(theirs, owner, sweeps, placement)
             }
             pid => Ok(Supervisor {
                 pid: pid as u32,
                 socket: ours,
                 ready: None,
+                cpu,
+                last_thread: None,
             }),
         }
     }

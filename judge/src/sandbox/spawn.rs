@@ -3,10 +3,11 @@
 //! `clone(CLONE_VM | CLONE_VFORK)` shares the spawner's memory instead of copying its page
 //! tables, and the spawner waits until the child has called `execve`. Until then the child
 //! runs on a stack of its own but in the spawner's memory, so it makes only system calls on
-//! data prepared beforehand: default signal handling, its own process group, death with the
-//! supervisor, its OOM score, its rlimits (set before exec: the kernel lays out the new
-//! program's memory from the stack limit it has then), its three standard descriptors and
-//! working folder, then `execve`.
+//! data prepared beforehand: default signal handling, its own process group, every CPU the
+//! judge may use (the spawner is kept on one: see `placement`), death with the supervisor,
+//! its OOM score, its rlimits (set before exec: the kernel lays out the new program's memory
+//! from the stack limit it has then), its three standard descriptors and working folder,
+//! then `execve`.
 //!
 //! The kernel folds the high-water mark of the memory left at exec into the program's
 //! `ru_maxrss`, so the spawner's memory must stay small: a start decodes no format and calls
@@ -46,6 +47,8 @@ pub struct Fixed {
     code_regions: Vec<(usize, usize)>,
     /// The child's stack: made once, as a fresh one would be zeroed each time.
     stack: std::cell::UnsafeCell<Vec<u8>>,
+    /// The CPUs the program may use, where the machine says them.
+    cpus: Option<libc::cpu_set_t>,
 }
 
 impl Fixed {
@@ -67,6 +70,7 @@ impl Fixed {
             clear_refs: clear_refs.unwrap_or(-1),
             code_regions: code_regions(),
             stack: std::cell::UnsafeCell::new(vec![0u8; 128 * 1024]),
+            cpus: super::placement::raw_program_cpus(),
         }
     }
 }
@@ -229,6 +233,13 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     }
     set_signal_mask(0);
     sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
+    // Where the kernel refuses (the judge's CPUs changed meanwhile), the program stays on
+    // the spawner's CPU: slower when it has threads, judged alike.
+    if let Some(cpus) = &fixed.cpus {
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let cpus = cpus as *const libc::cpu_set_t as usize;
+        let _ = sys(libc::SYS_sched_setaffinity, [0, size, cpus, 0]);
+    }
     // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
     // already gone, the signal was missed: end here.
     sys(

@@ -19,6 +19,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
 use super::load::Mark;
+use super::placement::Placement;
 use super::protocol::{self, Ready, Report, Request};
 use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
@@ -34,8 +35,9 @@ pub(super) const SWEEP: &str = "JUDGE_SWEEP";
 const TICK: Duration = Duration::from_millis(100);
 
 /// Past the wall-clock backstop, a program that is still computing (a starved one on a busy
-/// machine) is waited for, up to this many times its CPU time limit (and at least
-/// `MIN_STARVED_WAIT`): its CPU time decides, not the machine's load.
+/// machine), or that waits for the judge to read its output, is waited for, up to this many
+/// times its CPU time limit (and at least `MIN_STARVED_WAIT`): its CPU time decides, not the
+/// machine's load.
 const STARVED_WAIT_FACTOR: u32 = 10;
 const MIN_STARVED_WAIT: Duration = Duration::from_secs(30);
 
@@ -57,11 +59,22 @@ pub fn main() -> ! {
         .ok()
         .and_then(|pid| pid.parse().ok())
         .unwrap_or_else(std::process::id);
-    serve_judge(socket, owner, std::env::var_os(SWEEP).is_some())
+    let placement = std::env::var(super::placement::VARIABLE)
+        .ok()
+        .and_then(|value| Placement::from_variable(&value));
+    serve_judge(socket, owner, std::env::var_os(SWEEP).is_some(), placement)
 }
 
 /// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
-pub(super) fn serve_judge(socket: OwnedFd, owner: u32, sweeps: bool) -> ! {
+pub(super) fn serve_judge(
+    socket: OwnedFd,
+    owner: u32,
+    sweeps: bool,
+    placement: Option<Placement>,
+) -> ! {
+    if let Some(placement) = &placement {
+        super::placement::take_place(placement);
+    }
     // Standard input and output are /dev/null: nothing of the judge's terminal or pipes.
     if let Ok(null) = std::fs::File::open("/dev/null") {
         for standard in [0, 1] {
@@ -340,6 +353,19 @@ impl Supervisor {
         })
     }
 
+    /// Whether one of the slot's output pipes is more than half full: a program blocked
+    /// writing to it waits for the judge to read (a judge kept from a CPU by the machine's
+    /// load), and is not idle. A pipe the judge lent is not looked at: it may be another
+    /// program's input, which that program may never read.
+    fn output_waits_for_judge(&self, stdout_lent: bool) -> bool {
+        let slot_pipes = [(!stdout_lent).then_some(&self.stdout), Some(&self.stderr)];
+        slot_pipes.into_iter().flatten().any(|pipe| {
+            let unread = rustix::io::ioctl_fionread(pipe).unwrap_or(0);
+            let size = rustix::pipe::fcntl_getpipe_size(pipe).unwrap_or(usize::MAX);
+            unread.saturating_mul(2) > size as u64
+        })
+    }
+
     fn spawner(&self) -> &Spawner {
         self.spawner
             .as_ref()
@@ -401,6 +427,8 @@ struct Watch {
     load_mark: Option<Mark>,
     wall_timeout: bool,
     memory_limit_seen: bool,
+    /// The program's stdout is a pipe the judge lent, not the slot's.
+    stdout_lent: bool,
 }
 
 impl Watch {
@@ -425,6 +453,7 @@ impl Watch {
             load_mark: None,
             wall_timeout: false,
             memory_limit_seen: false,
+            stdout_lent: request.stdout_lent,
         }
     }
 
@@ -499,8 +528,10 @@ impl Watch {
             return true;
         }
         if now >= self.deadline {
-            if computing && now < self.starved_cap {
-                // Runnable but not given the CPU: its CPU time will decide.
+            let waits = computing || supervisor.output_waits_for_judge(self.stdout_lent);
+            if waits && now < self.starved_cap {
+                // Runnable but not given the CPU, or waiting for the judge that is not: its
+                // CPU time will decide.
                 self.starved = now - self.deadline;
                 return false;
             }

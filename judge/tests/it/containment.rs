@@ -674,6 +674,54 @@ fn threads_run_as_on_the_judge() {
 }
 
 #[test]
+fn a_program_waiting_for_the_judge_to_read_its_output_is_not_idle() {
+    // The judge stopped past the wall-clock backstop (as one kept from its CPU by the
+    // machine's load would be) while the program's output fills its pipe: the program waits
+    // for the judge, it is not idle, and its CPU time decides.
+    let marks = tempfile::tempdir().unwrap();
+    let (started, go) = (marks.path().join("started"), marks.path().join("go"));
+    let solution = format!(
+        "import os, sys, time\nopen({started:?}, 'w').close()\n\
+         while not os.path.exists({go:?}):\n    time.sleep(0.01)\n\
+         sys.stdout.write('x' * (1 << 20) + '\\n')\n"
+    );
+    let answer = format!("{}\n", "x".repeat(1 << 20));
+    // Codeforces: Python gets the problem's own time limit.
+    let problem = "name = \"p\"\nprofile = \"codeforces\"\ntime_limit_ms = 500\n";
+    let repo = repository(problem, &[("\n", answer.as_str())], ("py", &solution));
+    let tmp = tempfile::tempdir().unwrap();
+    let judge = start_judge(repo.path(), tmp.path(), &["run", "p"], false);
+    assert!(wait_until(Duration::from_secs(60), || started.exists()));
+    // SAFETY: signals a child of this test by its pid.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGSTOP) };
+    std::fs::write(&go, "").unwrap();
+    // The backstop is 2 × 500 ms + 1 s after the start.
+    std::thread::sleep(Duration::from_millis(3500));
+    // SAFETY: as above.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGCONT) };
+    let output = judge.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+}
+
+#[test]
+fn a_program_may_use_every_cpu_the_judge_may() {
+    // The judge keeps each slot's helpers on one CPU; its programs must not inherit that.
+    let cpus = rustix::thread::sched_getaffinity(None).unwrap().count();
+    let solution = "import os\ninput()\nprint(len(os.sched_getaffinity(0)))\n";
+    let expected = format!("{cpus}\n");
+    let repo = repository(
+        "name = \"p\"\n",
+        &[("\n", expected.as_str()); 4],
+        ("py", solution),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, output) = judge_to_end(repo.path(), tmp.path(), &["run", "p", "-j", "2"], true);
+    assert_eq!(code, 0, "programs saw fewer than {cpus} CPUs:\n{output}");
+}
+
+#[test]
 fn a_program_holds_only_its_standard_descriptors() {
     // Lists the descriptors it holds beyond 0, 1 and 2 (and the listing's own).
     let solution = "#include <dirent.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
