@@ -240,10 +240,11 @@ impl Sandbox {
             Some(supervisor) => supervisor,
             None => Supervisor::start(self.first_start())?,
         };
-        if let Some(cpu) = supervisor.cpu {
+        let cpu = placement::slot_cpu(supervisor.cpu);
+        if let Some(cpu) = cpu {
             placement::pin_this_thread(cpu);
         }
-        match supervisor.run(spec, streams) {
+        match supervisor.run(spec, streams, cpu) {
             // A program that could not be started (a missing toolchain) says nothing against
             // its supervisor, which stays; only a broken conversation ends it.
             Ok(run) => {
@@ -370,7 +371,7 @@ impl Supervisor {
             command.env(supervisor::SWEEP, "1");
         }
         if let Some(placement) = &placement {
-            command.env(placement::VARIABLE, placement.to_variable());
+            command.env(placement::VARIABLE, placement.allowed_variable());
         }
         let process = command.spawn()?;
         Ok(Supervisor {
@@ -398,7 +399,8 @@ impl Supervisor {
             -1 => Err(io::Error::last_os_error()),
             0 => {
                 drop(ours);
-                supervisor::serve_judge(theirs, owner, sweeps, placement)
+                let program_cpus = placement.map(|placement| placement.allowed);
+                supervisor::serve_judge(theirs, owner, sweeps, program_cpus)
             }
             pid => Ok(Supervisor {
                 pid: pid as u32,
@@ -432,7 +434,12 @@ impl Supervisor {
 
     /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
     /// be started.
-    fn run(&mut self, spec: &RunSpec, streams: Streams) -> io::Result<io::Result<RunOutput>> {
+    fn run(
+        &mut self,
+        spec: &RunSpec,
+        streams: Streams,
+        cpu: Option<usize>,
+    ) -> io::Result<io::Result<RunOutput>> {
         self.ready()?;
         let slot = self.ready.as_ref().expect("just read");
         // The standard input is opened by the supervisor where its path can travel as text.
@@ -451,7 +458,7 @@ impl Supervisor {
         }
         let stdout_lent = streams.stdout.is_some();
         lent.extend(streams.stdout);
-        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent) {
+        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent, cpu) {
             Ok(request) => request,
             Err(error) => return Ok(Err(error)),
         };
@@ -580,6 +587,7 @@ fn request(
     workdir: &str,
     stdin_path: Option<String>,
     stdout_lent: bool,
+    cpu: Option<usize>,
 ) -> io::Result<Vec<u8>> {
     use std::os::unix::ffi::OsStrExt;
     let (program, args) = spec
@@ -623,6 +631,7 @@ fn request(
         address_space_backstop: spec.address_space_backstop,
         stdin_path,
         stdout_lent,
+        cpu,
     };
     protocol::request_message(&request, &strings)
 }

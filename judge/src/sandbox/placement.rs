@@ -1,9 +1,11 @@
-//! Where a slot's helpers run. A slot's supervisor, its spawner and the judge thread that
-//! talks to them stay on one CPU, and the slots take the judge's CPUs in turn: each hand-over
-//! of a run (the request, the start, the report) then wakes a process on the CPU it is on,
-//! and two slots never crowd one CPU while another idles (`tiny -j2` 1.31x -> 1.13x the
-//! floor in paired rounds; the supervisors alone pinned gave 2%). Programs are never pinned:
-//! each gets back every CPU the judge may use right before its `execve`.
+//! Where a slot's helpers run. Once the judge has two slots, each slot's supervisor, its
+//! spawner and the judge thread that talks to them stay on one CPU, the slots taking the
+//! judge's CPUs in turn: each hand-over of a run (the request, the start, the report) then
+//! wakes a process on the CPU it is on, and two slots never crowd one CPU while another
+//! idles (`tiny -j2` 1.27-1.33x -> 1.08-1.13x the floor in paired rounds; the supervisors
+//! alone pinned gave 2%). A judge with one slot pins nothing: its helpers then overlap on
+//! two CPUs (`tiny -j1` went 1.19x -> 1.26x pinned). Programs are never pinned: each gets
+//! back every CPU the judge may use right before its `execve`.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,8 +20,9 @@ pub struct Placement {
     pub allowed: Vec<usize>,
 }
 
-/// The environment variable that tells a supervisor started from the binary its placement.
-pub const VARIABLE: &str = "JUDGE_PLACEMENT";
+/// The environment variable that tells a supervisor started from the binary its programs'
+/// CPUs (its own CPU comes with each request, once the judge has two slots).
+pub const VARIABLE: &str = "JUDGE_PROGRAM_CPUS";
 
 /// The judge's CPUs, read when its first slot was placed (before any of its threads was
 /// pinned), and where its slots start taking them.
@@ -51,40 +54,45 @@ impl Placement {
         })
     }
 
-    /// As `VARIABLE` says it: the CPU, a colon, the allowed CPUs separated by commas.
-    pub fn to_variable(&self) -> String {
+    /// The programs' CPUs as `VARIABLE` says them: separated by commas.
+    pub fn allowed_variable(&self) -> String {
         let allowed: Vec<String> = self.allowed.iter().map(usize::to_string).collect();
-        format!("{}:{}", self.cpu, allowed.join(","))
+        allowed.join(",")
     }
+}
 
-    pub fn from_variable(value: &str) -> Option<Placement> {
-        let (cpu, allowed) = value.split_once(':')?;
-        let allowed = (allowed.split(','))
-            .map(|cpu| cpu.parse().ok())
-            .collect::<Option<Vec<usize>>>()?;
-        let cpu = cpu.parse().ok()?;
-        allowed.contains(&cpu).then_some(Placement { cpu, allowed })
-    }
-
-    /// The programs' CPUs, for rustix.
-    fn allowed_set(&self) -> CpuSet {
-        let mut set = CpuSet::new();
-        for &cpu in &self.allowed {
-            set.set(cpu);
-        }
-        set
-    }
+/// The CPUs `VARIABLE` names, or `None` for a value that does not parse.
+pub fn cpus_from_variable(value: &str) -> Option<Vec<usize>> {
+    (value.split(','))
+        .map(|cpu| cpu.parse().ok())
+        .collect::<Option<Vec<usize>>>()
+        .filter(|cpus| !cpus.is_empty())
 }
 
 /// In a supervisor: the CPUs its programs may use, once it was placed. The load over a run is
 /// measured on these, not on the supervisor's own one.
 static PROGRAM_CPUS: OnceLock<CpuSet> = OnceLock::new();
 
-/// In a supervisor, first thing: keeps it (and the spawner it forks next) on its slot's CPU,
-/// and remembers the programs' CPUs.
-pub fn take_place(placement: &Placement) {
-    let _ = PROGRAM_CPUS.set(placement.allowed_set());
-    pin_this_thread(placement.cpu);
+/// In a supervisor, before it forks its spawner: remembers the programs' CPUs.
+pub fn remember_program_cpus(cpus: &[usize]) {
+    let mut set = CpuSet::new();
+    for &cpu in cpus {
+        set.set(cpu);
+    }
+    let _ = PROGRAM_CPUS.set(set);
+}
+
+/// The CPU to keep a slot's helpers on, for the slot placed on `cpu`: none while the judge
+/// has a single slot.
+pub fn slot_cpu(cpu: Option<usize>) -> Option<usize> {
+    cpu.filter(|_| SLOTS_PLACED.load(Ordering::Relaxed) >= 2)
+}
+
+/// Keeps the process `pid` (a supervisor's spawner) on `cpu`; see `pin_this_thread`.
+pub fn pin_process(pid: u32, cpu: usize) {
+    let mut set = CpuSet::new();
+    set.set(cpu);
+    let _ = rustix::thread::sched_setaffinity(rustix::process::Pid::from_raw(pid as i32), &set);
 }
 
 /// The CPUs a program of this process may use.
@@ -156,17 +164,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_placement_survives_its_variable() {
+    fn the_programs_cpus_survive_their_variable() {
         let placement = Placement {
             cpu: 3,
             allowed: vec![1, 3, 8],
         };
-        let back = Placement::from_variable(&placement.to_variable());
-        assert_eq!(back, Some(placement));
-        // A CPU outside the allowed ones, or a malformed list, places nothing.
-        assert_eq!(Placement::from_variable("2:1,3"), None);
-        assert_eq!(Placement::from_variable("1:1,x"), None);
-        assert_eq!(Placement::from_variable(""), None);
+        let back = cpus_from_variable(&placement.allowed_variable());
+        assert_eq!(back, Some(vec![1, 3, 8]));
+        // A malformed or empty list names none.
+        assert_eq!(cpus_from_variable("1,x"), None);
+        assert_eq!(cpus_from_variable(""), None);
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub struct Request {
     /// The judge lends the program's standard output (after the standard input, if lent);
     /// otherwise the program writes into the slot's output pipe.
     pub stdout_lent: bool,
+    /// The CPU to keep the supervisor and its spawner on, from this run on (see `placement`).
+    pub cpu: Option<usize>,
 }
 
 /// What the judge needs to know of a supervisor, sent once when it is ready, with the

@@ -19,7 +19,6 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
 use super::load::Mark;
-use super::placement::Placement;
 use super::protocol::{self, Ready, Report, Request};
 use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
@@ -59,10 +58,15 @@ pub fn main() -> ! {
         .ok()
         .and_then(|pid| pid.parse().ok())
         .unwrap_or_else(std::process::id);
-    let placement = std::env::var(super::placement::VARIABLE)
+    let program_cpus = std::env::var(super::placement::VARIABLE)
         .ok()
-        .and_then(|value| Placement::from_variable(&value));
-    serve_judge(socket, owner, std::env::var_os(SWEEP).is_some(), placement)
+        .and_then(|value| super::placement::cpus_from_variable(&value));
+    serve_judge(
+        socket,
+        owner,
+        std::env::var_os(SWEEP).is_some(),
+        program_cpus,
+    )
 }
 
 /// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
@@ -70,7 +74,7 @@ pub(super) fn serve_judge(
     socket: OwnedFd,
     owner: u32,
     sweeps: bool,
-    placement: Option<Placement>,
+    program_cpus: Option<Vec<usize>>,
 ) -> ! {
     // Standard input and output are /dev/null: nothing of the judge's terminal or pipes.
     if let Ok(null) = std::fs::File::open("/dev/null") {
@@ -100,10 +104,8 @@ pub(super) fn serve_judge(
         let _ = std::fs::remove_dir_all(&workdir);
         std::process::exit(1)
     };
-    // Only now on its CPU: the set-up above runs wherever the scheduler puts it, beside
-    // the judge's own start (pinned first, a one-case run took 0.5 ms longer).
-    if let Some(placement) = &placement {
-        super::placement::take_place(placement);
+    if let Some(cpus) = &program_cpus {
+        super::placement::remember_program_cpus(cpus);
     }
     // Last of the set-up, and before any thread: born in the cgroups and namespace above.
     let spawner = match Spawner::start() {
@@ -127,6 +129,7 @@ pub(super) fn serve_judge(
         scratch,
         stdout: output.stdout.1,
         stderr: output.stderr.1,
+        cpu: None,
     };
     let reading_ends = [output.stdout.0.as_fd(), output.stderr.0.as_fd()];
     let said_ready = protocol::send(supervisor.socket.as_fd(), &ready, &reading_ends).is_ok();
@@ -168,6 +171,8 @@ struct Supervisor {
     /// judge lends another) and standard error.
     stdout: OwnedFd,
     stderr: OwnedFd,
+    /// The CPU this process and its spawner are kept on (see `placement`), if any.
+    cpu: Option<usize>,
 }
 
 /// Tells whether a run may have left something in the working folder or the private
@@ -261,6 +266,11 @@ impl Supervisor {
     /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
     /// went away during it.
     fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<Report> {
+        if let (Some(cpu), true) = (request.cpu, request.cpu != self.cpu) {
+            super::placement::pin_this_thread(cpu);
+            super::placement::pin_process(self.spawner().pid(), cpu);
+            self.cpu = Some(cpu);
+        }
         let mut lent = lent.into_iter();
         let stdin = match &request.stdin_path {
             Some(path) => match std::fs::File::open(path) {
