@@ -687,7 +687,7 @@ fn a_program_waiting_for_the_judge_to_read_its_output_is_not_idle() {
     );
     let answer = format!("{}\n", "x".repeat(1 << 20));
     // Codeforces: Python gets the problem's own time limit.
-    let problem = "name = \"p\"\nprofile = \"codeforces\"\ntime_limit_ms = 500\n";
+    let problem = "name = \"p\"\nprofile = \"codeforces\"\ntime_limit_ms = 200\n";
     let repo = repository(problem, &[("\n", answer.as_str())], ("py", &solution));
     let tmp = tempfile::tempdir().unwrap();
     let judge = start_judge(repo.path(), tmp.path(), &["run", "p"], false);
@@ -695,8 +695,8 @@ fn a_program_waiting_for_the_judge_to_read_its_output_is_not_idle() {
     // SAFETY: signals a child of this test by its pid.
     unsafe { libc::kill(judge.id() as i32, libc::SIGSTOP) };
     std::fs::write(&go, "").unwrap();
-    // The backstop is 2 × 500 ms + 1 s after the start.
-    std::thread::sleep(Duration::from_millis(3500));
+    // The backstop is 2 × 200 ms + 1 s after the start.
+    std::thread::sleep(Duration::from_millis(2000));
     // SAFETY: as above.
     unsafe { libc::kill(judge.id() as i32, libc::SIGCONT) };
     let output = judge.wait_with_output().unwrap();
