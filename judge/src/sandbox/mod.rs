@@ -242,7 +242,7 @@ impl Sandbox {
         };
         let cpu = placement::slot_cpu(supervisor.cpu);
         if let Some(cpu) = cpu {
-            placement::pin_this_thread(cpu);
+            let _ = placement::pin_this_thread(cpu);
         }
         match supervisor.run(spec, streams, cpu) {
             // A program that could not be started (a missing toolchain) says nothing against

@@ -129,7 +129,6 @@ pub(super) fn serve_judge(
         scratch,
         stdout: output.stdout.1,
         stderr: output.stderr.1,
-        cpu: None,
     };
     let reading_ends = [output.stdout.0.as_fd(), output.stderr.0.as_fd()];
     let said_ready = protocol::send(supervisor.socket.as_fd(), &ready, &reading_ends).is_ok();
@@ -171,8 +170,6 @@ struct Supervisor {
     /// judge lends another) and standard error.
     stdout: OwnedFd,
     stderr: OwnedFd,
-    /// The CPU this process and its spawner are kept on (see `placement`), if any.
-    cpu: Option<usize>,
 }
 
 /// Tells whether a run may have left something in the working folder or the private
@@ -266,10 +263,11 @@ impl Supervisor {
     /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
     /// went away during it.
     fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<Report> {
-        if let (Some(cpu), true) = (request.cpu, request.cpu != self.cpu) {
-            super::placement::pin_this_thread(cpu);
-            super::placement::pin_process(self.spawner().pid(), cpu);
-            self.cpu = Some(cpu);
+        // The spawner follows wherever this process moves.
+        if let Some(cpu) = request.cpu {
+            if super::placement::pin_this_thread(cpu) {
+                super::placement::pin_process(self.spawner().pid(), cpu);
+            }
         }
         let mut lent = lent.into_iter();
         let stdin = match &request.stdin_path {
