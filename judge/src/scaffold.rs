@@ -68,13 +68,16 @@ fn main() {
 }
 "#;
 
-const RECIPE: &str = r#"# `judge gen` makes tests/<group>/<name>.in from `gen <args>` and the .out from reference.rs,
-# one case per seed; `{seed}` is replaced by the seed.
-[[generate]]
-group = "random"
-name = "r-{seed}"
-args = "{seed} count=10"
-seeds = [1, 5]
+/// The `[[generate]]` entry starts commented out: its cases would come from the placeholder
+/// generator and reference, and a recipe whose cases were never generated fails `gen --check`
+/// (and with it `cargo test`) for a problem that has only its samples and a solution.
+const RECIPE: &str = r#"# `judge gen` makes tests/<group>/<name>.in from `gen <args>` and the .out from reference.rs, one case
+# per seed (`{seed}` replaced). Uncomment once gen.rs and reference.rs are this problem's own.
+# [[generate]]
+# group = "random"
+# name = "r-{seed}"
+# args = "{seed} count=10"
+# seeds = [1, 5]
 
 # `judge stress` runs `gen` with fresh seeds and `{size}` = size.
 [stress]

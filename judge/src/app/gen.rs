@@ -42,7 +42,12 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
             outcome = Outcome::Rejected;
         }
         if args.check {
-            if changed == 0 {
+            if changed == 0 && summary.planned == 0 {
+                notices.result(format_args!(
+                    "{}: the recipe has no [[generate]] entry: nothing to check",
+                    problem.id
+                ));
+            } else if changed == 0 {
                 notices.result(format_args!(
                     "{}: all {} match the recipe",
                     problem.id,

@@ -24,5 +24,6 @@ pub fn new(context: &Context, args: NewArgs) -> Result<Outcome> {
     }
     notices.info(format_args!("next: add the official samples: open the problem's page, run `judge listen` and click Competitive Companion (only missing samples are added), or `judge add {id} --name sample/1 --input FILE --expected FILE`"));
     notices.info(format_args!("next: write the statement, reference.rs and the solution, then `judge add {id} --from-reference`"));
+    notices.info(format_args!("next: for generated cases, write gen.rs, uncomment the entry in problems/{id}/generators.toml and run `judge gen {id}`"));
     Ok(notices.finish(Outcome::Accepted))
 }

@@ -242,10 +242,7 @@ fn broken_recipes_are_named() {
 /// A repository with the problem `sum` of `judge new`, its cases generated.
 fn generated_sum() -> tempfile::TempDir {
     let repository = repository_with(&[("solutions/Cargo.toml", "[package]\nname = \"s\"\n")]);
-    judge_in(repository.path())
-        .args(["new", "sum"])
-        .assert()
-        .code(0);
+    new_with_recipe(repository.path(), "sum");
     judge_in(repository.path())
         .args(["gen", "sum"])
         .assert()
@@ -297,7 +294,7 @@ fn provenance_entries_that_lead_out_are_refused_and_nothing_is_removed() {
 fn gen_never_writes_through_a_symlinked_folder_leading_out() {
     let repository = repository_with(&[("solutions/Cargo.toml", "[package]\nname = \"s\"\n")]);
     let root = repository.path();
-    judge_in(root).args(["new", "sum"]).assert().code(0);
+    new_with_recipe(root, "sum");
     let outside = tempfile::tempdir().unwrap();
     fs::create_dir_all(root.join("problems/sum/tests")).unwrap();
     std::os::unix::fs::symlink(outside.path(), root.join("problems/sum/tests/random")).unwrap();
@@ -333,7 +330,7 @@ fn recipe_names_that_lead_out_are_refused_with_their_line() {
     ] {
         let repository = repository_with(&[("solutions/Cargo.toml", "[package]\nname = \"s\"\n")]);
         let root = repository.path();
-        judge_in(root).args(["new", "sum"]).assert().code(0);
+        new_with_recipe(root, "sum");
         let recipe = root.join("problems/sum/generators.toml");
         let text = fs::read_to_string(&recipe)
             .unwrap()
@@ -420,7 +417,7 @@ fn absurd_numbers_are_refused_with_file_line_and_key() {
 
     let repository = repository_with(&[("solutions/Cargo.toml", "[package]\nname = \"s\"\n")]);
     let root = repository.path();
-    judge_in(root).args(["new", "sum"]).assert().code(0);
+    new_with_recipe(root, "sum");
     let recipe = root.join("problems/sum/generators.toml");
     let text = fs::read_to_string(&recipe).unwrap();
     for (seeds, message) in [

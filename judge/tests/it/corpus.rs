@@ -185,6 +185,13 @@ fn new_add_and_run_work_without_editing_a_file() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("sum: 2/2 accepted"));
+    // The scaffold's recipe waits to be switched on, so a problem with only its samples and
+    // a solution keeps `gen --check` (and so `cargo test`) green.
+    judge_in(root)
+        .args(["gen", "--check"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("differ").not());
     judge_in(root)
         .args(["list", "--provenance"])
         .assert()
@@ -274,7 +281,7 @@ fn add_refuses_when_the_reference_fails() {
 fn gen_rebuilds_generated_cases_and_never_touches_hand_written_ones() {
     let repository = empty_repository();
     let root = repository.path();
-    judge_in(root).args(["new", "sum"]).assert().code(0);
+    new_with_recipe(root, "sum");
     judge_in(root)
         .args(["gen", "sum"])
         .assert()
@@ -376,7 +383,7 @@ fn gen_rebuilds_generated_cases_and_never_touches_hand_written_ones() {
 fn bless_shows_changes_and_writes_only_what_the_judge_made_and_only_when_asked() {
     let repository = empty_repository();
     let root = repository.path();
-    judge_in(root).args(["new", "sum"]).assert().code(0);
+    new_with_recipe(root, "sum");
     judge_in(root).args(["gen", "sum"]).assert().code(0);
     fs::write(root.join("in"), "1 1\n").unwrap();
     fs::write(root.join("out"), "2\n").unwrap();
@@ -586,13 +593,10 @@ fn relative_snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
-/// A repository where `judge new sum` has run (its recipe: five cases `random/r-1..5`).
+/// A repository where `judge new sum` has run and its recipe is on (five cases `random/r-1..5`).
 fn repository_with_sum() -> tempfile::TempDir {
     let repository = empty_repository();
-    judge_in(repository.path())
-        .args(["new", "sum"])
-        .assert()
-        .code(0);
+    new_with_recipe(repository.path(), "sum");
     repository
 }
 
@@ -844,7 +848,7 @@ fn files_get_the_mode_the_umask_gives_and_rewrites_keep_theirs() {
     let umask_mode = mode(&root.join("probe"));
     let manifest = root.join("solutions/Cargo.toml");
     fs::set_permissions(&manifest, fs::Permissions::from_mode(0o640)).unwrap();
-    judge_in(root).args(["new", "sum"]).assert().code(0);
+    new_with_recipe(root, "sum");
     judge_in(root).args(["gen", "sum"]).assert().code(0);
     for file in [
         "problems/sum/problem.toml",

@@ -59,7 +59,10 @@ pub fn real_python() -> &'static Path {
     PYTHON.get_or_init(|| {
         let ask = |python: &str| {
             let output = std::process::Command::new(python)
-                .args(["-c", "import sys; sys.version_info >= (3, 8) and print(sys.executable)"])
+                .args([
+                    "-c",
+                    "import sys; sys.version_info >= (3, 8) and print(sys.executable)",
+                ])
                 .output()
                 .ok()?;
             let executable = String::from_utf8(output.stdout).ok()?.trim().to_owned();
@@ -125,6 +128,20 @@ pub fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
         fs::write(path, contents).unwrap();
     }
     dir
+}
+
+/// `judge new ID` in `root`, then its commented-out `[[generate]]` entry switched on, as a
+/// user does once gen.rs and reference.rs are the problem's own: five cases `random/r-1..5`.
+pub fn new_with_recipe(root: &Path, id: &str) {
+    judge_in(root).args(["new", id]).assert().code(0);
+    let recipe = root.join("problems").join(id).join("generators.toml");
+    let text = fs::read_to_string(&recipe).unwrap();
+    let (head, tail) = text
+        .split_once("# [[generate]]")
+        .expect("the scaffold's entry");
+    let (entry, rest) = tail.split_once("\n\n").unwrap();
+    let entry = format!("[[generate]]{entry}").replace("\n# ", "\n");
+    fs::write(&recipe, format!("{head}{entry}\n\n{rest}")).unwrap();
 }
 
 /// Copies a folder tree, to change a fixture without touching the repository.
