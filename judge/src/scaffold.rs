@@ -1,6 +1,7 @@
 //! `judge new`: a new problem folder and solution file from templates that already work
-//! together (a placeholder task: print the sum of the input's integers), so that `judge add
-//! --from-reference` and `judge run` work before any file is edited by hand.
+//! together (a placeholder task: sums of integers, read and written in the profile's
+//! convention), so that `judge add --from-reference`, `judge run` and `judge stress` work
+//! before any file is edited by hand.
 //!
 //! Interrupted at any point, running it again finishes the job: the problem folder is built
 //! under a hidden name and renamed into place last, so it appears whole or not at all; the
@@ -18,26 +19,24 @@ use crate::write::{self, create_new, write_atomically, Replace};
 
 const STATEMENT: &str = "# {id}\n\n\
 Write the task and its input and output format here, in your own words.\n\n\
-Until then the templates solve a placeholder task: print the sum of all integers in the input.\n";
+Until then the templates solve a placeholder task: {task}.\n";
 
 const REFERENCE: &str = r#"//! Reference for {id}: a brute force written to be obviously right, not fast. Expected
-//! outputs come from here, never from the solution. (Template: sums the input's integers.)
+//! outputs come from here, never from the solution.
+//! Template: {task}.
 
 use std::io::Read;
 
 fn main() {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap();
-    let mut sum: i128 = 0;
-    for token in input.split_whitespace() {
-        sum += token.parse::<i128>().unwrap();
-    }
-    println!("{sum}");
-}
+    let mut numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());
+{reference}}
 "#;
 
 const GENERATOR: &str = r#"//! Generator for {id}: `gen SEED [count=N]` prints one input; the same arguments always
-//! give the same bytes. (Template: N integers.)
+//! give the same bytes.
+//! Template: {input}.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,8 +62,12 @@ fn main() {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
-    let numbers: Vec<String> = (0..count).map(|_| (next() % 2001) as i64 - 1000).map(|n| n.to_string()).collect();
-    println!("{}", numbers.join(" "));
+{generator}}
+
+/// `n` random integers from -1000 to 1000 on one line.
+fn line(next: &mut impl FnMut() -> u64, n: u64) -> String {
+    let numbers: Vec<String> = (0..n).map(|_| ((next() % 2001) as i64 - 1000).to_string()).collect();
+    numbers.join(" ")
 }
 "#;
 
@@ -83,8 +86,50 @@ const RECIPE: &str = r#"# `judge gen` makes tests/<group>/<name>.in from `gen <a
 [stress]
 args = "{seed} count={size}"
 size = 10
-layout = "single"
+{layout}
 "#;
+
+/// The placeholder task in the profile's convention, as its solution templates read and write
+/// it, so that the reference, the generator and `judge stress` agree with them.
+struct Placeholder {
+    task: &'static str,
+    input: &'static str,
+    /// The end of the reference's `main`, after `numbers` (the input's integers).
+    reference: String,
+    /// The end of the generator's `main`, after `next` (a random u64) and `count`.
+    generator: &'static str,
+    /// The `[stress]` layout, so that a failing input is cut down to one of its cases.
+    layout: &'static str,
+}
+
+fn placeholder(profile: Profile) -> Placeholder {
+    // SW Expert Academy and Codeforces: a count of cases, then each case's n and n integers.
+    let counted = |case: &str, answer: &str| {
+        Placeholder {
+        task: "T cases, each a count n and n integers; print each case's sum",
+        input: "the count of cases, then for each a line with n and a line of n integers",
+        reference: format!(
+            "    let cases = numbers.next().unwrap();\n    for {case} in 1..=cases {{\n        \
+             let n = numbers.next().unwrap() as usize;\n        \
+             let sum: i128 = numbers.by_ref().take(n).sum();\n        {answer}\n    }}\n"
+        ),
+        generator: "    println!(\"{count}\");\n    for _ in 0..count {\n        \
+                    let n = 1 + next() % 5;\n        println!(\"{n}\\n{}\", line(&mut next, n));\n    }\n",
+        layout: "layout = \"counted\"\nlines_per_case = 2",
+    }
+    };
+    match profile {
+        Profile::Swea => counted("case", "println!(\"#{case} {sum}\");"),
+        Profile::Codeforces => counted("_", "println!(\"{sum}\");"),
+        Profile::Boj | Profile::Kattis | Profile::Programmers => Placeholder {
+            task: "print the sum of all integers in the input",
+            input: "N integers",
+            reference: "    println!(\"{}\", numbers.sum::<i128>());\n".to_owned(),
+            generator: "    println!(\"{}\", line(&mut next, count));\n",
+            layout: "layout = \"single\"",
+        },
+    }
+}
 
 const SOLUTION: &str = r#"use std::io::{self, Read, Write};
 
@@ -299,14 +344,23 @@ fn make(
         limits.memory_bytes >> 20,
         profile.compare().name(),
     );
-    let fill = |template: &str| template.replace("{id}", id);
+    let placeholder = placeholder(profile);
+    let fill = |template: &str| {
+        template
+            .replace("{id}", id)
+            .replace("{task}", placeholder.task)
+            .replace("{input}", placeholder.input)
+            .replace("{reference}", &placeholder.reference)
+            .replace("{generator}", placeholder.generator)
+            .replace("{layout}", placeholder.layout)
+    };
     let mut files = match imported {
         None => vec![
             (METADATA_FILE.to_owned(), metadata),
             ("statement.md".to_owned(), fill(STATEMENT)),
             (crate::corpus::REFERENCE_FILE.to_owned(), fill(REFERENCE)),
             (crate::corpus::GENERATOR_FILE.to_owned(), fill(GENERATOR)),
-            (crate::recipe::RECIPE_FILE.to_owned(), RECIPE.to_owned()),
+            (crate::recipe::RECIPE_FILE.to_owned(), fill(RECIPE)),
         ],
         Some(imported) => vec![
             (METADATA_FILE.to_owned(), imported.metadata.clone()),

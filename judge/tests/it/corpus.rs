@@ -142,6 +142,29 @@ fn corpus_commands_take_quiet_color_and_json_as_run_does() {
 }
 
 #[test]
+fn every_profiles_templates_agree_with_its_solutions_in_gen_run_and_stress() {
+    // SW Expert Academy and Codeforces read a count of cases: a reference or generator of
+    // the plain one-answer task would disagree with their solution templates.
+    for profile in ["boj", "swea", "programmers", "codeforces", "kattis"] {
+        let repository = empty_repository();
+        let root = repository.path();
+        judge_in(root)
+            .args(["new", "p", "--profile", profile])
+            .assert()
+            .code(0);
+        new_recipe_on(root, "p");
+        judge_in(root).args(["gen", "p"]).assert().code(0);
+        let report = stdout_of(judge_in(root).args(["run", "p"]), 0);
+        assert!(report.contains("5/5 accepted"), "{profile}: {report}");
+        judge_in(root)
+            .args(["stress", "p", "--iterations", "3"])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("agrees with the reference"));
+    }
+}
+
+#[test]
 fn new_add_and_run_work_without_editing_a_file() {
     let repository = empty_repository();
     let root = repository.path();
@@ -653,9 +676,9 @@ fn assert_whole_cases(problem: &Path) {
 /// Makes the template reference of `sum` answer one more than before.
 fn reference_answers_one_more(root: &Path) {
     let path = root.join("problems/sum/reference.rs");
-    let text = read(&path).replace("println!(\"{sum}\")", "println!(\"{}\", sum + 1)");
+    let text = read(&path).replace("numbers.sum::<i128>()", "numbers.sum::<i128>() + 1");
     assert!(
-        text.contains("sum + 1"),
+        text.contains("() + 1"),
         "the template changed: update this test"
     );
     fs::write(path, text).unwrap();

@@ -134,6 +134,11 @@ pub fn repository_with(files: &[(&str, &str)]) -> tempfile::TempDir {
 /// user does once gen.rs and reference.rs are the problem's own: five cases `random/r-1..5`.
 pub fn new_with_recipe(root: &Path, id: &str) {
     judge_in(root).args(["new", id]).assert().code(0);
+    new_recipe_on(root, id);
+}
+
+/// Switches on the commented-out `[[generate]]` entry of the recipe `judge new` wrote.
+pub fn new_recipe_on(root: &Path, id: &str) {
     let recipe = root.join("problems").join(id).join("generators.toml");
     let text = fs::read_to_string(&recipe).unwrap();
     let (head, tail) = text
