@@ -21,6 +21,16 @@ pub struct Sources {
 impl Sources {
     /// The program at `source`: a file, or a folder of files.
     pub fn read(source: &Path) -> Result<Sources> {
+        // BAPCtools' way of setting a submission aside without moving it.
+        if source
+            .extension()
+            .is_some_and(|extension| extension == "disabled")
+        {
+            return Err(Error::language(
+                source,
+                "disabled by its `.disabled` ending",
+            ));
+        }
         if source.is_dir() {
             return read_folder(source);
         }

@@ -299,7 +299,9 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     }
     let types = match &yaml.problem_type {
         None => vec!["pass-fail".to_owned()],
-        Some(OneOrMany::One(one)) => vec![one.clone()],
+        // Several types in one string, space-separated, as the format's own example packages
+        // write them (`pass-fail interactive`) and BAPCtools reads them.
+        Some(OneOrMany::One(one)) => one.split_whitespace().map(str::to_owned).collect(),
         Some(OneOrMany::Many(many)) => many.clone(),
     };
     if types.is_empty() {
@@ -489,11 +491,11 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             &path,
             at(if legacy { "validation" } else { "type" }),
             format!(
-                "an {} problem needs an output validator ({}), and the package has none",
+                "{} problem needs an output validator ({}), and the package has none",
                 if mode.interactive {
-                    "interactive"
+                    "an interactive"
                 } else {
-                    "multi-pass"
+                    "a multi-pass"
                 },
                 if legacy {
                     "output_validators/"
@@ -670,12 +672,19 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
     }
 }
 
-/// The solution judged when none is named: the first accepted submission.
+/// The solution judged when none is named: the first accepted submission that this machine
+/// can build (a language the judge knows, its toolchain present, not set aside as
+/// `*.disabled`); else the first, whose row then says why it cannot be judged.
 fn default_submission(dir: &Path) -> PathBuf {
     let accepted = dir.join(SUBMISSIONS_DIR).join("accepted");
-    submissions_in(&accepted)
-        .into_iter()
-        .next()
+    let submissions = submissions_in(&accepted);
+    let buildable = submissions.iter().find(|submission| {
+        crate::sources::Sources::read(submission)
+            .is_ok_and(|sources| sources.language.missing_tool().is_none())
+    });
+    buildable
+        .or(submissions.first())
+        .cloned()
         .unwrap_or(accepted)
 }
 
@@ -716,6 +725,23 @@ mod tests {
             }
             other => panic!("expected a parse error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn several_types_may_be_one_space_separated_string() {
+        let dir = Path::new("pkg");
+        let yaml =
+            |types: &str| format!("problem_format_version: 2025-09\nname: x\ntype: {types}\n");
+        for types in ["pass-fail interactive", "[pass-fail, interactive]"] {
+            let text = yaml(types);
+            let parsed: PackageYaml = serde_norway::from_str(&text).unwrap();
+            let kinds = kinds(&parsed, FormatVersion::V2025, dir, &text).unwrap();
+            assert!(kinds.interactive && !kinds.scoring, "{types}");
+        }
+        let text = yaml("scoring  multi-pass");
+        let parsed: PackageYaml = serde_norway::from_str(&text).unwrap();
+        let kinds = kinds(&parsed, FormatVersion::V2025, dir, &text).unwrap();
+        assert!(kinds.scoring && kinds.multi_pass && !kinds.interactive);
     }
 
     #[test]

@@ -8,15 +8,17 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-/// The cases each language is judged on: the sample (where the wrong solutions fail) and one
-/// part of the exhaustive corpus, a full-size input. The Rust solution is judged on all of them by the repository's own test;
-/// all of them again per language cost half a minute, most of it starting JVMs.
+/// The cases each language is judged on, in a copy of our boj_7682: the sample (where the
+/// wrong solutions fail) and one part of the exhaustive corpus, a full-size input. The Rust
+/// solution is judged on all of them by the repository's own test; all of them again per
+/// language cost half a minute, most of it starting JVMs.
 const LANGUAGE_CASES: [&str; 4] = ["--case", "sample/*", "--case", "exhaustive/part-1"];
 
 #[test]
 fn every_language_is_judged_against_our_problem() {
+    let copy = copy_of_problem("boj_7682");
     for extension in ["c", "cpp", "java", "py"] {
-        judge()
+        judge_in(copy.path())
             .args([
                 "run",
                 "boj_7682",
@@ -28,7 +30,7 @@ fn every_language_is_judged_against_our_problem() {
             .code(0)
             .stdout(predicate::str::contains("boj_7682: "))
             .stdout(predicate::str::contains(" WA ").not());
-        judge()
+        judge_in(copy.path())
             .args([
                 "run",
                 "boj_7682",
@@ -45,6 +47,7 @@ fn every_language_is_judged_against_our_problem() {
 #[test]
 fn syntax_errors_are_compile_errors_in_every_language() {
     let dir = tempfile::tempdir().unwrap();
+    let copy = copy_of_problem("boj_7682");
     for (file, text) in [
         ("broken.c", "int main( { return 0; }\n"),
         ("broken.cpp", "int main() { return 0 }\n"),
@@ -56,7 +59,7 @@ fn syntax_errors_are_compile_errors_in_every_language() {
     ] {
         let path = dir.path().join(file);
         fs::write(&path, text).unwrap();
-        judge()
+        judge_in(copy.path())
             .args(["run", "boj_7682", "--solution"])
             .arg(&path)
             .assert()

@@ -72,8 +72,9 @@ fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
 #[test]
 fn each_verify_row_carries_its_own_expectation() {
     let (dir, package) = package("rows");
+    let python_only = python_only_path(dir.path());
     let output = judge_in(dir.path())
-        .env("PATH", python_only_path(dir.path()))
+        .env("PATH", &python_only)
         .args(["verify", "rows"])
         .assert()
         .code(1)
@@ -99,7 +100,11 @@ fn each_verify_row_carries_its_own_expectation() {
         ),
         (
             "wrong_answer/c_plain.rs.disabled",
-            &["wrong_answer", "not judged", "skipped (unknown language)"],
+            &[
+                "wrong_answer",
+                "not judged",
+                "skipped (disabled by its `.disabled` ending)",
+            ],
         ),
     ];
     for (submission, columns) in expected {
@@ -117,6 +122,14 @@ fn each_verify_row_carries_its_own_expectation() {
         table.contains("rows: 6 submissions, 1 mismatch, 3 skipped, 0 errors"),
         "{table}"
     );
+    // With no solution named, `run` takes the first accepted submission it can build here:
+    // not Main.java, whose javac is missing.
+    judge_in(dir.path())
+        .env("PATH", &python_only)
+        .args(["run", "rows"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("submissions/accepted/sum.py"));
     drop(package);
 }
 

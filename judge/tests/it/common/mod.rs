@@ -162,6 +162,15 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// A throwaway repository holding a copy of one of ours, `problems/ID`, to judge other
+/// solutions on: what a user changes in the real one cannot break the test.
+pub fn copy_of_problem(id: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let problem = Path::new("problems").join(id);
+    copy_tree(&repository_root().join(&problem), &dir.path().join(problem));
+    dir
+}
+
 /// Every file below `dir` with its contents, to prove a command changed nothing.
 pub fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
