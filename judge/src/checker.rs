@@ -258,7 +258,7 @@ pub fn build_checker(
     let Some(spec) = &problem.checker else {
         return Ok(None);
     };
-    match compiler.build(&spec.source)? {
+    match compiler.build_from(&spec.source, problem.own_program_sources(&spec.source)?)? {
         crate::compile::Build::Ready(program) => Ok(Some(program)),
         crate::compile::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
             path: spec.source.clone(),

@@ -140,7 +140,12 @@ impl Compiler {
     /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
-        let sources = Sources::read(source)?;
+        self.build_from(source, Sources::read(source)?)
+    }
+
+    /// Builds the program at `source` from `sources`, its files as they are to be built (a
+    /// package adds its included files and constants to them).
+    pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {
         let language = sources.language;
         let version = self.version(language)?;
         // Messages of the built program (a panic's location) name the source's own folder,

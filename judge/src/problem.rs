@@ -12,6 +12,7 @@ use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::profile::{Limits, Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::sources::Sources;
 
 pub const METADATA_FILE: &str = "problem.toml";
 
@@ -47,6 +48,26 @@ impl Problem {
     /// problem's validator), if the problem has one.
     pub fn interaction(&self) -> Option<&CheckerSpec> {
         self.checker.as_ref().filter(|spec| !spec.mode.is_plain())
+    }
+
+    /// The files a solution of this problem is built from: a package's adds its included
+    /// files and constants.
+    pub fn solution_sources(&self, solution: &Path) -> Result<Sources> {
+        let sources = Sources::read(solution)?;
+        Ok(match &self.package {
+            Some(package) => package.submission(sources),
+            None => sources,
+        })
+    }
+
+    /// The files of a program of the problem itself (its checker, validator or
+    /// interactor): a package's with its constants.
+    pub fn own_program_sources(&self, program: &Path) -> Result<Sources> {
+        let sources = Sources::read(program)?;
+        Ok(match &self.package {
+            Some(package) => package.constants.apply_to(sources),
+            None => sources,
+        })
     }
 
     /// The limits a program in `language` runs under: the problem's, plus what the profile's

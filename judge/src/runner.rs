@@ -112,7 +112,10 @@ pub fn judge_all(
             .build()
             .expect("a thread pool can be built")
     });
-    let builds = map_tasks(pool.as_ref(), &tasks, |task| compiler.build(&task.solution));
+    let builds = map_tasks(pool.as_ref(), &tasks, |task| {
+        let sources = task.problem.solution_sources(&task.solution)?;
+        compiler.build_from(&task.solution, sources)
+    });
     let checkers = map_tasks(pool.as_ref(), &tasks, |task| {
         build_checker(compiler, &task.problem)
     });

@@ -87,7 +87,7 @@ impl Sources {
     }
 }
 
-fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<String> {
+pub(crate) fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<String> {
     match language.main_class {
         MainClass::None => None,
         MainClass::JavaClass => {
@@ -102,9 +102,9 @@ fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<Strin
     }
 }
 
-/// A folder program: every file below it (dot-files aside), in one language; a folder with a
-/// `build` or `run` script is run by those scripts.
-fn read_folder(folder: &Path) -> Result<Sources> {
+/// Every file below `folder` (dot-files and dot-folders aside), by its path relative to it,
+/// with its bytes, in file-name order.
+pub(crate) fn files_below(folder: &Path) -> Result<Vec<(String, Vec<u8>)>> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(folder)
         // A file linked from elsewhere in the package is part of the program.
@@ -128,6 +128,13 @@ fn read_folder(folder: &Path) -> Result<Sources> {
         let code = std::fs::read(entry.path()).map_err(|error| Error::io(entry.path(), error))?;
         files.push((name, code));
     }
+    Ok(files)
+}
+
+/// A folder program: every file below it (dot-files aside), in one language; a folder with a
+/// `build` or `run` script is run by those scripts.
+fn read_folder(folder: &Path) -> Result<Sources> {
+    let files = files_below(folder)?;
     let has = |wanted: &str| files.iter().any(|(name, _)| name == wanted);
     if has("build") || has("run") {
         let language = Language::by_id(LanguageId::Scripts).expect("the table has scripts");

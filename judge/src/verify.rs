@@ -121,7 +121,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     let mut report = Report::default();
     let yaml = SubmissionsYaml::read(&root)?;
     let entries = plan(&root, &yaml, problem, compiler);
-    prebuild(&entries, compiler, jobs);
+    prebuild(&entries, problem, compiler, jobs);
     let all: Vec<&Entry> = entries.iter().collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         report.rows = rows_of(judge_batch(&all, &|_| problem.clone(), compiler, jobs));
@@ -468,7 +468,7 @@ fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
 /// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
 /// may be judged first (to decide a derived time limit), and the others then find their
 /// builds in the cache. A failure is left for its row to report.
-fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
+fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usize) {
     use rayon::prelude::*;
     let sources: Vec<&Path> = entries
         .iter()
@@ -482,7 +482,9 @@ fn prebuild(entries: &[Entry], compiler: &Compiler, jobs: usize) {
     };
     pool.install(|| {
         sources.par_iter().for_each(|source| {
-            let _ = compiler.build(source);
+            let _ = problem
+                .solution_sources(source)
+                .and_then(|sources| compiler.build_from(source, sources));
         })
     });
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::programs::Constants;
 use super::FormatVersion;
 use crate::error::{Error, Result};
 use crate::problem::TestCase;
@@ -43,13 +44,17 @@ impl Args {
 }
 
 /// Every judged case of the package at `dir`, in the order the format runs them.
-pub fn find_package_cases(dir: &Path, version: FormatVersion) -> Result<Vec<TestCase>> {
+pub fn find_package_cases(
+    dir: &Path,
+    version: FormatVersion,
+    constants: &Constants,
+) -> Result<Vec<TestCase>> {
     let data = dir.join("data");
     let mut cases = Vec::new();
     for top in JUDGED_DIRS {
         let folder = data.join(top);
         if folder.is_dir() {
-            collect(&data, &folder, version, &mut cases)?;
+            collect(&data, &folder, version, constants, &mut cases)?;
         }
     }
     if cases.is_empty() {
@@ -67,6 +72,7 @@ fn collect(
     data: &Path,
     folder: &Path,
     version: FormatVersion,
+    constants: &Constants,
     cases: &mut Vec<TestCase>,
 ) -> Result<()> {
     let mut found: BTreeMap<PathBuf, (Option<PathBuf>, Option<PathBuf>)> = BTreeMap::new();
@@ -110,7 +116,7 @@ fn collect(
             .to_str()
             .ok_or_else(|| Error::not_utf8(&input, "file name"))?
             .to_owned();
-        let validator_args = validator_args(data, &stem, version)?;
+        let validator_args = validator_args(data, &stem, version, constants)?;
         cases.push(TestCase {
             name,
             input,
@@ -124,7 +130,12 @@ fn collect(
 
 /// The output validator arguments of the case at `stem`: its own `NAME.yaml` (2023-07 and
 /// later), else the nearest group file above it that gives them.
-fn validator_args(data: &Path, stem: &Path, version: FormatVersion) -> Result<Vec<String>> {
+fn validator_args(
+    data: &Path,
+    stem: &Path,
+    version: FormatVersion,
+    constants: &Constants,
+) -> Result<Vec<String>> {
     let group_file = match version {
         FormatVersion::Legacy => "testdata.yaml",
         FormatVersion::Draft2023 => "testdata.yaml",
@@ -141,23 +152,24 @@ fn validator_args(data: &Path, stem: &Path, version: FormatVersion) -> Result<Ve
             .map(|dir| dir.join(group_file)),
     );
     for file in candidates {
-        if let Some(args) = read_args(&file)? {
+        if let Some(args) = read_args(&file, constants)? {
             return Ok(args);
         }
     }
     Ok(Vec::new())
 }
 
-fn read_args(file: &Path) -> Result<Option<Vec<String>>> {
+fn read_args(file: &Path, constants: &Constants) -> Result<Option<Vec<String>>> {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(Error::io(file, error)),
     };
-    let yaml: Option<GroupYaml> = serde_norway::from_str(&text).map_err(|error| {
-        let line = error.location().map(|l| l.line());
-        Error::parse(file, line, error.to_string())
-    })?;
+    let yaml: Option<GroupYaml> =
+        serde_norway::from_str(&constants.apply_text(&text)).map_err(|error| {
+            let line = error.location().map(|l| l.line());
+            Error::parse(file, line, error.to_string())
+        })?;
     let yaml = yaml.unwrap_or_default();
     Ok(yaml
         .output_validator_args

@@ -5,6 +5,7 @@
 
 mod cases;
 pub mod expectations;
+pub mod programs;
 pub mod scoring;
 
 use std::path::{Path, PathBuf};
@@ -83,6 +84,17 @@ pub struct Package {
     /// does not, `verify` derives one with `timing` and `run` uses the default until then.
     pub time_limit_given: bool,
     pub timing: Timing,
+    /// 2025-09 `constants`, put into its programs, included files and `test_group.yaml`.
+    pub constants: programs::Constants,
+    /// `include/`: files added to every submission.
+    pub includes: programs::Includes,
+}
+
+impl Package {
+    /// A submission's files as they are built: with the included files and the constants.
+    pub fn submission(&self, sources: crate::sources::Sources) -> crate::sources::Sources {
+        self.constants.apply_to(self.includes.add_to(sources))
+    }
 }
 
 /// The parts of `problem.yaml` the judge uses; the format has many more keys (author,
@@ -140,7 +152,7 @@ struct TimeMultipliersYaml {
 /// `float_tolerance 1e-6`) are checked here and become the case's compare mode.
 pub fn find_cases(problem: &Problem) -> Result<Vec<crate::problem::TestCase>> {
     let package = problem.package.as_ref().expect("a package's problem");
-    let mut cases = cases::find_package_cases(&problem.dir, package.version)?;
+    let mut cases = cases::find_package_cases(&problem.dir, package.version, &package.constants)?;
     if let (None, CompareMode::Kattis(flags)) = (&problem.checker, problem.compare) {
         for case in cases
             .iter_mut()
@@ -166,6 +178,7 @@ pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::score::Scoring>> 
         &package.grading,
         package.validator_must_score,
         &names,
+        &package.constants,
     )?;
     Ok(Some(crate::score::Scoring::Package(plan)))
 }
@@ -367,14 +380,10 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             ),
         ));
     }
-    if yaml.constants.is_some() {
-        // Without the substitution, programs that use them fail to build or answer wrongly.
-        return Err(Error::parse(
-            &path,
-            at("constants"),
-            "`constants` are not substituted yet (`{{name}}` in programs and files), so the package is not judged",
-        ));
-    }
+    let constants = match &yaml.constants {
+        Some(value) => programs::Constants::parse(value, &path, at("constants"))?,
+        None => programs::Constants::default(),
+    };
     let grading = match &yaml.grading {
         Some(value) if kinds.scoring => scoring::legacy_grading(value, &path, text)?,
         // Meaningless in a pass-fail problem, and harmless: left alone.
@@ -560,6 +569,8 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             grading,
             time_limit_given: time_limit.is_some(),
             timing,
+            constants,
+            includes: programs::Includes::read(dir)?,
         }),
     })
 }

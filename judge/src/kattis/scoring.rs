@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_norway::Value;
 
+use super::programs::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
 use crate::score::{Aggregation, CaseScore, Part, Scorecard, Scored, ValidatorScore};
@@ -169,12 +170,13 @@ pub fn plan(
     grading: &LegacyGrading,
     validator_must_score: bool,
     cases: &[String],
+    constants: &Constants,
 ) -> Result<Plan> {
     let data = dir.join("data");
     match version {
-        FormatVersion::V2025 => bounded(&data, "test_group.yaml", Keys::V2025, cases),
+        FormatVersion::V2025 => bounded(&data, "test_group.yaml", Keys::V2025, cases, constants),
         FormatVersion::Draft2023 if uses_scoring_maps(&data)? => {
-            bounded(&data, "testdata.yaml", Keys::Draft2023, cases)
+            bounded(&data, "testdata.yaml", Keys::Draft2023, cases, constants)
         }
         _ => graded(&data, grading, validator_must_score, cases),
     }
@@ -539,7 +541,8 @@ fn apply_graded_file(
     path: &Path,
     grading: &LegacyGrading,
 ) -> Result<()> {
-    if let Some((text, map)) = read_map(path)? {
+    // Legacy packages have no constants.
+    if let Some((text, map)) = read_map(path, &Constants::default())? {
         let file = YamlFile { path, text: &text };
         for (key, value) in &map {
             let key = key.as_str().unwrap_or_default();
@@ -626,7 +629,9 @@ fn uses_scoring_maps(data: &Path) -> Result<bool> {
             .map(|dir| dir.join("testdata.yaml")),
     );
     for file in files {
-        if read_map(&file)?.is_some_and(|(_, map)| map.contains_key("scoring")) {
+        if read_map(&file, &Constants::default())?
+            .is_some_and(|(_, map)| map.contains_key("scoring"))
+        {
             return Ok(true);
         }
     }
@@ -652,8 +657,8 @@ struct BoundedKeys {
     aggregation: Option<Aggregation>,
 }
 
-fn read_bounded(path: &Path, keys: Keys) -> Result<Option<BoundedKeys>> {
-    let Some((text, map)) = read_map(path)? else {
+fn read_bounded(path: &Path, keys: Keys, constants: &Constants) -> Result<Option<BoundedKeys>> {
+    let Some((text, map)) = read_map(path, constants)? else {
         return Ok(None);
     };
     let file = YamlFile { path, text: &text };
@@ -699,11 +704,17 @@ fn read_bounded(path: &Path, keys: Keys) -> Result<Option<BoundedKeys>> {
 }
 
 /// The 2025-09 model: `secret` with its groups, checked as the format requires.
-fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result<Plan> {
+fn bounded(
+    data: &Path,
+    file_name: &str,
+    keys: Keys,
+    cases: &[String],
+    constants: &Constants,
+) -> Result<Plan> {
     let secret_dir = data.join("secret");
     let secret_file = secret_dir.join(file_name);
     let sample_file = data.join("sample").join(file_name);
-    if read_bounded(&sample_file, keys)?
+    if read_bounded(&sample_file, keys, constants)?
         .is_some_and(|k| k.max_score.is_some() || k.aggregation.is_some())
     {
         return Err(Error::parse(
@@ -712,7 +723,7 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
             "samples are not scored: no maximum score or aggregation here",
         ));
     }
-    let own = read_bounded(&secret_file, keys)?;
+    let own = read_bounded(&secret_file, keys, constants)?;
     let secret_max = own
         .as_ref()
         .and_then(|k| k.max_score)
@@ -731,7 +742,7 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
         if !group_file.is_file() {
             continue;
         }
-        let keys = read_bounded(&group_file, keys)?.unwrap_or(BoundedKeys {
+        let keys = read_bounded(&group_file, keys, constants)?.unwrap_or(BoundedKeys {
             max_score: None,
             aggregation: None,
         });
@@ -800,10 +811,11 @@ fn bounded(data: &Path, file_name: &str, keys: Keys, cases: &[String]) -> Result
     }))
 }
 
-/// A YAML file's text and top-level map; `None` when there is no such file.
-fn read_map(path: &Path) -> Result<Option<(String, serde_norway::Mapping)>> {
+/// A YAML file's text (its constants put in) and top-level map; `None` when there is no
+/// such file.
+fn read_map(path: &Path, constants: &Constants) -> Result<Option<(String, serde_norway::Mapping)>> {
     let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
+        Ok(text) => constants.apply_text(&text).into_owned(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(Error::io(path, error)),
     };
@@ -898,6 +910,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap();
         let judged = [
@@ -943,6 +956,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap();
         let judged = [
@@ -984,6 +998,7 @@ mod tests {
             &LegacyGrading::default(),
             true,
             &cases,
+            &Constants::default(),
         )
         .unwrap();
         let judged = [
@@ -1030,6 +1045,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap();
         let judged = [
@@ -1071,6 +1087,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap_err();
         assert!(error.to_string().contains("needs a `max_score`"), "{error}");
@@ -1085,6 +1102,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap_err();
         assert!(
@@ -1100,6 +1118,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap_err();
         assert!(
@@ -1125,6 +1144,7 @@ mod tests {
             &LegacyGrading::default(),
             false,
             &cases,
+            &Constants::default(),
         )
         .unwrap();
         let judged = [

@@ -333,21 +333,20 @@ fn a_package_with_an_out_file_and_validation_data_is_judged_on_its_answers() {
     );
 }
 
+/// Constants in a submission, an included file, the validator and test_group.yaml; the
+/// included files of a submission's language (a Python module, a C++ header) beside it.
 #[test]
-fn a_constants_package_is_refused_not_misjudged() {
-    for (package, line) in [(
+fn verified_constants_2025() {
+    verified(
         "constants_2025",
-        "line 5: `constants` are not substituted yet",
-    )] {
-        for command in ["verify", "run"] {
-            judge()
-                .args([command, &fixture(&format!("kattis/{package}"))])
-                .assert()
-                .code(2)
-                .stderr(predicate::str::contains(line))
-                .stderr(predicate::str::contains("not judged"));
-        }
-    }
+        &[
+            ("accepted/answer.py", "AC 2", "ok"),
+            ("accepted/with_header.cpp", "AC 2", "ok"),
+            ("accepted/with_include.py", "AC 2", "ok"),
+            ("wrong_answer/one_more.py", "WA 1", "ok"),
+        ],
+        "4 submissions, 0 mismatches",
+    );
 }
 
 #[test]
