@@ -24,6 +24,28 @@ pub enum LanguageId {
     Scripts,
 }
 
+impl LanguageId {
+    /// The language's code in the package format's language table (the name of its
+    /// `include/` folder, the `language` of `submissions.yaml`).
+    pub fn code(self) -> &'static str {
+        match self {
+            LanguageId::Rust => "rust",
+            LanguageId::C => "c",
+            LanguageId::Cpp => "cpp",
+            LanguageId::Java => "java",
+            LanguageId::Python3 => "python3",
+            LanguageId::Python2 => "python2",
+            LanguageId::JavaScript => "javascript",
+            LanguageId::Kotlin => "kotlin",
+            LanguageId::Go => "go",
+            LanguageId::CSharp => "csharp",
+            LanguageId::Bash => "bash",
+            // Not a submission language.
+            LanguageId::Scripts => "",
+        }
+    }
+}
+
 /// How a Java-like runtime finds the program's entry point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MainClass {
@@ -280,6 +302,13 @@ impl Language {
             return Language::by_id(LanguageId::Python2);
         }
         Some(language)
+    }
+
+    /// The language of a code of the package format's table (`python3`, `cpp`).
+    pub fn by_code(code: &str) -> Option<&'static Language> {
+        LANGUAGES
+            .iter()
+            .find(|language| !code.is_empty() && language.id.code() == code)
     }
 
     pub fn by_id(id: LanguageId) -> Option<&'static Language> {

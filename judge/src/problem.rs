@@ -51,13 +51,12 @@ impl Problem {
     }
 
     /// The files a solution of this problem is built from: a package's adds its included
-    /// files and constants.
+    /// files and constants (see `Package::submission`).
     pub fn solution_sources(&self, solution: &Path) -> Result<Sources> {
-        let sources = Sources::read(solution)?;
-        Ok(match &self.package {
-            Some(package) => package.submission(sources),
-            None => sources,
-        })
+        match &self.package {
+            Some(package) => package.submission(solution),
+            None => Sources::read(solution),
+        }
     }
 
     /// The files of a program of the problem itself (its checker, validator or

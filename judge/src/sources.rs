@@ -18,9 +18,54 @@ pub struct Sources {
     pub class: Option<String>,
 }
 
+/// The language and entry point a package's `submissions.yaml` names for a submission,
+/// instead of those its files imply.
+#[derive(Debug, Clone, Default)]
+pub struct Choice {
+    pub language: Option<&'static Language>,
+    /// A file of the program, or the main class of a language that has one.
+    pub entrypoint: Option<String>,
+}
+
+impl PartialEq for Choice {
+    fn eq(&self, other: &Choice) -> bool {
+        self.language.map(|language| language.id) == other.language.map(|language| language.id)
+            && self.entrypoint == other.entrypoint
+    }
+}
+
 impl Sources {
     /// The program at `source`: a file, or a folder of files.
     pub fn read(source: &Path) -> Result<Sources> {
+        Sources::read_as(source, &Choice::default())
+    }
+
+    /// The program at `source`, in the language and with the entry point `choice` names
+    /// where it names them.
+    pub fn read_as(source: &Path, choice: &Choice) -> Result<Sources> {
+        let sources = Sources::read_detected(source, choice.language)?;
+        match &choice.entrypoint {
+            Some(entrypoint) => sources.entered_at(source, entrypoint),
+            None => Ok(sources),
+        }
+    }
+
+    /// `self` started from `entrypoint`: the main class of Java or Kotlin, else a file.
+    fn entered_at(mut self, source: &Path, entrypoint: &str) -> Result<Sources> {
+        if self.language.main_class != MainClass::None {
+            self.class = Some(entrypoint.to_owned());
+        } else if self.files.iter().any(|(name, _)| name == entrypoint) {
+            self.main = entrypoint.to_owned();
+        } else {
+            return Err(Error::language(
+                source,
+                format!("its entrypoint `{entrypoint}` (submissions.yaml) is not one of its files"),
+            ));
+        }
+        Ok(self)
+    }
+
+    fn read_detected(source: &Path, forced: Option<&'static Language>) -> Result<Sources> {
         // BAPCtools' way of setting a submission aside without moving it.
         if source
             .extension()
@@ -32,15 +77,17 @@ impl Sources {
             ));
         }
         if source.is_dir() {
-            return read_folder(source);
+            return read_folder(source, forced);
         }
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
-        let language = Language::of_file(source, &code).ok_or_else(|| {
-            Error::language(
-                source,
-                "unknown language: no compiler for this file extension",
-            )
-        })?;
+        let language = forced
+            .or_else(|| Language::of_file(source, &code))
+            .ok_or_else(|| {
+                Error::language(
+                    source,
+                    "unknown language: no compiler for this file extension",
+                )
+            })?;
         let file_name = source
             .file_name()
             .unwrap_or_default()
@@ -133,7 +180,7 @@ pub(crate) fn files_below(folder: &Path) -> Result<Vec<(String, Vec<u8>)>> {
 
 /// A folder program: every file below it (dot-files aside), in one language; a folder with a
 /// `build` or `run` script is run by those scripts.
-fn read_folder(folder: &Path) -> Result<Sources> {
+fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sources> {
     let files = files_below(folder)?;
     let has = |wanted: &str| files.iter().any(|(name, _)| name == wanted);
     if has("build") || has("run") {
@@ -145,8 +192,8 @@ fn read_folder(folder: &Path) -> Result<Sources> {
             class: None,
         });
     }
-    let mut languages: Vec<&'static Language> = Vec::new();
-    for (name, code) in &files {
+    let mut languages: Vec<&'static Language> = forced.into_iter().collect();
+    for (name, code) in files.iter().filter(|_| forced.is_none()) {
         if let Some(language) = Language::of_file(Path::new(name), code) {
             if !languages.iter().any(|known| known.id == language.id) {
                 languages.push(language);
@@ -172,12 +219,23 @@ fn read_folder(folder: &Path) -> Result<Sources> {
             ));
         }
     };
+    // Python 2 and 3 share `.py`: a language named for the folder takes both.
+    let python = |id: LanguageId| matches!(id, LanguageId::Python2 | LanguageId::Python3);
     let of_language: Vec<&(String, Vec<u8>)> = files
         .iter()
         .filter(|(name, code)| {
-            Language::of_file(Path::new(name), code).map(|l| l.id) == Some(language.id)
+            Language::of_file(Path::new(name), code).is_some_and(|found| {
+                found.id == language.id
+                    || (forced.is_some() && python(found.id) && python(language.id))
+            })
         })
         .collect();
+    if of_language.is_empty() {
+        return Err(Error::language(
+            folder,
+            format!("no file in this folder is in {}", language.name),
+        ));
+    }
     // The language table's entry point, else a `main.*` file, else the first file.
     let main = of_language
         .iter()
@@ -246,6 +304,61 @@ mod tests {
             Sources::read(dir.path()).unwrap().language.id,
             LanguageId::Scripts
         );
+    }
+
+    #[test]
+    fn a_named_language_and_entry_point_replace_what_the_files_imply() {
+        let dir = folder(&[
+            ("script.txt", "print(1)"),
+            (
+                "java/Main.java",
+                "class Main { public static void main(String[] a) {} }",
+            ),
+            (
+                "java/Other.java",
+                "class Other { public static void main(String[] a) {} }",
+            ),
+            ("py/main.py", ""),
+            ("py/solve.py", ""),
+        ]);
+        let python = Choice {
+            language: Language::by_code("python3"),
+            entrypoint: None,
+        };
+        let script = Sources::read_as(&dir.path().join("script.txt"), &python).unwrap();
+        assert_eq!(
+            (script.language.id, script.main.as_str()),
+            (LanguageId::Python3, "script.txt")
+        );
+        let enter = |at: &str, entrypoint: &str| {
+            let choice = Choice {
+                language: None,
+                entrypoint: Some(entrypoint.into()),
+            };
+            Sources::read_as(&dir.path().join(at), &choice)
+        };
+        assert_eq!(
+            enter("java", "Other").unwrap().class.as_deref(),
+            Some("Other")
+        );
+        assert_eq!(enter("py", "solve.py").unwrap().main, "solve.py");
+        let error = enter("py", "nope.py").unwrap_err().to_string();
+        assert!(
+            error.contains("its entrypoint `nope.py` (submissions.yaml) is not one of its files"),
+            "{error}"
+        );
+        let python2 = Choice {
+            language: Language::by_code("python2"),
+            entrypoint: None,
+        };
+        assert_eq!(
+            Sources::read_as(&dir.path().join("py"), &python2)
+                .unwrap()
+                .language
+                .id,
+            LanguageId::Python2
+        );
+        assert!(Language::by_code("ruby").is_none() && Language::by_code("").is_none());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
 use crate::score::{format_score, Scoring};
-use crate::sources::Sources;
+use crate::sources::{Choice, Sources};
 use crate::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
@@ -266,9 +266,10 @@ fn judge_batch(
                 submission,
                 folder,
                 promise,
+                choice,
                 ..
             } => {
-                let problem = problem_for(entry);
+                let problem = with_choice(&problem_for(entry), choice);
                 let every_case = problem.scoring.is_some()
                     || matches!(&promise, Promise::Requirements(requirements)
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
@@ -345,6 +346,8 @@ enum Entry {
         folder: String,
         promise: Promise,
         language: &'static Language,
+        /// The language and entry point submissions.yaml names.
+        choice: Choice,
     },
 }
 
@@ -390,6 +393,7 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
         for submission in submissions_in(&folder) {
             let relative = format!("{name}/{}", file_name(&submission));
             let (requirements, unchecked) = yaml.requirements(&relative);
+            let choice = choice_of(yaml.program(&relative));
             let promise = match &folder_promise {
                 // Ours, beyond the format's folders: submissions.yaml does not speak of them.
                 Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
@@ -408,16 +412,17 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
                 (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Err(
                     "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
                 ),
-                (Some(promise), None) => {
-                    language_of(&submission).map(|language| (promise, language))
-                }
+                (Some(promise), None) => choice.and_then(|choice| {
+                    language_of(&submission, &choice).map(|language| (promise, language, choice))
+                }),
             };
             entries.push(match judged {
-                Ok((promise, language)) => Entry::Judge {
+                Ok((promise, language, choice)) => Entry::Judge {
                     submission,
                     folder: name.clone(),
                     promise,
                     language,
+                    choice,
                 },
                 Err(reason) => Entry::skipped(submission, &name, reason),
             });
@@ -470,10 +475,12 @@ fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
 /// builds in the cache. A failure is left for its row to report.
 fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usize) {
     use rayon::prelude::*;
-    let sources: Vec<&Path> = entries
+    let sources: Vec<(&Path, Problem)> = entries
         .iter()
         .filter_map(|entry| match entry {
-            Entry::Judge { submission, .. } => Some(submission.as_path()),
+            Entry::Judge {
+                submission, choice, ..
+            } => Some((submission.as_path(), with_choice(problem, choice))),
             Entry::Skipped(_) => None,
         })
         .collect();
@@ -481,7 +488,7 @@ fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usi
         return;
     };
     pool.install(|| {
-        sources.par_iter().for_each(|source| {
+        sources.par_iter().for_each(|(source, problem)| {
             let _ = problem
                 .solution_sources(source)
                 .and_then(|sources| compiler.build_from(source, sources));
@@ -489,9 +496,38 @@ fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usi
     });
 }
 
+/// `problem` judging a submission in the language and from the entry point `choice` names.
+fn with_choice(problem: &Problem, choice: &Choice) -> Problem {
+    let mut problem = problem.clone();
+    if let Some(package) = problem.package.as_mut() {
+        package.choice = choice.clone();
+    }
+    problem
+}
+
+/// `language` and `entrypoint` of submissions.yaml as the judge follows them, or why it
+/// cannot.
+fn choice_of(
+    (language, entrypoint): (Option<String>, Option<String>),
+) -> std::result::Result<Choice, String> {
+    let language = match language {
+        Some(code) => Some(Language::by_code(&code).ok_or_else(|| {
+            format!("submissions.yaml names its language `{code}`, which this judge does not run")
+        })?),
+        None => None,
+    };
+    Ok(Choice {
+        language,
+        entrypoint,
+    })
+}
+
 /// The language a submission is in, or why it has none that can be told.
-fn language_of(submission: &Path) -> std::result::Result<&'static Language, String> {
-    match Sources::read(submission) {
+fn language_of(
+    submission: &Path,
+    choice: &Choice,
+) -> std::result::Result<&'static Language, String> {
+    match Sources::read_as(submission, choice) {
         Ok(sources) => Ok(sources.language),
         // The reason without the path: the row already names the submission.
         Err(Error::Language { reason, .. }) => {
@@ -636,7 +672,7 @@ mod tests {
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
         assert_eq!(
-            language_of(&unknown).err().as_deref(),
+            language_of(&unknown, &Choice::default()).err().as_deref(),
             Some("unknown language")
         );
         let folder = dir.path().join("mixed");
@@ -644,7 +680,7 @@ mod tests {
         std::fs::write(folder.join("a.py"), "").unwrap();
         std::fs::write(folder.join("b.c"), "").unwrap();
         assert_eq!(
-            language_of(&folder).err().as_deref(),
+            language_of(&folder, &Choice::default()).err().as_deref(),
             Some("cannot tell this folder's language")
         );
     }

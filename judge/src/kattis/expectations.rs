@@ -119,6 +119,9 @@ struct Entry {
     /// Keys this judge does not check (`message`, test-group names): a submission
     /// they apply to cannot be verified as the file asks.
     unchecked: Vec<String>,
+    /// `language` (a code of the format's table) and `entrypoint`.
+    language: Option<String>,
+    entrypoint: Option<String>,
 }
 
 impl SubmissionsYaml {
@@ -165,9 +168,12 @@ impl SubmissionsYaml {
                     "message" => {
                         entry.requirement.message = Some(message(&path, &pattern, &value)?)
                     }
-                    // Metadata that does not change what is expected. (`language` and
-                    // `entrypoint` do, by changing the program: they are not followed, so
-                    // they count as unchecked.)
+                    // How the program is built and started.
+                    "language" => entry.language = Some(string(&path, &pattern, &field, &value)?),
+                    "entrypoint" => {
+                        entry.entrypoint = Some(string(&path, &pattern, &field, &value)?)
+                    }
+                    // Metadata that does not change what is expected.
                     "authors" | "model_solution" | "use_for_time_limit" => {}
                     _ => match value {
                         Value::Mapping(group) => {
@@ -250,17 +256,33 @@ impl SubmissionsYaml {
         let all = base.into_iter().chain(extra).filter(asks_something);
         (all.collect(), unchecked)
     }
+
+    /// The `language` and `entrypoint` the entries matching the submission at `relative`
+    /// give it (a later entry over an earlier one), as written.
+    pub fn program(&self, relative: &str) -> (Option<String>, Option<String>) {
+        let folder = relative.split('/').next().unwrap_or_default();
+        let (mut language, mut entrypoint) = (None, None);
+        for (pattern, entry) in &self.entries {
+            if pattern == folder || matches(pattern, relative) {
+                language = entry.language.clone().or(language);
+                entrypoint = entry.entrypoint.clone().or(entrypoint);
+            }
+        }
+        (language, entrypoint)
+    }
+}
+
+/// A key whose value is a string (`language: python3`).
+fn string(path: &Path, pattern: &str, key: &str, value: &Value) -> Result<String> {
+    value
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| Error::parse(path, None, format!("`{pattern}`: `{key}` must be a string")))
 }
 
 /// `message: text`.
 fn message(path: &Path, pattern: &str, value: &Value) -> Result<String> {
-    value.as_str().map(str::to_owned).ok_or_else(|| {
-        Error::parse(
-            path,
-            None,
-            format!("`{pattern}`: `message` expects a string"),
-        )
-    })
+    string(path, pattern, "message", value)
 }
 
 /// `score: 60` (exactly) or `score: [40, 60]` (inclusive).

@@ -88,12 +88,16 @@ pub struct Package {
     pub constants: programs::Constants,
     /// `include/`: files added to every submission.
     pub includes: programs::Includes,
+    /// The language and entry point `submissions.yaml` names for the submission judged.
+    pub choice: crate::sources::Choice,
 }
 
 impl Package {
-    /// A submission's files as they are built: with the included files and the constants.
-    pub fn submission(&self, sources: crate::sources::Sources) -> crate::sources::Sources {
-        self.constants.apply_to(self.includes.add_to(sources))
+    /// A submission's files as they are built: in the language and from the entry point
+    /// `choice` names, with the included files and the constants.
+    pub fn submission(&self, path: &Path) -> Result<crate::sources::Sources> {
+        let sources = crate::sources::Sources::read_as(path, &self.choice)?;
+        Ok(self.constants.apply_to(self.includes.add_to(sources)))
     }
 }
 
@@ -571,6 +575,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             timing,
             constants,
             includes: programs::Includes::read(dir)?,
+            choice: crate::sources::Choice::default(),
         }),
     })
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_norway::Value;
 
 use crate::error::{Error, Result};
-use crate::language::{Language, LanguageId, MainClass};
+use crate::language::{Language, MainClass};
 use crate::sources::Sources;
 
 /// `constants` of `problem.yaml`: `name` and `name.variant` to the text they stand for.
@@ -45,13 +45,14 @@ impl Constants {
                 return Err(fail(format!("constant `{name}` has no `value`")));
             }
             for (variant, text) in &variants {
-                let variant =
-                    match variant {
-                        Value::String(variant) if is_name(variant) => variant,
-                        _ => return Err(fail(format!(
+                let variant = match variant {
+                    Value::String(variant) if is_name(variant) => variant,
+                    _ => {
+                        return Err(fail(format!(
                             "constant `{name}`: a variant's name must match [a-zA-Z_][a-zA-Z0-9_]*"
-                        ))),
-                    };
+                        )))
+                    }
+                };
                 let Some(text) = scalar(text) else {
                     return Err(fail(format!(
                         "constant `{name}.{variant}` must be an integer, a float or a string"
@@ -171,7 +172,7 @@ impl Includes {
     /// included file with the language's entry-point name (a driver) becomes the main file.
     pub fn add_to(&self, mut sources: Sources) -> Sources {
         let language = sources.language;
-        let own = self.folders.get(language_code(language.id));
+        let own = self.folders.get(language.id.code());
         let added = self.folders.get("default").into_iter().chain(own).flatten();
         for (name, code) in added {
             match sources.files.iter_mut().find(|(file, _)| file == name) {
@@ -188,25 +189,6 @@ impl Includes {
             sources.class = crate::sources::main_class(language, name, code);
         }
         sources
-    }
-}
-
-/// The language's code in the format's language table, the name of its `include/` folder.
-fn language_code(id: LanguageId) -> &'static str {
-    match id {
-        LanguageId::Rust => "rust",
-        LanguageId::C => "c",
-        LanguageId::Cpp => "cpp",
-        LanguageId::Java => "java",
-        LanguageId::Python3 => "python3",
-        LanguageId::Python2 => "python2",
-        LanguageId::JavaScript => "javascript",
-        LanguageId::Kotlin => "kotlin",
-        LanguageId::Go => "go",
-        LanguageId::CSharp => "csharp",
-        LanguageId::Bash => "bash",
-        // Not a submission language.
-        LanguageId::Scripts => "",
     }
 }
 

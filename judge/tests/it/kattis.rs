@@ -449,10 +449,14 @@ fn submissions_yaml_overrides_and_adds_requirements_by_glob() {
         // `message`: in some case's message (the default validator quotes the token).
         ("mine/says_hello.py", "WA 2", "ok"),
         ("mine/says_bye.py", "WA 2", "MISMATCH"),
+        // `language` and `entrypoint` followed: Python in a `.txt`, a folder started from
+        // solve.py (its main.py prints 0).
+        ("mine/typed.txt", "AC 2", "ok"),
+        ("mine/entry", "AC 2", "ok"),
         (
-            "mine/typed.py",
+            "mine/other.rb",
             "not judged",
-            "skipped (submissions.yaml asks `language` of it, which is not checked)",
+            "skipped (submissions.yaml names its language `ruby`, which this judge does not run)",
         ),
     ] {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
