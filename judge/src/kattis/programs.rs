@@ -82,7 +82,8 @@ impl Constants {
         while let Some(start) = rest.windows(2).position(|pair| pair == b"{{") {
             out.extend_from_slice(&rest[..start]);
             let after = &rest[start + 2..];
-            let known = after
+            // A name is short: a `{{` with no `}}` soon after is text, however long the file.
+            let known = after[..after.len().min(256)]
                 .windows(2)
                 .position(|pair| pair == b"}}")
                 .and_then(|end| {
