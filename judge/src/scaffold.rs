@@ -103,24 +103,9 @@ struct Placeholder {
 }
 
 fn placeholder(profile: Profile) -> Placeholder {
-    // SW Expert Academy and Codeforces: a count of cases, then each case's n and n integers.
-    let counted = |case: &str, answer: &str| {
-        Placeholder {
-        task: "T cases, each a count n and n integers; print each case's sum",
-        input: "the count of cases, then for each a line with n and a line of n integers",
-        reference: format!(
-            "    let cases = numbers.next().unwrap();\n    for {case} in 1..=cases {{\n        \
-             let n = numbers.next().unwrap() as usize;\n        \
-             let sum: i128 = numbers.by_ref().take(n).sum();\n        {answer}\n    }}\n"
-        ),
-        generator: "    println!(\"{count}\");\n    for _ in 0..count {\n        \
-                    let n = 1 + next() % 5;\n        println!(\"{n}\\n{}\", line(&mut next, n));\n    }\n",
-        layout: "layout = \"counted\"\nlines_per_case = 2",
-    }
-    };
     match profile {
-        Profile::Swea => counted("case", "println!(\"#{case} {sum}\");"),
-        Profile::Codeforces => counted("_", "println!(\"{sum}\");"),
+        Profile::Swea => counted_cases("case", "println!(\"#{case} {sum}\");"),
+        Profile::Codeforces => counted_cases("_", "println!(\"{sum}\");"),
         Profile::Boj | Profile::Kattis | Profile::Programmers => Placeholder {
             task: "print the sum of all integers in the input",
             input: "N integers",
@@ -128,6 +113,32 @@ fn placeholder(profile: Profile) -> Placeholder {
             generator: "    println!(\"{}\", line(&mut next, count));\n",
             layout: "layout = \"single\"",
         },
+    }
+}
+
+/// SW Expert Academy's and Codeforces' input: a count of cases, then each case's `n` and `n`
+/// integers; each case answered by `answer` in a loop over `case`.
+fn counted_cases(case: &str, answer: &str) -> Placeholder {
+    let reference = [
+        "    let cases = numbers.next().unwrap();".to_owned(),
+        format!("    for {case} in 1..=cases {{"),
+        "        let n = numbers.next().unwrap() as usize;".to_owned(),
+        "        let sum: i128 = numbers.by_ref().take(n).sum();".to_owned(),
+        format!("        {answer}"),
+        "    }\n".to_owned(),
+    ];
+    Placeholder {
+        task: "T cases, each a count n and n integers; print each case's sum",
+        input: "the count of cases, then for each a line with n and a line of n integers",
+        reference: reference.join("\n"),
+        generator: concat!(
+            "    println!(\"{count}\");\n",
+            "    for _ in 0..count {\n",
+            "        let n = 1 + next() % 5;\n",
+            "        println!(\"{n}\\n{}\", line(&mut next, n));\n",
+            "    }\n",
+        ),
+        layout: "layout = \"counted\"\nlines_per_case = 2",
     }
 }
 
