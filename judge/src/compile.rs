@@ -143,6 +143,15 @@ impl Compiler {
         self.build_from(source, Sources::read(source)?)
     }
 
+    /// Builds a solution of `problem`, from the files `Problem::solution_sources` gives.
+    pub fn build_solution(
+        &self,
+        problem: &crate::problem::Problem,
+        solution: &Path,
+    ) -> Result<Build> {
+        self.build_from(solution, problem.solution_sources(solution)?)
+    }
+
     /// Builds the program at `source` from `sources`, its files as they are to be built (a
     /// package adds its included files and constants to them).
     pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {

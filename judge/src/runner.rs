@@ -113,8 +113,7 @@ pub fn judge_all(
             .expect("a thread pool can be built")
     });
     let builds = map_tasks(pool.as_ref(), &tasks, |task| {
-        let sources = task.problem.solution_sources(&task.solution)?;
-        compiler.build_from(&task.solution, sources)
+        compiler.build_solution(&task.problem, &task.solution)
     });
     let checkers = map_tasks(pool.as_ref(), &tasks, |task| {
         build_checker(compiler, &task.problem)

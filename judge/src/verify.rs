@@ -269,7 +269,7 @@ fn judge_batch(
                 choice,
                 ..
             } => {
-                let problem = with_choice(&problem_for(entry), choice);
+                let problem = with_choice(problem_for(entry), choice);
                 let every_case = problem.scoring.is_some()
                     || matches!(&promise, Promise::Requirements(requirements)
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
@@ -480,7 +480,7 @@ fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usi
         .filter_map(|entry| match entry {
             Entry::Judge {
                 submission, choice, ..
-            } => Some((submission.as_path(), with_choice(problem, choice))),
+            } => Some((submission.as_path(), with_choice(problem.clone(), choice))),
             Entry::Skipped(_) => None,
         })
         .collect();
@@ -489,16 +489,13 @@ fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usi
     };
     pool.install(|| {
         sources.par_iter().for_each(|(source, problem)| {
-            let _ = problem
-                .solution_sources(source)
-                .and_then(|sources| compiler.build_from(source, sources));
+            let _ = compiler.build_solution(problem, source);
         })
     });
 }
 
 /// `problem` judging a submission in the language and from the entry point `choice` names.
-fn with_choice(problem: &Problem, choice: &Choice) -> Problem {
-    let mut problem = problem.clone();
+fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
     if let Some(package) = problem.package.as_mut() {
         package.choice = choice.clone();
     }
