@@ -6,12 +6,15 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::language::{java_main_class, Language, LanguageId, MainClass};
 
+/// Files by their path relative to a folder, with their bytes.
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// The files of one program, ready to be copied into a build folder.
 #[derive(Debug, Clone)]
 pub struct Sources {
     pub language: &'static Language,
     /// Every file of the program: its path relative to the build folder, and its bytes.
-    pub files: Vec<(String, Vec<u8>)>,
+    pub files: Files,
     /// The entry point, relative to the build folder (for a single file, that file).
     pub main: String,
     /// Java's or Kotlin's main class.
@@ -25,13 +28,6 @@ pub struct Choice {
     pub language: Option<&'static Language>,
     /// A file of the program, or the main class of a language that has one.
     pub entrypoint: Option<String>,
-}
-
-impl PartialEq for Choice {
-    fn eq(&self, other: &Choice) -> bool {
-        self.language.map(|language| language.id) == other.language.map(|language| language.id)
-            && self.entrypoint == other.entrypoint
-    }
 }
 
 impl Sources {
@@ -151,7 +147,7 @@ pub(crate) fn main_class(language: &Language, file_name: &str, code: &[u8]) -> O
 
 /// Every file below `folder` (dot-files and dot-folders aside), by its path relative to it,
 /// with its bytes, in file-name order.
-pub(crate) fn files_below(folder: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn files_below(folder: &Path) -> Result<Files> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(folder)
         // A file linked from elsewhere in the package is part of the program.

@@ -71,7 +71,7 @@ impl Timing {
 }
 
 /// What a package adds to a problem.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Package {
     pub version: FormatVersion,
     /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::Plan`.

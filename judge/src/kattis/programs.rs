@@ -5,12 +5,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_norway::Value;
 
 use crate::error::{Error, Result};
 use crate::language::{Language, MainClass};
-use crate::sources::Sources;
+use crate::sources::{Files, Sources};
 
 /// `constants` of `problem.yaml`: `name` and `name.variant` to the text they stand for.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -146,8 +147,9 @@ fn scalar(value: &Value) -> Option<String> {
 /// replacing the default's of the same name, as problemtools adds them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Includes {
-    /// Folder name (`default`, `cpp`, ...) to its files, relative to it, with their bytes.
-    folders: HashMap<String, Vec<(String, Vec<u8>)>>,
+    /// Folder name (`default`, `cpp`, ...) to its files, relative to it, with their bytes;
+    /// shared, as the problem is copied for every submission judged.
+    folders: Arc<HashMap<String, Files>>,
 }
 
 impl Includes {
@@ -155,8 +157,12 @@ impl Includes {
     pub fn read(dir: &Path) -> Result<Includes> {
         let root = dir.join("include");
         let mut folders = HashMap::new();
-        let Ok(entries) = std::fs::read_dir(&root) else {
-            return Ok(Includes::default());
+        let entries = match std::fs::read_dir(&root) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Includes::default())
+            }
+            Err(error) => return Err(Error::io(&root, error)),
         };
         for entry in entries {
             let entry = entry.map_err(|error| Error::io(&root, error))?;
@@ -166,7 +172,9 @@ impl Includes {
             }
             folders.insert(name, crate::sources::files_below(&entry.path())?);
         }
-        Ok(Includes { folders })
+        Ok(Includes {
+            folders: Arc::new(folders),
+        })
     }
 
     /// `sources` with the included files of its language beside (and over) its own; an
@@ -288,5 +296,10 @@ mod tests {
             Includes::read(&package.path().join("none")).unwrap(),
             Includes::default()
         );
+        // Unreadable is not absent: an `include` that is no folder is named, not skipped.
+        let odd = tempfile::tempdir().unwrap();
+        std::fs::write(odd.path().join("include"), "").unwrap();
+        let error = Includes::read(odd.path()).unwrap_err().to_string();
+        assert!(error.contains("include"), "{error}");
     }
 }
