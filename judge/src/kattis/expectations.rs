@@ -228,8 +228,8 @@ impl SubmissionsYaml {
         let mut base = default_for(folder);
         let mut extra = Vec::new();
         let mut unchecked = Vec::new();
-        for (pattern, entry) in &self.entries {
-            if pattern == folder {
+        for (folder_key, entry) in self.entries_for(relative) {
+            if folder_key {
                 let default = base.clone().unwrap_or_default();
                 base = Some(Requirement {
                     permitted: entry.requirement.permitted.clone().or(default.permitted),
@@ -240,7 +240,7 @@ impl SubmissionsYaml {
                 });
                 extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
-            } else if matches(pattern, relative) {
+            } else {
                 extra.push(entry.requirement.clone());
                 extra.extend(entry.groups.iter().cloned());
                 unchecked.extend(entry.unchecked.iter().cloned());
@@ -260,15 +260,22 @@ impl SubmissionsYaml {
     /// The `language` and `entrypoint` the entries matching the submission at `relative`
     /// give it (a later entry over an earlier one), as written.
     pub fn program(&self, relative: &str) -> (Option<String>, Option<String>) {
-        let folder = relative.split('/').next().unwrap_or_default();
         let (mut language, mut entrypoint) = (None, None);
-        for (pattern, entry) in &self.entries {
-            if pattern == folder || matches(pattern, relative) {
-                language = entry.language.clone().or(language);
-                entrypoint = entry.entrypoint.clone().or(entrypoint);
-            }
+        for (_, entry) in self.entries_for(relative) {
+            language = entry.language.clone().or(language);
+            entrypoint = entry.entrypoint.clone().or(entrypoint);
         }
         (language, entrypoint)
+    }
+
+    /// The entries that apply to the submission at `relative`, in file order, each with
+    /// whether its key is exactly the submission's folder.
+    fn entries_for<'a>(&'a self, relative: &'a str) -> impl Iterator<Item = (bool, &'a Entry)> {
+        let folder = relative.split('/').next().unwrap_or_default();
+        self.entries.iter().filter_map(move |(pattern, entry)| {
+            let folder_key = pattern == folder;
+            (folder_key || matches(pattern, relative)).then_some((folder_key, entry))
+        })
     }
 }
 
