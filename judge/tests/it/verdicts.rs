@@ -70,17 +70,34 @@ fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verdicts")
 }
 
-/// Processes still alive that a fixture started: programs from the test's cache, and the
-/// child `leaves_a_child` starts.
-fn processes_left(cache: &Path) -> Vec<String> {
+/// Processes still alive that a fixture started: the fixtures' own programs (`programs`),
+/// and the child `leaves_a_child` starts. Not anything else in the shared build cache: the
+/// other tests, running meanwhile, start their programs from there too.
+fn processes_left(programs: &[PathBuf]) -> Vec<String> {
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|entry| {
             let dir = entry.ok()?.path();
             let exe = std::fs::read_link(dir.join("exe")).unwrap_or_default();
             let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
-            (exe.starts_with(cache) || cmdline.starts_with(ORPHAN_COMMAND))
+            (programs.contains(&exe) || cmdline.starts_with(ORPHAN_COMMAND))
                 .then(|| dir.display().to_string())
+        })
+        .collect()
+}
+
+/// The run folders of this process's supervisors (`judge-run-OWNER-PID`, in the temporary
+/// folder): the judges the other tests start make theirs there too, under their own pid.
+fn run_folders_left() -> Vec<PathBuf> {
+    let ours = format!("judge-run-{}-", std::process::id());
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&ours)
         })
         .collect()
 }
@@ -97,9 +114,12 @@ fn files_below(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_fixture_gets_its_verdict_in_one_parallel_run() {
-    // Runs make their working folders in TMPDIR: a private one shows whether any is left.
-    let temp_root = tempfile::tempdir().unwrap();
-    std::env::set_var("TMPDIR", temp_root.path());
+    // Not a private TMPDIR: set for this process, it would reach the judges and temporary
+    // folders of the tests running beside this one.
+    assert!(
+        run_folders_left().is_empty(),
+        "run folders of an earlier run in this process"
+    );
     // This test binary cannot be a run supervisor: the judge's binary is.
     std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
     let dir = fixture_dir();
@@ -143,7 +163,7 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         })
         .collect();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
-    let compiler = Compiler::new(cache.clone(), Default::default());
+    let compiler = Compiler::new(cache, Default::default());
     let mut collected = Collector::default();
     let summary = judge_all(
         tasks,
@@ -159,6 +179,19 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         .into_iter()
         .collect::<Result<_, _>>()
         .expect("every solution is judged");
+    let programs: Vec<PathBuf> = EXPECTED
+        .iter()
+        .filter_map(|(name, ..)| {
+            let source = dir.join("solutions").join(format!("{name}.rs"));
+            match compiler.build(&source).unwrap() {
+                judge::compile::Build::Ready(program) => {
+                    Some(PathBuf::from(&program.command(&problem.limits)[0]))
+                }
+                judge::compile::Build::CompileError(_) => None,
+            }
+        })
+        .collect();
+    assert_eq!(programs.len(), EXPECTED.len() - 1);
     // As the judge does before it exits: the supervisors end and remove what they made.
     drop(compiler);
 
@@ -181,18 +214,13 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
     assert_eq!(summary.compile_errors, 1);
     assert_eq!(summary.tally.cases, 2 * (EXPECTED.len() - 1));
     assert_eq!(
-        processes_left(&cache),
+        processes_left(&programs),
         Vec::<String>::new(),
         "processes outlived the run"
     );
     // The supervisors remove their run folders as they exit, a moment after shutdown (longer
     // on a machine loaded by other tests: the starvation test keeps every core busy).
-    let left = || -> Vec<_> {
-        std::fs::read_dir(temp_root.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect()
-    };
+    let left = run_folders_left;
     let started = std::time::Instant::now();
     while !left().is_empty() && started.elapsed() < std::time::Duration::from_secs(30) {
         std::thread::sleep(std::time::Duration::from_millis(20));
