@@ -87,6 +87,8 @@ pub struct Row {
     pub expected: String,
     pub got: String,
     pub outcome: Outcome,
+    /// What its run shows beside the outcome (its verdicts depend on the time limit).
+    pub warning: Option<String>,
 }
 
 /// What `verify` found: a row per submission, and what a person should know besides.
@@ -212,10 +214,13 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
     Some((timing.limit_from(slowest), how))
 }
 
-/// A submission that must be too slow must be too slow by the package's margin: it runs under
-/// the time limit × `time_limit_to_tle` (legacy `time_safety_margin`), so that one which would
-/// finish just past the limit is caught, as problemtools and BAPCtools do.
-fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
+/// A package's submission that is not promised acceptance runs beyond its time limit, to the
+/// limit × `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools
+/// run it: its verdicts are still those under the limit (see `under_time_limit`), and the
+/// longer run tells whether they depend on the limit. Returns the problem to run and the limit
+/// the verdicts are decided at, when they differ. A scored submission runs under the limit
+/// (its score needs every case under it), unless it must be too slow.
+fn with_tle_margin(problem: &Problem, promise: &Promise) -> (Problem, Option<Duration>) {
     let must_time_out = match promise {
         Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
         Promise::Requirements(requirements) => requirements.iter().any(|r| {
@@ -225,14 +230,60 @@ fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
         }),
         _ => false,
     };
+    let rejected = !matches!(
+        promise,
+        Promise::Accepted | Promise::PartiallyAccepted | Promise::CompileError
+    );
     let mut problem = problem.clone();
-    if let (true, Some(package)) = (must_time_out, &problem.package) {
-        problem.limits.cpu_time = problem
-            .limits
-            .cpu_time
-            .mul_f64(package.timing.time_limit_to_tle);
+    let limit = problem.limits.cpu_time;
+    match &problem.package {
+        Some(package) if must_time_out || (rejected && problem.scoring.is_none()) => {
+            problem.limits.cpu_time = limit.mul_f64(package.timing.time_limit_to_tle);
+            (problem, Some(limit))
+        }
+        _ => (problem, None),
     }
-    problem
+}
+
+/// A run beyond the time limit its verdicts are decided at (`with_tle_margin`).
+struct Beyond<'a> {
+    limit: Duration,
+    /// The limit it ran under.
+    margin: Duration,
+    run: &'a SolutionVerdicts,
+    /// Whether its verdicts keep the promise.
+    kept: bool,
+}
+
+/// The outcome of a row from whether its verdicts under the time limit keep its promise, and
+/// what its run beyond the limit got; a warning when the two differ. As problemtools does
+/// it, a legacy package's promise kept only beyond the limit is kept ("OK with extra time");
+/// BAPCtools, the 2025-09 tool, decides at the limit alone.
+fn outcome_beyond(
+    kept: bool,
+    got: &str,
+    beyond: Beyond,
+    legacy: bool,
+) -> (Outcome, Option<String>) {
+    let outcome = if kept {
+        Outcome::Kept
+    } else {
+        Outcome::Mismatch
+    };
+    let got_beyond = describe(beyond.run);
+    if got_beyond == got {
+        return (outcome, None);
+    }
+    let mut warning = format!(
+        "sensitive to the time limit: {got} under {} s, {got_beyond} under {} s",
+        beyond.limit.as_secs_f64(),
+        beyond.margin.as_secs_f64()
+    );
+    if !kept && beyond.kept && legacy {
+        warning.push_str(" (kept with the extra time, as problemtools keeps it)");
+        return (Outcome::Kept, Some(warning));
+    }
+    (outcome, Some(warning))
 }
 
 /// A folder whose requirement the package format defines (and `submissions.yaml` may change).
@@ -258,7 +309,7 @@ fn judge_batch(
     let mut rows: Vec<Option<(Row, Option<SolutionVerdicts>)>> = Vec::new();
     // A score needs every case, and so does a requirement on some cases only or on a
     // message; a verdict over all cases needs only the first failure. Each kind is a pool.
-    let mut pools: [Vec<(usize, Task, Promise, String)>; 2] = Default::default();
+    let mut pools: [Vec<Judged>; 2] = Default::default();
     for &entry in entries {
         match entry {
             Entry::Skipped(row) => rows.push(Some((row.clone(), None))),
@@ -275,12 +326,19 @@ fn judge_batch(
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
                 // Expected to fail at some case, after which the rest is skipped.
                 let fails = matches!(promise, Promise::Some(_) | Promise::Rejected);
+                let (problem, decided_at) = with_tle_margin(&problem, promise);
                 let task = Task {
-                    problem: with_tle_margin(&problem, promise),
+                    problem,
                     solution: submission.clone(),
                     one_at_a_time: fails && !every_case,
                 };
-                let judged = (rows.len(), task, promise.clone(), folder.clone());
+                let judged = (
+                    rows.len(),
+                    task,
+                    promise.clone(),
+                    folder.clone(),
+                    decided_at,
+                );
                 pools[usize::from(every_case)].push(judged);
                 rows.push(None);
             }
@@ -301,29 +359,52 @@ fn judge_batch(
         };
         judge_all(tasks, compiler, &settings, &mut collector);
         let mut judged = collector.judged.into_iter();
-        for (index, task, promise, folder) in pool {
-            let (got, outcome, verdicts) = match judged.next() {
+        for (index, task, promise, folder, decided_at) in pool {
+            let (got, (outcome, warning), verdicts) = match judged.next() {
                 None => (
                     "error".into(),
-                    Outcome::Error("the submission was not judged".into()),
+                    (Outcome::Error("the submission was not judged".into()), None),
                     None,
                 ),
-                Some(Err(error)) => ("error".into(), Outcome::Error(error), None),
+                Some(Err(error)) => ("error".into(), (Outcome::Error(error), None), None),
                 Some(Ok(SolutionVerdicts {
                     score: Some(Err(error)),
                     ..
                 })) => (
                     "error".into(),
-                    Outcome::Error(format!("judge error in scoring: {error}")),
+                    (
+                        Outcome::Error(format!("judge error in scoring: {error}")),
+                        None,
+                    ),
                     None,
                 ),
-                Some(Ok(verdicts)) => {
-                    let outcome = if keeps(&promise, &verdicts, task.problem.scoring.as_ref()) {
-                        Outcome::Kept
-                    } else {
-                        Outcome::Mismatch
-                    };
-                    (describe(&verdicts), outcome, Some(verdicts))
+                Some(Ok(run)) => {
+                    let scoring = task.problem.scoring.as_ref();
+                    let keeps = |verdicts: &SolutionVerdicts| keeps(&promise, verdicts, scoring);
+                    let legacy = (task.problem.package.as_ref())
+                        .is_some_and(|package| package.version == FormatVersion::Legacy);
+                    match decided_at {
+                        None => {
+                            let kept = if keeps(&run) {
+                                Outcome::Kept
+                            } else {
+                                Outcome::Mismatch
+                            };
+                            (describe(&run), (kept, None), Some(run))
+                        }
+                        Some(limit) => {
+                            let under = run.under_time_limit(limit, task.one_at_a_time);
+                            let got = describe(&under);
+                            let beyond = Beyond {
+                                limit,
+                                margin: task.problem.limits.cpu_time,
+                                run: &run,
+                                kept: keeps(&run),
+                            };
+                            let outcome = outcome_beyond(keeps(&under), &got, beyond, legacy);
+                            (got, outcome, Some(under))
+                        }
+                    }
                 }
             };
             let row = Row {
@@ -331,12 +412,17 @@ fn judge_batch(
                 expected: folder,
                 got,
                 outcome,
+                warning,
             };
             rows[index] = Some((row, verdicts));
         }
     }
     rows.into_iter().flatten().collect()
 }
+
+/// A submission in a pool: its row's place, its task, its promise, its folder, and the time
+/// limit its verdicts are decided at when it runs beyond it.
+type Judged = (usize, Task, Promise, String, Option<Duration>);
 
 /// A row of the report as decided before anything runs: skipped, or to be judged.
 enum Entry {
@@ -358,6 +444,7 @@ impl Entry {
             expected: folder.to_owned(),
             got: "not judged".into(),
             outcome: Outcome::Skipped(reason),
+            warning: None,
         })
     }
 

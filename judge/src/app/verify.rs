@@ -101,6 +101,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     for note in &report.notes {
         let _ = writeln!(out, "note: {note}");
     }
+    for row in &rows {
+        if let Some(warning) = &row.warning {
+            let name = row
+                .submission
+                .strip_prefix(&base)
+                .unwrap_or(&row.submission);
+            let _ = writeln!(out, "warning: {}: {warning}", name.display());
+        }
+    }
     let judged = rows.len() - skipped;
     Ok(if errors > 0 {
         Outcome::Error

@@ -53,10 +53,15 @@ pub struct Tally {
 impl Tally {
     /// Counts one case.
     pub fn add(&mut self, result: &CaseResult) {
+        self.add_case(result.verdict, result.cpu_time, result.peak_memory_bytes);
+    }
+
+    /// Counts one case from its verdict and figures.
+    pub fn add_case(&mut self, verdict: Verdict, cpu_time: Duration, peak_memory_bytes: u64) {
         self.cases += 1;
-        self.counts[result.verdict.kind() as usize] += 1;
-        self.max_cpu_time = self.max_cpu_time.max(result.cpu_time);
-        self.max_peak_memory_bytes = self.max_peak_memory_bytes.max(result.peak_memory_bytes);
+        self.counts[verdict.kind() as usize] += 1;
+        self.max_cpu_time = self.max_cpu_time.max(cpu_time);
+        self.max_peak_memory_bytes = self.max_peak_memory_bytes.max(peak_memory_bytes);
     }
 
     /// How many cases got a verdict of `kind`.

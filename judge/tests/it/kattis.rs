@@ -481,15 +481,19 @@ fn a_requirement_on_test_data_is_checked_on_those_cases_only() {
     );
 }
 
+/// A rejected submission runs to the time limit × time_limit_to_tle (1.5), as problemtools and
+/// BAPCtools run it, but its verdicts are those under the limit: a run that needs the margin
+/// is warned of, and in a 2025-09 package (as BAPCtools decides) kept only if it keeps its
+/// promise under the limit.
 #[test]
-fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
-    // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), but it
-    // finishes under 1.5 s, so the limit is too close for the package to promise its TLE.
+fn a_rejected_submission_is_judged_at_the_limit_and_warned_of_within_the_margin() {
+    // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), though it
+    // finishes under 1.5 s. slow_and_wrong.py too, and then answers wrong.
     let (code, table) = verify("tle_margin_2025");
     assert_eq!(code, 1, "{table}");
     assert_eq!(
         &row(&table, "time_limit_exceeded/barely.py")[2..],
-        ["AC 1", "MISMATCH"],
+        ["TLE 1", "ok"],
         "{table}"
     );
     assert_eq!(
@@ -497,6 +501,18 @@ fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
         ["TLE 1", "ok"],
         "{table}"
     );
+    assert_eq!(
+        &row(&table, "wrong_answer/slow_and_wrong.py")[2..],
+        ["TLE 1", "MISMATCH"],
+        "{table}"
+    );
+    for warned in [
+        "time_limit_exceeded/barely.py: sensitive to the time limit: TLE 1 under 1 s, AC 1 under 1.5 s",
+        "wrong_answer/slow_and_wrong.py: sensitive to the time limit: TLE 1 under 1 s, WA 1 under 1.5 s",
+    ] {
+        assert!(table.contains(&format!("warning: {warned}\n")), "{table}");
+    }
+    assert!(!table.contains("spins.py: sensitive"), "{table}");
     judge()
         .args([
             "run",
@@ -507,6 +523,26 @@ fn a_too_slow_submission_must_be_too_slow_by_the_margin() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("TLE"));
+}
+
+/// problemtools keeps a legacy package's promise that holds only with the margin's extra
+/// time ("OK with extra time"), and warns; the row says what it got under the limit.
+#[test]
+fn a_legacy_promise_kept_with_extra_time_is_kept_and_warned_of() {
+    let (code, table) = verify("extra_time_legacy");
+    assert_eq!(code, 0, "{table}");
+    assert_eq!(
+        &row(&table, "wrong_answer/slow_and_wrong.py")[2..],
+        ["TLE 1", "ok"],
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "warning: wrong_answer/slow_and_wrong.py: sensitive to the time limit: TLE 1 under 1 s, \
+             WA 1 under 2 s (kept with the extra time, as problemtools keeps it)"
+        ),
+        "{table}"
+    );
 }
 
 /// The score `judge run --format json` gives `submission` of the fixture package `name`:
