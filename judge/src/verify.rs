@@ -125,6 +125,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     let entries = plan(&root, &yaml, problem, compiler);
     prebuild(&entries, problem, compiler, jobs);
     let all: Vec<&Entry> = entries.iter().collect();
+    let rows_of = |judged: Vec<Judgement>| judged.iter().map(Judgement::row).collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         report.rows = rows_of(judge_batch(&all, &|_| problem.clone(), compiler, jobs));
         return Ok(report);
@@ -146,13 +147,12 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     };
     let mut judged = judge_batch(&first, &problem_for, compiler, jobs);
     let judged_others = judged.split_off(accepted.len());
-    let slowest_accepted = judged
-        .iter()
-        .filter(|(row, _)| row.outcome == Outcome::Kept)
-        .filter_map(|(_, verdicts)| verdicts.as_ref())
-        .map(|verdicts| verdicts.tally.max_cpu_time)
+    report.rows = judged.iter().map(Judgement::row).collect();
+    let slowest_accepted = (judged.iter().zip(&report.rows))
+        .filter(|(_, row)| row.outcome == Outcome::Kept)
+        .filter_map(|(judgement, _)| judgement.run())
+        .map(|run| run.tally.max_cpu_time)
         .max();
-    report.rows = rows_of(judged);
     report.derived_time_limit = derived_limit(package, slowest_accepted);
     let limit = match &report.derived_time_limit {
         Some((limit, _)) => *limit,
@@ -164,39 +164,128 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
             UNKNOWN_TIME_LIMIT
         }
     };
-    // Each of the others: its row from the first run if that stands, else judged again.
+    // Each of the others: its first run decided at the limit if that run stands, else
+    // judged again.
     let mut rows: Vec<Option<Row>> = vec![None; others.len()];
     let mut again: Vec<(usize, &Entry)> = Vec::new();
-    for (index, (&entry, (row, verdicts))) in others.iter().zip(judged_others).enumerate() {
-        if limit > least_limit && verdicts.as_ref().is_some_and(met_the_limit) {
+    for (index, (&entry, judgement)) in others.iter().zip(judged_others).enumerate() {
+        if limit > least_limit && judgement.met_the_limit() {
             again.push((index, entry));
         } else {
-            rows[index] = Some(row);
+            rows[index] = Some(judgement.decided_at(limit).row());
         }
     }
     let entries: Vec<&Entry> = again.iter().map(|(_, entry)| *entry).collect();
     let judged = judge_batch(&entries, &|_| under(limit), compiler, jobs);
-    for ((index, _), (row, _)) in again.into_iter().zip(judged) {
-        rows[index] = Some(row);
+    for ((index, _), judgement) in again.into_iter().zip(judged) {
+        rows[index] = Some(judgement.row());
     }
     report.rows.extend(rows.into_iter().flatten());
     Ok(report)
 }
 
-/// Whether a run's verdicts depend on its time limit: a case too slow (CPU time or the
-/// wall-clock backstop, both set by the limit), or a validator's failure (its own limits
-/// follow the problem's).
-fn met_the_limit(verdicts: &SolutionVerdicts) -> bool {
-    verdicts.verdicts.iter().any(|verdict| {
-        matches!(
-            verdict.kind(),
-            VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
-        )
-    })
+/// A submission as judged, or why not: its row is made from its run, with the verdicts
+/// decided at the time limit.
+enum Judgement {
+    Skipped(Row),
+    Judged(Box<Judged>),
 }
 
-fn rows_of(judged: Vec<(Row, Option<SolutionVerdicts>)>) -> Vec<Row> {
-    judged.into_iter().map(|(row, _)| row).collect()
+struct Judged {
+    task: Task,
+    folder: String,
+    promise: Promise,
+    /// The limit its verdicts are decided at, when it ran beyond it (`with_tle_margin`).
+    decided_at: Option<Duration>,
+    run: std::result::Result<SolutionVerdicts, String>,
+}
+
+impl Judgement {
+    fn run(&self) -> Option<&SolutionVerdicts> {
+        match self {
+            Judgement::Judged(judged) => judged.run.as_ref().ok(),
+            Judgement::Skipped(_) => None,
+        }
+    }
+
+    /// Whether its run's verdicts depend on the limit it ran under: a case too slow (CPU
+    /// time or the wall-clock backstop, both set by the limit), or a validator's failure (its
+    /// own limits follow the problem's). A run that did not meet it stands under any larger
+    /// limit.
+    fn met_the_limit(&self) -> bool {
+        self.run().is_some_and(|run| {
+            run.verdicts.iter().any(|verdict| {
+                matches!(
+                    verdict.kind(),
+                    VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
+                )
+            })
+        })
+    }
+
+    /// The same run, its verdicts decided at `limit` where they were decided at a limit
+    /// below the one it ran under.
+    fn decided_at(mut self, limit: Duration) -> Judgement {
+        if let Judgement::Judged(judged) = &mut self {
+            if judged.decided_at.is_some() {
+                judged.decided_at = Some(limit);
+            }
+        }
+        self
+    }
+
+    fn row(&self) -> Row {
+        let Judged {
+            task,
+            folder,
+            promise,
+            decided_at,
+            run,
+        } = match self {
+            Judgement::Skipped(row) => return row.clone(),
+            Judgement::Judged(judged) => judged.as_ref(),
+        };
+        let row = |got: String, outcome, warning| Row {
+            submission: task.solution.clone(),
+            expected: folder.clone(),
+            got,
+            outcome,
+            warning,
+        };
+        let run = match run {
+            Err(error) => return row("error".into(), Outcome::Error(error.clone()), None),
+            Ok(SolutionVerdicts {
+                score: Some(Err(error)),
+                ..
+            }) => {
+                let error = format!("judge error in scoring: {error}");
+                return row("error".into(), Outcome::Error(error), None);
+            }
+            Ok(run) => run,
+        };
+        let problem = &task.problem;
+        let keeps =
+            |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
+        let (Some(limit), Some(package)) = (*decided_at, &problem.package) else {
+            let outcome = if keeps(run) {
+                Outcome::Kept
+            } else {
+                Outcome::Mismatch
+            };
+            return row(describe(run), outcome, None);
+        };
+        let under = run.under_time_limit(limit, task.one_at_a_time);
+        let got = describe(&under);
+        let beyond = Beyond {
+            limit,
+            margin: limit.mul_f64(package.timing.time_limit_to_tle),
+            run,
+            kept: keeps(run),
+        };
+        let legacy = package.version == FormatVersion::Legacy;
+        let (outcome, warning) = outcome_beyond(keeps(&under), &got, beyond, legacy);
+        row(got, outcome, warning)
+    }
 }
 
 /// The time limit the slowest accepted run implies, and how it was found.
@@ -298,21 +387,20 @@ fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// Judges `entries` as one pool of cases (skipped ones pass through): each row, in order,
-/// with the verdicts it was made from.
+/// Judges `entries` as one pool of cases (skipped ones pass through), in order.
 fn judge_batch(
     entries: &[&Entry],
     problem_for: &dyn Fn(&Entry) -> Problem,
     compiler: &Compiler,
     jobs: usize,
-) -> Vec<(Row, Option<SolutionVerdicts>)> {
-    let mut rows: Vec<Option<(Row, Option<SolutionVerdicts>)>> = Vec::new();
+) -> Vec<Judgement> {
+    let mut judged: Vec<Option<Judgement>> = Vec::new();
     // A score needs every case, and so does a requirement on some cases only or on a
     // message; a verdict over all cases needs only the first failure. Each kind is a pool.
-    let mut pools: [Vec<Judged>; 2] = Default::default();
+    let mut pools: [Vec<Pooled>; 2] = Default::default();
     for &entry in entries {
         match entry {
-            Entry::Skipped(row) => rows.push(Some((row.clone(), None))),
+            Entry::Skipped(row) => judged.push(Some(Judgement::Skipped(row.clone()))),
             Entry::Judge {
                 submission,
                 folder,
@@ -332,15 +420,15 @@ fn judge_batch(
                     solution: submission.clone(),
                     one_at_a_time: fails && !every_case,
                 };
-                let judged = (
-                    rows.len(),
+                let pooled = (
+                    judged.len(),
                     task,
                     promise.clone(),
                     folder.clone(),
                     decided_at,
                 );
-                pools[usize::from(every_case)].push(judged);
-                rows.push(None);
+                pools[usize::from(every_case)].push(pooled);
+                judged.push(None);
             }
         }
     }
@@ -358,71 +446,24 @@ fn judge_batch(
             fail_fast: !every_case,
         };
         judge_all(tasks, compiler, &settings, &mut collector);
-        let mut judged = collector.judged.into_iter();
+        let mut runs = collector.judged.into_iter();
         for (index, task, promise, folder, decided_at) in pool {
-            let (got, (outcome, warning), verdicts) = match judged.next() {
-                None => (
-                    "error".into(),
-                    (Outcome::Error("the submission was not judged".into()), None),
-                    None,
-                ),
-                Some(Err(error)) => ("error".into(), (Outcome::Error(error), None), None),
-                Some(Ok(SolutionVerdicts {
-                    score: Some(Err(error)),
-                    ..
-                })) => (
-                    "error".into(),
-                    (
-                        Outcome::Error(format!("judge error in scoring: {error}")),
-                        None,
-                    ),
-                    None,
-                ),
-                Some(Ok(run)) => {
-                    let scoring = task.problem.scoring.as_ref();
-                    let keeps = |verdicts: &SolutionVerdicts| keeps(&promise, verdicts, scoring);
-                    let legacy = (task.problem.package.as_ref())
-                        .is_some_and(|package| package.version == FormatVersion::Legacy);
-                    match decided_at {
-                        None => {
-                            let kept = if keeps(&run) {
-                                Outcome::Kept
-                            } else {
-                                Outcome::Mismatch
-                            };
-                            (describe(&run), (kept, None), Some(run))
-                        }
-                        Some(limit) => {
-                            let under = run.under_time_limit(limit, task.one_at_a_time);
-                            let got = describe(&under);
-                            let beyond = Beyond {
-                                limit,
-                                margin: task.problem.limits.cpu_time,
-                                run: &run,
-                                kept: keeps(&run),
-                            };
-                            let outcome = outcome_beyond(keeps(&under), &got, beyond, legacy);
-                            (got, outcome, Some(under))
-                        }
-                    }
-                }
-            };
-            let row = Row {
-                submission: task.solution,
-                expected: folder,
-                got,
-                outcome,
-                warning,
-            };
-            rows[index] = Some((row, verdicts));
+            let run = (runs.next()).unwrap_or_else(|| Err("the submission was not judged".into()));
+            judged[index] = Some(Judgement::Judged(Box::new(Judged {
+                task,
+                folder,
+                promise,
+                decided_at,
+                run,
+            })));
         }
     }
-    rows.into_iter().flatten().collect()
+    judged.into_iter().flatten().collect()
 }
 
-/// A submission in a pool: its row's place, its task, its promise, its folder, and the time
-/// limit its verdicts are decided at when it runs beyond it.
-type Judged = (usize, Task, Promise, String, Option<Duration>);
+/// A submission in a pool: its place, its task, its promise, its folder, and the time limit
+/// its verdicts are decided at when it runs beyond it.
+type Pooled = (usize, Task, Promise, String, Option<Duration>);
 
 /// A row of the report as decided before anything runs: skipped, or to be judged.
 enum Entry {

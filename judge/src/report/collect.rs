@@ -149,7 +149,9 @@ mod tests {
             verdicts.verdicts.push(verdict);
             verdicts.cases.push(format!("secret/{i}"));
             verdicts.figures.push((cpu_time, 1 << 20));
-            verdicts.messages.push((verdict != AC).then(|| "wrong".to_owned()));
+            verdicts
+                .messages
+                .push((verdict != AC).then(|| "wrong".to_owned()));
             verdicts.tally.add_case(verdict, cpu_time, 1 << 20);
         }
         verdicts

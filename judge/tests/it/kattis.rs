@@ -293,6 +293,18 @@ fn verified_derived_time_limit_2025() {
     );
 }
 
+/// A rejected submission's first run goes on to the least limit's margin (here 1 s × 2): one
+/// that finished within it stands, its verdicts decided at the derived limit (2 s: WA, not the
+/// TLE it is under 1 s).
+#[test]
+fn verified_derived_time_limit_stands_legacy() {
+    verified(
+        "derived_time_limit_stands_legacy",
+        &[("wrong_answer/slow_and_wrong.py", "WA 1", "ok")],
+        "time limit: 2 s, derived",
+    );
+}
+
 /// Submissions not expected to be too slow run beside the accepted ones under one resolution
 /// step, the least limit a package can derive: one that meets it is judged again under the
 /// derived limit, where its verdict is its own (here WA, not TLE).
