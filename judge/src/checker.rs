@@ -19,6 +19,7 @@ pub const CHECKER_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(30),
     memory_bytes: 2 << 30,
     output_bytes: 1 << 20,
+    decided_at: None,
     stack_bytes: 256 << 20,
 };
 

@@ -21,6 +21,7 @@ const COMPILE_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(120),
     memory_bytes: 8 << 30,
     output_bytes: 1 << 30,
+    decided_at: None,
     stack_bytes: 64 << 20,
 };
 

@@ -208,6 +208,7 @@ impl Problem {
                 "output_limit_mib",
                 defaults.output_bytes,
             )?,
+            decided_at: None,
             stack_bytes: mib(
                 &metadata.stack_limit_mib,
                 "stack_limit_mib",

@@ -69,6 +69,7 @@ impl Profile {
             cpu_time: Duration::from_millis(time_ms),
             memory_bytes,
             output_bytes: 64 * MIB,
+            decided_at: None,
             stack_bytes: self.stack_bytes(memory_bytes),
         }
     }

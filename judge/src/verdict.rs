@@ -107,8 +107,9 @@ impl fmt::Display for Verdict {
 /// - a stop at the wall-clock backstop while the program slept or blocked (one that computes
 ///   is waited for), with nothing to wait for, or (`talks`) waiting on a validator that cannot
 ///   have been kept from a CPU for as long as the backstop's slack;
-/// - CPU time over the limit by more than all the CPU time the rest of the machine spent
-///   meanwhile, which is the most that load can have added to it.
+/// - CPU time over the limit (the one its verdicts are decided at) by more than all the CPU
+///   time the rest of the machine spent meanwhile, which is the most that load can have added
+///   to it.
 pub fn beyond_load(run: &RunOutput, limits: &Limits, talks: bool) -> bool {
     if run.wall_timeout && run.starved.is_zero() {
         return !talks
@@ -116,8 +117,9 @@ pub fn beyond_load(run: &RunOutput, limits: &Limits, talks: bool) -> bool {
                 .load
                 .is_some_and(|load| load.all_busy() < BACKSTOP_SLACK);
     }
+    let limit = limits.decided_at.unwrap_or(limits.cpu_time);
     run.load
-        .is_some_and(|load| run.cpu_time > limits.cpu_time + load.others())
+        .is_some_and(|load| run.cpu_time > limit + load.others())
 }
 
 /// The verdict a run earns before its output is looked at, in the documented order
@@ -183,6 +185,7 @@ mod tests {
             cpu_time: Duration::from_secs(1),
             memory_bytes: 100,
             output_bytes: 100,
+            decided_at: None,
             stack_bytes: 100,
         }
     }
@@ -412,5 +415,20 @@ mod tests {
             !beyond_load(&starved, &limits, false),
             "CPU time under the limit"
         );
+        // A run to 4 × the limit its verdicts are decided at: 4400 ms with 2000 ms elsewhere is
+        // far past that limit, though not past the one it ran to.
+        let beyond = Limits {
+            cpu_time: Duration::from_secs(4),
+            decided_at: Some(limits.cpu_time),
+            ..limits
+        };
+        assert!(beyond_load(&over(4400, load(2000, 0)), &beyond, false));
+        let to_the_end = Limits {
+            decided_at: None,
+            ..beyond
+        };
+        assert!(!beyond_load(&over(4400, load(2000, 0)), &to_the_end, false));
+        assert_eq!(crate::sandbox::wall_backstop(&beyond), Duration::from_secs(3));
+        assert_eq!(crate::sandbox::wall_backstop(&to_the_end), Duration::from_secs(9));
     }
 }

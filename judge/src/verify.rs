@@ -303,12 +303,14 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
     Some((timing.limit_from(slowest), how))
 }
 
-/// A package's submission that is not promised acceptance runs beyond its time limit, to the
-/// limit × `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools
-/// run it: its verdicts are still those under the limit (see `under_time_limit`), and the
-/// longer run tells whether they depend on the limit. Returns the problem to run and the limit
-/// the verdicts are decided at, when they differ. A scored submission runs under the limit
-/// (its score needs every case under it), unless it must be too slow.
+/// A package's submission that must be too slow runs beyond its time limit, to the limit ×
+/// `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools run it:
+/// its verdicts are still those under the limit (see `under_time_limit`), and the longer run
+/// tells whether they depend on the limit. In a legacy pass-fail package so does every
+/// submission promised a rejection, since problemtools keeps a promise that holds only with
+/// the extra time (`outcome_beyond`); in a later one that could only warn, so they run under
+/// the limit. Returns the problem to run and the limit the verdicts are decided at, when
+/// they differ.
 fn with_tle_margin(problem: &Problem, promise: &Promise) -> (Problem, Option<Duration>) {
     let must_time_out = match promise {
         Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
@@ -325,8 +327,15 @@ fn with_tle_margin(problem: &Problem, promise: &Promise) -> (Problem, Option<Dur
     );
     let mut problem = problem.clone();
     let limit = problem.limits.cpu_time;
+    let with_extra_time = |package: &Package| {
+        package.version == FormatVersion::Legacy && rejected && problem.scoring.is_none()
+    };
     match &problem.package {
-        Some(package) if must_time_out || (rejected && problem.scoring.is_none()) => {
+        Some(package) if must_time_out || with_extra_time(package) => {
+            // A program that sleeps is stopped as it would be under the limit (`guess`'s
+            // submission that never flushes: 3 s, not 9 s), and a time verdict far past the
+            // limit needs no re-run alone.
+            problem.limits.decided_at = Some(limit);
             problem.limits.cpu_time = limit.mul_f64(package.timing.time_limit_to_tle);
             (problem, Some(limit))
         }

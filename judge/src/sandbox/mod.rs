@@ -64,6 +64,11 @@ pub struct Limits {
     pub output_bytes: u64,
     /// Size of the main thread's stack.
     pub stack_bytes: u64,
+    /// The CPU time limit the verdicts are decided at, when the run goes on past it to
+    /// `cpu_time` to see whether they depend on it (`judge verify`'s margin). The extra time
+    /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
+    /// load can have done to a time verdict.
+    pub decided_at: Option<Duration>,
 }
 
 /// What to run, and under which limits.
@@ -87,9 +92,10 @@ pub struct RunSpec<'a> {
 /// longer than that when something it waited on was kept from a CPU for less than this.
 pub const BACKSTOP_SLACK: Duration = Duration::from_secs(1);
 
-/// When a program that is not computing is stopped, for a CPU time limit.
-pub fn wall_backstop(cpu_time_limit: Duration) -> Duration {
-    cpu_time_limit * 2 + BACKSTOP_SLACK
+/// When a program that is not computing is stopped, under `limits`: at twice the CPU time
+/// limit its verdicts are decided at, and the slack.
+pub fn wall_backstop(limits: &Limits) -> Duration {
+    limits.decided_at.unwrap_or(limits.cpu_time) * 2 + BACKSTOP_SLACK
 }
 
 impl<'a> RunSpec<'a> {
@@ -100,7 +106,7 @@ impl<'a> RunSpec<'a> {
             stdin,
             limits,
             address_space_backstop: true,
-            wall_timeout: wall_backstop(limits.cpu_time),
+            wall_timeout: wall_backstop(&limits),
             stop_at_output_limit: true,
         }
     }
