@@ -7,7 +7,7 @@
 //! How each limit is enforced and measured, per setup (the README's "Limits and safety"):
 //! - CPU time: the whole tree's, from `wait4` of every process (orphans are re-parented to the
 //!   supervisor and reaped there); while it runs, the watchdog reads `/proc` every 100 ms and
-//!   stops it past 1.1 x the limit; RLIMIT_CPU per process as a backstop.
+//!   stops it past 1.1 x the limit (`cpu_cutoff`); RLIMIT_CPU per process as a backstop.
 //! - Memory: the larger of the largest process's own peak resident set (`ru_maxrss`, the
 //!   figure online judges show) and, with a memory cgroup, the cgroup's peak charge over the
 //!   run (every process, shared memory, memfd and tmpfs pages), whose hard limit enforces it;
@@ -96,6 +96,18 @@ pub const BACKSTOP_SLACK: Duration = Duration::from_secs(1);
 /// limit its verdicts are decided at, and the slack.
 pub fn wall_backstop(limits: &Limits) -> Duration {
     limits.decided_at.unwrap_or(limits.cpu_time) * 2 + BACKSTOP_SLACK
+}
+
+/// When the watchdog ends a run that computes: a tenth past the CPU time limit and 50 ms, so
+/// that a time verdict can be past what load explains (`verdict::beyond_load`) without a
+/// re-run alone. A run past the limit its verdicts are decided at is far past it already, and
+/// stops just past its own.
+pub fn cpu_cutoff(limits: &Limits) -> Duration {
+    let slack = Duration::from_millis(50);
+    match limits.decided_at {
+        Some(_) => limits.cpu_time + slack,
+        None => limits.cpu_time.mul_f64(1.1) + slack,
+    }
 }
 
 impl<'a> RunSpec<'a> {
@@ -630,6 +642,7 @@ fn request(
         argc: spec.argv.len() as u32,
         envc,
         cpu_time_ms: limits.cpu_time.as_millis().min(u64::MAX as u128) as u64,
+        cpu_cutoff_ms: cpu_cutoff(limits).as_millis().min(u64::MAX as u128) as u64,
         memory_bytes: limits.memory_bytes,
         stack_bytes: limits.stack_bytes,
         output_bytes: limits.output_bytes,

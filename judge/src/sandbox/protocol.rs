@@ -33,6 +33,8 @@ pub struct Request {
     pub argc: u32,
     pub envc: u32,
     pub cpu_time_ms: u64,
+    /// Past this much CPU time the watchdog ends the run (`cpu_cutoff`).
+    pub cpu_cutoff_ms: u64,
     pub memory_bytes: u64,
     pub stack_bytes: u64,
     pub output_bytes: u64,

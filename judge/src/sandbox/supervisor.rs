@@ -455,7 +455,7 @@ impl Watch {
             starved: Duration::ZERO,
             // RLIMIT_CPU only acts on whole seconds (and per process): past this, the
             // watchdog ends the run itself.
-            cpu_cutoff: cpu_limit.mul_f64(1.1) + Duration::from_millis(50),
+            cpu_cutoff: Duration::from_millis(request.cpu_cutoff_ms),
             memory_limit: request.memory_bytes,
             baseline,
             max_resident: 0,
