@@ -22,6 +22,7 @@ const COMPILE_LIMITS: Limits = Limits {
     memory_bytes: 8 << 30,
     output_bytes: 1 << 30,
     decided_at: None,
+    kattis_jvm: false,
     stack_bytes: 64 << 20,
 };
 
@@ -51,20 +52,7 @@ pub struct Program {
 impl Program {
     /// The command line under `limits`.
     pub fn command(&self, limits: &Limits) -> Vec<OsString> {
-        let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
-        // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
-        let stack_mib = (limits.stack_bytes >> 20)
-            .clamp(1, MAX_JVM_STACK_MIB)
-            .to_string();
-        self.run
-            .iter()
-            .map(|part| {
-                OsString::from(
-                    part.replace("{memory_mib}", &memory_mib)
-                        .replace("{stack_mib}", &stack_mib),
-                )
-            })
-            .collect()
+        command_under(&self.run, limits)
     }
 
     /// Runs the program on `stdin` (with `args` after its command) under `limits`.
@@ -96,6 +84,30 @@ impl Program {
         Ok(run)
     }
 }
+
+/// `run` with the placeholders of `limits` filled in. Under `kattis_jvm` the JVM gets its whole
+/// heap at the start and 64 MiB thread stacks, as Kattis runs it.
+fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
+    let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
+    // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
+    let stack_mib = match limits.kattis_jvm {
+        true => KATTIS_JVM_STACK_MIB,
+        false => (limits.stack_bytes >> 20).clamp(1, MAX_JVM_STACK_MIB),
+    };
+    let mut command = Vec::with_capacity(run.len() + 1);
+    for part in run {
+        if limits.kattis_jvm && part.starts_with("-Xmx") {
+            command.push(OsString::from(format!("-Xms{memory_mib}m")));
+        }
+        let part = (part.replace("{memory_mib}", &memory_mib))
+            .replace("{stack_mib}", &stack_mib.to_string());
+        command.push(OsString::from(part));
+    }
+    command
+}
+
+/// The thread stack Kattis gives the JVM (`-Xss64m`), as problemtools and BAPCtools do.
+const KATTIS_JVM_STACK_MIB: u64 = 64;
 
 /// How a run differs from the usual one.
 #[derive(Debug, Default)]
@@ -464,4 +476,30 @@ fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
                 .replace("{crate}", &crate_name(&sources.main))]
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_jvm_runs_as_the_judge_runs_it() {
+        let run: Vec<String> = ["java", "-Xmx{memory_mib}m", "-Xss{stack_mib}m", "Main"]
+            .map(String::from)
+            .to_vec();
+        let boj = crate::profile::Profile::Boj.limits();
+        let kattis = crate::profile::Profile::Kattis.limits();
+        let words = |limits: &Limits| -> Vec<String> {
+            let command = command_under(&run, limits);
+            command
+                .iter()
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(words(&boj), ["java", "-Xmx256m", "-Xss224m", "Main"]);
+        assert_eq!(
+            words(&kattis),
+            ["java", "-Xms2048m", "-Xmx2048m", "-Xss64m", "Main"]
+        );
+    }
 }

@@ -209,6 +209,7 @@ impl Problem {
                 defaults.output_bytes,
             )?,
             decided_at: None,
+            kattis_jvm: defaults.kattis_jvm,
             stack_bytes: mib(
                 &metadata.stack_limit_mib,
                 "stack_limit_mib",

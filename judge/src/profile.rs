@@ -70,6 +70,7 @@ impl Profile {
             memory_bytes,
             output_bytes: 64 * MIB,
             decided_at: None,
+            kattis_jvm: self == Profile::Kattis,
             stack_bytes: self.stack_bytes(memory_bytes),
         }
     }

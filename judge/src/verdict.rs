@@ -186,6 +186,7 @@ mod tests {
             memory_bytes: 100,
             output_bytes: 100,
             decided_at: None,
+            kattis_jvm: false,
             stack_bytes: 100,
         }
     }

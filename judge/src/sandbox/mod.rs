@@ -69,6 +69,9 @@ pub struct Limits {
     /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
     /// load can have done to a time verdict.
     pub decided_at: Option<Duration>,
+    /// The JVM runs as Kattis runs it: its whole heap from the start (`-Xms` = `-Xmx`) and
+    /// 64 MiB thread stacks, as problemtools and BAPCtools run it too.
+    pub kattis_jvm: bool,
 }
 
 /// What to run, and under which limits.
