@@ -191,12 +191,12 @@ enum Judgement {
     Judged(Box<Judged>),
 }
 
+/// Its task's limits say what its run went to, and the limit its verdicts are decided at when
+/// that is below it (`with_tle_margin`).
 struct Judged {
     task: Task,
     folder: String,
     promise: Promise,
-    /// The limit its verdicts are decided at, when it ran beyond it (`with_tle_margin`).
-    decided_at: Option<Duration>,
     run: std::result::Result<SolutionVerdicts, String>,
 }
 
@@ -227,8 +227,9 @@ impl Judgement {
     /// below the one it ran under.
     fn decided_at(mut self, limit: Duration) -> Judgement {
         if let Judgement::Judged(judged) = &mut self {
-            if judged.decided_at.is_some() {
-                judged.decided_at = Some(limit);
+            let decided_at = &mut judged.task.problem.limits.decided_at;
+            if decided_at.is_some() {
+                *decided_at = Some(limit);
             }
         }
         self
@@ -239,52 +240,61 @@ impl Judgement {
             task,
             folder,
             promise,
-            decided_at,
             run,
         } = match self {
             Judgement::Skipped(row) => return row.clone(),
             Judgement::Judged(judged) => judged.as_ref(),
         };
-        let row = |got: String, outcome, warning| Row {
+        let row = |got: String, kept: bool, warning| Row {
             submission: task.solution.clone(),
             expected: folder.clone(),
             got,
-            outcome,
+            outcome: if kept {
+                Outcome::Kept
+            } else {
+                Outcome::Mismatch
+            },
             warning,
         };
+        let error = |error: String| Row {
+            outcome: Outcome::Error(error),
+            ..row("error".into(), false, None)
+        };
         let run = match run {
-            Err(error) => return row("error".into(), Outcome::Error(error.clone()), None),
+            Err(message) => return error(message.clone()),
             Ok(SolutionVerdicts {
-                score: Some(Err(error)),
+                score: Some(Err(message)),
                 ..
-            }) => {
-                let error = format!("judge error in scoring: {error}");
-                return row("error".into(), Outcome::Error(error), None);
-            }
+            }) => return error(format!("judge error in scoring: {message}")),
             Ok(run) => run,
         };
         let problem = &task.problem;
         let keeps =
             |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
-        let (Some(limit), Some(package)) = (*decided_at, &problem.package) else {
-            let outcome = if keeps(run) {
-                Outcome::Kept
-            } else {
-                Outcome::Mismatch
-            };
-            return row(describe(run), outcome, None);
+        let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {
+            return row(describe(run), keeps(run), None);
         };
+        // It ran beyond the limit: its verdicts are those under it, and a warning says when
+        // the longer run got something else.
         let under = run.under_time_limit(limit, task.one_at_a_time);
-        let got = describe(&under);
-        let beyond = Beyond {
-            limit,
-            margin: limit.mul_f64(package.timing.time_limit_to_tle),
-            run,
-            kept: keeps(run),
-        };
-        let legacy = package.version == FormatVersion::Legacy;
-        let (outcome, warning) = outcome_beyond(keeps(&under), &got, beyond, legacy);
-        row(got, outcome, warning)
+        let (got, got_beyond) = (describe(&under), describe(run));
+        let kept = keeps(&under);
+        if got == got_beyond {
+            return row(got, kept, None);
+        }
+        let margin = limit.mul_f64(package.timing.time_limit_to_tle);
+        let mut warning = format!(
+            "sensitive to the time limit: {got} under {} s, {got_beyond} under {} s",
+            limit.as_secs_f64(),
+            margin.as_secs_f64()
+        );
+        // problemtools keeps a legacy package's promise kept only with the extra time ("OK
+        // with extra time"); BAPCtools, the 2025-09 tool, decides at the limit alone.
+        let with_extra_time = !kept && package.version == FormatVersion::Legacy && keeps(run);
+        if with_extra_time {
+            warning.push_str(" (kept with the extra time, as problemtools keeps it)");
+        }
+        row(got, kept || with_extra_time, Some(warning))
     }
 }
 
@@ -305,13 +315,11 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
 
 /// A package's submission that must be too slow runs beyond its time limit, to the limit ×
 /// `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools run it:
-/// its verdicts are still those under the limit (see `under_time_limit`), and the longer run
-/// tells whether they depend on the limit. In a legacy pass-fail package so does every
-/// submission promised a rejection, since problemtools keeps a promise that holds only with
-/// the extra time (`outcome_beyond`); in a later one that could only warn, so they run under
-/// the limit. Returns the problem to run and the limit the verdicts are decided at, when
-/// they differ.
-fn with_tle_margin(problem: &Problem, promise: &Promise) -> (Problem, Option<Duration>) {
+/// its verdicts are still those under the limit (`Limits::decided_at`, see `Judgement::row`),
+/// and the longer run tells whether they depend on the limit. In a legacy pass-fail package so
+/// does every submission promised a rejection, since problemtools keeps a promise that holds
+/// only with the extra time; in a later one that could only warn, so they run under the limit.
+fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
     let must_time_out = match promise {
         Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
         Promise::Requirements(requirements) => requirements.iter().any(|r| {
@@ -326,62 +334,16 @@ fn with_tle_margin(problem: &Problem, promise: &Promise) -> (Problem, Option<Dur
         Promise::Accepted | Promise::PartiallyAccepted | Promise::CompileError
     );
     let mut problem = problem.clone();
-    let limit = problem.limits.cpu_time;
-    let with_extra_time = |package: &Package| {
-        package.version == FormatVersion::Legacy && rejected && problem.scoring.is_none()
+    let Some(package) = &problem.package else {
+        return problem;
     };
-    match &problem.package {
-        Some(package) if must_time_out || with_extra_time(package) => {
-            // A program that sleeps is stopped as it would be under the limit (`guess`'s
-            // submission that never flushes: 3 s, not 9 s), and a time verdict far past the
-            // limit needs no re-run alone.
-            problem.limits.decided_at = Some(limit);
-            problem.limits.cpu_time = limit.mul_f64(package.timing.time_limit_to_tle);
-            (problem, Some(limit))
-        }
-        _ => (problem, None),
+    let legacy_pass_fail = package.version == FormatVersion::Legacy && problem.scoring.is_none();
+    if must_time_out || (rejected && legacy_pass_fail) {
+        let limit = problem.limits.cpu_time;
+        problem.limits.cpu_time = limit.mul_f64(package.timing.time_limit_to_tle);
+        problem.limits.decided_at = Some(limit);
     }
-}
-
-/// A run beyond the time limit its verdicts are decided at (`with_tle_margin`).
-struct Beyond<'a> {
-    limit: Duration,
-    /// The limit it ran under.
-    margin: Duration,
-    run: &'a SolutionVerdicts,
-    /// Whether its verdicts keep the promise.
-    kept: bool,
-}
-
-/// The outcome of a row from whether its verdicts under the time limit keep its promise, and
-/// what its run beyond the limit got; a warning when the two differ. As problemtools does
-/// it, a legacy package's promise kept only beyond the limit is kept ("OK with extra time");
-/// BAPCtools, the 2025-09 tool, decides at the limit alone.
-fn outcome_beyond(
-    kept: bool,
-    got: &str,
-    beyond: Beyond,
-    legacy: bool,
-) -> (Outcome, Option<String>) {
-    let outcome = if kept {
-        Outcome::Kept
-    } else {
-        Outcome::Mismatch
-    };
-    let got_beyond = describe(beyond.run);
-    if got_beyond == got {
-        return (outcome, None);
-    }
-    let mut warning = format!(
-        "sensitive to the time limit: {got} under {} s, {got_beyond} under {} s",
-        beyond.limit.as_secs_f64(),
-        beyond.margin.as_secs_f64()
-    );
-    if !kept && beyond.kept && legacy {
-        warning.push_str(" (kept with the extra time, as problemtools keeps it)");
-        return (Outcome::Kept, Some(warning));
-    }
-    (outcome, Some(warning))
+    problem
 }
 
 /// A folder whose requirement the package format defines (and `submissions.yaml` may change).
@@ -423,19 +385,12 @@ fn judge_batch(
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
                 // Expected to fail at some case, after which the rest is skipped.
                 let fails = matches!(promise, Promise::Some(_) | Promise::Rejected);
-                let (problem, decided_at) = with_tle_margin(&problem, promise);
                 let task = Task {
-                    problem,
+                    problem: with_tle_margin(&problem, promise),
                     solution: submission.clone(),
                     one_at_a_time: fails && !every_case,
                 };
-                let pooled = (
-                    judged.len(),
-                    task,
-                    promise.clone(),
-                    folder.clone(),
-                    decided_at,
-                );
+                let pooled = (judged.len(), task, promise.clone(), folder.clone());
                 pools[usize::from(every_case)].push(pooled);
                 judged.push(None);
             }
@@ -456,13 +411,12 @@ fn judge_batch(
         };
         judge_all(tasks, compiler, &settings, &mut collector);
         let mut runs = collector.judged.into_iter();
-        for (index, task, promise, folder, decided_at) in pool {
+        for (index, task, promise, folder) in pool {
             let run = (runs.next()).unwrap_or_else(|| Err("the submission was not judged".into()));
             judged[index] = Some(Judgement::Judged(Box::new(Judged {
                 task,
                 folder,
                 promise,
-                decided_at,
                 run,
             })));
         }
@@ -470,9 +424,8 @@ fn judge_batch(
     judged.into_iter().flatten().collect()
 }
 
-/// A submission in a pool: its place, its task, its promise, its folder, and the time limit
-/// its verdicts are decided at when it runs beyond it.
-type Pooled = (usize, Task, Promise, String, Option<Duration>);
+/// A submission in a pool: its place, its task, its promise and its folder.
+type Pooled = (usize, Task, Promise, String);
 
 /// A row of the report as decided before anything runs: skipped, or to be judged.
 enum Entry {
