@@ -39,7 +39,8 @@ const ORIGIN: &str = "/judge-source-folder";
 #[derive(Debug, Clone)]
 pub struct Program {
     pub language: &'static Language,
-    /// The run command, with `{memory_mib}` and `{stack_mib}` left for `command`.
+    /// The run command, with `{memory_mib}`, `{stack_mib}` and `{initial_heap}` left for
+    /// `command`.
     run: Vec<String>,
     /// It was taken from the cache instead of being built now.
     pub cached: bool,
@@ -93,17 +94,19 @@ fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
     let stack_mib = match limits.kattis_jvm {
         true => KATTIS_JVM_STACK_MIB,
         false => (limits.stack_bytes >> 20).clamp(1, MAX_JVM_STACK_MIB),
-    };
-    let mut command = Vec::with_capacity(run.len() + 1);
-    for part in run {
-        if limits.kattis_jvm && part.starts_with("-Xmx") {
-            command.push(OsString::from(format!("-Xms{memory_mib}m")));
-        }
-        let part = (part.replace("{memory_mib}", &memory_mib))
-            .replace("{stack_mib}", &stack_mib.to_string());
-        command.push(OsString::from(part));
     }
-    command
+    .to_string();
+    let initial_heap = limits.kattis_jvm.then(|| format!("-Xms{memory_mib}m"));
+    run.iter()
+        .filter_map(|part| match part.as_str() {
+            "{initial_heap}" => initial_heap.clone(),
+            _ => Some(
+                part.replace("{memory_mib}", &memory_mib)
+                    .replace("{stack_mib}", &stack_mib),
+            ),
+        })
+        .map(OsString::from)
+        .collect()
 }
 
 /// The thread stack Kattis gives the JVM (`-Xss64m`), as problemtools and BAPCtools do.
@@ -484,9 +487,12 @@ mod tests {
 
     #[test]
     fn the_jvm_runs_as_the_judge_runs_it() {
-        let run: Vec<String> = ["java", "-Xmx{memory_mib}m", "-Xss{stack_mib}m", "Main"]
-            .map(String::from)
-            .to_vec();
+        let java = crate::language::Language::by_code("java").expect("Java is known");
+        let run: Vec<String> = java
+            .run
+            .iter()
+            .map(|part| part.replace("{class}", "Main"))
+            .collect();
         let boj = crate::profile::Profile::Boj.limits();
         let kattis = crate::profile::Profile::Kattis.limits();
         let words = |limits: &Limits| -> Vec<String> {
@@ -496,10 +502,16 @@ mod tests {
                 .map(|w| w.to_string_lossy().into_owned())
                 .collect()
         };
-        assert_eq!(words(&boj), ["java", "-Xmx256m", "-Xss224m", "Main"]);
+        let flags = |limits| {
+            words(limits)
+                .into_iter()
+                .filter(|w| w.starts_with("-X"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(flags(&boj), ["-Xmx256m", "-Xss224m", "-XX:+UseSerialGC"]);
         assert_eq!(
-            words(&kattis),
-            ["java", "-Xms2048m", "-Xmx2048m", "-Xss64m", "Main"]
+            flags(&kattis),
+            ["-Xms2048m", "-Xmx2048m", "-Xss64m", "-XX:+UseSerialGC"]
         );
     }
 }

@@ -65,7 +65,8 @@ pub enum MainClass {
 /// from all its files), `{dir}` that folder, `{exe}` the built program in it, `{class}` the
 /// main class (Java, Kotlin), `{crate}` a Rust crate name made from the file's name, and
 /// `{memory_mib}` and `{stack_mib}` the run's limits (for runtimes that manage their own
-/// memory).
+/// memory), and the word `{initial_heap}` the JVM's `-Xms` where the judge sets one (Kattis:
+/// the memory limit), else no argument.
 #[derive(Debug)]
 pub struct Language {
     pub id: LanguageId,
@@ -99,6 +100,7 @@ pub struct Language {
 /// share; the rest follow the Kattis language table's choices (file endings, entry points).
 const JVM_RUN: &[&str] = &[
     "java",
+    "{initial_heap}",
     "-Xmx{memory_mib}m",
     "-Xss{stack_mib}m",
     "-XX:+UseSerialGC",
