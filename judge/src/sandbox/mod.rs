@@ -113,6 +113,11 @@ pub fn cpu_cutoff(limits: &Limits) -> Duration {
     }
 }
 
+/// Whole milliseconds, as the supervisor's request carries a duration.
+fn millis(duration: Duration) -> u64 {
+    duration.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
 impl<'a> RunSpec<'a> {
     /// The usual policy: the wall backstop stops a program that sleeps instead of computing.
     pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: Limits) -> Self {
@@ -644,12 +649,12 @@ fn request(
     let request = protocol::Request {
         argc: spec.argv.len() as u32,
         envc,
-        cpu_time_ms: limits.cpu_time.as_millis().min(u64::MAX as u128) as u64,
-        cpu_cutoff_ms: cpu_cutoff(limits).as_millis().min(u64::MAX as u128) as u64,
+        cpu_time_ms: millis(limits.cpu_time),
+        cpu_cutoff_ms: millis(cpu_cutoff(limits)),
         memory_bytes: limits.memory_bytes,
         stack_bytes: limits.stack_bytes,
         output_bytes: limits.output_bytes,
-        wall_timeout_ms: spec.wall_timeout.as_millis().min(u64::MAX as u128) as u64,
+        wall_timeout_ms: millis(spec.wall_timeout),
         address_space_backstop: spec.address_space_backstop,
         stdin_path,
         stdout_lent,
