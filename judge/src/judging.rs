@@ -217,12 +217,20 @@ fn starved_note(run: &RunOutput) -> String {
     )
 }
 
+/// Why a case that took `cpu_time` is too slow for `limit`.
+pub fn over_the_time_limit(cpu_time: Duration, limit: Duration) -> String {
+    format!(
+        "CPU time {} ms over the {} ms limit",
+        cpu_time.as_millis(),
+        limit.as_millis()
+    )
+}
+
 fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure {
     let message = match verdict {
         Verdict::TimeLimitExceeded if run.cpu_time > limits.cpu_time => format!(
-            "CPU time {} ms over the {} ms limit{}",
-            run.cpu_time.as_millis(),
-            limits.cpu_time.as_millis(),
+            "{}{}",
+            over_the_time_limit(run.cpu_time, limits.cpu_time),
             starved_note(run)
         ),
         Verdict::TimeLimitExceeded if !run.wall_timeout => format!(

@@ -46,7 +46,11 @@ impl SolutionVerdicts {
         let mut under = SolutionVerdicts {
             solution: self.solution.clone(),
             compile_error: self.compile_error,
-            first_failure: self.first_failure.clone().filter(|_| self.compile_error),
+            // The compiler's message stands; a case's is found again below.
+            first_failure: match self.compile_error {
+                true => self.first_failure.clone(),
+                false => None,
+            },
             score: self.score.clone(),
             ..SolutionVerdicts::default()
         };
@@ -56,11 +60,7 @@ impl SolutionVerdicts {
             let (verdict, message) = match too_slow {
                 true => (
                     Verdict::TimeLimitExceeded,
-                    Some(format!(
-                        "{} ms of CPU time, over the time limit of {} ms",
-                        cpu_time.as_millis(),
-                        limit.as_millis()
-                    )),
+                    Some(crate::judging::over_the_time_limit(cpu_time, limit)),
                 ),
                 false => (verdict, message.clone()),
             };
@@ -167,7 +167,10 @@ mod tests {
         assert_eq!(under.tally.count(VerdictKind::TimeLimitExceeded), 1);
         assert_eq!(under.tally.max_cpu_time, limit, "stopped at the limit");
         let message = under.first_failure.as_deref().unwrap();
-        assert!(message.contains("1300 ms of CPU time"), "{message}");
+        assert!(
+            message.contains("CPU time 1300 ms over the 1000 ms limit"),
+            "{message}"
+        );
         let every_case = beyond.under_time_limit(limit, false);
         assert_eq!(every_case.verdicts, [AC, TLE, TLE, TLE]);
         let quick = run(&[(AC, 200), (WA, 900)]);
