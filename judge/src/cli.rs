@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::profile::Profile;
+use crate::problem::profile::Profile;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -87,7 +87,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct ListenArgs {
     /// The port to add in the extension's custom ports.
-    #[arg(long, default_value_t = crate::listen::DEFAULT_PORT)]
+    #[arg(long, default_value_t = crate::app::listen::DEFAULT_PORT)]
     pub port: u16,
 }
 

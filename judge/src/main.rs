@@ -19,12 +19,12 @@ fn main() -> ExitCode {
         // SAFETY: nothing has started a thread yet.
         unsafe { sandbox.prepare_by_fork() };
     }
-    judge::interrupt::install();
+    judge::runner::interrupt::install();
     // A closed stdout (`judge | head`) makes prints fail: end as quietly as the signal would.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if let Some(signal) = judge::interrupt::requested() {
-            judge::interrupt::finish();
+        if let Some(signal) = judge::runner::interrupt::requested() {
+            judge::runner::interrupt::finish();
             std::process::exit(128 + signal);
         }
         default_hook(info);
@@ -41,8 +41,8 @@ fn main() -> ExitCode {
         }
     };
     // Asked to stop: end by the same signal, as a shell expects (it then reports 128 + it).
-    judge::interrupt::finish();
-    match judge::interrupt::requested() {
+    judge::runner::interrupt::finish();
+    match judge::runner::interrupt::requested() {
         Some(signal) => ExitCode::from((128 + signal) as u8),
         None => code,
     }

@@ -1,12 +1,12 @@
 //! `judge check`: will this one file work on the online judge as it is?
 
-use crate::check;
+use crate::toolchain::check;
 use crate::cli::CheckArgs;
-use crate::compile::{self, Build};
+use crate::toolchain::compile::{self, Build};
 use crate::error::{Error, Outcome, Result};
-use crate::judges::Judge as Judges;
-use crate::language::Language;
-use crate::profile::Profile;
+use crate::toolchain::online_judges::Judge as Judges;
+use crate::toolchain::language::Language;
+use crate::problem::profile::Profile;
 use crate::report::{format_bytes, HumanReporter, JsonReporter};
 use crate::runner::{self, Settings, Task};
 
@@ -82,8 +82,8 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let offers = judge.offers(language.name);
     let mut builds = Vec::new();
     for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
-        let shown = crate::submit::shown_command(offer, language);
-        match crate::submit::build_as(offer, &file, language)? {
+        let shown = crate::toolchain::submit::shown_command(offer, language);
+        match crate::toolchain::submit::build_as(offer, &file, language)? {
             Ok(()) => {
                 notices.result(format_args!(
                     "  ok        builds as {} (`{shown}`)",
@@ -138,7 +138,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     }
     let found: Vec<String> = found
         .into_iter()
-        .chain(crate::submit::function_form_problems(
+        .chain(crate::toolchain::submit::function_form_problems(
             &text,
             language,
             judge.entry,
@@ -182,15 +182,15 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     }
     match judge.entry {
         _ if outcome != Outcome::Accepted => {}
-        crate::judges::Entry::Program => notices.result(format_args!("submit: {}", file.display())),
-        crate::judges::Entry::Function { name } => {
+        crate::toolchain::online_judges::Entry::Program => notices.result(format_args!("submit: {}", file.display())),
+        crate::toolchain::online_judges::Entry::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
             notices.result(format_args!(
                 "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
                 judge.name
             ));
             notices.result("----8<----");
-            notices.result(crate::submit::pasted_part(&text).trim_end_matches('\n'));
+            notices.result(crate::toolchain::submit::pasted_part(&text).trim_end_matches('\n'));
             notices.result("----8<----");
         }
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::cli::GenArgs;
 use crate::corpus;
 use crate::error::{Outcome, Result};
-use crate::recipe::RECIPE_FILE;
+use crate::problem::recipe::RECIPE_FILE;
 use crate::report::{agree, plural};
 
 use super::Context;

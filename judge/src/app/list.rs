@@ -3,7 +3,7 @@
 use crate::cli::{Format, ListArgs};
 use crate::error::{Outcome, Result};
 use crate::problem::Problem;
-use crate::provenance::Provenance;
+use crate::problem::provenance::Provenance;
 use crate::report::{format_bytes, print_error, Table};
 
 use super::Context;

@@ -7,10 +7,12 @@ mod bless;
 mod check;
 mod gen;
 mod list;
+pub mod listen;
 mod new;
 pub(crate) mod run;
 mod stress;
 mod verify;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,8 +21,8 @@ use std::sync::Arc;
 use anstream::ColorChoice;
 
 use crate::cli::{Cli, Color, Command, Format, RunArgs};
-use crate::compile::Compiler;
-use crate::discover::Repository;
+use crate::toolchain::compile::Compiler;
+use crate::problem::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::report::{print_error, Detail, Notices};
@@ -156,7 +158,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Command::Stress(args) => stress::stress(&context, args),
         Command::Listen(args) => {
             let mut notices = context.notices("listen");
-            let served = crate::listen::serve(&context.repository, args.port, &mut notices);
+            let served = crate::app::listen::serve(&context.repository, args.port, &mut notices);
             served.map(|()| notices.finish(Outcome::Accepted))
         }
         Command::Watch(args) => {
@@ -164,12 +166,12 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
                 return Err(Error::usage("--solution needs exactly one PROBLEM"));
             }
             context.sandbox.prepare();
-            let watch = crate::watch::Watch {
+            let watch = crate::app::watch::Watch {
                 problems: args.problems,
                 solution: args.solution.map(|file| context.path(&file)),
-                cases: crate::discover::CasePatterns::new(&args.cases)?,
+                cases: crate::problem::discover::CasePatterns::new(&args.cases)?,
             };
-            crate::watch::run(&context, &watch)?;
+            crate::app::watch::run(&context, &watch)?;
             Ok(Outcome::Accepted)
         }
     }

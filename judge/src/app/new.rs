@@ -2,14 +2,14 @@
 
 use crate::cli::NewArgs;
 use crate::error::{Outcome, Result};
-use crate::scaffold;
+use crate::corpus::scaffold;
 
 use super::Context;
 
 pub fn new(context: &Context, args: NewArgs) -> Result<Outcome> {
     let mut notices = context.notices("new");
     if let Some(file) = &args.from {
-        for line in crate::listen::import_file(&context.repository, &context.path(file))? {
+        for line in crate::app::listen::import_file(&context.repository, &context.path(file))? {
             notices.result(line);
         }
         return Ok(notices.finish(Outcome::Accepted));

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Format, RunArgs};
-use crate::discover::CasePatterns;
+use crate::problem::discover::CasePatterns;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
@@ -20,7 +20,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     let patterns = CasePatterns::new(&args.cases)?;
     let mut problems = load_problems(context, &args.problems)?;
     for problem in problems.iter_mut().flatten() {
-        crate::kattis::apply_time_limit(problem, &context.repository.cache_dir());
+        crate::problem::kattis::apply_time_limit(problem, &context.repository.cache_dir());
     }
     for problem in problems.iter_mut().flatten() {
         problem.cases.retain(|case| patterns.matches(&case.name));

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use crate::cli::StressArgs;
 use crate::error::{Outcome, Result};
-use crate::stress::{self, Budget, Found};
+use crate::corpus::stress::{self, Budget, Found};
 
 use super::Context;
 

@@ -6,7 +6,7 @@ use anstyle::{AnsiColor, Style};
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
-use crate::kattis;
+use crate::problem::kattis;
 use crate::report::{plural, Table};
 
 use super::Context;
@@ -29,7 +29,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         });
     }
     let cache_dir = context.repository.cache_dir();
-    let report = crate::verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let report = crate::runner::verify::verify(&problem, &context.compiler(), context.jobs)?;
     let rows = report.rows;
     let mut table = Table::new(&[
         ("submission", false),
@@ -43,10 +43,10 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             .strip_prefix(&base)
             .unwrap_or(&row.submission);
         let result = match &row.outcome {
-            crate::verify::Outcome::Kept => "ok".to_owned(),
-            crate::verify::Outcome::Mismatch => "MISMATCH".to_owned(),
-            crate::verify::Outcome::Skipped(why) => format!("skipped ({why})"),
-            crate::verify::Outcome::Error(why) => format!("ERROR: {why}"),
+            crate::runner::verify::Outcome::Kept => "ok".to_owned(),
+            crate::runner::verify::Outcome::Mismatch => "MISMATCH".to_owned(),
+            crate::runner::verify::Outcome::Skipped(why) => format!("skipped ({why})"),
+            crate::runner::verify::Outcome::Error(why) => format!("ERROR: {why}"),
         };
         table.row(vec![
             name.display().to_string(),
@@ -79,12 +79,12 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         };
         let _ = writeln!(out, "{head}{style}{word}{style:#}");
     }
-    let count = |wanted: fn(&crate::verify::Outcome) -> bool| {
+    let count = |wanted: fn(&crate::runner::verify::Outcome) -> bool| {
         rows.iter().filter(|row| wanted(&row.outcome)).count()
     };
-    let mismatches = count(|outcome| *outcome == crate::verify::Outcome::Mismatch);
-    let skipped = count(|outcome| matches!(outcome, crate::verify::Outcome::Skipped(_)));
-    let errors = count(|outcome| matches!(outcome, crate::verify::Outcome::Error(_)));
+    let mismatches = count(|outcome| *outcome == crate::runner::verify::Outcome::Mismatch);
+    let skipped = count(|outcome| matches!(outcome, crate::runner::verify::Outcome::Skipped(_)));
+    let errors = count(|outcome| matches!(outcome, crate::runner::verify::Outcome::Error(_)));
     let _ = writeln!(
         out,
         "{}: {}, {}, {} skipped, {}",

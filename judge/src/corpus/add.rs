@@ -3,10 +3,10 @@
 
 use super::transaction::{Session, Transaction};
 use super::{build_tool, case_paths, run_tool, REFERENCE_FILE};
-use crate::compile::Compiler;
+use crate::toolchain::compile::Compiler;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::provenance::{case_file, content_hash, Origin, Provenance, PROVENANCE_FILE};
+use crate::problem::provenance::{case_file, content_hash, Origin, Provenance, PROVENANCE_FILE};
 
 /// Where `judge add` takes the expected output from.
 pub enum Expected {

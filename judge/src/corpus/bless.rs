@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use super::transaction::{Session, Transaction};
 use super::{build_tool, in_parallel, run_tool, REFERENCE_FILE};
 use crate::compare::{self, CompareMode};
-use crate::compile::Compiler;
-use crate::diff::{self, DiffLine};
+use crate::toolchain::compile::Compiler;
+use crate::compare::diff::{self, DiffLine};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::provenance::{content_hash, Provenance, PROVENANCE_FILE};
+use crate::problem::provenance::{content_hash, Provenance, PROVENANCE_FILE};
 
 /// One expected output the reference disagrees with.
 #[derive(Debug)]
@@ -44,7 +44,7 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
     } else {
         None
     };
-    let cases = crate::discover::find_cases(&problem.dir)?;
+    let cases = crate::problem::discover::find_cases(&problem.dir)?;
     let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
     let outputs = in_parallel(jobs, &cases, |case| {
         let input = std::fs::read(&case.input).map_err(|error| Error::io(&case.input, error))?;

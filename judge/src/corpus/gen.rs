@@ -8,11 +8,11 @@ use super::transaction::{Session, Transaction, JOURNAL_FILE};
 use super::{
     build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, GENERATOR_FILE, REFERENCE_FILE,
 };
-use crate::compile::Compiler;
+use crate::toolchain::compile::Compiler;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::provenance::{content_hash, Origin, Provenance, PROVENANCE_FILE};
-use crate::recipe::{split_args, Recipe, RECIPE_FILE};
+use crate::problem::provenance::{content_hash, Origin, Provenance, PROVENANCE_FILE};
+use crate::problem::recipe::{split_args, Recipe, RECIPE_FILE};
 
 /// What `judge gen` did, or with `check`, would do.
 #[derive(Debug, Default)]

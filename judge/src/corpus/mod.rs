@@ -11,17 +11,19 @@ mod add;
 mod bless;
 mod gen;
 pub mod transaction;
+pub mod scaffold;
+pub mod stress;
 
 use std::path::{Path, PathBuf};
 
-use crate::compile::{Build, Compiler, Program};
+use crate::toolchain::compile::{Build, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::provenance::content_hash;
-use crate::verdict::classify_run;
+use crate::problem::provenance::content_hash;
+use crate::judging::verdict::classify_run;
 
 /// The folder below the problem that new cases go into.
-pub use crate::provenance::TESTS_DIR;
+pub use crate::problem::provenance::TESTS_DIR;
 pub use add::{add_case, Expected, Naming};
 pub use bless::{bless, BlessChange, Blessed};
 pub use gen::{generate, GenSummary, Left};
@@ -123,7 +125,7 @@ fn in_parallel<T: Sync, R: Send>(
         items
             .par_iter()
             .map(|item| {
-                if crate::interrupt::pending() {
+                if crate::runner::interrupt::pending() {
                     return Err(Error::Interrupted);
                 }
                 work(item)

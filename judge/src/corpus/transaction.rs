@@ -22,10 +22,10 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::error::{Error, Result};
-use crate::interrupt::{self, Deferred};
+use crate::runner::interrupt::{self, Deferred};
 use crate::problem::{line_at, parse_toml};
-use crate::provenance::{content_hash, Provenance};
-use crate::write::{self, is_temp_name, Replace};
+use crate::problem::provenance::{content_hash, Provenance};
+use crate::atomic_write::{self, is_temp_name, Replace};
 
 /// The journal of a transaction under way, in the problem folder.
 pub const JOURNAL_FILE: &str = ".judge-journal.toml";
@@ -100,7 +100,7 @@ impl Session {
             check_step(&self.dir, step, &path, &text)?;
         }
         let left = apply(&self.dir, &journal.steps)?;
-        write::remove(&path)?;
+        atomic_write::remove(&path)?;
         crate::report::print_note(&format_args!(
             "{}: completed the change an interrupted command had begun ({} files)",
             self.dir.display(),
@@ -123,7 +123,7 @@ fn check_step(dir: &Path, step: &Step, journal: &Path, text: &str) -> Result<()>
         let line = line_at(text, at.span().start);
         Error::parse(journal, Some(line), reason)
     };
-    let target = crate::confine::inside(dir, step.path.get_ref())
+    let target = crate::problem::confine::inside(dir, step.path.get_ref())
         .map_err(|reason| error(&step.path, format!("`path` {reason}")))?;
     if let Some(staged) = &step.staged {
         let staged_path = Path::new(staged.get_ref());
@@ -169,7 +169,7 @@ impl<'a> Transaction<'a> {
         if interrupt::pending() {
             return Err(Error::Interrupted);
         }
-        let staged = write::stage(path, bytes)?.into_temp_path();
+        let staged = atomic_write::stage(path, bytes)?.into_temp_path();
         self.steps.push(Step {
             path: Spanned::new(0..0, self.relative(path)?),
             staged: Some(Spanned::new(0..0, self.relative(&staged)?)),
@@ -222,7 +222,7 @@ impl<'a> Transaction<'a> {
         let journal = Journal { steps: self.steps };
         let text = toml::to_string(&journal)
             .map_err(|error| Error::io(dir.join(JOURNAL_FILE), std::io::Error::other(error)))?;
-        write::write_atomically(
+        atomic_write::write_atomically(
             &dir.join(JOURNAL_FILE),
             format!("{JOURNAL_HEADER}{text}").as_bytes(),
         )?;
@@ -231,7 +231,7 @@ impl<'a> Transaction<'a> {
             let _ = staged.keep();
         }
         let left = apply(dir, &journal.steps)?;
-        write::remove(&dir.join(JOURNAL_FILE))?;
+        atomic_write::remove(&dir.join(JOURNAL_FILE))?;
         Ok(left)
     }
 }
@@ -264,9 +264,9 @@ fn apply(dir: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
                 } else {
                     Replace::No
                 };
-                write::place(staged, &path, replace)?;
+                atomic_write::place(staged, &path, replace)?;
             }
-            None => write::remove(&path)?,
+            None => atomic_write::remove(&path)?,
         }
     }
     Ok(left)

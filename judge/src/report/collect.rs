@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::compile::Program;
+use crate::toolchain::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::score::Scorecard;
-use crate::verdict::Verdict;
+use crate::judging::score::Scorecard;
+use crate::judging::verdict::Verdict;
 
 /// What one solution got.
 #[derive(Debug, Clone, Default)]
@@ -135,7 +135,7 @@ impl Reporter for Collector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdict::VerdictKind;
+    use crate::judging::verdict::VerdictKind;
 
     const AC: Verdict = Verdict::Accepted;
     const WA: Verdict = Verdict::WrongAnswer;

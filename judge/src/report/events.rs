@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::diff::DiffLine;
+use crate::compare::diff::DiffLine;
 use crate::error::Outcome;
-use crate::verdict::{Verdict, VerdictKind};
+use crate::judging::verdict::{Verdict, VerdictKind};
 
 /// The verdict on one case and the evidence behind it.
 #[derive(Debug, Clone)]
@@ -24,7 +24,7 @@ pub struct CaseResult {
     /// What a person needs to see when the case is not accepted.
     pub failure: Option<Failure>,
     /// The score the output validator gave an accepted case (`score.txt`), if any.
-    pub score: Option<crate::score::ValidatorScore>,
+    pub score: Option<crate::judging::score::ValidatorScore>,
 }
 
 /// Why a case was not accepted.

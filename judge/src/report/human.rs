@@ -13,13 +13,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{format_bytes, CaseResult, RunSummary, Tally};
 use super::{plural, subcase, Detail, Reporter};
-use crate::compile::Program;
-use crate::diff::{DiffLine, Side};
-use crate::discover::Repository;
+use crate::toolchain::compile::Program;
+use crate::compare::diff::{DiffLine, Side};
+use crate::problem::discover::Repository;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::score::{format_score, Scorecard};
-use crate::verdict::Verdict;
+use crate::judging::score::{format_score, Scorecard};
+use crate::judging::verdict::Verdict;
 
 /// Lines of a compiler message shown under CE.
 const COMPILE_MESSAGE_LINES: usize = 40;

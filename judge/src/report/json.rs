@@ -8,11 +8,11 @@ use serde::Serialize;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::compile::Program;
-use crate::diff::{DiffLine, Side};
+use crate::toolchain::compile::Program;
+use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
 use crate::problem::Problem;
-use crate::score::Scorecard;
+use crate::judging::score::Scorecard;
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;

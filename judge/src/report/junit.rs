@@ -7,11 +7,11 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::compile::Program;
-use crate::diff::Side;
+use crate::toolchain::compile::Program;
+use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::verdict::Verdict;
+use crate::judging::verdict::Verdict;
 
 pub struct JunitReporter {
     path: PathBuf,
@@ -117,7 +117,7 @@ impl Reporter for JunitReporter {
                 let reason = format!("cannot write JUnit XML: {error}");
                 Error::io(&self.path, std::io::Error::other(reason))
             })
-            .and_then(|xml| crate::write::write_atomically(&self.path, xml.as_bytes()));
+            .and_then(|xml| crate::atomic_write::write_atomically(&self.path, xml.as_bytes()));
         self.write_error = written.err();
     }
 }

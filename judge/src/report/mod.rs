@@ -20,10 +20,10 @@ pub use junit::JunitReporter;
 pub use notice::Notices;
 pub use table::Table;
 
-use crate::compile::Program;
+use crate::toolchain::compile::Program;
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::score::Scorecard;
+use crate::judging::score::Scorecard;
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

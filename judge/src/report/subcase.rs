@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::compare::Mismatch;
-use crate::recipe::{Layout, Recipe};
+use crate::problem::recipe::{Layout, Recipe};
 
 /// Inputs larger than this are not read again for the report.
 const INPUT_BYTES: u64 = 16 << 20;

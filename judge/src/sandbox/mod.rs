@@ -504,7 +504,7 @@ impl Supervisor {
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
         while report.is_none() {
-            let interrupt = crate::interrupt::wake_fd();
+            let interrupt = crate::runner::interrupt::wake_fd();
             let mut fds = Vec::with_capacity(5);
             for fd in [stdout.fd(), stderr.fd()].into_iter().flatten() {
                 fds.push(PollFd::from_borrowed_fd(fd, PollFlags::IN));

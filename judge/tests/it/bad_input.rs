@@ -259,7 +259,7 @@ fn provenance_entries_that_lead_out_are_refused_and_nothing_is_removed() {
         fs::write(root.join("outside/victim.in"), "1\n").unwrap();
         fs::write(root.join("outside/victim.out"), "1\n").unwrap();
         let name = name.replace("/ROOT", &root.display().to_string());
-        let hash = judge::provenance::content_hash(b"1\n");
+        let hash = judge::problem::provenance::content_hash(b"1\n");
         let provenance = root.join("problems/sum/provenance.toml");
         let mut text = fs::read_to_string(&provenance).unwrap();
         let line = text.lines().count() + 2;

@@ -3,10 +3,10 @@
 use std::path::Path;
 
 use judge::compare::{compare, compare_file, CompareMode, KattisFlags};
-use judge::kattis::parse_package;
+use judge::problem::kattis::parse_package;
 use judge::problem::Problem;
-use judge::provenance::Provenance;
-use judge::recipe::Recipe;
+use judge::problem::provenance::Provenance;
+use judge::problem::recipe::Recipe;
 use proptest::prelude::*;
 
 const MODES: [CompareMode; 4] = [

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::kattis;
+use crate::problem::kattis;
 use crate::problem::{Problem, TestCase, METADATA_FILE};
 
 pub const PROBLEMS_DIR: &str = "problems";
@@ -86,7 +86,7 @@ impl Repository {
     /// problem may keep a file per judge it is submitted to.
     pub fn solution_files(&self, id: &str) -> Vec<PathBuf> {
         let dir = self.root.join(SOLUTIONS_DIR);
-        crate::language::LANGUAGES
+        crate::toolchain::language::LANGUAGES
             .iter()
             .flat_map(|language| language.extensions)
             .map(|extension| dir.join(format!("{id}.{extension}")))

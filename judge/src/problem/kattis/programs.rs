@@ -10,8 +10,8 @@ use std::sync::Arc;
 use serde_norway::Value;
 
 use crate::error::{Error, Result};
-use crate::language::{Language, MainClass};
-use crate::sources::{Files, Sources};
+use crate::toolchain::language::{Language, MainClass};
+use crate::toolchain::sources::{Files, Sources};
 
 /// `constants` of `problem.yaml`: `name` and `name.variant` to the text they stand for.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -170,7 +170,7 @@ impl Includes {
             if name.starts_with('.') || !entry.path().is_dir() {
                 continue;
             }
-            folders.insert(name, crate::sources::files_below(&entry.path())?);
+            folders.insert(name, crate::toolchain::sources::files_below(&entry.path())?);
         }
         Ok(Includes {
             folders: Arc::new(folders),
@@ -195,7 +195,7 @@ impl Includes {
             .find(|(name, _)| is_entry_point(language, name));
         if let Some((name, code)) = driver {
             sources.main = name.clone();
-            sources.class = crate::sources::main_class(language, name, code);
+            sources.class = crate::toolchain::sources::main_class(language, name, code);
         }
         sources
     }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::verdict::VerdictKind;
+use crate::judging::verdict::VerdictKind;
 
 /// How a group's score follows from the scores of its items (cases or groups).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +89,7 @@ pub enum Scoring {
     /// Our problem's `[[subtasks]]`.
     Subtasks(Vec<Subtask>),
     /// A Kattis package of type `scoring`.
-    Package(crate::kattis::scoring::Plan),
+    Package(crate::problem::kattis::scoring::Plan),
 }
 
 impl Scoring {

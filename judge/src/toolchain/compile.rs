@@ -11,10 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::language::{crate_name, Language, LanguageId};
-use crate::profile::Limits;
+use crate::toolchain::language::{crate_name, Language, LanguageId};
+use crate::problem::profile::Limits;
 use crate::sandbox::{self, RunOutput, RunSpec, Sandbox, Termination};
-use crate::sources::Sources;
+use crate::toolchain::sources::Sources;
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -330,7 +330,7 @@ impl Compiler {
         if let Some(file) = &remembered {
             // Only a speed-up: a version that cannot be kept is asked again next time.
             let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
-            let _ = crate::write::write_cache(file, version.as_bytes());
+            let _ = crate::atomic_write::write_cache(file, version.as_bytes());
         }
         versions().insert(language.name, version.clone());
         Ok(version)
@@ -487,14 +487,14 @@ mod tests {
 
     #[test]
     fn the_jvm_runs_as_the_judge_runs_it() {
-        let java = crate::language::Language::by_code("java").expect("Java is known");
+        let java = crate::toolchain::language::Language::by_code("java").expect("Java is known");
         let run: Vec<String> = java
             .run
             .iter()
             .map(|part| part.replace("{class}", "Main"))
             .collect();
-        let boj = crate::profile::Profile::Boj.limits();
-        let kattis = crate::profile::Profile::Kattis.limits();
+        let boj = crate::problem::profile::Profile::Boj.limits();
+        let kattis = crate::problem::profile::Profile::Kattis.limits();
         let words = |limits: &Limits| -> Vec<String> {
             let command = command_under(&run, limits);
             command

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::error::{Error, Result};
-use crate::judges::{Entry, Offered};
-use crate::language::{java_main_class, Language};
+use crate::toolchain::online_judges::{Entry, Offered};
+use crate::toolchain::language::{java_main_class, Language};
 
 /// A comment line holding this text starts the stdin adapter (`# --- stdin adapter ...` in
 /// Python, `// --- stdin adapter ...` in the C family and Rust).
@@ -28,7 +28,7 @@ pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Res
     let dir = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     // The judges compile a fixed file name: Main.<ext>, or the Java class's name.
     let extension = language.extensions[0];
-    let file_name = match language.main_class == crate::language::MainClass::JavaClass {
+    let file_name = match language.main_class == crate::toolchain::language::MainClass::JavaClass {
         true => format!(
             "{}.java",
             java_main_class(&String::from_utf8_lossy(&source)).unwrap_or_else(|| "Main".into())

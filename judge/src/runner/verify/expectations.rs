@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_norway::Value;
 
 use crate::error::{Error, Result};
-use crate::verdict::VerdictKind;
+use crate::judging::verdict::VerdictKind;
 
 pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 

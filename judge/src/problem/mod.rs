@@ -1,18 +1,25 @@
 //! A problem: its metadata from `problem.toml` (every key optional, defaults from the judge
 //! profile) and its test cases.
 
+pub mod confine;
+pub mod discover;
+pub mod kattis;
+pub mod profile;
+pub mod provenance;
+pub mod recipe;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
+use crate::judging::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
-use crate::language::Language;
-use crate::profile::{Limits, Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
-use crate::sources::Sources;
+use crate::toolchain::language::Language;
+use crate::problem::profile::{Limits, Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::toolchain::sources::Sources;
 
 pub const METADATA_FILE: &str = "problem.toml";
 
@@ -37,10 +44,10 @@ pub struct Problem {
     pub subtasks: Vec<SubtaskSpec>,
     /// How a submission is scored, when it is (subtasks, a scoring package); `None` for a
     /// problem that is only pass-fail.
-    pub scoring: Option<crate::score::Scoring>,
+    pub scoring: Option<crate::judging::score::Scoring>,
     /// What a Kattis package adds: its format version, type and timing rules; `None` for
     /// our problems.
-    pub package: Option<crate::kattis::Package>,
+    pub package: Option<crate::problem::kattis::Package>,
 }
 
 impl Problem {
@@ -313,7 +320,7 @@ impl Problem {
 impl Problem {
     /// Matches each subtask's patterns to the problem's cases, as `--case` matches them;
     /// a pattern that matches no case is an error naming its line.
-    pub fn resolve_subtasks(&self) -> Result<Option<crate::score::Scoring>> {
+    pub fn resolve_subtasks(&self) -> Result<Option<crate::judging::score::Scoring>> {
         if self.subtasks.is_empty() {
             return Ok(None);
         }
@@ -322,7 +329,7 @@ impl Problem {
         for spec in &self.subtasks {
             let mut cases: Vec<String> = Vec::new();
             for (pattern, line) in &spec.patterns {
-                let patterns = crate::discover::CasePatterns::new(std::slice::from_ref(pattern))?;
+                let patterns = crate::problem::discover::CasePatterns::new(std::slice::from_ref(pattern))?;
                 let matched: Vec<&TestCase> = self
                     .cases
                     .iter()
@@ -344,13 +351,13 @@ impl Problem {
                     }
                 }
             }
-            resolved.push(crate::score::Subtask {
+            resolved.push(crate::judging::score::Subtask {
                 name: spec.name.clone(),
                 points: spec.points,
                 cases,
             });
         }
-        Ok(Some(crate::score::Scoring::Subtasks(resolved)))
+        Ok(Some(crate::judging::score::Scoring::Subtasks(resolved)))
     }
 }
 
@@ -409,7 +416,7 @@ impl Located<'_> {
 
     /// `dir/relative` when the path stays inside the problem folder `dir`.
     pub fn inside(&self, dir: &Path, relative: &Spanned<String>, key: &str) -> Result<PathBuf> {
-        crate::confine::inside(dir, relative.get_ref())
+        crate::problem::confine::inside(dir, relative.get_ref())
             .map_err(|reason| self.error(relative.span(), key, &reason))
     }
 }

@@ -1,8 +1,8 @@
 //! `judge check`: will this one file work on the online judge as it is? Static checks of the
 //! source (here); the build alone in an empty folder and the cases are run by the command.
 
-use crate::language::{java_main_class, without_comments, Language, LanguageId};
-use crate::profile::Profile;
+use crate::toolchain::language::{java_main_class, without_comments, Language, LanguageId};
+use crate::problem::profile::Profile;
 
 /// Crates every Rust judge has: the standard library's own.
 const STD_CRATES: &[&str] = &[
@@ -38,7 +38,7 @@ pub fn problems_with(source: &str, language: &Language, profile: Profile) -> Vec
                 found.push("no `public static void main`".into());
             }
             let class = java_main_class(&code);
-            let judge = crate::judges::Judge::of(profile);
+            let judge = crate::toolchain::online_judges::Judge::of(profile);
             if let Some(wanted) = judge
                 .java_class
                 .filter(|wanted| class.as_deref() != Some(wanted))

@@ -10,6 +10,9 @@
 //! That logic (`run_cases`) sees the judging of cases only through the `CaseJudge` trait, so
 //! that it is tested without processes.
 
+pub mod interrupt;
+pub mod verify;
+
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,14 +21,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::checker::build_checker;
-use crate::compile::{Build, Compiler, Program};
+use crate::judging::checker::build_checker;
+use crate::toolchain::compile::{Build, Compiler, Program};
 use crate::error::Error;
 use crate::judging::judge_case;
 use crate::problem::Problem;
 use crate::report::{CaseResult, Reporter, RunSummary, Tally};
-use crate::score::CaseScore;
-use crate::verdict::Verdict;
+use crate::judging::score::CaseScore;
+use crate::judging::verdict::Verdict;
 
 /// Cases at or above this share of the time limit, or over it, are confirmed by a serial
 /// re-run.
@@ -64,7 +67,7 @@ pub trait CaseJudge: Sync {
     }
     /// The signal that asked the judge to stop, if one has.
     fn interrupted(&self) -> Option<i32> {
-        crate::interrupt::requested()
+        crate::runner::interrupt::requested()
     }
 }
 

@@ -11,7 +11,7 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 use crate::problem::{parse_toml, Located};
-use crate::provenance::case_file;
+use crate::problem::provenance::case_file;
 
 pub const RECIPE_FILE: &str = "generators.toml";
 

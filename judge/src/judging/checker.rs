@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::compile::Program;
+use crate::toolchain::compile::Program;
 use crate::problem::TestCase;
-use crate::profile::Limits;
+use crate::problem::profile::Limits;
 use crate::sandbox::{RunOutput, Termination};
-use crate::score::ValidatorScore;
-use crate::verdict::classify_run;
+use crate::judging::score::ValidatorScore;
+use crate::judging::verdict::classify_run;
 
 /// Checkers are trusted code: limits only stop one that hangs.
 pub const CHECKER_LIMITS: Limits = Limits {
@@ -156,7 +156,7 @@ pub fn arguments(
 /// does not know, is the checker's fault.
 pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgement {
     if let Some(verdict) = classify_run(run, &spec.limits)
-        .filter(|v| !matches!(v, crate::verdict::Verdict::RuntimeError(_)))
+        .filter(|v| !matches!(v, crate::judging::verdict::Verdict::RuntimeError(_)))
     {
         return Judgement::Fault(format!("checker {verdict}"));
     }
@@ -254,15 +254,15 @@ fn with_default(message: String, default: &str) -> String {
 /// Builds the problem's checker, if it has one; a checker that does not compile is a fault
 /// of the problem, not a verdict.
 pub fn build_checker(
-    compiler: &crate::compile::Compiler,
+    compiler: &crate::toolchain::compile::Compiler,
     problem: &crate::problem::Problem,
 ) -> crate::error::Result<Option<Program>> {
     let Some(spec) = &problem.checker else {
         return Ok(None);
     };
     match compiler.build_from(&spec.source, problem.own_program_sources(&spec.source)?)? {
-        crate::compile::Build::Ready(program) => Ok(Some(program)),
-        crate::compile::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
+        crate::toolchain::compile::Build::Ready(program) => Ok(Some(program)),
+        crate::toolchain::compile::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
             path: spec.source.clone(),
             message,
         }),

@@ -16,13 +16,13 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::app::Context;
-use crate::compile::Program;
-use crate::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
+use crate::toolchain::compile::Program;
+use crate::problem::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::{Problem, TestCase};
 use crate::report::{CaseResult, Detail, HumanReporter, Notices, Reporter, RunSummary, Tally};
 use crate::runner::{self, Settings};
-use crate::verdict::Verdict;
+use crate::judging::verdict::Verdict;
 
 /// How long the files must be quiet after a change before a round starts.
 const QUIET: Duration = Duration::from_millis(100);
@@ -64,7 +64,7 @@ pub fn run(context: &Context, watch: &Watch) -> Result<()> {
             &failed,
             &mut notices,
         );
-        if crate::interrupt::pending() {
+        if crate::runner::interrupt::pending() {
             return Ok(());
         }
         notices.info(format_args!(
@@ -115,7 +115,7 @@ fn wait_for_change(
     let mut first: Option<PathBuf> = None;
     let mut last_change = Instant::now();
     loop {
-        if crate::interrupt::pending() {
+        if crate::runner::interrupt::pending() {
             return None;
         }
         match events.recv_timeout(TICK) {
@@ -155,7 +155,7 @@ fn relevant(event: &notify::Event, repository: &Repository, watch: &Watch) -> Op
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            if name.is_empty() || crate::write::is_temp_name(name) || name.starts_with('.') {
+            if name.is_empty() || crate::atomic_write::is_temp_name(name) || name.starts_with('.') {
                 return false;
             }
             match &watch.solution {

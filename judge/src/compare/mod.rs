@@ -4,6 +4,8 @@
 //! Every mode is a single pass over both outputs; nothing is converted to UTF-8 or split into
 //! a vector of lines unless a mismatch has been found.
 
+pub mod diff;
+
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -161,9 +163,9 @@ pub struct FileMismatch {
 
 impl FileMismatch {
     /// The diff of both outputs around the mismatch, numbered as lines of the whole outputs.
-    pub fn diff(&self) -> Vec<crate::diff::DiffLine> {
+    pub fn diff(&self) -> Vec<crate::compare::diff::DiffLine> {
         let offset = self.first_line - 1;
-        let mut diff = crate::diff::window(
+        let mut diff = crate::compare::diff::window(
             &self.expected_excerpt,
             &self.actual_excerpt,
             self.mismatch.line.saturating_sub(offset),
@@ -275,11 +277,11 @@ fn compare_file_in_windows(
         }
     }
     // The excerpts a diff of the mismatch's line shows, counted in lines of the rests.
-    let first = crate::diff::first_line_shown(mismatch.line.saturating_sub(lines_before));
+    let first = crate::compare::diff::first_line_shown(mismatch.line.saturating_sub(lines_before));
     Ok(Err(FileMismatch {
         first_line: lines_before + first,
-        expected_excerpt: crate::diff::lines_shown(&expected_rest, first).to_vec(),
-        actual_excerpt: crate::diff::lines_shown(&actual_rest, first).to_vec(),
+        expected_excerpt: crate::compare::diff::lines_shown(&expected_rest, first).to_vec(),
+        actual_excerpt: crate::compare::diff::lines_shown(&actual_rest, first).to_vec(),
         mismatch,
     }))
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
-use crate::language::{java_main_class, Language, LanguageId, MainClass};
+use crate::toolchain::language::{java_main_class, Language, LanguageId, MainClass};
 
 /// Files by their path relative to a folder, with their bytes.
 pub type Files = Vec<(String, Vec<u8>)>;

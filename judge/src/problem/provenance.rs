@@ -119,7 +119,7 @@ pub fn case_file(
     name: &str,
     extension: &str,
 ) -> Result<std::path::PathBuf, String> {
-    crate::confine::relative(name)?;
+    crate::problem::confine::relative(name)?;
     let plain = name
         .split('/')
         .all(|part| !part.is_empty() && part != "." && part != "..");
@@ -128,7 +128,7 @@ pub fn case_file(
             "`{name}`: a case name is a relative path below tests/ without empty, `.` or `..` parts"
         ));
     }
-    crate::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
+    crate::problem::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
 }
 
 /// The folder below the problem that holds the cases the judge writes.

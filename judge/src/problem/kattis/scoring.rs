@@ -18,8 +18,8 @@ use serde_norway::Value;
 use super::programs::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
-use crate::score::{Aggregation, CaseScore, Part, Scorecard, Scored, ValidatorScore};
-use crate::verdict::VerdictKind;
+use crate::judging::score::{Aggregation, CaseScore, Part, Scorecard, Scored, ValidatorScore};
+use crate::judging::verdict::VerdictKind;
 
 /// A score above its maximum by less than this is rounding, not a fault.
 const EPSILON: f64 = 1e-6;
@@ -401,8 +401,8 @@ impl BoundedGroup {
             return Err(format!(
                 "{}: score {} is over its max_score {}",
                 self.name,
-                crate::score::format_score(score),
-                crate::score::format_score(max)
+                crate::judging::score::format_score(score),
+                crate::judging::score::format_score(max)
             ));
         }
         parts.push(Part {
@@ -440,8 +440,8 @@ impl BoundedGroup {
                 if let Some(max) = max.filter(|max| score > max + EPSILON) {
                     return Err(format!(
                         "{name}: score.txt says {}, over the case's maximum {}",
-                        crate::score::format_score(score),
-                        crate::score::format_score(max)
+                        crate::judging::score::format_score(score),
+                        crate::judging::score::format_score(max)
                     ));
                 }
                 score

@@ -4,7 +4,6 @@
 //! `submissions/<verdict>/` folders that `judge verify` checks. The test data is `cases`.
 
 mod cases;
-pub mod expectations;
 pub mod programs;
 pub mod scoring;
 
@@ -13,12 +12,12 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
+use crate::judging::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::{CompareMode, KattisFlags};
-use crate::discover::natural_cmp;
+use crate::problem::discover::natural_cmp;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
-use crate::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
 pub const PACKAGE_FILE: &str = "problem.yaml";
 pub const SUBMISSIONS_DIR: &str = "submissions";
@@ -89,14 +88,14 @@ pub struct Package {
     /// `include/`: files added to every submission.
     pub includes: programs::Includes,
     /// The language and entry point `submissions.yaml` names for the submission judged.
-    pub choice: crate::sources::Choice,
+    pub choice: crate::toolchain::sources::Choice,
 }
 
 impl Package {
     /// A submission's files as they are built: in the language and from the entry point
     /// `choice` names, with the included files and the constants.
-    pub fn submission(&self, path: &Path) -> Result<crate::sources::Sources> {
-        let sources = crate::sources::Sources::read_as(path, &self.choice)?;
+    pub fn submission(&self, path: &Path) -> Result<crate::toolchain::sources::Sources> {
+        let sources = crate::toolchain::sources::Sources::read_as(path, &self.choice)?;
         Ok(self.constants.apply_to(self.includes.add_to(sources)))
     }
 }
@@ -171,7 +170,7 @@ pub fn find_cases(problem: &Problem) -> Result<Vec<crate::problem::TestCase>> {
 }
 
 /// How a loaded scoring package scores its cases; `None` for a pass-fail one.
-pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::score::Scoring>> {
+pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::judging::score::Scoring>> {
     let Some(package) = problem.package.as_ref().filter(|package| package.scoring) else {
         return Ok(None);
     };
@@ -184,7 +183,7 @@ pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::score::Scoring>> 
         &names,
         &package.constants,
     )?;
-    Ok(Some(crate::score::Scoring::Package(plan)))
+    Ok(Some(crate::judging::score::Scoring::Package(plan)))
 }
 
 /// Where `verify` keeps the time limit it derived for the package at `dir`, so that `run`
@@ -202,7 +201,7 @@ pub fn remember_time_limit(cache_dir: &Path, dir: &Path, limit: Duration) {
     if let Some(parent) = file.parent() {
         let _ = std::fs::create_dir_all(parent);
     }
-    let _ = crate::write::write_cache(&file, limit.as_millis().to_string().as_bytes());
+    let _ = crate::atomic_write::write_cache(&file, limit.as_millis().to_string().as_bytes());
 }
 
 /// The time limit the last `verify` derived for the package at `dir`, if any.
@@ -575,7 +574,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             timing,
             constants,
             includes: programs::Includes::read(dir)?,
-            choice: crate::sources::Choice::default(),
+            choice: crate::toolchain::sources::Choice::default(),
         }),
     })
 }
@@ -695,7 +694,7 @@ fn default_submission(dir: &Path) -> PathBuf {
     let accepted = dir.join(SUBMISSIONS_DIR).join("accepted");
     let submissions = submissions_in(&accepted);
     let buildable = submissions.iter().find(|submission| {
-        crate::sources::Sources::read(submission)
+        crate::toolchain::sources::Sources::read(submission)
             .is_ok_and(|sources| sources.language.missing_tool().is_none())
     });
     buildable

@@ -14,12 +14,12 @@ use std::time::Duration;
 use rustix::event::{PollFd, PollFlags};
 use serde::Deserialize;
 
-use crate::discover::Repository;
+use crate::problem::discover::Repository;
 use crate::error::{Error, Result};
-use crate::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::report::Notices;
-use crate::scaffold::{self, Imported};
-use crate::write::create_new;
+use crate::corpus::scaffold::{self, Imported};
+use crate::atomic_write::create_new;
 
 /// The port `judge listen` takes by default; add it to the extension's "custom ports".
 pub const DEFAULT_PORT: u16 = 10043;
@@ -273,13 +273,13 @@ pub fn serve(repository: &Repository, port: u16, notices: &mut Notices) -> Resul
         // Waits for a connection or for the signal, whichever comes first.
         let mut fds = [
             PollFd::new(&listener, PollFlags::IN),
-            PollFd::from_borrowed_fd(crate::interrupt::wake_fd(), PollFlags::IN),
+            PollFd::from_borrowed_fd(crate::runner::interrupt::wake_fd(), PollFlags::IN),
         ];
         match rustix::event::poll(&mut fds, None) {
             Ok(_) | Err(rustix::io::Errno::INTR) => {}
             Err(error) => return Err(Error::io(&address, error.into())),
         }
-        if crate::interrupt::pending() {
+        if crate::runner::interrupt::pending() {
             notices.info("stopped");
             return Ok(());
         }

@@ -6,7 +6,7 @@
 //! The rows say only what the judges' pages say, as far as we could find; where a judge does
 //! not publish a command or a version, the field is `None` rather than a guess.
 
-use crate::profile::Profile;
+use crate::problem::profile::Profile;
 
 /// One language a judge offers.
 #[derive(Debug)]
@@ -234,7 +234,7 @@ impl Judge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::language::LANGUAGES;
+    use crate::toolchain::language::LANGUAGES;
 
     #[test]
     fn every_profile_has_one_row_naming_known_languages() {

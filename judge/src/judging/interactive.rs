@@ -18,12 +18,12 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::checker::{self, CheckerSpec, Judgement};
-use crate::compile::{Program, RunOptions};
+use crate::judging::checker::{self, CheckerSpec, Judgement};
+use crate::toolchain::compile::{Program, RunOptions};
 use crate::problem::TestCase;
-use crate::profile::Limits;
+use crate::problem::profile::Limits;
 use crate::sandbox::{RunOutput, Streams};
-use crate::verdict::classify_run;
+use crate::judging::verdict::classify_run;
 
 /// How long a validator may wait, beyond the submission's own backstop, before it is stopped:
 /// it sees its input end when the submission does, and should end right after.

@@ -2,18 +2,22 @@
 //! run's evidence and, when the run leaves it to the output, from the comparison with the
 //! expected output or the problem's checker; then say why the case failed.
 
+pub mod checker;
+pub mod interactive;
+pub mod score;
+pub mod verdict;
+
 use std::time::Duration;
 
-use crate::checker::{check, Judgement};
+use crate::judging::checker::{check, Judgement};
 use crate::compare::{self, FileMismatch};
-use crate::compile::{Program, RunOptions};
-use crate::interactive;
+use crate::toolchain::compile::{Program, RunOptions};
 use crate::problem::{Problem, TestCase};
-use crate::profile::Limits;
+use crate::problem::profile::Limits;
 use crate::report::{format_bytes, CaseResult, Failure};
 use crate::sandbox::{RunOutput, Termination};
-use crate::score::ValidatorScore;
-use crate::verdict::{beyond_load, classify, OutputCheck, Verdict};
+use crate::judging::score::ValidatorScore;
+use crate::judging::verdict::{beyond_load, classify, OutputCheck, Verdict};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
 /// comparing with the expected output.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::compare::CompareMode;
-use crate::language::LanguageId;
+use crate::toolchain::language::LanguageId;
 
 const MIB: u64 = 1024 * 1024;
 

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::compile::{Build, Compiler, Program};
+use crate::toolchain::compile::{Build, Compiler, Program};
 use crate::corpus::{
     add_case, build_tool, run_tool, Expected, Naming, Tool, GENERATOR_FILE, REFERENCE_FILE,
     TESTS_DIR,
@@ -16,8 +16,8 @@ use crate::corpus::{
 use crate::error::{Error, Result};
 use crate::judging::judge_case;
 use crate::problem::{Problem, TestCase};
-use crate::recipe::{split_args, Layout, Recipe, StressRecipe, RECIPE_FILE};
-use crate::verdict::Verdict;
+use crate::problem::recipe::{split_args, Layout, Recipe, StressRecipe, RECIPE_FILE};
+use crate::judging::verdict::Verdict;
 
 /// How long to stress.
 #[derive(Debug, Clone, Copy)]
@@ -135,7 +135,7 @@ pub fn stress(
         generator: build_tool(compiler, problem, GENERATOR_FILE)?,
         reference: build_tool(compiler, problem, REFERENCE_FILE)?,
         solution,
-        checker: crate::checker::build_checker(compiler, problem)?,
+        checker: crate::judging::checker::build_checker(compiler, problem)?,
         recipe,
     };
     let started = Instant::now();

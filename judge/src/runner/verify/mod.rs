@@ -5,21 +5,23 @@
 //! judged (no toolchain, unknown language, a build fault) stands in its own row and can never
 //! shift another's expectation.
 
+pub mod expectations;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::compile::Compiler;
+use crate::toolchain::compile::Compiler;
 use crate::error::{Error, Result};
-use crate::kattis::expectations::{default_for, Requirement, SubmissionsYaml};
-use crate::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
-use crate::language::{Language, LanguageId};
+use crate::runner::verify::expectations::{default_for, Requirement, SubmissionsYaml};
+use crate::problem::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
+use crate::toolchain::language::{Language, LanguageId};
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
 use crate::runner::{judge_all, Settings, Task};
-use crate::score::{format_score, Scoring};
-use crate::sources::{Choice, Sources};
-use crate::verdict::VerdictKind;
+use crate::judging::score::{format_score, Scoring};
+use crate::toolchain::sources::{Choice, Sources};
+use crate::judging::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
 const FOLDERS: &[(&str, Promise)] = &[
@@ -697,7 +699,7 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
 mod tests {
     use super::*;
     use crate::sandbox::Termination;
-    use crate::verdict::Verdict;
+    use crate::judging::verdict::Verdict;
 
     const AC: Verdict = Verdict::Accepted;
     const WA: Verdict = Verdict::WrongAnswer;

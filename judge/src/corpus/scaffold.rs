@@ -10,12 +10,12 @@
 
 use std::path::Path;
 
-use crate::discover::{Repository, SOLUTIONS_DIR};
+use crate::problem::discover::{Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
-use crate::interrupt::Deferred;
+use crate::runner::interrupt::Deferred;
 use crate::problem::METADATA_FILE;
-use crate::profile::Profile;
-use crate::write::{self, create_new, write_atomically, Replace};
+use crate::problem::profile::Profile;
+use crate::atomic_write::{self, create_new, write_atomically, Replace};
 
 const STATEMENT: &str = "# {id}\n\n\
 Write the task and its input and output format here, in your own words.\n\n\
@@ -371,7 +371,7 @@ fn make(
             ("statement.md".to_owned(), fill(STATEMENT)),
             (crate::corpus::REFERENCE_FILE.to_owned(), fill(REFERENCE)),
             (crate::corpus::GENERATOR_FILE.to_owned(), fill(GENERATOR)),
-            (crate::recipe::RECIPE_FILE.to_owned(), fill(RECIPE)),
+            (crate::problem::recipe::RECIPE_FILE.to_owned(), fill(RECIPE)),
         ],
         Some(imported) => vec![
             (METADATA_FILE.to_owned(), imported.metadata.clone()),
@@ -404,7 +404,7 @@ fn make(
         None => false,
     };
     // The commit point: the problem appears whole. Never over a folder made meanwhile.
-    write::place(&staging, &dir, Replace::No)?;
+    atomic_write::place(&staging, &dir, Replace::No)?;
     Ok(Scaffolded {
         files: made,
         registered_bin,

@@ -1,0 +1,9 @@
+//! Languages as data, the files a program is built from, building and the build cache, and
+//! what each online judge takes.
+
+pub mod check;
+pub mod compile;
+pub mod language;
+pub mod online_judges;
+pub mod sources;
+pub mod submit;
