@@ -14,7 +14,10 @@ fn main() -> ExitCode {
     }
     // The first run's supervisor starts now, so that its start overlaps with reading the
     // command line and finding the problems; a command that runs nothing has none.
-    let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::new());
+    // Every run stops when the judge is asked to (Ctrl-C): the interrupt's wake-up descriptor.
+    let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::stopped_by(
+        judge::runner::interrupt::wake_fd(),
+    ));
     if judge::cli::may_run_programs(std::env::args_os()) {
         // SAFETY: nothing has started a thread yet.
         unsafe { sandbox.prepare_by_fork() };

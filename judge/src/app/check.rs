@@ -2,7 +2,7 @@
 
 use crate::toolchain::check;
 use crate::cli::CheckArgs;
-use crate::toolchain::compile::{self, Build};
+use crate::toolchain::{compiler, Build};
 use crate::error::{Error, Outcome, Result};
 use crate::toolchain::online_judges::Judge as Judges;
 use crate::toolchain::language::Language;
@@ -62,7 +62,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     let file_name = file.file_name().unwrap_or_default().to_string_lossy();
-    let command = compile::shown_command(language, &file_name);
+    let command = compiler::shown_command(language, &file_name);
     match context
         .compiler_in(alone.path().to_path_buf())
         .build(&file)?

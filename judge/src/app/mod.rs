@@ -21,7 +21,7 @@ use std::sync::Arc;
 use anstream::ColorChoice;
 
 use crate::cli::{Cli, Color, Command, Format, RunArgs};
-use crate::toolchain::compile::Compiler;
+use crate::toolchain::compiler::Compiler;
 use crate::problem::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::app::Context;
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::problem::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::{Problem, TestCase};

@@ -3,7 +3,7 @@
 
 use super::transaction::{Session, Transaction};
 use super::{build_tool, case_paths, run_tool, REFERENCE_FILE};
-use crate::toolchain::compile::Compiler;
+use crate::toolchain::compiler::Compiler;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::problem::provenance::{case_file, content_hash, Origin, Provenance, PROVENANCE_FILE};

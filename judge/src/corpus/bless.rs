@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::transaction::{Session, Transaction};
 use super::{build_tool, in_parallel, run_tool, REFERENCE_FILE};
 use crate::compare::{self, CompareMode};
-use crate::toolchain::compile::Compiler;
+use crate::toolchain::compiler::Compiler;
 use crate::compare::diff::{self, DiffLine};
 use crate::error::{Error, Result};
 use crate::problem::Problem;

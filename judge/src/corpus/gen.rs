@@ -8,7 +8,7 @@ use super::transaction::{Session, Transaction, JOURNAL_FILE};
 use super::{
     build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, GENERATOR_FILE, REFERENCE_FILE,
 };
-use crate::toolchain::compile::Compiler;
+use crate::toolchain::compiler::Compiler;
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::problem::provenance::{content_hash, Origin, Provenance, PROVENANCE_FILE};

@@ -16,7 +16,7 @@ pub mod stress;
 
 use std::path::{Path, PathBuf};
 
-use crate::toolchain::compile::{Build, Compiler, Program};
+use crate::toolchain::{Build, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::Problem;
 use crate::problem::provenance::content_hash;

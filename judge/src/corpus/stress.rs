@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::toolchain::compile::{Build, Compiler, Program};
+use crate::toolchain::{Build, Compiler, Program};
 use crate::corpus::{
     add_case, build_tool, run_tool, Expected, Naming, Tool, GENERATOR_FILE, REFERENCE_FILE,
     TESTS_DIR,

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::problem::TestCase;
-use crate::problem::profile::Limits;
+use crate::toolchain::Limits;
 use crate::sandbox::{RunOutput, Termination};
 use crate::judging::score::ValidatorScore;
 use crate::judging::verdict::classify_run;
@@ -254,15 +254,15 @@ fn with_default(message: String, default: &str) -> String {
 /// Builds the problem's checker, if it has one; a checker that does not compile is a fault
 /// of the problem, not a verdict.
 pub fn build_checker(
-    compiler: &crate::toolchain::compile::Compiler,
+    compiler: &crate::toolchain::compiler::Compiler,
     problem: &crate::problem::Problem,
 ) -> crate::error::Result<Option<Program>> {
     let Some(spec) = &problem.checker else {
         return Ok(None);
     };
     match compiler.build_from(&spec.source, problem.own_program_sources(&spec.source)?)? {
-        crate::toolchain::compile::Build::Ready(program) => Ok(Some(program)),
-        crate::toolchain::compile::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
+        crate::toolchain::compiler::Build::Ready(program) => Ok(Some(program)),
+        crate::toolchain::compiler::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
             path: spec.source.clone(),
             message,
         }),

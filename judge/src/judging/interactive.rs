@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::judging::checker::{self, CheckerSpec, Judgement};
-use crate::toolchain::compile::{Program, RunOptions};
+use crate::toolchain::{Program, RunOptions};
 use crate::problem::TestCase;
-use crate::problem::profile::Limits;
+use crate::toolchain::Limits;
 use crate::sandbox::{RunOutput, Streams};
 use crate::judging::verdict::classify_run;
 
@@ -187,7 +187,7 @@ impl Work<'_> {
             &output_file,
             self.feedback,
         );
-        let submission_wall = crate::sandbox::wall_backstop(&self.limits);
+        let submission_wall = crate::sandbox::wall_backstop(&self.limits.for_run());
         std::thread::scope(|scope| {
             scope.spawn(move || relay(relay_in, relay_out, validator_ended));
             let validator = scope.spawn(|| {

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use crate::judging::checker::{check, Judgement};
 use crate::compare::{self, FileMismatch};
-use crate::toolchain::compile::{Program, RunOptions};
+use crate::toolchain::{Program, RunOptions};
 use crate::problem::{Problem, TestCase};
-use crate::problem::profile::Limits;
+use crate::toolchain::Limits;
 use crate::report::{format_bytes, CaseResult, Failure};
 use crate::sandbox::{RunOutput, Termination};
 use crate::judging::score::ValidatorScore;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::problem::profile::Limits;
+use crate::toolchain::Limits;
 use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
 
 /// What a real judge would answer for one case (or, for `CompileError`, a whole solution).

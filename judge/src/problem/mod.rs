@@ -18,7 +18,8 @@ use crate::judging::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::toolchain::language::Language;
-use crate::problem::profile::{Limits, Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::toolchain::Limits;
 use crate::toolchain::sources::Sources;
 
 pub const METADATA_FILE: &str = "problem.toml";

@@ -28,7 +28,7 @@ pub enum Profile {
     Codeforces,
 }
 
-pub use crate::sandbox::Limits;
+use crate::toolchain::Limits;
 
 impl Profile {
     pub const ALL: [Profile; 5] = [

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::judging::score::Scorecard;

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{format_bytes, CaseResult, RunSummary, Tally};
 use super::{plural, subcase, Detail, Reporter};
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::compare::diff::{DiffLine, Side};
 use crate::problem::discover::Repository;
 use crate::error::Error;

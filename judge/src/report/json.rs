@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
 use crate::problem::Problem;

@@ -7,7 +7,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::problem::Problem;

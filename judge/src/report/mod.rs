@@ -20,7 +20,7 @@ pub use junit::JunitReporter;
 pub use notice::Notices;
 pub use table::Table;
 
-use crate::toolchain::compile::Program;
+use crate::toolchain::program::Program;
 use crate::error::Error;
 use crate::problem::Problem;
 use crate::judging::score::Scorecard;

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::judging::checker::build_checker;
-use crate::toolchain::compile::{Build, Compiler, Program};
+use crate::toolchain::{Build, Compiler, Program};
 use crate::error::Error;
 use crate::judging::judge_case;
 use crate::problem::Problem;
@@ -116,7 +116,7 @@ pub fn judge_all(
             .expect("a thread pool can be built")
     });
     let builds = map_tasks(pool.as_ref(), &tasks, |task| {
-        compiler.build_solution(&task.problem, &task.solution)
+        compiler.build_from(&task.solution, task.problem.solution_sources(&task.solution)?)
     });
     let checkers = map_tasks(pool.as_ref(), &tasks, |task| {
         build_checker(compiler, &task.problem)

@@ -14,7 +14,6 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::Path;
 
-use crate::compare::read_full;
 
 /// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
 const CHUNK: usize = 64 * 1024;
@@ -173,13 +172,13 @@ impl<'a> Capture<'a> {
         if count == 0 {
             self.pipe = None;
             // The output ended: it is the expected file only if that ends here too.
-            self.matched_expected = read_full(file, &mut want[..1])? == 0;
+            self.matched_expected = !fill_from(file, &mut want[..1])?;
             self.stop_matching();
             return Ok(false);
         }
         let chunk = &got[..count];
         if *matched + count <= self.cap
-            && read_full(file, &mut want[..count])? == count
+            && fill_from(file, &mut want[..count])?
             && want[..count] == *chunk
         {
             *matched += count;
@@ -201,6 +200,15 @@ impl<'a> Capture<'a> {
 }
 
 /// How many bytes a read gave (0 at the end), or `None` for none now.
+/// Fills `buffer` from `file`; false when the file ends first.
+fn fill_from(file: &mut File, buffer: &mut [u8]) -> io::Result<bool> {
+    match io::Read::read_exact(file, buffer) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(error) => Err(error),
+    }
+}
+
 fn read_count(result: rustix::io::Result<usize>, empty_is_end: bool) -> io::Result<Option<usize>> {
     match result {
         Ok(count) => Ok(Some(count)),

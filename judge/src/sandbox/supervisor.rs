@@ -146,7 +146,7 @@ pub(super) fn serve_judge(
                 let idle = libc::sched_param { sched_priority: 0 };
                 // SAFETY: sets this thread's own policy from a local parameter.
                 unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
-                super::sweep(&sweep_bases)
+                sweep(&sweep_bases)
             }));
         }
         supervisor.serve();
@@ -651,12 +651,29 @@ fn private_tmp() -> bool {
     mount("judge-shm", "/dev/shm", "tmpfs", flags, Some(c"mode=1777")).is_ok()
 }
 
+/// Prefix of every run folder, followed by the judge's pid and the supervisor's.
+const RUN_FOLDER_PREFIX: &str = "judge-run-";
+
+/// Removes what judges that are no longer running left behind: cgroups and run folders.
+/// A judge's first supervisor does this when it starts.
+fn sweep(cgroup_bases: &[PathBuf]) {
+    super::cgroup::sweep(cgroup_bases);
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if tree::left_by_a_dead_judge(&entry.file_name(), RUN_FOLDER_PREFIX) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// The run's working folder, `judge-run-OWNER-PID` in the temporary folder.
 fn make_workdir(owner: u32) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = std::env::temp_dir().join(format!(
         "{}{owner}-{}",
-        super::RUN_FOLDER_PREFIX,
+        RUN_FOLDER_PREFIX,
         std::process::id()
     ));
     std::fs::DirBuilder::new().mode(0o700).create(&dir)?;

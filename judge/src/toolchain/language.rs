@@ -328,7 +328,7 @@ impl Language {
             // `{exe}` is the built program itself.
             .filter(|tool| !tool.starts_with('{'))
             .find(|tool| {
-                let found = crate::sandbox::resolve(std::ffi::OsStr::new(tool));
+                let found = crate::sandbox::find_on_path(std::ffi::OsStr::new(tool));
                 !Path::new(&found).is_file()
             })
     }

@@ -2,8 +2,12 @@
 //! what each online judge takes.
 
 pub mod check;
-pub mod compile;
+pub mod compiler;
 pub mod language;
 pub mod online_judges;
+pub mod program;
 pub mod sources;
 pub mod submit;
+
+pub use compiler::{Build, Compiler};
+pub use program::{Limits, Program, RunOptions};

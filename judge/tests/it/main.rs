@@ -1,6 +1,7 @@
 //! The integration tests, linked as one binary so that a fresh `cargo test` builds and links
 //! the judge library once instead of once per test file.
 
+mod architecture;
 mod bad_input;
 mod cli;
 mod common;

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use judge::toolchain::compile::Compiler;
+use judge::toolchain::compiler::Compiler;
 use judge::problem::discover::Repository;
 use judge::report::Collector;
 use judge::runner::{judge_all, Settings, Task};
@@ -184,10 +184,10 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         .filter_map(|(name, ..)| {
             let source = dir.join("solutions").join(format!("{name}.rs"));
             match compiler.build(&source).unwrap() {
-                judge::toolchain::compile::Build::Ready(program) => {
+                judge::toolchain::compiler::Build::Ready(program) => {
                     Some(PathBuf::from(&program.command(&problem.limits)[0]))
                 }
-                judge::toolchain::compile::Build::CompileError(_) => None,
+                judge::toolchain::compiler::Build::CompileError(_) => None,
             }
         })
         .collect();

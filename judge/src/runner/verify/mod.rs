@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::toolchain::compile::Compiler;
+use crate::toolchain::compiler::Compiler;
 use crate::error::{Error, Result};
 use crate::runner::verify::expectations::{default_for, Requirement, SubmissionsYaml};
 use crate::problem::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
@@ -581,7 +581,9 @@ fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usi
     };
     pool.install(|| {
         sources.par_iter().for_each(|(source, problem)| {
-            let _ = compiler.build_solution(problem, source);
+            let _ = problem
+                .solution_sources(source)
+                .and_then(|sources| compiler.build_from(source, sources));
         })
     });
 }

@@ -10,11 +10,11 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::language::{crate_name, Language, LanguageId};
+use super::program::{Limits, Program, ORIGIN};
+use super::sources::Sources;
 use crate::error::{Error, Result};
-use crate::toolchain::language::{crate_name, Language, LanguageId};
-use crate::problem::profile::Limits;
-use crate::sandbox::{self, RunOutput, RunSpec, Sandbox, Termination};
-use crate::toolchain::sources::Sources;
+use crate::sandbox::{find_on_path, inherited_env, RunSpec, Sandbox, Termination};
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -25,103 +25,6 @@ const COMPILE_LIMITS: Limits = Limits {
     kattis_jvm: false,
     stack_bytes: 64 << 20,
 };
-
-/// The largest thread stack the JVM accepts, in MiB.
-const MAX_JVM_STACK_MIB: u64 = 1024;
-
-/// What a build names the source's folder in the program's own messages (a Rust panic's
-/// location): a stand-in that `Program::run` replaces with the real folder. The cached build
-/// is then the same wherever the source lives (another checkout, a test's temporary
-/// repository), instead of one build per folder.
-const ORIGIN: &str = "/judge-source-folder";
-
-/// A program ready to run.
-#[derive(Debug, Clone)]
-pub struct Program {
-    pub language: &'static Language,
-    /// The run command, with `{memory_mib}`, `{stack_mib}` and `{initial_heap}` left for
-    /// `command`.
-    run: Vec<String>,
-    /// It was taken from the cache instead of being built now.
-    pub cached: bool,
-    /// The source's folder, which `ORIGIN` stands for in the program's stderr.
-    origin: String,
-    /// Where it runs.
-    sandbox: Arc<Sandbox>,
-}
-
-impl Program {
-    /// The command line under `limits`.
-    pub fn command(&self, limits: &Limits) -> Vec<OsString> {
-        command_under(&self.run, limits)
-    }
-
-    /// Runs the program on `stdin` (with `args` after its command) under `limits`.
-    pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
-        self.run_with(stdin, limits, args, RunOptions::default())
-    }
-
-    /// `run`, with what `options` changes.
-    pub fn run_with(
-        &self,
-        stdin: &Path,
-        limits: Limits,
-        args: &[String],
-        options: RunOptions,
-    ) -> std::io::Result<RunOutput> {
-        let mut argv = self.command(&limits);
-        argv.extend(args.iter().map(OsString::from));
-        let mut spec = RunSpec::new(&argv, stdin, limits);
-        spec.address_space_backstop = !self.language.manages_own_memory;
-        if let Some(wall_timeout) = options.wall_timeout {
-            spec.wall_timeout = wall_timeout;
-        }
-        spec.stop_at_output_limit = !options.run_past_output_limit;
-        let mut run = self.sandbox.run_with(&spec, options.streams)?;
-        run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
-        if !self.language.remap_paths.is_empty() {
-            run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
-        }
-        Ok(run)
-    }
-}
-
-/// `run` with the placeholders of `limits` filled in. Under `kattis_jvm` the JVM gets its whole
-/// heap at the start and 64 MiB thread stacks, as Kattis runs it.
-fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
-    let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
-    // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
-    let stack_mib = match limits.kattis_jvm {
-        true => KATTIS_JVM_STACK_MIB,
-        false => (limits.stack_bytes >> 20).clamp(1, MAX_JVM_STACK_MIB),
-    }
-    .to_string();
-    let initial_heap = limits.kattis_jvm.then(|| format!("-Xms{memory_mib}m"));
-    run.iter()
-        .filter_map(|part| match part.as_str() {
-            "{initial_heap}" => initial_heap.clone(),
-            _ => Some(
-                part.replace("{memory_mib}", &memory_mib)
-                    .replace("{stack_mib}", &stack_mib),
-            ),
-        })
-        .map(OsString::from)
-        .collect()
-}
-
-/// The thread stack Kattis gives the JVM (`-Xss64m`), as problemtools and BAPCtools do.
-const KATTIS_JVM_STACK_MIB: u64 = 64;
-
-/// How a run differs from the usual one.
-#[derive(Debug, Default)]
-pub struct RunOptions<'a> {
-    /// Given streams, which replace `stdin` (see `sandbox::Streams`).
-    pub streams: sandbox::Streams<'a>,
-    /// This wall-clock backstop instead of the usual one.
-    pub wall_timeout: Option<Duration>,
-    /// Past the output limit the run goes on, its output dropped, instead of being stopped.
-    pub run_past_output_limit: bool,
-}
 
 /// The result of building one program.
 #[derive(Debug, Clone)]
@@ -157,15 +60,6 @@ impl Compiler {
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
         self.build_from(source, Sources::read(source)?)
-    }
-
-    /// Builds a solution of `problem`, from the files `Problem::solution_sources` gives.
-    pub fn build_solution(
-        &self,
-        problem: &crate::problem::Problem,
-        solution: &Path,
-    ) -> Result<Build> {
-        self.build_from(solution, problem.solution_sources(solution)?)
     }
 
     /// Builds the program at `source` from `sources`, its files as they are to be built (a
@@ -236,7 +130,7 @@ impl Compiler {
                 .run(&RunSpec {
                     argv: &argv,
                     stdin: Path::new("/dev/null"),
-                    limits: COMPILE_LIMITS,
+                    limits: COMPILE_LIMITS.for_run(),
                     address_space_backstop: false,
                     wall_timeout: COMPILE_LIMITS.cpu_time,
                     stop_at_output_limit: true,
@@ -348,7 +242,7 @@ impl Compiler {
         interpreters
             .entry(language.name)
             .or_insert_with(|| {
-                let found = crate::sandbox::resolve(std::ffi::OsStr::new(ask[0]));
+                let found = find_on_path(std::ffi::OsStr::new(ask[0]));
                 let mut start = [0u8; 2];
                 let script = std::fs::File::open(&found)
                     .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
@@ -359,7 +253,7 @@ impl Compiler {
                 let output = Command::new(&found)
                     .args(&ask[1..])
                     .env_clear()
-                    .envs(crate::sandbox::inherited_env())
+                    .envs(inherited_env())
                     .current_dir(std::env::temp_dir())
                     .output()
                     .ok()?;
@@ -381,7 +275,7 @@ fn version_fails(language: &Language) -> String {
 /// Path, size and modification time of the binary `tool` runs, or `None` when it cannot be
 /// found or is rustup's proxy.
 fn binary_identity(tool: &str) -> Option<String> {
-    let binary = std::fs::canonicalize(crate::sandbox::resolve(std::ffi::OsStr::new(tool))).ok()?;
+    let binary = std::fs::canonicalize(find_on_path(std::ffi::OsStr::new(tool))).ok()?;
     if binary.file_name()?.to_str()?.starts_with("rustup") {
         return None;
     }
@@ -426,19 +320,6 @@ fn cache_key(sources: &Sources, version: &str) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// `haystack` with every `from` replaced by `to`.
-fn replace_bytes(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(haystack.len());
-    let mut rest = haystack;
-    while let Some(at) = rest.windows(from.len()).position(|window| window == from) {
-        out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(to);
-        rest = &rest[at + from.len()..];
-    }
-    out.extend_from_slice(rest);
-    out
-}
-
 /// The build command as a person would type it in the source's folder, for messages.
 pub fn shown_command(language: &'static Language, file_name: &str) -> String {
     language.compile.map_or_else(
@@ -479,39 +360,4 @@ fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
                 .replace("{crate}", &crate_name(&sources.main))]
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_jvm_runs_as_the_judge_runs_it() {
-        let java = crate::toolchain::language::Language::by_code("java").expect("Java is known");
-        let run: Vec<String> = java
-            .run
-            .iter()
-            .map(|part| part.replace("{class}", "Main"))
-            .collect();
-        let boj = crate::problem::profile::Profile::Boj.limits();
-        let kattis = crate::problem::profile::Profile::Kattis.limits();
-        let words = |limits: &Limits| -> Vec<String> {
-            let command = command_under(&run, limits);
-            command
-                .iter()
-                .map(|w| w.to_string_lossy().into_owned())
-                .collect()
-        };
-        let flags = |limits| {
-            words(limits)
-                .into_iter()
-                .filter(|w| w.starts_with("-X"))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(flags(&boj), ["-Xmx256m", "-Xss224m", "-XX:+UseSerialGC"]);
-        assert_eq!(
-            flags(&kattis),
-            ["-Xms2048m", "-Xmx2048m", "-Xss64m", "-XX:+UseSerialGC"]
-        );
-    }
 }

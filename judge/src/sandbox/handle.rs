@@ -1,0 +1,312 @@
+//! The judge's side of one run supervisor: starting it, asking it for a run, and reading
+//! the run's output while it goes.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rustix::event::{PollFd, PollFlags};
+
+use super::capture::Capture;
+use super::placement::{self, Placement};
+use super::run_spec::millis;
+use super::{cpu_cutoff, find_on_path, inherited_env, protocol, supervisor};
+use super::{RunOutput, RunSpec, Streams, Termination, STDERR_CAP_BYTES};
+
+/// The judge's handle on one supervisor process.
+pub(super) struct SupervisorHandle {
+    pid: u32,
+    socket: OwnedFd,
+    /// What it said when ready; read on first use, so that starting it does not wait.
+    ready: Option<Slot>,
+    /// The CPU it and the judge thread that talks to it stay on (see `placement`).
+    pub(super) cpu: Option<usize>,
+    pub(super) last_thread: Option<std::thread::ThreadId>,
+}
+
+/// What a supervisor gives when ready: its runs' working folder, and the reading ends of the
+/// output pipes every run of the slot writes into (non-blocking: a run's output ends with its
+/// report, not with the pipe).
+struct Slot {
+    workdir: String,
+    stdout: OwnedFd,
+    stderr: OwnedFd,
+}
+
+/// The executable that becomes a supervisor: the judge's own binary, or `JUDGE_SUPERVISOR`
+/// (for tests that use the library from a test binary).
+fn supervisor_executable() -> io::Result<PathBuf> {
+    match std::env::var_os("JUDGE_SUPERVISOR") {
+        Some(path) => Ok(PathBuf::from(path)),
+        None => std::env::current_exe(),
+    }
+}
+
+impl SupervisorHandle {
+    /// Starts a supervisor; the one that `sweeps` removes what earlier judges left.
+    pub(super) fn start(sweeps: bool) -> io::Result<SupervisorHandle> {
+        let (ours, theirs) = protocol::socket_pair()?;
+        let placement = Placement::next();
+        // The socket is the supervisor's stdin: with no code to run between fork and exec,
+        // std starts it with posix_spawn (a vfork): a fork of a judge with threads would not
+        // be safe (see `fork` for the first one).
+        let mut command = std::process::Command::new(supervisor_executable()?);
+        command
+            .arg(supervisor::ARGUMENT)
+            .env("JUDGE_OWNER", std::process::id().to_string())
+            .stdin(std::process::Stdio::from(theirs))
+            .stdout(std::process::Stdio::null());
+        if sweeps {
+            command.env(supervisor::SWEEP, "1");
+        }
+        if let Some(placement) = &placement {
+            command.env(placement::VARIABLE, placement.allowed_variable());
+        }
+        let process = command.spawn()?;
+        Ok(SupervisorHandle {
+            pid: process.id(),
+            socket: ours,
+            ready: None,
+            cpu: placement.map(|placement| placement.cpu),
+            last_thread: None,
+        })
+    }
+
+    /// A supervisor made by forking this process instead of starting the binary again: no
+    /// exec, dynamic linking or runtime start on the first run's path.
+    ///
+    /// # Safety
+    /// This process must have a single thread: the child goes on to run Rust code, which
+    /// takes locks (the allocator's) that another thread could hold at the fork.
+    pub(super) unsafe fn fork(sweeps: bool) -> io::Result<SupervisorHandle> {
+        let (ours, theirs) = protocol::socket_pair()?;
+        let owner = std::process::id();
+        let placement = Placement::next();
+        let cpu = placement.as_ref().map(|placement| placement.cpu);
+        // SAFETY: the caller promises a single thread; the child never returns from here.
+        match unsafe { libc::fork() } {
+            -1 => Err(io::Error::last_os_error()),
+            0 => {
+                drop(ours);
+                let program_cpus = placement.map(|placement| placement.allowed);
+                supervisor::serve_judge(theirs, owner, sweeps, program_cpus)
+            }
+            pid => Ok(SupervisorHandle {
+                pid: pid as u32,
+                socket: ours,
+                ready: None,
+                cpu,
+                last_thread: None,
+            }),
+        }
+    }
+
+    fn ready(&mut self) -> io::Result<&Slot> {
+        if self.ready.is_none() {
+            let message = protocol::receive(&self.socket)?.ok_or_else(|| {
+                io::Error::other("the run supervisor could not start (see its message above)")
+            })?;
+            let ready: protocol::Ready = protocol::parse(&message.bytes)?;
+            let [stdout, stderr] = <[OwnedFd; 2]>::try_from(message.fds)
+                .map_err(|_| io::Error::other("a supervisor ready without its output pipes"))?;
+            for pipe in [&stdout, &stderr] {
+                rustix::fs::fcntl_setfl(pipe, rustix::fs::OFlags::NONBLOCK)?;
+            }
+            self.ready = Some(Slot {
+                workdir: ready.workdir,
+                stdout,
+                stderr,
+            });
+        }
+        Ok(self.ready.as_ref().expect("just read"))
+    }
+
+    /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
+    /// be started. The run is stopped when `stop_every_run` (the judge's interrupt) or the
+    /// run's own `streams.stop` becomes readable.
+    pub(super) fn run(
+        &mut self,
+        spec: &RunSpec,
+        streams: Streams,
+        cpu: Option<usize>,
+        stop_every_run: Option<BorrowedFd>,
+    ) -> io::Result<io::Result<RunOutput>> {
+        self.ready()?;
+        let slot = self.ready.as_ref().expect("just read");
+        // The standard input is opened by the supervisor where its path can travel as text.
+        let stdin_path = (streams.stdin.is_none() && spec.stdin.is_absolute())
+            .then(|| spec.stdin.to_str().map(str::to_owned))
+            .flatten();
+        let mut lent: Vec<OwnedFd> = Vec::with_capacity(2);
+        if stdin_path.is_none() {
+            match streams.stdin {
+                Some(given) => lent.push(given),
+                None => match File::open(spec.stdin) {
+                    Ok(stdin) => lent.push(stdin.into()),
+                    Err(error) => return Ok(Err(error)),
+                },
+            }
+        }
+        let stdout_lent = streams.stdout.is_some();
+        lent.extend(streams.stdout);
+        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent, cpu) {
+            Ok(request) => request,
+            Err(error) => return Ok(Err(error)),
+        };
+        let lent_fds: Vec<_> = lent.iter().map(AsFd::as_fd).collect();
+        protocol::send_bytes(self.socket.as_fd(), &request, &lent_fds)?;
+        // The supervisor and the program have their copies: the judge keeps none, so that a
+        // pipe given to the program ends with it.
+        drop(lent_fds);
+        drop(lent);
+        let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
+        let mut stdout = match stdout_lent {
+            false => Capture::output(slot.stdout.as_fd(), output_cap, streams.expected),
+            true => Capture::closed(),
+        };
+        let mut stderr = Capture::new(slot.stderr.as_fd(), STDERR_CAP_BYTES);
+        let mut report: Option<protocol::Report> = None;
+        let mut stop_sent = false;
+        let mut output_limit_exceeded = false;
+        let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(streams.stop).collect();
+        while report.is_none() {
+            let mut fds = Vec::with_capacity(5);
+            for fd in [stdout.fd(), stderr.fd()].into_iter().flatten() {
+                fds.push(PollFd::from_borrowed_fd(fd, PollFlags::IN));
+            }
+            fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
+            if !stop_sent {
+                for stop in &stops {
+                    fds.push(PollFd::from_borrowed_fd(*stop, PollFlags::IN));
+                }
+            }
+            match rustix::event::poll(&mut fds, None) {
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(error) => return Err(error.into()),
+            }
+            let ready: Vec<RawFd> = fds
+                .iter()
+                .filter(|fd| !fd.revents().is_empty())
+                .map(|fd| fd.as_fd().as_raw_fd())
+                .collect();
+            drop(fds);
+            let mut stop = false;
+            for fd in ready {
+                if Some(fd) == stdout.raw_fd() {
+                    if stdout.read_some()? {
+                        output_limit_exceeded = true;
+                        stop |= spec.stop_at_output_limit;
+                    }
+                } else if Some(fd) == stderr.raw_fd() {
+                    stderr.read_some()?;
+                } else if fd == self.socket.as_raw_fd() {
+                    let message = protocol::receive(&self.socket)?.ok_or_else(|| {
+                        io::Error::other("the run supervisor ended during the run")
+                    })?;
+                    report = Some(protocol::parse(&message.bytes)?);
+                } else if stops.iter().any(|stop| fd == stop.as_raw_fd()) {
+                    // The runner drops what ends after the request: only stopping matters.
+                    stop = true;
+                }
+            }
+            if stop && !stop_sent && report.is_none() {
+                protocol::send_bytes(self.socket.as_fd(), protocol::STOP, &[])?;
+                stop_sent = true;
+            }
+        }
+        // Every process of the run has been reaped: what it wrote is all in the pipes.
+        output_limit_exceeded |= stdout.read_to_end()?;
+        stderr.read_to_end()?;
+        let report = report.expect("the loop ends with a report");
+        if let Some(errno) = report.spawn_errno {
+            return Ok(Err(io::Error::from_raw_os_error(errno)));
+        }
+        Ok(Ok(RunOutput {
+            termination: match (report.signal, report.exit_code) {
+                (Some(signal), _) => Termination::Signaled(signal),
+                (None, code) => Termination::Exited(code.unwrap_or(0)),
+            },
+            cpu_time: Duration::from_micros(report.cpu_time_us),
+            wall_time: Duration::from_micros(report.wall_time_us),
+            peak_memory_bytes: report.peak_memory_bytes,
+            matched_expected: stdout.matched_expected,
+            stdout_offset: stdout.offset,
+            stdout: stdout.into_buffer(),
+            stderr: stderr.into_buffer(),
+            output_limit_exceeded,
+            wall_timeout: report.wall_timeout,
+            memory_limit_seen: report.memory_limit_seen,
+            out_of_memory: false,
+            starved: Duration::from_millis(report.starved_ms),
+            load: report.load,
+        }))
+    }
+
+    /// Closes the socket, which ends the supervisor: it cleans up after itself. Its exit is
+    /// collected by a thread, so that the judge does not wait for it.
+    pub(super) fn close(self) {
+        drop(self.socket);
+        let pid = rustix::process::Pid::from_raw(self.pid as i32);
+        std::thread::spawn(move || {
+            rustix::process::waitpid(pid, rustix::process::WaitOptions::empty())
+        });
+    }
+}
+
+/// The message of the request for `spec`: the program found on PATH, a bare environment.
+fn request(
+    spec: &RunSpec,
+    workdir: &str,
+    stdin_path: Option<String>,
+    stdout_lent: bool,
+    cpu: Option<usize>,
+) -> io::Result<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    let (program, args) = spec
+        .argv
+        .split_first()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty command"))?;
+    let mut strings = Vec::new();
+    let mut add = |parts: &[&[u8]]| {
+        if parts.iter().any(|part| part.contains(&0)) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a NUL byte in a command, path or variable",
+            ));
+        }
+        parts
+            .iter()
+            .for_each(|part| strings.extend_from_slice(part));
+        strings.push(0);
+        Ok(())
+    };
+    add(&[find_on_path(program).as_bytes()])?;
+    for arg in args {
+        add(&[arg.as_bytes()])?;
+    }
+    // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
+    let mut envc = 1;
+    for (key, value) in inherited_env() {
+        add(&[key.as_bytes(), b"=", value.as_bytes()])?;
+        envc += 1;
+    }
+    add(&[b"TMPDIR=", workdir.as_bytes()])?;
+    let limits = &spec.limits;
+    let request = protocol::Request {
+        argc: spec.argv.len() as u32,
+        envc,
+        cpu_time_ms: millis(limits.cpu_time),
+        cpu_cutoff_ms: millis(cpu_cutoff(limits)),
+        memory_bytes: limits.memory_bytes,
+        stack_bytes: limits.stack_bytes,
+        output_bytes: limits.output_bytes,
+        wall_timeout_ms: millis(spec.wall_timeout),
+        address_space_backstop: spec.address_space_backstop,
+        stdin_path,
+        stdout_lent,
+        cpu,
+    };
+    protocol::request_message(&request, &strings)
+}

@@ -1,0 +1,129 @@
+//! The judge's run slots: a pool of idle supervisors, each the run supervisor of one slot.
+
+use std::fmt;
+use std::io;
+use std::os::fd::BorrowedFd;
+use std::sync::{Mutex, MutexGuard};
+
+use super::handle::SupervisorHandle;
+use super::{placement, RunOutput, RunSpec, Streams};
+
+/// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
+/// Dropping it ends them: each kills what is left of its runs, removes its working folder and
+/// cgroups, and exits, without the judge waiting for it. (A judge that dies without dropping
+/// it ends them too: each sees its socket close.)
+#[derive(Default)]
+pub struct Sandbox {
+    idle: Mutex<Vec<SupervisorHandle>>,
+    /// Every run is stopped when this becomes readable (the judge's interrupt, see
+    /// `runner::interrupt`); the sandbox itself knows nothing of signals.
+    stop_every_run: Option<BorrowedFd<'static>>,
+    /// A supervisor has been started: the first one sweeps what earlier judges left.
+    started: std::sync::atomic::AtomicBool,
+}
+
+impl Sandbox {
+    /// A sandbox whose runs end only at their limits.
+    pub fn new() -> Sandbox {
+        Sandbox::default()
+    }
+
+    /// A sandbox whose every run is stopped once `stop` becomes readable.
+    pub fn stopped_by(stop: BorrowedFd<'static>) -> Sandbox {
+        Sandbox {
+            idle: Mutex::default(),
+            stop_every_run: Some(stop),
+            started: Default::default(),
+        }
+    }
+
+    /// Runs one program to completion (or to its limits) and returns the evidence.
+    pub fn run(&self, spec: &RunSpec) -> io::Result<RunOutput> {
+        self.run_with(spec, Streams::default())
+    }
+
+    /// `run`, with the given descriptors. Runs on different threads take different supervisors
+    /// (one is started when none is idle), so two programs can run at once and talk.
+    pub fn run_with(&self, spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
+        // The supervisor this thread used last, if idle: the thread stays on its CPU.
+        let taken = {
+            let mut idle = self.idle();
+            let me = std::thread::current().id();
+            match idle.iter().rposition(|idle| idle.last_thread == Some(me)) {
+                Some(index) => Some(idle.remove(index)),
+                None => idle.pop(),
+            }
+        };
+        let mut supervisor = match taken {
+            Some(supervisor) => supervisor,
+            None => SupervisorHandle::start(self.first_start())?,
+        };
+        let cpu = placement::slot_cpu(supervisor.cpu);
+        if let Some(cpu) = cpu {
+            let _ = placement::pin_this_thread(cpu);
+        }
+        match supervisor.run(spec, streams, cpu, self.stop_every_run) {
+            // A program that could not be started (a missing toolchain) says nothing against
+            // its supervisor, which stays; only a broken conversation ends it.
+            Ok(run) => {
+                supervisor.last_thread = Some(std::thread::current().id());
+                self.idle().push(supervisor);
+                run
+            }
+            Err(error) => {
+                supervisor.close();
+                Err(error)
+            }
+        }
+    }
+
+    /// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount
+    /// namespace) overlaps with the judge's own start instead of delaying the first run.
+    pub fn prepare(&self) {
+        let mut idle = self.idle();
+        if idle.is_empty() {
+            if let Ok(supervisor) = SupervisorHandle::start(self.first_start()) {
+                idle.push(supervisor);
+            }
+        }
+    }
+
+    /// `prepare`, forking this process for the supervisor instead of starting the binary
+    /// again (0.7 ms less before the first run can start).
+    ///
+    /// # Safety
+    /// Only while this process has a single thread: at the start of `main`.
+    pub unsafe fn prepare_by_fork(&self) {
+        let first = self.first_start();
+        // SAFETY: the caller promises a single thread.
+        if let Ok(supervisor) = unsafe { SupervisorHandle::fork(first) } {
+            self.idle().push(supervisor);
+        }
+    }
+
+    fn first_start(&self) -> bool {
+        !self
+            .started
+            .swap(true, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn idle(&self) -> MutexGuard<'_, Vec<SupervisorHandle>> {
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Sandbox({} idle)", self.idle().len())
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        for supervisor in std::mem::take(&mut *self.idle()) {
+            supervisor.close();
+        }
+    }
+}

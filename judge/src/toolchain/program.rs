@@ -1,0 +1,189 @@
+//! A built program and the limits it runs under: its command line under those limits (the
+//! JVM's heap and stack flags), run in the sandbox.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::language::Language;
+use crate::sandbox::{self, RunLimits, RunOutput, RunSpec, Sandbox};
+
+/// The limits a program runs under: a problem's for its solution, a checker's own, ...
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// CPU time (user + system) allowed per case.
+    pub cpu_time: Duration,
+    /// Peak resident memory allowed per case.
+    pub memory_bytes: u64,
+    /// Bytes of standard output kept before the run is stopped as OLE.
+    pub output_bytes: u64,
+    /// Size of the main thread's stack.
+    pub stack_bytes: u64,
+    /// The CPU time limit the verdicts are decided at, when the run goes on past it to
+    /// `cpu_time` to see whether they depend on it (`judge verify`'s margin). The extra time
+    /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
+    /// load can have done to a time verdict.
+    pub decided_at: Option<Duration>,
+    /// The JVM runs as Kattis runs it: its whole heap from the start (`-Xms` = `-Xmx`) and
+    /// 64 MiB thread stacks, as problemtools and BAPCtools run it too.
+    pub kattis_jvm: bool,
+}
+
+impl Limits {
+    /// What the sandbox holds the run to.
+    pub fn for_run(&self) -> RunLimits {
+        RunLimits {
+            cpu_time: self.cpu_time,
+            memory_bytes: self.memory_bytes,
+            output_bytes: self.output_bytes,
+            stack_bytes: self.stack_bytes,
+            decided_at: self.decided_at,
+        }
+    }
+}
+
+/// The largest thread stack the JVM accepts, in MiB.
+const MAX_JVM_STACK_MIB: u64 = 1024;
+
+/// What a build names the source's folder in the program's own messages (a Rust panic's
+/// location): a stand-in that `Program::run` replaces with the real folder. The cached build
+/// is then the same wherever the source lives (another checkout, a test's temporary
+/// repository), instead of one build per folder.
+pub(super) const ORIGIN: &str = "/judge-source-folder";
+
+/// A program ready to run.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub language: &'static Language,
+    /// The run command, with `{memory_mib}`, `{stack_mib}` and `{initial_heap}` left for
+    /// `command`.
+    pub(super) run: Vec<String>,
+    /// It was taken from the cache instead of being built now.
+    pub cached: bool,
+    /// The source's folder, which `ORIGIN` stands for in the program's stderr.
+    pub(super) origin: String,
+    /// Where it runs.
+    pub(super) sandbox: Arc<Sandbox>,
+}
+
+impl Program {
+    /// The command line under `limits`.
+    pub fn command(&self, limits: &Limits) -> Vec<OsString> {
+        command_under(&self.run, limits)
+    }
+
+    /// Runs the program on `stdin` (with `args` after its command) under `limits`.
+    pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
+        self.run_with(stdin, limits, args, RunOptions::default())
+    }
+
+    /// `run`, with what `options` changes.
+    pub fn run_with(
+        &self,
+        stdin: &Path,
+        limits: Limits,
+        args: &[String],
+        options: RunOptions,
+    ) -> std::io::Result<RunOutput> {
+        let mut argv = self.command(&limits);
+        argv.extend(args.iter().map(OsString::from));
+        let mut spec = RunSpec::new(&argv, stdin, limits.for_run());
+        spec.address_space_backstop = !self.language.manages_own_memory;
+        if let Some(wall_timeout) = options.wall_timeout {
+            spec.wall_timeout = wall_timeout;
+        }
+        spec.stop_at_output_limit = !options.run_past_output_limit;
+        let mut run = self.sandbox.run_with(&spec, options.streams)?;
+        run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
+        if !self.language.remap_paths.is_empty() {
+            run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
+        }
+        Ok(run)
+    }
+}
+
+/// `run` with the placeholders of `limits` filled in. Under `kattis_jvm` the JVM gets its whole
+/// heap at the start and 64 MiB thread stacks, as Kattis runs it.
+fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
+    let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
+    // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
+    let stack_mib = match limits.kattis_jvm {
+        true => KATTIS_JVM_STACK_MIB,
+        false => (limits.stack_bytes >> 20).clamp(1, MAX_JVM_STACK_MIB),
+    }
+    .to_string();
+    let initial_heap = limits.kattis_jvm.then(|| format!("-Xms{memory_mib}m"));
+    run.iter()
+        .filter_map(|part| match part.as_str() {
+            "{initial_heap}" => initial_heap.clone(),
+            _ => Some(
+                part.replace("{memory_mib}", &memory_mib)
+                    .replace("{stack_mib}", &stack_mib),
+            ),
+        })
+        .map(OsString::from)
+        .collect()
+}
+
+/// The thread stack Kattis gives the JVM (`-Xss64m`), as problemtools and BAPCtools do.
+const KATTIS_JVM_STACK_MIB: u64 = 64;
+
+/// How a run differs from the usual one.
+#[derive(Debug, Default)]
+pub struct RunOptions<'a> {
+    /// Given streams, which replace `stdin` (see `sandbox::Streams`).
+    pub streams: sandbox::Streams<'a>,
+    /// This wall-clock backstop instead of the usual one.
+    pub wall_timeout: Option<Duration>,
+    /// Past the output limit the run goes on, its output dropped, instead of being stopped.
+    pub run_past_output_limit: bool,
+}
+
+/// `haystack` with every `from` replaced by `to`.
+fn replace_bytes(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut rest = haystack;
+    while let Some(at) = rest.windows(from.len()).position(|window| window == from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_jvm_runs_as_the_judge_runs_it() {
+        let java = Language::by_code("java").expect("Java is known");
+        let run: Vec<String> = java
+            .run
+            .iter()
+            .map(|part| part.replace("{class}", "Main"))
+            .collect();
+        let boj = crate::problem::profile::Profile::Boj.limits();
+        let kattis = crate::problem::profile::Profile::Kattis.limits();
+        let words = |limits: &Limits| -> Vec<String> {
+            let command = command_under(&run, limits);
+            command
+                .iter()
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect()
+        };
+        let flags = |limits| {
+            words(limits)
+                .into_iter()
+                .filter(|w| w.starts_with("-X"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(flags(&boj), ["-Xmx256m", "-Xss224m", "-XX:+UseSerialGC"]);
+        assert_eq!(
+            flags(&kattis),
+            ["-Xms2048m", "-Xmx2048m", "-Xss64m", "-XX:+UseSerialGC"]
+        );
+    }
+}
