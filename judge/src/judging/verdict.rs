@@ -430,11 +430,11 @@ mod tests {
         };
         assert!(!beyond_load(&over(4400, load(2000, 0)), &to_the_end, false));
         assert_eq!(
-            crate::sandbox::wall_backstop(&beyond),
+            crate::sandbox::wall_backstop(&beyond.for_run()),
             Duration::from_secs(3)
         );
         assert_eq!(
-            crate::sandbox::wall_backstop(&to_the_end),
+            crate::sandbox::wall_backstop(&to_the_end.for_run()),
             Duration::from_secs(9)
         );
     }
