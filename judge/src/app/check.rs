@@ -1,10 +1,9 @@
 //! `judge check`: will this one file work on the online judge as it is?
 
-use crate::toolchain::check;
 use crate::cli::CheckArgs;
 use crate::toolchain::{compiler, Build};
 use crate::error::{Error, Outcome, Result};
-use crate::toolchain::online_judges::Judge as Judges;
+use crate::toolchain::handin;
 use crate::toolchain::language::Language;
 use crate::problem::profile::Profile;
 use crate::report::{format_bytes, HumanReporter, JsonReporter};
@@ -40,7 +39,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let mut outcome = Outcome::Accepted;
     let mut notices = context.notices("check");
     notices.info(format_args!("checking {} for {profile}", file.display()));
-    let judge = Judges::of(profile);
+    let judge = profile.online_judge();
     if !judge.accepts(language.name) {
         notices.problem(format_args!(
             "  PROBLEM   {} does not take {}: it takes {}",
@@ -82,8 +81,8 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let offers = judge.offers(language.name);
     let mut builds = Vec::new();
     for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
-        let shown = crate::toolchain::submit::shown_command(offer, language);
-        match crate::toolchain::submit::build_as(offer, &file, language)? {
+        let shown = handin::shown_command(offer, language);
+        match handin::build_as(offer, &file, language)? {
             Ok(()) => {
                 notices.result(format_args!(
                     "  ok        builds as {} (`{shown}`)",
@@ -132,13 +131,13 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         ));
     }
     let text = String::from_utf8_lossy(&source);
-    let found = check::problems_with(&text, language, profile);
+    let found = handin::problems_with(&text, language, judge);
     if found.is_empty() {
         notices.result("  ok        standard library only, has an entry point");
     }
     let found: Vec<String> = found
         .into_iter()
-        .chain(crate::toolchain::submit::function_form_problems(
+        .chain(handin::function_form_problems(
             &text,
             language,
             judge.entry,
@@ -190,7 +189,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
                 judge.name
             ));
             notices.result("----8<----");
-            notices.result(crate::toolchain::submit::pasted_part(&text).trim_end_matches('\n'));
+            notices.result(handin::pasted_part(&text).trim_end_matches('\n'));
             notices.result("----8<----");
         }
     }

@@ -28,6 +28,7 @@ pub enum Profile {
     Codeforces,
 }
 
+use crate::toolchain::online_judges::{self, OnlineJudge};
 use crate::toolchain::Limits;
 
 impl Profile {
@@ -151,8 +152,39 @@ impl Profile {
     }
 }
 
+impl Profile {
+    /// The online judge this profile judges as: what it takes and how it calls a submission.
+    pub fn online_judge(self) -> &'static OnlineJudge {
+        match self {
+            Profile::Boj => &online_judges::BAEKJOON,
+            Profile::Swea => &online_judges::SW_EXPERT_ACADEMY,
+            Profile::Programmers => &online_judges::PROGRAMMERS,
+            Profile::Kattis => &online_judges::KATTIS,
+            Profile::Codeforces => &online_judges::CODEFORCES,
+        }
+    }
+}
+
 impl std::fmt::Display for Profile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_has_a_judge_of_its_own() {
+        let judges: Vec<&str> = Profile::ALL
+            .iter()
+            .map(|profile| profile.online_judge().name)
+            .collect();
+        assert_eq!(
+            judges,
+            ["Baekjoon", "SW Expert Academy", "Programmers", "Kattis", "Codeforces"]
+        );
+        assert_eq!(online_judges::JUDGES.len(), Profile::ALL.len());
     }
 }

@@ -6,8 +6,6 @@
 //! The rows say only what the judges' pages say, as far as we could find; where a judge does
 //! not publish a command or a version, the field is `None` rather than a guess.
 
-use crate::problem::profile::Profile;
-
 /// One language a judge offers.
 #[derive(Debug)]
 pub struct Offered {
@@ -33,10 +31,9 @@ pub enum Entry {
     Function { name: &'static str },
 }
 
-/// What one judge takes.
+/// What one judge takes (a problem's profile names its judge: `Profile::online_judge`).
 #[derive(Debug)]
-pub struct Judge {
-    pub profile: Profile,
+pub struct OnlineJudge {
     /// The judge's name for people.
     pub name: &'static str,
     /// Where the list below comes from.
@@ -56,161 +53,157 @@ const fn offered(label: &'static str, language: Option<&'static str>) -> Offered
     }
 }
 
-/// Every judge of `Profile::ALL`, in that order.
-pub const JUDGES: &[Judge] = &[
-    Judge {
-        profile: Profile::Boj,
-        name: "Baekjoon",
-        languages_page: "https://help.acmicpc.net/language/info",
-        offered: &[
-            Offered {
-                label: "C11",
-                language: Some("C"),
-                compile: Some(&[
-                    "gcc",
-                    "{source}",
-                    "-o",
-                    "{exe}",
-                    "-O2",
-                    "-Wall",
-                    "-lm",
-                    "-std=gnu11",
-                ]),
-                version: None,
-            },
-            Offered {
-                label: "C++17",
-                language: Some("C++"),
-                compile: Some(&[
-                    "g++",
-                    "{source}",
-                    "-o",
-                    "{exe}",
-                    "-O2",
-                    "-Wall",
-                    "-lm",
-                    "-std=gnu++17",
-                ]),
-                version: None,
-            },
-            Offered {
-                label: "Java 11",
-                language: Some("Java"),
-                compile: Some(&["javac", "--release", "11", "-encoding", "UTF-8", "{source}"]),
-                version: None,
-            },
-            offered("Python 3", Some("Python 3")),
-            offered("PyPy3", Some("Python 3")),
-            // Baekjoon offers both editions; a file may build under one and not the other
-            // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
-            Offered {
-                label: "Rust 2018",
-                language: Some("Rust"),
-                compile: Some(&[
-                    "rustc",
-                    "--edition",
-                    "2018",
-                    "-O",
-                    "-o",
-                    "{exe}",
-                    "{source}",
-                ]),
-                version: None,
-            },
-            Offered {
-                label: "Rust 2021",
-                language: Some("Rust"),
-                compile: Some(&[
-                    "rustc",
-                    "--edition",
-                    "2021",
-                    "-O",
-                    "-o",
-                    "{exe}",
-                    "{source}",
-                ]),
-                version: None,
-            },
-        ],
-        entry: Entry::Program,
-        java_class: Some("Main"),
-    },
-    Judge {
-        profile: Profile::Swea,
-        name: "SW Expert Academy",
-        languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
-        // C, C++, Java and Python only; no Rust.
-        offered: &[
-            offered("C", Some("C")),
-            offered("C++", Some("C++")),
-            offered("Java", Some("Java")),
-            offered("Python", Some("Python 3")),
-        ],
-        entry: Entry::Program,
-        java_class: Some("Solution"),
-    },
-    Judge {
-        profile: Profile::Programmers,
-        name: "Programmers",
-        languages_page: "https://school.programmers.co.kr/learn/challenges",
-        // As listed on the lesson pages we could find; Rust is not among them. Correct this
-        // row if the judge adds it.
-        offered: &[
-            offered("C", Some("C")),
-            offered("C++", Some("C++")),
-            offered("Java", Some("Java")),
-            offered("Python3", Some("Python 3")),
-            offered("JavaScript", None),
-            offered("Kotlin", None),
-            offered("Swift", None),
-            offered("Go", None),
-            offered("C#", None),
-            offered("Ruby", None),
-            offered("Scala", None),
-        ],
-        entry: Entry::Function { name: "solution" },
-        java_class: Some("Solution"),
-    },
-    Judge {
-        profile: Profile::Kattis,
-        name: "Kattis",
-        languages_page: "https://open.kattis.com/languages",
-        offered: &[
-            offered("C", Some("C")),
-            offered("C++", Some("C++")),
-            offered("Java", Some("Java")),
-            offered("Python 3", Some("Python 3")),
-            offered("Rust", Some("Rust")),
-        ],
-        entry: Entry::Program,
-        java_class: None,
-    },
-    Judge {
-        profile: Profile::Codeforces,
-        name: "Codeforces",
-        languages_page: "https://codeforces.com/blog/entry/79",
-        offered: &[
-            offered("GNU C11", Some("C")),
-            offered("GNU G++17", Some("C++")),
-            offered("Java 21", Some("Java")),
-            offered("Python 3", Some("Python 3")),
-            offered("PyPy 3", Some("Python 3")),
-            offered("Rust 2021", Some("Rust")),
-        ],
-        entry: Entry::Program,
-        java_class: None,
-    },
-];
+/// Baekjoon.
+pub const BAEKJOON: OnlineJudge = OnlineJudge {
+    name: "Baekjoon",
+    languages_page: "https://help.acmicpc.net/language/info",
+    offered: &[
+        Offered {
+            label: "C11",
+            language: Some("C"),
+            compile: Some(&[
+                "gcc",
+                "{source}",
+                "-o",
+                "{exe}",
+                "-O2",
+                "-Wall",
+                "-lm",
+                "-std=gnu11",
+            ]),
+            version: None,
+        },
+        Offered {
+            label: "C++17",
+            language: Some("C++"),
+            compile: Some(&[
+                "g++",
+                "{source}",
+                "-o",
+                "{exe}",
+                "-O2",
+                "-Wall",
+                "-lm",
+                "-std=gnu++17",
+            ]),
+            version: None,
+        },
+        Offered {
+            label: "Java 11",
+            language: Some("Java"),
+            compile: Some(&["javac", "--release", "11", "-encoding", "UTF-8", "{source}"]),
+            version: None,
+        },
+        offered("Python 3", Some("Python 3")),
+        offered("PyPy3", Some("Python 3")),
+        // Baekjoon offers both editions; a file may build under one and not the other
+        // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
+        Offered {
+            label: "Rust 2018",
+            language: Some("Rust"),
+            compile: Some(&[
+                "rustc",
+                "--edition",
+                "2018",
+                "-O",
+                "-o",
+                "{exe}",
+                "{source}",
+            ]),
+            version: None,
+        },
+        Offered {
+            label: "Rust 2021",
+            language: Some("Rust"),
+            compile: Some(&[
+                "rustc",
+                "--edition",
+                "2021",
+                "-O",
+                "-o",
+                "{exe}",
+                "{source}",
+            ]),
+            version: None,
+        },
+    ],
+    entry: Entry::Program,
+    java_class: Some("Main"),
+};
 
-impl Judge {
-    /// The row for a profile.
-    pub fn of(profile: Profile) -> &'static Judge {
-        JUDGES
-            .iter()
-            .find(|judge| judge.profile == profile)
-            .expect("every profile has a row in JUDGES")
-    }
+/// SW Expert Academy.
+pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
+    name: "SW Expert Academy",
+    languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
+    // C, C++, Java and Python only; no Rust.
+    offered: &[
+        offered("C", Some("C")),
+        offered("C++", Some("C++")),
+        offered("Java", Some("Java")),
+        offered("Python", Some("Python 3")),
+    ],
+    entry: Entry::Program,
+    java_class: Some("Solution"),
+};
 
+/// Programmers.
+pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
+    name: "Programmers",
+    languages_page: "https://school.programmers.co.kr/learn/challenges",
+    // As listed on the lesson pages we could find; Rust is not among them. Correct this
+    // row if the judge adds it.
+    offered: &[
+        offered("C", Some("C")),
+        offered("C++", Some("C++")),
+        offered("Java", Some("Java")),
+        offered("Python3", Some("Python 3")),
+        offered("JavaScript", None),
+        offered("Kotlin", None),
+        offered("Swift", None),
+        offered("Go", None),
+        offered("C#", None),
+        offered("Ruby", None),
+        offered("Scala", None),
+    ],
+    entry: Entry::Function { name: "solution" },
+    java_class: Some("Solution"),
+};
+
+/// Kattis.
+pub const KATTIS: OnlineJudge = OnlineJudge {
+    name: "Kattis",
+    languages_page: "https://open.kattis.com/languages",
+    offered: &[
+        offered("C", Some("C")),
+        offered("C++", Some("C++")),
+        offered("Java", Some("Java")),
+        offered("Python 3", Some("Python 3")),
+        offered("Rust", Some("Rust")),
+    ],
+    entry: Entry::Program,
+    java_class: None,
+};
+
+/// Codeforces.
+pub const CODEFORCES: OnlineJudge = OnlineJudge {
+    name: "Codeforces",
+    languages_page: "https://codeforces.com/blog/entry/79",
+    offered: &[
+        offered("GNU C11", Some("C")),
+        offered("GNU G++17", Some("C++")),
+        offered("Java 21", Some("Java")),
+        offered("Python 3", Some("Python 3")),
+        offered("PyPy 3", Some("Python 3")),
+        offered("Rust 2021", Some("Rust")),
+    ],
+    entry: Entry::Program,
+    java_class: None,
+};
+
+/// Every judge the table knows.
+pub const JUDGES: [&OnlineJudge; 5] = [&BAEKJOON, &SW_EXPERT_ACADEMY, &PROGRAMMERS, &KATTIS, &CODEFORCES];
+
+impl OnlineJudge {
     /// The judge's offers for one of our languages (empty when it does not take it).
     pub fn offers(&self, language: &str) -> Vec<&'static Offered> {
         self.offered
@@ -237,11 +230,7 @@ mod tests {
     use crate::toolchain::language::LANGUAGES;
 
     #[test]
-    fn every_profile_has_one_row_naming_known_languages() {
-        for profile in Profile::ALL {
-            assert_eq!(Judge::of(profile).profile, profile);
-        }
-        assert_eq!(JUDGES.len(), Profile::ALL.len());
+    fn every_row_names_known_languages() {
         for offer in JUDGES.iter().flat_map(|judge| judge.offered) {
             if let Some(language) = offer.language {
                 assert!(
@@ -255,20 +244,20 @@ mod tests {
 
     #[test]
     fn what_the_issue_says_each_judge_takes() {
-        let swea = Judge::of(Profile::Swea);
+        let swea = SW_EXPERT_ACADEMY;
         assert!(!swea.accepts("Rust"));
         for language in ["C", "C++", "Java", "Python 3"] {
             assert!(swea.accepts(language), "{language}");
         }
-        assert!(!Judge::of(Profile::Programmers).accepts("Rust"));
-        let editions: Vec<&str> = Judge::of(Profile::Boj)
+        assert!(!PROGRAMMERS.accepts("Rust"));
+        let editions: Vec<&str> = BAEKJOON
             .offers("Rust")
             .iter()
             .map(|offer| offer.label)
             .collect();
         assert_eq!(editions, ["Rust 2018", "Rust 2021"]);
         assert_eq!(
-            Judge::of(Profile::Programmers).entry,
+            PROGRAMMERS.entry,
             Entry::Function { name: "solution" }
         );
     }

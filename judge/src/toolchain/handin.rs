@@ -1,7 +1,8 @@
-//! Submitting to a judge as it is: the builds a judge's own commands make, and, for judges
-//! that call a function (Programmers' `solution`), the form of that function and the text
-//! to paste. `judge check` prints what these find; the table of what each judge takes is
-//! `judges`.
+//! Handing one file in to an online judge as it is: static checks of what the judge would
+//! refuse (a missing `main`, a crate it does not have, a class of the wrong name), the build
+//! its own published command makes, and, for judges that call a function (Programmers'
+//! `solution`), the form of that function and the text to paste. `judge check` prints what
+//! these find; what each judge takes is `online_judges`.
 //!
 //! A function-form file keeps a small stdin adapter so that `judge` can run it on the cases;
 //! the judge's harness never runs it. The adapter sits below a marker comment line, and
@@ -10,9 +11,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use super::language::{java_main_class, without_comments, Language, LanguageId, MainClass};
+use super::online_judges::{Entry, Offered, OnlineJudge};
 use crate::error::{Error, Result};
-use crate::toolchain::online_judges::{Entry, Offered};
-use crate::toolchain::language::{java_main_class, Language};
 
 /// A comment line holding this text starts the stdin adapter (`# --- stdin adapter ...` in
 /// Python, `// --- stdin adapter ...` in the C family and Rust).
@@ -28,7 +29,7 @@ pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Res
     let dir = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     // The judges compile a fixed file name: Main.<ext>, or the Java class's name.
     let extension = language.extensions[0];
-    let file_name = match language.main_class == crate::toolchain::language::MainClass::JavaClass {
+    let file_name = match language.main_class == MainClass::JavaClass {
         true => format!(
             "{}.java",
             java_main_class(&String::from_utf8_lossy(&source)).unwrap_or_else(|| "Main".into())
@@ -139,9 +140,143 @@ fn is_marker(line: &str) -> bool {
     (line.starts_with('#') || line.starts_with("//")) && line.contains(ADAPTER_MARKER)
 }
 
+/// Crates every Rust judge has: the standard library's own.
+const STD_CRATES: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "crate",
+    "self",
+    "super",
+    "proc_macro",
+];
+
+/// What will not work on the judge, one line each; empty when nothing was found.
+pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> Vec<String> {
+    let mut found = Vec::new();
+    let code = without_comments(source);
+    match language.id {
+        LanguageId::Rust => {
+            if !has_words(&code, &["fn", "main"]) {
+                found.push(
+                    "no `fn main`: the judge runs the program, it does not call a function".into(),
+                );
+            }
+            for name in external_crates(&code) {
+                found.push(format!("uses the crate `{name}`, which the judge does not have (standard library only)"));
+            }
+        }
+        LanguageId::C | LanguageId::Cpp if !code.contains("main(") && !code.contains("main (") => {
+            found.push("no `main` function".into());
+        }
+        LanguageId::Java => {
+            if !has_words(&code, &["static", "void", "main"]) {
+                found.push("no `public static void main`".into());
+            }
+            let class = java_main_class(&code);
+            if let Some(wanted) = judge
+                .java_class
+                .filter(|wanted| class.as_deref() != Some(wanted))
+            {
+                found.push(format!(
+                    "the class is `{}`: {} compiles {wanted}.java, so the class must be `public class {wanted}`",
+                    class.as_deref().unwrap_or("?"),
+                    judge.name,
+                ));
+            }
+        }
+        _ => {}
+    }
+    found
+}
+
+/// Whether `words` appear in this order, next to each other (whitespace between).
+fn has_words(code: &str, words: &[&str]) -> bool {
+    let tokens: Vec<&str> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty())
+        .collect();
+    tokens.windows(words.len()).any(|window| window == words)
+}
+
+/// Crates named by `use NAME::`, `extern crate NAME` or a path `NAME::` at the start of an
+/// item, that are not the standard library's.
+fn external_crates(code: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in code.lines().map(str::trim) {
+        let named = line
+            .strip_prefix("use ")
+            .or_else(|| line.strip_prefix("pub use "))
+            .map(|rest| rest.trim_start_matches("::"))
+            .and_then(|rest| {
+                rest.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+            })
+            .or_else(|| {
+                line.strip_prefix("extern crate ").map(|rest| {
+                    rest.trim_end_matches(';')
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                })
+            });
+        if let Some(name) = named.filter(|name| !name.is_empty() && !STD_CRATES.contains(name)) {
+            if !names.iter().any(|known| known == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::toolchain::online_judges::{BAEKJOON, KATTIS};
+
+    fn check(file: &str, source: &str, judge: &OnlineJudge) -> Vec<String> {
+        problems_with(source, Language::of(Path::new(file)).unwrap(), judge)
+    }
+
+    #[test]
+    fn rust_needs_main_and_std_only() {
+        assert!(check("a.rs", "use std::io::Read;\nfn main() {}\n", &BAEKJOON).is_empty());
+        let found = check(
+            "a.rs",
+            "use regex::Regex;\nextern crate rand;\nuse std::io;\n",
+            &BAEKJOON,
+        );
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].starts_with("no `fn main`"));
+        assert!(found[1].contains("`regex`") && found[2].contains("`rand`"));
+        assert!(
+            check("a.rs", "// use regex::Regex;\nfn main() {}\n", &BAEKJOON).is_empty(),
+            "comments do not count"
+        );
+    }
+
+    #[test]
+    fn java_class_must_be_main_on_baekjoon() {
+        let source = "public class Solution { public static void main(String[] a) {} }";
+        assert_eq!(check("A.java", source, &BAEKJOON).len(), 1);
+        assert!(check("A.java", source, &KATTIS).is_empty());
+        assert!(check(
+            "A.java",
+            "public class Main { public static void main(String[] a) {} }",
+            &BAEKJOON
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn c_needs_main() {
+        assert!(check("a.c", "int main(void) { return 0; }", &BAEKJOON).is_empty());
+        assert_eq!(
+            check("a.cpp", "int solve() { return 0; }", &BAEKJOON).len(),
+            1
+        );
+    }
+
 
     const GOOD: &str = "def solution(board):\n    return len(board)\n\n\n# --- stdin adapter: not submitted\nimport sys\nprint(solution(sys.stdin.read().split()))\n";
 
