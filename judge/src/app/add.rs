@@ -8,6 +8,7 @@ use crate::corpus::{self, Expected};
 use crate::error::{Error, Outcome, Result};
 
 use super::Context;
+use crate::problem::layout::TESTS_DIR;
 
 pub fn add(context: &Context, args: AddArgs) -> Result<Outcome> {
     let repository = &context.repository;
@@ -36,7 +37,7 @@ pub fn add(context: &Context, args: AddArgs) -> Result<Outcome> {
         None => corpus::Naming::Next(&manual),
     };
     let name = corpus::add_case(&problem, &context.compiler(), naming, &input, source, None)?;
-    let base = problem.dir.join(corpus::TESTS_DIR).join(&name);
+    let base = problem.dir.join(TESTS_DIR).join(&name);
     let mut notices = context.notices("add");
     notices.result(format_args!(
         "added {}.in and .out{}",

@@ -1,13 +1,13 @@
 //! `judge check`: will this one file work on the online judge as it is?
 
 use crate::cli::CheckArgs;
-use crate::toolchain::{compiler, Build};
 use crate::error::{Error, Outcome, Result};
-use crate::toolchain::handin;
-use crate::toolchain::language::Language;
 use crate::problem::profile::Profile;
 use crate::report::{format_bytes, HumanReporter, JsonReporter};
 use crate::runner::{self, Settings, Task};
+use crate::toolchain::handin;
+use crate::toolchain::language::Language;
+use crate::toolchain::{compiler, Build};
 
 use super::Context;
 
@@ -137,11 +137,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     }
     let found: Vec<String> = found
         .into_iter()
-        .chain(handin::function_form_problems(
-            &text,
-            language,
-            judge.entry,
-        ))
+        .chain(handin::function_form_problems(&text, language, judge.entry))
         .collect();
     for problem in &found {
         outcome = Outcome::Rejected;
@@ -181,7 +177,9 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     }
     match judge.entry {
         _ if outcome != Outcome::Accepted => {}
-        crate::toolchain::online_judges::Entry::Program => notices.result(format_args!("submit: {}", file.display())),
+        crate::toolchain::online_judges::Entry::Program => {
+            notices.result(format_args!("submit: {}", file.display()))
+        }
         crate::toolchain::online_judges::Entry::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
             notices.result(format_args!(

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use crate::cli::GenArgs;
 use crate::corpus;
 use crate::error::{Outcome, Result};
-use crate::problem::recipe::RECIPE_FILE;
 use crate::report::{agree, plural};
 
 use super::Context;
+use crate::problem::layout::RECIPE_FILE;
 
 pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let repository = &context.repository;

@@ -2,8 +2,8 @@
 
 use crate::cli::{Format, ListArgs};
 use crate::error::{Outcome, Result};
-use crate::problem::Problem;
 use crate::problem::provenance::Provenance;
+use crate::problem::Problem;
 use crate::report::{format_bytes, print_error, Table};
 
 use super::Context;

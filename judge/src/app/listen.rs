@@ -14,12 +14,12 @@ use std::time::Duration;
 use rustix::event::{PollFd, PollFlags};
 use serde::Deserialize;
 
-use crate::problem::discover::Repository;
+use crate::atomic_write::create_new;
+use crate::corpus::scaffold::{self, Imported};
 use crate::error::{Error, Result};
 use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::Repository;
 use crate::report::Notices;
-use crate::corpus::scaffold::{self, Imported};
-use crate::atomic_write::create_new;
 
 /// The port `judge listen` takes by default; add it to the extension's "custom ports".
 pub const DEFAULT_PORT: u16 = 10043;

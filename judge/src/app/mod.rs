@@ -21,12 +21,12 @@ use std::sync::Arc;
 use anstream::ColorChoice;
 
 use crate::cli::{Cli, Color, Command, Format, RunArgs};
-use crate::toolchain::compiler::Compiler;
-use crate::problem::discover::Repository;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
+use crate::problem::Repository;
 use crate::report::{print_error, Detail, Notices};
 use crate::sandbox::Sandbox;
+use crate::toolchain::compiler::Compiler;
 
 /// What every command works with: the settings of the global options, turned once.
 pub struct Context {
@@ -169,7 +169,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
             let watch = crate::app::watch::Watch {
                 problems: args.problems,
                 solution: args.solution.map(|file| context.path(&file)),
-                cases: crate::problem::discover::CasePatterns::new(&args.cases)?,
+                cases: crate::problem::CasePatterns::new(&args.cases)?,
             };
             crate::app::watch::run(&context, &watch)?;
             Ok(Outcome::Accepted)

@@ -1,8 +1,8 @@
 //! `judge new`: scaffold a problem folder and its solution file.
 
 use crate::cli::NewArgs;
-use crate::error::{Outcome, Result};
 use crate::corpus::scaffold;
+use crate::error::{Outcome, Result};
 
 use super::Context;
 

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Format, RunArgs};
-use crate::problem::discover::CasePatterns;
 use crate::error::{Error, Outcome, Result};
+use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
 use crate::runner::{self, Settings, Task};

@@ -4,8 +4,8 @@
 use std::io::IsTerminal;
 
 use crate::cli::StressArgs;
-use crate::error::{Outcome, Result};
 use crate::corpus::stress::{self, Budget, Found};
+use crate::error::{Outcome, Result};
 
 use super::Context;
 
@@ -67,7 +67,12 @@ pub fn stress(context: &Context, args: StressArgs) -> Result<Outcome> {
             notices.problem(format_args!("    {}: {}", found.verdict, found.reason));
             notices.result(format_args!(
                 "reproduce: {}",
-                repository.rerun_command(&problem, &solution, Some(&found.case))
+                crate::report::rerun::rerun_command(
+                    repository,
+                    &problem,
+                    &solution,
+                    Some(&found.case)
+                )
             ));
             Ok(notices.finish(Outcome::Rejected))
         }

@@ -10,6 +10,7 @@ use crate::problem::kattis;
 use crate::report::{plural, Table};
 
 use super::Context;
+use crate::problem::layout::{PACKAGE_FILE, SUBMISSIONS_DIR};
 
 pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let dir = context.problem_dir(&args.package)?;
@@ -17,15 +18,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     if !kattis::is_package(&dir) {
         return Err(Error::NotAPackage {
             path: shown,
-            missing: kattis::PACKAGE_FILE.to_owned(),
+            missing: PACKAGE_FILE.to_owned(),
         });
     }
     let problem = context.repository.load_problem(&dir)?;
-    let base = problem.dir.join(kattis::SUBMISSIONS_DIR);
+    let base = problem.dir.join(SUBMISSIONS_DIR);
     if !base.is_dir() {
         return Err(Error::NotAPackage {
             path: shown,
-            missing: format!("{}/ folder: nothing to verify", kattis::SUBMISSIONS_DIR),
+            missing: format!("{}/ folder: nothing to verify", SUBMISSIONS_DIR),
         });
     }
     let cache_dir = context.repository.cache_dir();

@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::app::Context;
-use crate::toolchain::program::Program;
-use crate::problem::discover::{CasePatterns, Repository, SOLUTIONS_DIR};
 use crate::error::{Error, Result};
+use crate::judging::verdict::Verdict;
+use crate::problem::layout::SOLUTIONS_DIR;
+use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
 use crate::report::{CaseResult, Detail, HumanReporter, Notices, Reporter, RunSummary, Tally};
 use crate::runner::{self, Settings};
-use crate::judging::verdict::Verdict;
+use crate::toolchain::program::Program;
 
 /// How long the files must be quiet after a change before a round starts.
 const QUIET: Duration = Duration::from_millis(100);

@@ -2,11 +2,12 @@
 //! committed together; an existing case is never overwritten.
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, run_tool, REFERENCE_FILE};
-use crate::toolchain::compiler::Compiler;
+use super::{build_tool, case_paths, run_tool};
 use crate::error::{Error, Result};
+use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
+use crate::problem::provenance::{case_file, content_hash, Origin, Provenance};
 use crate::problem::Problem;
-use crate::problem::provenance::{case_file, content_hash, Origin, Provenance, PROVENANCE_FILE};
+use crate::toolchain::compiler::Compiler;
 
 /// Where `judge add` takes the expected output from.
 pub enum Expected {

@@ -5,13 +5,14 @@
 use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, in_parallel, run_tool, REFERENCE_FILE};
-use crate::compare::{self, CompareMode};
-use crate::toolchain::compiler::Compiler;
+use super::{build_tool, in_parallel, run_tool};
 use crate::compare::diff::{self, DiffLine};
+use crate::compare::{self, CompareMode};
 use crate::error::{Error, Result};
+use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
+use crate::problem::provenance::{content_hash, Provenance};
 use crate::problem::Problem;
-use crate::problem::provenance::{content_hash, Provenance, PROVENANCE_FILE};
+use crate::toolchain::compiler::Compiler;
 
 /// One expected output the reference disagrees with.
 #[derive(Debug)]
@@ -44,7 +45,7 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
     } else {
         None
     };
-    let cases = crate::problem::discover::find_cases(&problem.dir)?;
+    let cases = crate::problem::cases::find_cases(&problem.dir)?;
     let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
     let outputs = in_parallel(jobs, &cases, |case| {
         let input = std::fs::read(&case.input).map_err(|error| Error::io(&case.input, error))?;

@@ -4,15 +4,16 @@
 
 use std::collections::BTreeSet;
 
-use super::transaction::{Session, Transaction, JOURNAL_FILE};
-use super::{
-    build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, GENERATOR_FILE, REFERENCE_FILE,
-};
-use crate::toolchain::compiler::Compiler;
+use super::transaction::{Session, Transaction};
+use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk};
 use crate::error::{Error, Result};
+use crate::problem::layout::{
+    GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
+};
+use crate::problem::provenance::{content_hash, Origin, Provenance};
+use crate::problem::recipe::{split_args, Recipe};
 use crate::problem::Problem;
-use crate::problem::provenance::{content_hash, Origin, Provenance, PROVENANCE_FILE};
-use crate::problem::recipe::{split_args, Recipe, RECIPE_FILE};
+use crate::toolchain::compiler::Compiler;
 
 /// What `judge gen` did, or with `check`, would do.
 #[derive(Debug, Default)]

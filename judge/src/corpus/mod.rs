@@ -10,26 +10,23 @@
 mod add;
 mod bless;
 mod gen;
-pub mod transaction;
 pub mod scaffold;
 pub mod stress;
+pub mod transaction;
 
 use std::path::{Path, PathBuf};
 
-use crate::toolchain::{Build, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::Problem;
-use crate::problem::provenance::content_hash;
 use crate::judging::verdict::classify_run;
+use crate::problem::layout::TESTS_DIR;
+use crate::problem::provenance::content_hash;
+use crate::problem::Problem;
+use crate::toolchain::{Build, Compiler, Program};
 
 /// The folder below the problem that new cases go into.
-pub use crate::problem::provenance::TESTS_DIR;
 pub use add::{add_case, Expected, Naming};
 pub use bless::{bless, BlessChange, Blessed};
 pub use gen::{generate, GenSummary, Left};
-
-pub const REFERENCE_FILE: &str = "reference.rs";
-pub const GENERATOR_FILE: &str = "gen.rs";
 
 /// A problem's reference or generator, built and ready.
 pub struct Tool {

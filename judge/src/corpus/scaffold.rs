@@ -10,12 +10,14 @@
 
 use std::path::Path;
 
-use crate::problem::discover::{Repository, SOLUTIONS_DIR};
-use crate::error::{Error, Result};
-use crate::runner::interrupt::Deferred;
-use crate::problem::METADATA_FILE;
-use crate::problem::profile::Profile;
 use crate::atomic_write::{self, create_new, write_atomically, Replace};
+use crate::error::{Error, Result};
+use crate::problem::layout::{
+    GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR,
+};
+use crate::problem::profile::Profile;
+use crate::problem::Repository;
+use crate::runner::interrupt::Deferred;
 
 const STATEMENT: &str = "# {id}\n\n\
 Write the task and its input and output format here, in your own words.\n\n\
@@ -26,6 +28,7 @@ const REFERENCE: &str = r#"//! Reference for {id}: a brute force written to be o
 //! Template: {task}.
 
 use std::io::Read;
+use crate::problem::layout::{GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR};
 
 fn main() {
     let mut input = String::new();
@@ -369,9 +372,9 @@ fn make(
         None => vec![
             (METADATA_FILE.to_owned(), metadata),
             ("statement.md".to_owned(), fill(STATEMENT)),
-            (crate::corpus::REFERENCE_FILE.to_owned(), fill(REFERENCE)),
-            (crate::corpus::GENERATOR_FILE.to_owned(), fill(GENERATOR)),
-            (crate::problem::recipe::RECIPE_FILE.to_owned(), fill(RECIPE)),
+            (REFERENCE_FILE.to_owned(), fill(REFERENCE)),
+            (GENERATOR_FILE.to_owned(), fill(GENERATOR)),
+            (RECIPE_FILE.to_owned(), fill(RECIPE)),
         ],
         Some(imported) => vec![
             (METADATA_FILE.to_owned(), imported.metadata.clone()),
@@ -418,7 +421,7 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
         text.parse().map_err(|error: toml_edit::TomlError| {
             let line = error
                 .span()
-                .map(|span| crate::problem::line_at(text, span.start));
+                .map(|span| crate::problem::toml_file::line_at(text, span.start));
             Error::parse(path, line, error.message())
         })?;
     let file = format!("{id}.rs");

@@ -8,16 +8,14 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::toolchain::{Build, Compiler, Program};
-use crate::corpus::{
-    add_case, build_tool, run_tool, Expected, Naming, Tool, GENERATOR_FILE, REFERENCE_FILE,
-    TESTS_DIR,
-};
+use crate::corpus::{add_case, build_tool, run_tool, Expected, Naming, Tool};
 use crate::error::{Error, Result};
 use crate::judging::judge_case;
-use crate::problem::{Problem, TestCase};
-use crate::problem::recipe::{split_args, Layout, Recipe, StressRecipe, RECIPE_FILE};
 use crate::judging::verdict::Verdict;
+use crate::problem::layout::{GENERATOR_FILE, RECIPE_FILE, REFERENCE_FILE, TESTS_DIR};
+use crate::problem::recipe::{split_args, Layout, Recipe, StressRecipe};
+use crate::problem::{Problem, TestCase};
+use crate::toolchain::{Build, Compiler, Program};
 
 /// How long to stress.
 #[derive(Debug, Clone, Copy)]

@@ -21,14 +21,12 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::error::{Error, Result};
-use crate::runner::interrupt::{self, Deferred};
-use crate::problem::{line_at, parse_toml};
-use crate::problem::provenance::{content_hash, Provenance};
 use crate::atomic_write::{self, is_temp_name, Replace};
-
-/// The journal of a transaction under way, in the problem folder.
-pub const JOURNAL_FILE: &str = ".judge-journal.toml";
+use crate::error::{Error, Result};
+use crate::problem::layout::JOURNAL_FILE;
+use crate::problem::provenance::{content_hash, Provenance};
+use crate::problem::toml_file::{line_at, parse_toml};
+use crate::runner::interrupt::{self, Deferred};
 
 const JOURNAL_HEADER: &str = "# An interrupted `judge` command's unfinished change to this problem: the next\n\
                               # `judge gen`, `add`, `bless --write` or `stress` completes it. Do not edit.\n\n";

@@ -2,77 +2,13 @@
 //! the Kattis protocol, or a checker in the testlib protocol. A checker that crashes or
 //! answers outside its protocol is a judge error, never a wrong answer.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
-use serde::Deserialize;
-
-use crate::toolchain::program::Program;
-use crate::problem::TestCase;
-use crate::toolchain::Limits;
-use crate::sandbox::{RunOutput, Termination};
 use crate::judging::score::ValidatorScore;
 use crate::judging::verdict::classify_run;
-
-/// Checkers are trusted code: limits only stop one that hangs.
-pub const CHECKER_LIMITS: Limits = Limits {
-    cpu_time: Duration::from_secs(30),
-    memory_bytes: 2 << 30,
-    output_bytes: 1 << 20,
-    decided_at: None,
-    kattis_jvm: false,
-    stack_bytes: 256 << 20,
-};
-
-/// How a checker is called and how it answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// `checker input output answer`; exit 0 accepted, 1 wrong answer, 2 presentation error,
-    /// 3 checker failure.
-    Testlib,
-    /// `validator input answer feedback_dir [flags] < output`; exit 42 accepted, 43 wrong
-    /// answer; the reason in `feedback_dir/judgemessage.txt`.
-    Kattis,
-}
-
-/// A problem's checker, as its metadata names it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CheckerSpec {
-    pub source: PathBuf,
-    pub protocol: Protocol,
-    /// Extra arguments (Kattis' `validator_flags`).
-    pub flags: Vec<String>,
-    /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
-    /// read, and held to the format's rules; elsewhere such files are not the judge's business.
-    pub reads_scores: bool,
-    /// Its own limits (a package's `validation_time` and `validation_memory`).
-    pub limits: Limits,
-    pub mode: Mode,
-}
-
-/// How a checker meets the submission (see `interactive`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mode {
-    /// It talks with the running submission (an interactor) instead of reading its output.
-    pub interactive: bool,
-    /// How many times the submission may be run, each pass on the `nextpass.in` the checker
-    /// left (a multi-pass problem's `validation_passes`); 1 for other problems.
-    pub passes: u32,
-}
-
-impl Mode {
-    /// The common case: the checker reads the output of one run.
-    pub const AFTER_RUN: Mode = Mode {
-        interactive: false,
-        passes: 1,
-    };
-
-    /// Whether `interactive` judges the case instead of the usual run then check.
-    pub fn is_plain(self) -> bool {
-        self == Mode::AFTER_RUN
-    }
-}
+use crate::problem::{CheckerSpec, Protocol, TestCase};
+use crate::sandbox::{RunOutput, Termination};
+use crate::toolchain::Program;
 
 /// What a checker made of an output.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,10 +198,12 @@ pub fn build_checker(
     };
     match compiler.build_from(&spec.source, problem.own_program_sources(&spec.source)?)? {
         crate::toolchain::compiler::Build::Ready(program) => Ok(Some(program)),
-        crate::toolchain::compiler::Build::CompileError(message) => Err(crate::error::Error::DoesNotCompile {
-            path: spec.source.clone(),
-            message,
-        }),
+        crate::toolchain::compiler::Build::CompileError(message) => {
+            Err(crate::error::Error::DoesNotCompile {
+                path: spec.source.clone(),
+                message,
+            })
+        }
     }
 }
 

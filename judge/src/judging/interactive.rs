@@ -18,12 +18,13 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::judging::checker::{self, CheckerSpec, Judgement};
-use crate::toolchain::{Program, RunOptions};
-use crate::problem::TestCase;
-use crate::toolchain::Limits;
-use crate::sandbox::{RunOutput, Streams};
+use crate::judging::checker::{self, Judgement};
 use crate::judging::verdict::classify_run;
+use crate::problem::CheckerSpec;
+use crate::problem::TestCase;
+use crate::sandbox::{RunOutput, Streams};
+use crate::toolchain::Limits;
+use crate::toolchain::{Program, RunOptions};
 
 /// How long a validator may wait, beyond the submission's own backstop, before it is stopped:
 /// it sees its input end when the submission does, and should end right after.

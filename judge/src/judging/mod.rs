@@ -9,15 +9,15 @@ pub mod verdict;
 
 use std::time::Duration;
 
-use crate::judging::checker::{check, Judgement};
 use crate::compare::{self, FileMismatch};
-use crate::toolchain::{Program, RunOptions};
-use crate::problem::{Problem, TestCase};
-use crate::toolchain::Limits;
-use crate::report::{format_bytes, CaseResult, Failure};
-use crate::sandbox::{RunOutput, Termination};
+use crate::judging::checker::{check, Judgement};
 use crate::judging::score::ValidatorScore;
 use crate::judging::verdict::{beyond_load, classify, OutputCheck, Verdict};
+use crate::problem::{Problem, TestCase};
+use crate::report::{format_bytes, CaseResult, Failure};
+use crate::sandbox::{RunOutput, Termination};
+use crate::toolchain::Limits;
+use crate::toolchain::{Program, RunOptions};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
 /// comparing with the expected output.

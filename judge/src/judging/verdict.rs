@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::toolchain::Limits;
 use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
+use crate::toolchain::Limits;
 
 /// What a real judge would answer for one case (or, for `CompileError`, a whole solution).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -183,7 +183,13 @@ mod tests {
             .collect();
         assert_eq!(
             judges,
-            ["Baekjoon", "SW Expert Academy", "Programmers", "Kattis", "Codeforces"]
+            [
+                "Baekjoon",
+                "SW Expert Academy",
+                "Programmers",
+                "Kattis",
+                "Codeforces"
+            ]
         );
         assert_eq!(online_judges::JUDGES.len(), Profile::ALL.len());
     }

@@ -12,10 +12,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::layout::{PROVENANCE_FILE, TESTS_DIR};
 use crate::error::{Error, Result};
-use crate::problem::{line_at, parse_toml};
-
-pub const PROVENANCE_FILE: &str = "provenance.toml";
+use crate::problem::toml_file::{line_at, parse_toml};
 
 const HEADER: &str = "# Written by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
                       # case's files came from. Do not edit; `judge list --provenance` shows it.\n\n";
@@ -130,9 +129,6 @@ pub fn case_file(
     }
     crate::problem::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
 }
-
-/// The folder below the problem that holds the cases the judge writes.
-pub const TESTS_DIR: &str = "tests";
 
 /// The content hash recorded for files and programs.
 pub fn content_hash(bytes: &[u8]) -> String {

@@ -9,11 +9,10 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::layout::RECIPE_FILE;
 use crate::error::{Error, Result};
-use crate::problem::{parse_toml, Located};
 use crate::problem::provenance::case_file;
-
-pub const RECIPE_FILE: &str = "generators.toml";
+use crate::problem::toml_file::{parse_toml, Located};
 
 /// The most seeds one `[[generate]]` entry may have (`last - first + 1`): each is a case of
 /// two files, and far more would be a typo, not a corpus.

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::program::Program;
 use crate::error::Error;
-use crate::problem::Problem;
-use crate::judging::score::Scorecard;
+use crate::judging::score::{ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
+use crate::problem::Problem;
+use crate::toolchain::program::Program;
 
 /// What one solution got.
 #[derive(Debug, Clone, Default)]
@@ -29,7 +29,7 @@ pub struct SolutionVerdicts {
     pub first_failure: Option<String>,
     pub tally: Tally,
     /// A scored problem's score.
-    pub score: Option<Result<Scorecard, String>>,
+    pub score: Option<Result<Scorecard, ScoreError>>,
 }
 
 impl SolutionVerdicts {
@@ -123,7 +123,7 @@ impl Reporter for Collector {
             current.tally.add(result);
         }
     }
-    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, ScoreError>) {
         if let Some(current) = self.current() {
             current.score = Some(score.clone());
         }

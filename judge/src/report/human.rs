@@ -13,13 +13,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{format_bytes, CaseResult, RunSummary, Tally};
 use super::{plural, subcase, Detail, Reporter};
-use crate::toolchain::program::Program;
 use crate::compare::diff::{DiffLine, Side};
-use crate::problem::discover::Repository;
 use crate::error::Error;
-use crate::problem::Problem;
-use crate::judging::score::{format_score, Scorecard};
+use crate::judging::score::{format_score, ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
+use crate::problem::Problem;
+use crate::problem::Repository;
+use crate::toolchain::program::Program;
 
 /// Lines of a compiler message shown under CE.
 const COMPILE_MESSAGE_LINES: usize = 40;
@@ -104,7 +104,7 @@ impl HumanReporter {
             .current
             .as_ref()
             .map_or(problem.solution.clone(), |c| c.solution.clone());
-        let command = self.repository.rerun_command(problem, &solution, case);
+        let command = super::rerun::rerun_command(&self.repository, problem, &solution, case);
         self.failures.push((
             verdict,
             problem.id.clone(),
@@ -289,7 +289,7 @@ impl Reporter for HumanReporter {
         }
     }
 
-    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, ScoreError>) {
         if let Some(current) = self.current.as_mut() {
             current.score = Some(score_line(score));
         }
@@ -429,7 +429,7 @@ pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
 }
 
 /// `score 30 / 100 (small 30/30, large 0/70)`, or why there is none.
-fn score_line(score: &Result<Scorecard, String>) -> String {
+fn score_line(score: &Result<Scorecard, ScoreError>) -> String {
     let card = match score {
         Ok(card) => card,
         Err(error) => return format!("{RED}no score{RED:#}: judge error in scoring: {error}"),

@@ -8,11 +8,11 @@ use serde::Serialize;
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::program::Program;
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
+use crate::judging::score::{ScoreError, Scorecard};
 use crate::problem::Problem;
-use crate::judging::score::Scorecard;
+use crate::toolchain::program::Program;
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -214,7 +214,7 @@ impl Reporter for JsonReporter {
         }
     }
 
-    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, String>) {
+    fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, ScoreError>) {
         let report = match score {
             Ok(card) => ScoreReport {
                 score: card.score,
@@ -236,7 +236,7 @@ impl Reporter for JsonReporter {
                 max_score: None,
                 verdict: None,
                 parts: Vec::new(),
-                error: Some(error.clone()),
+                error: Some(error.to_string()),
             },
         };
         if let Some(problem) = self.problems.last_mut() {

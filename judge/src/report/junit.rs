@@ -7,11 +7,11 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
 use super::{CaseResult, RunSummary, Tally};
-use crate::toolchain::program::Program;
 use crate::compare::diff::Side;
 use crate::error::Error;
-use crate::problem::Problem;
 use crate::judging::verdict::Verdict;
+use crate::problem::Problem;
+use crate::toolchain::program::Program;
 
 pub struct JunitReporter {
     path: PathBuf,

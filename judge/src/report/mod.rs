@@ -7,6 +7,7 @@ mod human;
 mod json;
 mod junit;
 mod notice;
+pub mod rerun;
 mod subcase;
 mod table;
 
@@ -20,10 +21,10 @@ pub use junit::JunitReporter;
 pub use notice::Notices;
 pub use table::Table;
 
-use crate::toolchain::program::Program;
 use crate::error::Error;
+use crate::judging::score::{ScoreError, Scorecard};
 use crate::problem::Problem;
-use crate::judging::score::Scorecard;
+use crate::toolchain::program::Program;
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -82,7 +83,7 @@ pub trait Reporter {
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
     /// A scored problem's score, after its last case and before `problem_finished`; `Err` is
     /// a judge error in the scoring (a validator that broke its rules).
-    fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, String>) {}
+    fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
     fn run_finished(&mut self, summary: &RunSummary);
 }
@@ -112,7 +113,7 @@ impl Reporter for Reporters<'_> {
             .iter_mut()
             .for_each(|r| r.case_finished(problem, result));
     }
-    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, String>) {
+    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, ScoreError>) {
         self.0
             .iter_mut()
             .for_each(|r| r.problem_scored(problem, score));

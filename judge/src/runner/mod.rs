@@ -21,14 +21,14 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::judging::checker::build_checker;
-use crate::toolchain::{Build, Compiler, Program};
 use crate::error::Error;
+use crate::judging::checker::build_checker;
 use crate::judging::judge_case;
-use crate::problem::Problem;
-use crate::report::{CaseResult, Reporter, RunSummary, Tally};
 use crate::judging::score::CaseScore;
 use crate::judging::verdict::Verdict;
+use crate::problem::Problem;
+use crate::report::{CaseResult, Reporter, RunSummary, Tally};
+use crate::toolchain::{Build, Compiler, Program};
 
 /// Cases at or above this share of the time limit, or over it, are confirmed by a serial
 /// re-run.
@@ -116,7 +116,10 @@ pub fn judge_all(
             .expect("a thread pool can be built")
     });
     let builds = map_tasks(pool.as_ref(), &tasks, |task| {
-        compiler.build_from(&task.solution, task.problem.solution_sources(&task.solution)?)
+        compiler.build_from(
+            &task.solution,
+            task.problem.solution_sources(&task.solution)?,
+        )
     });
     let checkers = map_tasks(pool.as_ref(), &tasks, |task| {
         build_checker(compiler, &task.problem)

@@ -14,7 +14,6 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::Path;
 
-
 /// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
 const CHUNK: usize = 64 * 1024;
 

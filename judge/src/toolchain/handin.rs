@@ -277,7 +277,6 @@ mod tests {
         );
     }
 
-
     const GOOD: &str = "def solution(board):\n    return len(board)\n\n\n# --- stdin adapter: not submitted\nimport sys\nprint(solution(sys.stdin.read().split()))\n";
 
     fn python() -> &'static Language {

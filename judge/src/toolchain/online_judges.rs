@@ -201,7 +201,13 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
 };
 
 /// Every judge the table knows.
-pub const JUDGES: [&OnlineJudge; 5] = [&BAEKJOON, &SW_EXPERT_ACADEMY, &PROGRAMMERS, &KATTIS, &CODEFORCES];
+pub const JUDGES: [&OnlineJudge; 5] = [
+    &BAEKJOON,
+    &SW_EXPERT_ACADEMY,
+    &PROGRAMMERS,
+    &KATTIS,
+    &CODEFORCES,
+];
 
 impl OnlineJudge {
     /// The judge's offers for one of our languages (empty when it does not take it).
@@ -256,9 +262,6 @@ mod tests {
             .map(|offer| offer.label)
             .collect();
         assert_eq!(editions, ["Rust 2018", "Rust 2021"]);
-        assert_eq!(
-            PROGRAMMERS.entry,
-            Entry::Function { name: "solution" }
-        );
+        assert_eq!(PROGRAMMERS.entry, Entry::Function { name: "solution" });
     }
 }

@@ -105,7 +105,10 @@ fn the_check_finds_a_circle_and_a_broken_rule() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     };
-    write("lib.rs", "pub mod report;\npub mod runner;\npub mod sandbox;\n");
+    write(
+        "lib.rs",
+        "pub mod report;\npub mod runner;\npub mod sandbox;\n",
+    );
     write(
         "report/mod.rs",
         "//! crate::app in a comment\nuse crate::runner::Settings;\nfn f() -> &'static str { \"crate::app\" }\n",
@@ -144,7 +147,8 @@ fn the_check_finds_a_circle_and_a_broken_rule() {
         "{faults}"
     );
     assert!(
-        faults.contains("report/mod.rs:2: report must not import runner (`crate::runner::Settings`)"),
+        faults
+            .contains("report/mod.rs:2: report must not import runner (`crate::runner::Settings`)"),
         "{faults}"
     );
     assert!(
@@ -237,7 +241,9 @@ fn circles(imports: &[Import]) -> Vec<(Vec<String>, Vec<String>)> {
         let group: Vec<&str> = graph
             .keys()
             .copied()
-            .filter(|&other| other == node || (walk(node, other).is_some() && walk(other, node).is_some()))
+            .filter(|&other| {
+                other == node || (walk(node, other).is_some() && walk(other, node).is_some())
+            })
             .collect();
         let others = group
             .iter()
@@ -288,7 +294,10 @@ fn module_path(relative: &Path) -> Vec<String> {
         .iter()
         .map(|part| part.to_string_lossy().into_owned())
         .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts

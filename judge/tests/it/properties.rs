@@ -4,9 +4,9 @@ use std::path::Path;
 
 use judge::compare::{compare, compare_file, CompareMode, KattisFlags};
 use judge::problem::kattis::parse_package;
-use judge::problem::Problem;
 use judge::problem::provenance::Provenance;
 use judge::problem::recipe::Recipe;
+use judge::problem::Problem;
 use proptest::prelude::*;
 
 const MODES: [CompareMode; 4] = [

@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use judge::toolchain::compiler::Compiler;
-use judge::problem::discover::Repository;
+use judge::problem::Repository;
 use judge::report::Collector;
 use judge::runner::{judge_all, Settings, Task};
+use judge::toolchain::compiler::Compiler;
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.

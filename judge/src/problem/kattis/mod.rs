@@ -12,15 +12,13 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::judging::checker::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::compare::{CompareMode, KattisFlags};
-use crate::problem::discover::natural_cmp;
 use crate::error::{Error, Result};
-use crate::problem::Problem;
+use crate::problem::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
+use crate::problem::layout::{METADATA_FILE, PACKAGE_FILE, SUBMISSIONS_DIR};
+use crate::problem::natural_order::natural_cmp;
 use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
-
-pub const PACKAGE_FILE: &str = "problem.yaml";
-pub const SUBMISSIONS_DIR: &str = "submissions";
+use crate::problem::Problem;
 
 /// `validation_passes` when a multi-pass problem gives none, and the most we run.
 const DEFAULT_PASSES: u32 = 2;
@@ -170,7 +168,7 @@ pub fn find_cases(problem: &Problem) -> Result<Vec<crate::problem::TestCase>> {
 }
 
 /// How a loaded scoring package scores its cases; `None` for a pass-fail one.
-pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::judging::score::Scoring>> {
+pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::problem::scoring::Scoring>> {
     let Some(package) = problem.package.as_ref().filter(|package| package.scoring) else {
         return Ok(None);
     };
@@ -183,7 +181,7 @@ pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::judging::score::S
         &names,
         &package.constants,
     )?;
-    Ok(Some(crate::judging::score::Scoring::Package(plan)))
+    Ok(Some(crate::problem::scoring::Scoring::Package(plan)))
 }
 
 /// Where `verify` keeps the time limit it derived for the package at `dir`, so that `run`
@@ -238,7 +236,7 @@ pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
 
 /// Whether `dir` is a Kattis package rather than one of our problem folders.
 pub fn is_package(dir: &Path) -> bool {
-    dir.join(PACKAGE_FILE).is_file() && !dir.join(crate::problem::METADATA_FILE).is_file()
+    dir.join(PACKAGE_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
 }
 
 /// Loads a package's metadata (`cases` left empty).

@@ -8,9 +8,9 @@
 //!   2023-07-draft's `scoring: {score, aggregation}` maps: the score of `secret`, made of its
 //!   groups (the folders directly in it that have the file) or of its cases.
 //!
-//! The plan is read and checked once, when the package is loaded; `Plan::score` is pure.
+//! The plan is read and checked once, when the package is loaded; scoring a submission with
+//! it is `judging::score`'s job, and pure.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_norway::Value;
@@ -18,13 +18,9 @@ use serde_norway::Value;
 use super::programs::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
-use crate::judging::score::{Aggregation, CaseScore, Part, Scorecard, Scored, ValidatorScore};
-use crate::judging::verdict::VerdictKind;
+use crate::problem::scoring::Aggregation;
 
-/// A score above its maximum by less than this is rounding, not a fault.
-const EPSILON: f64 = 1e-6;
-
-/// A scoring package's rules, ready to score a submission's cases.
+/// A scoring package's rules, ready to score a submission's cases (`judging::score`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
     Graded {
@@ -42,29 +38,29 @@ pub enum Plan {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GradedGroup {
     /// Its path below `data/` (`secret/group1`); empty for `data/` itself.
-    name: String,
-    config: GraderConfig,
-    items: Vec<GradedItem>,
+    pub(crate) name: String,
+    pub(crate) config: GraderConfig,
+    pub(crate) items: Vec<GradedItem>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum GradedItem {
+pub(crate) enum GradedItem {
     Case(String),
     Group(GradedGroup),
 }
 
 /// A group's grading keys, after inheritance.
 #[derive(Debug, Clone, PartialEq)]
-struct GraderConfig {
+pub(crate) struct GraderConfig {
     /// `on_reject: break`: the group's items after its first rejected one do not count.
-    stop_at_rejection: bool,
-    verdicts: VerdictMode,
-    aggregation: Aggregation,
-    ignore_sample: bool,
-    accept_if_any_accepted: bool,
-    accept_score: f64,
-    reject_score: f64,
-    range: (f64, f64),
+    pub(crate) stop_at_rejection: bool,
+    pub(crate) verdicts: VerdictMode,
+    pub(crate) aggregation: Aggregation,
+    pub(crate) ignore_sample: bool,
+    pub(crate) accept_if_any_accepted: bool,
+    pub(crate) accept_score: f64,
+    pub(crate) reject_score: f64,
+    pub(crate) range: (f64, f64),
 }
 
 impl Default for GraderConfig {
@@ -83,7 +79,7 @@ impl Default for GraderConfig {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum VerdictMode {
+pub(crate) enum VerdictMode {
     WorstError,
     FirstError,
     AlwaysAccept,
@@ -92,15 +88,15 @@ enum VerdictMode {
 /// `secret` or one of its groups, in the 2025-09 model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoundedGroup {
-    name: String,
-    aggregation: Aggregation,
+    pub(crate) name: String,
+    pub(crate) aggregation: Aggregation,
     /// `None`: unbounded.
-    max_score: Option<f64>,
-    items: BoundedItems,
+    pub(crate) max_score: Option<f64>,
+    pub(crate) items: BoundedItems,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum BoundedItems {
+pub(crate) enum BoundedItems {
     Cases(Vec<String>),
     Groups(Vec<BoundedGroup>),
 }
@@ -179,297 +175,6 @@ pub fn plan(
             bounded(&data, "testdata.yaml", Keys::Draft2023, cases, constants)
         }
         _ => graded(&data, grading, validator_must_score, cases),
-    }
-}
-
-impl Plan {
-    /// The score of a submission's judged cases; `Err` is a judge error.
-    pub fn score(&self, cases: &[CaseScore]) -> std::result::Result<Scorecard, String> {
-        let judged: HashMap<&str, &CaseScore> = cases
-            .iter()
-            .map(|case| (case.name.as_str(), case))
-            .collect();
-        match self {
-            Plan::Graded {
-                root,
-                best,
-                validator_must_score,
-            } => {
-                let mut parts = Vec::new();
-                let result = root
-                    .grade(&judged, *validator_must_score, &mut parts)?
-                    .unwrap_or((VerdictKind::Accepted, 0.0));
-                Ok(Scorecard {
-                    score: result.1,
-                    max_score: *best,
-                    verdict: Some(result.0),
-                    parts,
-                })
-            }
-            Plan::Bounded(secret) => {
-                let mut parts = Vec::new();
-                let result = secret.score(&judged, &mut parts)?;
-                // `secret` is the whole, not one of its parts.
-                parts.retain(|part| part.name != secret.name);
-                Ok(Scorecard {
-                    score: result.score,
-                    max_score: secret.max_score,
-                    verdict: None,
-                    parts,
-                })
-            }
-        }
-    }
-
-    /// Whether `card` is the best score there is (for `partially_accepted/`, which must not
-    /// reach it).
-    pub fn is_best(&self, card: &Scorecard) -> bool {
-        match self {
-            Plan::Graded { best, .. } => {
-                best.is_some_and(|best| (card.score - best).abs() <= EPSILON)
-            }
-            Plan::Bounded(secret) => secret
-                .max_score
-                .is_some_and(|max| card.score >= max - EPSILON),
-        }
-    }
-}
-
-impl GradedGroup {
-    /// The group's verdict and score, as the default grader gives them; `None` when none of
-    /// its cases was judged (left out by `--case`), as problemtools leaves such a group out.
-    fn grade(
-        &self,
-        judged: &HashMap<&str, &CaseScore>,
-        validator_must_score: bool,
-        parts: &mut Vec<Part>,
-    ) -> std::result::Result<Option<(VerdictKind, f64)>, String> {
-        let config = &self.config;
-        let mut results = Vec::new();
-        for item in &self.items {
-            let result = match item {
-                GradedItem::Case(name) => {
-                    let Some(case) = judged.get(name.as_str()) else {
-                        continue;
-                    };
-                    (
-                        case.verdict,
-                        case_score(case, config, validator_must_score)?,
-                    )
-                }
-                GradedItem::Group(group) => {
-                    match group.grade(judged, validator_must_score, parts)? {
-                        Some(result) => result,
-                        None => continue,
-                    }
-                }
-            };
-            results.push(result);
-            if result.0 != VerdictKind::Accepted && config.stop_at_rejection {
-                break;
-            }
-        }
-        if results.is_empty() {
-            return Ok(None);
-        }
-        let result = config.combine(&results);
-        if !self.name.is_empty() {
-            parts.push(Part {
-                name: self.name.clone(),
-                score: result.1,
-                max_score: Some(config.range.1).filter(|max| max.is_finite()),
-            });
-        }
-        Ok(Some(result))
-    }
-}
-
-/// A case's score under the legacy rules: the validator's `score.txt` when accepted, else
-/// the group's `accept_score` or `reject_score`.
-fn case_score(
-    case: &CaseScore,
-    config: &GraderConfig,
-    validator_must_score: bool,
-) -> std::result::Result<f64, String> {
-    match (case.verdict, case.validator) {
-        (VerdictKind::Accepted, Some(ValidatorScore::Score(score))) => Ok(score),
-        (VerdictKind::Accepted, Some(ValidatorScore::Multiplier(_))) => Err(format!(
-            "{}: the validator wrote score_multiplier.txt, which this format version does not have",
-            case.name
-        )),
-        (VerdictKind::Accepted, None) if validator_must_score => Err(format!(
-            "{}: the problem has `validation: custom score`, but the validator wrote no score.txt",
-            case.name
-        )),
-        (VerdictKind::Accepted, None) => Ok(config.accept_score),
-        _ => Ok(config.reject_score),
-    }
-}
-
-impl GraderConfig {
-    /// The default grader: its verdict mode and flags on the verdicts, its score mode on the
-    /// scores. A judge error anywhere below is the group's.
-    fn combine(&self, results: &[(VerdictKind, f64)]) -> (VerdictKind, f64) {
-        if results.iter().any(|r| r.0 == VerdictKind::JudgeError) {
-            return (VerdictKind::JudgeError, 0.0);
-        }
-        // `ignore_sample`: of the root's two items (sample, secret), only the last counts.
-        let results = if self.ignore_sample {
-            &results[results.len() - 1..]
-        } else {
-            results
-        };
-        let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
-        let verdict = if self.accept_if_any_accepted && results.iter().any(|r| accepted(&r.0)) {
-            VerdictKind::Accepted
-        } else {
-            match self.verdicts {
-                VerdictMode::AlwaysAccept => VerdictKind::Accepted,
-                VerdictMode::FirstError => results
-                    .iter()
-                    .map(|r| r.0)
-                    .find(|kind| !accepted(kind))
-                    .unwrap_or(VerdictKind::Accepted),
-                VerdictMode::WorstError => results
-                    .iter()
-                    .map(|r| r.0)
-                    .min_by_key(|kind| severity(*kind))
-                    .unwrap_or(VerdictKind::Accepted),
-            }
-        };
-        let items: Vec<Scored> = results
-            .iter()
-            .map(|&(kind, score)| Scored {
-                accepted: accepted(&kind),
-                score,
-            })
-            .collect();
-        (verdict, self.aggregation.apply(None, &items))
-    }
-}
-
-/// The default grader's order of errors, worst first: JE, RTE, MLE, TLE, OLE, WA, then AC.
-fn severity(kind: VerdictKind) -> usize {
-    use VerdictKind::*;
-    [
-        JudgeError,
-        RuntimeError,
-        MemoryLimitExceeded,
-        TimeLimitExceeded,
-        OutputLimitExceeded,
-        WrongAnswer,
-        CompileError,
-        Accepted,
-    ]
-    .iter()
-    .position(|k| *k == kind)
-    .unwrap_or(0)
-}
-
-impl BoundedGroup {
-    /// The group's score, and whether every case in it was accepted.
-    fn score(
-        &self,
-        judged: &HashMap<&str, &CaseScore>,
-        parts: &mut Vec<Part>,
-    ) -> std::result::Result<Scored, String> {
-        let items: Vec<Scored> = match &self.items {
-            BoundedItems::Cases(names) => {
-                let case_max = match self.aggregation {
-                    Aggregation::Sum => self.max_score.map(|max| max / names.len() as f64),
-                    _ => self.max_score,
-                };
-                names
-                    .iter()
-                    .map(|name| match judged.get(name.as_str()) {
-                        Some(case) => self.case_score(case, case_max),
-                        // Not judged: not accepted.
-                        None => Ok(Scored {
-                            accepted: false,
-                            score: 0.0,
-                        }),
-                    })
-                    .collect::<std::result::Result<_, _>>()?
-            }
-            BoundedItems::Groups(groups) => groups
-                .iter()
-                .map(|group| group.score(judged, parts))
-                .collect::<std::result::Result<_, _>>()?,
-        };
-        let score = self.aggregation.apply(self.max_score, &items);
-        if let Some(max) = self.max_score.filter(|max| score > max + EPSILON) {
-            return Err(format!(
-                "{}: score {} is over its max_score {}",
-                self.name,
-                crate::judging::score::format_score(score),
-                crate::judging::score::format_score(max)
-            ));
-        }
-        parts.push(Part {
-            name: self.name.clone(),
-            score,
-            max_score: self.max_score,
-        });
-        Ok(Scored {
-            accepted: items.iter().all(|item| item.accepted),
-            score,
-        })
-    }
-
-    /// A case's score under the 2025-09 rules (its maximum `case_max`, `None` unbounded).
-    fn case_score(
-        &self,
-        case: &CaseScore,
-        case_max: Option<f64>,
-    ) -> std::result::Result<Scored, String> {
-        let name = &case.name;
-        if case.verdict != VerdictKind::Accepted {
-            return Ok(Scored {
-                accepted: false,
-                score: 0.0,
-            });
-        }
-        let score = match (self.aggregation, case.validator, case_max) {
-            (Aggregation::PassFail, Some(_), _) => {
-                return Err(format!(
-                    "{name}: the validator gave a score in a pass-fail group"
-                ))
-            }
-            (Aggregation::PassFail, None, _) => 0.0,
-            (_, Some(ValidatorScore::Score(score)), max) => {
-                if let Some(max) = max.filter(|max| score > max + EPSILON) {
-                    return Err(format!(
-                        "{name}: score.txt says {}, over the case's maximum {}",
-                        crate::judging::score::format_score(score),
-                        crate::judging::score::format_score(max)
-                    ));
-                }
-                score
-            }
-            (_, Some(ValidatorScore::Multiplier(multiplier)), Some(max)) => {
-                if !(0.0..=1.0).contains(&multiplier) {
-                    return Err(format!(
-                        "{name}: score_multiplier.txt says {multiplier}, outside 0 to 1"
-                    ));
-                }
-                multiplier * max
-            }
-            (_, Some(ValidatorScore::Multiplier(_)), None) => {
-                return Err(format!(
-                    "{name}: score_multiplier.txt in an unbounded group (it needs score.txt)"
-                ))
-            }
-            (_, None, Some(max)) => max,
-            (_, None, None) => {
-                return Err(format!(
-                    "{name}: accepted in an unbounded group, but the validator wrote no score.txt"
-                ))
-            }
-        };
-        Ok(Scored {
-            accepted: true,
-            score,
-        })
     }
 }
 
@@ -875,15 +580,6 @@ impl YamlFile<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use VerdictKind::*;
-
-    fn case(name: &str, verdict: VerdictKind, validator: Option<f64>) -> CaseScore {
-        CaseScore {
-            name: name.into(),
-            verdict,
-            validator: validator.map(ValidatorScore::Score),
-        }
-    }
 
     fn write(dir: &Path, relative: &str, text: &str) {
         let path = dir.join(relative);
@@ -893,183 +589,6 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn the_legacy_grader_sums_by_default_and_stops_a_group_at_its_first_rejection() {
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            dir.path(),
-            "data/secret/testdata.yaml",
-            "accept_score: 10\n",
-        );
-        let cases = names(&["sample/1", "secret/1", "secret/2", "secret/3"]);
-        let plan = plan(
-            dir.path(),
-            FormatVersion::Legacy,
-            &LegacyGrading::default(),
-            false,
-            &cases,
-            &Constants::default(),
-        )
-        .unwrap();
-        let judged = [
-            case("sample/1", Accepted, None),
-            case("secret/1", Accepted, None),
-            case("secret/2", WrongAnswer, None),
-            case("secret/3", Accepted, None),
-        ];
-        let card = plan.score(&judged).unwrap();
-        // sample 1 (accept_score 1) + secret: 10, then WA (0) and `break`: 3 does not count.
-        assert_eq!(card.score, 11.0);
-        assert_eq!(card.verdict, Some(WrongAnswer));
-        assert_eq!(card.max_score, None, "the default range has no top");
-    }
-
-    #[test]
-    fn grader_flags_choose_min_first_error_and_ignore_sample() {
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            dir.path(),
-            "data/testdata.yaml",
-            "grader_flags: ignore_sample\nrange: 0 100\non_reject: continue\n",
-        );
-        write(
-            dir.path(),
-            "data/secret/testdata.yaml",
-            "grader_flags: first_error accept_if_any_accepted\n",
-        );
-        write(
-            dir.path(),
-            "data/secret/a/testdata.yaml",
-            "accept_score: 40\ngrader_flags: min\n",
-        );
-        write(
-            dir.path(),
-            "data/secret/b/testdata.yaml",
-            "accept_score: 60\ngrader_flags: min\n",
-        );
-        let cases = names(&["sample/1", "secret/a/1", "secret/a/2", "secret/b/1"]);
-        let plan = plan(
-            dir.path(),
-            FormatVersion::Draft2023,
-            &LegacyGrading::default(),
-            false,
-            &cases,
-            &Constants::default(),
-        )
-        .unwrap();
-        let judged = [
-            case("sample/1", WrongAnswer, None),
-            case("secret/a/1", Accepted, None),
-            case("secret/a/2", TimeLimitExceeded, None),
-            case("secret/b/1", Accepted, None),
-        ];
-        let card = plan.score(&judged).unwrap();
-        // a: min(40, 0) = 0 (TLE); b: 60; secret: sum 60, accepted as one group is; the
-        // sample's WA is ignored.
-        assert_eq!(card.score, 60.0);
-        assert_eq!(card.verdict, Some(Accepted));
-        assert!(!plan.is_best(&card));
-        let parts: Vec<(&str, f64)> = card
-            .parts
-            .iter()
-            .map(|p| (p.name.as_str(), p.score))
-            .collect();
-        assert_eq!(
-            parts,
-            [
-                ("sample", 0.0),
-                ("secret/a", 0.0),
-                ("secret/b", 60.0),
-                ("secret", 60.0)
-            ]
-        );
-    }
-
-    #[test]
-    fn score_txt_replaces_accept_score_and_worst_error_orders_verdicts() {
-        let dir = tempfile::tempdir().unwrap();
-        write(dir.path(), "data/testdata.yaml", "on_reject: continue\n");
-        let cases = names(&["secret/1", "secret/2", "secret/3"]);
-        let plan = plan(
-            dir.path(),
-            FormatVersion::Legacy,
-            &LegacyGrading::default(),
-            true,
-            &cases,
-            &Constants::default(),
-        )
-        .unwrap();
-        let judged = [
-            case("secret/1", Accepted, Some(2.5)),
-            case("secret/2", WrongAnswer, None),
-            case("secret/3", RuntimeError, None),
-        ];
-        let card = plan.score(&judged).unwrap();
-        assert_eq!(card.score, 2.5);
-        assert_eq!(card.verdict, Some(RuntimeError), "RTE is worse than WA");
-        let missing = [case("secret/1", Accepted, None)];
-        assert!(plan.score(&missing).unwrap_err().contains("no score.txt"));
-    }
-
-    #[test]
-    fn bounded_groups_follow_the_2025_rules() {
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            dir.path(),
-            "data/secret/g1/test_group.yaml",
-            "max_score: 20\n",
-        );
-        write(
-            dir.path(),
-            "data/secret/g2/test_group.yaml",
-            "max_score: 30\nscore_aggregation: sum\n",
-        );
-        write(
-            dir.path(),
-            "data/secret/g3/test_group.yaml",
-            "max_score: 50\nscore_aggregation: min\n",
-        );
-        let cases = names(&[
-            "sample/1",
-            "secret/g1/1",
-            "secret/g2/1",
-            "secret/g2/2",
-            "secret/g3/1",
-            "secret/g3/2",
-        ]);
-        let plan = plan(
-            dir.path(),
-            FormatVersion::V2025,
-            &LegacyGrading::default(),
-            false,
-            &cases,
-            &Constants::default(),
-        )
-        .unwrap();
-        let judged = [
-            case("sample/1", WrongAnswer, None),
-            case("secret/g1/1", Accepted, None),
-            case("secret/g2/1", Accepted, None),
-            case("secret/g2/2", WrongAnswer, None),
-            case("secret/g3/1", Accepted, Some(20.0)),
-            case("secret/g3/2", Accepted, None),
-        ];
-        let card = plan.score(&judged).unwrap();
-        // g1 pass-fail 20; g2 sum: 15 + 0; g3 min(20, 50) = 20; samples do not count.
-        assert_eq!(card.score, 55.0);
-        assert_eq!(card.max_score, Some(100.0));
-        let over = [case("secret/g2/1", Accepted, Some(16.0))];
-        assert!(plan
-            .score(&over)
-            .unwrap_err()
-            .contains("over the case's maximum 15"));
-        let in_pass_fail = [case("secret/g1/1", Accepted, Some(1.0))];
-        assert!(plan
-            .score(&in_pass_fail)
-            .unwrap_err()
-            .contains("pass-fail group"));
     }
 
     #[test]
@@ -1127,30 +646,5 @@ mod tests {
                 .contains("testdata.yaml: line 2: `grader_flags` unknown grader flag `median`"),
             "{error}"
         );
-    }
-
-    #[test]
-    fn the_2023_draft_reads_scoring_maps() {
-        let dir = tempfile::tempdir().unwrap();
-        write(
-            dir.path(),
-            "data/secret/testdata.yaml",
-            "scoring:\n  score: 10\n  aggregation: min\n",
-        );
-        let cases = names(&["secret/1", "secret/2"]);
-        let plan = plan(
-            dir.path(),
-            FormatVersion::Draft2023,
-            &LegacyGrading::default(),
-            false,
-            &cases,
-            &Constants::default(),
-        )
-        .unwrap();
-        let judged = [
-            case("secret/1", Accepted, Some(4.0)),
-            case("secret/2", Accepted, None),
-        ];
-        assert_eq!(plan.score(&judged).unwrap().score, 4.0);
     }
 }

@@ -12,8 +12,7 @@ use serde_norway::Value;
 
 use crate::error::{Error, Result};
 use crate::judging::verdict::VerdictKind;
-
-pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
+use crate::problem::layout::SUBMISSIONS_YAML;
 
 /// One requirement: every judged case's verdict is in `permitted`, some case's is in
 /// `required`, and the submission's score is in `score` (inclusive; each `None` when not

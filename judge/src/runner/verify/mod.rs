@@ -11,17 +11,19 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::toolchain::compiler::Compiler;
 use crate::error::{Error, Result};
-use crate::runner::verify::expectations::{default_for, Requirement, SubmissionsYaml};
-use crate::problem::kattis::{submissions_in, FormatVersion, Package, SUBMISSIONS_DIR};
-use crate::toolchain::language::{Language, LanguageId};
+use crate::judging::score::format_score;
+use crate::judging::verdict::VerdictKind;
+use crate::problem::kattis::{submissions_in, FormatVersion, Package};
+use crate::problem::layout::SUBMISSIONS_DIR;
+use crate::problem::scoring::Scoring;
 use crate::problem::Problem;
 use crate::report::{Collector, SolutionVerdicts};
+use crate::runner::verify::expectations::{default_for, Requirement, SubmissionsYaml};
 use crate::runner::{judge_all, Settings, Task};
-use crate::judging::score::{format_score, Scoring};
+use crate::toolchain::compiler::Compiler;
+use crate::toolchain::language::{Language, LanguageId};
 use crate::toolchain::sources::{Choice, Sources};
-use crate::judging::verdict::VerdictKind;
 
 /// The verdict folders of the package format, and the verdict each promises.
 const FOLDERS: &[(&str, Promise)] = &[
@@ -700,8 +702,8 @@ fn describe(verdicts: &SolutionVerdicts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::Termination;
     use crate::judging::verdict::Verdict;
+    use crate::sandbox::Termination;
 
     const AC: Verdict = Verdict::Accepted;
     const WA: Verdict = Verdict::WrongAnswer;

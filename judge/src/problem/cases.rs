@@ -1,0 +1,202 @@
+//! A problem's cases: every `NAME.in` with its `NAME.out` or `NAME.ans` below `tests/` (or a
+//! package's `data/`), named by their path without the extension, samples first, then in
+//! natural order. A file without its pair is an error naming it, never a silent skip.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::layout::{CASE_DIRS, JOURNAL_FILE, SAMPLE_GROUPS};
+use super::natural_order::natural_cmp;
+use super::TestCase;
+use crate::error::{Error, Result};
+
+/// Every case below the problem's `tests/` (or `data/`) folder: the samples first, then in
+/// natural order.
+pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
+    let journal = problem_dir.join(JOURNAL_FILE);
+    if journal.exists() {
+        // Killed mid-change (kill -9, power cut): a case may be half written until then.
+        return Err(Error::corpus(
+            journal,
+            "a corpus command was killed before it finished: run `judge gen` (or `add`, \
+             `bless --write`, `stress`) on this problem to complete its change",
+        ));
+    }
+    let Some(cases_dir) = CASE_DIRS
+        .iter()
+        .map(|dir| problem_dir.join(dir))
+        .find(|dir| dir.is_dir())
+    else {
+        return Err(Error::corpus(
+            problem_dir,
+            "no test cases: expected a `tests/` folder holding NAME.in and NAME.out files",
+        ));
+    };
+    // Case name -> (input, expected outputs found).
+    let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&cases_dir).follow_links(true) {
+        let entry = entry?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let extension = path.extension().and_then(|e| e.to_str());
+        if !matches!(extension, Some("in" | "out" | "ans")) {
+            continue;
+        }
+        let relative = path
+            .strip_prefix(&cases_dir)
+            .unwrap_or(path)
+            .with_extension("");
+        let name = relative
+            .to_str()
+            .ok_or_else(|| Error::not_utf8(path, "file name"))?
+            .to_owned();
+        let slot = files.entry(name).or_default();
+        match extension {
+            Some("in") => slot.0 = Some(path.to_path_buf()),
+            _ => slot.1.push(path.to_path_buf()),
+        }
+    }
+    let mut cases = Vec::with_capacity(files.len());
+    for (name, (input, mut expected)) in files {
+        expected.sort();
+        match (input, expected.as_slice()) {
+            (Some(input), [answer]) => cases.push(TestCase {
+                name,
+                input,
+                expected: answer.clone(),
+                validator_args: Vec::new(),
+                compare: None,
+            }),
+            (Some(input), []) => {
+                return Err(Error::corpus(
+                    input,
+                    "input has no expected output (add a .out file beside it)",
+                ))
+            }
+            (Some(_), [first, ..]) => {
+                return Err(Error::corpus(
+                    first,
+                    "both a .out and an .ans file: keep one of them",
+                ))
+            }
+            (None, answers) => {
+                return Err(Error::corpus(
+                    &answers[0],
+                    "expected output has no input (add a .in file beside it)",
+                ))
+            }
+        }
+    }
+    if cases.is_empty() {
+        return Err(Error::corpus(
+            &cases_dir,
+            "no test cases: expected NAME.in and NAME.out files",
+        ));
+    }
+    cases.sort_by(|a, b| {
+        let group = |name: &str| !is_sample(name);
+        group(&a.name)
+            .cmp(&group(&b.name))
+            .then_with(|| natural_cmp(&a.name, &b.name))
+    });
+    Ok(cases)
+}
+
+/// The official examples: judged and shown first, as they are the cases a person reads.
+fn is_sample(name: &str) -> bool {
+    let group = name.split('/').next().unwrap_or_default();
+    SAMPLE_GROUPS.contains(&group)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    fn touch(dir: &Path, relative: &str) {
+        let path = dir.join(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "x\n").unwrap();
+    }
+
+    fn names(cases: &[TestCase]) -> Vec<&str> {
+        cases.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn cases_pair_in_with_out_or_ans_in_nested_folders_samples_first() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in [
+            "tests/sample/10.in",
+            "tests/sample/10.out",
+            "tests/sample/2.in",
+            "tests/sample/2.out",
+        ] {
+            touch(dir.path(), file);
+        }
+        for file in ["tests/random/a.in", "tests/random/a.ans", "tests/README.md"] {
+            touch(dir.path(), file);
+        }
+        let cases = find_cases(dir.path()).unwrap();
+        assert_eq!(names(&cases), ["sample/2", "sample/10", "random/a"]);
+        assert!(cases[2].expected.ends_with("random/a.ans"));
+    }
+
+    #[test]
+    fn unpaired_files_are_errors_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "tests/1.in");
+        touch(dir.path(), "tests/1.out");
+        touch(dir.path(), "tests/2.in");
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert!(
+            message
+                .ends_with("tests/2.in: input has no expected output (add a .out file beside it)"),
+            "{message}"
+        );
+
+        fs::remove_file(dir.path().join("tests/2.in")).unwrap();
+        touch(dir.path(), "tests/3.ans");
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert!(
+            message
+                .ends_with("tests/3.ans: expected output has no input (add a .in file beside it)"),
+            "{message}"
+        );
+
+        touch(dir.path(), "tests/3.in");
+        touch(dir.path(), "tests/3.out");
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert!(
+            message.contains("both a .out and an .ans file"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_walked_is_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "tests/1.in");
+        touch(dir.path(), "tests/1.out");
+        std::os::unix::fs::symlink("nowhere", dir.path().join("tests/dangling")).unwrap();
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert_eq!(message.matches("tests/dangling").count(), 1, "{message}");
+    }
+
+    #[test]
+    fn a_problem_without_cases_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(find_cases(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("no test cases"));
+        fs::create_dir(dir.path().join("tests")).unwrap();
+        assert!(find_cases(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("no test cases"));
+    }
+}

@@ -1,0 +1,70 @@
+//! A problem's checker as its metadata declares it (`problem.toml`'s `checker` or
+//! `interactor`, a package's output validator): the program, how it is called and how it
+//! meets the submission. Running it is `judging::checker`'s job.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::toolchain::Limits;
+
+/// Checkers are trusted code: limits only stop one that hangs.
+pub const CHECKER_LIMITS: Limits = Limits {
+    cpu_time: Duration::from_secs(30),
+    memory_bytes: 2 << 30,
+    output_bytes: 1 << 20,
+    decided_at: None,
+    kattis_jvm: false,
+    stack_bytes: 256 << 20,
+};
+
+/// How a checker is called and how it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// `checker input output answer`; exit 0 accepted, 1 wrong answer, 2 presentation error,
+    /// 3 checker failure.
+    Testlib,
+    /// `validator input answer feedback_dir [flags] < output`; exit 42 accepted, 43 wrong
+    /// answer; the reason in `feedback_dir/judgemessage.txt`.
+    Kattis,
+}
+
+/// A problem's checker, as its metadata names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckerSpec {
+    pub source: PathBuf,
+    pub protocol: Protocol,
+    /// Extra arguments (Kattis' `validator_flags`).
+    pub flags: Vec<String>,
+    /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
+    /// read, and held to the format's rules; elsewhere such files are not the judge's business.
+    pub reads_scores: bool,
+    /// Its own limits (a package's `validation_time` and `validation_memory`).
+    pub limits: Limits,
+    pub mode: Mode,
+}
+
+/// How a checker meets the submission (see `judging::interactive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// It talks with the running submission (an interactor) instead of reading its output.
+    pub interactive: bool,
+    /// How many times the submission may be run, each pass on the `nextpass.in` the checker
+    /// left (a multi-pass problem's `validation_passes`); 1 for other problems.
+    pub passes: u32,
+}
+
+impl Mode {
+    /// The common case: the checker reads the output of one run.
+    pub const AFTER_RUN: Mode = Mode {
+        interactive: false,
+        passes: 1,
+    };
+
+    /// Whether `interactive` judges the case instead of the usual run then check.
+    pub fn is_plain(self) -> bool {
+        self == Mode::AFTER_RUN
+    }
+}

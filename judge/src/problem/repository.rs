@@ -1,0 +1,294 @@
+//! The repository the judge works in: its root (found from any folder below it), its build
+//! cache, its problem folders and solutions, and a problem named on the command line (by id
+//! or by path, with a suggestion for a misspelt id).
+
+use std::cmp::Ordering;
+use std::path::{Component, Path, PathBuf};
+
+use super::cases::find_cases;
+use super::layout::{CASE_DIRS, METADATA_FILE, PACKAGE_FILE, PROBLEMS_DIR, SOLUTIONS_DIR};
+use super::natural_order::natural_cmp;
+use super::{kattis, Problem};
+use crate::error::{Error, Result};
+
+/// The repository the judge works in.
+#[derive(Debug, Clone)]
+pub struct Repository {
+    pub root: PathBuf,
+    /// No `problems/` folder was found: the judge works on packages named by path (a Kattis
+    /// package anywhere on disk), and keeps its builds in the user's cache folder.
+    pub standalone: bool,
+}
+
+impl Repository {
+    /// The nearest folder at or above `start` that holds a `problems/` folder.
+    pub fn find(start: &Path) -> Result<Repository> {
+        // Canonical, so that folders named by other paths (`..`, symlinks) are found inside.
+        let start = std::fs::canonicalize(start).map_err(|error| Error::io(start, error))?;
+        start
+            .ancestors()
+            .find(|dir| dir.join(PROBLEMS_DIR).is_dir())
+            .map(|root| Repository {
+                root: root.to_path_buf(),
+                standalone: false,
+            })
+            .ok_or(Error::NoRoot { start })
+    }
+
+    /// The repository above `start`, or, when there is none, `start` itself standing alone,
+    /// for the commands that judge a package named by its path.
+    pub fn find_or_standalone(start: &Path) -> Repository {
+        Repository::find(start).unwrap_or_else(|_| Repository {
+            root: start.to_path_buf(),
+            standalone: true,
+        })
+    }
+
+    /// Where built programs are kept: `$JUDGE_CACHE_DIR`, else the repository's
+    /// `target/judge/`, else (standalone) `$XDG_CACHE_HOME/judge` or `~/.cache/judge`, so that
+    /// judging a package never writes into it.
+    pub fn cache_dir(&self) -> PathBuf {
+        let dir = std::env::var_os("JUDGE_CACHE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                if self.standalone {
+                    user_cache_dir().join("judge")
+                } else {
+                    self.root.join("target").join("judge")
+                }
+            });
+        // Programs run from their own temporary folders: their paths must not be relative.
+        std::path::absolute(&dir).unwrap_or(dir)
+    }
+
+    /// `path` as shown to the user: relative to the root when inside it.
+    pub fn relative<'a>(&self, path: &'a Path) -> &'a Path {
+        path.strip_prefix(&self.root).unwrap_or(path)
+    }
+
+    pub fn problems_dir(&self) -> PathBuf {
+        self.root.join(PROBLEMS_DIR)
+    }
+
+    /// Where a problem's solution is when its `problem.toml` does not say: `solutions/<id>.*`
+    /// in any language of the table (Rust first), else the Rust path, for the message.
+    pub fn default_solution(&self, id: &str) -> PathBuf {
+        self.solution_files(id)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| self.root.join(SOLUTIONS_DIR).join(format!("{id}.rs")))
+    }
+
+    /// Every `solutions/<id>.<ext>` that exists, one per language, in the table's order: a
+    /// problem may keep a file per judge it is submitted to.
+    pub fn solution_files(&self, id: &str) -> Vec<PathBuf> {
+        let dir = self.root.join(SOLUTIONS_DIR);
+        crate::toolchain::language::LANGUAGES
+            .iter()
+            .flat_map(|language| language.extensions)
+            .map(|extension| dir.join(format!("{id}.{extension}")))
+            .filter(|path| path.is_file())
+            .collect()
+    }
+
+    /// Every problem folder under `problems/`, in natural order. A folder whose name is not
+    /// UTF-8 is an error of its own, so that it does not hide the others.
+    pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
+        if self.standalone {
+            // Outside a repository the one problem is the package the judge was started in.
+            if kattis::is_package(&self.root) {
+                return Ok(vec![Ok(self.root.clone())]);
+            }
+            return Err(Error::NoRoot {
+                start: self.root.clone(),
+            });
+        }
+        let dir = self.problems_dir();
+        let entries = std::fs::read_dir(&dir).map_err(|error| Error::io(&dir, error))?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|error| Error::io(&dir, error))?;
+            let path = entry.path();
+            let name = entry.file_name();
+            if !path.is_dir() {
+                continue;
+            }
+            match name.to_str() {
+                Some(name) if name.starts_with('.') => {}
+                Some(_) => found.push(Ok(path)),
+                None => found.push(Err(Error::not_utf8(&path, "problem folder name"))),
+            }
+        }
+        found.sort_by(|a, b| match (a, b) {
+            (Ok(a), Ok(b)) => natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()),
+            (Ok(_), Err(_)) => Ordering::Less,
+            (Err(_), Ok(_)) => Ordering::Greater,
+            (Err(_), Err(_)) => Ordering::Equal,
+        });
+        if found.is_empty() {
+            return Err(Error::corpus(&dir, "no problem folders"));
+        }
+        Ok(found)
+    }
+
+    /// The folder of a problem named on the command line: an id under `problems/`, or a path
+    /// to a problem folder (relative to `current`, like `.` or `../boj_7682`).
+    pub fn resolve(&self, argument: &Path, current: &Path) -> Result<PathBuf> {
+        let mut components = argument.components();
+        if let (Some(Component::Normal(id)), None) = (components.next(), components.next()) {
+            let by_id = self.problems_dir().join(id);
+            if by_id.is_dir() {
+                return Ok(by_id);
+            }
+        }
+        let path = current.join(argument);
+        if path.is_dir() {
+            let dir = std::fs::canonicalize(&path).map_err(|error| Error::io(&path, error))?;
+            if is_problem_dir(&dir) {
+                return Ok(dir);
+            }
+            return Err(Error::NotAProblem {
+                path: self.relative(&dir).to_path_buf(),
+            });
+        }
+        if self.standalone {
+            return Err(Error::NotAProblem { path });
+        }
+        let known: Vec<String> = self
+            .problem_dirs()
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .filter_map(|dir| Some(dir.file_name()?.to_str()?.to_owned()))
+            .collect();
+        let name = argument.to_string_lossy().into_owned();
+        Err(Error::UnknownProblem {
+            suggestion: closest(&name, &known),
+            name,
+            problems_dir: self.problems_dir(),
+        })
+    }
+
+    /// Loads a problem folder: metadata and cases.
+    pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
+        let mut problem = self.load_metadata(dir)?;
+        problem.cases = match &problem.package {
+            Some(_) => kattis::find_cases(&problem)?,
+            None => find_cases(dir)?,
+        };
+        problem.scoring = match &problem.package {
+            Some(_) => kattis::scoring_plan(&problem)?,
+            None => problem.resolve_subtasks()?,
+        };
+        Ok(problem)
+    }
+
+    /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
+    /// A Kattis package is read from its `problem.yaml`.
+    pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
+        // `judge verify .` names the package by its folder, as any other path would.
+        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let id = absolute
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if kattis::is_package(dir) {
+            return kattis::load_package(dir, id.to_owned());
+        }
+        Problem::load(dir, self.default_solution(id))
+    }
+}
+
+/// `$XDG_CACHE_HOME` when set to an absolute path (as the XDG specification asks), else
+/// `~/.cache`, else the system's temporary folder.
+fn user_cache_dir() -> PathBuf {
+    let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
+    if let Some(dir) = xdg.filter(|dir| dir.is_absolute()) {
+        return dir;
+    }
+    match std::env::var_os("HOME") {
+        Some(home) if !home.is_empty() => PathBuf::from(home).join(".cache"),
+        _ => std::env::temp_dir(),
+    }
+}
+
+/// The known name closest to `name`, if it is close enough to be a typo.
+fn closest(name: &str, known: &[String]) -> Option<String> {
+    known
+        .iter()
+        .map(|candidate| (strsim::levenshtein(name, candidate), candidate))
+        .filter(|(distance, candidate)| *distance <= candidate.len().max(name.len()) / 3 + 1)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate.clone())
+}
+
+/// A folder the judge can read as a problem: ours, or a Kattis package.
+fn is_problem_dir(dir: &Path) -> bool {
+    dir.join(METADATA_FILE).is_file()
+        || dir.join(PACKAGE_FILE).is_file()
+        || CASE_DIRS.iter().any(|case_dir| dir.join(case_dir).is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+
+    fn touch(dir: &Path, relative: &str) {
+        let path = dir.join(relative);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "x\n").unwrap();
+    }
+
+    #[test]
+    fn typos_get_a_suggestion() {
+        let known = vec![
+            "boj_7682".to_owned(),
+            "boj_2615".to_owned(),
+            "swea_11545".to_owned(),
+        ];
+        assert_eq!(closest("boj_7862", &known).as_deref(), Some("boj_7682"));
+        assert_eq!(closest("swea11545", &known).as_deref(), Some("swea_11545"));
+        assert_eq!(closest("kattis_hello", &known), None);
+    }
+
+    #[test]
+    fn problems_are_named_by_id_or_by_any_path_to_their_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "problems/p/tests/1.in");
+        touch(dir.path(), "problems/p/tests/1.out");
+        touch(dir.path(), "solutions/p.rs");
+        let repository = Repository::find(dir.path()).unwrap();
+        let p = repository.problems_dir().join("p");
+        let tests = p.join("tests");
+        for (argument, current) in [
+            ("p", dir.path().to_path_buf()),
+            ("p", tests.clone()),
+            (".", p.clone()),
+            ("./", p.clone()),
+            ("..", tests.clone()),
+            ("../../p", tests.clone()),
+            ("problems/p", repository.root.clone()),
+        ] {
+            let found = repository.resolve(Path::new(argument), &current);
+            assert_eq!(found.unwrap(), p, "`{argument}` from {}", current.display());
+        }
+        let absolute = repository.resolve(&p, Path::new("/")).unwrap();
+        assert_eq!(absolute, p);
+        let not_a_problem = repository.resolve(Path::new("solutions"), &repository.root);
+        assert!(not_a_problem
+            .unwrap_err()
+            .to_string()
+            .starts_with("solutions: not a problem folder"));
+    }
+
+    #[test]
+    fn root_is_found_from_any_folder_below_it() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "problems/p/tests/1.in");
+        let repository = Repository::find(&dir.path().join("problems/p/tests")).unwrap();
+        assert_eq!(repository.root, dir.path());
+        assert!(Repository::find(Path::new("/")).is_err());
+    }
+}
