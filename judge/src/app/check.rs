@@ -2,8 +2,9 @@
 
 use crate::cli::CheckArgs;
 use crate::error::{Error, Outcome, Result};
+use crate::judging::format_bytes;
 use crate::problem::profile::Profile;
-use crate::report::{format_bytes, HumanReporter, JsonReporter};
+use crate::report::{HumanReporter, JsonReporter};
 use crate::runner::{self, Settings, Task};
 use crate::toolchain::handin;
 use crate::toolchain::language::Language;

@@ -2,9 +2,10 @@
 
 use crate::cli::{Format, ListArgs};
 use crate::error::{Outcome, Result};
+use crate::judging::format_bytes;
 use crate::problem::provenance::Provenance;
 use crate::problem::Problem;
-use crate::report::{format_bytes, print_error, Table};
+use crate::report::{print_error, Table};
 
 use super::Context;
 

@@ -18,10 +18,11 @@ use notify::{EventKind, RecursiveMode, Watcher};
 use crate::app::Context;
 use crate::error::{Error, Result};
 use crate::judging::verdict::Verdict;
+use crate::judging::{CaseResult, Tally};
 use crate::problem::layout::SOLUTIONS_DIR;
 use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
-use crate::report::{CaseResult, Detail, HumanReporter, Notices, Reporter, RunSummary, Tally};
+use crate::report::{Detail, HumanReporter, Notices, Reporter, RunSummary};
 use crate::runner::{self, Settings};
 use crate::toolchain::program::Program;
 

@@ -4,6 +4,7 @@
 
 pub mod checker;
 pub mod interactive;
+pub mod result;
 pub mod score;
 pub mod verdict;
 
@@ -14,10 +15,10 @@ use crate::judging::checker::{check, Judgement};
 use crate::judging::score::ValidatorScore;
 use crate::judging::verdict::{beyond_load, classify, OutputCheck, Verdict};
 use crate::problem::{Problem, TestCase};
-use crate::report::{format_bytes, CaseResult, Failure};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::Limits;
 use crate::toolchain::{Program, RunOptions};
+pub use result::{format_bytes, CaseResult, Failure, SolutionVerdicts, Tally};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
 /// comparing with the expected output.

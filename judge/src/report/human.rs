@@ -11,12 +11,13 @@ use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{format_bytes, CaseResult, RunSummary, Tally};
+use super::RunSummary;
 use super::{plural, subcase, Detail, Reporter};
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::Error;
 use crate::judging::score::{format_score, ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
+use crate::judging::{format_bytes, CaseResult, Tally};
 use crate::problem::Problem;
 use crate::problem::Repository;
 use crate::toolchain::program::Program;

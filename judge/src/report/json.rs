@@ -7,10 +7,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::Reporter;
-use super::{CaseResult, RunSummary, Tally};
+use super::RunSummary;
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
 use crate::judging::score::{ScoreError, Scorecard};
+use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;
 

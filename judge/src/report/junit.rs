@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
-use super::{CaseResult, RunSummary, Tally};
+use super::RunSummary;
 use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::verdict::Verdict;
+use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;
 

@@ -13,8 +13,8 @@ mod table;
 
 use std::path::Path;
 
-pub use collect::{Collector, SolutionVerdicts};
-pub use events::{CaseResult, Failure, RunSummary, Tally};
+pub use collect::Collector;
+pub use events::RunSummary;
 pub use human::{counts, render_diff, HumanReporter};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
@@ -23,6 +23,7 @@ pub use table::Table;
 
 use crate::error::Error;
 use crate::judging::score::{ScoreError, Scorecard};
+use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;
 
@@ -125,19 +126,6 @@ impl Reporter for Reporters<'_> {
     }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.0.iter_mut().for_each(|r| r.run_finished(summary));
-    }
-}
-
-/// `1.9 MiB`, `256.0 MiB`, `512 KiB`.
-pub fn format_bytes(bytes: u64) -> String {
-    const KIB: f64 = 1024.0;
-    let value = bytes as f64;
-    if value >= KIB * KIB * KIB {
-        format!("{:.1} GiB", value / (KIB * KIB * KIB))
-    } else if value >= KIB * KIB {
-        format!("{:.1} MiB", value / (KIB * KIB))
-    } else {
-        format!("{:.0} KiB", value / KIB)
     }
 }
 

@@ -26,8 +26,9 @@ use crate::judging::checker::build_checker;
 use crate::judging::judge_case;
 use crate::judging::score::CaseScore;
 use crate::judging::verdict::Verdict;
+use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
-use crate::report::{CaseResult, Reporter, RunSummary, Tally};
+use crate::report::{Reporter, RunSummary};
 use crate::toolchain::{Build, Compiler, Program};
 
 /// Cases at or above this share of the time limit, or over it, are confirmed by a serial
