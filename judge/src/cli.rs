@@ -87,7 +87,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct ListenArgs {
     /// The port to add in the extension's custom ports.
-    #[arg(long, default_value_t = crate::app::listen::DEFAULT_PORT)]
+    #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
 }
 
@@ -237,6 +237,9 @@ pub struct StressArgs {
     #[arg(long)]
     pub seed: Option<u64>,
 }
+
+/// The port `judge listen` takes by default; add it to the extension's "custom ports".
+pub const DEFAULT_PORT: u16 = 10043;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -21,9 +21,6 @@ use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::problem::Repository;
 use crate::report::Notices;
 
-/// The port `judge listen` takes by default; add it to the extension's "custom ports".
-pub const DEFAULT_PORT: u16 = 10043;
-
 /// A payload larger than this is refused: no problem's samples come near it.
 const MAX_BODY_BYTES: usize = 64 << 20;
 

@@ -69,7 +69,12 @@ impl Context {
 
     /// Where `command` says what it did, shaped by the global options.
     pub fn notices(&self, command: &'static str) -> Notices {
-        Notices::new(command, self.format, self.detail, self.color)
+        Notices::new(
+            command,
+            self.format == Format::Json,
+            self.detail,
+            self.color,
+        )
     }
 
     /// A PROBLEM argument's metadata only, for commands that work before it has cases.

@@ -28,7 +28,6 @@ const REFERENCE: &str = r#"//! Reference for {id}: a brute force written to be o
 //! Template: {task}.
 
 use std::io::Read;
-use crate::problem::layout::{GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR};
 
 fn main() {
     let mut input = String::new();

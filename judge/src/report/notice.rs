@@ -11,7 +11,6 @@ use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
 use super::Detail;
-use crate::cli::Format;
 use crate::error::Outcome;
 
 /// What a line is, for `--quiet` and colour.
@@ -56,10 +55,10 @@ pub struct Notices {
 }
 
 impl Notices {
-    pub fn new(command: &'static str, format: Format, detail: Detail, color: ColorChoice) -> Self {
+    pub fn new(command: &'static str, json: bool, detail: Detail, color: ColorChoice) -> Self {
         Notices {
             command,
-            json: format == Format::Json,
+            json,
             quiet: detail == Detail::Quiet,
             out: AutoStream::new(std::io::stdout(), color),
             err: AutoStream::new(std::io::stderr(), color),
