@@ -178,10 +178,10 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     }
     match judge.entry {
         _ if outcome != Outcome::Accepted => {}
-        crate::toolchain::online_judges::Entry::Program => {
+        crate::toolchain::online_judges::CallForm::Program => {
             notices.result(format_args!("submit: {}", file.display()))
         }
-        crate::toolchain::online_judges::Entry::Function { name } => {
+        crate::toolchain::online_judges::CallForm::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
             notices.result(format_args!(
                 "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",

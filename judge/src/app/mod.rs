@@ -171,7 +171,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
                 return Err(Error::usage("--solution needs exactly one PROBLEM"));
             }
             context.sandbox.prepare();
-            let watch = crate::app::watch::Watch {
+            let watch = crate::app::watch::WatchSettings {
                 problems: args.problems,
                 solution: args.solution.map(|file| context.path(&file)),
                 cases: crate::problem::CasePatterns::new(&args.cases)?,

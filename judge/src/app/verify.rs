@@ -44,10 +44,10 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             .strip_prefix(&base)
             .unwrap_or(&row.submission);
         let result = match &row.outcome {
-            crate::runner::verify::Outcome::Kept => "ok".to_owned(),
-            crate::runner::verify::Outcome::Mismatch => "MISMATCH".to_owned(),
-            crate::runner::verify::Outcome::Skipped(why) => format!("skipped ({why})"),
-            crate::runner::verify::Outcome::Error(why) => format!("ERROR: {why}"),
+            crate::runner::verify::RowOutcome::Kept => "ok".to_owned(),
+            crate::runner::verify::RowOutcome::Mismatch => "MISMATCH".to_owned(),
+            crate::runner::verify::RowOutcome::Skipped(why) => format!("skipped ({why})"),
+            crate::runner::verify::RowOutcome::Error(why) => format!("ERROR: {why}"),
         };
         table.row(vec![
             name.display().to_string(),
@@ -80,12 +80,12 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         };
         let _ = writeln!(out, "{head}{style}{word}{style:#}");
     }
-    let count = |wanted: fn(&crate::runner::verify::Outcome) -> bool| {
+    let count = |wanted: fn(&crate::runner::verify::RowOutcome) -> bool| {
         rows.iter().filter(|row| wanted(&row.outcome)).count()
     };
-    let mismatches = count(|outcome| *outcome == crate::runner::verify::Outcome::Mismatch);
-    let skipped = count(|outcome| matches!(outcome, crate::runner::verify::Outcome::Skipped(_)));
-    let errors = count(|outcome| matches!(outcome, crate::runner::verify::Outcome::Error(_)));
+    let mismatches = count(|outcome| *outcome == crate::runner::verify::RowOutcome::Mismatch);
+    let skipped = count(|outcome| matches!(outcome, crate::runner::verify::RowOutcome::Skipped(_)));
+    let errors = count(|outcome| matches!(outcome, crate::runner::verify::RowOutcome::Error(_)));
     let _ = writeln!(
         out,
         "{}: {}, {}, {} skipped, {}",

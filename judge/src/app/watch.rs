@@ -32,7 +32,7 @@ const QUIET: Duration = Duration::from_millis(100);
 const TICK: Duration = Duration::from_millis(50);
 
 /// What to watch and judge.
-pub struct Watch {
+pub struct WatchSettings {
     pub problems: Vec<PathBuf>,
     pub solution: Option<PathBuf>,
     /// Only the cases whose name matches these (all when there are none).
@@ -40,7 +40,7 @@ pub struct Watch {
 }
 
 /// Judges, then re-judges on every change, until interrupted.
-pub fn run(context: &Context, watch: &Watch) -> Result<()> {
+pub fn run(context: &Context, watch: &WatchSettings) -> Result<()> {
     let repository = &context.repository;
     let (sender, events) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |event| {
@@ -83,7 +83,7 @@ pub fn run(context: &Context, watch: &Watch) -> Result<()> {
 
 /// The problem folders (recursively) and the folders of the solution files (alone: editors
 /// save by writing a new file and renaming it over the old one).
-fn watched_dirs(context: &Context, watch: &Watch) -> Result<Vec<(PathBuf, RecursiveMode)>> {
+fn watched_dirs(context: &Context, watch: &WatchSettings) -> Result<Vec<(PathBuf, RecursiveMode)>> {
     let repository = &context.repository;
     let mut dirs = Vec::new();
     let problem_dirs: Vec<PathBuf> = if watch.problems.is_empty() {
@@ -112,7 +112,7 @@ fn watched_dirs(context: &Context, watch: &Watch) -> Result<Vec<(PathBuf, Recurs
 fn wait_for_change(
     events: &mpsc::Receiver<notify::Result<notify::Event>>,
     repository: &Repository,
-    watch: &Watch,
+    watch: &WatchSettings,
 ) -> Option<PathBuf> {
     let mut first: Option<PathBuf> = None;
     let mut last_change = Instant::now();
@@ -144,7 +144,11 @@ fn wait_for_change(
 /// The changed path that should start a round, if the event has one: a write, creation,
 /// removal or rename (not a read), not of one of the judge's own temporary files, and in the
 /// solutions folder only of a solution being judged.
-fn relevant(event: &notify::Event, repository: &Repository, watch: &Watch) -> Option<PathBuf> {
+fn relevant(
+    event: &notify::Event,
+    repository: &Repository,
+    watch: &WatchSettings,
+) -> Option<PathBuf> {
     if matches!(event.kind, EventKind::Access(_) | EventKind::Other) {
         return None;
     }
@@ -180,7 +184,7 @@ fn relevant(event: &notify::Event, repository: &Repository, watch: &Watch) -> Op
 /// One round on a fresh screen; the cases that failed in it.
 fn judge_round(
     context: &Context,
-    watch: &Watch,
+    watch: &WatchSettings,
     round: usize,
     changed: Option<&Path>,
     failed_before: &HashSet<(String, String)>,

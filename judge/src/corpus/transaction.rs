@@ -370,10 +370,10 @@ mod tests {
     }
 
     /// One step as written in a journal: path, staged file, contents before and after.
-    type Written<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>, Option<&'a [u8]>);
+    type WrittenFile<'a> = (&'a str, Option<&'a str>, Option<&'a [u8]>, Option<&'a [u8]>);
 
     /// A journal as a killed command leaves it.
-    fn killed_with(dir: &Path, steps: &[Written]) {
+    fn killed_with(dir: &Path, steps: &[WrittenFile]) {
         let mut text = String::new();
         for (path, staged, before, after) in steps {
             text.push_str(&format!("[[step]]\npath = \"{path}\"\n"));

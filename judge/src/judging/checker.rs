@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::judging::score::ValidatorScore;
+use crate::judging::scorecard::ValidatorScore;
 use crate::judging::verdict::classify_run;
 use crate::problem::{CheckerSpec, Protocol, TestCase};
 use crate::sandbox::{RunOutput, Termination};

@@ -32,7 +32,7 @@ const VALIDATOR_GRACE: Duration = Duration::from_secs(5);
 
 /// What judging a case came to.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Interaction {
     /// The submission's run in the last pass, with the slowest pass's CPU time and the
     /// largest peak memory of all passes (the limits hold per pass).
     pub run: RunOutput,
@@ -51,7 +51,7 @@ pub fn judge(
     validator: &Program,
     spec: &CheckerSpec,
     case: &TestCase,
-) -> std::io::Result<Outcome> {
+) -> std::io::Result<Interaction> {
     let scratch = tempfile::Builder::new()
         .prefix("judge-interact-")
         .tempdir()?;
@@ -111,9 +111,9 @@ pub fn judge(
     }
 }
 
-impl Outcome {
-    fn fault(self, message: String) -> Outcome {
-        Outcome {
+impl Interaction {
+    fn fault(self, message: String) -> Interaction {
+        Interaction {
             judgement: Some(Judgement::Fault(message)),
             validator_decides: true,
             ..self
@@ -134,7 +134,7 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// A pass of a multi-pass problem that is not interactive: run, then check the output.
-    fn run_then_check(&self, program: &Program) -> std::io::Result<Outcome> {
+    fn run_then_check(&self, program: &Program) -> std::io::Result<Interaction> {
         let run = program.run(self.input, self.limits, &[])?;
         let judgement = if classify_run(&run, &self.limits).is_none() {
             let output = self.scratch.join("output");
@@ -154,7 +154,7 @@ impl Work<'_> {
             None
         };
         let validator_decides = matches!(judgement, Some(Judgement::Fault(_)));
-        Ok(Outcome {
+        Ok(Interaction {
             run,
             judgement,
             validator_decides,
@@ -171,7 +171,7 @@ impl Work<'_> {
     /// that only closes its output while it runs must give that end at once (BAPCtools'
     /// `pseudointeraction`). At the end of the validator's output the relay waits, briefly, to
     /// hear whether the validator ended; only then does it close the submission's input.
-    fn interact(&self, program: &Program) -> std::io::Result<Outcome> {
+    fn interact(&self, program: &Program) -> std::io::Result<Interaction> {
         let (relay_in, to_relay) = pipe()?;
         let (submission_in, relay_out) = pipe()?;
         let (from_submission, submission_out) = pipe()?;
@@ -244,7 +244,7 @@ impl Work<'_> {
             let (judgement, validator_decides, _probe) = validator
                 .join()
                 .map_err(|_| std::io::Error::other("the validator's thread panicked"))?;
-            Ok(Outcome {
+            Ok(Interaction {
                 run: run?,
                 judgement: Some(judgement),
                 validator_decides,

@@ -5,14 +5,14 @@
 pub mod checker;
 pub mod interactive;
 pub mod result;
-pub mod score;
+pub mod scorecard;
 pub mod verdict;
 
 use std::time::Duration;
 
 use crate::compare::{self, FileMismatch};
 use crate::judging::checker::{check, Judgement};
-use crate::judging::score::ValidatorScore;
+use crate::judging::scorecard::ValidatorScore;
 use crate::judging::verdict::{beyond_load, classify, OutputCheck, Verdict};
 use crate::problem::{Problem, TestCase};
 use crate::sandbox::{RunOutput, Termination};
@@ -70,7 +70,7 @@ fn judge_interaction(
     problem: &Problem,
     case: &TestCase,
     limits: &Limits,
-    outcome: interactive::Outcome,
+    outcome: interactive::Interaction,
 ) -> CaseResult {
     let run = outcome.run;
     let in_pass = |message: String| match problem.checker.as_ref() {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::score::{ScoreError, Scorecard, ValidatorScore};
+use super::scorecard::{ScoreError, Scorecard, ValidatorScore};
 use super::verdict::{Verdict, VerdictKind};
 use crate::compare::diff::DiffLine;
 use crate::compare::Mismatch;

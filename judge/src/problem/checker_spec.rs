@@ -63,7 +63,7 @@ impl Mode {
         passes: 1,
     };
 
-    /// Whether `interactive` judges the case instead of the usual run then check.
+    /// Whether `judging::interactive` judges the case instead of the usual run then check.
     pub fn is_plain(self) -> bool {
         self == Mode::AFTER_RUN
     }

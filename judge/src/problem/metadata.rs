@@ -68,7 +68,7 @@ const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
 
 impl Problem {
     /// Reads `dir/problem.toml` (a missing file means all defaults); `cases` is left empty
-    /// for `discover` to fill. `default_solution` is used when the file names none.
+    /// for `Repository::load_problem` to fill. `default_solution` is used when the file names none.
     pub fn load(dir: &Path, default_solution: PathBuf) -> Result<Problem> {
         let id = dir
             .file_name()

@@ -16,7 +16,7 @@ use super::layout::{PROVENANCE_FILE, TESTS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::toml_file::{line_at, parse_toml};
 
-const HEADER: &str = "# Written by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
+const HEADER: &str = "# ProvenanceToml by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
                       # case's files came from. Do not edit; `judge list --provenance` shows it.\n\n";
 
 /// The provenance of every case the judge wrote, by case name.
@@ -28,7 +28,7 @@ pub struct Provenance {
 /// The file as read, with where each case name is, to name its line in an error.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+struct ProvenanceToml {
     #[serde(default)]
     cases: BTreeMap<toml::Spanned<String>, Origin>,
 }
@@ -90,7 +90,7 @@ impl Provenance {
     /// The provenance from the text of `problem_dir/provenance.toml`.
     pub fn parse(problem_dir: &Path, text: &str) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
-        let written: Written = parse_toml(&path, text)?;
+        let written: ProvenanceToml = parse_toml(&path, text)?;
         let mut cases = BTreeMap::new();
         for (name, origin) in written.cases {
             let line = line_at(text, name.span().start);

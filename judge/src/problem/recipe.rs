@@ -25,7 +25,7 @@ pub const LINES_PER_CASE: RangeInclusive<u64> = 1..=10_000;
 /// The parsed recipe.
 #[derive(Debug, Clone, Default)]
 pub struct Recipe {
-    generate: Vec<Entry>,
+    generate: Vec<RecipeEntry>,
     /// How `judge stress` drives the generator.
     pub stress: Option<StressRecipe>,
 }
@@ -33,15 +33,15 @@ pub struct Recipe {
 /// The file as written, with where each value is.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+struct RecipeToml {
     #[serde(default)]
-    generate: Vec<WrittenEntry>,
-    stress: Option<WrittenStress>,
+    generate: Vec<EntryToml>,
+    stress: Option<StressToml>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenEntry {
+struct EntryToml {
     group: Spanned<String>,
     name: Spanned<String>,
     args: String,
@@ -50,7 +50,7 @@ struct WrittenEntry {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenStress {
+struct StressToml {
     args: String,
     size: Spanned<u64>,
     #[serde(default)]
@@ -61,7 +61,7 @@ struct WrittenStress {
 
 /// One `[[generate]]` entry: a case per seed; `{seed}` in `name` and `args` is the seed.
 #[derive(Debug, Clone)]
-struct Entry {
+struct RecipeEntry {
     group: String,
     name: String,
     args: String,
@@ -120,7 +120,7 @@ impl Recipe {
     /// The recipe from the text of `dir/generators.toml`, validated.
     pub fn parse(dir: &Path, text: &str) -> Result<Recipe> {
         let path = dir.join(RECIPE_FILE);
-        let written: Written = parse_toml(&path, text)?;
+        let written: RecipeToml = parse_toml(&path, text)?;
         let file = Located { path: &path, text };
         let stress = written
             .stress
@@ -168,7 +168,7 @@ impl Recipe {
     }
 }
 
-fn validate_stress(stress: WrittenStress, file: &Located) -> Result<StressRecipe> {
+fn validate_stress(stress: StressToml, file: &Located) -> Result<StressRecipe> {
     let size = file.in_range(&stress.size, "size", &STRESS_SIZE)?;
     let lines_per_case = match &stress.lines_per_case {
         Some(lines) => Some(file.in_range(lines, "lines_per_case", &LINES_PER_CASE)? as usize),
@@ -195,7 +195,7 @@ fn validate_stress(stress: WrittenStress, file: &Located) -> Result<StressRecipe
     }
 }
 
-fn validate_entry(entry: WrittenEntry, dir: &Path, file: &Located) -> Result<Entry> {
+fn validate_entry(entry: EntryToml, dir: &Path, file: &Located) -> Result<RecipeEntry> {
     let seeds = match &entry.seeds {
         Some(seeds) => {
             let [first, last] = *seeds.get_ref();
@@ -244,7 +244,7 @@ fn validate_entry(entry: WrittenEntry, dir: &Path, file: &Located) -> Result<Ent
             return Err(file.error(value.span(), key, &reason));
         }
     }
-    Ok(Entry {
+    Ok(RecipeEntry {
         group: entry.group.into_inner(),
         name: entry.name.into_inner(),
         args: entry.args,

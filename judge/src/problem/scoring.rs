@@ -2,7 +2,7 @@
 //! subtasks (`[[subtasks]]` of `problem.toml`, matched to the cases here) or a Kattis scoring
 //! package's plan (`kattis::scoring`). Whatever the format, a group's score is made from its
 //! items' by one `Aggregation`: the arithmetic lives here, once. Scoring a submission's judged
-//! cases is `judging::score`'s job.
+//! cases is `judging::scorecard`'s job.
 
 use super::case_patterns::CasePatterns;
 use super::layout::METADATA_FILE;
@@ -48,7 +48,7 @@ impl Aggregation {
     }
 }
 
-/// How a problem is scored (a submission's score is `judging::score`'s).
+/// How a problem is scored (a submission's score is `judging::scorecard`'s).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scoring {
     /// Our problem's `[[subtasks]]`.

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::Reporter;
 use super::RunSummary;
 use crate::error::Error;
-use crate::judging::score::{ScoreError, Scorecard};
+use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, SolutionVerdicts, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;

@@ -15,7 +15,7 @@ use super::RunSummary;
 use super::{plural, subcase, Detail, Reporter};
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::Error;
-use crate::judging::score::{format_score, ScoreError, Scorecard};
+use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
 use crate::judging::{format_bytes, CaseResult, Tally};
 use crate::problem::Problem;

@@ -10,7 +10,7 @@ use super::Reporter;
 use super::RunSummary;
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome};
-use crate::judging::score::{ScoreError, Scorecard};
+use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;
@@ -52,11 +52,11 @@ impl JsonReporter {
 }
 
 #[derive(Serialize)]
-struct Document<'a> {
+struct RunDocument<'a> {
     version: u32,
     problems: &'a [ProblemReport],
     errors: &'a [String],
-    summary: RunReport,
+    summary: SummaryReport,
 }
 
 #[derive(Serialize)]
@@ -124,7 +124,7 @@ struct TallyReport {
 }
 
 #[derive(Serialize)]
-struct RunReport {
+struct SummaryReport {
     problems: usize,
     #[serde(flatten)]
     tally: TallyReport,
@@ -252,11 +252,11 @@ impl Reporter for JsonReporter {
     }
 
     fn run_finished(&mut self, summary: &RunSummary) {
-        let document = Document {
+        let document = RunDocument {
             version: SCHEMA_VERSION,
             problems: &self.problems,
             errors: &self.errors,
-            summary: RunReport {
+            summary: SummaryReport {
                 problems: summary.problems,
                 tally: tally_report(&summary.tally),
                 compiled: summary.compiled,

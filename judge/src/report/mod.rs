@@ -22,7 +22,7 @@ pub use notice::Notices;
 pub use table::Table;
 
 use crate::error::Error;
-use crate::judging::score::{ScoreError, Scorecard};
+use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::toolchain::program::Program;

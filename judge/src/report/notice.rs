@@ -33,7 +33,7 @@ struct Line {
 
 /// The JSON document of a command: its lines and how it ended.
 #[derive(Serialize)]
-struct Document<'a> {
+struct NoticeDocument<'a> {
     command: &'a str,
     outcome: &'static str,
     lines: &'a [Line],
@@ -117,7 +117,7 @@ impl Notices {
     /// Ends the command: with `--format json`, prints its document. Returns `outcome`.
     pub fn finish(mut self, outcome: Outcome) -> Outcome {
         if self.json {
-            let document = Document {
+            let document = NoticeDocument {
                 command: self.command,
                 outcome: outcome.name(),
                 lines: &self.lines,

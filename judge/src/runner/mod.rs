@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::judging::checker::build_checker;
 use crate::judging::judge_case;
-use crate::judging::score::CaseScore;
+use crate::judging::scorecard::CaseScore;
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;

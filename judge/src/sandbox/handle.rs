@@ -167,7 +167,7 @@ impl SupervisorHandle {
             true => Capture::closed(),
         };
         let mut stderr = Capture::new(slot.stderr.as_fd(), STDERR_CAP_BYTES);
-        let mut report: Option<protocol::Report> = None;
+        let mut report: Option<protocol::RunReport> = None;
         let mut stop_sent = false;
         let mut output_limit_exceeded = false;
         let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(streams.stop).collect();

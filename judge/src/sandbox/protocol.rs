@@ -5,7 +5,7 @@
 //! Judge → supervisor: `Request` (its strings after its JSON; with the standard input and
 //! output the judge gives instead of the usual ones, if any), then possibly `STOP`.
 //! Supervisor → judge: `Ready` once at start, with the reading ends of the slot's output
-//! pipes, then one `Report` per request.
+//! pipes, then one `RunReport` per request.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
@@ -64,7 +64,7 @@ pub struct Ready {
 
 /// The evidence of one run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct Report {
+pub struct RunReport {
     /// The program could not be started: the failing step's errno.
     pub spawn_errno: Option<i32>,
     pub exit_code: Option<i32>,

@@ -6,7 +6,7 @@
 //! holds several MiB of code and data, and would have to let go of its pages before every
 //! start and read them back after, a cost on every run. A forked copy holds none of the
 //! supervisor's code pages until it runs them (a fork copies no page of an unwritten file
-//! mapping), and the spawner runs only its loop (see `spawn`): what it holds stays about
+//! mapping), and the spawner runs only its loop (see `launch`): what it holds stays about
 //! 1 MiB, which each child sets as the mark it passes on (`clear_refs` 5) right before
 //! `execve`. A program's figure is then its own, or that 1 MiB when its own is smaller.
 //!
@@ -22,8 +22,8 @@ use std::ffi::CStr;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
+use super::launch::{sys, Fixed, Launch};
 use super::protocol;
-use super::spawn::{sys, Fixed, Launch};
 use super::Rlimit;
 
 /// One program to start. It travels as plain bytes that the spawner reads in place (three
@@ -212,7 +212,7 @@ fn serve(socket: OwnedFd) -> ! {
         }
         libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
     }
-    // Where the kernel has it: each child resets the mark it passes on (see `spawn`).
+    // Where the kernel has it: each child resets the mark it passes on (see `launch`).
     let clear_refs = std::fs::OpenOptions::new()
         .write(true)
         .open("/proc/self/clear_refs")

@@ -19,7 +19,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
 use super::load::Mark;
-use super::protocol::{self, Ready, Report, Request};
+use super::protocol::{self, Ready, Request, RunReport};
 use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
 use super::Rlimit;
@@ -246,9 +246,9 @@ impl Supervisor {
                     Some(report) => report,
                     None => return, // the judge has gone
                 },
-                Err(_) => Report {
+                Err(_) => RunReport {
                     spawn_errno: Some(libc::EPROTO),
-                    ..Report::default()
+                    ..RunReport::default()
                 },
             };
             if protocol::send(self.socket.as_fd(), &report, &[]).is_err() {
@@ -262,7 +262,7 @@ impl Supervisor {
 
     /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
     /// went away during it.
-    fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<Report> {
+    fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<RunReport> {
         // The spawner follows wherever this process moves.
         if let Some(cpu) = request.cpu {
             if super::placement::pin_this_thread(cpu) {
@@ -319,7 +319,7 @@ impl Supervisor {
         };
         // Only the program may hold what the judge lent now: a pipe ends when it is gone.
         drop((stdin, stdout));
-        let mut watch = Watch::new(request, start, baseline);
+        let mut watch = Watchdog::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
         let spare = [self.me, self.spawner().pid()];
         let main_status = tree::kill_and_reap_all(
@@ -346,7 +346,7 @@ impl Supervisor {
         }
         let status = watch.main.unwrap_or(0);
         let signaled = libc::WIFSIGNALED(status);
-        Some(Report {
+        Some(RunReport {
             spawn_errno: None,
             exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
             signal: signaled.then(|| libc::WTERMSIG(status)),
@@ -417,7 +417,7 @@ impl Supervisor {
 }
 
 /// The watch over one running program.
-struct Watch {
+struct Watchdog {
     reaped: Reaped,
     /// The program's wait status, once reaped.
     main: Option<libc::c_int>,
@@ -441,11 +441,11 @@ struct Watch {
     stdout_lent: bool,
 }
 
-impl Watch {
-    fn new(request: &Request, start: Instant, baseline: u64) -> Watch {
+impl Watchdog {
+    fn new(request: &Request, start: Instant, baseline: u64) -> Watchdog {
         let cpu_limit = Duration::from_millis(request.cpu_time_ms);
         let wall = Duration::from_millis(request.wall_timeout_ms);
-        Watch {
+        Watchdog {
             reaped: Reaped::default(),
             main: None,
             exited_at: None,
@@ -569,10 +569,10 @@ fn wait_for(pidfd: BorrowedFd, socket: BorrowedFd, timeout: Duration) -> (bool, 
     }
 }
 
-fn spawn_failure(error: &std::io::Error) -> Report {
-    Report {
+fn spawn_failure(error: &std::io::Error) -> RunReport {
+    RunReport {
         spawn_errno: Some(error.raw_os_error().unwrap_or(libc::EINVAL)),
-        ..Report::default()
+        ..RunReport::default()
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::language::{java_main_class, without_comments, Language, LanguageId, MainClass};
-use super::online_judges::{Entry, Offered, OnlineJudge};
+use super::online_judges::{CallForm, Offered, OnlineJudge};
 use crate::error::{Error, Result};
 
 /// A comment line holding this text starts the stdin adapter (`# --- stdin adapter ...` in
@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 pub const ADAPTER_MARKER: &str = "--- stdin adapter";
 
 /// Builds `file` alone in an empty folder with a judge's published command; the compiler's
-/// message when it fails. Not sandboxed: it is a compiler, as in `compile`.
+/// message when it fails. Not sandboxed: it is a compiler, as in `compiler`.
 pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Result<(), String>> {
     let Some(command) = offer.compile else {
         return Ok(Ok(()));
@@ -70,8 +70,8 @@ pub fn shown_command(offer: &Offered, language: &Language) -> String {
 }
 
 /// What the judge's harness would not find in a function-form file, one line each.
-pub fn function_form_problems(source: &str, language: &Language, entry: Entry) -> Vec<String> {
-    let Entry::Function { name } = entry else {
+pub fn function_form_problems(source: &str, language: &Language, entry: CallForm) -> Vec<String> {
+    let CallForm::Function { name } = entry else {
         return Vec::new();
     };
     let mut found = Vec::new();
@@ -289,13 +289,13 @@ mod tests {
             pasted_part(GOOD),
             "def solution(board):\n    return len(board)\n"
         );
-        let entry = Entry::Function { name: "solution" };
+        let entry = CallForm::Function { name: "solution" };
         assert!(function_form_problems(GOOD, python(), entry).is_empty());
     }
 
     #[test]
     fn a_program_is_not_a_function() {
-        let entry = Entry::Function { name: "solution" };
+        let entry = CallForm::Function { name: "solution" };
         let found =
             function_form_problems("import sys\nprint(sys.stdin.read())\n", python(), entry);
         assert_eq!(found.len(), 3, "{found:?}");
@@ -307,6 +307,6 @@ mod tests {
             function_form_problems(&no_parameter, python(), entry).len(),
             1
         );
-        assert!(function_form_problems("", python(), Entry::Program).is_empty());
+        assert!(function_form_problems("", python(), CallForm::Program).is_empty());
     }
 }

@@ -24,7 +24,7 @@ pub struct Offered {
 
 /// How the judge runs what is submitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entry {
+pub enum CallForm {
     /// A whole program reading stdin and writing stdout.
     Program,
     /// The judge calls a function of this name with the test's arguments; there is no stdin.
@@ -39,7 +39,7 @@ pub struct OnlineJudge {
     /// Where the list below comes from.
     pub languages_page: &'static str,
     pub offered: &'static [Offered],
-    pub entry: Entry,
+    pub entry: CallForm,
     /// The class a Java submission must be named (the file the judge compiles).
     pub java_class: Option<&'static str>,
 }
@@ -127,7 +127,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
             version: None,
         },
     ],
-    entry: Entry::Program,
+    entry: CallForm::Program,
     java_class: Some("Main"),
 };
 
@@ -142,7 +142,7 @@ pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
         offered("Java", Some("Java")),
         offered("Python", Some("Python 3")),
     ],
-    entry: Entry::Program,
+    entry: CallForm::Program,
     java_class: Some("Solution"),
 };
 
@@ -165,7 +165,7 @@ pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
         offered("Ruby", None),
         offered("Scala", None),
     ],
-    entry: Entry::Function { name: "solution" },
+    entry: CallForm::Function { name: "solution" },
     java_class: Some("Solution"),
 };
 
@@ -180,7 +180,7 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
         offered("Python 3", Some("Python 3")),
         offered("Rust", Some("Rust")),
     ],
-    entry: Entry::Program,
+    entry: CallForm::Program,
     java_class: None,
 };
 
@@ -196,7 +196,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
         offered("PyPy 3", Some("Python 3")),
         offered("Rust 2021", Some("Rust")),
     ],
-    entry: Entry::Program,
+    entry: CallForm::Program,
     java_class: None,
 };
 
@@ -262,6 +262,6 @@ mod tests {
             .map(|offer| offer.label)
             .collect();
         assert_eq!(editions, ["Rust 2018", "Rust 2021"]);
-        assert_eq!(PROGRAMMERS.entry, Entry::Function { name: "solution" });
+        assert_eq!(PROGRAMMERS.entry, CallForm::Function { name: "solution" });
     }
 }

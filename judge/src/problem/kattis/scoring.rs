@@ -9,7 +9,7 @@
 //!   groups (the folders directly in it that have the file) or of its cases.
 //!
 //! The plan is read and checked once, when the package is loaded; scoring a submission with
-//! it is `judging::score`'s job, and pure.
+//! it is `judging::scorecard`'s job, and pure.
 
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,7 @@ use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
 use crate::problem::scoring::Aggregation;
 
-/// A scoring package's rules, ready to score a submission's cases (`judging::score`).
+/// A scoring package's rules, ready to score a submission's cases (`judging::scorecard`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
     Graded {

@@ -107,11 +107,11 @@ pub fn default_for(folder: &str) -> Option<Requirement> {
 /// The entries of `submissions.yaml`, in file order.
 #[derive(Debug, Default)]
 pub struct SubmissionsYaml {
-    entries: Vec<(String, Entry)>,
+    entries: Vec<(String, YamlEntry)>,
 }
 
 #[derive(Debug, Default)]
-struct Entry {
+struct YamlEntry {
     requirement: Requirement,
     /// Requirements on test data groups (keys naming data, with maps as values).
     groups: Vec<Requirement>,
@@ -151,7 +151,7 @@ impl SubmissionsYaml {
                     format!("`{pattern}`: expected a map of requirements"),
                 ));
             };
-            let mut entry = Entry::default();
+            let mut entry = YamlEntry::default();
             for (field, value) in fields {
                 let field = field.as_str().unwrap_or_default().to_owned();
                 match field.as_str() {
@@ -269,7 +269,7 @@ impl SubmissionsYaml {
 
     /// The entries that apply to the submission at `relative`, in file order, each with
     /// whether its key is exactly the submission's folder.
-    fn entries_for<'a>(&'a self, relative: &'a str) -> impl Iterator<Item = (bool, &'a Entry)> {
+    fn entries_for<'a>(&'a self, relative: &'a str) -> impl Iterator<Item = (bool, &'a YamlEntry)> {
         let folder = relative.split('/').next().unwrap_or_default();
         self.entries.iter().filter_map(move |(pattern, entry)| {
             let folder_key = pattern == folder;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::{Error, Result};
-use crate::judging::score::format_score;
+use crate::judging::scorecard::format_score;
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::kattis::{submissions_in, FormatVersion, Package};
@@ -72,10 +72,10 @@ enum Promise {
 
 /// How a row came out.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// Judged, and the promise was kept.
+pub enum RowOutcome {
+    /// JudgedSubmission, and the promise was kept.
     Kept,
-    /// Judged, and the promise was broken.
+    /// JudgedSubmission, and the promise was broken.
     Mismatch,
     /// Not judged, for a reason of the machine or the package that is not the submission's
     /// fault (`no kotlinc`): shown, not counted as a mismatch.
@@ -91,14 +91,14 @@ pub struct Row {
     /// The folder the submission is in: its promise.
     pub expected: String,
     pub got: String,
-    pub outcome: Outcome,
+    pub outcome: RowOutcome,
     /// What its run shows beside the outcome (its verdicts depend on the time limit).
     pub warning: Option<String>,
 }
 
 /// What `verify` found: a row per submission, and what a person should know besides.
 #[derive(Debug, Clone, Default)]
-pub struct Report {
+pub struct VerifyReport {
     pub rows: Vec<Row>,
     /// The time limit, when the package gives none and it was derived from the accepted
     /// submissions, with how.
@@ -123,14 +123,14 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// too slow submissions then run once). (Judging the others
 /// under the limit an earlier `verify` derived was tried: their load moved the new limit,
 /// and their verdicts with it.)
-pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Report> {
+pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let root = problem.dir.join(SUBMISSIONS_DIR);
-    let mut report = Report::default();
+    let mut report = VerifyReport::default();
     let yaml = SubmissionsYaml::read(&root)?;
     let entries = plan(&root, &yaml, problem, compiler);
     prebuild(&entries, problem, compiler, jobs);
-    let all: Vec<&Entry> = entries.iter().collect();
-    let rows_of = |judged: Vec<Judgement>| judged.iter().map(Judgement::row).collect();
+    let all: Vec<&PlannedSubmission> = entries.iter().collect();
+    let rows_of = |judged: Vec<SubmissionRun>| judged.iter().map(SubmissionRun::row).collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         report.rows = rows_of(judge_batch(&all, &|_| problem.clone(), compiler, jobs));
         return Ok(report);
@@ -141,20 +141,20 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
         problem
     };
     let least_limit = package.timing.limit_from(Duration::ZERO);
-    let (accepted, others): (Vec<&Entry>, Vec<&Entry>) = all
+    let (accepted, others): (Vec<&PlannedSubmission>, Vec<&PlannedSubmission>) = all
         .into_iter()
         .partition(|entry| entry.folder() == "accepted");
-    let first: Vec<&Entry> = accepted.iter().chain(&others).copied().collect();
+    let first: Vec<&PlannedSubmission> = accepted.iter().chain(&others).copied().collect();
     let (unbound, least) = (under(UNKNOWN_TIME_LIMIT), under(least_limit));
-    let problem_for = |entry: &Entry| match entry.folder() {
+    let problem_for = |entry: &PlannedSubmission| match entry.folder() {
         "accepted" => unbound.clone(),
         _ => least.clone(),
     };
     let mut judged = judge_batch(&first, &problem_for, compiler, jobs);
     let judged_others = judged.split_off(accepted.len());
-    report.rows = judged.iter().map(Judgement::row).collect();
+    report.rows = judged.iter().map(SubmissionRun::row).collect();
     let slowest_accepted = (judged.iter().zip(&report.rows))
-        .filter(|(_, row)| row.outcome == Outcome::Kept)
+        .filter(|(_, row)| row.outcome == RowOutcome::Kept)
         .filter_map(|(judgement, _)| judgement.run())
         .map(|run| run.tally.max_cpu_time)
         .max();
@@ -172,7 +172,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
     // Each of the others: its first run decided at the limit if that run stands, else
     // judged again.
     let mut rows: Vec<Option<Row>> = vec![None; others.len()];
-    let mut again: Vec<(usize, &Entry)> = Vec::new();
+    let mut again: Vec<(usize, &PlannedSubmission)> = Vec::new();
     for (index, (&entry, judgement)) in others.iter().zip(judged_others).enumerate() {
         if limit > least_limit && judgement.met_the_limit() {
             again.push((index, entry));
@@ -180,7 +180,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
             rows[index] = Some(judgement.decided_at(limit).row());
         }
     }
-    let entries: Vec<&Entry> = again.iter().map(|(_, entry)| *entry).collect();
+    let entries: Vec<&PlannedSubmission> = again.iter().map(|(_, entry)| *entry).collect();
     let judged = judge_batch(&entries, &|_| under(limit), compiler, jobs);
     for ((index, _), judgement) in again.into_iter().zip(judged) {
         rows[index] = Some(judgement.row());
@@ -191,25 +191,25 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Rep
 
 /// A submission as judged, or why not: its row is made from its run, with the verdicts
 /// decided at the time limit.
-enum Judgement {
+enum SubmissionRun {
     Skipped(Row),
-    Judged(Box<Judged>),
+    JudgedSubmission(Box<JudgedSubmission>),
 }
 
 /// Its task's limits say what its run went to, and the limit its verdicts are decided at when
 /// that is below it (`with_tle_margin`).
-struct Judged {
+struct JudgedSubmission {
     task: Task,
     folder: String,
     promise: Promise,
     run: std::result::Result<SolutionVerdicts, String>,
 }
 
-impl Judgement {
+impl SubmissionRun {
     fn run(&self) -> Option<&SolutionVerdicts> {
         match self {
-            Judgement::Judged(judged) => judged.run.as_ref().ok(),
-            Judgement::Skipped(_) => None,
+            SubmissionRun::JudgedSubmission(judged) => judged.run.as_ref().ok(),
+            SubmissionRun::Skipped(_) => None,
         }
     }
 
@@ -230,8 +230,8 @@ impl Judgement {
 
     /// The same run, its verdicts decided at `limit` where they were decided at a limit
     /// below the one it ran under.
-    fn decided_at(mut self, limit: Duration) -> Judgement {
-        if let Judgement::Judged(judged) = &mut self {
+    fn decided_at(mut self, limit: Duration) -> SubmissionRun {
+        if let SubmissionRun::JudgedSubmission(judged) = &mut self {
             let decided_at = &mut judged.task.problem.limits.decided_at;
             if decided_at.is_some() {
                 *decided_at = Some(limit);
@@ -241,28 +241,28 @@ impl Judgement {
     }
 
     fn row(&self) -> Row {
-        let Judged {
+        let JudgedSubmission {
             task,
             folder,
             promise,
             run,
         } = match self {
-            Judgement::Skipped(row) => return row.clone(),
-            Judgement::Judged(judged) => judged.as_ref(),
+            SubmissionRun::Skipped(row) => return row.clone(),
+            SubmissionRun::JudgedSubmission(judged) => judged.as_ref(),
         };
         let row = |got: String, kept: bool, warning| Row {
             submission: task.solution.clone(),
             expected: folder.clone(),
             got,
             outcome: if kept {
-                Outcome::Kept
+                RowOutcome::Kept
             } else {
-                Outcome::Mismatch
+                RowOutcome::Mismatch
             },
             warning,
         };
         let error = |error: String| Row {
-            outcome: Outcome::Error(error),
+            outcome: RowOutcome::Error(error),
             ..row("error".into(), false, None)
         };
         let run = match run {
@@ -320,7 +320,7 @@ fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Durati
 
 /// A package's submission that must be too slow runs beyond its time limit, to the limit ×
 /// `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools run it:
-/// its verdicts are still those under the limit (`Limits::decided_at`, see `Judgement::row`),
+/// its verdicts are still those under the limit (`Limits::decided_at`, see `SubmissionRun::row`),
 /// and the longer run tells whether they depend on the limit. In a legacy pass-fail package so
 /// does every submission promised a rejection, since problemtools keeps a promise that holds
 /// only with the extra time; in a later one that could only warn, so they run under the limit.
@@ -365,19 +365,21 @@ fn file_name(path: &Path) -> String {
 
 /// Judges `entries` as one pool of cases (skipped ones pass through), in order.
 fn judge_batch(
-    entries: &[&Entry],
-    problem_for: &dyn Fn(&Entry) -> Problem,
+    entries: &[&PlannedSubmission],
+    problem_for: &dyn Fn(&PlannedSubmission) -> Problem,
     compiler: &Compiler,
     jobs: usize,
-) -> Vec<Judgement> {
-    let mut judged: Vec<Option<Judgement>> = Vec::new();
+) -> Vec<SubmissionRun> {
+    let mut judged: Vec<Option<SubmissionRun>> = Vec::new();
     // A score needs every case, and so does a requirement on some cases only or on a
     // message; a verdict over all cases needs only the first failure. Each kind is a pool.
     let mut pools: [Vec<Pooled>; 2] = Default::default();
     for &entry in entries {
         match entry {
-            Entry::Skipped(row) => judged.push(Some(Judgement::Skipped(row.clone()))),
-            Entry::Judge {
+            PlannedSubmission::Skipped(row) => {
+                judged.push(Some(SubmissionRun::Skipped(row.clone())))
+            }
+            PlannedSubmission::Judge {
                 submission,
                 folder,
                 promise,
@@ -418,12 +420,14 @@ fn judge_batch(
         let mut runs = collector.judged.into_iter();
         for (index, task, promise, folder) in pool {
             let run = (runs.next()).unwrap_or_else(|| Err("the submission was not judged".into()));
-            judged[index] = Some(Judgement::Judged(Box::new(Judged {
-                task,
-                folder,
-                promise,
-                run,
-            })));
+            judged[index] = Some(SubmissionRun::JudgedSubmission(Box::new(
+                JudgedSubmission {
+                    task,
+                    folder,
+                    promise,
+                    run,
+                },
+            )));
         }
     }
     judged.into_iter().flatten().collect()
@@ -433,7 +437,7 @@ fn judge_batch(
 type Pooled = (usize, Task, Promise, String);
 
 /// A row of the report as decided before anything runs: skipped, or to be judged.
-enum Entry {
+enum PlannedSubmission {
     Skipped(Row),
     Judge {
         submission: PathBuf,
@@ -445,13 +449,13 @@ enum Entry {
     },
 }
 
-impl Entry {
-    fn skipped(submission: PathBuf, folder: &str, reason: String) -> Entry {
-        Entry::Skipped(Row {
+impl PlannedSubmission {
+    fn skipped(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
+        PlannedSubmission::Skipped(Row {
             submission,
             expected: folder.to_owned(),
             got: "not judged".into(),
-            outcome: Outcome::Skipped(reason),
+            outcome: RowOutcome::Skipped(reason),
             warning: None,
         })
     }
@@ -459,14 +463,19 @@ impl Entry {
     /// The verdict folder the submission is in.
     fn folder(&self) -> &str {
         match self {
-            Entry::Skipped(row) => &row.expected,
-            Entry::Judge { folder, .. } => folder,
+            PlannedSubmission::Skipped(row) => &row.expected,
+            PlannedSubmission::Judge { folder, .. } => folder,
         }
     }
 }
 
 /// Every submission, accepted ones first, with what it must get, or why it is not judged.
-fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compiler) -> Vec<Entry> {
+fn plan(
+    root: &Path,
+    yaml: &SubmissionsYaml,
+    problem: &Problem,
+    compiler: &Compiler,
+) -> Vec<PlannedSubmission> {
     let mut folders: Vec<PathBuf> = submissions_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
@@ -482,7 +491,7 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
             .map(|(_, promise)| promise.clone());
         if folder_promise.is_none() && yaml.is_empty() {
             let reason = "no verdict is known for this folder".into();
-            entries.push(Entry::skipped(folder, &name, reason));
+            entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
         }
         for submission in submissions_in(&folder) {
@@ -512,14 +521,14 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
                 }),
             };
             entries.push(match judged {
-                Ok((promise, language, choice)) => Entry::Judge {
+                Ok((promise, language, choice)) => PlannedSubmission::Judge {
                     submission,
                     folder: name.clone(),
                     promise,
                     language,
                     choice,
                 },
-                Err(reason) => Entry::skipped(submission, &name, reason),
+                Err(reason) => PlannedSubmission::skipped(submission, &name, reason),
             });
         }
     }
@@ -528,10 +537,13 @@ fn plan(root: &Path, yaml: &SubmissionsYaml, problem: &Problem, compiler: &Compi
 
 /// Skips the submissions whose toolchain this machine lacks, asking every language at once:
 /// a cold start (`javac -version` starts a JVM) waits for the slowest, not for their sum.
-fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
+fn skip_unavailable(
+    entries: Vec<PlannedSubmission>,
+    compiler: &Compiler,
+) -> Vec<PlannedSubmission> {
     let mut languages = HashMap::new();
     for entry in &entries {
-        if let Entry::Judge { language, .. } = entry {
+        if let PlannedSubmission::Judge { language, .. } = entry {
             languages.insert(language.id, *language);
         }
     }
@@ -549,16 +561,16 @@ fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
         .into_iter()
         .map(|entry| {
             let lacks = match &entry {
-                Entry::Judge { language, .. } => lacking[&language.id].clone(),
-                Entry::Skipped(_) => None,
+                PlannedSubmission::Judge { language, .. } => lacking[&language.id].clone(),
+                PlannedSubmission::Skipped(_) => None,
             };
             match (entry, lacks) {
                 (
-                    Entry::Judge {
+                    PlannedSubmission::Judge {
                         submission, folder, ..
                     },
                     Some(reason),
-                ) => Entry::skipped(submission, &folder, reason),
+                ) => PlannedSubmission::skipped(submission, &folder, reason),
                 (entry, _) => entry,
             }
         })
@@ -568,15 +580,15 @@ fn skip_unavailable(entries: Vec<Entry>, compiler: &Compiler) -> Vec<Entry> {
 /// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
 /// may be judged first (to decide a derived time limit), and the others then find their
 /// builds in the cache. A failure is left for its row to report.
-fn prebuild(entries: &[Entry], problem: &Problem, compiler: &Compiler, jobs: usize) {
+fn prebuild(entries: &[PlannedSubmission], problem: &Problem, compiler: &Compiler, jobs: usize) {
     use rayon::prelude::*;
     let sources: Vec<(&Path, Problem)> = entries
         .iter()
         .filter_map(|entry| match entry {
-            Entry::Judge {
+            PlannedSubmission::Judge {
                 submission, choice, ..
             } => Some((submission.as_path(), with_choice(problem.clone(), choice))),
-            Entry::Skipped(_) => None,
+            PlannedSubmission::Skipped(_) => None,
         })
         .collect();
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build() else {
