@@ -20,7 +20,10 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     let patterns = CasePatterns::new(&args.cases)?;
     let mut problems = load_problems(context, &args.problems)?;
     for problem in problems.iter_mut().flatten() {
-        crate::problem::kattis::apply_time_limit(problem, &context.repository.cache_dir());
+        crate::problem::kattis::time_limit::apply_time_limit(
+            problem,
+            &context.repository.cache_dir(),
+        );
     }
     for problem in problems.iter_mut().flatten() {
         problem.cases.retain(|case| patterns.matches(&case.name));

@@ -96,7 +96,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         plural(errors, "error")
     );
     if let Some((limit, how)) = &report.derived_time_limit {
-        kattis::remember_time_limit(&cache_dir, &problem.dir, *limit);
+        kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
     for note in &report.notes {

@@ -473,7 +473,7 @@ mod tests {
 
     mod packages {
         use super::super::*;
-        use crate::problem::kattis::programs::Constants;
+        use crate::problem::kattis::constants::Constants;
         use crate::problem::kattis::scoring::{plan, LegacyGrading};
         use crate::problem::kattis::FormatVersion;
         use std::path::Path;

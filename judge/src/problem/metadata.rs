@@ -99,43 +99,69 @@ impl Problem {
         default_solution: PathBuf,
         file: &Located,
     ) -> Result<Problem> {
-        let path = file.path;
         let profile = metadata.profile.unwrap_or(Profile::Boj);
-        let defaults = profile.limits();
-        let mib = |value: &Option<Spanned<u64>>, key: &str, default: u64| match value {
-            Some(mib) => file
-                .in_range(mib, key, &SIZE_LIMIT_MIB)
-                .map(|mib| mib << 20),
-            None => Ok(default),
-        };
-        let memory_bytes = mib(
-            &metadata.memory_limit_mib,
-            "memory_limit_mib",
-            defaults.memory_bytes,
-        )?;
-        let limits = Limits {
-            cpu_time: match &metadata.time_limit_ms {
-                Some(ms) => {
-                    Duration::from_millis(file.in_range(ms, "time_limit_ms", &TIME_LIMIT_MS)?)
-                }
-                None => defaults.cpu_time,
+        Ok(Problem {
+            limits: limits(&metadata, profile, file)?,
+            compare: compare_mode(&metadata, profile, file.path)?,
+            checker: checker(&metadata, dir, file)?,
+            subtasks: subtasks(&metadata, file)?,
+            name: metadata.name.unwrap_or_else(|| id.clone()),
+            source_url: metadata.source,
+            profile,
+            solution: match &metadata.solution {
+                Some(solution) => file.inside(dir, solution, "solution")?,
+                None => default_solution,
             },
-            memory_bytes,
-            output_bytes: mib(
-                &metadata.output_limit_mib,
-                "output_limit_mib",
-                defaults.output_bytes,
-            )?,
-            decided_at: None,
-            kattis_jvm: defaults.kattis_jvm,
-            stack_bytes: mib(
-                &metadata.stack_limit_mib,
-                "stack_limit_mib",
-                profile.stack_bytes(memory_bytes),
-            )?,
-        };
-        let compare = compare_mode(&metadata, profile, path)?;
-        let checker = match (&metadata.checker, metadata.checker_protocol, &metadata.interactor) {
+            cases: Vec::new(),
+            scoring: None,
+            dir: dir.to_path_buf(),
+            id,
+            package: None,
+        })
+    }
+}
+
+/// The limits the keys give, each in its documented range, the profile's where none is given.
+fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limits> {
+    let defaults = profile.limits();
+    let mib = |value: &Option<Spanned<u64>>, key: &str, default: u64| match value {
+        Some(mib) => file
+            .in_range(mib, key, &SIZE_LIMIT_MIB)
+            .map(|mib| mib << 20),
+        None => Ok(default),
+    };
+    let memory_bytes = mib(
+        &metadata.memory_limit_mib,
+        "memory_limit_mib",
+        defaults.memory_bytes,
+    )?;
+    Ok(Limits {
+        cpu_time: match &metadata.time_limit_ms {
+            Some(ms) => {
+                Duration::from_millis(file.in_range(ms, "time_limit_ms", &TIME_LIMIT_MS)?)
+            }
+            None => defaults.cpu_time,
+        },
+        memory_bytes,
+        output_bytes: mib(
+            &metadata.output_limit_mib,
+            "output_limit_mib",
+            defaults.output_bytes,
+        )?,
+        decided_at: None,
+        kattis_jvm: defaults.kattis_jvm,
+        stack_bytes: mib(
+            &metadata.stack_limit_mib,
+            "stack_limit_mib",
+            profile.stack_bytes(memory_bytes),
+        )?,
+    })
+}
+
+/// The checker or interactor the keys name, inside the problem folder.
+fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
+    Ok(
+        match (&metadata.checker, metadata.checker_protocol, &metadata.interactor) {
             (None, None, Some(source)) => Some(CheckerSpec {
                 source: file.inside(dir, source, "interactor")?,
                 protocol: Protocol::Testlib,
@@ -164,68 +190,51 @@ impl Problem {
             }),
             (None, Some(_), None) => {
                 return Err(Error::parse(
-                    path,
+                    file.path,
                     None,
                     "`checker_protocol` needs `checker`",
                 ))
             }
             (None, None, None) => None,
-        };
-        let mut subtasks = Vec::new();
-        for (index, subtask) in metadata.subtasks.iter().enumerate() {
-            let subtask = subtask.get_ref();
-            let points = *subtask.points.get_ref();
-            if !(points.is_finite() && points >= 0.0) {
-                return Err(file.error(
-                    subtask.points.span(),
-                    "points",
-                    &format!("= {points}: expected a number of points, 0 or more"),
-                ));
-            }
-            let mut patterns = Vec::new();
-            for pattern in &subtask.cases {
-                let line = line_at(file.text, pattern.span().start);
-                if pattern.get_ref().is_empty() {
-                    return Err(file.error(pattern.span(), "cases", "has an empty pattern"));
-                }
-                patterns.push((pattern.get_ref().clone(), line));
-            }
-            if patterns.is_empty() {
-                let span = subtask.points.span();
-                return Err(file.error(
-                    span,
-                    "cases",
-                    "is missing or empty: a subtask needs cases",
-                ));
-            }
-            subtasks.push(SubtaskSpec {
-                name: subtask
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("subtask {}", index + 1)),
-                points,
-                patterns,
-            });
+        },
+    )
+}
+
+/// The `[[subtasks]]`, each with points (0 or more) and at least one case pattern.
+fn subtasks(metadata: &Metadata, file: &Located) -> Result<Vec<SubtaskSpec>> {
+    let mut subtasks = Vec::new();
+    for (index, subtask) in metadata.subtasks.iter().enumerate() {
+        let subtask = subtask.get_ref();
+        let points = *subtask.points.get_ref();
+        if !(points.is_finite() && points >= 0.0) {
+            return Err(file.error(
+                subtask.points.span(),
+                "points",
+                &format!("= {points}: expected a number of points, 0 or more"),
+            ));
         }
-        Ok(Problem {
-            name: metadata.name.unwrap_or_else(|| id.clone()),
-            source_url: metadata.source,
-            profile,
-            solution: match &metadata.solution {
-                Some(solution) => file.inside(dir, solution, "solution")?,
-                None => default_solution,
-            },
-            limits,
-            compare,
-            checker,
-            cases: Vec::new(),
-            subtasks,
-            scoring: None,
-            dir: dir.to_path_buf(),
-            id,
-            package: None,
-        })
+        let mut patterns = Vec::new();
+        for pattern in &subtask.cases {
+            let line = line_at(file.text, pattern.span().start);
+            if pattern.get_ref().is_empty() {
+                return Err(file.error(pattern.span(), "cases", "has an empty pattern"));
+            }
+            patterns.push((pattern.get_ref().clone(), line));
+        }
+        if patterns.is_empty() {
+            let span = subtask.points.span();
+            return Err(file.error(span, "cases", "is missing or empty: a subtask needs cases"));
+        }
+        subtasks.push(SubtaskSpec {
+            name: subtask
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("subtask {}", index + 1)),
+            points,
+            patterns,
+        });
     }
+    Ok(subtasks)
 }
 
 fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<CompareMode> {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::programs::Constants;
+use super::constants::Constants;
 use super::FormatVersion;
 use crate::error::{Error, Result};
 use crate::problem::TestCase;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde_norway::Value;
 
-use super::programs::Constants;
+use super::constants::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
 use crate::problem::scoring::Aggregation;

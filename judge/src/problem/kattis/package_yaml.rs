@@ -1,0 +1,570 @@
+//! `problem.yaml`: a package's format version, type, limits, timing and validation, read
+//! into a `Problem` (its cases are found later, by `cases`). The format has many more keys
+//! (author, license, ...), which are not the judge's business and are left alone.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::{constants, flags, includes, scoring, submissions_in, yaml_line};
+use super::{FormatVersion, Package, Timing};
+use crate::compare::{CompareMode, KattisFlags};
+use crate::error::{Error, Result};
+use crate::problem::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
+use crate::problem::layout::{
+    ACCEPTED_DIR, LEGACY_OUTPUT_VALIDATORS_DIR, OUTPUT_VALIDATOR_DIR, PACKAGE_FILE,
+    SUBMISSIONS_DIR, TIMELIMIT_FILE,
+};
+use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::Problem;
+use crate::toolchain::Limits;
+
+/// `validation_passes` when a multi-pass problem gives none, and the most we run.
+const DEFAULT_PASSES: u32 = 2;
+const MAX_PASSES: u64 = 100;
+
+/// The parts of `problem.yaml` the judge uses.
+#[derive(Debug, Default, Deserialize)]
+struct PackageYaml {
+    problem_format_version: Option<String>,
+    #[serde(rename = "type")]
+    problem_type: Option<OneOrMany>,
+    name: Option<serde_norway::Value>,
+    validation: Option<String>,
+    /// Legacy scoring keys (`objective`, `on_reject`, ...).
+    grading: Option<serde_norway::Value>,
+    validator_flags: Option<String>,
+    limits: Option<LimitsYaml>,
+    /// 2025-09: values substituted for `{{name}}` in the package's programs and files.
+    constants: Option<serde_norway::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct LimitsYaml {
+    /// Seconds (2023-07 format); older packages keep it in `.timelimit`.
+    time_limit: Option<f64>,
+    /// MiB.
+    memory: Option<u64>,
+    /// MiB.
+    output: Option<u64>,
+    time_multipliers: Option<TimeMultipliersYaml>,
+    time_resolution: Option<f64>,
+    /// Legacy names of `ac_to_time_limit` and `time_limit_to_tle`.
+    time_multiplier: Option<f64>,
+    time_safety_margin: Option<f64>,
+    /// The output validator's limits: seconds, MiB.
+    validation_time: Option<u64>,
+    validation_memory: Option<u64>,
+    /// How many passes a multi-pass problem may run.
+    validation_passes: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct TimeMultipliersYaml {
+    ac_to_time_limit: Option<f64>,
+    time_limit_to_tle: Option<f64>,
+}
+
+/// `problem.yaml` being validated, for errors that name the file and the key's line.
+struct YamlText<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl YamlText<'_> {
+    /// The line a key of problem.yaml stands on.
+    fn at(&self, key: &str) -> Option<usize> {
+        yaml_line(self.text, key)
+    }
+
+    fn out_of_range(&self, key: &str, value: String, range: String) -> Error {
+        Error::parse(
+            self.path,
+            self.at(key),
+            format!("`limits.{key}` = {value} is out of range: expected {range}"),
+        )
+    }
+
+    /// A size in MiB, as bytes, when in range.
+    fn mib(&self, value: u64, key: &str) -> Result<u64> {
+        if SIZE_LIMIT_MIB.contains(&value) {
+            Ok(value << 20)
+        } else {
+            let range = format!("{} to {} MiB", SIZE_LIMIT_MIB.start(), SIZE_LIMIT_MIB.end());
+            Err(self.out_of_range(key, value.to_string(), range))
+        }
+    }
+}
+
+/// The problem's kinds, from `type` (2023-07 and later) or legacy `validation`.
+#[derive(Debug, Default, PartialEq)]
+struct Kinds {
+    scoring: bool,
+    /// Legacy `validation: custom score`.
+    validator_scores: bool,
+    interactive: bool,
+    multi_pass: bool,
+    /// `submit-answer`: not judged (yet), as named.
+    unsupported: Vec<String>,
+    custom_validator: bool,
+}
+
+fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> Result<Kinds> {
+    let path = dir.join(PACKAGE_FILE);
+    // The line a key of problem.yaml stands on, for an error's location.
+    let at = |key: &str| yaml_line(text, key);
+    let mut kinds = Kinds::default();
+    if version == FormatVersion::Legacy {
+        let validation = yaml.validation.as_deref().unwrap_or("default");
+        let words: Vec<&str> = validation.split_whitespace().collect();
+        match words.split_first() {
+            Some((&"default", [])) => {}
+            Some((&"custom", rest)) => {
+                kinds.custom_validator = true;
+                for word in rest {
+                    match *word {
+                        "score" => {
+                            kinds.scoring = true;
+                            kinds.validator_scores = true;
+                        }
+                        "interactive" => kinds.interactive = true,
+                        other => {
+                            return Err(Error::parse(
+                                &path,
+                                at("validation"),
+                                format!("`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)"),
+                            ))
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(Error::parse(
+                    &path,
+                    at("validation"),
+                    format!("`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)"),
+                ))
+            }
+        }
+        // The legacy format has `type` too, a single word.
+        match &yaml.problem_type {
+            None => {}
+            Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
+            Some(OneOrMany::One(kind)) if kind == "scoring" => kinds.scoring = true,
+            Some(_) => {
+                return Err(Error::parse(
+                    &path,
+                    at("type"),
+                    "`type`: expected `pass-fail` or `scoring`",
+                ))
+            }
+        }
+        return Ok(kinds);
+    }
+    let types = match &yaml.problem_type {
+        None => vec!["pass-fail".to_owned()],
+        // Several types in one string, space-separated, as the format's own example packages
+        // write them (`pass-fail interactive`) and BAPCtools reads them.
+        Some(OneOrMany::One(one)) => one.split_whitespace().map(str::to_owned).collect(),
+        Some(OneOrMany::Many(many)) => many.clone(),
+    };
+    if types.is_empty() {
+        return Err(Error::parse(&path, at("type"), "`type` is an empty list"));
+    }
+    for kind in &types {
+        match kind.as_str() {
+            "pass-fail" => {}
+            "scoring" => kinds.scoring = true,
+            "interactive" => kinds.interactive = true,
+            "multi-pass" => kinds.multi_pass = true,
+            "submit-answer" => kinds.unsupported.push(kind.clone()),
+            other => {
+                return Err(Error::parse(
+                    &path,
+                    at("type"),
+                    format!("unknown `type` `{other}` (expected pass-fail, scoring, interactive, multi-pass or submit-answer)"),
+                ))
+            }
+        }
+    }
+    if kinds.scoring && types.iter().any(|kind| kind == "pass-fail") {
+        return Err(Error::parse(
+            &path,
+            at("type"),
+            "`type` has both pass-fail and scoring",
+        ));
+    }
+    // Since 2023-07 a custom validator is there or not; there is no `validation` key.
+    kinds.custom_validator = dir.join(OUTPUT_VALIDATOR_DIR).exists();
+    Ok(kinds)
+}
+
+/// A package's metadata from the text of its `problem.yaml` (`cases` left empty).
+pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
+    let path = dir.join(PACKAGE_FILE);
+    let yaml: PackageYaml = serde_norway::from_str::<Option<PackageYaml>>(text)
+        .map_err(|error| {
+            let line = error.location().map(|l| l.line());
+            Error::parse(&path, line, error.to_string())
+        })?
+        .unwrap_or_default();
+    let file = YamlText { path: &path, text };
+    let version = format_version(&yaml, &file)?;
+    let kinds = kinds(&yaml, version, dir, text)?;
+    if let Some(kind) = kinds.unsupported.first() {
+        // Judging it as a plain problem would give wrong verdicts without a word.
+        return Err(Error::parse(
+            &path,
+            file.at(if version == FormatVersion::Legacy { "validation" } else { "type" }),
+            format!(
+                "the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged"
+            ),
+        ));
+    }
+    let constants = match &yaml.constants {
+        Some(value) => constants::Constants::parse(value, &path, file.at("constants"))?,
+        None => constants::Constants::default(),
+    };
+    let grading = match &yaml.grading {
+        Some(value) if kinds.scoring => scoring::legacy_grading(value, &path, text)?,
+        // Meaningless in a pass-fail problem, and harmless: left alone.
+        _ => scoring::LegacyGrading::default(),
+    };
+    let profile = Profile::Kattis;
+    let limits_yaml = yaml.limits.unwrap_or_default();
+    let time_limit = match limits_yaml.time_limit {
+        Some(seconds) => Some(seconds),
+        None => read_timelimit_file(dir)?,
+    };
+    let limits = limits(&limits_yaml, time_limit, profile, &file)?;
+    let timing = timing(&limits_yaml, version, &file)?;
+    let mode = validation_mode(&limits_yaml, &kinds, version, &file)?;
+    let flags: Vec<String> = yaml
+        .validator_flags
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    let validator_limits = validator_limits(&limits_yaml, &file)?;
+    let (compare, checker) = if kinds.custom_validator {
+        let checker = CheckerSpec {
+            source: find_validator(dir)?,
+            protocol: Protocol::Kattis,
+            flags,
+            reads_scores: kinds.scoring,
+            limits: validator_limits,
+            mode,
+        };
+        (CompareMode::Kattis(KattisFlags::default()), Some(checker))
+    } else {
+        (CompareMode::Kattis(flags::parse(&flags, &path)?), None)
+    };
+    Ok(Problem {
+        name: yaml
+            .name
+            .as_ref()
+            .and_then(name_of)
+            .unwrap_or_else(|| id.clone()),
+        source_url: None,
+        profile,
+        solution: default_submission(dir),
+        limits,
+        compare,
+        checker,
+        cases: Vec::new(),
+        subtasks: Vec::new(),
+        scoring: None,
+        dir: dir.to_path_buf(),
+        id,
+        package: Some(Package {
+            version,
+            scoring: kinds.scoring,
+            validator_must_score: kinds.validator_scores,
+            grading,
+            time_limit_given: time_limit.is_some(),
+            timing,
+            constants,
+            includes: includes::Includes::read(dir)?,
+            choice: crate::toolchain::sources::Choice::default(),
+        }),
+    })
+}
+
+/// `problem_format_version`, legacy when there is none.
+fn format_version(yaml: &PackageYaml, file: &YamlText) -> Result<FormatVersion> {
+    match &yaml.problem_format_version {
+        None => Ok(FormatVersion::Legacy),
+        Some(text) => FormatVersion::parse(text).ok_or_else(|| {
+            Error::parse(
+                file.path,
+                file.at("problem_format_version"),
+                format!("unknown `problem_format_version` `{text}` (expected legacy, 2023-07-draft or 2025-09)"),
+            )
+        }),
+    }
+}
+
+/// The submission's limits: the Kattis profile's, with the package's time limit (given, or
+/// in legacy `.timelimit`), memory and output.
+fn limits(
+    limits_yaml: &LimitsYaml,
+    time_limit: Option<f64>,
+    profile: Profile,
+    file: &YamlText,
+) -> Result<Limits> {
+    let mut limits = profile.limits();
+    if let Some(seconds) = time_limit {
+        let (low, high) = (*TIME_LIMIT_MS.start(), *TIME_LIMIT_MS.end());
+        limits.cpu_time = Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|t| (low..=high).contains(&(t.as_millis() as u64)))
+            .ok_or_else(|| {
+                file.out_of_range(
+                    "time_limit",
+                    seconds.to_string(),
+                    format!("{} to {} seconds", low as f64 / 1000.0, high / 1000),
+                )
+            })?;
+    }
+    if let Some(value) = limits_yaml.memory {
+        limits.memory_bytes = file.mib(value, "memory")?;
+        limits.stack_bytes = profile.stack_bytes(limits.memory_bytes);
+    }
+    if let Some(value) = limits_yaml.output {
+        limits.output_bytes = file.mib(value, "output")?;
+    }
+    Ok(limits)
+}
+
+/// How a time limit is derived when the package gives none, and the margin a too slow
+/// submission runs to: the format version's defaults unless the package says.
+fn timing(limits_yaml: &LimitsYaml, version: FormatVersion, file: &YamlText) -> Result<Timing> {
+    let factor = |value: Option<f64>, key: &str, default: f64| match value {
+        None => Ok(default),
+        Some(value) if value.is_finite() && value >= 1.0 => Ok(value),
+        Some(value) => {
+            Err(file.out_of_range(key, value.to_string(), "a number of at least 1".into()))
+        }
+    };
+    let multipliers = limits_yaml.time_multipliers.as_ref();
+    let legacy = version == FormatVersion::Legacy;
+    Ok(Timing {
+        // The legacy defaults are 5 and 2; since 2023-07, 2 and 1.5.
+        ac_to_time_limit: if legacy {
+            factor(limits_yaml.time_multiplier, "time_multiplier", 5.0)?
+        } else {
+            factor(
+                multipliers.and_then(|m| m.ac_to_time_limit),
+                "ac_to_time_limit",
+                2.0,
+            )?
+        },
+        time_limit_to_tle: if legacy {
+            factor(limits_yaml.time_safety_margin, "time_safety_margin", 2.0)?
+        } else {
+            factor(
+                multipliers.and_then(|m| m.time_limit_to_tle),
+                "time_limit_to_tle",
+                1.5,
+            )?
+        },
+        time_resolution: match limits_yaml.time_resolution {
+            None => 1.0,
+            Some(value) if value.is_finite() && value > 0.0 => value,
+            Some(value) => {
+                return Err(file.out_of_range(
+                    "time_resolution",
+                    value.to_string(),
+                    "a positive number of seconds".into(),
+                ))
+            }
+        },
+    })
+}
+
+/// How the validator meets the submission: interactively, and in how many passes. Either
+/// needs an output validator of the package's own.
+fn validation_mode(
+    limits_yaml: &LimitsYaml,
+    kinds: &Kinds,
+    version: FormatVersion,
+    file: &YamlText,
+) -> Result<Mode> {
+    let mode = Mode {
+        interactive: kinds.interactive,
+        passes: match limits_yaml.validation_passes {
+            None if kinds.multi_pass => DEFAULT_PASSES,
+            None => 1,
+            Some(passes) if kinds.multi_pass && (2..=MAX_PASSES).contains(&passes) => passes as u32,
+            Some(passes) if kinds.multi_pass => {
+                return Err(file.out_of_range(
+                    "validation_passes",
+                    passes.to_string(),
+                    format!("2 to {MAX_PASSES}"),
+                ))
+            }
+            Some(_) => {
+                return Err(Error::parse(
+                    file.path,
+                    file.at("validation_passes"),
+                    "`limits.validation_passes` is only for multi-pass problems",
+                ))
+            }
+        },
+    };
+    let legacy = version == FormatVersion::Legacy;
+    if !mode.is_plain() && !kinds.custom_validator {
+        // The default validator cannot talk to a submission nor write `nextpass.in`.
+        return Err(Error::parse(
+            file.path,
+            file.at(if legacy { "validation" } else { "type" }),
+            format!(
+                "{} problem needs an output validator ({}), and the package has none",
+                if mode.interactive {
+                    "an interactive"
+                } else {
+                    "a multi-pass"
+                },
+                if legacy {
+                    "output_validators/"
+                } else {
+                    "output_validator/"
+                }
+            ),
+        ));
+    }
+    Ok(mode)
+}
+
+/// The output validator's limits: the spec's typical system defaults (60 s, 2048 MiB) unless
+/// the package says.
+fn validator_limits(limits_yaml: &LimitsYaml, file: &YamlText) -> Result<Limits> {
+    let mut limits = CHECKER_LIMITS;
+    limits.cpu_time = Duration::from_secs(60);
+    limits.memory_bytes = 2048 << 20;
+    if let Some(seconds) = limits_yaml.validation_time {
+        if !(1..=3600).contains(&seconds) {
+            return Err(file.out_of_range(
+                "validation_time",
+                seconds.to_string(),
+                "1 to 3600 seconds".into(),
+            ));
+        }
+        limits.cpu_time = Duration::from_secs(seconds);
+    }
+    if let Some(value) = limits_yaml.validation_memory {
+        limits.memory_bytes = file.mib(value, "validation_memory")?;
+    }
+    Ok(limits)
+}
+
+/// `name: Mean`, or the 2023 format's `name: {en: Mean, ...}`.
+fn name_of(value: &serde_norway::Value) -> Option<String> {
+    match value {
+        serde_norway::Value::String(name) => Some(name.clone()),
+        serde_norway::Value::Mapping(names) => names
+            .get("en")
+            .or_else(|| names.values().next())
+            .and_then(|name| name.as_str().map(str::to_owned)),
+        _ => None,
+    }
+}
+
+fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
+    let path = dir.join(TIMELIMIT_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| Error::parse(&path, None, "expected a number of seconds")),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(Error::io(&path, error)),
+    }
+}
+
+/// The package's output validator: the program `output_validator/` (2023-07 and later), or
+/// the one program in legacy `output_validators/` (a file directly in it, or a folder). A
+/// folder is built as one program from all its files, or by its own `build`/`run` scripts.
+fn find_validator(dir: &Path) -> Result<PathBuf> {
+    let single = dir.join(OUTPUT_VALIDATOR_DIR);
+    if single.is_dir() {
+        return Ok(single);
+    }
+    let folder = dir.join(LEGACY_OUTPUT_VALIDATORS_DIR);
+    // Each file or folder in it is a program, as each is a submission in a verdict folder.
+    let programs = submissions_in(&folder);
+    match programs.as_slice() {
+        [program] => Ok(program.clone()),
+        [] => Err(Error::corpus(
+            dir,
+            "the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one",
+        )),
+        _ => Err(Error::corpus(
+            folder,
+            format!("{} output validators: only one is supported (all of them would have to accept)", programs.len()),
+        )),
+    }
+}
+
+/// The solution judged when none is named: the first accepted submission that this machine
+/// can build (a language the judge knows, its toolchain present, not set aside as
+/// `*.disabled`); else the first, whose row then says why it cannot be judged.
+fn default_submission(dir: &Path) -> PathBuf {
+    let accepted = dir.join(SUBMISSIONS_DIR).join(ACCEPTED_DIR);
+    let submissions = submissions_in(&accepted);
+    let buildable = submissions.iter().find(|submission| {
+        crate::toolchain::sources::Sources::read(submission)
+            .is_ok_and(|sources| sources.language.missing_tool().is_none())
+    });
+    buildable
+        .or(submissions.first())
+        .cloned()
+        .unwrap_or(accepted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrong_value_in_problem_yaml_is_an_error_at_its_line() {
+        let dir = Path::new("pkg");
+        let text = "problem_format_version: 2025-09\nname: x\ntype: multiple-choice\n";
+        match parse_package(dir, "x".into(), text) {
+            Err(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, Some(3), "{message}");
+                assert!(
+                    !message.contains("line 3"),
+                    "the line is a field: {message}"
+                );
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn several_types_may_be_one_space_separated_string() {
+        let dir = Path::new("pkg");
+        let yaml =
+            |types: &str| format!("problem_format_version: 2025-09\nname: x\ntype: {types}\n");
+        for types in ["pass-fail interactive", "[pass-fail, interactive]"] {
+            let text = yaml(types);
+            let parsed: PackageYaml = serde_norway::from_str(&text).unwrap();
+            let kinds = kinds(&parsed, FormatVersion::V2025, dir, &text).unwrap();
+            assert!(kinds.interactive && !kinds.scoring, "{types}");
+        }
+        let text = yaml("scoring  multi-pass");
+        let parsed: PackageYaml = serde_norway::from_str(&text).unwrap();
+        let kinds = kinds(&parsed, FormatVersion::V2025, dir, &text).unwrap();
+        assert!(kinds.scoring && kinds.multi_pass && !kinds.interactive);
+    }
+}
