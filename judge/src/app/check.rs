@@ -1,13 +1,18 @@
 //! `judge check`: will this one file work on the online judge as it is?
 
+use std::path::Path;
+
 use crate::cli::CheckArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::judging::format_bytes;
 use crate::problem::profile::Profile;
+use crate::problem::Problem;
+use crate::report::Notices;
 use crate::report::{HumanReporter, JsonReporter};
 use crate::runner::{self, Settings, Task};
 use crate::toolchain::handin;
 use crate::toolchain::language::Language;
+use crate::toolchain::online_judges::{CallForm, OnlineJudge};
 use crate::toolchain::{compiler, Build};
 
 use super::Context;
@@ -21,6 +26,38 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         .unwrap_or_default()
         .to_string_lossy()
         .into_owned();
+    let (problem, profile) = target(context, &args, &stem)?;
+    let mut notices = context.notices("check");
+    notices.info(format_args!("checking {} for {profile}", file.display()));
+    let judge = profile.online_judge();
+    if !judge.accepts(language.name) {
+        refuse_language(context, &mut notices, judge, language, &stem, profile);
+        return Ok(notices.finish(Outcome::Rejected));
+    }
+    let text = String::from_utf8_lossy(&source);
+    let mut outcome = build_alone(context, &mut notices, &file, language)?
+        .max(build_as_the_judge(&mut notices, judge, &file, language)?)
+        .max(within_code_limit(&mut notices, profile, source.len()))
+        .max(no_problems_in(&mut notices, judge, &text, language));
+    match problem {
+        Some(problem) => {
+            notices.info("");
+            outcome = outcome.max(run_cases(context, &mut notices, problem, &file));
+        }
+        None => notices.result(format_args!(
+            "  note      no problem named `{stem}`: no cases run (name one with --problem)"
+        )),
+    }
+    if outcome == Outcome::Accepted {
+        say_how_to_hand_in(&mut notices, judge, &file, &text);
+    }
+    Ok(notices.finish(outcome))
+}
+
+/// The problem the file is for (named with --problem, else the one its name names) and the
+/// judge it is checked for: --profile, else the problem's; a problem with no cases yet still
+/// says which judge it is for.
+fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(Option<Problem>, Profile)> {
     let named = context
         .repository
         .resolve(stem.as_ref(), &context.current)
@@ -31,59 +68,81 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             .as_ref()
             .and_then(|dir| context.repository.load_problem(dir).ok()),
     };
-    // A problem with no cases yet still says which judge it is for.
     let profile = args
         .profile
         .or(problem.as_ref().map(|p| p.profile))
         .or_else(|| Some(context.repository.load_metadata(&named?).ok()?.profile))
         .unwrap_or(Profile::Boj);
-    let mut outcome = Outcome::Accepted;
-    let mut notices = context.notices("check");
-    notices.info(format_args!("checking {} for {profile}", file.display()));
-    let judge = profile.online_judge();
-    if !judge.accepts(language.name) {
-        notices.problem(format_args!(
-            "  PROBLEM   {} does not take {}: it takes {}",
-            judge.name,
-            language.name,
-            judge.menu()
-        ));
-        for other in context.repository.solution_files(&stem) {
-            if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
-                notices.result(format_args!(
-                    "  use       {} (check it with `judge check {0} --profile {profile}`)",
-                    context.repository.relative(&other).display()
-                ));
-            }
-        }
-        return Ok(notices.finish(Outcome::Rejected));
-    }
+    Ok((problem, profile))
+}
 
-    // Built alone, from an empty folder, with nothing cached: exactly the judge's build.
+/// The judge does not take the file's language: what it takes, and the problem's files it
+/// would take.
+fn refuse_language(
+    context: &Context,
+    notices: &mut Notices,
+    judge: &OnlineJudge,
+    language: &Language,
+    stem: &str,
+    profile: Profile,
+) {
+    notices.problem(format_args!(
+        "  PROBLEM   {} does not take {}: it takes {}",
+        judge.name,
+        language.name,
+        judge.menu()
+    ));
+    for other in context.repository.solution_files(stem) {
+        if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
+            notices.result(format_args!(
+                "  use       {} (check it with `judge check {0} --profile {profile}`)",
+                context.repository.relative(&other).display()
+            ));
+        }
+    }
+}
+
+/// Built alone, from an empty folder, with nothing cached: exactly the judge's build.
+fn build_alone(
+    context: &Context,
+    notices: &mut Notices,
+    file: &Path,
+    language: &'static Language,
+) -> Result<Outcome> {
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     let file_name = file.file_name().unwrap_or_default().to_string_lossy();
     let command = compiler::shown_command(language, &file_name);
     match context
         .compiler_in(alone.path().to_path_buf())
-        .build(&file)?
+        .build(file)?
     {
         Build::Ready(_) => {
-            notices.result(format_args!("  ok        builds alone with `{command}`"))
+            notices.result(format_args!("  ok        builds alone with `{command}`"));
+            Ok(Outcome::Accepted)
         }
         Build::CompileError(message) => {
-            outcome = Outcome::Rejected;
             notices.problem(format_args!("  PROBLEM   does not build with `{command}`:"));
             for line in message.trim_end().lines().take(30) {
                 notices.problem(format_args!("            {line}"));
             }
+            Ok(Outcome::Rejected)
         }
     }
-    // The judge's own commands, where it publishes them (Baekjoon: both Rust editions).
+}
+
+/// The judge's own commands, where it publishes them (Baekjoon: both Rust editions): one of
+/// them must build the file.
+fn build_as_the_judge(
+    notices: &mut Notices,
+    judge: &OnlineJudge,
+    file: &Path,
+    language: &Language,
+) -> Result<Outcome> {
     let offers = judge.offers(language.name);
     let mut builds = Vec::new();
     for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
         let shown = handin::shown_command(offer, language);
-        match handin::build_as(offer, &file, language)? {
+        match handin::build_as(offer, file, language)? {
             Ok(()) => {
                 notices.result(format_args!(
                     "  ok        builds as {} (`{shown}`)",
@@ -102,95 +161,104 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
             }
         }
     }
-    if offers.iter().any(|offer| offer.compile.is_some()) {
-        if builds.is_empty() {
-            outcome = Outcome::Rejected;
-            notices.problem(format_args!(
-                "  PROBLEM   builds with none of {}'s commands for {}",
-                judge.name, language.name
-            ));
-        } else {
-            notices.result(format_args!(
-                "  ok        submit as: {}",
-                builds.join(" or ")
-            ));
-        }
+    if !offers.iter().any(|offer| offer.compile.is_some()) {
+        return Ok(Outcome::Accepted);
     }
-    let limit = profile.code_limit_bytes();
-    if source.len() as u64 > limit {
-        outcome = Outcome::Rejected;
+    if builds.is_empty() {
         notices.problem(format_args!(
-            "  PROBLEM   {} bytes: over the {} code-size limit",
-            source.len(),
-            format_bytes(limit)
+            "  PROBLEM   builds with none of {}'s commands for {}",
+            judge.name, language.name
         ));
-    } else {
-        notices.result(format_args!(
-            "  ok        {} bytes, within the {} code-size limit",
-            source.len(),
-            format_bytes(limit)
-        ));
+        return Ok(Outcome::Rejected);
     }
-    let text = String::from_utf8_lossy(&source);
-    let found = handin::problems_with(&text, language, judge);
+    notices.result(format_args!(
+        "  ok        submit as: {}",
+        builds.join(" or ")
+    ));
+    Ok(Outcome::Accepted)
+}
+
+fn within_code_limit(notices: &mut Notices, profile: Profile, bytes: usize) -> Outcome {
+    let limit = profile.code_limit_bytes();
+    if bytes as u64 > limit {
+        notices.problem(format_args!(
+            "  PROBLEM   {bytes} bytes: over the {} code-size limit",
+            format_bytes(limit)
+        ));
+        return Outcome::Rejected;
+    }
+    notices.result(format_args!(
+        "  ok        {bytes} bytes, within the {} code-size limit",
+        format_bytes(limit)
+    ));
+    Outcome::Accepted
+}
+
+/// What the judge would refuse in the source: crates it lacks, a missing entry point, a
+/// function-form file's faults.
+fn no_problems_in(
+    notices: &mut Notices,
+    judge: &OnlineJudge,
+    text: &str,
+    language: &Language,
+) -> Outcome {
+    let found = handin::problems_with(text, language, judge);
     if found.is_empty() {
         notices.result("  ok        standard library only, has an entry point");
     }
     let found: Vec<String> = found
         .into_iter()
-        .chain(handin::function_form_problems(&text, language, judge.entry))
+        .chain(handin::function_form_problems(text, language, judge.entry))
         .collect();
     for problem in &found {
-        outcome = Outcome::Rejected;
         notices.problem(format_args!("  PROBLEM   {problem}"));
     }
-    match problem {
-        Some(problem) => {
-            notices.info("");
-            let task = Task {
-                solution: file.clone(),
-                problem,
-                one_at_a_time: false,
-            };
-            let settings = Settings {
-                jobs: context.jobs,
-                fail_fast: false,
-            };
-            let compiler = context.compiler();
-            let summary = if notices.json() {
-                let mut reporter = JsonReporter::keeping(context.repository.root.clone());
-                let summary =
-                    runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter);
-                if let Some(report) = reporter.document() {
-                    notices.attach_run(report);
-                }
-                summary
-            } else {
-                let mut reporter =
-                    HumanReporter::new(context.color, context.repository.clone(), context.detail);
-                runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter)
-            };
-            outcome = outcome.max(summary.outcome());
-        }
-        None => notices.result(format_args!(
-            "  note      no problem named `{stem}`: no cases run (name one with --problem)"
-        )),
+    match found.is_empty() {
+        true => Outcome::Accepted,
+        false => Outcome::Rejected,
     }
-    match judge.entry {
-        _ if outcome != Outcome::Accepted => {}
-        crate::toolchain::online_judges::CallForm::Program => {
-            notices.result(format_args!("submit: {}", file.display()))
+}
+
+/// The problem's cases, judged with the file as the solution.
+fn run_cases(context: &Context, notices: &mut Notices, problem: Problem, file: &Path) -> Outcome {
+    let task = Task {
+        solution: file.to_path_buf(),
+        problem,
+        one_at_a_time: false,
+    };
+    let settings = Settings {
+        jobs: context.jobs,
+        fail_fast: false,
+    };
+    let compiler = context.compiler();
+    let summary = if notices.json() {
+        let mut reporter = JsonReporter::keeping(context.repository.root.clone());
+        let summary = runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter);
+        if let Some(report) = reporter.document() {
+            notices.attach_run(report);
         }
-        crate::toolchain::online_judges::CallForm::Function { name } => {
+        summary
+    } else {
+        let mut reporter =
+            HumanReporter::new(context.color, context.repository.clone(), context.detail);
+        runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter)
+    };
+    summary.outcome()
+}
+
+/// What to hand in: the file, or the function to paste into the judge's editor.
+fn say_how_to_hand_in(notices: &mut Notices, judge: &OnlineJudge, file: &Path, text: &str) {
+    match judge.entry {
+        CallForm::Program => notices.result(format_args!("submit: {}", file.display())),
+        CallForm::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
             notices.result(format_args!(
                 "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
                 judge.name
             ));
             notices.result("----8<----");
-            notices.result(handin::pasted_part(&text).trim_end_matches('\n'));
+            notices.result(handin::pasted_part(text).trim_end_matches('\n'));
             notices.result("----8<----");
         }
     }
-    Ok(notices.finish(outcome))
 }

@@ -3,15 +3,16 @@
 //! a name the recipe uses) is reported and left alone; everything else is regenerated.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk};
+use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, Tool};
 use crate::error::{Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
 };
 use crate::problem::provenance::{content_hash, Origin, Provenance};
-use crate::problem::recipe::{split_args, Recipe};
+use crate::problem::recipe::{split_args, PlannedCase, Recipe};
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
 
@@ -53,6 +54,10 @@ pub struct Left {
 const EDITED: &str = "not as `judge gen` wrote it (edited or written by hand)";
 const STALE_EDITED: &str = "no longer in the recipe, but edited by hand";
 
+/// A file to write: its path, its bytes, and the hash it was planned against (`None`: it is
+/// new).
+type Write<'a> = (PathBuf, &'a [u8], Option<String>);
+
 /// Rebuilds the generated cases from the recipe: runs the generator and the reference for
 /// every case, then writes what changed and removes what the recipe no longer makes. With
 /// `check`, writes nothing and reports what differs.
@@ -84,14 +89,68 @@ pub fn generate(
         let output = run_tool(&reference, &[], &input, problem, &context)?;
         Ok((input, output))
     })?;
-
     let mut summary = GenSummary {
         planned: planned.len(),
         ..GenSummary::default()
     };
-    // What to write: (path, contents, hash planned against).
+    let tools = [&generator, &reference];
+    let writes = plan_writes(
+        problem,
+        &planned,
+        &produced,
+        tools,
+        &mut provenance,
+        &mut summary,
+    )?;
+    let removals = plan_removals(problem, &planned, &provenance, &mut summary)?;
+    for name in &summary.removed {
+        provenance.cases.remove(name);
+    }
+    // Cases deleted by hand leave nothing to record.
+    let written: BTreeSet<&str> = summary.written.iter().map(String::as_str).collect();
+    provenance
+        .cases
+        .retain(|name, _| written.contains(name.as_str()) || case_paths(problem, name)[0].exists());
+    let Some(session) = session else {
+        summary.unfinished = problem.dir.join(JOURNAL_FILE).exists();
+        return Ok(summary);
+    };
+    let mut transaction = Transaction::new(&session);
+    for (path, bytes, before) in writes {
+        transaction.write(&path, bytes, before)?;
+    }
+    for (path, hash) in removals {
+        transaction.remove(&path, hash)?;
+    }
+    transaction.write_if_changed(
+        &problem.dir.join(PROVENANCE_FILE),
+        provenance.to_text().as_bytes(),
+    )?;
+    for path in transaction.commit()? {
+        // Only a file changed between the plan and the commit: the lock keeps other judge
+        // commands out, so a person did it.
+        let name = path.display().to_string();
+        summary.left.push(Left {
+            name,
+            reason: "changed while `judge gen` ran",
+        });
+    }
+    Ok(summary)
+}
+
+/// The files of the recipe's cases that differ from what the generator and the reference
+/// `[generator, reference]` produced, each case recorded in `provenance`; a case that is not
+/// as the judge wrote it is left alone (and said so in `summary`).
+fn plan_writes<'a>(
+    problem: &Problem,
+    planned: &[PlannedCase],
+    produced: &'a [(Vec<u8>, Vec<u8>)],
+    [generator, reference]: [&Tool; 2],
+    provenance: &mut Provenance,
+    summary: &mut GenSummary,
+) -> Result<Vec<Write<'a>>> {
     let mut writes = Vec::new();
-    for (case, (input, output)) in planned.iter().zip(&produced) {
+    for (case, (input, output)) in planned.iter().zip(produced) {
         let [input_path, output_path, answer_path] = case_paths(problem, &case.name);
         let recorded = provenance
             .cases
@@ -119,8 +178,8 @@ pub fn generate(
         {
             match state {
                 OnDisk::Same | OnDisk::Foreign => {}
-                OnDisk::Ours => writes.push((path, bytes, recorded)),
-                OnDisk::Missing => writes.push((path, bytes, None)),
+                OnDisk::Ours => writes.push((path, bytes.as_slice(), recorded)),
+                OnDisk::Missing => writes.push((path, bytes.as_slice(), None)),
             }
         }
         if states != [OnDisk::Same; 2] {
@@ -143,7 +202,17 @@ pub fn generate(
             },
         );
     }
+    Ok(writes)
+}
 
+/// The files of generated cases the recipe no longer makes, with the hash each is removed
+/// against; a case edited by hand is left alone (and said so in `summary`).
+fn plan_removals(
+    problem: &Problem,
+    planned: &[PlannedCase],
+    provenance: &Provenance,
+    summary: &mut GenSummary,
+) -> Result<Vec<(PathBuf, String)>> {
     let planned_names: BTreeSet<&str> = planned.iter().map(|c| c.name.as_str()).collect();
     let mut removals = Vec::new();
     for (name, origin) in &provenance.cases {
@@ -173,38 +242,5 @@ pub fn generate(
         }
         summary.removed.push(name.clone());
     }
-    for name in &summary.removed {
-        provenance.cases.remove(name);
-    }
-    // Cases deleted by hand leave nothing to record.
-    let written: BTreeSet<&str> = summary.written.iter().map(String::as_str).collect();
-    provenance
-        .cases
-        .retain(|name, _| written.contains(name.as_str()) || case_paths(problem, name)[0].exists());
-
-    let Some(session) = session else {
-        summary.unfinished = problem.dir.join(JOURNAL_FILE).exists();
-        return Ok(summary);
-    };
-    let mut transaction = Transaction::new(&session);
-    for (path, bytes, before) in writes {
-        transaction.write(&path, bytes, before)?;
-    }
-    for (path, hash) in removals {
-        transaction.remove(&path, hash)?;
-    }
-    transaction.write_if_changed(
-        &problem.dir.join(PROVENANCE_FILE),
-        provenance.to_text().as_bytes(),
-    )?;
-    for path in transaction.commit()? {
-        // Only a file changed between the plan and the commit: the lock keeps other judge
-        // commands out, so a person did it.
-        let name = path.display().to_string();
-        summary.left.push(Left {
-            name,
-            reason: "changed while `judge gen` ran",
-        });
-    }
-    Ok(summary)
+    Ok(removals)
 }

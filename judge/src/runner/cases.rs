@@ -1,0 +1,722 @@
+//! Every case of every task as one pool of jobs, results in input order: confirmation
+//! re-runs near the time limit, `fail_fast`, and a stop when the judge is asked to. It sees
+//! the judging of cases only through `CaseJudge`, so that it is tested without processes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread::ScopedJoinHandle;
+use std::time::Duration;
+
+use super::queue::Queue;
+use super::Settings;
+use crate::judging::verdict::Verdict;
+use crate::judging::{CaseResult, Tally};
+
+/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
+/// re-run.
+const CONFIRM_SHARE: f64 = 0.9;
+
+/// The judging of cases, as the runner sees it: tasks and cases by their indices.
+pub trait CaseJudge: Sync {
+    /// Judges case `case` of task `task`.
+    fn judge(&self, task: usize, case: usize) -> CaseResult;
+    /// The CPU time limit of task `task`: results near it are confirmed by a serial re-run.
+    fn cpu_time_limit(&self, task: usize) -> Duration;
+    /// Whether task `task`'s cases run one at a time: for a solution that is expected to
+    /// fail, whose later cases `fail_fast` will likely skip, and would only slow (and leave
+    /// to be confirmed) the case that decides.
+    fn one_at_a_time(&self, _task: usize) -> bool {
+        false
+    }
+    /// The signal that asked the judge to stop, if one has.
+    fn interrupted(&self) -> Option<i32> {
+        crate::runner::interrupt::requested()
+    }
+}
+
+/// What `run_cases` tells its caller, in input order.
+#[derive(Debug)]
+pub enum Progress<'a> {
+    /// A task that has no cases to judge (it failed to load or to build).
+    Unjudged(usize),
+    /// A task whose cases follow.
+    TaskStarted(usize),
+    CaseFinished(usize, &'a CaseResult),
+    /// The end of a task's cases, with their totals.
+    TaskFinished(usize, &'a Tally),
+}
+
+/// What `run_cases` came to.
+#[derive(Debug, Default)]
+pub struct CaseTotals {
+    pub tally: Tally,
+    /// Cases not judged because an earlier case of the same task failed (`fail_fast`).
+    pub skipped: usize,
+    /// The signal that stopped the run, if one did.
+    pub interrupted: Option<i32>,
+}
+
+/// What became of a case given to the pool.
+enum Attempt {
+    Judged(Box<CaseResult>),
+    /// Not started: an earlier case of the same task failed, with `fail_fast`.
+    Skipped,
+    /// Not started, or ended, once the judge was asked to stop.
+    Unfinished,
+}
+
+/// Judges cases, keeping each task's first known failure for `fail_fast`.
+struct Attempts<'a> {
+    judge: &'a dyn CaseJudge,
+    fail_fast: bool,
+    /// Per task, the first case known to fail.
+    first_failure: Vec<AtomicUsize>,
+}
+
+impl Attempts<'_> {
+    /// A case as the pool takes it: skipped when `fail_fast` and an earlier case failed.
+    fn attempt(&self, task: usize, case: usize) -> Attempt {
+        if self.fail_fast && case > self.first_failure[task].load(Ordering::Relaxed) {
+            return Attempt::Skipped;
+        }
+        match self.judge_now(task, case) {
+            Some(result) => Attempt::Judged(Box::new(result)),
+            None => Attempt::Unfinished,
+        }
+    }
+
+    /// Judges a case unless the judge was asked to stop. A case that ends after the request
+    /// is not kept either: the sandbox may have stopped it, so its verdict is not the
+    /// program's.
+    fn judge_now(&self, task: usize, case: usize) -> Option<CaseResult> {
+        if self.judge.interrupted().is_some() {
+            return None;
+        }
+        let result = self.judge.judge(task, case);
+        if self.judge.interrupted().is_some() {
+            return None;
+        }
+        if !result.verdict.is_accepted() {
+            self.first_failure[task].fetch_min(case, Ordering::Relaxed);
+        }
+        Some(result)
+    }
+}
+
+/// Judges `cases[task]` cases of every task (`None` for a task with none to judge), on
+/// `pool` when there is one, and tells `progress` in input order. The calling thread is one
+/// of the pool's workers: it judges a case whenever the result it waits for has not arrived
+/// (a result handed over from another thread costs a wake-up per case).
+pub fn run_cases(
+    judge: &dyn CaseJudge,
+    cases: &[Option<usize>],
+    settings: &Settings,
+    pool: Option<&rayon::ThreadPool>,
+    progress: &mut dyn FnMut(Progress),
+) -> CaseTotals {
+    let attempts = Attempts {
+        judge,
+        fail_fast: settings.fail_fast,
+        first_failure: cases.iter().map(|_| AtomicUsize::new(usize::MAX)).collect(),
+    };
+    let queue = Queue::new(judge, cases);
+    let mut totals = CaseTotals::default();
+    // The calling thread judges too, and is kept on a CPU meanwhile: not after.
+    let _unpin = crate::sandbox::Unpin::on_drop();
+    let (sender, receiver) = mpsc::channel::<((usize, usize), Attempt)>();
+    std::thread::scope(|scope| {
+        let attempts = &attempts;
+        let queue = &queue;
+        let workers = pool.map(|pool| {
+            scope.spawn(move || {
+                pool.scope(|workers| {
+                    // The calling thread is one of the workers too (see `InOrder::next`).
+                    for _ in 1..pool.current_num_threads() {
+                        let sender = sender.clone();
+                        workers.spawn(move |_| {
+                            while let Some((task, case)) = queue.next() {
+                                let attempt = attempts.attempt(task, case);
+                                queue.done(task);
+                                let _ = sender.send(((task, case), attempt));
+                            }
+                        });
+                    }
+                });
+            })
+        });
+        let mut in_order = InOrder {
+            attempts,
+            queue,
+            pooled: pool.is_some(),
+            workers,
+            arrived: HashMap::new(),
+            receiver,
+        };
+        // Asked to stop while building: a compiler may have been stopped, so no build counts.
+        let walk = if judge.interrupted().is_some() {
+            &cases[..0]
+        } else {
+            cases
+        };
+        for (task, count) in walk.iter().enumerate() {
+            let Some(count) = *count else {
+                progress(Progress::Unjudged(task));
+                continue;
+            };
+            if !in_order.task(task, count, settings, &mut totals, progress) {
+                break;
+            }
+        }
+    });
+    totals.interrupted = judge.interrupted();
+    totals
+}
+
+/// The results of the cases, taken in input order while the workers judge ahead.
+struct InOrder<'a, 'scope> {
+    attempts: &'a Attempts<'a>,
+    queue: &'a Queue,
+    /// There is a pool: results come from its workers (and from this thread meanwhile).
+    pooled: bool,
+    /// The pool's workers, until a confirmation needs them finished; `None` without a pool.
+    workers: Option<ScopedJoinHandle<'scope, ()>>,
+    /// Results that came before their turn.
+    arrived: HashMap<(usize, usize), Attempt>,
+    receiver: mpsc::Receiver<((usize, usize), Attempt)>,
+}
+
+impl InOrder<'_, '_> {
+    /// Case `case` of task `task`, waiting for it; without workers it is judged right here.
+    fn next(&mut self, task: usize, case: usize) -> Attempt {
+        if !self.pooled {
+            return self.attempts.attempt(task, case);
+        }
+        loop {
+            if let Some(attempt) = self.arrived.remove(&(task, case)) {
+                return attempt;
+            }
+            // Rather than wait for a worker, judge a case here while one is free: its result
+            // needs no wake-up to arrive, and a worker's waits for this loop.
+            if let Some(key) = self.queue.try_next() {
+                let attempt = self.attempts.attempt(key.0, key.1);
+                self.queue.done(key.0);
+                self.arrived.insert(key, attempt);
+                continue;
+            }
+            let (key, attempt) = self.receiver.recv().expect("every job sends its result");
+            self.arrived.insert(key, attempt);
+        }
+    }
+
+    /// Case `case` of task `task` judged again alone, once the parallel pass is over.
+    fn alone(&mut self, task: usize, case: usize) -> Option<CaseResult> {
+        if let Some(workers) = self.workers.take() {
+            workers.join().expect("worker threads do not panic");
+        }
+        self.attempts.judge_now(task, case)
+    }
+
+    /// Takes the `count` cases of `task` in order, telling `progress`; false when the run
+    /// stopped (the judge was asked to) before its end.
+    fn task(
+        &mut self,
+        task: usize,
+        count: usize,
+        settings: &Settings,
+        totals: &mut CaseTotals,
+        progress: &mut dyn FnMut(Progress),
+    ) -> bool {
+        let judge = self.attempts.judge;
+        let mut tally = Tally::default();
+        // A task is told only once one of its cases finished (or when it has none).
+        let mut started = false;
+        let mut stopped = false;
+        let mut unfinished = false;
+        for case in 0..count {
+            let attempt = self.next(task, case);
+            if stopped {
+                totals.skipped += 1;
+                continue;
+            }
+            let result = match attempt {
+                Attempt::Judged(result) => Some(*result),
+                // Skipped for a failure that its confirmation then overturned.
+                Attempt::Skipped => self.attempts.judge_now(task, case),
+                Attempt::Unfinished => None,
+            };
+            let Some(mut result) = result else {
+                unfinished = true;
+                break;
+            };
+            if needs_confirmation(&result, judge.cpu_time_limit(task)) {
+                // Let the parallel pass finish, then re-run this case alone.
+                let Some(again) = self.alone(task, case) else {
+                    unfinished = true;
+                    break;
+                };
+                result = CaseResult {
+                    confirmed: true,
+                    ..again
+                };
+            }
+            if !started {
+                progress(Progress::TaskStarted(task));
+                started = true;
+            }
+            tally.add(&result);
+            progress(Progress::CaseFinished(task, &result));
+            stopped = settings.fail_fast && !result.verdict.is_accepted();
+        }
+        if !started && !unfinished {
+            progress(Progress::TaskStarted(task));
+            started = true;
+        }
+        if started {
+            progress(Progress::TaskFinished(task, &tally));
+            totals.tally.merge(&tally);
+        }
+        !unfinished
+    }
+}
+
+/// A time verdict that the machine's load may have caused: CPU time near or over the limit,
+/// or a stop at the wall-clock backstop, unless load cannot have caused it
+/// (`CaseResult::beyond_load`).
+fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
+    let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
+    match result.verdict {
+        Verdict::TimeLimitExceeded => !result.beyond_load,
+        Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::sandbox::Termination;
+
+    const LIMIT: Duration = Duration::from_secs(1);
+    const AC: Verdict = Verdict::Accepted;
+    const WA: Verdict = Verdict::WrongAnswer;
+    const TLE: Verdict = Verdict::TimeLimitExceeded;
+
+    /// What a test judge gives for case `case` of task `task`.
+    fn case_result(task: usize, case: usize, verdict: Verdict, cpu_ms: u64) -> CaseResult {
+        CaseResult {
+            name: format!("{task}/{case}"),
+            verdict,
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::ZERO,
+            peak_memory_bytes: 0,
+            confirmed: false,
+            // A time limit with almost no CPU time: stopped while it slept.
+            beyond_load: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
+            failure: None,
+            score: None,
+        }
+    }
+
+    /// A judge that answers from a script: per task, per case, the verdict and CPU time of
+    /// each run in turn (the last one repeats). It can be asked to stop during a run.
+    struct Scripted {
+        script: Vec<Vec<Vec<(Verdict, u64)>>>,
+        runs: Mutex<Vec<(usize, usize)>>,
+        /// The run (counted from 1) during which the judge is asked to stop.
+        interrupt_during_run: Option<usize>,
+        interrupted: AtomicBool,
+        started_after_interrupt: AtomicBool,
+    }
+
+    impl Scripted {
+        fn new(script: Vec<Vec<Vec<(Verdict, u64)>>>) -> Self {
+            Scripted {
+                script,
+                runs: Mutex::new(Vec::new()),
+                interrupt_during_run: None,
+                interrupted: AtomicBool::new(false),
+                started_after_interrupt: AtomicBool::new(false),
+            }
+        }
+
+        fn runs_of(&self, task: usize, case: usize) -> usize {
+            let runs = self.runs.lock().unwrap();
+            runs.iter().filter(|&&run| run == (task, case)).count()
+        }
+    }
+
+    impl CaseJudge for Scripted {
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            if self.interrupted.load(Ordering::SeqCst) {
+                self.started_after_interrupt.store(true, Ordering::SeqCst);
+            }
+            // Later cases finish sooner, so that workers deliver out of order.
+            let cases = self.script[task].len();
+            std::thread::sleep(Duration::from_millis(2 * (cases - case) as u64));
+            let (run, total) = {
+                let mut runs = self.runs.lock().unwrap();
+                runs.push((task, case));
+                let run = runs.iter().filter(|&&run| run == (task, case)).count();
+                (run, runs.len())
+            };
+            if self.interrupt_during_run == Some(total) {
+                self.interrupted.store(true, Ordering::SeqCst);
+            }
+            let runs = &self.script[task][case];
+            let (verdict, cpu_ms) = runs[(run - 1).min(runs.len() - 1)];
+            case_result(task, case, verdict, cpu_ms)
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            self.interrupted
+                .load(Ordering::SeqCst)
+                .then_some(libc::SIGINT)
+        }
+    }
+
+    /// Runs the script with and without workers; both must tell the same story, given back
+    /// as lines such as `case 0/1 AC confirmed`.
+    fn run(judge: impl Fn() -> Scripted, cases: &[Option<usize>], fail_fast: bool) -> Vec<String> {
+        let serial = run_on(&judge(), cases, fail_fast, None);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let parallel = run_on(&judge(), cases, fail_fast, Some(&pool));
+        assert_eq!(serial, parallel, "with and without workers");
+        serial
+    }
+
+    fn run_on(
+        judge: &Scripted,
+        cases: &[Option<usize>],
+        fail_fast: bool,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Vec<String> {
+        let settings = Settings { jobs: 3, fail_fast };
+        let mut told = Vec::new();
+        let totals = run_cases(judge, cases, &settings, pool, &mut |progress| {
+            told.push(match progress {
+                Progress::Unjudged(task) => format!("unjudged {task}"),
+                Progress::TaskStarted(task) => format!("start {task}"),
+                Progress::CaseFinished(_, result) => format!(
+                    "case {} {}{}",
+                    result.name,
+                    result.verdict,
+                    if result.confirmed { " confirmed" } else { "" }
+                ),
+                Progress::TaskFinished(task, tally) => {
+                    format!("finish {task}: {}/{}", tally.accepted(), tally.cases)
+                }
+            })
+        });
+        told.push(format!(
+            "skipped {}, interrupted {:?}",
+            totals.skipped, totals.interrupted
+        ));
+        told
+    }
+
+    fn all(verdict: Verdict, cases: usize) -> Vec<Vec<(Verdict, u64)>> {
+        vec![vec![(verdict, 10)]; cases]
+    }
+
+    #[test]
+    fn results_are_told_in_input_order() {
+        let judge = || Scripted::new(vec![all(AC, 4), Vec::new(), all(WA, 3)]);
+        assert_eq!(
+            run(judge, &[Some(4), None, Some(3)], false),
+            [
+                "start 0",
+                "case 0/0 AC",
+                "case 0/1 AC",
+                "case 0/2 AC",
+                "case 0/3 AC",
+                "finish 0: 4/4",
+                "unjudged 1",
+                "start 2",
+                "case 2/0 WA",
+                "case 2/1 WA",
+                "case 2/2 WA",
+                "finish 2: 0/3",
+                "skipped 0, interrupted None",
+            ]
+        );
+    }
+
+    #[test]
+    fn fail_fast_skips_the_cases_after_a_failure() {
+        let judge = || {
+            Scripted::new(vec![
+                vec![
+                    vec![(AC, 10)],
+                    vec![(WA, 10)],
+                    vec![(AC, 10)],
+                    vec![(AC, 10)],
+                ],
+                all(AC, 2),
+            ])
+        };
+        assert_eq!(
+            run(judge, &[Some(4), Some(2)], true),
+            [
+                "start 0",
+                "case 0/0 AC",
+                "case 0/1 WA",
+                "finish 0: 1/2",
+                "start 1",
+                "case 1/0 AC",
+                "case 1/1 AC",
+                "finish 1: 2/2",
+                "skipped 2, interrupted None",
+            ]
+        );
+        // Alone, a case after the failure is never started.
+        let judge = judge();
+        run_on(&judge, &[Some(4), Some(2)], true, None);
+        assert_eq!(judge.runs_of(0, 2) + judge.runs_of(0, 3), 0);
+    }
+
+    #[test]
+    fn time_verdicts_and_times_near_the_limit_are_confirmed_by_a_second_run() {
+        let judge = || {
+            Scripted::new(vec![vec![
+                vec![(TLE, 1100), (AC, 700)],
+                vec![(AC, 950), (TLE, 1200)],
+                vec![(AC, 899)],
+                vec![(RE, 950)],
+            ]])
+        };
+        const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
+        assert_eq!(
+            run(judge, &[Some(4)], false),
+            [
+                "start 0",
+                "case 0/0 AC confirmed",
+                "case 0/1 TLE confirmed",
+                "case 0/2 AC",
+                "case 0/3 RE (exit 1)",
+                "finish 0: 2/4",
+                "skipped 0, interrupted None",
+            ]
+        );
+        let judge = judge();
+        run_on(&judge, &[Some(4)], false, None);
+        let runs: Vec<usize> = (0..4).map(|case| judge.runs_of(0, case)).collect();
+        assert_eq!(runs, [2, 2, 1, 1], "runs per case");
+    }
+
+    #[test]
+    fn a_program_stopped_while_it_slept_is_not_run_again() {
+        let judge = || Scripted::new(vec![vec![vec![(TLE, 5), (AC, 5)], vec![(AC, 10)]]]);
+        assert_eq!(
+            run(judge, &[Some(2)], false),
+            [
+                "start 0",
+                "case 0/0 TLE",
+                "case 0/1 AC",
+                "finish 0: 1/2",
+                "skipped 0, interrupted None",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failure_that_its_confirmation_overturns_skips_nothing() {
+        let judge = || {
+            Scripted::new(vec![vec![
+                vec![(AC, 10)],
+                vec![(TLE, 1100), (AC, 500)],
+                vec![(AC, 10)],
+                vec![(AC, 10)],
+            ]])
+        };
+        assert_eq!(
+            run(judge, &[Some(4)], true),
+            [
+                "start 0",
+                "case 0/0 AC",
+                "case 0/1 AC confirmed",
+                "case 0/2 AC",
+                "case 0/3 AC",
+                "finish 0: 4/4",
+                "skipped 0, interrupted None",
+            ]
+        );
+    }
+
+    #[test]
+    fn once_asked_to_stop_no_case_starts_and_the_finished_ones_are_told() {
+        // Stopped during the third run: the two before it are told, nothing after starts.
+        let judge = Scripted {
+            interrupt_during_run: Some(3),
+            ..Scripted::new(vec![all(AC, 2), all(AC, 3), all(AC, 2)])
+        };
+        assert_eq!(
+            run_on(&judge, &[Some(2), Some(3), Some(2)], false, None),
+            [
+                "start 0",
+                "case 0/0 AC",
+                "case 0/1 AC",
+                "finish 0: 2/2",
+                "skipped 0, interrupted Some(2)",
+            ]
+        );
+        assert_eq!(judge.runs.lock().unwrap().len(), 3);
+        assert!(!judge.started_after_interrupt.load(Ordering::SeqCst));
+
+        // With workers, the cases already running may finish, but none starts after the
+        // request and what is told is a prefix of the input order.
+        let judge = Scripted {
+            interrupt_during_run: Some(3),
+            ..Scripted::new(vec![all(AC, 20)])
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let told = run_on(&judge, &[Some(20)], false, Some(&pool));
+        assert!(!judge.started_after_interrupt.load(Ordering::SeqCst));
+        assert!(judge.runs.lock().unwrap().len() <= 5, "{told:?}");
+        assert_eq!(told.last().unwrap(), "skipped 0, interrupted Some(2)");
+        for (index, line) in told
+            .iter()
+            .skip(1)
+            .take_while(|l| l.starts_with("case"))
+            .enumerate()
+        {
+            assert_eq!(line, &format!("case 0/{index} AC"));
+        }
+    }
+
+    #[test]
+    fn asked_to_stop_before_any_case_tells_nothing() {
+        let judge = Scripted::new(vec![all(AC, 2), Vec::new()]);
+        judge.interrupted.store(true, Ordering::SeqCst);
+        assert_eq!(
+            run_on(&judge, &[Some(2), None], false, None),
+            ["skipped 0, interrupted Some(2)"]
+        );
+        assert!(judge.runs.lock().unwrap().is_empty());
+    }
+
+    /// A judge that notes, per task, whether two of its cases ran at once.
+    struct Overlaps {
+        one_at_a_time: Vec<bool>,
+        running: Mutex<Vec<usize>>,
+        overlapped: Mutex<Vec<bool>>,
+    }
+
+    impl CaseJudge for Overlaps {
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            {
+                let mut running = self.running.lock().unwrap();
+                running[task] += 1;
+                if running[task] > 1 {
+                    self.overlapped.lock().unwrap()[task] = true;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(5));
+            self.running.lock().unwrap()[task] -= 1;
+            case_result(task, case, AC, 0)
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn one_at_a_time(&self, task: usize) -> bool {
+            self.one_at_a_time[task]
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_task_judged_one_case_at_a_time_never_runs_two_and_all_are_judged() {
+        let judge = Overlaps {
+            one_at_a_time: vec![true, false, true],
+            running: Mutex::new(vec![0; 3]),
+            overlapped: Mutex::new(vec![false; 3]),
+        };
+        let mut finished = Vec::new();
+        let cases = [Some(6), Some(6), Some(6)];
+        run_on_three_threads(&judge, &cases, &mut |progress| {
+            if let Progress::CaseFinished(_, result) = progress {
+                finished.push(result.name.clone());
+            }
+        });
+        let expected: Vec<String> = (0..3)
+            .flat_map(|task| (0..6).map(move |case| format!("{task}/{case}")))
+            .collect();
+        assert_eq!(finished, expected);
+        let overlapped = judge.overlapped.lock().unwrap();
+        assert!(!overlapped[0] && !overlapped[2], "{overlapped:?}");
+    }
+
+    /// Counts the cases running at once.
+    #[derive(Default)]
+    struct Concurrency {
+        running: Mutex<(usize, usize)>,
+    }
+
+    impl CaseJudge for Concurrency {
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            {
+                let mut running = self.running.lock().unwrap();
+                running.0 += 1;
+                running.1 = running.1.max(running.0);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            self.running.lock().unwrap().0 -= 1;
+            case_result(task, case, AC, 0)
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_pool_of_n_threads_runs_n_cases_at_once_the_calling_thread_among_them() {
+        let judge = Concurrency::default();
+        let mut finished = 0;
+        run_on_three_threads(&judge, &[Some(20), Some(20)], &mut |progress| {
+            finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
+        });
+        assert_eq!(finished, 40);
+        let peak = judge.running.lock().unwrap().1;
+        assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
+    }
+
+    /// `run_cases` on a pool of three threads, every case judged.
+    fn run_on_three_threads(
+        judge: &dyn CaseJudge,
+        cases: &[Option<usize>],
+        progress: &mut dyn FnMut(Progress),
+    ) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let settings = Settings {
+            jobs: 3,
+            fail_fast: false,
+        };
+        run_cases(judge, cases, &settings, Some(&pool), progress);
+    }
+}
