@@ -1,6 +1,7 @@
 //! `judge verify`: every submission of a Kattis package against its folder's promise.
 
 use std::io::Write;
+use std::path::Path;
 
 use anstyle::{AnsiColor, Style};
 
@@ -8,6 +9,7 @@ use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::kattis;
 use crate::report::{plural, Table};
+use crate::runner::verify::{self, Row, RowOutcome};
 
 use super::Context;
 use crate::problem::layout::{PACKAGE_FILE, SUBMISSIONS_DIR};
@@ -30,24 +32,66 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         });
     }
     let cache_dir = context.repository.cache_dir();
-    let report = crate::runner::verify::verify(&problem, &context.compiler(), context.jobs)?;
-    let rows = report.rows;
+    let report = verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let rows = &report.rows;
+    let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
+    print_table(&mut out, rows, &base);
+    let count =
+        |wanted: fn(&RowOutcome) -> bool| rows.iter().filter(|row| wanted(&row.outcome)).count();
+    let mismatches = count(|outcome| *outcome == RowOutcome::Mismatch);
+    let skipped = count(|outcome| matches!(outcome, RowOutcome::Skipped(_)));
+    let errors = count(|outcome| matches!(outcome, RowOutcome::Error(_)));
+    let _ = writeln!(
+        out,
+        "{}: {}, {}, {} skipped, {}",
+        problem.id,
+        plural(rows.len(), "submission"),
+        plural(mismatches, "mismatch"),
+        skipped,
+        plural(errors, "error")
+    );
+    if let Some((limit, how)) = &report.derived_time_limit {
+        kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
+        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    for row in rows {
+        if let Some(warning) = &row.warning {
+            let name = row
+                .submission
+                .strip_prefix(&base)
+                .unwrap_or(&row.submission);
+            let _ = writeln!(out, "warning: {}: {warning}", name.display());
+        }
+    }
+    let judged = rows.len() - skipped;
+    Ok(if errors > 0 {
+        Outcome::Error
+    } else if mismatches > 0 || judged == 0 {
+        Outcome::Rejected
+    } else {
+        Outcome::Accepted
+    })
+}
+
+/// A row per submission (named below `base`), its result word coloured once the columns are
+/// laid out.
+fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
     let mut table = Table::new(&[
         ("submission", false),
         ("expected", false),
         ("got", false),
         ("result", false),
     ]);
-    for row in &rows {
-        let name = row
-            .submission
-            .strip_prefix(&base)
-            .unwrap_or(&row.submission);
+    for row in rows {
+        let name = row.submission.strip_prefix(base).unwrap_or(&row.submission);
         let result = match &row.outcome {
-            crate::runner::verify::RowOutcome::Kept => "ok".to_owned(),
-            crate::runner::verify::RowOutcome::Mismatch => "MISMATCH".to_owned(),
-            crate::runner::verify::RowOutcome::Skipped(why) => format!("skipped ({why})"),
-            crate::runner::verify::RowOutcome::Error(why) => format!("ERROR: {why}"),
+            RowOutcome::Kept => "ok".to_owned(),
+            RowOutcome::Mismatch => "MISMATCH".to_owned(),
+            RowOutcome::Skipped(why) => format!("skipped ({why})"),
+            RowOutcome::Error(why) => format!("ERROR: {why}"),
         };
         table.row(vec![
             name.display().to_string(),
@@ -56,8 +100,6 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             result,
         ]);
     }
-    let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
-    // The result is the last column: its word is coloured once the columns are laid out.
     for line in table.render("").lines() {
         let (head, style, word) = if let Some(head) = line.strip_suffix("MISMATCH") {
             (head, AnsiColor::Red.on_default(), "MISMATCH".to_owned())
@@ -80,43 +122,4 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         };
         let _ = writeln!(out, "{head}{style}{word}{style:#}");
     }
-    let count = |wanted: fn(&crate::runner::verify::RowOutcome) -> bool| {
-        rows.iter().filter(|row| wanted(&row.outcome)).count()
-    };
-    let mismatches = count(|outcome| *outcome == crate::runner::verify::RowOutcome::Mismatch);
-    let skipped = count(|outcome| matches!(outcome, crate::runner::verify::RowOutcome::Skipped(_)));
-    let errors = count(|outcome| matches!(outcome, crate::runner::verify::RowOutcome::Error(_)));
-    let _ = writeln!(
-        out,
-        "{}: {}, {}, {} skipped, {}",
-        problem.id,
-        plural(rows.len(), "submission"),
-        plural(mismatches, "mismatch"),
-        skipped,
-        plural(errors, "error")
-    );
-    if let Some((limit, how)) = &report.derived_time_limit {
-        kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
-        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
-    }
-    for note in &report.notes {
-        let _ = writeln!(out, "note: {note}");
-    }
-    for row in &rows {
-        if let Some(warning) = &row.warning {
-            let name = row
-                .submission
-                .strip_prefix(&base)
-                .unwrap_or(&row.submission);
-            let _ = writeln!(out, "warning: {}: {warning}", name.display());
-        }
-    }
-    let judged = rows.len() - skipped;
-    Ok(if errors > 0 {
-        Outcome::Error
-    } else if mismatches > 0 || judged == 0 {
-        Outcome::Rejected
-    } else {
-        Outcome::Accepted
-    })
 }

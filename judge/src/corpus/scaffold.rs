@@ -8,12 +8,13 @@
 //! solution file and the `[[bin]]` entry an interrupted run already made are recognised
 //! (the template byte for byte, the entry with its path) and kept.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::atomic_write::{self, create_new, write_atomically, Replace};
 use crate::error::{Error, Result};
 use crate::problem::layout::{
-    GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR,
+    GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR, STATEMENT_FILE,
+    TESTS_DIR,
 };
 use crate::problem::profile::Profile;
 use crate::problem::Repository;
@@ -301,7 +302,6 @@ fn make(
     profile: Profile,
     imported: Option<&Imported>,
 ) -> Result<Scaffolded> {
-    let template = solution_template(profile);
     let valid = !id.is_empty()
         && id
             .bytes()
@@ -314,34 +314,17 @@ fn make(
     let _signals = Deferred::new();
     let problems = repository.problems_dir();
     let dir = problems.join(id);
-    let solution = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.rs"));
     let manifest_path = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
     if dir.symlink_metadata().is_ok() {
         return Err(Error::exists(&dir));
     }
-    // Each solution file: made now, or recognised as made by an interrupted run.
-    let mut solutions = vec![(solution, template)];
-    if let Some(python) = python_template(profile) {
-        let path = repository.root.join(SOLUTIONS_DIR).join(format!("{id}.py"));
-        solutions.push((path, python));
-    }
-    let mut to_write = Vec::new();
-    for (path, template) in &solutions {
-        match std::fs::read(path) {
-            Ok(bytes) if bytes == template.as_bytes() => {}
-            Ok(_) => return Err(Error::exists(path)),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                to_write.push((path, template))
-            }
-            Err(error) => return Err(Error::io(path, error)),
-        }
-    }
+    let solutions = solution_files(repository, id, profile);
+    let to_write = solutions_to_write(&solutions)?;
     let manifest = match std::fs::read_to_string(&manifest_path) {
         Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(Error::io(&manifest_path, error)),
     };
-
     // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
     let staging = problems.join(format!(".judge-new-{id}.tmp"));
     match std::fs::remove_dir_all(&staging) {
@@ -350,41 +333,8 @@ fn make(
         }
         _ => {}
     }
-    let limits = profile.limits();
-    let metadata = format!(
-        "name = \"{id}\"\n# source = \"https://...\"\nprofile = \"{profile}\"\ntime_limit_ms = {}\nmemory_limit_mib = {}\ncompare = \"{}\"\n",
-        limits.cpu_time.as_millis(),
-        limits.memory_bytes >> 20,
-        profile.compare().name(),
-    );
-    let placeholder = placeholder(profile);
-    let fill = |template: &str| {
-        template
-            .replace("{id}", id)
-            .replace("{task}", placeholder.task)
-            .replace("{input}", placeholder.input)
-            .replace("{reference}", &placeholder.reference)
-            .replace("{generator}", placeholder.generator)
-            .replace("{layout}", placeholder.layout)
-    };
-    let mut files = match imported {
-        None => vec![
-            (METADATA_FILE.to_owned(), metadata),
-            ("statement.md".to_owned(), fill(STATEMENT)),
-            (REFERENCE_FILE.to_owned(), fill(REFERENCE)),
-            (GENERATOR_FILE.to_owned(), fill(GENERATOR)),
-            (RECIPE_FILE.to_owned(), fill(RECIPE)),
-        ],
-        Some(imported) => vec![
-            (METADATA_FILE.to_owned(), imported.metadata.clone()),
-            ("statement.md".to_owned(), imported.statement.clone()),
-        ],
-    };
-    for (number, (input, output)) in imported.map_or(&[][..], |i| &i.samples).iter().enumerate() {
-        files.push((format!("tests/sample/{}.in", number + 1), input.clone()));
-        files.push((format!("tests/sample/{}.out", number + 1), output.clone()));
-    }
-    let samples = staging.join("tests/sample");
+    let files = problem_files(id, profile, imported);
+    let samples = staging.join(TESTS_DIR).join("sample");
     std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
     let mut made = Vec::new();
     for (file, contents) in &files {
@@ -411,6 +361,89 @@ fn make(
         files: made,
         registered_bin,
     })
+}
+
+/// The solution files a new problem gets, with their templates: Rust, and Python where the
+/// judge takes no Rust.
+fn solution_files(
+    repository: &Repository,
+    id: &str,
+    profile: Profile,
+) -> Vec<(PathBuf, &'static str)> {
+    let solutions_dir = repository.root.join(SOLUTIONS_DIR);
+    let mut solutions = vec![(
+        solutions_dir.join(format!("{id}.rs")),
+        solution_template(profile),
+    )];
+    if let Some(python) = python_template(profile) {
+        solutions.push((solutions_dir.join(format!("{id}.py")), python));
+    }
+    solutions
+}
+
+/// Of `solutions`, those to write: each is made now, or recognised as made by an interrupted
+/// run; any other file there is the user's, and stops the command.
+fn solutions_to_write<'a>(
+    solutions: &'a [(PathBuf, &'static str)],
+) -> Result<Vec<(&'a PathBuf, &'static str)>> {
+    let mut to_write = Vec::new();
+    for (path, template) in solutions {
+        match std::fs::read(path) {
+            Ok(bytes) if bytes == template.as_bytes() => {}
+            Ok(_) => return Err(Error::exists(path)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                to_write.push((path, *template))
+            }
+            Err(error) => return Err(Error::io(path, error)),
+        }
+    }
+    Ok(to_write)
+}
+
+/// The files of the new problem's folder, relative to it, with their contents: the
+/// templates filled in for `id`, or what was imported (metadata, statement, samples).
+fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec<(String, String)> {
+    let limits = profile.limits();
+    let metadata = format!(
+        "name = \"{id}\"\n# source = \"https://...\"\nprofile = \"{profile}\"\ntime_limit_ms = {}\nmemory_limit_mib = {}\ncompare = \"{}\"\n",
+        limits.cpu_time.as_millis(),
+        limits.memory_bytes >> 20,
+        profile.compare().name(),
+    );
+    let placeholder = placeholder(profile);
+    let fill = |template: &str| {
+        template
+            .replace("{id}", id)
+            .replace("{task}", placeholder.task)
+            .replace("{input}", placeholder.input)
+            .replace("{reference}", &placeholder.reference)
+            .replace("{generator}", placeholder.generator)
+            .replace("{layout}", placeholder.layout)
+    };
+    let mut files = match imported {
+        None => vec![
+            (METADATA_FILE.to_owned(), metadata),
+            (STATEMENT_FILE.to_owned(), fill(STATEMENT)),
+            (REFERENCE_FILE.to_owned(), fill(REFERENCE)),
+            (GENERATOR_FILE.to_owned(), fill(GENERATOR)),
+            (RECIPE_FILE.to_owned(), fill(RECIPE)),
+        ],
+        Some(imported) => vec![
+            (METADATA_FILE.to_owned(), imported.metadata.clone()),
+            (STATEMENT_FILE.to_owned(), imported.statement.clone()),
+        ],
+    };
+    for (number, (input, output)) in imported.map_or(&[][..], |i| &i.samples).iter().enumerate() {
+        files.push((
+            format!("{TESTS_DIR}/sample/{}.in", number + 1),
+            input.clone(),
+        ));
+        files.push((
+            format!("{TESTS_DIR}/sample/{}.out", number + 1),
+            output.clone(),
+        ));
+    }
+    files
 }
 
 /// `solutions/Cargo.toml` with a `[[bin]]` for `id` added, the user's formatting and comments

@@ -134,92 +134,29 @@ impl SupervisorHandle {
         stop_every_run: Option<BorrowedFd>,
     ) -> io::Result<io::Result<RunOutput>> {
         self.ready()?;
-        let slot = self.ready.as_ref().expect("just read");
-        // The standard input is opened by the supervisor where its path can travel as text.
-        let stdin_path = (streams.stdin.is_none() && spec.stdin.is_absolute())
-            .then(|| spec.stdin.to_str().map(str::to_owned))
-            .flatten();
-        let mut lent: Vec<OwnedFd> = Vec::with_capacity(2);
-        if stdin_path.is_none() {
-            match streams.stdin {
-                Some(given) => lent.push(given),
-                None => match File::open(spec.stdin) {
-                    Ok(stdin) => lent.push(stdin.into()),
-                    Err(error) => return Ok(Err(error)),
-                },
-            }
+        let Streams {
+            stdin,
+            stdout,
+            stop,
+            expected,
+        } = streams;
+        let stdout_lent = stdout.is_some();
+        if let Err(error) = self.send_request(spec, stdin, stdout, cpu)? {
+            return Ok(Err(error));
         }
-        let stdout_lent = streams.stdout.is_some();
-        lent.extend(streams.stdout);
-        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent, cpu) {
-            Ok(request) => request,
-            Err(error) => return Ok(Err(error)),
-        };
-        let lent_fds: Vec<_> = lent.iter().map(AsFd::as_fd).collect();
-        protocol::send_bytes(self.socket.as_fd(), &request, &lent_fds)?;
-        // The supervisor and the program have their copies: the judge keeps none, so that a
-        // pipe given to the program ends with it.
-        drop(lent_fds);
-        drop(lent);
+        let slot = self.ready.as_ref().expect("just read");
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
         let mut stdout = match stdout_lent {
-            false => Capture::output(slot.stdout.as_fd(), output_cap, streams.expected),
+            false => Capture::output(slot.stdout.as_fd(), output_cap, expected),
             true => Capture::closed(),
         };
         let mut stderr = Capture::new(slot.stderr.as_fd(), STDERR_CAP_BYTES);
-        let mut report: Option<protocol::RunReport> = None;
-        let mut stop_sent = false;
-        let mut output_limit_exceeded = false;
-        let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(streams.stop).collect();
-        while report.is_none() {
-            let mut fds = Vec::with_capacity(5);
-            for fd in [stdout.fd(), stderr.fd()].into_iter().flatten() {
-                fds.push(PollFd::from_borrowed_fd(fd, PollFlags::IN));
-            }
-            fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
-            if !stop_sent {
-                for stop in &stops {
-                    fds.push(PollFd::from_borrowed_fd(*stop, PollFlags::IN));
-                }
-            }
-            match rustix::event::poll(&mut fds, None) {
-                Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(error) => return Err(error.into()),
-            }
-            let ready: Vec<RawFd> = fds
-                .iter()
-                .filter(|fd| !fd.revents().is_empty())
-                .map(|fd| fd.as_fd().as_raw_fd())
-                .collect();
-            drop(fds);
-            let mut stop = false;
-            for fd in ready {
-                if Some(fd) == stdout.raw_fd() {
-                    if stdout.read_some()? {
-                        output_limit_exceeded = true;
-                        stop |= spec.stop_at_output_limit;
-                    }
-                } else if Some(fd) == stderr.raw_fd() {
-                    stderr.read_some()?;
-                } else if fd == self.socket.as_raw_fd() {
-                    let message = protocol::receive(&self.socket)?.ok_or_else(|| {
-                        io::Error::other("the run supervisor ended during the run")
-                    })?;
-                    report = Some(protocol::parse(&message.bytes)?);
-                } else if stops.iter().any(|stop| fd == stop.as_raw_fd()) {
-                    // The runner drops what ends after the request: only stopping matters.
-                    stop = true;
-                }
-            }
-            if stop && !stop_sent && report.is_none() {
-                protocol::send_bytes(self.socket.as_fd(), protocol::STOP, &[])?;
-                stop_sent = true;
-            }
-        }
+        let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(stop).collect();
+        let (report, mut output_limit_exceeded) =
+            self.wait_for_report(spec, &mut stdout, &mut stderr, &stops)?;
         // Every process of the run has been reaped: what it wrote is all in the pipes.
         output_limit_exceeded |= stdout.read_to_end()?;
         stderr.read_to_end()?;
-        let report = report.expect("the loop ends with a report");
         if let Some(errno) = report.spawn_errno {
             return Ok(Err(io::Error::from_raw_os_error(errno)));
         }
@@ -242,6 +179,107 @@ impl SupervisorHandle {
             starved: Duration::from_millis(report.starved_ms),
             load: report.load,
         }))
+    }
+
+    /// Asks the ready supervisor for the run, lending it the given descriptors. Outer `Err`:
+    /// the conversation failed; inner: the run cannot be asked for (its input cannot be
+    /// opened, its command cannot travel).
+    fn send_request(
+        &self,
+        spec: &RunSpec,
+        stdin: Option<OwnedFd>,
+        stdout: Option<OwnedFd>,
+        cpu: Option<usize>,
+    ) -> io::Result<io::Result<()>> {
+        let slot = self.ready.as_ref().expect("ready before a request");
+        // The standard input is opened by the supervisor where its path can travel as text.
+        let stdin_path = (stdin.is_none() && spec.stdin.is_absolute())
+            .then(|| spec.stdin.to_str().map(str::to_owned))
+            .flatten();
+        let mut lent: Vec<OwnedFd> = Vec::with_capacity(2);
+        if stdin_path.is_none() {
+            match stdin {
+                Some(given) => lent.push(given),
+                None => match File::open(spec.stdin) {
+                    Ok(stdin) => lent.push(stdin.into()),
+                    Err(error) => return Ok(Err(error)),
+                },
+            }
+        }
+        let stdout_lent = stdout.is_some();
+        lent.extend(stdout);
+        let request = match request(spec, &slot.workdir, stdin_path, stdout_lent, cpu) {
+            Ok(request) => request,
+            Err(error) => return Ok(Err(error)),
+        };
+        let lent_fds: Vec<_> = lent.iter().map(AsFd::as_fd).collect();
+        protocol::send_bytes(self.socket.as_fd(), &request, &lent_fds)?;
+        // The supervisor and the program have their copies: the judge keeps none (they are
+        // dropped here), so that a pipe given to the program ends with it.
+        Ok(Ok(()))
+    }
+
+    /// Reads the run's output as it comes until the supervisor reports the run's end, and
+    /// asks it to stop the run at the output limit or when a `stops` descriptor becomes
+    /// readable; the report, and whether the output passed its limit.
+    fn wait_for_report(
+        &self,
+        spec: &RunSpec,
+        stdout: &mut Capture,
+        stderr: &mut Capture,
+        stops: &[BorrowedFd],
+    ) -> io::Result<(protocol::RunReport, bool)> {
+        let mut stop_sent = false;
+        let mut output_limit_exceeded = false;
+        loop {
+            let mut fds = Vec::with_capacity(5);
+            for fd in [stdout.fd(), stderr.fd()].into_iter().flatten() {
+                fds.push(PollFd::from_borrowed_fd(fd, PollFlags::IN));
+            }
+            fds.push(PollFd::from_borrowed_fd(self.socket.as_fd(), PollFlags::IN));
+            if !stop_sent {
+                for stop in stops {
+                    fds.push(PollFd::from_borrowed_fd(*stop, PollFlags::IN));
+                }
+            }
+            match rustix::event::poll(&mut fds, None) {
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(error) => return Err(error.into()),
+            }
+            let ready: Vec<RawFd> = fds
+                .iter()
+                .filter(|fd| !fd.revents().is_empty())
+                .map(|fd| fd.as_fd().as_raw_fd())
+                .collect();
+            drop(fds);
+            let mut stop = false;
+            let mut report = None;
+            for fd in ready {
+                if Some(fd) == stdout.raw_fd() {
+                    if stdout.read_some()? {
+                        output_limit_exceeded = true;
+                        stop |= spec.stop_at_output_limit;
+                    }
+                } else if Some(fd) == stderr.raw_fd() {
+                    stderr.read_some()?;
+                } else if fd == self.socket.as_raw_fd() {
+                    let message = protocol::receive(&self.socket)?.ok_or_else(|| {
+                        io::Error::other("the run supervisor ended during the run")
+                    })?;
+                    report = Some(protocol::parse(&message.bytes)?);
+                } else if stops.iter().any(|stop| fd == stop.as_raw_fd()) {
+                    // The runner drops what ends after the request: only stopping matters.
+                    stop = true;
+                }
+            }
+            if let Some(report) = report {
+                return Ok((report, output_limit_exceeded));
+            }
+            if stop && !stop_sent {
+                protocol::send_bytes(self.socket.as_fd(), protocol::STOP, &[])?;
+                stop_sent = true;
+            }
+        }
     }
 
     /// Closes the socket, which ends the supervisor: it cleans up after itself. Its exit is

@@ -114,49 +114,8 @@ impl Compiler {
                     .map_err(|e| Error::io(&staged, e))?;
             }
         }
-        let staged_source = staging.path().join(&sources.main);
-        if let Some(compile) = language.compile {
-            let remap = language.remap_paths.iter().map(|part| {
-                part.replace("{dir}", &staging.path().to_string_lossy())
-                    .replace("{origin}", ORIGIN)
-            });
-            let argv: Vec<OsString> = fill(compile, staging.path(), &sources)
-                .into_iter()
-                .chain(remap)
-                .map(OsString::from)
-                .collect();
-            let output = self
-                .sandbox
-                .run(&RunSpec {
-                    argv: &argv,
-                    stdin: Path::new("/dev/null"),
-                    limits: COMPILE_LIMITS.for_run(),
-                    address_space_backstop: false,
-                    wall_timeout: COMPILE_LIMITS.cpu_time,
-                    stop_at_output_limit: true,
-                })
-                .map_err(|error| Error::Toolchain {
-                    tool: compile[0].to_owned(),
-                    purpose: format!("to build {}", source.display()),
-                    source: error,
-                })?;
-            if output.termination != Termination::Exited(0) {
-                let mut message = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, &origin);
-                message.push_str(&String::from_utf8_lossy(&output.stdout));
-                if output.wall_timeout {
-                    message.push_str("\ncompiler stopped: it ran past the time allowed");
-                }
-                // Name the user's file, not the copy in the build folder.
-                let message = if source.is_dir() {
-                    message.replace(
-                        &*staging.path().to_string_lossy(),
-                        &source.to_string_lossy(),
-                    )
-                } else {
-                    message.replace(&*staged_source.to_string_lossy(), &source.to_string_lossy())
-                };
-                return Ok(Build::CompileError(message));
-            }
+        if let Some(message) = self.compile(source, &sources, staging.path(), &origin)? {
+            return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
         if let Err(error) = std::fs::rename(&staging, &dir) {
@@ -166,6 +125,62 @@ impl Compiler {
             }
         }
         Ok(ready(false))
+    }
+
+    /// Runs the language's compiler (if it has one) on `sources`, staged in `staging`; the
+    /// compiler's message when it rejects them, naming the user's `source`, not the copy.
+    fn compile(
+        &self,
+        source: &Path,
+        sources: &Sources,
+        staging: &Path,
+        origin: &str,
+    ) -> Result<Option<String>> {
+        let language = sources.language;
+        let Some(compile) = language.compile else {
+            return Ok(None);
+        };
+        let remap = language.remap_paths.iter().map(|part| {
+            part.replace("{dir}", &staging.to_string_lossy())
+                .replace("{origin}", ORIGIN)
+        });
+        let argv: Vec<OsString> = fill(compile, staging, sources)
+            .into_iter()
+            .chain(remap)
+            .map(OsString::from)
+            .collect();
+        let output = self
+            .sandbox
+            .run(&RunSpec {
+                argv: &argv,
+                stdin: Path::new("/dev/null"),
+                limits: COMPILE_LIMITS.for_run(),
+                address_space_backstop: false,
+                wall_timeout: COMPILE_LIMITS.cpu_time,
+                stop_at_output_limit: true,
+            })
+            .map_err(|error| Error::Toolchain {
+                tool: compile[0].to_owned(),
+                purpose: format!("to build {}", source.display()),
+                source: error,
+            })?;
+        if output.termination == Termination::Exited(0) {
+            return Ok(None);
+        }
+        let mut message = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, origin);
+        message.push_str(&String::from_utf8_lossy(&output.stdout));
+        if output.wall_timeout {
+            message.push_str("\ncompiler stopped: it ran past the time allowed");
+        }
+        // Name the user's file, not the copy in the build folder.
+        let staged = match source.is_dir() {
+            true => staging.to_path_buf(),
+            false => staging.join(&sources.main),
+        };
+        Ok(Some(message.replace(
+            &*staged.to_string_lossy(),
+            &source.to_string_lossy(),
+        )))
     }
 
     /// Why this machine cannot build or run the language, if it cannot: a program missing

@@ -12,10 +12,8 @@ use serde::Deserialize;
 use super::constants::Constants;
 use super::FormatVersion;
 use crate::error::{Error, Result};
+use crate::problem::layout::{DATA_DIR, JUDGED_DATA_DIRS, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::TestCase;
-
-/// The folders below `data/` whose cases every submission is judged on, in this order.
-const JUDGED_DIRS: [&str; 2] = ["sample", "secret"];
 
 /// One group configuration file's keys that matter to judging; the others (scoring,
 /// input validators, visualizers) are left alone here.
@@ -49,9 +47,9 @@ pub fn find_package_cases(
     version: FormatVersion,
     constants: &Constants,
 ) -> Result<Vec<TestCase>> {
-    let data = dir.join("data");
+    let data = dir.join(DATA_DIR);
     let mut cases = Vec::new();
-    for top in JUDGED_DIRS {
+    for top in JUDGED_DATA_DIRS {
         let folder = data.join(top);
         if folder.is_dir() {
             collect(&data, &folder, version, constants, &mut cases)?;
@@ -137,9 +135,9 @@ fn validator_args(
     constants: &Constants,
 ) -> Result<Vec<String>> {
     let group_file = match version {
-        FormatVersion::Legacy => "testdata.yaml",
-        FormatVersion::Draft2023 => "testdata.yaml",
-        FormatVersion::V2025 => "test_group.yaml",
+        FormatVersion::Legacy => TESTDATA_FILE,
+        FormatVersion::Draft2023 => TESTDATA_FILE,
+        FormatVersion::V2025 => TEST_GROUP_FILE,
     };
     let mut candidates = Vec::new();
     if version != FormatVersion::Legacy {

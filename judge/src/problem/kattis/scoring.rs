@@ -18,6 +18,7 @@ use serde_norway::Value;
 use super::constants::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{Error, Result};
+use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::scoring::Aggregation;
 
 /// A scoring package's rules, ready to score a submission's cases (`judging::scorecard`).
@@ -168,11 +169,11 @@ pub fn plan(
     cases: &[String],
     constants: &Constants,
 ) -> Result<Plan> {
-    let data = dir.join("data");
+    let data = dir.join(DATA_DIR);
     match version {
-        FormatVersion::V2025 => bounded(&data, "test_group.yaml", Keys::V2025, cases, constants),
+        FormatVersion::V2025 => bounded(&data, TEST_GROUP_FILE, Keys::V2025, cases, constants),
         FormatVersion::Draft2023 if uses_scoring_maps(&data)? => {
-            bounded(&data, "testdata.yaml", Keys::Draft2023, cases, constants)
+            bounded(&data, TESTDATA_FILE, Keys::Draft2023, cases, constants)
         }
         _ => graded(&data, grading, validator_must_score, cases),
     }
@@ -186,7 +187,7 @@ fn graded(
     cases: &[String],
 ) -> Result<Plan> {
     let mut config = GraderConfig::default();
-    let root_file = data.join("testdata.yaml");
+    let root_file = data.join(TESTDATA_FILE);
     apply_graded_file(&mut config, &root_file, grading)?;
     let mut root = GradedGroup {
         name: String::new(),
@@ -210,11 +211,7 @@ fn graded(
                 Some(index) => index,
                 None => {
                     let mut config = group.config.clone();
-                    apply_graded_file(
-                        &mut config,
-                        &data.join(&path).join("testdata.yaml"),
-                        grading,
-                    )?;
+                    apply_graded_file(&mut config, &data.join(&path).join(TESTDATA_FILE), grading)?;
                     group.items.push(GradedItem::Group(GradedGroup {
                         name: path.clone(),
                         config,
@@ -326,12 +323,12 @@ enum Keys {
 /// A 2023-07-draft package uses the bounded model when `secret` or a group of it has a
 /// `scoring:` map; else its `testdata.yaml` files are read as problemtools reads them.
 fn uses_scoring_maps(data: &Path) -> Result<bool> {
-    let secret = data.join("secret");
-    let mut files = vec![secret.join("testdata.yaml")];
+    let secret = data.join(SECRET_DIR);
+    let mut files = vec![secret.join(TESTDATA_FILE)];
     files.extend(
         subfolders(&secret)
             .into_iter()
-            .map(|dir| dir.join("testdata.yaml")),
+            .map(|dir| dir.join(TESTDATA_FILE)),
     );
     for file in files {
         if read_map(&file, &Constants::default())?
@@ -416,7 +413,7 @@ fn bounded(
     cases: &[String],
     constants: &Constants,
 ) -> Result<Plan> {
-    let secret_dir = data.join("secret");
+    let secret_dir = data.join(SECRET_DIR);
     let secret_file = secret_dir.join(file_name);
     let sample_file = data.join("sample").join(file_name);
     if read_bounded(&sample_file, keys, constants)?
@@ -444,45 +441,17 @@ fn bounded(
     let mut groups = Vec::new();
     for dir in subfolders(&secret_dir) {
         let group_file = dir.join(file_name);
-        if !group_file.is_file() {
-            continue;
+        if group_file.is_file() {
+            let secret = (secret_max, secret_aggregation);
+            groups.push(bounded_group(
+                &dir,
+                &group_file,
+                keys,
+                constants,
+                secret,
+                &in_secret,
+            )?);
         }
-        let keys = read_bounded(&group_file, keys, constants)?.unwrap_or(BoundedKeys {
-            max_score: None,
-            aggregation: None,
-        });
-        let name = format!(
-            "secret/{}",
-            dir.file_name().unwrap_or_default().to_string_lossy()
-        );
-        let max_score = keys.max_score.unwrap_or(None);
-        let aggregation = keys.aggregation.unwrap_or(Aggregation::PassFail);
-        let problem = if max_score.is_none() && secret_max.is_some() {
-            Some("needs a `max_score`: `secret` has a maximum, so each of its groups must have one")
-        } else if max_score.is_none() && aggregation == Aggregation::PassFail {
-            Some("a pass-fail group needs a `max_score`")
-        } else if secret_aggregation == Aggregation::PassFail
-            && aggregation != Aggregation::PassFail
-        {
-            Some("`secret` is pass-fail, so its groups must be too")
-        } else {
-            None
-        };
-        if let Some(message) = problem {
-            return Err(Error::parse(&group_file, None, message));
-        }
-        let prefix = format!("{name}/");
-        let members: Vec<String> = in_secret
-            .iter()
-            .filter(|case| case.starts_with(&prefix))
-            .map(|case| (*case).clone())
-            .collect();
-        groups.push(BoundedGroup {
-            name,
-            aggregation,
-            max_score,
-            items: BoundedItems::Cases(members),
-        });
     }
     if secret_max.is_none() && secret_aggregation == Aggregation::PassFail {
         return Err(Error::parse(
@@ -509,11 +478,57 @@ fn bounded(
         BoundedItems::Groups(groups)
     };
     Ok(Plan::Bounded(BoundedGroup {
-        name: "secret".into(),
+        name: SECRET_DIR.into(),
         aggregation: secret_aggregation,
         max_score: secret_max,
         items,
     }))
+}
+
+/// A group of `secret` (the folder `dir`, with its `group_file`) and the cases in it,
+/// checked against `secret`'s maximum and aggregation as the format requires.
+fn bounded_group(
+    dir: &Path,
+    group_file: &Path,
+    keys: Keys,
+    constants: &Constants,
+    (secret_max, secret_aggregation): (Option<f64>, Aggregation),
+    in_secret: &[&String],
+) -> Result<BoundedGroup> {
+    let keys = read_bounded(group_file, keys, constants)?.unwrap_or(BoundedKeys {
+        max_score: None,
+        aggregation: None,
+    });
+    let name = format!(
+        "{SECRET_DIR}/{}",
+        dir.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let max_score = keys.max_score.unwrap_or(None);
+    let aggregation = keys.aggregation.unwrap_or(Aggregation::PassFail);
+    let problem = if max_score.is_none() && secret_max.is_some() {
+        Some("needs a `max_score`: `secret` has a maximum, so each of its groups must have one")
+    } else if max_score.is_none() && aggregation == Aggregation::PassFail {
+        Some("a pass-fail group needs a `max_score`")
+    } else if secret_aggregation == Aggregation::PassFail && aggregation != Aggregation::PassFail {
+        Some("`secret` is pass-fail, so its groups must be too")
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        return Err(Error::parse(group_file, None, message));
+    }
+    let prefix = format!("{name}/");
+    let members: Vec<String> = in_secret
+        .iter()
+        .filter(|case| case.starts_with(&prefix))
+        .map(|case| (*case).clone())
+        .collect();
+    Ok(BoundedGroup {
+        name,
+        aggregation,
+        max_score,
+        items: BoundedItems::Cases(members),
+    })
 }
 
 /// A YAML file's text (its constants put in) and top-level map; `None` when there is no
