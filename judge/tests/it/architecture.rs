@@ -319,8 +319,8 @@ fn paths_in(code: &str, module: &[String]) -> Vec<(usize, String, String)> {
         }
         let line = code[..at].matches('\n').count() + 1;
         let (mut depth, mut tail) = (module.len(), rest);
-        if rest.starts_with("crate::") {
-            (depth, tail) = (0, &rest["crate::".len()..]);
+        if let Some(after) = rest.strip_prefix("crate::") {
+            (depth, tail) = (0, after);
         }
         // Each `super` climbs one module (a `mod.rs` is its folder's module).
         while let Some(after) = tail.strip_prefix("super::") {

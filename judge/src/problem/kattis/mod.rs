@@ -145,8 +145,6 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     parse_package(dir, id, &text)
 }
 
-/// The problem's kinds, from `type` (2023-07 and later) or legacy `validation`.
-
 /// The line of the first `key:` in a YAML text (for errors: serde_norway keeps no spans).
 pub(crate) fn yaml_line(text: &str, key: &str) -> Option<usize> {
     let prefix = format!("{key}:");
