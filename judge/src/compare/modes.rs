@@ -18,7 +18,11 @@ pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), 
 
 /// The comparison proper; also used on the rests of two outputs whose beginnings are
 /// identical (where "empty output" cannot apply).
-pub(super) fn compare_rest(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+pub(super) fn compare_rest(
+    mode: CompareMode,
+    expected: &[u8],
+    actual: &[u8],
+) -> Result<(), Mismatch> {
     match mode {
         CompareMode::Exact => compare_exact(expected, actual),
         CompareMode::Lines => compare_lines(expected, actual),
@@ -172,7 +176,11 @@ pub(super) fn compare_tokens(
 
 /// Kattis' `space_change_sensitive`: tokens as usual, and every run of whitespace between
 /// them exactly as expected.
-pub(super) fn compare_spacing(expected: &[u8], actual: &[u8], flags: KattisFlags) -> Result<(), Mismatch> {
+pub(super) fn compare_spacing(
+    expected: &[u8],
+    actual: &[u8],
+    flags: KattisFlags,
+) -> Result<(), Mismatch> {
     compare_tokens(
         expected,
         actual,

@@ -277,7 +277,10 @@ impl<'a> Output<'a> {
 
 /// The offset of the first byte at which the file, read from where it stands, and `actual`
 /// differ (one of them ending early counts), or `None` when they are identical.
-pub(super) fn first_difference(file: &mut std::fs::File, actual: &[u8]) -> std::io::Result<Option<usize>> {
+pub(super) fn first_difference(
+    file: &mut std::fs::File,
+    actual: &[u8],
+) -> std::io::Result<Option<usize>> {
     // One buffer per thread, made once (a fresh one per case would be zeroed and faulted in
     // every time), and small: each chunk is compared while it is still in the CPU's cache.
     thread_local! {
