@@ -9,7 +9,7 @@ use super::Context;
 pub fn new(context: &Context, args: NewArgs) -> Result<Outcome> {
     let mut notices = context.notices("new");
     if let Some(file) = &args.from {
-        for line in crate::app::listen::import_file(&context.repository, &context.path(file))? {
+        for line in crate::corpus::import::import_file(&context.repository, &context.path(file))? {
             notices.result(line);
         }
         return Ok(notices.finish(Outcome::Accepted));

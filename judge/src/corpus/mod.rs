@@ -10,6 +10,7 @@
 mod add;
 mod bless;
 mod gen;
+pub mod import;
 pub mod scaffold;
 pub mod stress;
 pub mod transaction;

@@ -1,0 +1,323 @@
+//! Problems in with one click: what the Competitive Companion browser extension sends (JSON,
+//! one problem per payload) turned into a problem folder. `judge listen` receives it;
+//! `judge new --from FILE.json` reads a saved payload.
+//!
+//! Everything is checked before anything is written, and a new problem is made whole or not
+//! at all (`scaffold`), so a bad payload leaves nothing behind. An existing problem is never
+//! overwritten: it gets only the samples it lacks.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::scaffold::{self, Imported};
+use crate::atomic_write::create_new;
+use crate::error::{Error, Result};
+use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
+use crate::problem::Repository;
+
+/// One problem as Competitive Companion describes it (the fields we use; the others, such
+/// as `input`/`output` types and `languages`, are ignored).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Payload {
+    pub name: String,
+    #[serde(default)]
+    pub group: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub interactive: bool,
+    /// Megabytes.
+    pub memory_limit: Option<u64>,
+    /// Milliseconds.
+    pub time_limit: Option<u64>,
+    pub tests: Vec<Sample>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Sample {
+    pub input: String,
+    pub output: String,
+}
+
+/// Parses and checks a payload; `origin` names it in errors (a file or the sender).
+pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
+    let payload: Payload = serde_json::from_str(text).map_err(|error| {
+        Error::parse(
+            origin,
+            Some(error.line()),
+            format!(
+                "column {}: not a Competitive Companion payload: {error}",
+                error.column()
+            ),
+        )
+    })?;
+    if payload.tests.is_empty() {
+        return Err(Error::parse(origin, None, "the payload has no tests"));
+    }
+    if payload.name.trim().is_empty() && payload.url.is_empty() {
+        return Err(Error::parse(
+            origin,
+            None,
+            "the payload has neither a name nor a url",
+        ));
+    }
+    Ok(payload)
+}
+
+/// The problem's id, from its URL where the judge is known, else from its name.
+pub fn problem_id(payload: &Payload) -> String {
+    let url = payload.url.trim_end_matches('/');
+    let (host, path) = url
+        .split_once("://")
+        .map(|(_, rest)| rest.split_once('/').unwrap_or((rest, "")))
+        .unwrap_or(("", ""));
+    let parts: Vec<&str> = path
+        .split(['/', '?', '&', '='])
+        .filter(|part| !part.is_empty())
+        .collect();
+    let last = parts.last().copied().unwrap_or_default();
+    let by_url = match host.trim_start_matches("www.") {
+        "acmicpc.net" => Some(format!("boj_{last}")),
+        // /problemset/problem/1234/A and /contest/1234/problem/A
+        "codeforces.com" => match parts.as_slice() {
+            [.., contest, "problem", index] | ["problemset", "problem", contest, index] => {
+                Some(format!("cf_{contest}_{index}"))
+            }
+            _ => None,
+        },
+        host if host.ends_with("kattis.com") => Some(format!("kattis_{last}")),
+        // The page's URL holds an opaque id; its title starts with the problem's number.
+        "swexpertacademy.com" => {
+            let number: String = payload
+                .name
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            let opaque = parts
+                .iter()
+                .position(|part| *part == "contestProbId")
+                .and_then(|at| parts.get(at + 1));
+            match (number.is_empty(), opaque) {
+                (false, _) => Some(format!("swea_{number}")),
+                (true, Some(opaque)) => Some(format!("swea_{opaque}")),
+                (true, None) => None,
+            }
+        }
+        "school.programmers.co.kr" | "programmers.co.kr" => Some(format!("programmers_{last}")),
+        _ => None,
+    };
+    let id = sanitize(&by_url.unwrap_or_else(|| payload.name.clone()));
+    if id.is_empty() || id == "_" {
+        "problem".to_owned()
+    } else {
+        id
+    }
+}
+
+/// Lowercase letters, digits and single `_`, as problem ids are.
+fn sanitize(text: &str) -> String {
+    let mut id = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            id.push(c);
+        } else if !id.ends_with('_') && !id.is_empty() {
+            id.push('_');
+        }
+    }
+    id.trim_end_matches('_').to_owned()
+}
+
+/// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge.
+pub fn profile_for(url: &str) -> Profile {
+    if url.contains("swexpertacademy.com") {
+        Profile::Swea
+    } else if url.contains("programmers.co.kr") {
+        Profile::Programmers
+    } else if url.contains("kattis.com") {
+        Profile::Kattis
+    } else if url.contains("codeforces.com") {
+        Profile::Codeforces
+    } else {
+        Profile::Boj
+    }
+}
+
+/// Makes the problem (or completes its samples); the lines to print.
+pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
+    let id = problem_id(payload);
+    let dir = repository.problems_dir().join(&id);
+    if dir.symlink_metadata().is_ok() {
+        return add_missing_samples(repository, &dir, &id, payload);
+    }
+    let profile = profile_for(&payload.url);
+    let limits = profile.limits();
+    // The page's limits, where given and within the ranges `problem.toml` accepts.
+    let time_ms = payload
+        .time_limit
+        .filter(|ms| TIME_LIMIT_MS.contains(ms))
+        .unwrap_or(limits.cpu_time.as_millis() as u64);
+    let memory_mib = payload
+        .memory_limit
+        .filter(|mib| SIZE_LIMIT_MIB.contains(mib))
+        .unwrap_or(limits.memory_bytes >> 20);
+    let mut metadata = format!("name = {}\n", toml_string(&payload.name));
+    if !payload.url.is_empty() {
+        metadata += &format!("source = {}\n", toml_string(&payload.url));
+    }
+    metadata += &format!(
+        "profile = \"{profile}\"\ntime_limit_ms = {time_ms}\nmemory_limit_mib = {memory_mib}\ncompare = \"{}\"\n",
+        profile.compare().name()
+    );
+    let mut statement = format!("# {}\n\n", payload.name);
+    if !payload.url.is_empty() {
+        statement += &format!("The statement: <{}>", payload.url);
+    }
+    if !payload.group.is_empty() {
+        statement += &format!(" ({})", payload.group);
+    }
+    statement.push('\n');
+    if payload.interactive {
+        statement += "\nAn interactive problem: the samples show one exchange only.\n";
+    }
+    let imported = Imported {
+        metadata,
+        statement,
+        samples: payload
+            .tests
+            .iter()
+            .map(|test| (test.input.clone(), test.output.clone()))
+            .collect(),
+    };
+    let made = scaffold::new_imported(repository, &id, profile, &imported)?;
+    let mut lines = vec![format!(
+        "new problem {id} ({profile}, {time_ms} ms, {memory_mib} MiB): {}",
+        payload.name
+    )];
+    lines.extend(made.files.iter().map(|file| format!("  created {file}")));
+    if made.registered_bin {
+        lines.push(format!("  added [[bin]] `{id}` to solutions/Cargo.toml"));
+    }
+    lines.push(format!("next: judge watch {id}"));
+    Ok(lines)
+}
+
+/// An existing problem: each sample whose number is free is added; the rest is kept.
+fn add_missing_samples(
+    repository: &Repository,
+    dir: &Path,
+    id: &str,
+    payload: &Payload,
+) -> Result<Vec<String>> {
+    let samples = dir.join("tests").join("sample");
+    std::fs::create_dir_all(&samples).map_err(|error| Error::io(&samples, error))?;
+    let mut lines = vec![format!("{id} exists: adding only the samples it lacks")];
+    for (number, test) in payload.tests.iter().enumerate() {
+        let input = samples.join(format!("{}.in", number + 1));
+        let output = samples.join(format!("{}.out", number + 1));
+        let shown = repository
+            .relative(&input)
+            .with_extension("")
+            .display()
+            .to_string();
+        if input.exists() || output.exists() {
+            lines.push(format!("  kept    {shown} (already there)"));
+            continue;
+        }
+        // The answer first: an input without one is an error for discovery, the reverse too,
+        // but a crash between the two leaves a file a user sees at once either way.
+        create_new(&output, test.output.as_bytes())?;
+        create_new(&input, test.input.as_bytes())?;
+        lines.push(format!("  added   {shown}"));
+    }
+    Ok(lines)
+}
+
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+/// `judge new --from FILE.json`.
+pub fn import_file(repository: &Repository, file: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(file).map_err(|error| Error::io(file, error))?;
+    import(repository, &parse(&text, file)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payload(name: &str, url: &str) -> Payload {
+        Payload {
+            name: name.into(),
+            group: String::new(),
+            url: url.into(),
+            interactive: false,
+            memory_limit: None,
+            time_limit: None,
+            tests: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn ids_from_urls() {
+        let id = |url: &str| problem_id(&payload("A Name", url));
+        assert_eq!(id("https://www.acmicpc.net/problem/1000"), "boj_1000");
+        assert_eq!(
+            id("https://codeforces.com/contest/1234/problem/A"),
+            "cf_1234_a"
+        );
+        assert_eq!(
+            id("https://codeforces.com/problemset/problem/1234/B1"),
+            "cf_1234_b1"
+        );
+        assert_eq!(id("https://open.kattis.com/problems/hello"), "kattis_hello");
+        assert_eq!(
+            id("https://school.programmers.co.kr/learn/courses/30/lessons/160585"),
+            "programmers_160585"
+        );
+        assert_eq!(
+            id("https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AWqPvqoqSHWDFAWB&categoryId=x"),
+            "swea_awqpvqoqshwdfawb"
+        );
+        assert_eq!(id("https://example.com/x"), "a_name");
+        let swea =
+            "https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AX";
+        assert_eq!(problem_id(&payload("11545. Tomek", swea)), "swea_11545");
+        assert_eq!(problem_id(&payload("  --- ", "")), "problem");
+    }
+
+    #[test]
+    fn profiles_from_hosts() {
+        assert_eq!(
+            profile_for("https://www.acmicpc.net/problem/1"),
+            Profile::Boj
+        );
+        assert_eq!(
+            profile_for("https://swexpertacademy.com/main/x"),
+            Profile::Swea
+        );
+        assert_eq!(
+            profile_for("https://school.programmers.co.kr/learn/courses/30/lessons/1"),
+            Profile::Programmers
+        );
+        assert_eq!(
+            profile_for("https://open.kattis.com/problems/a"),
+            Profile::Kattis
+        );
+    }
+
+    #[test]
+    fn bad_payloads_name_the_fault() {
+        let origin = Path::new("p.json");
+        let error = parse("{\"name\": \"x\",\n \"tests\": [}", origin).unwrap_err();
+        assert!(
+            error.to_string().starts_with("p.json: line 2: column"),
+            "{error}"
+        );
+        let error = parse("{\"name\": \"x\", \"tests\": []}", origin).unwrap_err();
+        assert_eq!(error.to_string(), "p.json: the payload has no tests");
+    }
+}

@@ -1,0 +1,234 @@
+//! Judging a batch of submissions as one pool of cases, and each one's row.
+
+use std::time::Duration;
+
+use super::plan::{with_choice, PlannedSubmission};
+use super::promise::{describe, keeps, Promise};
+use super::{Row, RowOutcome};
+use crate::judging::verdict::VerdictKind;
+use crate::judging::SolutionVerdicts;
+use crate::problem::kattis::FormatVersion;
+use crate::problem::Problem;
+use crate::report::Collector;
+use crate::runner::{judge_all, Settings, Task};
+use crate::toolchain::compiler::Compiler;
+
+/// A submission as judged, or why not: its row is made from its run, with the verdicts
+/// decided at the time limit.
+pub(super) enum SubmissionRun {
+    Skipped(Row),
+    JudgedSubmission(Box<JudgedSubmission>),
+}
+
+/// Its task's limits say what its run went to, and the limit its verdicts are decided at when
+/// that is below it (`with_tle_margin`).
+pub(super) struct JudgedSubmission {
+    task: Task,
+    folder: String,
+    promise: Promise,
+    run: std::result::Result<SolutionVerdicts, String>,
+}
+
+impl SubmissionRun {
+    pub(super) fn run(&self) -> Option<&SolutionVerdicts> {
+        match self {
+            SubmissionRun::JudgedSubmission(judged) => judged.run.as_ref().ok(),
+            SubmissionRun::Skipped(_) => None,
+        }
+    }
+
+    /// Whether its run's verdicts depend on the limit it ran under: a case too slow (CPU
+    /// time or the wall-clock backstop, both set by the limit), or a validator's failure (its
+    /// own limits follow the problem's). A run that did not meet it stands under any larger
+    /// limit.
+    pub(super) fn met_the_limit(&self) -> bool {
+        self.run().is_some_and(|run| {
+            run.verdicts.iter().any(|verdict| {
+                matches!(
+                    verdict.kind(),
+                    VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
+                )
+            })
+        })
+    }
+
+    /// The same run, its verdicts decided at `limit` where they were decided at a limit
+    /// below the one it ran under.
+    pub(super) fn decided_at(mut self, limit: Duration) -> SubmissionRun {
+        if let SubmissionRun::JudgedSubmission(judged) = &mut self {
+            let decided_at = &mut judged.task.problem.limits.decided_at;
+            if decided_at.is_some() {
+                *decided_at = Some(limit);
+            }
+        }
+        self
+    }
+
+    pub(super) fn row(&self) -> Row {
+        let JudgedSubmission {
+            task,
+            folder,
+            promise,
+            run,
+        } = match self {
+            SubmissionRun::Skipped(row) => return row.clone(),
+            SubmissionRun::JudgedSubmission(judged) => judged.as_ref(),
+        };
+        let row = |got: String, kept: bool, warning| Row {
+            submission: task.solution.clone(),
+            expected: folder.clone(),
+            got,
+            outcome: if kept {
+                RowOutcome::Kept
+            } else {
+                RowOutcome::Mismatch
+            },
+            warning,
+        };
+        let error = |error: String| Row {
+            outcome: RowOutcome::Error(error),
+            ..row("error".into(), false, None)
+        };
+        let run = match run {
+            Err(message) => return error(message.clone()),
+            Ok(SolutionVerdicts {
+                score: Some(Err(message)),
+                ..
+            }) => return error(format!("judge error in scoring: {message}")),
+            Ok(run) => run,
+        };
+        let problem = &task.problem;
+        let keeps =
+            |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
+        let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {
+            return row(describe(run), keeps(run), None);
+        };
+        // It ran beyond the limit: its verdicts are those under it, and a warning says when
+        // the longer run got something else.
+        let under = run.under_time_limit(limit, task.one_at_a_time);
+        let (got, got_beyond) = (describe(&under), describe(run));
+        let kept = keeps(&under);
+        if got == got_beyond {
+            return row(got, kept, None);
+        }
+        let margin = limit.mul_f64(package.timing.time_limit_to_tle);
+        let mut warning = format!(
+            "sensitive to the time limit: {got} under {} s, {got_beyond} under {} s",
+            limit.as_secs_f64(),
+            margin.as_secs_f64()
+        );
+        // problemtools keeps a legacy package's promise kept only with the extra time ("OK
+        // with extra time"); BAPCtools, the 2025-09 tool, decides at the limit alone.
+        let with_extra_time = !kept && package.version == FormatVersion::Legacy && keeps(run);
+        if with_extra_time {
+            warning.push_str(" (kept with the extra time, as problemtools keeps it)");
+        }
+        row(got, kept || with_extra_time, Some(warning))
+    }
+}
+
+/// A package's submission that must be too slow runs beyond its time limit, to the limit ×
+/// `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools run it:
+/// its verdicts are still those under the limit (`Limits::decided_at`, see `SubmissionRun::row`),
+/// and the longer run tells whether they depend on the limit. In a legacy pass-fail package so
+/// does every submission promised a rejection, since problemtools keeps a promise that holds
+/// only with the extra time; in a later one that could only warn, so they run under the limit.
+pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
+    let must_time_out = match promise {
+        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
+        Promise::Requirements(requirements) => requirements.iter().any(|r| {
+            r.required
+                .as_ref()
+                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
+        }),
+        _ => false,
+    };
+    let rejected = !matches!(
+        promise,
+        Promise::Accepted | Promise::PartiallyAccepted | Promise::CompileError
+    );
+    let mut problem = problem.clone();
+    let Some(package) = &problem.package else {
+        return problem;
+    };
+    let legacy_pass_fail = package.version == FormatVersion::Legacy && problem.scoring.is_none();
+    if must_time_out || (rejected && legacy_pass_fail) {
+        let limit = problem.limits.cpu_time;
+        problem.limits.cpu_time = limit.mul_f64(package.timing.time_limit_to_tle);
+        problem.limits.decided_at = Some(limit);
+    }
+    problem
+}
+
+/// Judges `entries` as one pool of cases (skipped ones pass through), in order.
+pub(super) fn judge_batch(
+    entries: &[&PlannedSubmission],
+    problem_for: &dyn Fn(&PlannedSubmission) -> Problem,
+    compiler: &Compiler,
+    jobs: usize,
+) -> Vec<SubmissionRun> {
+    let mut judged: Vec<Option<SubmissionRun>> = Vec::new();
+    // A score needs every case, and so does a requirement on some cases only or on a
+    // message; a verdict over all cases needs only the first failure. Each kind is a pool.
+    let mut pools: [Vec<Pooled>; 2] = Default::default();
+    for &entry in entries {
+        match entry {
+            PlannedSubmission::Skipped(row) => {
+                judged.push(Some(SubmissionRun::Skipped(row.clone())))
+            }
+            PlannedSubmission::Judge {
+                submission,
+                folder,
+                promise,
+                choice,
+                ..
+            } => {
+                let problem = with_choice(problem_for(entry), choice);
+                let every_case = problem.scoring.is_some()
+                    || matches!(&promise, Promise::Requirements(requirements)
+                        if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
+                // Expected to fail at some case, after which the rest is skipped.
+                let fails = matches!(promise, Promise::Some(_) | Promise::Rejected);
+                let task = Task {
+                    problem: with_tle_margin(&problem, promise),
+                    solution: submission.clone(),
+                    one_at_a_time: fails && !every_case,
+                };
+                let pooled = (judged.len(), task, promise.clone(), folder.clone());
+                pools[usize::from(every_case)].push(pooled);
+                judged.push(None);
+            }
+        }
+    }
+    // The pool of the first entry first: the entries come in the order they are wanted.
+    let mut pools: Vec<(bool, Vec<_>)> = (pools.into_iter().enumerate())
+        .map(|(every_case, pool)| (every_case == 1, pool))
+        .filter(|(_, pool)| !pool.is_empty())
+        .collect();
+    pools.sort_by_key(|(_, pool)| pool[0].0);
+    for (every_case, pool) in pools {
+        let tasks = pool.iter().map(|(_, task, ..)| Ok(task.clone())).collect();
+        let mut collector = Collector::default();
+        let settings = Settings {
+            jobs,
+            fail_fast: !every_case,
+        };
+        judge_all(tasks, compiler, &settings, &mut collector);
+        let mut runs = collector.judged.into_iter();
+        for (index, task, promise, folder) in pool {
+            let run = (runs.next()).unwrap_or_else(|| Err("the submission was not judged".into()));
+            judged[index] = Some(SubmissionRun::JudgedSubmission(Box::new(
+                JudgedSubmission {
+                    task,
+                    folder,
+                    promise,
+                    run,
+                },
+            )));
+        }
+    }
+    judged.into_iter().flatten().collect()
+}
+
+/// A submission in a pool: its place, its task, its promise and its folder.
+pub(super) type Pooled = (usize, Task, Promise, String);

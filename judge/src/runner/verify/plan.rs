@@ -1,0 +1,258 @@
+//! The plan of a verification: every submission with its promise (its folder's, and what
+//! `submissions.yaml` adds), or why it is not judged; then the builds, before any is judged.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::expectations::SubmissionsYaml;
+use super::promise::{is_format_folder, Promise, FOLDERS};
+use super::{Row, RowOutcome};
+use crate::error::Error;
+use crate::problem::kattis::submissions_in;
+use crate::problem::Problem;
+use crate::toolchain::compiler::Compiler;
+use crate::toolchain::language::{Language, LanguageId};
+use crate::toolchain::sources::{Choice, Sources};
+
+pub(super) fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A row of the report as decided before anything runs: skipped, or to be judged.
+pub(super) enum PlannedSubmission {
+    Skipped(Row),
+    Judge {
+        submission: PathBuf,
+        folder: String,
+        promise: Promise,
+        language: &'static Language,
+        /// The language and entry point submissions.yaml names.
+        choice: Choice,
+    },
+}
+
+impl PlannedSubmission {
+    pub(super) fn skipped(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
+        PlannedSubmission::Skipped(Row {
+            submission,
+            expected: folder.to_owned(),
+            got: "not judged".into(),
+            outcome: RowOutcome::Skipped(reason),
+            warning: None,
+        })
+    }
+
+    /// The verdict folder the submission is in.
+    pub(super) fn folder(&self) -> &str {
+        match self {
+            PlannedSubmission::Skipped(row) => &row.expected,
+            PlannedSubmission::Judge { folder, .. } => folder,
+        }
+    }
+}
+
+/// Every submission, accepted ones first, with what it must get, or why it is not judged.
+pub(super) fn plan(
+    root: &Path,
+    yaml: &SubmissionsYaml,
+    problem: &Problem,
+    compiler: &Compiler,
+) -> Vec<PlannedSubmission> {
+    let mut folders: Vec<PathBuf> = submissions_in(root)
+        .into_iter()
+        .filter(|path| path.is_dir())
+        .collect();
+    // Accepted first (a stable sort keeps the others in order).
+    folders.sort_by_key(|folder| file_name(folder) != "accepted");
+    let mut entries = Vec::new();
+    for folder in folders {
+        let name = file_name(&folder);
+        let folder_promise = FOLDERS
+            .iter()
+            .find(|(known, _)| *known == name)
+            .map(|(_, promise)| promise.clone());
+        if folder_promise.is_none() && yaml.is_empty() {
+            let reason = "no verdict is known for this folder".into();
+            entries.push(PlannedSubmission::skipped(folder, &name, reason));
+            continue;
+        }
+        for submission in submissions_in(&folder) {
+            let relative = format!("{name}/{}", file_name(&submission));
+            let (requirements, unchecked) = yaml.requirements(&relative);
+            let choice = choice_of(yaml.program(&relative));
+            let promise = match &folder_promise {
+                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
+                Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
+                    Some(promise.clone())
+                }
+                _ if requirements.is_empty() => None,
+                _ => Some(Promise::Requirements(requirements)),
+            };
+            let judged = match (promise, unchecked.first()) {
+                (None, _) => {
+                    Err("neither its folder nor submissions.yaml says what it must get".into())
+                }
+                (Some(_), Some(key)) => Err(format!(
+                    "submissions.yaml asks `{key}` of it, which is not checked"
+                )),
+                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Err(
+                    "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
+                ),
+                (Some(promise), None) => choice.and_then(|choice| {
+                    language_of(&submission, &choice).map(|language| (promise, language, choice))
+                }),
+            };
+            entries.push(match judged {
+                Ok((promise, language, choice)) => PlannedSubmission::Judge {
+                    submission,
+                    folder: name.clone(),
+                    promise,
+                    language,
+                    choice,
+                },
+                Err(reason) => PlannedSubmission::skipped(submission, &name, reason),
+            });
+        }
+    }
+    skip_unavailable(entries, compiler)
+}
+
+/// Skips the submissions whose toolchain this machine lacks, asking every language at once:
+/// a cold start (`javac -version` starts a JVM) waits for the slowest, not for their sum.
+pub(super) fn skip_unavailable(
+    entries: Vec<PlannedSubmission>,
+    compiler: &Compiler,
+) -> Vec<PlannedSubmission> {
+    let mut languages = HashMap::new();
+    for entry in &entries {
+        if let PlannedSubmission::Judge { language, .. } = entry {
+            languages.insert(language.id, *language);
+        }
+    }
+    let lacking: HashMap<LanguageId, Option<String>> = std::thread::scope(|scope| {
+        let asked: Vec<_> = languages
+            .into_iter()
+            .map(|(id, language)| (id, scope.spawn(move || compiler.unavailable(language))))
+            .collect();
+        asked
+            .into_iter()
+            .map(|(id, asked)| (id, asked.join().unwrap_or(Some("the check failed".into()))))
+            .collect()
+    });
+    entries
+        .into_iter()
+        .map(|entry| {
+            let lacks = match &entry {
+                PlannedSubmission::Judge { language, .. } => lacking[&language.id].clone(),
+                PlannedSubmission::Skipped(_) => None,
+            };
+            match (entry, lacks) {
+                (
+                    PlannedSubmission::Judge {
+                        submission, folder, ..
+                    },
+                    Some(reason),
+                ) => PlannedSubmission::skipped(submission, &folder, reason),
+                (entry, _) => entry,
+            }
+        })
+        .collect()
+}
+
+/// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
+/// may be judged first (to decide a derived time limit), and the others then find their
+/// builds in the cache. A failure is left for its row to report.
+pub(super) fn prebuild(
+    entries: &[PlannedSubmission],
+    problem: &Problem,
+    compiler: &Compiler,
+    jobs: usize,
+) {
+    use rayon::prelude::*;
+    let sources: Vec<(&Path, Problem)> = entries
+        .iter()
+        .filter_map(|entry| match entry {
+            PlannedSubmission::Judge {
+                submission, choice, ..
+            } => Some((submission.as_path(), with_choice(problem.clone(), choice))),
+            PlannedSubmission::Skipped(_) => None,
+        })
+        .collect();
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build() else {
+        return;
+    };
+    pool.install(|| {
+        sources.par_iter().for_each(|(source, problem)| {
+            let _ = problem
+                .solution_sources(source)
+                .and_then(|sources| compiler.build_from(source, sources));
+        })
+    });
+}
+
+/// `problem` judging a submission in the language and from the entry point `choice` names.
+pub(super) fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
+    if let Some(package) = problem.package.as_mut() {
+        package.choice = choice.clone();
+    }
+    problem
+}
+
+/// `language` and `entrypoint` of submissions.yaml as the judge follows them, or why it
+/// cannot.
+pub(super) fn choice_of(
+    (language, entrypoint): (Option<String>, Option<String>),
+) -> std::result::Result<Choice, String> {
+    let language = match language {
+        Some(code) => Some(Language::by_code(&code).ok_or_else(|| {
+            format!("submissions.yaml names its language `{code}`, which this judge does not run")
+        })?),
+        None => None,
+    };
+    Ok(Choice {
+        language,
+        entrypoint,
+    })
+}
+
+/// The language a submission is in, or why it has none that can be told.
+pub(super) fn language_of(
+    submission: &Path,
+    choice: &Choice,
+) -> std::result::Result<&'static Language, String> {
+    match Sources::read_as(submission, choice) {
+        Ok(sources) => Ok(sources.language),
+        // The reason without the path: the row already names the submission.
+        Err(Error::Language { reason, .. }) => {
+            Err(reason.split(':').next().unwrap_or_default().to_owned())
+        }
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_cannot_be_judged_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let unknown = dir.path().join("notes.txt");
+        std::fs::write(&unknown, "").unwrap();
+        assert_eq!(
+            language_of(&unknown, &Choice::default()).err().as_deref(),
+            Some("unknown language")
+        );
+        let folder = dir.path().join("mixed");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("a.py"), "").unwrap();
+        std::fs::write(folder.join("b.c"), "").unwrap();
+        assert_eq!(
+            language_of(&folder, &Choice::default()).err().as_deref(),
+            Some("cannot tell this folder's language")
+        );
+    }
+}

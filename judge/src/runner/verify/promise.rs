@@ -1,0 +1,191 @@
+//! What each verdict folder of a package promises, and whether a submission's verdicts keep
+//! it.
+
+use super::expectations::{default_for, Requirement};
+use crate::judging::scorecard::format_score;
+use crate::judging::verdict::VerdictKind;
+use crate::judging::SolutionVerdicts;
+use crate::problem::scoring::Scoring;
+
+/// The verdict folders of the package format, and the verdict each promises.
+pub(super) const FOLDERS: &[(&str, Promise)] = &[
+    ("accepted", Promise::Accepted),
+    ("wrong_answer", Promise::Some(VerdictKind::WrongAnswer)),
+    (
+        "time_limit_exceeded",
+        Promise::Some(VerdictKind::TimeLimitExceeded),
+    ),
+    ("run_time_error", Promise::Some(VerdictKind::RuntimeError)),
+    // The package format has no memory verdict: exceeding memory is a run-time error there
+    // (the case's detail says "memory"); the folder is kept for packages that have it.
+    (
+        "memory_limit_exceeded",
+        Promise::Some(VerdictKind::RuntimeError),
+    ),
+    (
+        "output_limit_exceeded",
+        Promise::Some(VerdictKind::OutputLimitExceeded),
+    ),
+    ("compile_error", Promise::CompileError),
+    ("rejected", Promise::Rejected),
+    // Legacy, scoring problems only.
+    ("partially_accepted", Promise::PartiallyAccepted),
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Promise {
+    /// Every case AC (in a legacy scoring package: the grader's verdict AC, as problemtools
+    /// checks it).
+    Accepted,
+    /// A scoring problem's submission that is accepted without the best score: the legacy
+    /// grader's verdict AC and a score other than the range's best; in the 2025-09 model
+    /// (which has no such folder), a score above 0 and below `secret`'s maximum.
+    PartiallyAccepted,
+    /// At least one case gets this verdict, and every other case AC or this verdict: no worse
+    /// surprise.
+    Some(VerdictKind),
+    CompileError,
+    /// Anything but accepted.
+    Rejected,
+    /// What `submissions.yaml` asks (with the folder's default), every one of them.
+    Requirements(Vec<Requirement>),
+}
+
+/// A folder whose requirement the package format defines (and `submissions.yaml` may change).
+pub(super) fn is_format_folder(name: &str) -> bool {
+    default_for(name).is_some()
+}
+
+pub(super) fn keeps(
+    promise: &Promise,
+    verdicts: &SolutionVerdicts,
+    scoring: Option<&Scoring>,
+) -> bool {
+    let kinds: Vec<VerdictKind> = verdicts.verdicts.iter().map(|v| v.kind()).collect();
+    let accepted = |kind: &VerdictKind| *kind == VerdictKind::Accepted;
+    let card = match &verdicts.score {
+        Some(Ok(card)) => Some(card),
+        _ => None,
+    };
+    let plan = match scoring {
+        Some(Scoring::Package(plan)) => Some(plan),
+        _ => None,
+    };
+    match promise {
+        Promise::CompileError => verdicts.compile_error,
+        _ if verdicts.compile_error || kinds.is_empty() => false,
+        Promise::Accepted => match card.and_then(|card| card.verdict) {
+            Some(verdict) => accepted(&verdict),
+            None => kinds.iter().all(accepted),
+        },
+        Promise::PartiallyAccepted => match (plan, card) {
+            (Some(plan), Some(card)) => {
+                let accepted_whole = card.verdict.is_none_or(|verdict| accepted(&verdict));
+                let some_score = card.verdict.is_some() || card.score > 0.0;
+                accepted_whole && some_score && !plan.is_best(card)
+            }
+            _ => false,
+        },
+        Promise::Rejected => !kinds.iter().all(accepted),
+        Promise::Some(verdict) => {
+            kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
+        }
+        Promise::Requirements(requirements) => requirements.iter().all(|r| {
+            let cases = || {
+                let messages = verdicts.messages.iter().map(Option::as_deref);
+                (verdicts.verdicts.iter().zip(&verdicts.cases).zip(messages))
+                    .filter(|((_, case), _)| r.applies_to_case(case))
+            };
+            let kinds: Vec<VerdictKind> = cases().map(|((v, _), _)| v.kind()).collect();
+            let message_kept = r.message.as_deref().is_none_or(|wanted| {
+                cases().any(|(_, message)| message.is_some_and(|m| m.contains(wanted)))
+            });
+            r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
+        }),
+    }
+}
+
+pub(super) fn describe(verdicts: &SolutionVerdicts) -> String {
+    if verdicts.compile_error {
+        return "CE".into();
+    }
+    let counts = crate::report::counts(&verdicts.tally);
+    match &verdicts.score {
+        Some(Ok(card)) => {
+            let max = card
+                .max_score
+                .map(|max| format!("/{}", format_score(max)))
+                .unwrap_or_default();
+            let verdict = card
+                .verdict
+                .map(|verdict| format!(" · grader {}", verdict.code()))
+                .unwrap_or_default();
+            format!(
+                "{counts} · score {}{max}{verdict}",
+                format_score(card.score)
+            )
+        }
+        _ => counts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judging::verdict::Verdict;
+    use crate::sandbox::Termination;
+
+    const AC: Verdict = Verdict::Accepted;
+    const WA: Verdict = Verdict::WrongAnswer;
+    const TLE: Verdict = Verdict::TimeLimitExceeded;
+    const MLE: Verdict = Verdict::MemoryLimitExceeded;
+    const RE: Verdict = Verdict::RuntimeError(Termination::Exited(1));
+    const SOME_WA: Promise = Promise::Some(VerdictKind::WrongAnswer);
+
+    /// A pass-fail problem's promise.
+    fn keeps_(promise: &Promise, verdicts: &SolutionVerdicts) -> bool {
+        keeps(promise, verdicts, None)
+    }
+
+    fn got(verdicts: &[Verdict]) -> SolutionVerdicts {
+        SolutionVerdicts {
+            verdicts: verdicts.to_vec(),
+            cases: (1..=verdicts.len())
+                .map(|i| format!("secret/{i}"))
+                .collect(),
+            messages: vec![None; verdicts.len()],
+            ..SolutionVerdicts::default()
+        }
+    }
+
+    #[test]
+    fn promises_are_kept_only_without_surprises() {
+        assert!(keeps_(&Promise::Accepted, &got(&[AC, AC])));
+        assert!(!keeps_(&Promise::Accepted, &got(&[AC, WA])));
+        assert!(keeps_(&SOME_WA, &got(&[AC, WA])));
+        assert!(
+            !keeps_(&SOME_WA, &got(&[AC, AC])),
+            "a wrong answer must fail somewhere"
+        );
+        assert!(!keeps_(&SOME_WA, &got(&[WA, RE])), "no worse surprise");
+        assert!(!keeps_(
+            &Promise::Some(VerdictKind::TimeLimitExceeded),
+            &got(&[WA, TLE])
+        ));
+        assert!(keeps_(
+            &Promise::Some(VerdictKind::RuntimeError),
+            &got(&[AC, RE])
+        ));
+        assert!(keeps_(&Promise::Rejected, &got(&[AC, MLE])));
+        let compile_error = SolutionVerdicts {
+            compile_error: true,
+            ..SolutionVerdicts::default()
+        };
+        assert!(keeps_(&Promise::CompileError, &compile_error));
+        assert!(!keeps_(&Promise::Accepted, &compile_error));
+        assert!(
+            !keeps_(&Promise::Accepted, &got(&[])),
+            "judging nothing proves nothing"
+        );
+    }
+}
