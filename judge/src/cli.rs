@@ -21,15 +21,15 @@ use crate::problem::profile::Profile;
 )]
 pub struct Cli {
     #[command(flatten)]
-    pub global: Global,
+    pub(crate) global: Global,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// Options every command takes, before or after its name.
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
-pub struct Global {
+pub(crate) struct Global {
     /// Programs run at once (default: the number of cores).
     #[arg(long, short = 'j', value_name = "N", global = true,
           value_parser = clap::value_parser!(u16).range(1..))]
@@ -54,7 +54,7 @@ pub struct Global {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Judge some problems (all of them when none is named).
     Run(RunArgs),
     /// Show the problems with their case counts, limits and solution.
@@ -85,14 +85,14 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct ListenArgs {
+pub(crate) struct ListenArgs {
     /// The port to add in the extension's custom ports.
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
 }
 
 #[derive(Debug, Args)]
-pub struct WatchArgs {
+pub(crate) struct WatchArgs {
     /// Problems to watch: ids under problems/, or paths to problem folders; all problems
     /// when none is named.
     #[arg(value_name = "PROBLEM")]
@@ -110,7 +110,7 @@ const PROBLEM_HELP: &str =
     "A problem: its id under problems/, or a path to its folder (`.` inside it)";
 
 #[derive(Debug, Args, Default)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Problems to judge: ids under problems/, or paths to problem folders (`.` inside one);
     /// all problems when none is named.
     #[arg(value_name = "PROBLEM")]
@@ -134,14 +134,14 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Also show where each generated or reference-made case came from.
     #[arg(long)]
     pub provenance: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct NewArgs {
+pub(crate) struct NewArgs {
     /// The problem's id, like `boj_1000`: the folder and solution file name.
     #[arg(required_unless_present = "from", conflicts_with = "from")]
     pub id: Option<String>,
@@ -154,7 +154,7 @@ pub struct NewArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct AddArgs {
+pub(crate) struct AddArgs {
     #[arg(value_name = "PROBLEM", help = PROBLEM_HELP)]
     pub problem: PathBuf,
     /// The case's name below tests/ (default: the next free `manual/N`).
@@ -181,7 +181,7 @@ pub struct AddArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Problems whose generated cases to rebuild (ids or folders; default: every problem with
     /// a generators.toml).
     #[arg(value_name = "PROBLEM")]
@@ -192,7 +192,7 @@ pub struct GenArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct BlessArgs {
+pub(crate) struct BlessArgs {
     #[arg(value_name = "PROBLEM", help = PROBLEM_HELP)]
     pub problem: PathBuf,
     /// Rewrite the changed outputs the judge made itself (hand-written ones are only shown).
@@ -201,14 +201,14 @@ pub struct BlessArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// The Kattis package folder (with problem.yaml and submissions/): an id or a path.
     #[arg(value_name = "PACKAGE")]
     pub package: PathBuf,
 }
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The source file to check, as you would submit it.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
@@ -221,7 +221,7 @@ pub struct CheckArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct StressArgs {
+pub(crate) struct StressArgs {
     #[arg(value_name = "PROBLEM", help = PROBLEM_HELP)]
     pub problem: PathBuf,
     /// The file to stress (default: the problem's solution).
@@ -242,14 +242,14 @@ pub struct StressArgs {
 pub const DEFAULT_PORT: u16 = 10043;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     #[default]
     Human,
     Json,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Color {
+pub(crate) enum Color {
     Auto,
     Always,
     Never,

@@ -16,8 +16,11 @@ pub const EXIT_ERROR: u8 = 2;
 /// The outcome of a whole command, ordered by severity so that the worst one wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
+    /// Every case was accepted (or the command did all it was asked).
     Accepted,
+    /// Some case was not accepted, or a solution did not compile.
     Rejected,
+    /// The command could not do its work: a fault of the input or of the harness.
     Error,
 }
 
@@ -31,6 +34,7 @@ impl Outcome {
         }
     }
 
+    /// The process's exit code: 0, 1 or 2.
     pub fn exit_code(self) -> ExitCode {
         ExitCode::from(match self {
             Outcome::Accepted => EXIT_ACCEPTED,
@@ -48,7 +52,9 @@ pub enum Error {
     /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or folder.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
     /// Walking a folder failed; walkdir's message names the path itself.
@@ -57,66 +63,249 @@ pub enum Error {
     /// A user's file does not parse, or holds a value the judge cannot take.
     #[error("{}: {}{message}", path.display(), line.map(|line| format!("line {line}: ")).unwrap_or_default())]
     Parse {
+        /// The file.
         path: PathBuf,
         /// 1-based, where the parser knows it.
         line: Option<usize>,
+        /// What is wrong there, naming the key where there is one.
         message: String,
     },
     /// A name the judge treats as text (a problem id, a case name) is not valid UTF-8.
     #[error("{}: {what} is not valid UTF-8", path.display())]
-    NotUtf8 { path: PathBuf, what: &'static str },
+    NotUtf8 {
+        /// The file or folder so named.
+        path: PathBuf,
+        /// What the name is: `problem folder name`, `file name`.
+        what: &'static str,
+    },
     /// The command would replace a file or folder that it did not make.
     #[error("{}: already exists: refusing to overwrite it", path.display())]
-    Exists { path: PathBuf },
+    Exists {
+        /// The file or folder left as it is.
+        path: PathBuf,
+    },
     /// A file changed (or appeared) after the command planned to write it: left as it is.
     #[error("{}: changed while the command ran: left as it is", path.display())]
-    Changed { path: PathBuf },
+    Changed {
+        /// The file left as it is.
+        path: PathBuf,
+    },
     /// A problem folder is not in a state the command can work with: an unpaired or missing
     /// case, no recipe, a missing solution, a change another command left unfinished, ...
-    #[error("{}: {reason}", path.display())]
-    Corpus { path: PathBuf, reason: String },
+    #[error("{}: {fault}", path.display())]
+    Corpus {
+        /// The file or folder at fault.
+        path: PathBuf,
+        /// What is wrong with it.
+        fault: CorpusFault,
+    },
     /// The judge cannot tell what language a source file or folder is in.
-    #[error("{}: {reason}", path.display())]
-    Language { path: PathBuf, reason: String },
+    #[error("{}: {fault}", path.display())]
+    Language {
+        /// The source file or folder.
+        path: PathBuf,
+        /// Why its language cannot be told.
+        fault: LanguageFault,
+    },
     /// A program the judge runs for itself (reference, generator) failed.
     #[error("{}: {message}", path.display())]
-    ToolFailed { path: PathBuf, message: String },
+    ToolFailed {
+        /// The program's source.
+        path: PathBuf,
+        /// How it failed, with the end of what it wrote to stderr.
+        message: String,
+    },
     /// A program the judge builds for itself (reference, generator, checker, the solution
     /// under stress) does not compile.
     #[error("{}: does not compile:\n{}", path.display(), message.trim_end())]
-    DoesNotCompile { path: PathBuf, message: String },
+    DoesNotCompile {
+        /// The program's source.
+        path: PathBuf,
+        /// The compiler's message.
+        message: String,
+    },
     /// A compiler or runtime could not be started.
     #[error("cannot run `{tool}` {purpose} ({source}): is the toolchain installed?")]
     Toolchain {
+        /// The command: `rustc`, `javac`.
         tool: String,
         /// What it was run for: `to build solutions/p.rs`.
         purpose: String,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// No repository was found where the judge was started.
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
-    NoRoot { start: PathBuf },
+    NoRoot {
+        /// The folder the search started from.
+        start: PathBuf,
+    },
+    /// A problem named on the command line is not in the repository.
     #[error("no problem named `{name}` in {}{}", problems_dir.display(), suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownProblem {
+        /// The name as given.
         name: String,
+        /// Where problems are.
         problems_dir: PathBuf,
+        /// The known problem closest to the name, when it is close enough to be a typo.
         suggestion: Option<String>,
     },
     /// A folder named as a problem holds none of a problem's files.
     #[error("{}: not a problem folder: it holds none of problem.toml, problem.yaml, tests/ or data/", path.display())]
-    NotAProblem { path: PathBuf },
+    NotAProblem {
+        /// The folder.
+        path: PathBuf,
+    },
     /// `judge verify` on a folder that is not a Kattis package.
     #[error("{}: not a Kattis package: no {missing}", path.display())]
-    NotAPackage { path: PathBuf, missing: String },
+    NotAPackage {
+        /// The folder.
+        path: PathBuf,
+        /// What a package has and this folder lacks.
+        missing: String,
+    },
     /// The command line asks for something that cannot be done.
     #[error("{message}")]
-    Usage { message: String },
+    Usage {
+        /// What, and how to ask instead.
+        message: String,
+    },
     /// SIGINT, SIGTERM or SIGHUP arrived while a corpus command was working; what it had
     /// committed is complete, the rest was not started.
     #[error("interrupted")]
     Interrupted,
 }
 
+/// What is wrong with a problem folder (or a package) for the command at hand; the message
+/// follows the path it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CorpusFault {
+    /// `judge stress` on a recipe without `[stress]`.
+    #[error("no [stress] section: `judge stress` needs one")]
+    NoStressSection,
+    /// A counterexample that no longer fails when run again.
+    #[error("the saved counterexample passes when run again: the solution is not deterministic")]
+    NotDeterministic,
+    /// `judge gen` on a problem without `generators.toml`.
+    #[error("no recipe: nothing to generate")]
+    NoRecipe,
+    /// Another judge command holds the problem's lock.
+    #[error("another judge command is changing this problem: wait until it ends")]
+    Locked,
+    /// A path a corpus command was asked to change lies outside the problem folder.
+    #[error("is not inside the problem folder")]
+    OutsideProblem,
+    /// The reference a corpus command would take expected outputs from is the solution.
+    #[error(
+        "is the solution under test: expected outputs must come from an independent reference"
+    )]
+    ReferenceIsSolution,
+    /// The solution file to judge is not there.
+    #[error("solution of `{problem}` not found (create it, or name another file with --solution)")]
+    NoSolution {
+        /// The problem's id.
+        problem: String,
+    },
+    /// A corpus command was killed mid-change; its journal is still there.
+    #[error(
+        "a corpus command was killed before it finished: run `judge gen` (or `add`, \
+         `bless --write`, `stress`) on this problem to complete its change"
+    )]
+    Unfinished,
+    /// A problem without a `tests/` folder.
+    #[error("no test cases: expected a `tests/` folder holding NAME.in and NAME.out files")]
+    NoTestsFolder,
+    /// A `tests/` folder without a case.
+    #[error("no test cases: expected NAME.in and NAME.out files")]
+    NoCases,
+    /// A package's `data/` without a case.
+    #[error("no test cases: expected NAME.in and NAME.ans files in data/sample/ or data/secret/")]
+    NoPackageCases,
+    /// An input without its expected output.
+    #[error("input has no expected output (add a .out file beside it)")]
+    NoExpectedOutput,
+    /// A package's input without its answer.
+    #[error("input has no answer (add a .ans file beside it)")]
+    NoAnswer,
+    /// An expected output without its input.
+    #[error("expected output has no input (add a .in file beside it)")]
+    NoInput,
+    /// A package's answer without its input.
+    #[error("answer has no input (add a .in file beside it)")]
+    AnswerWithoutInput,
+    /// A case with both a `.out` and an `.ans`.
+    #[error("both a .out and an .ans file: keep one of them")]
+    TwoAnswers,
+    /// `problems/` holds no problem.
+    #[error("no problem folders")]
+    NoProblems,
+    /// A package that says it has a custom output validator, without one.
+    #[error("the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one")]
+    NoValidator,
+    /// A legacy package with several output validators.
+    #[error("{count} output validators: only one is supported (all of them would have to accept)")]
+    SeveralValidators {
+        /// How many there are.
+        count: usize,
+    },
+}
+
+/// Why the judge cannot tell (or take) a source's language; the message follows the
+/// source's path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LanguageFault {
+    /// A file whose extension is in no row of the language table.
+    #[error("unknown language: no compiler for this file extension")]
+    UnknownExtension,
+    /// As `UnknownExtension`, naming the extensions the table knows.
+    #[error("unknown language: no compiler for this file extension (known: .{known})")]
+    UnknownExtensionAmong {
+        /// The known extensions, `, .` between them.
+        known: String,
+    },
+    /// A folder named where a source file is needed.
+    #[error("is a folder, not a source file")]
+    Folder,
+    /// A submission set aside as `*.disabled`.
+    #[error("disabled by its `.disabled` ending")]
+    Disabled,
+    /// A folder none of whose files has a known extension.
+    #[error("unknown language: no file in this folder has a known extension")]
+    NoKnownFile,
+    /// A folder of files in several languages.
+    #[error("cannot tell this folder's language: it holds {languages}")]
+    Mixed {
+        /// The languages, ` and ` between them.
+        languages: String,
+    },
+    /// A folder named to be in a language none of its files is in.
+    #[error("no file in this folder is in {language}")]
+    NotIn {
+        /// The language asked for.
+        language: &'static str,
+    },
+    /// A `submissions.yaml` entry point that is not one of the submission's files.
+    #[error("its entrypoint `{entrypoint}` (submissions.yaml) is not one of its files")]
+    NoEntrypoint {
+        /// The entry point named.
+        entrypoint: String,
+    },
+}
+
+impl LanguageFault {
+    /// The fault in a few words, for a row that names the source already: `unknown
+    /// language`, `disabled by its `.disabled` ending`.
+    pub fn summary(&self) -> String {
+        let message = self.to_string();
+        match message.split_once(':') {
+            Some((summary, _)) => summary.to_owned(),
+            None => message,
+        }
+    }
+}
+
 impl Error {
+    /// An I/O error on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),
@@ -124,6 +313,7 @@ impl Error {
         }
     }
 
+    /// A fault in the file `path`, at `line` when known.
     pub fn parse(path: impl AsRef<Path>, line: Option<usize>, message: impl Into<String>) -> Self {
         Error::Parse {
             path: path.as_ref().to_path_buf(),
@@ -132,20 +322,23 @@ impl Error {
         }
     }
 
-    pub fn corpus(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+    /// A problem folder's `fault` at `path`.
+    pub fn corpus(path: impl AsRef<Path>, fault: CorpusFault) -> Self {
         Error::Corpus {
             path: path.as_ref().to_path_buf(),
-            reason: reason.into(),
+            fault,
         }
     }
 
-    pub fn language(path: impl AsRef<Path>, reason: impl Into<String>) -> Self {
+    /// The source at `path` whose language cannot be told.
+    pub fn language(path: impl AsRef<Path>, fault: LanguageFault) -> Self {
         Error::Language {
             path: path.as_ref().to_path_buf(),
-            reason: reason.into(),
+            fault,
         }
     }
 
+    /// A name at `path` that is not UTF-8.
     pub fn not_utf8(path: impl AsRef<Path>, what: &'static str) -> Self {
         Error::NotUtf8 {
             path: path.as_ref().to_path_buf(),
@@ -153,12 +346,14 @@ impl Error {
         }
     }
 
+    /// A file or folder at `path` the command will not replace.
     pub fn exists(path: impl AsRef<Path>) -> Self {
         Error::Exists {
             path: path.as_ref().to_path_buf(),
         }
     }
 
+    /// A command line that asks for what cannot be done.
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage {
             message: message.into(),
@@ -194,6 +389,7 @@ impl Error {
     }
 }
 
+/// A result whose error is the harness's `Error`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
+#![warn(missing_docs)]
 //! `judge`: compiles competitive-programming solutions, runs them in parallel against every
 //! input / expected-output pair of a problem, and gives the verdicts real judges give.
 
 pub mod app;
-pub mod atomic_write;
+pub(crate) mod atomic_write;
 pub mod cli;
 pub mod compare;
-pub mod corpus;
+pub(crate) mod corpus;
 pub mod error;
 pub mod judging;
 pub mod problem;

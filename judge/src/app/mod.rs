@@ -7,12 +7,12 @@ mod bless;
 mod check;
 mod gen;
 mod list;
-pub mod listen;
+pub(crate) mod listen;
 mod new;
 pub(crate) mod run;
 mod stress;
 mod verify;
-pub mod watch;
+pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +29,7 @@ use crate::sandbox::Sandbox;
 use crate::toolchain::compiler::Compiler;
 
 /// What every command works with: the settings of the global options, turned once.
-pub struct Context {
+pub(crate) struct Context {
     pub repository: Repository,
     /// The folder the judge was started in: relative paths on the command line are from here.
     pub current: PathBuf,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Format, RunArgs};
-use crate::error::{Error, Outcome, Result};
+use crate::error::{CorpusFault, Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
@@ -115,10 +115,9 @@ pub(crate) fn tasks_for(
             if let Some(missing) = solutions.iter().find(|solution| !solution.exists()) {
                 return vec![Err(Error::corpus(
                     missing,
-                    format!(
-                        "solution of `{}` not found (create it, or name another file with --solution)",
-                        problem.id
-                    ),
+                    CorpusFault::NoSolution {
+                        problem: problem.id.clone(),
+                    },
                 ))];
             }
             solutions

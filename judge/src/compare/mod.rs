@@ -7,7 +7,7 @@
 //! An expected output too large to hold is read in windows (`windows`), and a mismatch is
 //! shown as a diff of the lines around it (`diff`).
 
-pub mod diff;
+pub(crate) mod diff;
 mod modes;
 mod windows;
 

@@ -17,7 +17,6 @@ use crate::toolchain::compiler::Compiler;
 /// One expected output the reference disagrees with.
 #[derive(Debug)]
 pub struct BlessChange {
-    pub name: String,
     pub path: PathBuf,
     /// Where and why, as for a wrong answer.
     pub message: String,
@@ -78,7 +77,6 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
             }
         }
         changes.push(BlessChange {
-            name: case.name.clone(),
             path: case.expected.clone(),
             message: mismatch.to_string(),
             diff: diff::window(&current, &new, mismatch.line),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
 use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, Tool};
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
 };
@@ -73,12 +73,8 @@ pub fn generate(
     } else {
         Some(Session::begin(&problem.dir)?)
     };
-    let recipe = Recipe::load(&problem.dir)?.ok_or_else(|| {
-        Error::corpus(
-            problem.dir.join(RECIPE_FILE),
-            "no recipe: nothing to generate",
-        )
-    })?;
+    let recipe = Recipe::load(&problem.dir)?
+        .ok_or_else(|| Error::corpus(problem.dir.join(RECIPE_FILE), CorpusFault::NoRecipe))?;
     let planned = recipe.cases();
     let mut provenance = Provenance::load(&problem.dir)?;
     let generator = build_tool(compiler, problem, GENERATOR_FILE)?;

@@ -10,14 +10,14 @@
 mod add;
 mod bless;
 mod gen;
-pub mod import;
-pub mod scaffold;
-pub mod stress;
-pub mod transaction;
+pub(crate) mod import;
+pub(crate) mod scaffold;
+pub(crate) mod stress;
+pub(crate) mod transaction;
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::judging::verdict::classify_run;
 use crate::problem::layout::TESTS_DIR;
 use crate::problem::provenance::content_hash;
@@ -26,8 +26,8 @@ use crate::toolchain::{Build, Compiler, Program};
 
 /// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
-pub use bless::{bless, BlessChange, Blessed};
-pub use gen::{generate, GenSummary, Left};
+pub use bless::bless;
+pub use gen::generate;
 
 /// A problem's reference or generator, built and ready.
 pub struct Tool {
@@ -44,10 +44,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     let path = problem.dir.join(file);
     let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
     if same_file(&path, &problem.solution) {
-        return Err(Error::corpus(
-            &path,
-            "is the solution under test: expected outputs must come from an independent reference",
-        ));
+        return Err(Error::corpus(&path, CorpusFault::ReferenceIsSolution));
     }
     match compiler.build(&path)? {
         Build::Ready(program) => Ok(Tool {

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::corpus::{add_case, build_tool, run_tool, Expected, Naming, Tool};
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::judging::judge_case;
 use crate::judging::verdict::Verdict;
 use crate::problem::layout::{GENERATOR_FILE, RECIPE_FILE, REFERENCE_FILE, TESTS_DIR};
@@ -34,7 +34,6 @@ pub enum Found {
 #[derive(Debug)]
 pub struct Counterexample {
     pub runs: u64,
-    pub seed: u64,
     /// The generator arguments that first showed the disagreement.
     pub args: String,
     /// The saved case, below `tests/`.
@@ -113,10 +112,7 @@ pub fn stress(
     let recipe = Recipe::load(&problem.dir)?
         .and_then(|recipe| recipe.stress)
         .ok_or_else(|| {
-            Error::corpus(
-                problem.dir.join(RECIPE_FILE),
-                "no [stress] section: `judge stress` needs one",
-            )
+            Error::corpus(problem.dir.join(RECIPE_FILE), CorpusFault::NoStressSection)
         })?;
     let solution = match compiler.build(solution)? {
         Build::Ready(program) => program,
@@ -186,12 +182,11 @@ fn save_counterexample(
     if verdict.is_accepted() {
         return Err(Error::corpus(
             problem.dir.join(TESTS_DIR).join(format!("{case}.in")),
-            "the saved counterexample passes when run again: the solution is not deterministic",
+            CorpusFault::NotDeterministic,
         ));
     }
     Ok(Counterexample {
         runs,
-        seed,
         args,
         case,
         verdict,

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::atomic_write::{self, is_temp_name, Replace};
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::JOURNAL_FILE;
 use crate::problem::provenance::{content_hash, Provenance};
 use crate::problem::toml_file::{line_at, parse_toml};
@@ -70,10 +70,7 @@ impl Session {
         let lock = File::open(dir).map_err(|error| Error::io(dir, error))?;
         // SAFETY: flock on a descriptor this function owns.
         if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(Error::corpus(
-                dir,
-                "another judge command is changing this problem: wait until it ends",
-            ));
+            return Err(Error::corpus(dir, CorpusFault::Locked));
         }
         let session = Session {
             dir: dir.to_path_buf(),
@@ -204,7 +201,7 @@ impl<'a> Transaction<'a> {
             .ok()
             .and_then(|relative| relative.to_str())
             .map(str::to_owned)
-            .ok_or_else(|| Error::corpus(path, "is not inside the problem folder"))
+            .ok_or_else(|| Error::corpus(path, CorpusFault::OutsideProblem))
     }
 
     /// Makes every change, or (interrupted before the journal is written) none. Returns the

@@ -2,11 +2,11 @@
 //! run's evidence and, when the run leaves it to the output, from the comparison with the
 //! expected output or the problem's checker; then say why the case failed.
 
-pub mod checker;
-pub mod interactive;
-pub mod result;
-pub mod scorecard;
-pub mod verdict;
+pub(crate) mod checker;
+pub(crate) mod interactive;
+pub(crate) mod result;
+pub(crate) mod scorecard;
+pub(crate) mod verdict;
 
 use std::time::Duration;
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::layout::{CASE_DIRS, JOURNAL_FILE, SAMPLE_GROUPS};
 use super::natural_order::natural_cmp;
 use super::TestCase;
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 
 /// Every case below the problem's `tests/` (or `data/`) folder: the samples first, then in
 /// natural order.
@@ -16,21 +16,14 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     let journal = problem_dir.join(JOURNAL_FILE);
     if journal.exists() {
         // Killed mid-change (kill -9, power cut): a case may be half written until then.
-        return Err(Error::corpus(
-            journal,
-            "a corpus command was killed before it finished: run `judge gen` (or `add`, \
-             `bless --write`, `stress`) on this problem to complete its change",
-        ));
+        return Err(Error::corpus(journal, CorpusFault::Unfinished));
     }
     let Some(cases_dir) = CASE_DIRS
         .iter()
         .map(|dir| problem_dir.join(dir))
         .find(|dir| dir.is_dir())
     else {
-        return Err(Error::corpus(
-            problem_dir,
-            "no test cases: expected a `tests/` folder holding NAME.in and NAME.out files",
-        ));
+        return Err(Error::corpus(problem_dir, CorpusFault::NoTestsFolder));
     };
     // Case name -> (input, expected outputs found).
     let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
@@ -69,31 +62,13 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
                 validator_args: Vec::new(),
                 compare: None,
             }),
-            (Some(input), []) => {
-                return Err(Error::corpus(
-                    input,
-                    "input has no expected output (add a .out file beside it)",
-                ))
-            }
-            (Some(_), [first, ..]) => {
-                return Err(Error::corpus(
-                    first,
-                    "both a .out and an .ans file: keep one of them",
-                ))
-            }
-            (None, answers) => {
-                return Err(Error::corpus(
-                    &answers[0],
-                    "expected output has no input (add a .in file beside it)",
-                ))
-            }
+            (Some(input), []) => return Err(Error::corpus(input, CorpusFault::NoExpectedOutput)),
+            (Some(_), [first, ..]) => return Err(Error::corpus(first, CorpusFault::TwoAnswers)),
+            (None, answers) => return Err(Error::corpus(&answers[0], CorpusFault::NoInput)),
         }
     }
     if cases.is_empty() {
-        return Err(Error::corpus(
-            &cases_dir,
-            "no test cases: expected NAME.in and NAME.out files",
-        ));
+        return Err(Error::corpus(&cases_dir, CorpusFault::NoCases));
     }
     cases.sort_by(|a, b| {
         let group = |name: &str| !is_sample(name);

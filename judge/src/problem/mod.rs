@@ -3,20 +3,20 @@
 //! profile), the cases found on disk, the recipe and provenance of generated cases, and the
 //! names of it all (`layout`).
 
-pub mod case_patterns;
-pub mod cases;
-pub mod checker_spec;
-pub mod confine;
+pub(crate) mod case_patterns;
+pub(crate) mod cases;
+pub(crate) mod checker_spec;
+pub(crate) mod confine;
 pub mod kattis;
-pub mod layout;
+pub(crate) mod layout;
 mod metadata;
-pub mod natural_order;
-pub mod profile;
+pub(crate) mod natural_order;
+pub(crate) mod profile;
 pub mod provenance;
 pub mod recipe;
-pub mod repository;
-pub mod scoring;
-pub mod toml_file;
+pub(crate) mod repository;
+pub(crate) mod scoring;
+pub(crate) mod toml_file;
 
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@ use super::cases::find_cases;
 use super::layout::{CASE_DIRS, METADATA_FILE, PACKAGE_FILE, PROBLEMS_DIR, SOLUTIONS_DIR};
 use super::natural_order::natural_cmp;
 use super::{kattis, Problem};
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 
 /// The repository the judge works in.
 #[derive(Debug, Clone)]
@@ -126,7 +126,7 @@ impl Repository {
             (Err(_), Err(_)) => Ordering::Equal,
         });
         if found.is_empty() {
-            return Err(Error::corpus(&dir, "no problem folders"));
+            return Err(Error::corpus(&dir, CorpusFault::NoProblems));
         }
         Ok(found)
     }

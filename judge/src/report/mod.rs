@@ -7,7 +7,7 @@ mod human;
 mod json;
 mod junit;
 mod notice;
-pub mod rerun;
+pub(crate) mod rerun;
 mod subcase;
 mod table;
 
@@ -15,11 +15,11 @@ use std::path::Path;
 
 pub use collect::Collector;
 pub use events::RunSummary;
-pub use human::{counts, render_diff, HumanReporter};
-pub use json::JsonReporter;
-pub use junit::JunitReporter;
-pub use notice::Notices;
-pub use table::Table;
+pub(crate) use human::{counts, render_diff, HumanReporter};
+pub(crate) use json::JsonReporter;
+pub(crate) use junit::JunitReporter;
+pub(crate) use notice::Notices;
+pub(crate) use table::Table;
 
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
@@ -29,7 +29,7 @@ use crate::toolchain::program::Program;
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Detail {
+pub(crate) enum Detail {
     /// The failures' one-line reasons and the summary.
     Quiet,
     /// A line per all-accepted problem, every other case in full, then the failures again

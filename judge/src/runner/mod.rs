@@ -14,7 +14,7 @@ mod cases;
 pub mod interrupt;
 mod queue;
 mod tasks;
-pub mod verify;
+pub(crate) mod verify;
 
 use std::path::PathBuf;
 use std::time::Instant;

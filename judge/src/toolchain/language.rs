@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, LanguageFault, Result};
 
 /// Which language a program is in: the identity judges' per-language rules are keyed by
 /// (Baekjoon's allowances, `judge check`'s advice), never its display name.
@@ -275,7 +275,7 @@ impl Language {
     /// The language of a single file given as a source, or what is wrong with it.
     pub fn for_source(source: &Path) -> Result<&'static Language> {
         if source.is_dir() {
-            return Err(Error::language(source, "is a folder, not a source file"));
+            return Err(Error::language(source, LanguageFault::Folder));
         }
         Language::of(source).ok_or_else(|| {
             let known: Vec<&str> = LANGUAGES
@@ -285,10 +285,9 @@ impl Language {
                 .collect();
             Error::language(
                 source,
-                format!(
-                    "unknown language: no compiler for this file extension (known: .{})",
-                    known.join(", .")
-                ),
+                LanguageFault::UnknownExtensionAmong {
+                    known: known.join(", ."),
+                },
             )
         })
     }

@@ -200,15 +200,6 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
     java_class: None,
 };
 
-/// Every judge the table knows.
-pub const JUDGES: [&OnlineJudge; 5] = [
-    &BAEKJOON,
-    &SW_EXPERT_ACADEMY,
-    &PROGRAMMERS,
-    &KATTIS,
-    &CODEFORCES,
-];
-
 impl OnlineJudge {
     /// The judge's offers for one of our languages (empty when it does not take it).
     pub fn offers(&self, language: &str) -> Vec<&'static Offered> {
@@ -237,7 +228,8 @@ mod tests {
 
     #[test]
     fn every_row_names_known_languages() {
-        for offer in JUDGES.iter().flat_map(|judge| judge.offered) {
+        let judges = [BAEKJOON, SW_EXPERT_ACADEMY, PROGRAMMERS, KATTIS, CODEFORCES];
+        for offer in judges.iter().flat_map(|judge| judge.offered) {
             if let Some(language) = offer.language {
                 assert!(
                     LANGUAGES.iter().any(|known| known.name == language),

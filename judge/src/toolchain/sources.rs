@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, LanguageFault, Result};
 use crate::toolchain::language::{java_main_class, Language, LanguageId, MainClass};
 
 /// Files by their path relative to a folder, with their bytes.
@@ -55,7 +55,9 @@ impl Sources {
         } else {
             return Err(Error::language(
                 source,
-                format!("its entrypoint `{entrypoint}` (submissions.yaml) is not one of its files"),
+                LanguageFault::NoEntrypoint {
+                    entrypoint: entrypoint.to_owned(),
+                },
             ));
         }
         Ok(self)
@@ -67,10 +69,7 @@ impl Sources {
             .extension()
             .is_some_and(|extension| extension == "disabled")
         {
-            return Err(Error::language(
-                source,
-                "disabled by its `.disabled` ending",
-            ));
+            return Err(Error::language(source, LanguageFault::Disabled));
         }
         if source.is_dir() {
             return read_folder(source, forced);
@@ -78,12 +77,7 @@ impl Sources {
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let language = forced
             .or_else(|| Language::of_file(source, &code))
-            .ok_or_else(|| {
-                Error::language(
-                    source,
-                    "unknown language: no compiler for this file extension",
-                )
-            })?;
+            .ok_or_else(|| Error::language(source, LanguageFault::UnknownExtension))?;
         let file_name = source
             .file_name()
             .unwrap_or_default()
@@ -198,20 +192,14 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     }
     let language = match languages.as_slice() {
         [language] => *language,
-        [] => {
-            return Err(Error::language(
-                folder,
-                "unknown language: no file in this folder has a known extension",
-            ))
-        }
+        [] => return Err(Error::language(folder, LanguageFault::NoKnownFile)),
         several => {
             let names: Vec<&str> = several.iter().map(|language| language.name).collect();
             return Err(Error::language(
                 folder,
-                format!(
-                    "cannot tell this folder's language: it holds {}",
-                    names.join(" and ")
-                ),
+                LanguageFault::Mixed {
+                    languages: names.join(" and "),
+                },
             ));
         }
     };
@@ -229,7 +217,9 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     if of_language.is_empty() {
         return Err(Error::language(
             folder,
-            format!("no file in this folder is in {}", language.name),
+            LanguageFault::NotIn {
+                language: language.name,
+            },
         ));
     }
     // The language table's entry point, else a `main.*` file, else the first file.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use judge::problem::Repository;
 use judge::report::Collector;
 use judge::runner::{judge_all, Settings, Task};
-use judge::toolchain::compiler::Compiler;
+use judge::toolchain::Compiler;
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.
@@ -184,10 +184,10 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         .filter_map(|(name, ..)| {
             let source = dir.join("solutions").join(format!("{name}.rs"));
             match compiler.build(&source).unwrap() {
-                judge::toolchain::compiler::Build::Ready(program) => {
+                judge::toolchain::Build::Ready(program) => {
                     Some(PathBuf::from(&program.command(&problem.limits)[0]))
                 }
-                judge::toolchain::compiler::Build::CompileError(_) => None,
+                judge::toolchain::Build::CompileError(_) => None,
             }
         })
         .collect();

@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::constants::Constants;
 use super::FormatVersion;
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{DATA_DIR, JUDGED_DATA_DIRS, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::TestCase;
 
@@ -56,10 +56,7 @@ pub fn find_package_cases(
         }
     }
     if cases.is_empty() {
-        return Err(Error::corpus(
-            &data,
-            "no test cases: expected NAME.in and NAME.ans files in data/sample/ or data/secret/",
-        ));
+        return Err(Error::corpus(&data, CorpusFault::NoPackageCases));
     }
     Ok(cases)
 }
@@ -95,17 +92,9 @@ fn collect(
     for (stem, (input, answer)) in found {
         let (input, expected) = match (input, answer) {
             (Some(input), Some(answer)) => (input, answer),
-            (Some(input), None) => {
-                return Err(Error::corpus(
-                    input,
-                    "input has no answer (add a .ans file beside it)",
-                ))
-            }
+            (Some(input), None) => return Err(Error::corpus(input, CorpusFault::NoAnswer)),
             (None, Some(answer)) => {
-                return Err(Error::corpus(
-                    answer,
-                    "answer has no input (add a .in file beside it)",
-                ))
+                return Err(Error::corpus(answer, CorpusFault::AnswerWithoutInput))
             }
             (None, None) => unreachable!("a slot is made for a file"),
         };

@@ -5,12 +5,12 @@
 //! `submissions/<verdict>/` folders that `judge verify` checks.
 
 mod cases;
-pub mod constants;
+pub(crate) mod constants;
 mod flags;
-pub mod includes;
+pub(crate) mod includes;
 mod package_yaml;
-pub mod scoring;
-pub mod time_limit;
+pub(crate) mod scoring;
+pub(crate) mod time_limit;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::{constants, flags, includes, scoring, submissions_in, yaml_line};
 use super::{FormatVersion, Package, Timing};
 use crate::compare::{CompareMode, KattisFlags};
-use crate::error::{Error, Result};
+use crate::error::{CorpusFault, Error, Result};
 use crate::problem::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::problem::layout::{
     ACCEPTED_DIR, LEGACY_OUTPUT_VALIDATORS_DIR, OUTPUT_VALIDATOR_DIR, PACKAGE_FILE,
@@ -504,13 +504,12 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
     let programs = submissions_in(&folder);
     match programs.as_slice() {
         [program] => Ok(program.clone()),
-        [] => Err(Error::corpus(
-            dir,
-            "the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one",
-        )),
+        [] => Err(Error::corpus(dir, CorpusFault::NoValidator)),
         _ => Err(Error::corpus(
             folder,
-            format!("{} output validators: only one is supported (all of them would have to accept)", programs.len()),
+            CorpusFault::SeveralValidators {
+                count: programs.len(),
+            },
         )),
     }
 }

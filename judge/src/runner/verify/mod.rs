@@ -6,7 +6,7 @@
 //! shift another's expectation.
 
 mod batch;
-pub mod expectations;
+pub(crate) mod expectations;
 mod plan;
 mod promise;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::expectations::SubmissionsYaml;
 use super::promise::{is_format_folder, Promise, FOLDERS};
 use super::{Row, RowOutcome};
-use crate::error::Error;
+use crate::error::{Error, LanguageFault};
 use crate::problem::kattis::submissions_in;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
@@ -92,15 +92,11 @@ pub(super) fn plan(
                 _ => Some(Promise::Requirements(requirements)),
             };
             let judged = match (promise, unchecked.first()) {
-                (None, _) => {
-                    Err("neither its folder nor submissions.yaml says what it must get".into())
+                (None, _) => Err(NotJudged::NoPromise),
+                (Some(_), Some(key)) => Err(NotJudged::Unchecked(key.clone())),
+                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => {
+                    Err(NotJudged::PartiallyAcceptedPassFail)
                 }
-                (Some(_), Some(key)) => Err(format!(
-                    "submissions.yaml asks `{key}` of it, which is not checked"
-                )),
-                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => Err(
-                    "partially_accepted/ is for scoring problems, and this one is pass-fail".into(),
-                ),
                 (Some(promise), None) => choice.and_then(|choice| {
                     language_of(&submission, &choice).map(|language| (promise, language, choice))
                 }),
@@ -113,7 +109,7 @@ pub(super) fn plan(
                     language,
                     choice,
                 },
-                Err(reason) => PlannedSubmission::skipped(submission, &name, reason),
+                Err(reason) => PlannedSubmission::skipped(submission, &name, reason.to_string()),
             });
         }
     }
@@ -205,11 +201,9 @@ pub(super) fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
 /// cannot.
 pub(super) fn choice_of(
     (language, entrypoint): (Option<String>, Option<String>),
-) -> std::result::Result<Choice, String> {
+) -> Result<Choice, NotJudged> {
     let language = match language {
-        Some(code) => Some(Language::by_code(&code).ok_or_else(|| {
-            format!("submissions.yaml names its language `{code}`, which this judge does not run")
-        })?),
+        Some(code) => Some(Language::by_code(&code).ok_or(NotJudged::UnknownLanguageCode(code))?),
         None => None,
     };
     Ok(Choice {
@@ -222,15 +216,30 @@ pub(super) fn choice_of(
 pub(super) fn language_of(
     submission: &Path,
     choice: &Choice,
-) -> std::result::Result<&'static Language, String> {
+) -> Result<&'static Language, NotJudged> {
     match Sources::read_as(submission, choice) {
         Ok(sources) => Ok(sources.language),
-        // The reason without the path: the row already names the submission.
-        Err(Error::Language { reason, .. }) => {
-            Err(reason.split(':').next().unwrap_or_default().to_owned())
-        }
-        Err(error) => Err(error.to_string()),
+        Err(Error::Language { fault, .. }) => Err(NotJudged::Language(fault)),
+        Err(error) => Err(NotJudged::Unreadable(error)),
     }
+}
+
+/// Why a submission is not judged, as its row says it (the row names the submission).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum NotJudged {
+    #[error("neither its folder nor submissions.yaml says what it must get")]
+    NoPromise,
+    #[error("submissions.yaml asks `{0}` of it, which is not checked")]
+    Unchecked(String),
+    #[error("partially_accepted/ is for scoring problems, and this one is pass-fail")]
+    PartiallyAcceptedPassFail,
+    #[error("submissions.yaml names its language `{0}`, which this judge does not run")]
+    UnknownLanguageCode(String),
+    /// Its language cannot be told: the fault in a few words.
+    #[error("{}", .0.summary())]
+    Language(LanguageFault),
+    #[error("{0}")]
+    Unreadable(Error),
 }
 
 #[cfg(test)]
@@ -243,7 +252,10 @@ mod tests {
         let unknown = dir.path().join("notes.txt");
         std::fs::write(&unknown, "").unwrap();
         assert_eq!(
-            language_of(&unknown, &Choice::default()).err().as_deref(),
+            language_of(&unknown, &Choice::default())
+                .err()
+                .map(|e| e.to_string())
+                .as_deref(),
             Some("unknown language")
         );
         let folder = dir.path().join("mixed");
@@ -251,7 +263,10 @@ mod tests {
         std::fs::write(folder.join("a.py"), "").unwrap();
         std::fs::write(folder.join("b.c"), "").unwrap();
         assert_eq!(
-            language_of(&folder, &Choice::default()).err().as_deref(),
+            language_of(&folder, &Choice::default())
+                .err()
+                .map(|e| e.to_string())
+                .as_deref(),
             Some("cannot tell this folder's language")
         );
     }
