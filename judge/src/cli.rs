@@ -19,6 +19,7 @@ use crate::problem::profile::Profile;
     long_about = "Compile, run and judge solutions against every problem's test cases.\n\n\
                   With no command, judges every problem under problems/ (as `judge run`)."
 )]
+/// The parsed command line: the global options and the command.
 pub struct Cli {
     #[command(flatten)]
     pub(crate) global: Global,

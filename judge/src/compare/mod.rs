@@ -29,7 +29,12 @@ pub enum CompareMode {
     /// Whitespace-separated tokens; the amount and kind of whitespace does not matter.
     Tokens,
     /// Tokens, where two numbers match when within `abs` or within `rel` of the larger one.
-    Float { abs: f64, rel: f64 },
+    Float {
+        /// The absolute tolerance.
+        abs: f64,
+        /// The tolerance relative to the larger of the two numbers.
+        rel: f64,
+    },
     /// The Kattis default output validator: tokens, letter case ignored unless
     /// `case_sensitive`, whitespace ignored unless `space_change_sensitive`, numbers within the
     /// tolerance when one is given.
@@ -39,13 +44,16 @@ pub enum CompareMode {
 /// The flags of the Kattis default output validator.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
 pub struct KattisFlags {
+    /// Letters must match in case (`case_sensitive`).
     pub case_sensitive: bool,
+    /// Whitespace must match exactly (`space_change_sensitive`).
     pub space_change_sensitive: bool,
     /// `(absolute, relative)`; `None` compares numbers as text.
     pub tolerance: Option<(f64, f64)>,
 }
 
 impl CompareMode {
+    /// As `problem.toml` spells it: `exact`, `lines`, `tokens`, `float`; `kattis` for a package.
     pub fn name(self) -> &'static str {
         match self {
             CompareMode::Exact => "exact",
@@ -73,41 +81,66 @@ pub struct Mismatch {
     pub line: usize,
     /// The sub-case of a multi-case output (`#3`, `Case #3:`) that the line belongs to.
     pub case_label: Option<String>,
+    /// What differs there.
     pub reason: Reason,
 }
 
+/// What differs at a mismatch's line.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reason {
+    /// The program wrote nothing.
     EmptyOutput,
+    /// The output has fewer lines than expected, the lines before being right.
     MissingLines {
+        /// Lines expected.
         expected: usize,
+        /// Lines written.
         actual: usize,
     },
+    /// The output has more lines than expected, the lines before being right.
     ExtraLines {
+        /// Lines expected.
         expected: usize,
+        /// Lines written.
         actual: usize,
     },
     /// Exact mode only: the texts match once line endings and trailing whitespace are ignored.
     LineEndingsOrTrailingSpace,
+    /// The line differs only in its whitespace.
     WhitespaceOnly,
+    /// The line differs only in the case of its letters.
     LetterCaseOnly,
+    /// The line differs.
     DifferentLine {
+        /// The expected line, as shown.
         expected: String,
+        /// The line written, as shown.
         actual: String,
     },
+    /// A token differs.
     DifferentToken {
+        /// The expected token.
         expected: String,
+        /// The token written.
         actual: String,
     },
+    /// A number is off by more than the tolerance.
     FloatOff {
+        /// The expected number.
         expected: String,
+        /// The number written.
         actual: String,
+        /// How far off it is.
         delta: f64,
     },
+    /// The output ends where a token was expected.
     OutputEndsEarly {
+        /// The token expected there.
         expected: String,
     },
+    /// The output has a token where the expected output ends.
     ExtraToken {
+        /// The token written.
         actual: String,
     },
 }

@@ -12,9 +12,13 @@ use super::{CompareMode, Mismatch, Reason};
 /// that what a wrong answer keeps is small however large the outputs are.
 #[derive(Debug)]
 pub struct FileMismatch {
+    /// Where and why the outputs differ.
     pub mismatch: Mismatch,
+    /// The 1-based line both excerpts start at.
     pub first_line: usize,
+    /// The expected output's lines around the mismatch.
     pub expected_excerpt: Vec<u8>,
+    /// The output's lines around the mismatch.
     pub actual_excerpt: Vec<u8>,
 }
 

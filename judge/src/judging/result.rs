@@ -15,9 +15,13 @@ use crate::compare::Mismatch;
 pub struct CaseResult {
     /// The case's name: its path below the problem folder, without extension.
     pub name: String,
+    /// What a real judge would answer for the case.
     pub verdict: Verdict,
+    /// CPU time (user and system) of the program and every process it started.
     pub cpu_time: Duration,
+    /// Wall-clock time from the start of the run to its end.
     pub wall_time: Duration,
+    /// Peak memory of the whole process tree.
     pub peak_memory_bytes: u64,
     /// The verdict is the one of a serial re-run near the time limit.
     pub confirmed: bool,
@@ -46,10 +50,13 @@ pub struct Failure {
 /// Totals for one problem or for the whole run.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
+    /// How many cases were judged.
     pub cases: usize,
     /// Cases per verdict kind, indexed by the kind's place in `VerdictKind::ALL`.
     counts: [usize; VerdictKind::ALL.len()],
+    /// The largest CPU time of a case.
     pub max_cpu_time: Duration,
+    /// The largest peak memory of a case.
     pub max_peak_memory_bytes: u64,
 }
 
@@ -72,6 +79,7 @@ impl Tally {
         self.counts[kind as usize]
     }
 
+    /// How many cases were accepted.
     pub fn accepted(&self) -> usize {
         self.count(VerdictKind::Accepted)
     }
@@ -98,7 +106,9 @@ impl Tally {
 /// What one solution got.
 #[derive(Debug, Clone, Default)]
 pub struct SolutionVerdicts {
+    /// The solution judged.
     pub solution: PathBuf,
+    /// It did not compile: no case was run.
     pub compile_error: bool,
     /// Every case's verdict, in case order.
     pub verdicts: Vec<Verdict>,
@@ -110,6 +120,7 @@ pub struct SolutionVerdicts {
     pub messages: Vec<Option<String>>,
     /// Why the first case that failed did (or the compiler's message).
     pub first_failure: Option<String>,
+    /// The totals of its cases.
     pub tally: Tally,
     /// A scored problem's score.
     pub score: Option<Result<Scorecard, ScoreError>>,

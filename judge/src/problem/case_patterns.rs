@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 pub struct CasePatterns(Vec<String>);
 
 impl CasePatterns {
+    /// The patterns given; an empty one is a usage error.
     pub fn new(patterns: &[String]) -> Result<CasePatterns> {
         if patterns.iter().any(|pattern| pattern.is_empty()) {
             return Err(Error::usage("--case needs a pattern, like `sample/*`"));
@@ -15,6 +16,7 @@ impl CasePatterns {
         Ok(CasePatterns(patterns.to_vec()))
     }
 
+    /// Whether no pattern was given (every case is selected).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

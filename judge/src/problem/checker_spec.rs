@@ -34,7 +34,9 @@ pub enum Protocol {
 /// A problem's checker, as its metadata names it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckerSpec {
+    /// The checker's source file or folder, inside the problem folder.
     pub source: PathBuf,
+    /// How it is called and how it answers.
     pub protocol: Protocol,
     /// Extra arguments (Kattis' `validator_flags`).
     pub flags: Vec<String>,
@@ -43,6 +45,7 @@ pub struct CheckerSpec {
     pub reads_scores: bool,
     /// Its own limits (a package's `validation_time` and `validation_memory`).
     pub limits: Limits,
+    /// Whether it reads the output after the run or talks with the submission.
     pub mode: Mode,
 }
 

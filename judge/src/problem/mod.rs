@@ -36,16 +36,23 @@ use crate::toolchain::Limits;
 pub struct Problem {
     /// The folder's name: `boj_7682`.
     pub id: String,
+    /// The problem folder (or the package).
     pub dir: PathBuf,
+    /// The problem's name for people; its id when the metadata gives none.
     pub name: String,
+    /// Where the problem is published, when the metadata says.
     pub source_url: Option<String>,
+    /// The online judge the problem is judged as: its limits, compare mode and rules.
     pub profile: Profile,
     /// The solution judged by default.
     pub solution: PathBuf,
+    /// The limits a solution runs under (before the judge's allowance for its language).
     pub limits: Limits,
+    /// How an output is compared with the expected one, when there is no checker.
     pub compare: CompareMode,
     /// A custom checker, used instead of `compare` when present.
     pub checker: Option<CheckerSpec>,
+    /// Every case, samples first, in the order they are judged.
     pub cases: Vec<TestCase>,
     /// `[[subtasks]]` of `problem.toml`, as written; `resolve_subtasks` turns them into
     /// `scoring` once the cases are known.
@@ -96,7 +103,9 @@ impl Problem {
 pub struct TestCase {
     /// Path below the tests folder, without extension: `sample/1`.
     pub name: String,
+    /// The input file.
     pub input: PathBuf,
+    /// The expected output (`.out`, or a package's `.ans`).
     pub expected: PathBuf,
     /// Arguments for the output validator on this case, after the problem's own (a Kattis
     /// package's `output_validator_args`); empty for our problems.

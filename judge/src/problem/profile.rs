@@ -21,10 +21,15 @@ pub const SIZE_LIMIT_MIB: std::ops::RangeInclusive<u64> = 1..=1 << 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Profile {
+    /// Baekjoon Online Judge.
     Boj,
+    /// SW Expert Academy.
     Swea,
+    /// Programmers.
     Programmers,
+    /// Kattis, and the Kattis / ICPC package format.
     Kattis,
+    /// Codeforces.
     Codeforces,
 }
 
@@ -32,6 +37,7 @@ use crate::toolchain::online_judges::{self, OnlineJudge};
 use crate::toolchain::Limits;
 
 impl Profile {
+    /// Every profile, in the order they are listed.
     pub const ALL: [Profile; 5] = [
         Profile::Boj,
         Profile::Swea,
@@ -40,6 +46,7 @@ impl Profile {
         Profile::Codeforces,
     ];
 
+    /// As `problem.toml` and `--profile` spell it: `boj`, `swea`, ...
     pub fn name(self) -> &'static str {
         match self {
             Profile::Boj => "boj",
@@ -98,6 +105,7 @@ impl Profile {
         }
     }
 
+    /// The compare mode the judge uses when a problem names none.
     pub fn compare(self) -> CompareMode {
         match self {
             Profile::Kattis | Profile::Codeforces => CompareMode::Tokens,

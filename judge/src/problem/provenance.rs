@@ -22,6 +22,7 @@ const HEADER: &str = "# ProvenanceToml by `judge gen`, `judge add --from-referen
 /// The provenance of every case the judge wrote, by case name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Provenance {
+    /// Each written case (its name below `tests/`) with where it came from.
     pub cases: BTreeMap<String, Origin>,
 }
 
@@ -39,19 +40,25 @@ struct ProvenanceToml {
 pub struct Origin {
     /// The generator and its arguments, for a generated input; none for a given input.
     pub generator: Option<String>,
+    /// The generator's content hash when it was run.
     pub generator_hash: Option<String>,
+    /// The generator's arguments.
     pub args: Option<String>,
     /// For an input cut down from a generated one (`judge stress`): how it was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived_from: Option<String>,
+    /// The content hash of the input as written.
     pub input_hash: String,
     /// The reference that produced the expected output.
     pub reference: String,
+    /// The reference's content hash when it was run.
     pub reference_hash: String,
+    /// The content hash of the expected output as written.
     pub output_hash: String,
 }
 
 impl Origin {
+    /// Whether the case came from the generator (not written by hand, nor added).
     pub fn is_generated(&self) -> bool {
         self.generator.is_some()
     }

@@ -73,8 +73,11 @@ struct RecipeEntry {
 /// how an input holds several cases (so that a counterexample can be cut down to one).
 #[derive(Debug, Clone)]
 pub struct StressRecipe {
+    /// The generator's arguments, with `{seed}` and `{size}` filled in per run.
     pub args: String,
+    /// The `{size}` every run is generated at; a counterexample is shrunk below it.
     pub size: u64,
+    /// How one input holds its cases, so that a failing one can be cut out.
     pub layout: Layout,
     /// For `layout = "terminated"`: the line that ends the input (`end`).
     pub terminator: Option<String>,
@@ -102,6 +105,7 @@ pub enum Layout {
 pub struct PlannedCase {
     /// Below `tests/`, without extension: `exhaustive/part-1`.
     pub name: String,
+    /// The generator's arguments.
     pub args: String,
 }
 

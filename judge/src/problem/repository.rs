@@ -14,6 +14,7 @@ use crate::error::{CorpusFault, Error, Result};
 /// The repository the judge works in.
 #[derive(Debug, Clone)]
 pub struct Repository {
+    /// The folder that holds `problems/` (or, standalone, the package).
     pub root: PathBuf,
     /// No `problems/` folder was found: the judge works on packages named by path (a Kattis
     /// package anywhere on disk), and keeps its builds in the user's cache folder.
@@ -66,6 +67,7 @@ impl Repository {
         path.strip_prefix(&self.root).unwrap_or(path)
     }
 
+    /// The repository's `problems/` folder.
     pub fn problems_dir(&self) -> PathBuf {
         self.root.join(PROBLEMS_DIR)
     }

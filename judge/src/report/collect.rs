@@ -14,7 +14,16 @@ use crate::toolchain::program::Program;
 /// Each task's verdicts, in the order of the tasks, or why it was not judged.
 #[derive(Debug, Default)]
 pub struct Collector {
-    pub judged: Vec<Result<SolutionVerdicts, String>>,
+    /// A task's verdicts, or the fault that kept its problem from being judged.
+    pub judged: Vec<Result<SolutionVerdicts, ProblemFault>>,
+}
+
+/// Why a task was not judged: its problem's error, as the reporters were told it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ProblemFault {
+    /// The error's message, naming the file at fault.
+    pub message: String,
 }
 
 impl Collector {
@@ -25,7 +34,9 @@ impl Collector {
 
 impl Reporter for Collector {
     fn problem_error(&mut self, error: &Error) {
-        self.judged.push(Err(error.to_string()));
+        self.judged.push(Err(ProblemFault {
+            message: error.to_string(),
+        }));
     }
     fn problem_started(&mut self, _problem: &Problem, solution: &Path, _program: Option<&Program>) {
         self.judged.push(Ok(SolutionVerdicts {

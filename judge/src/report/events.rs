@@ -8,21 +8,29 @@ use crate::judging::Tally;
 /// What a whole run came to.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
+    /// How many problems were judged (a problem judged with several solutions counts once).
     pub problems: usize,
+    /// The totals of every case judged.
     pub tally: Tally,
+    /// Solutions built in this run.
     pub compiled: usize,
+    /// Solutions taken from the build cache.
     pub cached: usize,
+    /// Solutions that did not compile.
     pub compile_errors: usize,
+    /// Problems that could not be judged (a fault of the problem or the harness).
     pub errors: usize,
     /// Cases not judged because an earlier case of the same solution failed (`fail_fast`).
     pub skipped: usize,
     /// The signal that stopped the run before every case was judged: the caller exits with
     /// 128 plus it, as a shell would.
     pub interrupted: Option<i32>,
+    /// How long the whole run took.
     pub wall_time: Duration,
 }
 
 impl RunSummary {
+    /// The run's outcome: an error, else any case not accepted, else accepted.
     pub fn outcome(&self) -> Outcome {
         if self.errors > 0 {
             Outcome::Error

@@ -13,7 +13,7 @@ mod table;
 
 use std::path::Path;
 
-pub use collect::Collector;
+pub use collect::{Collector, ProblemFault};
 pub use events::RunSummary;
 pub(crate) use human::{counts, render_diff, HumanReporter};
 pub(crate) use json::JsonReporter;
@@ -80,12 +80,16 @@ pub trait Reporter {
     fn problem_error(&mut self, error: &Error);
     /// Judging of a problem begins; `program` is `None` when its solution did not compile.
     fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>);
+    /// The solution did not compile: the compiler's message.
     fn compile_error(&mut self, problem: &Problem, message: &str);
+    /// A case was judged (in case order).
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
     /// A scored problem's score, after its last case and before `problem_finished`; `Err` is
     /// a judge error in the scoring (a validator that broke its rules).
     fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
+    /// Every case of the problem was judged (or the rest skipped), with their totals.
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
+    /// The run ended.
     fn run_finished(&mut self, summary: &RunSummary);
 }
 

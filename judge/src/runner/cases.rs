@@ -42,6 +42,7 @@ pub enum Progress<'a> {
     Unjudged(usize),
     /// A task whose cases follow.
     TaskStarted(usize),
+    /// A case of a task was judged.
     CaseFinished(usize, &'a CaseResult),
     /// The end of a task's cases, with their totals.
     TaskFinished(usize, &'a Tally),
@@ -50,6 +51,7 @@ pub enum Progress<'a> {
 /// What `run_cases` came to.
 #[derive(Debug, Default)]
 pub struct CaseTotals {
+    /// The totals of the cases judged.
     pub tally: Tally,
     /// Cases not judged because an earlier case of the same task failed (`fail_fast`).
     pub skipped: usize,

@@ -132,6 +132,7 @@ pub fn finish() {
 pub struct Deferred(());
 
 impl Deferred {
+    /// Opens a section that a signal does not cut short.
     pub fn new() -> Deferred {
         install();
         DEFERRED.fetch_add(1, Ordering::SeqCst);

@@ -43,7 +43,9 @@ pub struct Settings {
 /// A problem to judge with the solution to judge it with.
 #[derive(Debug, Clone)]
 pub struct Task {
+    /// The problem, with its cases.
     pub problem: Problem,
+    /// The solution to judge it with.
     pub solution: PathBuf,
     /// Its cases run one at a time (see `CaseJudge::one_at_a_time`).
     pub one_at_a_time: bool,

@@ -9,7 +9,9 @@ use super::Load;
 /// How a process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Termination {
+    /// It exited with this code.
     Exited(i32),
+    /// A signal ended it.
     Signaled(i32),
 }
 
@@ -53,9 +55,11 @@ fn signal_name(signal: i32) -> Option<&'static str> {
 /// The evidence of one run.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
+    /// How the program ended.
     pub termination: Termination,
     /// User + system CPU time of the program and every process it started.
     pub cpu_time: Duration,
+    /// Wall-clock time from the start to the end of the run.
     pub wall_time: Duration,
     /// Peak memory of the whole process tree (see the module's notes for how).
     pub peak_memory_bytes: u64,

@@ -123,6 +123,10 @@ const OOM_SCORE_ADJ: &CStr = c"/proc/self/oom_score_adj";
 pub(super) type Sys = Result<libc::c_long, libc::c_int>;
 
 /// A raw system call (through libc's `syscall`, whose errno is the caller's thread's).
+///
+/// # Safety
+/// `args` must be what system call `number` takes: every address among them valid for what
+/// the call reads or writes there, for as long as it runs.
 #[inline(never)]
 pub(super) unsafe fn sys(number: libc::c_long, args: [usize; 4]) -> Sys {
     let result = libc::syscall(number, args[0], args[1], args[2], args[3]);
@@ -143,6 +147,10 @@ struct KernelSigaction {
 }
 
 /// Sets the calling thread's signal mask to `mask` (a 64-bit kernel set); returns the old.
+///
+/// # Safety
+/// The caller must be ready for the signals it unblocks to be delivered at once, and must
+/// restore the mask before any code that relies on the old one runs.
 unsafe fn set_signal_mask(mask: u64) -> u64 {
     let mut previous: u64 = 0;
     let _ = sys(
@@ -219,6 +227,10 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
 }
 
 /// The child's steps; returns only when one failed.
+///
+/// # Safety
+/// Only in the child between `clone` and `exec`, which shares the parent's memory: it may
+/// make system calls on data `launch` prepared, and nothing that allocates or takes a lock.
 unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     let fixed = launch.fixed;
     let default = KernelSigaction {

@@ -19,10 +19,12 @@ pub struct Load {
 }
 
 impl Load {
+    /// `others_us`, as a duration.
     pub fn others(&self) -> Duration {
         Duration::from_micros(self.others_us)
     }
 
+    /// `all_busy_us`, as a duration.
     pub fn all_busy(&self) -> Duration {
         Duration::from_micros(self.all_busy_us)
     }

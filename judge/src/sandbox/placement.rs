@@ -153,6 +153,7 @@ pub fn pin_this_thread(cpu: usize) -> bool {
 pub struct Unpin(Option<CpuSet>);
 
 impl Unpin {
+    /// Frees the calling thread from its CPU when the guard is dropped.
     pub fn on_drop() -> Unpin {
         Unpin(rustix::thread::sched_getaffinity(None).ok())
     }

@@ -27,8 +27,11 @@ pub struct RunLimits {
 /// What to run, and under which limits.
 #[derive(Debug, Clone)]
 pub struct RunSpec<'a> {
+    /// The program and its arguments; a bare name is found on `PATH`.
     pub argv: &'a [OsString],
+    /// The file the program reads on standard input.
     pub stdin: &'a Path,
+    /// The limits the run is held to.
     pub limits: RunLimits,
     /// Cap the address space where no memory cgroup enforces the limit; false for runtimes
     /// that reserve far more address space than they use (the JVM).

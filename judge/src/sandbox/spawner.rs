@@ -294,6 +294,10 @@ impl Loop {
 
     /// One request into `message`, its lent descriptors into `stdio`; `None` when the
     /// supervisor has gone.
+    ///
+    /// # Safety
+    /// Only in the spawner's loop: it makes raw system calls on the loop's own socket and
+    /// buffers, and the descriptors it receives are the caller's to close.
     unsafe fn receive(&mut self, stdio: &mut [libc::c_int; 3]) -> Option<usize> {
         // Room for one SCM_RIGHTS message of three descriptors, aligned for cmsghdr.
         let mut control = [0u64; 8];

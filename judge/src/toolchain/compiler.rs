@@ -29,6 +29,7 @@ const COMPILE_LIMITS: Limits = Limits {
 /// The result of building one program.
 #[derive(Debug, Clone)]
 pub enum Build {
+    /// The program was built (or taken from the cache).
     Ready(Program),
     /// The compiler rejected the source (the CE verdict), with its message.
     CompileError(String),
@@ -47,6 +48,7 @@ pub struct Compiler {
 }
 
 impl Compiler {
+    /// A compiler that keeps its builds in `cache_dir` and runs them in `sandbox`.
     pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
             cache_dir,

@@ -55,6 +55,7 @@ pub(super) const ORIGIN: &str = "/judge-source-folder";
 /// A program ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
+    /// The language it is in.
     pub language: &'static Language,
     /// The run command, with `{memory_mib}`, `{stack_mib}` and `{initial_heap}` left for
     /// `command`.

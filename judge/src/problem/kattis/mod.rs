@@ -51,8 +51,11 @@ impl FormatVersion {
 /// a whole multiple of `time_resolution`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timing {
+    /// The slowest accepted submission's CPU time times this is the time limit.
     pub ac_to_time_limit: f64,
+    /// A submission that must time out runs to the time limit times this.
     pub time_limit_to_tle: f64,
+    /// The derived time limit is a whole multiple of this many seconds.
     pub time_resolution: f64,
 }
 
@@ -69,6 +72,7 @@ impl Timing {
 /// What a package adds to a problem.
 #[derive(Debug, Clone)]
 pub struct Package {
+    /// The format version the package is written in.
     pub version: FormatVersion,
     /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::Plan`.
     pub scoring: bool,
@@ -79,6 +83,7 @@ pub struct Package {
     /// The package states its time limit (`limits.time_limit`, legacy `.timelimit`); when it
     /// does not, `verify` derives one with `timing` and `run` uses the default until then.
     pub time_limit_given: bool,
+    /// How a time limit is derived when the package states none.
     pub timing: Timing,
     /// 2025-09 `constants`, put into its programs, included files and `test_group.yaml`.
     pub constants: constants::Constants,

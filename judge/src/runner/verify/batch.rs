@@ -9,7 +9,7 @@ use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::kattis::FormatVersion;
 use crate::problem::Problem;
-use crate::report::Collector;
+use crate::report::{Collector, ProblemFault};
 use crate::runner::{judge_all, Settings, Task};
 use crate::toolchain::compiler::Compiler;
 
@@ -26,7 +26,7 @@ pub(super) struct JudgedSubmission {
     task: Task,
     folder: String,
     promise: Promise,
-    run: std::result::Result<SolutionVerdicts, String>,
+    run: Result<SolutionVerdicts, ProblemFault>,
 }
 
 impl SubmissionRun {
@@ -90,7 +90,7 @@ impl SubmissionRun {
             ..row("error".into(), false, None)
         };
         let run = match run {
-            Err(message) => return error(message.clone()),
+            Err(fault) => return error(fault.to_string()),
             Ok(SolutionVerdicts {
                 score: Some(Err(message)),
                 ..
@@ -216,7 +216,11 @@ pub(super) fn judge_batch(
         judge_all(tasks, compiler, &settings, &mut collector);
         let mut runs = collector.judged.into_iter();
         for (index, task, promise, folder) in pool {
-            let run = (runs.next()).unwrap_or_else(|| Err("the submission was not judged".into()));
+            let run = (runs.next()).unwrap_or_else(|| {
+                Err(ProblemFault {
+                    message: "the submission was not judged".into(),
+                })
+            });
             judged[index] = Some(SubmissionRun::JudgedSubmission(Box::new(
                 JudgedSubmission {
                     task,
