@@ -291,32 +291,43 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     })
 }
 
-fn parse_partition(text: &str) -> Result<(usize, usize), String> {
+/// A value of an option that is not one.
+#[derive(Debug, thiserror::Error)]
+enum ValueFault {
+    #[error("`{0}` is not a slice K/N with 1 <= K <= N, like 2/4")]
+    Partition(String),
+    #[error("`{0}` is not a duration like 30s, 2m or 500ms")]
+    Duration(String),
+    #[error("unknown unit `{0}`: use ms, s, m or h")]
+    Unit(String),
+    #[error("`{0}` is not a valid duration")]
+    OutOfRange(String),
+}
+
+fn parse_partition(text: &str) -> Result<(usize, usize), ValueFault> {
     let parsed = text
         .split_once('/')
         .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
     match parsed {
         Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
-        _ => Err(format!(
-            "`{text}` is not a slice K/N with 1 <= K <= N, like 2/4"
-        )),
+        _ => Err(ValueFault::Partition(text.to_owned())),
     }
 }
 
 /// `30s`, `2m`, `500ms`, or a plain number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, String> {
+fn parse_duration(text: &str) -> Result<Duration, ValueFault> {
     let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let value: f64 = digits
         .parse()
-        .map_err(|_| format!("`{text}` is not a duration like 30s, 2m or 500ms"))?;
+        .map_err(|_| ValueFault::Duration(text.to_owned()))?;
     let seconds = match &text[digits.len()..] {
         "" | "s" => value,
         "ms" => value / 1000.0,
         "m" => value * 60.0,
         "h" => value * 3600.0,
-        unit => return Err(format!("unknown unit `{unit}`: use ms, s, m or h")),
+        unit => return Err(ValueFault::Unit(unit.to_owned())),
     };
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("`{text}` is not a valid duration"))
+    Duration::try_from_secs_f64(seconds).map_err(|_| ValueFault::OutOfRange(text.to_owned()))
 }
 
 /// Whether a command line may run programs, guessed before it is parsed (to start a run

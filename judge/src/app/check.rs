@@ -150,12 +150,12 @@ fn build_as_the_judge(
                 ));
                 builds.push(offer.label);
             }
-            Err(message) => {
+            Err(failure) => {
                 notices.result(format_args!(
                     "  note      does not build as {} (`{shown}`):",
                     offer.label
                 ));
-                for line in message.trim_end().lines().take(10) {
+                for line in failure.to_string().trim_end().lines().take(10) {
                     notices.result(format_args!("            {line}"));
                 }
             }

@@ -117,7 +117,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         (Protocol::Kattis, Termination::Exited(42)) if spec.reads_scores => {
             match validator_score(feedback) {
                 Ok(score) => Judgement::Accepted(score),
-                Err(fault) => Judgement::Fault(fault),
+                Err(fault) => Judgement::Fault(fault.to_string()),
             }
         }
         (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted(None),
@@ -151,8 +151,8 @@ const MULTIPLIER_FILE: &str = "score_multiplier.txt";
 
 /// The score an accepting validator wrote (`score.txt`, or 2025-09's
 /// `score_multiplier.txt`); both, or one that is no number, is the validator's fault.
-fn validator_score(feedback: &Path) -> Result<Option<ValidatorScore>, String> {
-    let read = |name: &str| -> Result<Option<f64>, String> {
+fn validator_score(feedback: &Path) -> Result<Option<ValidatorScore>, ScoreFileFault> {
+    let read = |name: &'static str| -> Result<Option<f64>, ScoreFileFault> {
         match std::fs::read_to_string(feedback.join(name)) {
             Ok(text) => text
                 .trim()
@@ -160,23 +160,28 @@ fn validator_score(feedback: &Path) -> Result<Option<ValidatorScore>, String> {
                 .ok()
                 .filter(|value| value.is_finite() && *value >= 0.0)
                 .map(Some)
-                .ok_or_else(|| {
-                    format!(
-                        "the validator's {name} holds `{}`, not a non-negative number",
-                        text.trim()
-                    )
+                .ok_or_else(|| ScoreFileFault::NotANumber {
+                    file: name,
+                    text: text.trim().to_owned(),
                 }),
             Err(_) => Ok(None),
         }
     };
     match (read(SCORE_FILE)?, read(MULTIPLIER_FILE)?) {
-        (Some(_), Some(_)) => Err(format!(
-            "the validator wrote both {SCORE_FILE} and {MULTIPLIER_FILE}"
-        )),
+        (Some(_), Some(_)) => Err(ScoreFileFault::Both),
         (Some(score), None) => Ok(Some(ValidatorScore::Score(score))),
         (None, Some(multiplier)) => Ok(Some(ValidatorScore::Multiplier(multiplier))),
         (None, None) => Ok(None),
     }
+}
+
+/// A validator's score file that breaks the format's rules: the validator's fault.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+enum ScoreFileFault {
+    #[error("the validator's {file} holds `{text}`, not a non-negative number")]
+    NotANumber { file: &'static str, text: String },
+    #[error("the validator wrote both {SCORE_FILE} and {MULTIPLIER_FILE}")]
+    Both,
 }
 
 fn with_default(message: String, default: &str) -> String {
@@ -222,7 +227,10 @@ mod tests {
             Ok(Some(ValidatorScore::Score(12.5)))
         );
         std::fs::write(feedback.join(MULTIPLIER_FILE), "0.5").unwrap();
-        assert!(validator_score(feedback).unwrap_err().contains("both"));
+        assert!(validator_score(feedback)
+            .unwrap_err()
+            .to_string()
+            .contains("both"));
         std::fs::remove_file(feedback.join(SCORE_FILE)).unwrap();
         assert_eq!(
             validator_score(feedback),
@@ -231,6 +239,7 @@ mod tests {
         std::fs::write(feedback.join(MULTIPLIER_FILE), "-1").unwrap();
         assert!(validator_score(feedback)
             .unwrap_err()
+            .to_string()
             .contains("score_multiplier.txt holds `-1`"));
     }
 }

@@ -5,9 +5,38 @@
 
 use std::path::{Component, Path, PathBuf};
 
+/// Why a path read from a problem's file may not be used; the caller names the file, line
+/// and key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathFault {
+    /// An empty path.
+    #[error("is empty: expected a path relative to the problem folder")]
+    Empty,
+    /// A path with a NUL byte, which no file name has.
+    #[error("`{0}` holds a NUL byte")]
+    Nul(String),
+    /// A path that climbs out with `..`.
+    #[error("`{0}` has `..`: paths must stay inside the problem folder")]
+    ParentDir(String),
+    /// An absolute path.
+    #[error("`{0}` is absolute: expected a path relative to the problem folder")]
+    Absolute(String),
+    /// A path through a symlinked folder that leads out of the problem folder.
+    #[error("`{path}` goes through `{through}`, a symlink leading out of the problem folder")]
+    LeadsOut {
+        /// The path as written.
+        path: String,
+        /// The symlinked folder, relative to the problem folder.
+        through: String,
+    },
+    /// A case name with an empty, `.` or `..` part.
+    #[error("`{0}`: a case name is a relative path below tests/ without empty, `.` or `..` parts")]
+    NotACaseName(String),
+}
+
 /// `dir` joined with `relative` when `relative` stays inside `dir`; otherwise why not (the
 /// caller adds the file, line and key).
-pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, String> {
+pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, PathFault> {
     let path = self::relative(relative)?;
     // Every folder on the way must be the problem's own: a symlinked folder may point
     // anywhere. The file itself may be a symlink: it is read through, but replaced or
@@ -28,10 +57,10 @@ pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, String> {
                     .is_ok_and(|target| target.starts_with(root.as_path()));
                 if !leads_in {
                     let shown = folder.strip_prefix(dir).unwrap_or(&folder);
-                    return Err(format!(
-                        "`{relative}` goes through `{}`, a symlink leading out of the problem folder",
-                        shown.display()
-                    ));
+                    return Err(PathFault::LeadsOut {
+                        path: relative.to_owned(),
+                        through: shown.display().to_string(),
+                    });
                 }
             }
             Ok(_) => {}
@@ -44,26 +73,20 @@ pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, String> {
 
 /// `relative` as a path when it is one: not empty, not absolute, without `..`. This alone
 /// looks at no file; `inside` adds the check of symlinked folders.
-pub fn relative(relative: &str) -> Result<&Path, String> {
+pub fn relative(relative: &str) -> Result<&Path, PathFault> {
     let path = Path::new(relative);
     if relative.is_empty() {
-        return Err("is empty: expected a path relative to the problem folder".into());
+        return Err(PathFault::Empty);
     }
     if relative.contains('\0') {
-        return Err(format!("`{relative}` holds a NUL byte"));
+        return Err(PathFault::Nul(relative.to_owned()));
     }
     for component in path.components() {
         match component {
             Component::Normal(_) | Component::CurDir => {}
-            Component::ParentDir => {
-                return Err(format!(
-                    "`{relative}` has `..`: paths must stay inside the problem folder"
-                ))
-            }
+            Component::ParentDir => return Err(PathFault::ParentDir(relative.to_owned())),
             Component::RootDir | Component::Prefix(_) => {
-                return Err(format!(
-                    "`{relative}` is absolute: expected a path relative to the problem folder"
-                ))
+                return Err(PathFault::Absolute(relative.to_owned()))
             }
         }
     }
@@ -87,7 +110,7 @@ mod tests {
     #[test]
     fn escapes_are_refused_with_the_reason() {
         let dir = tempfile::tempdir().unwrap();
-        let reason = |relative: &str| inside(dir.path(), relative).unwrap_err();
+        let reason = |relative: &str| inside(dir.path(), relative).unwrap_err().to_string();
         assert!(reason("../x").contains("has `..`"));
         assert!(reason("tests/../../x").contains("has `..`"));
         assert!(reason("/etc/passwd").contains("is absolute"));
@@ -103,7 +126,9 @@ mod tests {
         std::fs::create_dir(dir.path().join("real")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("tests/alias"))
             .unwrap();
-        let reason = inside(dir.path(), "tests/random/r-1.in").unwrap_err();
+        let reason = inside(dir.path(), "tests/random/r-1.in")
+            .unwrap_err()
+            .to_string();
         assert!(
             reason.contains("goes through `tests/random`, a symlink leading out"),
             "{reason}"

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::confine::PathFault;
 use super::layout::{PROVENANCE_FILE, TESTS_DIR};
 use crate::error::{Error, Result};
 use crate::problem::toml_file::{line_at, parse_toml};
@@ -124,15 +125,13 @@ pub fn case_file(
     problem_dir: &Path,
     name: &str,
     extension: &str,
-) -> Result<std::path::PathBuf, String> {
+) -> Result<std::path::PathBuf, PathFault> {
     crate::problem::confine::relative(name)?;
     let plain = name
         .split('/')
         .all(|part| !part.is_empty() && part != "." && part != "..");
     if !plain {
-        return Err(format!(
-            "`{name}`: a case name is a relative path below tests/ without empty, `.` or `..` parts"
-        ));
+        return Err(PathFault::NotACaseName(name.to_owned()));
     }
     crate::problem::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
 }

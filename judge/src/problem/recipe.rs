@@ -245,7 +245,7 @@ fn validate_entry(entry: EntryToml, dir: &Path, file: &Located) -> Result<Recipe
         ("name", &entry.name, format!("{group}/{name}")),
     ] {
         if let Err(reason) = case_file(dir, &relative, "in") {
-            return Err(file.error(value.span(), key, &reason));
+            return Err(file.error(value.span(), key, &reason.to_string()));
         }
     }
     Ok(RecipeEntry {

@@ -63,6 +63,6 @@ impl Located<'_> {
     /// `dir/relative` when the path stays inside the problem folder `dir`.
     pub fn inside(&self, dir: &Path, relative: &Spanned<String>, key: &str) -> Result<PathBuf> {
         crate::problem::confine::inside(dir, relative.get_ref())
-            .map_err(|reason| self.error(relative.span(), key, &reason))
+            .map_err(|reason| self.error(relative.span(), key, &reason.to_string()))
     }
 }

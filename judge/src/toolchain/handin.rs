@@ -19,9 +19,29 @@ use crate::error::{Error, Result};
 /// Python, `// --- stdin adapter ...` in the C family and Rust).
 pub const ADAPTER_MARKER: &str = "--- stdin adapter";
 
-/// Builds `file` alone in an empty folder with a judge's published command; the compiler's
-/// message when it fails. Not sandboxed: it is a compiler, as in `compiler`.
-pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Result<(), String>> {
+/// Why a judge's own command did not build a file.
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeBuildFailure {
+    /// The compiler rejected the file; its message.
+    #[error("{0}")]
+    Rejected(String),
+    /// The compiler could not be started.
+    #[error("cannot run `{tool}`: {error}")]
+    NotRun {
+        /// The compiler's command.
+        tool: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
+/// Builds `file` alone in an empty folder with a judge's published command; why it did not
+/// build when it does not. Not sandboxed: it is a compiler, as in `compiler`.
+pub fn build_as(
+    offer: &Offered,
+    file: &Path,
+    language: &Language,
+) -> Result<Result<(), JudgeBuildFailure>> {
     let Some(command) = offer.compile else {
         return Ok(Ok(()));
     };
@@ -51,8 +71,13 @@ pub fn build_as(offer: &Offered, file: &Path, language: &Language) -> Result<Res
         .output();
     Ok(match output {
         Ok(output) if output.status.success() => Ok(()),
-        Ok(output) => Err(String::from_utf8_lossy(&output.stderr).into_owned()),
-        Err(error) => Err(format!("cannot run `{}`: {error}", argv[0])),
+        Ok(output) => Err(JudgeBuildFailure::Rejected(
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )),
+        Err(error) => Err(JudgeBuildFailure::NotRun {
+            tool: argv[0].clone(),
+            error,
+        }),
     })
 }
 
