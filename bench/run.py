@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The judge's cost next to the floor (a bare spawn-compare loop) and online-judge-tools.
 
-usage: python3 bench/run.py [--rounds N] [--only WORKLOAD ...] [--no-oj] [--update-readme]
+usage: python3 bench/run.py [--rounds N] [--only WORKLOAD ...] [--no-oj] [--baseline BINARY]
+                            [--update-readme]
 
 Builds the release judge and the floor, generates the workloads under target/bench/
 (deterministically; nothing is committed), warms the judge's compile cache, then times every
 command of a workload in interleaved rounds and prints one Markdown table: median, min and
 max wall time, the ratio to the floor at the same parallelism, and the peak memory of the
 process (wait4's ru_maxrss: the judge itself, as every solution here stays small). With
---update-readme the table replaces the one between the bench markers in README.md.
+--baseline BINARY another judge binary (an earlier build) runs in the same rounds, beside the
+judge, so that two builds are compared in pairs. With --update-readme the table replaces the
+one between the bench markers in docs/performance.md.
 """
 
 import argparse
@@ -187,6 +190,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--no-oj", action="store_true")
+    parser.add_argument("--baseline", type=Path)
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
 
@@ -215,6 +219,8 @@ def main():
         for jobs in (1, 2):
             runs.append(("floor", jobs, [FLOOR, "-j", str(jobs), *floor_args]))
             runs.append(("judge", jobs, [JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
+            if args.baseline:
+                runs.append(("baseline", jobs, [args.baseline, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
             if oj and oj_args:
                 binary, tests = oj_args
                 runs.append(("oj test", jobs, [oj, "test", "-c", binary, "-d", tests, "-j", str(jobs)]))
@@ -258,7 +264,7 @@ def main():
     checks = targets(medians, results)
     print("\n" + "\n".join(checks))
     if args.update_readme:
-        readme = ROOT / "README.md"
+        readme = ROOT / "docs" / "performance.md"
         text = readme.read_text()
         start, end = "<!-- bench:start -->", "<!-- bench:end -->"
         before, rest = text.split(start)

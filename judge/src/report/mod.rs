@@ -1,5 +1,7 @@
-//! Reporting: the result types of a run (`events`); a `Reporter` is fed them in input order
-//! while a run goes on; and the pieces of text every command prints (tables, counts, errors).
+//! Reporting: a `Reporter` is fed the results of a run (`judging`'s result types, and the
+//! run's summary, `events`) in input order while the run goes on; the reporters for people
+//! (human), machines (JSON, JUnit) and `judge verify` (the collector); and the pieces of text
+//! every command prints (tables, counts, errors, notices).
 
 mod collect;
 mod events;

@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod containment;
 mod corpus;
+mod docs;
 mod ecosystem;
 mod interactive;
 mod kattis;
