@@ -476,7 +476,6 @@ mod tests {
         use crate::problem::kattis::constants::Constants;
         use crate::problem::kattis::scoring::{plan, LegacyGrading};
         use crate::problem::kattis::FormatVersion;
-        use std::path::Path;
         use VerdictKind::*;
 
         fn case(name: &str, verdict: VerdictKind, validator: Option<f64>) -> CaseScore {
@@ -487,11 +486,7 @@ mod tests {
             }
         }
 
-        fn write(dir: &Path, relative: &str, text: &str) {
-            let path = dir.join(relative);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
+        use crate::problem::test_files::write;
 
         fn names(list: &[&str]) -> Vec<String> {
             list.iter().map(|s| s.to_string()).collect()

@@ -91,11 +91,7 @@ mod tests {
 
     use super::*;
 
-    fn touch(dir: &Path, relative: &str) {
-        let path = dir.join(relative);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, "x\n").unwrap();
-    }
+    use crate::problem::test_files::touch;
 
     fn names(cases: &[TestCase]) -> Vec<&str> {
         cases.iter().map(|c| c.name.as_str()).collect()

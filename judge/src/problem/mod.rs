@@ -114,3 +114,21 @@ pub struct TestCase {
     /// `output_validator_args: [float_tolerance, ...]`); else the problem's.
     pub compare: Option<CompareMode>,
 }
+
+/// Files for the tests of the modules that read problem folders.
+#[cfg(test)]
+pub(crate) mod test_files {
+    use std::path::Path;
+
+    /// Writes `text` to `dir/relative`, making the folders on the way.
+    pub(crate) fn write(dir: &Path, relative: &str, text: &str) {
+        let path = dir.join(relative);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A file of one line at `dir/relative`, for tests that need only its name.
+    pub(crate) fn touch(dir: &Path, relative: &str) {
+        write(dir, relative, "x\n");
+    }
+}

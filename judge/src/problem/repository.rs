@@ -233,15 +233,10 @@ fn is_problem_dir(dir: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::fs;
 
     use super::*;
 
-    fn touch(dir: &Path, relative: &str) {
-        let path = dir.join(relative);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, "x\n").unwrap();
-    }
+    use crate::problem::test_files::touch;
 
     #[test]
     fn typos_get_a_suggestion() {

@@ -1,26 +1,26 @@
 //! Reporting: a `Reporter` is fed the results of a run (`judging`'s result types, and the
-//! run's summary, `events`) in input order while the run goes on; the reporters for people
+//! run's summary, `summary`) in input order while the run goes on; the reporters for people
 //! (human), machines (JSON, JUnit) and `judge verify` (the collector); and the pieces of text
 //! every command prints (tables, counts, errors, notices).
 
 mod collect;
-mod events;
 mod human;
 mod json;
 mod junit;
 mod notice;
 pub(crate) mod rerun;
 mod subcase;
+mod summary;
 mod table;
 
 use std::path::Path;
 
 pub use collect::{Collector, ProblemFault};
-pub use events::RunSummary;
 pub(crate) use human::{counts, render_diff, HumanReporter};
 pub(crate) use json::JsonReporter;
 pub(crate) use junit::JunitReporter;
 pub(crate) use notice::Notices;
+pub use summary::RunSummary;
 pub(crate) use table::Table;
 
 use crate::error::Error;

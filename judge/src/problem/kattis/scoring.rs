@@ -596,11 +596,7 @@ impl YamlFile<'_> {
 mod tests {
     use super::*;
 
-    fn write(dir: &Path, relative: &str, text: &str) {
-        let path = dir.join(relative);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    use crate::problem::test_files::write;
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
