@@ -233,6 +233,9 @@ pub enum CorpusFault {
     /// A package's answer without its input.
     #[error("answer has no input (add a .in file beside it)")]
     AnswerWithoutInput,
+    /// A case's file (`NAME.in`, `NAME.out`, `NAME.ans`) that is a folder.
+    #[error("is a folder, not a file")]
+    FolderNotFile,
     /// A case with both a `.out` and an `.ans`.
     #[error("both a .out and an .ans file: keep one of them")]
     TwoAnswers,

@@ -29,12 +29,15 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
     for entry in walkdir::WalkDir::new(&cases_dir).follow_links(true) {
         let entry = entry?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let path = entry.path();
         let extension = path.extension().and_then(|e| e.to_str());
         if !matches!(extension, Some("in" | "out" | "ans")) {
+            continue;
+        }
+        if entry.file_type().is_dir() {
+            return Err(Error::corpus(path, CorpusFault::FolderNotFile));
+        }
+        if !entry.file_type().is_file() {
             continue;
         }
         let relative = path
@@ -155,6 +158,19 @@ mod tests {
         std::os::unix::fs::symlink("nowhere", dir.path().join("tests/dangling")).unwrap();
         let message = find_cases(dir.path()).unwrap_err().to_string();
         assert_eq!(message.matches("tests/dangling").count(), 1, "{message}");
+    }
+
+    #[test]
+    fn a_case_file_that_is_a_folder_is_named_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "tests/1.in");
+        touch(dir.path(), "tests/1.out");
+        touch(dir.path(), "tests/2.in/inside");
+        let message = find_cases(dir.path()).unwrap_err().to_string();
+        assert!(
+            message.ends_with("tests/2.in: is a folder, not a file"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -7,6 +7,72 @@ use std::sync::{Mutex, OnceLock};
 /// The variables a program gets from the judge's environment; toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
+/// What a build gets besides: the variables by which toolchains and version managers find
+/// themselves (by name, or by prefix when they end in `_`). A judged run keeps the bare
+/// environment above.
+const TOOLCHAIN_ENV: &[&str] = &[
+    "RUSTUP_",
+    "CARGO_HOME",
+    "PYENV_",
+    "JDK_HOME",
+    "GOROOT",
+    "GOPATH",
+    "GOCACHE",
+    "GOENV",
+    "GOMODCACHE",
+    "GOTOOLCHAIN",
+    "NVM_",
+    "VOLTA_HOME",
+    "ASDF_",
+    "MISE_",
+    "SDKMAN_",
+    "KOTLIN_HOME",
+    "DOTNET_ROOT",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "USER",
+    "LOGNAME",
+];
+
+/// Which environment a run gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Environment {
+    /// A judged program's: bare, so that nothing of the user's leaks into its behaviour.
+    #[default]
+    Program,
+    /// A compiler's: the bare one, and the variables toolchains find themselves by.
+    Build,
+}
+
+impl Environment {
+    /// The variables of this environment, from the judge's (read once: it does not change
+    /// while the judge runs).
+    pub fn variables(self) -> impl Iterator<Item = (&'static str, &'static OsStr)> {
+        static BUILD: OnceLock<Vec<(&'static str, OsString)>> = OnceLock::new();
+        let build: &[(&'static str, OsString)] = match self {
+            Environment::Program => &[],
+            Environment::Build => BUILD.get_or_init(|| {
+                std::env::vars_os()
+                    .filter_map(|(key, value)| {
+                        let key = key.into_string().ok()?;
+                        let wanted =
+                            TOOLCHAIN_ENV
+                                .iter()
+                                .any(|name| match name.strip_suffix('_') {
+                                    Some(_) => key.starts_with(name),
+                                    None => key == *name,
+                                });
+                        // Leaked once, as the variables live as long as the judge.
+                        wanted.then(|| (&*Box::leak(key.into_boxed_str()), value))
+                    })
+                    .collect()
+            }),
+        };
+        inherited_env().chain(build.iter().map(|(key, value)| (*key, value.as_os_str())))
+    }
+}
+
 /// The variables a program gets from the judge's environment (read once: it does not change
 /// while the judge runs).
 pub fn inherited_env() -> impl Iterator<Item = (&'static str, &'static OsStr)> {

@@ -12,7 +12,7 @@ use rustix::event::{PollFd, PollFlags};
 use super::capture::Capture;
 use super::placement::{self, Placement};
 use super::run_spec::millis;
-use super::{cpu_cutoff, find_on_path, inherited_env, protocol, supervisor};
+use super::{cpu_cutoff, find_on_path, protocol, supervisor};
 use super::{RunOutput, RunSpec, Streams, Termination, STDERR_CAP_BYTES};
 
 /// The judge's handle on one supervisor process.
@@ -326,7 +326,7 @@ fn request(
     }
     // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
     let mut envc = 1;
-    for (key, value) in inherited_env() {
+    for (key, value) in spec.environment.variables() {
         add(&[key.as_bytes(), b"=", value.as_bytes()])?;
         envc += 1;
     }

@@ -33,7 +33,7 @@ pub mod supervisor;
 mod tree;
 
 pub use capture::recycle;
-pub use environment::{find_on_path, inherited_env};
+pub use environment::{find_on_path, inherited_env, Environment};
 pub use evidence::{RunOutput, Termination};
 pub use load::Load;
 pub use placement::Unpin;

@@ -6,6 +6,8 @@ use std::os::fd::{BorrowedFd, OwnedFd};
 use std::path::Path;
 use std::time::Duration;
 
+use super::Environment;
+
 /// Resource limits for one run of a program.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunLimits {
@@ -33,6 +35,8 @@ pub struct RunSpec<'a> {
     pub stdin: &'a Path,
     /// The limits the run is held to.
     pub limits: RunLimits,
+    /// The environment it gets from the judge's.
+    pub environment: Environment,
     /// Cap the address space where no memory cgroup enforces the limit; false for runtimes
     /// that reserve far more address space than they use (the JVM).
     pub address_space_backstop: bool,
@@ -78,6 +82,7 @@ impl<'a> RunSpec<'a> {
             argv,
             stdin,
             limits,
+            environment: Environment::Program,
             address_space_backstop: true,
             wall_timeout: wall_backstop(&limits),
             stop_at_output_limit: true,

@@ -14,7 +14,7 @@ use super::language::{crate_name, Language, LanguageId};
 use super::program::{Limits, Program, ORIGIN};
 use super::sources::Sources;
 use crate::error::{Error, Result};
-use crate::sandbox::{find_on_path, inherited_env, RunSpec, Sandbox, Termination};
+use crate::sandbox::{find_on_path, Environment, RunSpec, Sandbox, Termination};
 
 /// Compilers get generous limits: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
@@ -39,10 +39,10 @@ pub enum Build {
 #[derive(Debug)]
 pub struct Compiler {
     cache_dir: PathBuf,
-    versions: Mutex<HashMap<&'static str, String>>,
-    /// The interpreters behind shims, asked once per language and run (see
-    /// `Language::real_executable`).
-    interpreters: Mutex<HashMap<&'static str, Option<String>>>,
+    versions: Mutex<HashMap<String, String>>,
+    /// The executables behind version managers' proxies and shims, asked once per language,
+    /// folder and run (see `Language::real_executable`).
+    real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -53,7 +53,7 @@ impl Compiler {
         Compiler {
             cache_dir,
             versions: Mutex::new(HashMap::new()),
-            interpreters: Mutex::new(HashMap::new()),
+            real_tools: Mutex::new(HashMap::new()),
             sandbox,
         }
     }
@@ -68,7 +68,13 @@ impl Compiler {
     /// package adds its included files and constants to them).
     pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {
         let language = sources.language;
-        let version = self.version(language)?;
+        // The toolchain the user's shell would start in the source's folder.
+        let folder = std::path::absolute(source)
+            .ok()
+            .and_then(|path| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let tool = self.real_tool(language, &folder);
+        let version = self.version(language, tool.as_deref())?;
         // Messages of the built program (a panic's location) name the source's own folder,
         // not the build folder; it is built as `ORIGIN`, so the folder is not in the key.
         let origin = std::path::absolute(source)
@@ -78,10 +84,11 @@ impl Compiler {
             .unwrap_or_default();
         let key = cache_key(&sources, &version);
         let dir = self.cache_dir.join(&key);
-        let mut run = fill(language.run, &dir, &sources);
-        if let Some(interpreter) = self.interpreter(language) {
-            run[0] = interpreter;
-        }
+        let run = with_tool(
+            fill(language.run, &dir, &sources),
+            language,
+            tool.as_deref(),
+        );
         let ready = |cached| {
             Build::Ready(Program {
                 language,
@@ -116,7 +123,7 @@ impl Compiler {
                     .map_err(|e| Error::io(&staged, e))?;
             }
         }
-        if let Some(message) = self.compile(source, &sources, staging.path(), &origin)? {
+        if let Some(message) = self.compile(source, &sources, staging.path(), &origin, tool)? {
             return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
@@ -137,6 +144,7 @@ impl Compiler {
         sources: &Sources,
         staging: &Path,
         origin: &str,
+        tool: Option<String>,
     ) -> Result<Option<String>> {
         let language = sources.language;
         let Some(compile) = language.compile else {
@@ -146,17 +154,19 @@ impl Compiler {
             part.replace("{dir}", &staging.to_string_lossy())
                 .replace("{origin}", ORIGIN)
         });
-        let argv: Vec<OsString> = fill(compile, staging, sources)
-            .into_iter()
-            .chain(remap)
-            .map(OsString::from)
-            .collect();
+        let argv: Vec<OsString> =
+            with_tool(fill(compile, staging, sources), language, tool.as_deref())
+                .into_iter()
+                .chain(remap)
+                .map(OsString::from)
+                .collect();
         let output = self
             .sandbox
             .run(&RunSpec {
                 argv: &argv,
                 stdin: Path::new("/dev/null"),
                 limits: COMPILE_LIMITS.for_run(),
+                environment: Environment::Build,
                 address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
                 stop_at_output_limit: true,
@@ -192,46 +202,58 @@ impl Compiler {
         if let Some(tool) = language.missing_tool() {
             return Some(format!("no {tool}"));
         }
-        self.version(language)
+        let here = std::env::current_dir().unwrap_or_default();
+        let tool = self.real_tool(language, &here);
+        self.version(language, tool.as_deref())
             .err()
             .map(|_| version_fails(language))
     }
 
-    /// The toolchain's version, asked once per language and run. Between runs it is kept in
-    /// the cache folder under the identity of the toolchain's binary (path, size, modification
-    /// time), so that a warm run starts no JVM just to ask `javac -version`; rustup's proxy is
-    /// the exception, as it stands for whichever toolchain is selected, and is always asked.
-    fn version(&self, language: &'static Language) -> Result<String> {
+    /// The toolchain's version, asked once per language, executable and run, with the
+    /// executable the user's shell starts (`tool`, when a proxy or shim stands for it). Between
+    /// runs it is kept in the cache folder under the identity of the toolchain's binary (path,
+    /// size, modification time), so that a warm run starts no JVM just to ask `javac
+    /// -version`; a rustup proxy that could not be resolved stands for whichever toolchain is
+    /// selected, and is always asked.
+    fn version(&self, language: &'static Language, tool: Option<&str>) -> Result<String> {
         let versions = || self.versions.lock().unwrap_or_else(|e| e.into_inner());
+        let asked = format!("{}\0{}", language.name, tool.unwrap_or_default());
         // Not held while a toolchain is asked: languages are asked in parallel.
-        if let Some(version) = versions().get(language.name) {
+        if let Some(version) = versions().get(&asked) {
             return Ok(version.clone());
         }
-        let remembered = binary_identity(language.version[0]).map(|identity| {
-            let key =
-                blake3::hash(format!("{identity}\0{}", language.version.join(" ")).as_bytes());
+        let command = with_tool(
+            language
+                .version
+                .iter()
+                .map(|&word| word.to_owned())
+                .collect(),
+            language,
+            tool,
+        );
+        let remembered = binary_identity(&command[0]).map(|identity| {
+            let key = blake3::hash(format!("{identity}\0{}", command.join(" ")).as_bytes());
             self.cache_dir.join("versions").join(&key.to_hex()[..32])
         });
         if let Some(version) = remembered
             .as_ref()
             .and_then(|file| std::fs::read_to_string(file).ok())
         {
-            versions().insert(language.name, version.clone());
+            versions().insert(asked, version.clone());
             return Ok(version);
         }
-        let tool = language.version[0];
-        let output = Command::new(tool)
-            .args(&language.version[1..])
+        let output = Command::new(&command[0])
+            .args(&command[1..])
             .output()
             .map_err(|error| Error::Toolchain {
-                tool: tool.to_owned(),
+                tool: command[0].clone(),
                 purpose: format!("for {} solutions", language.name),
                 source: error,
             })?;
         if !output.status.success() {
             // A shim with nothing behind it (`python2` of a version manager) answers so.
             return Err(Error::Toolchain {
-                tool: tool.to_owned(),
+                tool: command[0].clone(),
                 purpose: format!("for {} solutions", language.name),
                 source: std::io::Error::other(version_fails(language)),
             });
@@ -243,35 +265,33 @@ impl Compiler {
             let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
             let _ = crate::atomic_write::write_cache(file, version.as_bytes());
         }
-        versions().insert(language.name, version.clone());
+        versions().insert(asked, version.clone());
         Ok(version)
     }
 }
 
 impl Compiler {
-    /// The interpreter behind the run command's first word when that is a script (a version
-    /// manager's shim), asked as a program would (a bare environment, in the temporary
-    /// folder, where a shim picks its global choice); `None` when it is no script or does
-    /// not say.
-    fn interpreter(&self, language: &'static Language) -> Option<String> {
+    /// The executable behind the language's tool (its commands' first word: `rustc`,
+    /// `python3`) when that is a version manager's proxy or shim (rustup's `rustc`, pyenv's
+    /// `python3`), as the user's shell would start it in `folder`: asked there with the
+    /// user's environment, so that `rust-toolchain.toml`, `RUSTUP_TOOLCHAIN`, `.python-version`
+    /// and `PYENV_VERSION` choose it. The build and the run then start it themselves: the
+    /// proxy would choose again in the run's bare environment, and pyenv's shim costs 0.1 s of
+    /// CPU at every start. `None` when the tool is the real one or the manager does not say.
+    fn real_tool(&self, language: &'static Language, folder: &Path) -> Option<String> {
         let ask = language.real_executable?;
-        let mut interpreters = self.interpreters.lock().unwrap_or_else(|e| e.into_inner());
-        interpreters
-            .entry(language.name)
+        let tool = *language.version.first()?;
+        let mut real_tools = self.real_tools.lock().unwrap_or_else(|e| e.into_inner());
+        real_tools
+            .entry((language.name, folder.to_path_buf()))
             .or_insert_with(|| {
-                let found = find_on_path(std::ffi::OsStr::new(ask[0]));
-                let mut start = [0u8; 2];
-                let script = std::fs::File::open(&found)
-                    .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
-                    .is_ok_and(|()| start == *b"#!");
-                if !script {
+                if !is_proxy(&find_on_path(std::ffi::OsStr::new(tool))) {
                     return None;
                 }
-                let output = Command::new(&found)
+                let output = Command::new(find_on_path(std::ffi::OsStr::new(ask[0])))
                     .args(&ask[1..])
-                    .env_clear()
-                    .envs(inherited_env())
-                    .current_dir(std::env::temp_dir())
+                    .current_dir(folder)
+                    .stderr(std::process::Stdio::null())
                     .output()
                     .ok()?;
                 let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
@@ -282,6 +302,33 @@ impl Compiler {
             })
             .clone()
     }
+}
+
+/// Whether the file a tool's name finds on PATH stands for another executable: a script (a
+/// version manager's shim) or rustup's proxy.
+fn is_proxy(found: &std::ffi::OsStr) -> bool {
+    let mut start = [0u8; 2];
+    let script = std::fs::File::open(found)
+        .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut start))
+        .is_ok_and(|()| start == *b"#!");
+    let rustup = std::fs::canonicalize(found).is_ok_and(|binary| {
+        binary
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.starts_with("rustup"))
+    });
+    script || rustup
+}
+
+/// `command` with the language's tool (its version command's first word) replaced by the
+/// executable `tool` the user's shell would start, where one was found.
+fn with_tool(mut command: Vec<String>, language: &Language, tool: Option<&str>) -> Vec<String> {
+    if let (Some(tool), Some(&name)) = (tool, language.version.first()) {
+        for word in command.iter_mut().filter(|word| *word == name) {
+            *word = tool.to_owned();
+        }
+    }
+    command
 }
 
 /// Why a toolchain that is there does not work: its version command fails.

@@ -81,9 +81,10 @@ pub struct Language {
     pub remap_paths: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
-    /// Prints the path of the interpreter the run command's first word starts, for when that
-    /// word is a version manager's shim (pyenv's is a shell script that costs 0.1 s of CPU
-    /// at every start, counted as the program's): the run then starts the interpreter itself.
+    /// Prints the path of the executable the language's tool (its version command's first
+    /// word) starts, for when that tool is a version manager's proxy or shim (rustup's
+    /// `rustc`; pyenv's `python3`, a shell script that costs 0.1 s of CPU at every start,
+    /// counted as the program's): builds and runs then start that executable themselves.
     pub real_executable: Option<&'static [&'static str]>,
     /// What the runtime prints on stderr when an allocation fails: the run then counts as MLE.
     pub out_of_memory_markers: &'static [&'static str],
@@ -145,6 +146,7 @@ pub const LANGUAGES: &[Language] = &[
         ]),
         remap_paths: &["--remap-path-prefix={dir}={origin}"],
         version: &["rustc", "--version"],
+        real_executable: Some(&["rustup", "which", "rustc"]),
         out_of_memory_markers: &["memory allocation of "],
         entry_points: &["main.rs"],
         ..language(LanguageId::Rust, "Rust")

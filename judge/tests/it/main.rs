@@ -15,4 +15,5 @@ mod properties;
 mod reports;
 mod submit;
 mod subtasks;
+mod toolchains;
 mod verdicts;

@@ -74,13 +74,16 @@ fn collect(
     for entry in walkdir::WalkDir::new(folder).follow_links(true) {
         let entry = entry?; // walkdir's error names its path
         let path = entry.path();
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let extension = path.extension().and_then(|e| e.to_str());
         // `.out` is a sample's example output and `.interaction` an interactive sample's
         // dialogue: both are for the statement, neither is the answer.
         if !matches!(extension, Some("in" | "ans")) {
+            continue;
+        }
+        if entry.file_type().is_dir() {
+            return Err(Error::corpus(path, CorpusFault::FolderNotFile));
+        }
+        if !entry.file_type().is_file() {
             continue;
         }
         let slot = found.entry(path.with_extension("")).or_default();

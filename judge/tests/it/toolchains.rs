@@ -1,0 +1,116 @@
+//! Toolchains are found as the user's shell finds them: in the official Rust container
+//! image's layout (rustup under `RUSTUP_HOME`, nothing in `HOME`), and with a repository's
+//! `rust-toolchain.toml` choosing the toolchain.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::*;
+
+/// Where rustup keeps its toolchains and where its proxies are, when rustup is how Rust is
+/// installed here; `None` (and the tests say so) when it is not.
+fn rustup() -> Option<(PathBuf, PathBuf)> {
+    let output = std::process::Command::new("rustup")
+        .args(["show", "home"])
+        .output()
+        .ok()?;
+    let home = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
+    let proxies = std::env::split_paths(&std::env::var_os("PATH")?)
+        .find(|dir| dir.join("rustup").is_file() && dir.join("rustc").exists())?;
+    (output.status.success() && home.join("toolchains").is_dir()).then_some((home, proxies))
+}
+
+/// The judge in `repo` with only these variables (and a cache of its own), as a container
+/// or CI job starts it: no `.rustup` in `HOME`.
+fn judge_with(
+    repo: &Path,
+    home: &Path,
+    proxies: &Path,
+    variables: &[(&str, &Path)],
+) -> std::process::Output {
+    let system = ["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from);
+    let path = std::env::join_paths(std::iter::once(proxies.to_path_buf()).chain(system)).unwrap();
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("judge"));
+    command
+        .current_dir(repo)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("JUDGE_CACHE_DIR", home.join("cache"))
+        .args(["run", "--color", "never"]);
+    for (key, value) in variables {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn in_the_rust_images_layout_a_rust_solution_builds() {
+    let Some((rustup_home, proxies)) = rustup() else {
+        eprintln!("rustup is not how Rust is installed here: the Rust image's layout is not tried");
+        return;
+    };
+    let repo = sum_repository();
+    let home = tempfile::tempdir().unwrap();
+    let cargo_home = proxies.parent().unwrap();
+    let output = judge_with(
+        repo.path(),
+        home.path(),
+        &proxies,
+        &[("RUSTUP_HOME", &rustup_home), ("CARGO_HOME", cargo_home)],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("AC "), "{stdout}");
+}
+
+#[test]
+fn a_repositorys_rust_toolchain_file_chooses_the_toolchain() {
+    let Some((rustup_home, proxies)) = rustup() else {
+        eprintln!("rustup is not how Rust is installed here: rust-toolchain.toml is not tried");
+        return;
+    };
+    // A rustup home with the machine's toolchains and no default: only the file can choose.
+    let home = tempfile::tempdir().unwrap();
+    let no_default = home.path().join("rustup");
+    std::fs::create_dir(&no_default).unwrap();
+    std::os::unix::fs::symlink(
+        rustup_home.join("toolchains"),
+        no_default.join("toolchains"),
+    )
+    .unwrap();
+    let toolchain = std::fs::read_dir(rustup_home.join("toolchains"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .find(|name| name.starts_with("stable-") || name.starts_with("1."))
+        .expect("an installed stable toolchain");
+    let channel = toolchain.split('-').next().unwrap().to_owned();
+    let repo = sum_repository();
+    let variables = [("RUSTUP_HOME", no_default.as_path())];
+
+    let without = judge_with(repo.path(), home.path(), &proxies, &variables);
+    let stderr = String::from_utf8_lossy(&without.stderr);
+    assert_eq!(without.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot run `rustc`"),
+        "no default and no file: {stderr}"
+    );
+
+    std::fs::write(
+        repo.path().join("rust-toolchain.toml"),
+        format!("[toolchain]\nchannel = \"{channel}\"\n"),
+    )
+    .unwrap();
+    let with = judge_with(repo.path(), home.path(), &proxies, &variables);
+    let stdout = String::from_utf8_lossy(&with.stdout);
+    assert_eq!(
+        with.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&with.stderr)
+    );
+}
