@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 /// more): room for a JVM's threads, none for a fork bomb.
 pub const MAX_TASKS: u64 = 64;
 
-/// `pids.max` of a slot: a run's tasks, the supervisor and its spawner.
-const PIDS_MAX: u64 = MAX_TASKS + 2;
+/// `pids.max` of a slot: a run's tasks, the supervisor and its two spawners.
+const PIDS_MAX: u64 = MAX_TASKS + 3;
 
 /// Prefix of every cgroup the judge makes; the owner's pid follows it.
 const PREFIX: &str = "judge-";
@@ -108,6 +108,16 @@ impl Cgroups {
 
     pub fn has_memory(&self) -> bool {
         self.memory.is_some()
+    }
+
+    /// Moves this process back to where it came from, leaving the groups to the processes
+    /// in them (the supervisor, when this is its keeper).
+    pub fn leave(&self) {
+        for group in [&self.pids, &self.memory].into_iter().flatten() {
+            if let Some(parent) = group.dir.parent() {
+                let _ = std::fs::write(parent.join("cgroup.procs"), std::process::id().to_string());
+            }
+        }
     }
 
     /// Moves this process back to where it came from and removes the groups (when it has no

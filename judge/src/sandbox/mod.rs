@@ -24,6 +24,7 @@ mod evidence;
 mod handle;
 mod launch;
 mod load;
+mod namespaces;
 mod placement;
 mod pool;
 mod protocol;

@@ -19,6 +19,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
 use super::load::Mark;
+use super::namespaces::Entered;
 use super::protocol::{self, Ready, Request, RunReport};
 use super::spawner::{SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
@@ -94,8 +95,24 @@ pub(super) fn serve_judge(
     let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
     let sweep_bases = super::cgroup::bases();
     let cgroups = Cgroups::create(owner);
-    let private_tmp = private_tmp();
-    let workdir = match make_workdir(owner) {
+    // This process's pid on the machine: inside a PID namespace the supervisor is 1.
+    let slot = std::process::id();
+    let socket_fd = std::os::fd::AsRawFd::as_raw_fd(&socket);
+    let isolation = match super::namespaces::enter() {
+        Entered::Inside(isolation) => isolation,
+        Entered::Keeper { supervisor } => {
+            // Outside, the keeper leaves the slot's groups to the supervisor, which removes
+            // them when it ends.
+            cgroups.leave();
+            super::namespaces::keep(socket_fd, supervisor, || {
+                if sweeps {
+                    sweep_when_idle(&sweep_bases);
+                }
+            })
+        }
+    };
+    let private_tmp = isolation.private_shm;
+    let workdir = match make_workdir(owner, slot) {
         Ok(dir) => dir,
         Err(_) => std::process::exit(1),
     };
@@ -141,13 +158,9 @@ pub(super) fn serve_judge(
         // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
         // Only the judge's first supervisor sweeps, and only with CPU time nobody else wants:
         // the runs come first.
-        if sweeps {
-            supervisor.sweep = Some(std::thread::spawn(move || {
-                let idle = libc::sched_param { sched_priority: 0 };
-                // SAFETY: sets this thread's own policy from a local parameter.
-                unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
-                sweep(&sweep_bases)
-            }));
+        // (Its keeper did it, where there is one: it sees the machine's processes.)
+        if sweeps && !isolation.kept {
+            supervisor.sweep = Some(std::thread::spawn(move || sweep_when_idle(&sweep_bases)));
         }
         supervisor.serve();
     }
@@ -433,6 +446,8 @@ struct Watchdog {
     max_resident: u64,
     /// The tree's `wanted_cpu_ns` at the last tick.
     last_wanted_cpu_ns: u64,
+    /// The last tick saw the program computing or waiting for the judge.
+    busy_at_last_tick: bool,
     /// The machine's CPU use at the first tick, to tell the run's load at its end.
     load_mark: Option<Mark>,
     wall_timeout: bool,
@@ -460,6 +475,7 @@ impl Watchdog {
             baseline,
             max_resident: 0,
             last_wanted_cpu_ns: 0,
+            busy_at_last_tick: false,
             load_mark: None,
             wall_timeout: false,
             memory_limit_seen: false,
@@ -537,9 +553,13 @@ impl Watchdog {
         if cpu > self.cpu_cutoff || self.memory_limit_seen {
             return true;
         }
+        let busy = computing || supervisor.output_waits_for_judge(self.stdout_lent);
+        // Idle only when seen idle twice: the readings are not taken at one instant, and a
+        // judge that drains the pipe between them (it just got a CPU back) leaves a writer
+        // that has not run yet beside a pipe that is no longer full.
+        let busy_lately = std::mem::replace(&mut self.busy_at_last_tick, busy) || busy;
         if now >= self.deadline {
-            let waits = computing || supervisor.output_waits_for_judge(self.stdout_lent);
-            if waits && now < self.starved_cap {
+            if busy_lately && now < self.starved_cap {
                 // Runnable but not given the CPU, or waiting for the judge that is not: its
                 // CPU time will decide.
                 self.starved = now - self.deadline;
@@ -625,30 +645,12 @@ fn process_limit_fallback() -> Option<u64> {
     Some(owned + 8 * super::cgroup::MAX_TASKS)
 }
 
-/// Gives this process a mount namespace of its own with a fresh tmpfs on `/dev/shm`, where the
-/// machine allows it (root, or a user namespace): what a run leaves there is emptied after it
-/// and gone with the supervisor.
-fn private_tmp() -> bool {
-    if std::env::var_os("JUDGE_NO_NAMESPACES").is_some_and(|value| value != "0") {
-        return false;
-    }
-    use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
-    // SAFETY: this process is single-threaded and shares no file table: unsharing the mount
-    // namespace affects only itself and the programs it starts.
-    if unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }.is_err() {
-        return false;
-    }
-    // Mounts made here must not propagate back to the machine.
-    if mount_change(
-        "/",
-        MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
-    )
-    .is_err()
-    {
-        return false;
-    }
-    let flags = MountFlags::NOSUID | MountFlags::NODEV;
-    mount("judge-shm", "/dev/shm", "tmpfs", flags, Some(c"mode=1777")).is_ok()
+/// The sweep, with CPU time nobody else wants: the runs come first.
+fn sweep_when_idle(bases: &[PathBuf]) {
+    let idle = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sets the calling thread's own policy from a local parameter.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
+    sweep(bases)
 }
 
 /// Prefix of every run folder, followed by the judge's pid and the supervisor's.
@@ -668,14 +670,11 @@ fn sweep(cgroup_bases: &[PathBuf]) {
     }
 }
 
-/// The run's working folder, `judge-run-OWNER-PID` in the temporary folder.
-fn make_workdir(owner: u32) -> std::io::Result<PathBuf> {
+/// The run's working folder, `judge-run-OWNER-SLOT` in the temporary folder (`SLOT`: the
+/// supervisor's pid on the machine).
+fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
-    let dir = std::env::temp_dir().join(format!(
-        "{}{owner}-{}",
-        RUN_FOLDER_PREFIX,
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("{RUN_FOLDER_PREFIX}{owner}-{slot}"));
     std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
     Ok(dir)
 }

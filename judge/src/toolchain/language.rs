@@ -101,6 +101,9 @@ pub struct Language {
 /// share; the rest follow the Kattis language table's choices (file endings, entry points).
 const JVM_RUN: &[&str] = &[
     "java",
+    // No `/tmp/hsperfdata_USER/PID` file: runs in PID namespaces of their own share pids, and
+    // a JVM that finds another's file there says so on standard output.
+    "-XX:-UsePerfData",
     "{initial_heap}",
     "-Xmx{memory_mib}m",
     "-Xss{stack_mib}m",
@@ -176,7 +179,15 @@ pub const LANGUAGES: &[Language] = &[
     },
     Language {
         extensions: &["java"],
-        compile: Some(&["javac", "-encoding", "UTF-8", "-d", "{dir}", "{sources}"]),
+        compile: Some(&[
+            "javac",
+            "-J-XX:-UsePerfData",
+            "-encoding",
+            "UTF-8",
+            "-d",
+            "{dir}",
+            "{sources}",
+        ]),
         run: JVM_RUN,
         version: &["javac", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
@@ -217,8 +228,15 @@ pub const LANGUAGES: &[Language] = &[
     },
     Language {
         extensions: &["kt"],
-        compile: Some(&["kotlinc", "-d", "{dir}", "{sources}"]),
-        run: &["kotlin", "-J-Xss{stack_mib}m", "-cp", "{dir}", "{class}"],
+        compile: Some(&["kotlinc", "-J-XX:-UsePerfData", "-d", "{dir}", "{sources}"]),
+        run: &[
+            "kotlin",
+            "-J-XX:-UsePerfData",
+            "-J-Xss{stack_mib}m",
+            "-cp",
+            "{dir}",
+            "{class}",
+        ],
         version: &["kotlinc", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,

@@ -91,7 +91,15 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
         Offered {
             label: "Java 11",
             language: Some("Java"),
-            compile: Some(&["javac", "--release", "11", "-encoding", "UTF-8", "{source}"]),
+            compile: Some(&[
+                "javac",
+                "-J-XX:-UsePerfData",
+                "--release",
+                "11",
+                "-encoding",
+                "UTF-8",
+                "{source}",
+            ]),
             version: None,
         },
         offered("Python 3", Some("Python 3")),

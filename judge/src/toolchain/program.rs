@@ -181,10 +181,24 @@ mod tests {
                 .filter(|w| w.starts_with("-X"))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(flags(&boj), ["-Xmx256m", "-Xss224m", "-XX:+UseSerialGC"]);
+        assert_eq!(
+            flags(&boj),
+            [
+                "-XX:-UsePerfData",
+                "-Xmx256m",
+                "-Xss224m",
+                "-XX:+UseSerialGC"
+            ]
+        );
         assert_eq!(
             flags(&kattis),
-            ["-Xms2048m", "-Xmx2048m", "-Xss64m", "-XX:+UseSerialGC"]
+            [
+                "-XX:-UsePerfData",
+                "-Xms2048m",
+                "-Xmx2048m",
+                "-Xss64m",
+                "-XX:+UseSerialGC"
+            ]
         );
     }
 }

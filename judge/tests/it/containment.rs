@@ -88,16 +88,36 @@ fn wait_until(limit: Duration, mut condition: impl FnMut() -> bool) -> bool {
     condition()
 }
 
-/// The pids that marker files in `marks` name (programs write them to say they are running).
-fn marked_pids(marks: &Path) -> Vec<u32> {
-    std::fs::read_dir(marks)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
-                .collect()
+/// A process name no other process has: a program takes it (as its `comm`, which the test
+/// reads from the machine's `/proc` whatever namespaces the program lives in) to say it runs.
+fn unique_mark() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    // 15 bytes at most: the kernel keeps no more of a name.
+    format!(
+        "jm{:05x}{:04x}{:02x}",
+        std::process::id() & 0xfffff,
+        nanos >> 16,
+        NEXT.fetch_add(1, Ordering::Relaxed) & 0xff
+    )
+}
+
+/// The live processes (not zombies) that took the name `mark`.
+fn marked_pids(mark: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|name| name.trim_end() == mark)
+                && alive(*pid)
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 fn alive(pid: u32) -> bool {
@@ -165,13 +185,10 @@ fn assert_cleaned_up(tmp: &Path, owner: u32) {
     );
 }
 
-/// A Python solution that says it runs (a marker file named by its pid in `marks`), then
-/// sleeps far past any limit.
-fn sleeper(marks: &Path) -> String {
-    format!(
-        "import os, time\nopen(os.path.join({:?}, str(os.getpid())), 'w').close()\ntime.sleep(120)\n",
-        marks.display().to_string()
-    )
+/// A Python solution that says it runs (it takes the name `mark`), then sleeps far past any
+/// limit.
+fn sleeper(mark: &str) -> String {
+    format!("import time\nopen('/proc/self/comm', 'w').write({mark:?})\ntime.sleep(120)\n")
 }
 
 const SLOW_PROBLEM: &str = "name = \"p\"\nprofile = \"boj\"\ntime_limit_ms = 20000\n";
@@ -183,7 +200,7 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
         (libc::SIGTERM, 143),
         (libc::SIGHUP, 129),
     ] {
-        let marks = tempfile::tempdir().unwrap();
+        let mark = unique_mark();
         let tmp = tempfile::tempdir().unwrap();
         let cases = [
             ("1 2\n", "3\n"),
@@ -191,12 +208,11 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
             ("5 6\n", "11\n"),
             ("7 8\n", "15\n"),
         ];
-        let repo = repository(SLOW_PROBLEM, &cases, ("py", &sleeper(marks.path())));
+        let repo = repository(SLOW_PROBLEM, &cases, ("py", &sleeper(&mark)));
         let judge = start_judge(repo.path(), tmp.path(), &["run", "p", "-j", "2"], true);
         let judge_pid = judge.id();
         assert!(
-            wait_until(Duration::from_secs(30), || marked_pids(marks.path()).len()
-                >= 2),
+            wait_until(Duration::from_secs(30), || marked_pids(&mark).len() >= 2),
             "the programs never started"
         );
         // SAFETY: a plain signal to the child this test started.
@@ -218,31 +234,28 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
             stdout.contains("Summary") && stdout.contains("interrupted by"),
             "no summary of what had finished:\n{stdout}"
         );
-        for pid in marked_pids(marks.path()) {
-            assert!(
-                wait_until(Duration::from_secs(1), || !alive(pid)),
-                "program {pid} outlived the judge"
-            );
-        }
+        assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
         assert_cleaned_up(tmp.path(), judge_pid);
     }
 }
 
+/// No process named `mark` is alive within `limit`.
+fn assert_none_outlive(mark: &str, limit: Duration, what: &str) {
+    assert!(
+        wait_until(limit, || marked_pids(mark).is_empty()),
+        "programs {:?} outlived {what}",
+        marked_pids(mark)
+    );
+}
+
 #[test]
 fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
-    let marks = tempfile::tempdir().unwrap();
+    let mark = unique_mark();
     let tmp = tempfile::tempdir().unwrap();
-    let repo = repository(
-        SLOW_PROBLEM,
-        &[("1 2\n", "3\n")],
-        ("py", &sleeper(marks.path())),
-    );
+    let repo = repository(SLOW_PROBLEM, &[("1 2\n", "3\n")], ("py", &sleeper(&mark)));
     let mut judge = start_judge(repo.path(), tmp.path(), &["run", "p"], true);
     let judge_pid = judge.id();
-    assert!(wait_until(Duration::from_secs(30), || !marked_pids(
-        marks.path()
-    )
-    .is_empty()));
+    assert!(wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()));
     // The judge and its supervisors all killed at once, as a crash or the OOM killer would:
     // nobody is left to clean up.
     let supervisors = children_of(judge_pid);
@@ -252,12 +265,7 @@ fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
         tree_kill(*pid);
     }
     judge.wait().unwrap();
-    for pid in marked_pids(marks.path()) {
-        assert!(
-            wait_until(Duration::from_secs(2), || !alive(pid)),
-            "program {pid} outlived a killed judge"
-        );
-    }
+    assert_none_outlive(&mark, Duration::from_secs(2), "a killed judge");
     assert!(!cgroups_of(judge_pid).is_empty() || !run_folders(tmp.path()).is_empty());
     // What the killed judge left, the next judge sweeps.
     let quick = repository(
@@ -289,7 +297,7 @@ fn children_of(pid: u32) -> Vec<u32> {
 #[test]
 fn a_closed_stdout_ends_the_run_quietly() {
     use std::io::{BufRead, BufReader};
-    let marks = tempfile::tempdir().unwrap();
+    let mark = unique_mark();
     let tmp = tempfile::tempdir().unwrap();
     let cases: Vec<(String, String)> = (0..6)
         .map(|i| (format!("{i}\n"), format!("{i}\n")))
@@ -302,16 +310,13 @@ fn a_closed_stdout_ends_the_run_quietly() {
     // (and again for its confirmation; Kattis adds no allowance for Python). The sleeper
     // uses almost no CPU, so a low limit cannot make this a different verdict.
     let problem = "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 250\n";
-    let repo = repository(problem, &cases, ("py", &sleeper(marks.path())));
+    let repo = repository(problem, &cases, ("py", &sleeper(&mark)));
     let mut judge = start_judge(repo.path(), tmp.path(), &["run", "p", "-j", "1"], true);
     let judge_pid = judge.id();
     let mut stdout = BufReader::new(judge.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
-    assert!(wait_until(Duration::from_secs(30), || !marked_pids(
-        marks.path()
-    )
-    .is_empty()));
+    assert!(wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()));
     drop(stdout);
     // SAFETY: a plain signal to the child this test started: the reader is gone, and the
     // judge learns it at its next print; a SIGPIPE is what it then gets.
@@ -320,21 +325,18 @@ fn a_closed_stdout_ends_the_run_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "not quiet: {stderr}");
     assert_eq!(ended_by(&output.status), 128 + libc::SIGPIPE);
-    for pid in marked_pids(marks.path()) {
-        assert!(
-            wait_until(Duration::from_secs(1), || !alive(pid)),
-            "program {pid} outlived the judge"
-        );
-    }
+    assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
     assert_cleaned_up(tmp.path(), judge_pid);
 }
 
-/// A solution that answers, leaving behind a daemon (double fork and `setsid`) that marks
-/// itself and sleeps; with `leave_cgroup`, the daemon also moves itself to the root cgroup.
-fn daemonizer(marks: &Path, leave_cgroup: bool) -> String {
+/// A solution that answers, leaving behind a daemon (double fork and `setsid`) that takes
+/// the name `mark` and sleeps; with `leave_cgroup`, the daemon also moves itself to the root
+/// cgroup. The answer waits for the daemon: an accepted run had one.
+fn daemonizer(mark: &str, leave_cgroup: bool) -> String {
     format!(
         r#"import os, sys, time
 a, b = map(int, sys.stdin.read().split())
+ready, told = os.pipe()
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
@@ -344,28 +346,28 @@ if os.fork() == 0:
                     open("/sys/fs/cgroup/%s/cgroup.procs" % controller, "w").write(str(os.getpid()))
                 except OSError:
                     pass
-        open(os.path.join({marks:?}, str(os.getpid())), "w").close()
+        open("/proc/self/comm", "w").write({mark:?})
+        os.write(told, b"x")
         time.sleep(120)
     os._exit(0)
-time.sleep(0.5)
+os.read(ready, 1)
 print(a + b)
 "#,
         leave_cgroup = if leave_cgroup { "True" } else { "False" },
-        marks = marks.display().to_string(),
     )
 }
 
 #[test]
 fn no_process_of_a_run_outlives_it() {
     for (cgroups, leave_cgroup) in [(true, false), (false, false), (true, true)] {
-        let marks = tempfile::tempdir().unwrap();
+        let mark = unique_mark();
         let tmp = tempfile::tempdir().unwrap();
         let repo = repository(
             "name = \"p\"\ntime_limit_ms = 5000\n",
             &[("1 2\n", "3\n")],
-            ("py", &daemonizer(marks.path(), leave_cgroup)),
+            ("py", &daemonizer(&mark, leave_cgroup)),
         );
-        let survivors = marked_survivors(repo.path(), tmp.path(), marks.path(), cgroups);
+        let survivors = marked_survivors(repo.path(), tmp.path(), &mark, cgroups);
         assert!(
             survivors.is_empty(),
             "a daemon outlived its run (cgroups: {cgroups}, left its cgroup: {leave_cgroup})"
@@ -373,19 +375,13 @@ fn no_process_of_a_run_outlives_it() {
     }
 }
 
-/// Judges the repository's problem `p` (which must be accepted) with a solution that starts
-/// one process and marks its pid in `marks`; returns the marked processes still alive after
-/// the run, killed now so that a failing test leaves nothing behind.
-fn marked_survivors(repo: &Path, tmp: &Path, marks: &Path, cgroups: bool) -> Vec<u32> {
+/// Judges the repository's problem `p` (which must be accepted: its solution answers only
+/// once a process it started took the name `mark`); returns the processes of that name still
+/// alive after the run, killed now so that a failing test leaves nothing behind.
+fn marked_survivors(repo: &Path, tmp: &Path, mark: &str, cgroups: bool) -> Vec<u32> {
     let (code, output) = judge_to_end(repo, tmp, &["run", "p"], cgroups);
     assert_eq!(code, 0, "{output}");
-    let marked = marked_pids(marks);
-    assert_eq!(
-        marked.len(),
-        1,
-        "the marked process did not start ({output})"
-    );
-    let survivors: Vec<u32> = marked.into_iter().filter(|&pid| alive(pid)).collect();
+    let survivors = marked_pids(mark);
     for &pid in &survivors {
         tree_kill(pid);
     }
@@ -397,39 +393,39 @@ fn a_process_started_as_the_programs_sibling_does_not_outlive_the_run() {
     // clone(CLONE_PARENT) makes the new process a child of the program's parent, the
     // supervisor, with the program's exit signal: it must be found and killed all the same.
     for cgroups in [true, false] {
-        let marks = tempfile::tempdir().unwrap();
+        let mark = unique_mark();
         let tmp = tempfile::tempdir().unwrap();
         let solution = format!(
             r#"#define _GNU_SOURCE
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 static char stack[1 << 16];
-static int sleeper(void *marks) {{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%d", (char *)marks, getpid());
-    close(open(path, O_CREAT | O_WRONLY, 0644));
+static int told[2];
+static int sleeper(void *mark) {{
+    prctl(PR_SET_NAME, mark);
+    write(told[1], "x", 1);
     sleep(120);
     return 0;
 }}
 int main(void) {{
     long a, b;
-    if (scanf("%ld %ld", &a, &b) != 2) return 1;
-    if (clone(sleeper, stack + sizeof stack, CLONE_PARENT, "{marks}") < 0) return 2;
-    usleep(200000);
+    char byte;
+    if (scanf("%ld %ld", &a, &b) != 2 || pipe(told) != 0) return 1;
+    if (clone(sleeper, stack + sizeof stack, CLONE_PARENT, "{mark}") < 0) return 2;
+    if (read(told[0], &byte, 1) != 1) return 3;
     printf("%ld\n", a + b);
     return 0;
 }}
-"#,
-            marks = marks.path().display()
+"#
         );
         let repo = repository(
             "name = \"p\"\ntime_limit_ms = 5000\n",
             &[("1 2\n", "3\n")],
             ("c", &solution),
         );
-        let survivors = marked_survivors(repo.path(), tmp.path(), marks.path(), cgroups);
+        let survivors = marked_survivors(repo.path(), tmp.path(), &mark, cgroups);
         assert!(
             survivors.is_empty(),
             "a sibling outlived its run (cgroups: {cgroups})"
@@ -678,23 +674,33 @@ fn a_program_waiting_for_the_judge_to_read_its_output_is_not_idle() {
     // The judge stopped past the wall-clock backstop (as one kept from its CPU by the
     // machine's load would be) while the program's output fills its pipe: the program waits
     // for the judge, it is not idle, and its CPU time decides.
-    let marks = tempfile::tempdir().unwrap();
-    let (started, go) = (marks.path().join("started"), marks.path().join("go"));
-    let solution = format!(
-        "import os, sys, time\nopen({started:?}, 'w').close()\n\
-         while not os.path.exists({go:?}):\n    time.sleep(0.01)\n\
-         sys.stdout.write('x' * (1 << 20) + '\\n')\n"
-    );
+    // It talks to the test through its working folder, the one folder of the machine's
+    // that it may write to.
+    let solution = "import os, sys, time\nlog=open('/tmp/explog','a')\nlog.write('start %f %s\\n' % (time.time(), os.getcwd()))\nlog.flush()\nopen('started', 'w').close()\n\
+         while not os.path.exists('go'):\n    time.sleep(0.01)\n\
+         log.write('go %f\\n' % time.time())\nlog.flush()\n\
+         sys.stdout.write('x' * (1 << 20) + '\\n')\n";
     let answer = format!("{}\n", "x".repeat(1 << 20));
     // Codeforces: Python gets the problem's own time limit.
     let problem = "name = \"p\"\nprofile = \"codeforces\"\ntime_limit_ms = 200\n";
-    let repo = repository(problem, &[("\n", answer.as_str())], ("py", &solution));
+    let repo = repository(problem, &[("\n", answer.as_str())], ("py", solution));
     let tmp = tempfile::tempdir().unwrap();
     let judge = start_judge(repo.path(), tmp.path(), &["run", "p"], false);
-    assert!(wait_until(Duration::from_secs(60), || started.exists()));
+    let started = || {
+        run_folders(tmp.path())
+            .into_iter()
+            .find(|folder| folder.join("started").exists())
+    };
+    assert!(wait_until(Duration::from_secs(60), || started().is_some()));
+    let go = started().unwrap().join("go");
     // SAFETY: signals a child of this test by its pid.
     unsafe { libc::kill(judge.id() as i32, libc::SIGSTOP) };
     std::fs::write(&go, "").unwrap();
+    std::fs::write(
+        "/tmp/explog2",
+        format!("{go:?} {:?}", std::time::SystemTime::now()),
+    )
+    .unwrap();
     // The backstop is 2 × 200 ms + 1 s after the start.
     std::thread::sleep(Duration::from_millis(2000));
     // SAFETY: as above.

@@ -1,0 +1,161 @@
+//! The namespaces a slot's runs live in, made once per slot by its supervisor where the
+//! machine allows them: as root without more, as an ordinary user in a user namespace of its
+//! own (mapping the user to itself, so that files keep their owner).
+//!
+//! - network: no interface but a loopback that is down, so no connection leaves a run;
+//! - IPC: System V shared memory and message queues of the slot alone;
+//! - PID: the supervisor is the namespace's init, so that every process of a run is its
+//!   descendant or re-parented to it, and a run sees no process of the machine's (nor can it
+//!   signal one);
+//! - mount: a `/proc` of that PID namespace, a private `/dev/shm`, and, for the runs of the
+//!   programs being judged, the view of `view` (the machine's files read-only, the
+//!   repository and the home hidden).
+//!
+//! A PID namespace is entered by a child: the process that made the namespaces forks, the
+//! child goes on as the supervisor (PID 1 inside), and the parent stays outside as its
+//! keeper, which sweeps what earlier judges left (it sees the machine's processes) and then
+//! waits for it. Whatever the machine refuses (`user.max_user_namespaces=0`, a container's
+//! seccomp profile) is left out, and the runs are contained as well as the rest allows.
+
+use std::os::fd::RawFd;
+
+use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
+use rustix::thread::UnshareFlags;
+
+/// What a slot's runs got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Isolation {
+    /// Network, IPC, PID and mount namespaces of the slot's own.
+    pub(super) namespaces: bool,
+    /// They are owned by a user namespace made for them (the judge is not root).
+    pub(super) user_namespace: bool,
+    /// `/dev/shm` is a tmpfs of the slot's own, emptied after every run.
+    pub(super) private_shm: bool,
+    /// A keeper process stays outside the PID namespace (see `keep`): it did the sweep.
+    pub(super) kept: bool,
+}
+
+/// Where `enter` leaves this process.
+pub(super) enum Entered {
+    /// Inside the namespaces it got: the supervisor goes on here.
+    Inside(Isolation),
+    /// The parent of the supervisor, outside its PID namespace: it must `keep`.
+    Keeper { supervisor: libc::pid_t },
+}
+
+/// Enters the slot's namespaces. When a PID namespace is made, this process forks: the child
+/// is `Inside` (as PID 1 of the namespace) and goes on as the supervisor, this process is its
+/// `Keeper`.
+pub(super) fn enter() -> Entered {
+    if std::env::var_os("JUDGE_NO_NAMESPACES").is_some_and(|value| value != "0") {
+        return Entered::Inside(Isolation::default());
+    }
+    let root = rustix::process::getuid().is_root();
+    let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
+    let wanted = UnshareFlags::NEWNS | UnshareFlags::NEWIPC | UnshareFlags::NEWNET;
+    let user = (!root).then_some(UnshareFlags::NEWUSER);
+    let all = wanted | UnshareFlags::NEWPID | user.unwrap_or(UnshareFlags::empty());
+    // SAFETY: this process has a single thread and shares no file table with another
+    // process: the new namespaces are this process's and its children's alone.
+    let namespaces = unsafe { rustix::thread::unshare_unsafe(all) }.is_ok();
+    if !namespaces {
+        // Root may still have a mount namespace of its own, for a private `/dev/shm`.
+        // SAFETY: as above.
+        let mounts = root && unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) }.is_ok();
+        return Entered::Inside(Isolation {
+            private_shm: mounts && private_mounts() && private_shm(),
+            ..Isolation::default()
+        });
+    }
+    if !root && !map_user(uid.as_raw(), gid.as_raw()) {
+        return Entered::Inside(Isolation::default());
+    }
+    // Mounts made here must not propagate back to the machine.
+    let _ = private_mounts();
+    // SAFETY: a plain fork of a single-threaded process; the child goes on as the
+    // supervisor, the parent never returns from `keep`.
+    match unsafe { libc::fork() } {
+        0 => {}
+        -1 => {
+            // No PID namespace then: the rest still holds, in this process.
+            return Entered::Inside(Isolation {
+                user_namespace: !root,
+                private_shm: private_shm(),
+                ..Isolation::default()
+            });
+        }
+        supervisor => return Entered::Keeper { supervisor },
+    }
+    // The keeper killed (with the judge, by the OOM killer) takes the slot with it: this
+    // process ends, and with the namespace's init every process of its runs.
+    // SAFETY: a plain prctl on this process.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) };
+    // A mount namespace of the supervisor's own, so that the keeper keeps the machine's
+    // `/proc` (it sweeps by the machine's pids) while this one gets its PID namespace's.
+    // SAFETY: single-threaded, as above.
+    let _ = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) };
+    let proc_mounted = mount(
+        "proc",
+        "/proc",
+        "proc",
+        MountFlags::NOSUID | MountFlags::NODEV | MountFlags::NOEXEC,
+        None,
+    )
+    .is_ok();
+    if !proc_mounted {
+        // The machine's `/proc` would name other processes by this namespace's pids.
+        // SAFETY: ends the child at once; the keeper reports it to the judge by ending too.
+        unsafe { libc::_exit(1) }
+    }
+    Entered::Inside(Isolation {
+        namespaces: true,
+        user_namespace: !root,
+        private_shm: private_shm(),
+        kept: true,
+    })
+}
+
+/// Maps the user and its group to themselves in the new user namespace (with `setgroups`
+/// denied, as an unprivileged map requires).
+fn map_user(uid: u32, gid: u32) -> bool {
+    std::fs::write("/proc/self/setgroups", "deny").is_ok()
+        && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
+        && std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")).is_ok()
+}
+
+fn private_mounts() -> bool {
+    mount_change(
+        "/",
+        MountPropagationFlags::PRIVATE | MountPropagationFlags::REC,
+    )
+    .is_ok()
+}
+
+/// A fresh tmpfs on `/dev/shm`: what a run leaves there is emptied after it and gone with
+/// the supervisor, and its pages are counted as the run's memory.
+fn private_shm() -> bool {
+    let flags = MountFlags::NOSUID | MountFlags::NODEV;
+    mount("judge-shm", "/dev/shm", "tmpfs", flags, Some(c"mode=1777")).is_ok()
+}
+
+/// The keeper's life outside the namespaces: closes its copy of the judge's socket (the
+/// judge must see the supervisor's end close when the supervisor goes), runs `before` (the
+/// sweep), then waits for the supervisor and ends as it ended.
+pub(super) fn keep(socket: RawFd, supervisor: libc::pid_t, before: impl FnOnce()) -> ! {
+    // SAFETY: closes this process's copy of a descriptor it owns; the supervisor has its own.
+    unsafe { libc::close(socket) };
+    before();
+    let mut status = 0;
+    // SAFETY: waits for this process's own child into a local.
+    while unsafe { libc::waitpid(supervisor, &mut status, 0) } == -1
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+    {}
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        1
+    };
+    // SAFETY: ends this forked process at once, without the exit handlers of the judge's
+    // binary that a supervisor forked from the judge would otherwise run twice.
+    unsafe { libc::_exit(code) }
+}
