@@ -59,7 +59,10 @@ impl Context {
 
     /// The folder of a PROBLEM argument: an id or a path.
     pub fn problem_dir(&self, argument: &Path) -> Result<PathBuf> {
-        self.repository.resolve(argument, &self.current)
+        let dir = self.repository.resolve(argument, &self.current)?;
+        // Its expected outputs are the programs' to compute, not to read.
+        self.sandbox.hide(&dir);
+        Ok(dir)
     }
 
     /// A PROBLEM argument loaded with its cases.
@@ -129,6 +132,12 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Err(_) if judges_packages => Repository::find_or_standalone(&start),
         Err(error) => return Err(error),
     };
+    // What the programs being judged must not see: the repository (or the package), the
+    // folder the judge was started in; the build cache stays, read-only.
+    sandbox.set_view(crate::sandbox::View::hiding(
+        &[&repository.root, &current],
+        &[&repository.cache_dir()],
+    ));
     let context = Context {
         repository,
         current,

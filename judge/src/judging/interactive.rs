@@ -205,6 +205,7 @@ impl Work<'_> {
                         streams,
                         wall_timeout: Some(submission_wall + VALIDATOR_GRACE),
                         run_past_output_limit: false,
+                        judged: false,
                     },
                 );
                 let first = !hung_up(&probe);
@@ -239,6 +240,7 @@ impl Work<'_> {
                     streams,
                     wall_timeout: Some(submission_wall),
                     run_past_output_limit: false,
+                    judged: true,
                 },
             );
             let (judgement, validator_decides, _probe) = validator

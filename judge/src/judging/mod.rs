@@ -43,6 +43,7 @@ pub fn judge_case(
     // Without a checker the output is compared with the expected file while it arrives.
     let mut options = RunOptions {
         run_past_output_limit: problem.package.is_some(),
+        judged: true,
         ..RunOptions::default()
     };
     if problem.checker.is_none() {

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 pub const MAX_TASKS: u64 = 64;
 
 /// `pids.max` of a slot: a run's tasks, the supervisor and its two spawners.
-const PIDS_MAX: u64 = MAX_TASKS + 3;
+pub const PIDS_MAX: u64 = MAX_TASKS + 3;
 
 /// Prefix of every cgroup the judge makes; the owner's pid follows it.
 const PREFIX: &str = "judge-";

@@ -13,7 +13,7 @@ use super::capture::Capture;
 use super::placement::{self, Placement};
 use super::run_spec::millis;
 use super::{cpu_cutoff, find_on_path, protocol, supervisor};
-use super::{RunOutput, RunSpec, Streams, Termination, STDERR_CAP_BYTES};
+use super::{Containment, RunOutput, RunSpec, Streams, Termination, View, STDERR_CAP_BYTES};
 
 /// The judge's handle on one supervisor process.
 pub(super) struct SupervisorHandle {
@@ -33,6 +33,11 @@ struct Slot {
     workdir: String,
     stdout: OwnedFd,
     stderr: OwnedFd,
+    /// What holds its runs; `view` once the supervisor took the view.
+    containment: Containment,
+    /// The view was sent (and answered).
+    view_sent: bool,
+    view_refused: Option<String>,
 }
 
 /// The executable that becomes a supervisor: the judge's own binary, or `JUDGE_SUPERVISOR`
@@ -118,9 +123,44 @@ impl SupervisorHandle {
                 workdir: ready.workdir,
                 stdout,
                 stderr,
+                containment: ready.containment,
+                view_sent: false,
+                view_refused: None,
             });
         }
         Ok(self.ready.as_ref().expect("just read"))
+    }
+
+    /// What holds the runs of this slot that are like `spec`, once the view (if `spec` is
+    /// of a program being judged) has been given to the supervisor.
+    pub(super) fn containment(
+        &mut self,
+        spec: &RunSpec,
+        view: Option<&View>,
+    ) -> io::Result<Containment> {
+        self.ready()?;
+        let slot = self.ready.as_mut().expect("just read");
+        if spec.contained && !slot.view_sent {
+            if let Some(view) = view {
+                let mut message = protocol::VIEW.to_vec();
+                message.extend(serde_json::to_vec(view).map_err(io::Error::other)?);
+                protocol::send_bytes(self.socket.as_fd(), &message, &[])?;
+                let reply = protocol::receive(&self.socket)?
+                    .ok_or_else(|| io::Error::other("the run supervisor has gone"))?;
+                let reply: protocol::ViewReply = protocol::parse(&reply.bytes)?;
+                slot.containment.view = reply.applied;
+                slot.view_refused = reply.refused;
+            }
+            slot.view_sent = true;
+        }
+        let mut containment = slot.containment;
+        containment.view &= spec.contained;
+        Ok(containment)
+    }
+
+    /// Why the supervisor did not take the view, if it did not.
+    pub(super) fn view_refused(&self) -> Option<&str> {
+        self.ready.as_ref()?.view_refused.as_deref()
     }
 
     /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
@@ -345,6 +385,7 @@ fn request(
         stdin_path,
         stdout_lent,
         cpu,
+        contained: spec.contained,
     };
     protocol::request_message(&request, &strings)
 }

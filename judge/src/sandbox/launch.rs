@@ -49,10 +49,12 @@ pub struct Fixed {
     stack: std::cell::UnsafeCell<Vec<u8>>,
     /// The CPUs the program may use, where the machine says them.
     cpus: Option<libc::cpu_set_t>,
+    /// The user and group the program runs as instead of the spawner's.
+    run_as: Option<(u32, u32)>,
 }
 
 impl Fixed {
-    pub fn new(clear_refs: Option<RawFd>) -> Fixed {
+    pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>) -> Fixed {
         let signals_to_reset = (1..libc::SIGRTMAX())
             .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
             .filter(|&signal| {
@@ -71,6 +73,7 @@ impl Fixed {
             code_regions: code_regions(),
             stack: std::cell::UnsafeCell::new(vec![0u8; 128 * 1024]),
             cpus: super::placement::raw_program_cpus(),
+            run_as,
         }
     }
 }
@@ -252,6 +255,32 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         let cpus = cpus as *const libc::cpu_set_t as usize;
         let _ = sys(libc::SYS_sched_setaffinity, [0, size, cpus, 0]);
     }
+    // Where /proc cannot say it, the run goes on: the score only picks a victim.
+    let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
+    let at = libc::AT_FDCWD as usize;
+    if let Ok(fd) = sys(
+        libc::SYS_openat,
+        [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0],
+    ) {
+        let _ = sys(
+            libc::SYS_write,
+            [fd as usize, b"1000".as_ptr() as usize, 4, 0],
+        );
+        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
+    }
+    // Another user, no supplementary group: after the OOM score (its file is the old user's)
+    // and before the death signal (a change of user clears it).
+    if let Some((uid, gid)) = fixed.run_as {
+        sys(libc::SYS_setgroups, [0, 0, 0, 0])?;
+        sys(
+            libc::SYS_setresgid,
+            [gid as usize, gid as usize, gid as usize, 0],
+        )?;
+        sys(
+            libc::SYS_setresuid,
+            [uid as usize, uid as usize, uid as usize, 0],
+        )?;
+    }
     // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
     // already gone, the signal was missed: end here.
     sys(
@@ -265,19 +294,6 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     )?;
     if sys(libc::SYS_getppid, [0; 4])? != fixed.parent as libc::c_long {
         return Err(libc::ESRCH);
-    }
-    // Where /proc cannot say it, the run goes on: the score only picks a victim.
-    let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
-    let at = libc::AT_FDCWD as usize;
-    if let Ok(fd) = sys(
-        libc::SYS_openat,
-        [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0],
-    ) {
-        let _ = sys(
-            libc::SYS_write,
-            [fd as usize, b"1000".as_ptr() as usize, 4, 0],
-        );
-        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
     }
     for &(resource, (soft, hard)) in launch.rlimits {
         let value = libc::rlimit {

@@ -19,6 +19,7 @@
 
 mod capture;
 mod cgroup;
+mod containment;
 mod environment;
 mod evidence;
 mod handle;
@@ -32,14 +33,17 @@ mod run_spec;
 mod spawner;
 pub mod supervisor;
 mod tree;
+mod view;
 
 pub use capture::recycle;
+pub use containment::Containment;
 pub use environment::{find_on_path, inherited_env, Environment};
 pub use evidence::{RunOutput, Termination};
 pub use load::Load;
 pub use placement::Unpin;
 pub use pool::Sandbox;
 pub use run_spec::{cpu_cutoff, wall_backstop, RunLimits, RunSpec, Streams, BACKSTOP_SLACK};
+pub use view::View;
 
 /// How much of stderr is kept, to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;

@@ -6,7 +6,7 @@ use std::os::fd::BorrowedFd;
 use std::sync::{Mutex, MutexGuard};
 
 use super::handle::SupervisorHandle;
-use super::{placement, RunOutput, RunSpec, Streams};
+use super::{placement, Containment, RunOutput, RunSpec, Streams, View};
 
 /// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
 /// Dropping it ends them: each kills what is left of its runs, removes its working folder and
@@ -20,6 +20,11 @@ pub struct Sandbox {
     stop_every_run: Option<BorrowedFd<'static>>,
     /// A supervisor has been started: the first one sweeps what earlier judges left.
     started: std::sync::atomic::AtomicBool,
+    /// What the programs being judged see of the machine's files, once the judge knows.
+    view: Mutex<Option<View>>,
+    /// What held every run of a program being judged so far (`None` before the first), and
+    /// why a slot refused the view, if one did.
+    held: Mutex<Option<(Containment, Option<String>)>>,
 }
 
 impl Sandbox {
@@ -30,11 +35,9 @@ impl Sandbox {
 
     /// A sandbox whose every run is stopped once `stop` becomes readable.
     pub fn stopped_by(stop: BorrowedFd<'static>) -> Sandbox {
-        Sandbox {
-            idle: Mutex::default(),
-            stop_every_run: Some(stop),
-            started: Default::default(),
-        }
+        let mut sandbox = Sandbox::default();
+        sandbox.stop_every_run = Some(stop);
+        sandbox
     }
 
     /// Runs one program to completion (or to its limits) and returns the evidence.
@@ -58,6 +61,33 @@ impl Sandbox {
             Some(supervisor) => supervisor,
             None => SupervisorHandle::start(self.first_start())?,
         };
+        let view = match spec.contained {
+            true => self
+                .view
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .clone()
+                .map(View::settle),
+            false => None,
+        };
+        let containment = match supervisor.containment(spec, view.as_ref()) {
+            Ok(containment) => containment,
+            Err(error) => {
+                supervisor.close();
+                return Err(error);
+            }
+        };
+        if spec.contained {
+            let refused = supervisor.view_refused().map(str::to_owned);
+            let mut held = self
+                .held
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            *held = Some(match held.take() {
+                Some((before, why)) => (before.meet(containment), why.or(refused)),
+                None => (containment, refused),
+            });
+        }
         let cpu = placement::slot_cpu(supervisor.cpu);
         if let Some(cpu) = cpu {
             let _ = placement::pin_this_thread(cpu);
@@ -99,6 +129,35 @@ impl Sandbox {
         if let Ok(supervisor) = unsafe { SupervisorHandle::fork(first) } {
             self.idle().push(supervisor);
         }
+    }
+
+    /// Hides from every program being judged what `view` hides, from the first such run on
+    /// (a slot takes the view once).
+    pub fn set_view(&self, view: View) {
+        *self
+            .view
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(view);
+    }
+
+    /// Hides `folder` too (a problem named by its path, outside the repository).
+    pub fn hide(&self, folder: &std::path::Path) {
+        let mut view = self
+            .view
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(view) = view.as_mut() {
+            view.hide(folder);
+        }
+    }
+
+    /// What held the runs of the programs being judged so far, and why the view was refused
+    /// if it was; `None` before the first such run.
+    pub fn containment(&self) -> Option<(Containment, Option<String>)> {
+        self.held
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
     }
 
     fn first_start(&self) -> bool {

@@ -3,9 +3,10 @@
 //! along with some.
 //!
 //! Judge → supervisor: `Request` (its strings after its JSON; with the standard input and
-//! output the judge gives instead of the usual ones, if any), then possibly `STOP`.
+//! output the judge gives instead of the usual ones, if any), then possibly `STOP`; once,
+//! before the first run of a program being judged, `VIEW` and the `View` it sees.
 //! Supervisor → judge: `Ready` once at start, with the reading ends of the slot's output
-//! pipes, then one `RunReport` per request.
+//! pipes, then one `RunReport` per request, and a `ViewReply` to the view.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
@@ -19,6 +20,9 @@ use serde::{Deserialize, Serialize};
 
 /// Asks the supervisor to end the current run now (output limit passed, judge interrupted).
 pub const STOP: &[u8] = b"stop";
+
+/// Starts the message that gives the view of the programs being judged (its JSON follows).
+pub const VIEW: &[u8] = b"view\0";
 
 /// The largest message either side sends.
 const MAX_MESSAGE: usize = 64 * 1024;
@@ -51,6 +55,8 @@ pub struct Request {
     pub stdout_lent: bool,
     /// The CPU to keep the supervisor and its spawner on, from this run on (see `placement`).
     pub cpu: Option<usize>,
+    /// A program being judged: it runs in the view the judge gave, where the slot has one.
+    pub contained: bool,
 }
 
 /// What the judge needs to know of a supervisor, sent once when it is ready, with the
@@ -60,6 +66,16 @@ pub struct Request {
 pub struct Ready {
     /// The run's working folder (emptied after every run), the programs' `TMPDIR`.
     pub workdir: String,
+    /// What holds the slot's runs.
+    pub containment: super::Containment,
+}
+
+/// The supervisor's answer to the view: whether the slot's programs being judged see it,
+/// and if not, why.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ViewReply {
+    pub applied: bool,
+    pub refused: Option<String>,
 }
 
 /// The evidence of one run.

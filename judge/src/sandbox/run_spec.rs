@@ -46,6 +46,8 @@ pub struct RunSpec<'a> {
     /// false to drop the rest of its output and let it run on, as the Kattis package tools
     /// do, so that a program writing forever still times out.
     pub stop_at_output_limit: bool,
+    /// A program being judged: it sees the view (see `View`), where the machine allows one.
+    pub contained: bool,
 }
 
 /// The wall-clock backstop's slack over twice the CPU time limit: a program still waits
@@ -86,6 +88,7 @@ impl<'a> RunSpec<'a> {
             address_space_backstop: true,
             wall_timeout: wall_backstop(&limits),
             stop_at_output_limit: true,
+            contained: false,
         }
     }
 }

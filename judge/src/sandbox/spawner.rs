@@ -22,12 +22,15 @@ use std::ffi::CStr;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
+use std::path::Path;
+
 use super::launch::{sys, Fixed, Launch};
 use super::protocol;
+use super::view::View;
 use super::Rlimit;
 
 /// One program to start. It travels as plain bytes that the spawner reads in place (three
-/// counts, the rlimits, then NUL-terminated strings): its loop stays a few pages of code, and
+/// counts, the scratch size, the rlimits, then NUL-terminated strings): its loop stays a few pages of code, and
 /// those pages are what its memory mark is made of.
 pub struct SpawnRequest<'a> {
     /// `argc` arguments (the first is the program's path) and `envc` `KEY=VALUE` variables,
@@ -37,6 +40,8 @@ pub struct SpawnRequest<'a> {
     pub strings: &'a [u8],
     pub cwd: &'a [u8],
     pub rlimits: &'a [Rlimit],
+    /// The size a view's `/tmp` and `/dev/shm` get for this run (0: as they are).
+    pub scratch_bytes: u64,
 }
 
 impl SpawnRequest<'_> {
@@ -48,6 +53,7 @@ impl SpawnRequest<'_> {
         for count in [self.argc, self.envc, self.rlimits.len() as u32] {
             bytes.extend_from_slice(&count.to_ne_bytes());
         }
+        bytes.extend_from_slice(&self.scratch_bytes.to_ne_bytes());
         for &(resource, (soft, hard)) in self.rlimits {
             // The resource type is u32 in glibc, a C int elsewhere.
             #[allow(clippy::unnecessary_cast)]
@@ -70,6 +76,7 @@ struct Decoded {
     pointers: Vec<*const libc::c_char>,
     argc: usize,
     rlimits: Vec<Rlimit>,
+    scratch_bytes: u64,
 }
 
 /// The NUL-terminated string at the start of `bytes`, and what follows it.
@@ -101,8 +108,9 @@ impl Decoded {
         let argc = number(message, 0, 4)? as usize;
         let envc = number(message, 4, 4)? as usize;
         let limits = number(message, 8, 4)? as usize;
+        self.scratch_bytes = number(message, 12, 8)?;
         self.rlimits.clear();
-        let mut at = 12;
+        let mut at = 20;
         for _ in 0..limits {
             let resource = number(message, at, 4)? as libc::__rlimit_resource_t;
             let soft = number(message, at + 4, 8)?;
@@ -140,10 +148,26 @@ pub struct Spawner {
     socket: OwnedFd,
 }
 
+/// What makes a spawner the one of the programs being judged: the view they see, made in a
+/// mount namespace of the spawner's own, and the user they run as.
+pub struct Contained<'a> {
+    pub view: &'a View,
+    pub workdir: &'a Path,
+    /// A user and group to run as instead of the judge's (root's programs run as nobody).
+    pub run_as: Option<(u32, u32)>,
+}
+
+/// A contained spawner's first word when its view is made (else it says why not).
+const VIEW_MADE: &str = "made";
+
+/// The size of a fresh view's `/tmp` and `/dev/shm`, until a run asks for its own.
+const FIRST_SCRATCH_BYTES: u64 = 64 << 20;
+
 impl Spawner {
     /// Forks the spawner. Called while the supervisor has a single thread, after it entered
     /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
-    pub fn start() -> io::Result<Spawner> {
+    /// A `contained` spawner makes its view first, and is not started when that fails.
+    pub fn start(contained: Option<&Contained>) -> io::Result<Spawner> {
         let (ours, theirs) = protocol::socket_pair()?;
         // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single
         // thread, so the child's copy of the memory is consistent (no lock held elsewhere),
@@ -152,12 +176,37 @@ impl Spawner {
         match pid {
             0 => {
                 drop(ours);
-                serve(theirs)
+                let run_as = contained.and_then(|contained| contained.run_as);
+                if let Some(contained) = contained {
+                    let made = enter_view(contained);
+                    let answer = match &made {
+                        Ok(()) => VIEW_MADE.to_owned(),
+                        Err(error) => format!("the view could not be made: {error}"),
+                    };
+                    let sent = protocol::send_bytes(theirs.as_fd(), answer.as_bytes(), &[]);
+                    if made.is_err() || sent.is_err() {
+                        // SAFETY: ends this forked child at once (see `serve`).
+                        unsafe { libc::_exit(1) }
+                    }
+                }
+                serve(theirs, contained.is_some(), run_as)
             }
-            pid if pid > 0 => Ok(Spawner {
-                pid: pid as libc::pid_t,
-                socket: ours,
-            }),
+            pid if pid > 0 => {
+                let spawner = Spawner {
+                    pid: pid as libc::pid_t,
+                    socket: ours,
+                };
+                if contained.is_some() {
+                    let answer = protocol::receive(&spawner.socket)?.map(|answer| answer.bytes);
+                    if answer.as_deref() != Some(VIEW_MADE.as_bytes()) {
+                        let refused =
+                            String::from_utf8_lossy(&answer.unwrap_or_default()).into_owned();
+                        spawner.stop();
+                        return Err(io::Error::other(refused));
+                    }
+                }
+                Ok(spawner)
+            }
             _ => Err(io::Error::last_os_error()),
         }
     }
@@ -200,8 +249,16 @@ impl Spawner {
     }
 }
 
-/// The spawner's life: start programs until the supervisor goes.
-fn serve(socket: OwnedFd) -> ! {
+/// A mount namespace of this process's own, with the view in it.
+fn enter_view(contained: &Contained) -> io::Result<()> {
+    // SAFETY: this forked child has a single thread and shares no file table.
+    unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }?;
+    super::view::apply(contained.view, contained.workdir, FIRST_SCRATCH_BYTES)
+}
+
+/// The spawner's life: start programs until the supervisor goes. A `contained` one sizes
+/// its view's scratch folders as each run asks.
+fn serve(socket: OwnedFd, contained: bool, run_as: Option<(u32, u32)>) -> ! {
     // SAFETY: plain system calls. The spawner dies with the supervisor; only the socket stays
     // open (and the standard descriptors): the supervisor's own are none of the programs'.
     unsafe {
@@ -224,8 +281,10 @@ fn serve(socket: OwnedFd) -> ! {
             pointers: Vec::with_capacity(256),
             argc: 0,
             rlimits: Vec::with_capacity(16),
+            scratch_bytes: 0,
         },
-        fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd)),
+        fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
+        scratch_bytes: contained.then_some(FIRST_SCRATCH_BYTES),
     };
     // The code of the set-up above is not the loop's: let go of it once, so that the first
     // program's mark is as small as the next ones'.
@@ -242,6 +301,8 @@ struct Loop {
     message: Vec<u8>,
     decoded: Decoded,
     fixed: Fixed,
+    /// The size of the view's `/tmp` and `/dev/shm` now; `None` without a view.
+    scratch_bytes: Option<u64>,
 }
 
 impl Loop {
@@ -255,6 +316,7 @@ impl Loop {
             };
             let answer = match (self.decoded.read(&self.message[..length]), stdio[2] >= 0) {
                 (Some(cwd), true) => {
+                    size_scratch(&mut self.scratch_bytes, self.decoded.scratch_bytes);
                     let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
                     let launch = Launch {
                         argv,
@@ -291,7 +353,44 @@ impl Loop {
             }
         }
     }
+}
 
+/// Gives the view's `/tmp` and `/dev/shm` the size a request asks for (its memory limit),
+/// when it is not theirs already (`now`, `None` without a view). Both are empty between runs.
+fn size_scratch(now: &mut Option<u64>, wanted: u64) {
+    {
+        if now.is_none_or(|now| now == wanted) || wanted == 0 {
+            return;
+        }
+        // `size=` and the number in decimal, written from its end (no leading zero: the
+        // kernel would read octal), with no allocation.
+        let mut option = [0u8; 32];
+        let mut at = option.len() - 1;
+        let mut rest = wanted;
+        loop {
+            at -= 1;
+            option[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        at -= 5;
+        option[at..at + 5].copy_from_slice(b"size=");
+        let Ok(option) = CStr::from_bytes_until_nul(&option[at..]) else {
+            return;
+        };
+        let flags = rustix::mount::MountFlags::NOSUID | rustix::mount::MountFlags::NODEV;
+        let all = [c"/tmp", c"/dev/shm"]
+            .into_iter()
+            .all(|target| rustix::mount::mount_remount(target, flags, option).is_ok());
+        if all {
+            *now = Some(wanted);
+        }
+    }
+}
+
+impl Loop {
     /// One request into `message`, its lent descriptors into `stdio`; `None` when the
     /// supervisor has gone.
     ///

@@ -19,10 +19,12 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
 use super::load::Mark;
-use super::namespaces::Entered;
-use super::protocol::{self, Ready, Request, RunReport};
-use super::spawner::{SpawnRequest, Spawner};
+use super::namespaces::{Entered, Isolation};
+use super::protocol::{self, Ready, Request, RunReport, ViewReply};
+use super::spawner::{Contained, SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
+use super::view::View;
+use super::Containment;
 use super::Rlimit;
 
 /// The first argument that makes the judge's binary a supervisor.
@@ -125,7 +127,7 @@ pub(super) fn serve_judge(
         super::placement::remember_program_cpus(cpus);
     }
     // Last of the set-up, and before any thread: born in the cgroups and namespace above.
-    let spawner = match Spawner::start() {
+    let spawner = match Spawner::start(None) {
         Ok(spawner) => spawner,
         Err(_) => {
             let _ = std::fs::remove_dir_all(&workdir);
@@ -134,10 +136,19 @@ pub(super) fn serve_judge(
     };
     let ready = Ready {
         workdir: workdir.display().to_string(),
+        containment: Containment {
+            memory_cgroup: cgroups.has_memory(),
+            pids_cgroup: cgroups.has_pids(),
+            namespaces: isolation.namespaces,
+            view: false,
+        },
     };
     let mut supervisor = Supervisor {
         sweep: None,
         spawner: Some(spawner),
+        contained: None,
+        view: None,
+        isolation,
         me: std::process::id(),
         socket,
         cgroups,
@@ -172,6 +183,11 @@ struct Supervisor {
     sweep: Option<std::thread::JoinHandle<()>>,
     /// Starts the programs; taken only when the supervisor ends.
     spawner: Option<Spawner>,
+    /// Starts the programs being judged, in their view, once the judge gave one.
+    contained: Option<Spawner>,
+    /// The writable folders of its view.
+    view: Option<ViewScratch>,
+    isolation: Isolation,
     /// This process's pid, asked for once.
     me: u32,
     socket: OwnedFd,
@@ -186,10 +202,54 @@ struct Supervisor {
 }
 
 /// Tells whether a run may have left something in the working folder or the private
-/// `/dev/shm`: an inotify watch on both for a name made in them (created, linked or moved
-/// in; what is made deeper needs a folder made here first). Reading an empty folder after
-/// every run was a sixth of the supervisor's time per run; one read of the watch replaces it.
+/// `/dev/shm` (and the view's `/tmp` and `/dev/shm`): an inotify watch on each for a name
+/// made in them (created, linked or moved in; what is made deeper needs a folder made there
+/// first). Reading an empty folder after every run was a sixth of the supervisor's time per
+/// run; one read of the watch replaces it.
 struct ScratchWatch(Option<OwnedFd>);
+
+/// The folders of a view that its programs may write to, as this process reaches them
+/// (through `/proc/PID/root` of the spawner that has the view), and the run folder's path
+/// inside its `/tmp` when it is there, which emptying them must keep.
+struct ViewScratch {
+    folders: [PathBuf; 2],
+    run_folder: Option<PathBuf>,
+}
+
+impl ViewScratch {
+    fn of(spawner: u32, workdir: &Path) -> ViewScratch {
+        let root = PathBuf::from(format!("/proc/{spawner}/root"));
+        let tmp = root.join("tmp");
+        let run_folder = workdir
+            .strip_prefix("/tmp")
+            .ok()
+            .map(|inside| tmp.join(inside));
+        ViewScratch {
+            folders: [tmp, root.join("dev/shm")],
+            run_folder,
+        }
+    }
+
+    /// The folders an inotify watch must see names made in: the two, and those on the way
+    /// to the run folder (it is made by the spawner; a program may write beside it).
+    fn watched(&self) -> Vec<PathBuf> {
+        let mut watched = self.folders.to_vec();
+        if let Some(run_folder) = &self.run_folder {
+            let mut on_the_way = run_folder.parent();
+            while let Some(folder) = on_the_way.filter(|folder| *folder != self.folders[0]) {
+                watched.push(folder.to_path_buf());
+                on_the_way = folder.parent();
+            }
+        }
+        watched
+    }
+
+    fn empty(&self) {
+        for folder in &self.folders {
+            empty_folder_around(folder, self.run_folder.as_deref());
+        }
+    }
+}
 
 impl ScratchWatch {
     fn new(workdir: &Path, private_tmp: bool) -> ScratchWatch {
@@ -205,6 +265,21 @@ impl ScratchWatch {
         };
         // Without a watch, the folders are read after every run.
         ScratchWatch(watch().ok())
+    }
+
+    /// Watches the view's folders too; without the watch, they are emptied after every run.
+    fn watch_view(&mut self, view: &ViewScratch) {
+        use rustix::fs::inotify;
+        let made = inotify::WatchFlags::CREATE | inotify::WatchFlags::MOVED_TO;
+        if let Some(fd) = &self.0 {
+            if view
+                .watched()
+                .iter()
+                .any(|folder| inotify::add_watch(fd, folder, made).is_err())
+            {
+                self.0 = None;
+            }
+        }
     }
 
     /// Whether a name was made since the last call (or cannot be known: a lost event).
@@ -254,6 +329,13 @@ impl Supervisor {
             if message.bytes == protocol::STOP {
                 continue; // for a run that has ended already
             }
+            if let Some(view) = message.bytes.strip_prefix(protocol::VIEW) {
+                let reply = self.take_view(view);
+                if protocol::send(self.socket.as_fd(), &reply, &[]).is_err() {
+                    return;
+                }
+                continue;
+            }
             let report = match protocol::parse_request(&message.bytes) {
                 Ok((request, strings)) => match self.run(&request, strings, message.fds) {
                     Some(report) => report,
@@ -276,10 +358,12 @@ impl Supervisor {
     /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
     /// went away during it.
     fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<RunReport> {
-        // The spawner follows wherever this process moves.
+        // The spawners follow wherever this process moves.
         if let Some(cpu) = request.cpu {
             if super::placement::pin_this_thread(cpu) {
-                super::placement::pin_process(self.spawner().pid(), cpu);
+                for spawner in self.spawners() {
+                    super::placement::pin_process(spawner, cpu);
+                }
             }
         }
         let mut lent = lent.into_iter();
@@ -310,13 +394,25 @@ impl Supervisor {
         let limit = request.memory_bytes;
         let hard_limit = limit.saturating_add(memory_margin(limit));
         let baseline = self.cgroups.start_run(hard_limit);
-        let rlimits = rlimits(request, self.cgroups.has_memory(), self.cgroups.has_pids());
+        let contained = request.contained && self.contained.is_some();
+        let processes = match self.cgroups.has_pids() {
+            true => None,
+            false => self.process_limit(contained),
+        };
+        let rlimits = rlimits(request, self.cgroups.has_memory(), processes);
         let spawn = SpawnRequest {
             argc: request.argc,
             envc: request.envc,
             strings,
             cwd: self.workdir.as_os_str().as_encoded_bytes(),
             rlimits: &rlimits,
+            // Above the cgroup's hard limit: a program that fills its `/tmp` is stopped as
+            // over its memory limit, not by a full folder.
+            scratch_bytes: hard_limit.saturating_add(limit / 16),
+        };
+        let spawner = match (&self.contained, request.contained) {
+            (Some(contained), true) => contained,
+            _ => self.spawner(),
         };
         let stdio_lent = [
             stdin.as_fd(),
@@ -324,7 +420,7 @@ impl Supervisor {
             self.stderr.as_fd(),
         ];
         let start = Instant::now();
-        let pid = match self.spawner().spawn(&spawn, stdio_lent) {
+        let pid = match spawner.spawn(&spawn, stdio_lent) {
             Ok(Ok(pid)) => pid,
             Ok(Err(error)) => return Some(spawn_failure(&error)),
             // The spawner is gone: this supervisor can run nothing more.
@@ -334,12 +430,12 @@ impl Supervisor {
         drop((stdin, stdout));
         let mut watch = Watchdog::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
-        let spare = [self.me, self.spawner().pid()];
+        let spare = self.spared();
         let main_status = tree::kill_and_reap_all(
             self.me,
             &mut watch.reaped,
             watch.main.is_none().then_some(pid),
-            Some(spare[1]),
+            &spare,
             &|| self.cgroups.stop_all_but(&spare),
         );
         if let Some(status) = main_status {
@@ -395,6 +491,122 @@ impl Supervisor {
             .expect("taken only when the supervisor ends")
     }
 
+    /// What the slot's runs hold in memory outside any process, where no memory cgroup
+    /// counts it: the files of the private `/dev/shm` and of the view's `/tmp` and `/dev/shm`
+    /// (emptied after every run, so all of it is the run's), and the System V shared memory
+    /// of the slot's own IPC namespace.
+    fn shared_files_bytes(&self) -> u64 {
+        let mut folders: Vec<&Path> = Vec::new();
+        if self.private_tmp {
+            folders.push(Path::new("/dev/shm"));
+        }
+        if let Some(view) = &self.view {
+            folders.extend(view.folders.iter().map(PathBuf::as_path));
+        }
+        let in_files: u64 = folders
+            .into_iter()
+            .filter_map(|folder| rustix::fs::statvfs(folder).ok())
+            .map(|fs| (fs.f_blocks - fs.f_bfree) * fs.f_frsize)
+            .sum();
+        let system_v = match self.isolation.namespaces {
+            true => system_v_shared_bytes(),
+            false => 0,
+        };
+        in_files + system_v
+    }
+
+    /// Without a pids cgroup, RLIMIT_NPROC caps a run's tasks; `None` where it cannot (it does
+    /// not bind root). It counts the tasks of the run's user: in the slot's own user
+    /// namespace (Linux 5.14 on counts per namespace) those are the run's and the slot's
+    /// three, the same cap as the pids cgroup's; elsewhere all of the user's, so it is set
+    /// above what the user already runs.
+    fn process_limit(&self, contained: bool) -> Option<u64> {
+        let uid = match contained && rustix::process::getuid().is_root() {
+            true => NOBODY,
+            false => rustix::process::getuid().as_raw(),
+        };
+        if uid == 0 {
+            return None;
+        }
+        if self.isolation.user_namespace && counts_tasks_per_user_namespace() {
+            return Some(super::cgroup::PIDS_MAX);
+        }
+        let owned = std::fs::read_dir("/proc")
+            .ok()?
+            .filter_map(|entry| std::fs::metadata(entry.ok()?.path()).ok())
+            .filter(|metadata| std::os::unix::fs::MetadataExt::uid(metadata) == uid)
+            .count() as u64;
+        Some(owned + 8 * super::cgroup::MAX_TASKS)
+    }
+
+    /// The pids of the spawners.
+    fn spawners(&self) -> Vec<u32> {
+        [self.spawner.as_ref(), self.contained.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(Spawner::pid)
+            .collect()
+    }
+
+    /// The processes below this one that are not a run's: the spawners (and this one).
+    fn spared(&self) -> Vec<u32> {
+        let mut spared = self.spawners();
+        spared.push(self.me);
+        spared
+    }
+
+    /// Starts the spawner of the programs being judged, in `view` (JSON), where the slot
+    /// has the namespaces for it and is still single-threaded (it forks).
+    fn take_view(&mut self, view: &[u8]) -> ViewReply {
+        let refused = |why: String| ViewReply {
+            applied: false,
+            refused: Some(why),
+        };
+        if self.contained.is_some() {
+            return ViewReply {
+                applied: true,
+                refused: None,
+            };
+        }
+        let view: View = match protocol::parse(view) {
+            Ok(view) => view,
+            Err(error) => return refused(error.to_string()),
+        };
+        if !self.isolation.namespaces || !self.isolation.private_shm {
+            return refused("no mount namespace of its own".into());
+        }
+        if self.sweep.is_some() {
+            return refused("the supervisor has a thread".into());
+        }
+        // Root's programs run as nobody, in a run folder nobody may write to.
+        let run_as = rustix::process::getuid()
+            .is_root()
+            .then_some((NOBODY, NOBODY));
+        if let Some((uid, gid)) = run_as {
+            if let Err(error) = std::os::unix::fs::chown(&self.workdir, Some(uid), Some(gid)) {
+                return refused(format!("the run folder cannot be given to nobody: {error}"));
+            }
+        }
+        let contained = Contained {
+            view: &view,
+            workdir: &self.workdir,
+            run_as,
+        };
+        match Spawner::start(Some(&contained)) {
+            Ok(spawner) => {
+                let view = ViewScratch::of(spawner.pid(), &self.workdir);
+                self.scratch.watch_view(&view);
+                self.view = Some(view);
+                self.contained = Some(spawner);
+                ViewReply {
+                    applied: true,
+                    refused: None,
+                }
+            }
+            Err(error) => refused(error.to_string()),
+        }
+    }
+
     /// Readies the slot for the next run: empties the working folder and the private
     /// temporary folders, allows processes again, and starts the memory cgroup's next count.
     fn clean_up(&mut self) {
@@ -403,6 +615,9 @@ impl Supervisor {
             if self.private_tmp {
                 empty_folder(Path::new("/dev/shm"));
             }
+            if let Some(view) = &self.view {
+                view.empty();
+            }
         }
         self.cgroups.allow_processes();
         self.cgroups.ready_next_run();
@@ -410,16 +625,15 @@ impl Supervisor {
 
     /// The judge has gone or closed the slot: nothing of a run may stay.
     fn finish(&mut self) -> ! {
+        let spare = self.spared();
+        tree::kill_and_reap_all(self.me, &mut Reaped::default(), None, &spare, &|| {
+            self.cgroups.stop_all_but(&spare)
+        });
         let spawner = self.spawner.take().expect("the supervisor ends once");
-        let spare = [self.me, spawner.pid()];
-        tree::kill_and_reap_all(
-            self.me,
-            &mut Reaped::default(),
-            None,
-            Some(spare[1]),
-            &|| self.cgroups.stop_all_but(&spare),
-        );
         spawner.stop();
+        if let Some(contained) = self.contained.take() {
+            contained.stop();
+        }
         let _ = std::fs::remove_dir_all(&self.workdir);
         self.cgroups.leave_and_remove();
         if let Some(sweep) = self.sweep.take() {
@@ -532,7 +746,8 @@ impl Watchdog {
 
     /// Reads the tree's figures; true when the run must be stopped now.
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
-        let snapshot = tree::snapshot(supervisor.me, supervisor.spawner().pid());
+        let counts_shared = !supervisor.cgroups.has_memory();
+        let snapshot = tree::snapshot(supervisor.me, &supervisor.spared(), counts_shared);
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
         // Only a run that lasts a tick can come near a time limit: shorter ones need no mark.
         if self.load_mark.is_none() {
@@ -542,7 +757,9 @@ impl Watchdog {
         // memory, and what stays (files in tmpfs) may then be below the limit.
         let resident = match supervisor.cgroups.memory_peak() {
             Some(peak) => peak.saturating_sub(self.baseline),
-            None => snapshot.resident_bytes,
+            None => {
+                snapshot.resident_bytes + snapshot.memfd_bytes + supervisor.shared_files_bytes()
+            }
         };
         self.max_resident = self.max_resident.max(resident);
         self.memory_limit_seen |= resident > self.memory_limit;
@@ -599,7 +816,7 @@ fn spawn_failure(error: &std::io::Error) -> RunReport {
 /// The rlimits of a run. Memory is enforced on what is resident (by the memory cgroup, or the
 /// watchdog's readings); the address-space cap is only a loose backstop where no memory
 /// cgroup acts, set so high that a pool of threads with full-size stacks never meets it.
-fn rlimits(request: &Request, memory_cgroup: bool, pids_cgroup: bool) -> Vec<Rlimit> {
+fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Vec<Rlimit> {
     // SIGXCPU comes at the first whole second past the limit, SIGKILL a second later, so a
     // busy loop dies at most about a second past its limit even if it ignores SIGXCPU.
     let cpu_seconds = request.cpu_time_ms.div_ceil(1000) + 1;
@@ -622,27 +839,38 @@ fn rlimits(request: &Request, memory_cgroup: bool, pids_cgroup: bool) -> Vec<Rli
             .saturating_add(1 << 30);
         limits.push((libc::RLIMIT_AS, (backstop, backstop)));
     }
-    if !pids_cgroup {
-        if let Some(tasks) = process_limit_fallback() {
-            limits.push((libc::RLIMIT_NPROC, (tasks, tasks)));
-        }
+    if let Some(tasks) = processes {
+        limits.push((libc::RLIMIT_NPROC, (tasks, tasks)));
     }
     limits
 }
 
-/// Without a pids cgroup, RLIMIT_NPROC caps processes; it counts all of the user's processes,
-/// so it is set above what the user already runs. It does not bind root: `None` there.
-fn process_limit_fallback() -> Option<u64> {
-    let uid = rustix::process::getuid();
-    if uid.is_root() {
-        return None;
-    }
-    let owned = std::fs::read_dir("/proc")
-        .ok()?
-        .filter_map(|entry| std::fs::metadata(entry.ok()?.path()).ok())
-        .filter(|metadata| std::os::unix::fs::MetadataExt::uid(metadata) == uid.as_raw())
-        .count() as u64;
-    Some(owned + 8 * super::cgroup::MAX_TASKS)
+/// Linux 5.14 and later count a user's tasks for RLIMIT_NPROC in each user namespace apart.
+fn counts_tasks_per_user_namespace() -> bool {
+    let release = rustix::system::uname()
+        .release()
+        .to_string_lossy()
+        .into_owned();
+    let mut numbers = release
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|part| part.parse::<u32>().ok());
+    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (5, 14)
+}
+
+/// The resident pages of the System V shared memory segments this IPC namespace has
+/// (`/proc/sysvipc/shm`, whose `rss` column is in bytes).
+fn system_v_shared_bytes() -> u64 {
+    let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
+    let mut lines = table.lines();
+    let Some(rss) = lines
+        .next()
+        .and_then(|header| header.split_whitespace().position(|name| name == "rss"))
+    else {
+        return 0;
+    };
+    lines
+        .filter_map(|line| line.split_whitespace().nth(rss)?.parse::<u64>().ok())
+        .sum()
 }
 
 /// The sweep, with CPU time nobody else wants: the runs come first.
@@ -652,6 +880,10 @@ fn sweep_when_idle(bases: &[PathBuf]) {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
     sweep(bases)
 }
+
+/// The user and group (`nobody`, `nogroup`) that root's programs being judged run as: one
+/// that owns no file and may read only what everybody may.
+const NOBODY: u32 = 65534;
 
 /// Prefix of every run folder, followed by the judge's pid and the supervisor's.
 const RUN_FOLDER_PREFIX: &str = "judge-run-";
@@ -680,11 +912,23 @@ fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
 }
 
 fn empty_folder(dir: &Path) {
+    empty_folder_around(dir, None)
+}
+
+/// Empties `dir` but for `keep` (a folder inside it, a mount point elsewhere) and the
+/// folders on the way to it, which are emptied around it in turn.
+fn empty_folder_around(dir: &Path, keep: Option<&Path>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
+        if let Some(keep) = keep.filter(|keep| keep.starts_with(&path)) {
+            if keep != path {
+                empty_folder_around(&path, Some(keep));
+            }
+            continue;
+        }
         let removed = match entry.file_type() {
             Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
             _ => std::fs::remove_file(&path),

@@ -36,6 +36,11 @@ pub struct Snapshot {
     /// (`/proc/PID/schedstat`): it grows while the tree wants to compute, even when it is
     /// starved of CPU, and stands still while it sleeps.
     pub wanted_cpu_ns: u64,
+    /// Where asked for (no memory cgroup sees it): the pages of memfds the tree holds open,
+    /// which no resident figure shows until they are mapped; `resident_bytes` is then the
+    /// tree's share of what it maps (see `own_share`), without shared memory, counted where
+    /// it is held instead.
+    pub memfd_bytes: u64,
 }
 
 /// The direct children of `pid` (of all its threads).
@@ -67,19 +72,75 @@ pub fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
-/// CPU, memory and state of every live descendant of `root` but `spare`.
-pub fn snapshot(root: u32, spare: u32) -> Snapshot {
+/// CPU, memory and state of every live descendant of `root` but those in `spare`; with
+/// `shared`, its memfds too (see `Snapshot`).
+pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
     let mut snapshot = Snapshot::default();
-    for pid in descendants(root).into_iter().filter(|&pid| pid != spare) {
+    let mut memfds: Vec<(u64, u64)> = Vec::new();
+    for pid in descendants(root)
+        .into_iter()
+        .filter(|pid| !spare.contains(pid))
+    {
         let Some(stat) = Stat::read(pid) else {
             continue;
         };
         snapshot.cpu_time += stat.cpu_time;
-        snapshot.resident_bytes += stat.resident_bytes;
+        snapshot.resident_bytes += match shared {
+            true => {
+                snapshot.memfd_bytes += held_memfd_bytes(pid, &mut memfds);
+                own_share(pid).unwrap_or(stat.resident_bytes)
+            }
+            false => stat.resident_bytes,
+        };
         snapshot.runnable |= stat.state == 'R';
         snapshot.wanted_cpu_ns += wanted_cpu_ns(pid);
     }
     snapshot
+}
+
+/// The private and file-backed memory `pid` holds, each page shared with other processes
+/// counted in proportion (`Pss_Anon` + `Pss_File`), so that the processes of a tree that
+/// share pages (a fork's, a library's) add up to them once; shared memory (`Pss_Shmem`) is
+/// left out, as it is counted where it is held.
+fn own_share(pid: u32) -> Option<u64> {
+    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = rollup.lines().find_map(|line| line.strip_prefix(name))?;
+        line.trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse::<u64>()
+            .ok()
+    };
+    Some((field("Pss_Anon:")? + field("Pss_File:")?) * 1024)
+}
+
+/// The pages of the memfds `pid` holds open that `seen` (their device and inode) does not
+/// have yet, which it gets.
+fn held_memfd_bytes(pid: u32, seen: &mut Vec<(u64, u64)>) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return 0;
+    };
+    let mut bytes = 0;
+    for fd in fds.flatten() {
+        let is_memfd = std::fs::read_link(fd.path()).is_ok_and(|target| {
+            target
+                .as_os_str()
+                .as_encoded_bytes()
+                .starts_with(b"/memfd:")
+        });
+        if !is_memfd {
+            continue;
+        }
+        if let Ok(file) = std::fs::metadata(fd.path()) {
+            if !seen.contains(&(file.dev(), file.ino())) {
+                seen.push((file.dev(), file.ino()));
+                bytes += file.blocks() * 512;
+            }
+        }
+    }
+    bytes
 }
 
 /// Time on a CPU plus time waiting for one, from `/proc/PID/schedstat` (0 where the kernel
@@ -119,8 +180,8 @@ impl Stat {
     }
 }
 
-/// Kills every process of the run, the descendants of the calling process (`me`) but `spare`
-/// (the spawner), and reaps them all, until none is left; adds what they used to `reaped`.
+/// Kills every process of the run, the descendants of the calling process (`me`) but those
+/// in `spare` (the spawners), and reaps them all, until none is left; adds what they used to `reaped`.
 /// `also_kill` runs before every pass (the cgroup's view of the run). `main` is the program
 /// when it is not reaped yet; returns its status if it was reaped here. (`wait4(-1)` without
 /// `__WALL` sees the program and every process of the run, never the spawner: see `spawner`.)
@@ -128,7 +189,7 @@ pub fn kill_and_reap_all(
     me: u32,
     reaped: &mut Reaped,
     mut main: Option<i32>,
-    spare: Option<u32>,
+    spare: &[u32],
     also_kill: &dyn Fn(),
 ) -> Option<libc::c_int> {
     let mut main_status = None;
@@ -150,7 +211,7 @@ pub fn kill_and_reap_all(
         // come to us, and one forked meanwhile is killed on the next pass.
         also_kill();
         for pid in descendants(me) {
-            if Some(pid) != spare {
+            if !spare.contains(&pid) {
                 kill(pid as i32);
             }
         }

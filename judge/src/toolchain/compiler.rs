@@ -170,6 +170,7 @@ impl Compiler {
                 address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,
                 stop_at_output_limit: true,
+                contained: false,
             })
             .map_err(|error| Error::Toolchain {
                 tool: compile[0].to_owned(),

@@ -95,6 +95,7 @@ impl Program {
             spec.wall_timeout = wall_timeout;
         }
         spec.stop_at_output_limit = !options.run_past_output_limit;
+        spec.contained = options.judged;
         let mut run = self.sandbox.run_with(&spec, options.streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         if !self.language.remap_paths.is_empty() {
@@ -139,6 +140,9 @@ pub struct RunOptions<'a> {
     pub wall_timeout: Option<Duration>,
     /// Past the output limit the run goes on, its output dropped, instead of being stopped.
     pub run_past_output_limit: bool,
+    /// The program is being judged: it sees the sandbox's view (the expected outputs, the
+    /// repository and the home hidden), where the machine allows it.
+    pub judged: bool,
 }
 
 /// `haystack` with every `from` replaced by `to`.

@@ -10,6 +10,7 @@ mod corpus;
 mod docs;
 mod ecosystem;
 mod interactive;
+mod isolation;
 mod kattis;
 mod properties;
 mod reports;

@@ -11,7 +11,7 @@ use judge::toolchain::Compiler;
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.
-const EXPECTED: &[(&str, &[&str], &str)] = &[
+pub(crate) const EXPECTED: &[(&str, &[&str], &str)] = &[
     ("accepted", &["AC", "AC"], ""),
     (
         "wrong_answer",

@@ -1,0 +1,97 @@
+//! How far a run can be trusted: what held it, as its slot's supervisor found the machine,
+//! named as the reports name it.
+
+use serde::{Deserialize, Serialize};
+
+/// What held the runs of a slot (or, met over slots, of every run of a judge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Containment {
+    /// A memory cgroup: the peak of the whole tree, shared memory, memfd and tmpfs pages
+    /// included, and a hard limit the kernel enforces.
+    pub memory_cgroup: bool,
+    /// A pids cgroup: at most `MAX_TASKS` tasks, root or not.
+    pub pids_cgroup: bool,
+    /// Network, IPC, PID and mount namespaces of the slot's own.
+    pub namespaces: bool,
+    /// The programs being judged saw the view: the machine's files read-only, the
+    /// repository and the homes hidden, a private `/tmp` and `/dev/shm`.
+    pub view: bool,
+}
+
+impl Containment {
+    /// Everything at once: what root gets on a machine with cgroups and namespaces.
+    pub const FULL: Containment = Containment {
+        memory_cgroup: true,
+        pids_cgroup: true,
+        namespaces: true,
+        view: true,
+    };
+
+    /// The level's name: `cgroup+namespaces` (full), `namespaces`, `cgroup` or `rlimits`.
+    pub fn level(&self) -> &'static str {
+        let cgroup = self.memory_cgroup && self.pids_cgroup;
+        let namespaces = self.namespaces && self.view;
+        match (cgroup, namespaces) {
+            (true, true) => "cgroup+namespaces",
+            (false, true) => "namespaces",
+            (true, false) => "cgroup",
+            (false, false) => "rlimits",
+        }
+    }
+
+    /// Nothing is weaker than at the full level.
+    pub fn is_full(&self) -> bool {
+        *self == Containment::FULL
+    }
+
+    /// What holds for both: each part only where both had it.
+    pub fn meet(self, other: Containment) -> Containment {
+        Containment {
+            memory_cgroup: self.memory_cgroup && other.memory_cgroup,
+            pids_cgroup: self.pids_cgroup && other.pids_cgroup,
+            namespaces: self.namespaces && other.namespaces,
+            view: self.view && other.view,
+        }
+    }
+
+    /// What is weaker than at the full level, one phrase each.
+    pub fn weaker(&self) -> Vec<&'static str> {
+        let mut weaker = Vec::new();
+        if !self.memory_cgroup {
+            weaker.push("memory sampled every 100 ms, not a cgroup's exact peak");
+        }
+        if !self.pids_cgroup {
+            weaker.push("processes capped by RLIMIT_NPROC, not a pids cgroup");
+        }
+        if !self.namespaces {
+            weaker.push("no namespaces: programs see the machine's processes and network");
+        }
+        if !self.view {
+            weaker.push("programs can read and write your files, expected outputs included");
+        }
+        weaker
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_level_is_the_weakest_part_of_each_half() {
+        let no_view = Containment {
+            view: false,
+            ..Containment::FULL
+        };
+        let no_memory_cgroup = Containment {
+            memory_cgroup: false,
+            ..Containment::FULL
+        };
+        assert_eq!(Containment::FULL.level(), "cgroup+namespaces");
+        assert_eq!(no_view.level(), "cgroup");
+        assert_eq!(no_memory_cgroup.level(), "namespaces");
+        assert_eq!(no_view.meet(no_memory_cgroup).level(), "rlimits");
+        assert_eq!(no_view.weaker().len(), 1);
+        assert!(Containment::FULL.weaker().is_empty());
+    }
+}

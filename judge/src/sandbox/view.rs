@@ -1,0 +1,293 @@
+//! What a program being judged sees of the machine's files: everything read-only, its run
+//! folder writable, a `/tmp` and a `/dev/shm` of its own, and the folders that hold what it
+//! must not read (the repository with its expected outputs, the user's home, the folders
+//! of other users and of running services) hidden behind empty ones, except the toolchains
+//! and the build cache inside them, which stay where they are, read-only.
+//!
+//! The view is made once per slot, in a mount namespace of the slot's second spawner (see
+//! `supervisor`), which starts only the programs being judged; builds, references,
+//! generators and checkers keep the machine's files.
+
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use rustix::fs::CWD;
+use rustix::mount::{mount, move_mount, open_tree, MountFlags, MoveMountFlags, OpenTreeFlags};
+use serde::{Deserialize, Serialize};
+
+/// The folders a view hides and those it keeps visible inside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// Seen as empty folders.
+    pub hidden: Vec<PathBuf>,
+    /// Seen, read-only, where they are, though inside a hidden folder.
+    pub kept: Vec<PathBuf>,
+}
+
+/// Folders that hold other people's files and the machine's sockets: a program reads no home
+/// and reaches no service (a socket in `/run` is reachable from any network namespace).
+const ALWAYS_HIDDEN: &[&str] = &["/home", "/root", "/run", "/var/run", "/mnt", "/media"];
+
+/// Where version managers and language tools put themselves under a home.
+const TOOLCHAINS_IN_HOME: &[&str] = &[
+    ".rustup", ".cargo", ".pyenv", ".sdkman", ".nvm", ".local", ".jdks", ".asdf", ".volta",
+    ".deno", ".bun", "go", ".ghcup", ".opam", ".dotnet", ".juliaup", ".konan", ".gradle",
+];
+
+impl View {
+    /// The view of a judge that hides `hidden` (the repository, problem folders outside it)
+    /// and keeps `kept` (the build cache), with the homes, `/run` and the like hidden too and
+    /// the toolchains the user's environment names kept.
+    pub fn hiding(hidden: &[&Path], kept: &[&Path]) -> View {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let mut view = View {
+            hidden: hidden.iter().map(|path| path.to_path_buf()).collect(),
+            kept: kept.iter().map(|path| path.to_path_buf()).collect(),
+        };
+        view.hidden.extend(ALWAYS_HIDDEN.iter().map(PathBuf::from));
+        view.hidden.extend(home.clone());
+        if let Some(home) = &home {
+            view.kept
+                .extend(TOOLCHAINS_IN_HOME.iter().map(|name| home.join(name)));
+        }
+        // The folders the toolchain variables name (`RUSTUP_HOME`, `JAVA_HOME`, ...): not the
+        // home, nor the caches and settings of everything else.
+        let not_toolchains = ["HOME", "PATH", "LANG", "USER", "LOGNAME"];
+        for (key, value) in super::Environment::Build.variables() {
+            if !not_toolchains.contains(&key) && !key.starts_with("XDG_") {
+                view.kept.extend(std::env::split_paths(value));
+            }
+        }
+        // A tool on PATH inside a hidden folder keeps its install's folder (`~/.cargo/bin`
+        // keeps `~/.cargo`), or the PATH entry alone when that would be the hidden folder.
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        for entry in std::env::split_paths(&path) {
+            let kept = match entry.parent() {
+                Some(parent) if !view.hidden.iter().any(|hidden| hidden.starts_with(parent)) => {
+                    parent.to_path_buf()
+                }
+                _ => entry,
+            };
+            view.kept.push(kept);
+        }
+        view
+    }
+
+    /// Hides `folder` too.
+    pub fn hide(&mut self, folder: &Path) {
+        self.hidden.push(folder.to_path_buf());
+    }
+
+    /// The view as the machine's files are now (a folder made since, such as the build cache,
+    /// counts): absolute, existing, resolved (a symbolic link is kept or hidden where it
+    /// leads), each once, and a kept folder only where it is inside a hidden one.
+    pub(super) fn settle(mut self) -> View {
+        let resolve = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
+            let mut resolved: Vec<PathBuf> = paths
+                .into_iter()
+                .filter(|path| path.is_absolute())
+                .filter_map(|path| path.canonicalize().ok())
+                .filter(|path| path.is_dir() && path != Path::new("/"))
+                .collect();
+            resolved.sort();
+            resolved.dedup();
+            resolved
+        };
+        self.hidden = resolve(self.hidden);
+        self.kept = resolve(self.kept);
+        // `/tmp` and `/dev/shm` are fresh folders in the view: what is kept there is too.
+        let replaced = [Path::new("/tmp"), Path::new("/dev/shm")];
+        let hidden: Vec<&Path> = self.hidden.iter().map(PathBuf::as_path).collect();
+        // A folder both kept and hidden is hidden.
+        self.kept.retain(|kept| {
+            !hidden.contains(&kept.as_path())
+                && hidden
+                    .iter()
+                    .chain(&replaced)
+                    .any(|hidden| kept.starts_with(hidden) && kept != hidden)
+        });
+        self
+    }
+}
+
+/// One step of making the view, in the order of the paths (a folder before what is in it).
+enum Step {
+    Hide,
+    Keep(OwnedFd),
+    /// The run folder: kept writable.
+    RunFolder(OwnedFd),
+    /// A fresh, writable, sticky tmpfs of `size` bytes (`/tmp`, `/dev/shm`).
+    Scratch,
+}
+
+/// Makes `view` in this process's mount namespace (a new one of its own, made by the
+/// caller), for programs whose working folder is `workdir` and whose `/tmp` and `/dev/shm`
+/// hold at most `scratch_bytes` each.
+pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io::Result<()> {
+    let clone = |path: &Path| {
+        open_tree(
+            CWD,
+            path,
+            OpenTreeFlags::OPEN_TREE_CLONE
+                | OpenTreeFlags::OPEN_TREE_CLOEXEC
+                | OpenTreeFlags::AT_RECURSIVE,
+        )
+    };
+    // What stays visible is taken before anything is hidden or made read-only.
+    let mut steps: Vec<(PathBuf, Step)> = vec![
+        (workdir.to_path_buf(), Step::RunFolder(clone(workdir)?)),
+        (PathBuf::from("/tmp"), Step::Scratch),
+        (PathBuf::from("/dev/shm"), Step::Scratch),
+    ];
+    for kept in &view.kept {
+        // A folder that cannot be taken (gone meanwhile, not readable) is hidden with the
+        // rest: the view is still made.
+        if let Ok(fd) = clone(kept) {
+            steps.push((kept.clone(), Step::Keep(fd)));
+        }
+    }
+    steps.extend(view.hidden.iter().map(|path| (path.clone(), Step::Hide)));
+    // A folder before what is in it; of two steps on one path, hiding first.
+    steps.sort_by(|(a, x), (b, y)| {
+        a.components()
+            .count()
+            .cmp(&b.components().count())
+            .then(matches!(y, Step::Hide).cmp(&matches!(x, Step::Hide)))
+    });
+    set_read_only(CWD, "/", true)?;
+    // A program may name its threads and raise its OOM score: `/proc` stays writable.
+    let _ = clear_read_only("/proc");
+    let mut made: Vec<PathBuf> = Vec::new();
+    let scratch = format!("mode=1777,size={scratch_bytes}");
+    let scratch = std::ffi::CString::new(scratch).expect("no NUL in a number");
+    for (path, step) in steps {
+        if !path.exists() && std::fs::create_dir_all(&path).is_err() {
+            continue;
+        }
+        let flags = MountFlags::NOSUID | MountFlags::NODEV;
+        match step {
+            Step::Hide => {
+                mount(
+                    "judge-hidden",
+                    &path,
+                    "tmpfs",
+                    flags,
+                    Some(c"mode=0755,size=1m"),
+                )?;
+                made.push(path);
+            }
+            Step::Scratch => mount("judge-tmp", &path, "tmpfs", flags, Some(scratch.as_c_str()))?,
+            Step::Keep(fd) => {
+                set_read_only(fd.as_fd(), "", true)?;
+                attach(&fd, &path)?;
+            }
+            Step::RunFolder(fd) => attach(&fd, &path)?,
+        }
+    }
+    // The empty folders are read-only too, once the mount points in them are made.
+    for path in made {
+        set_read_only(CWD, &path, false)?;
+    }
+    Ok(())
+}
+
+fn attach(tree: &OwnedFd, path: &Path) -> std::io::Result<()> {
+    Ok(move_mount(
+        tree.as_fd(),
+        "",
+        CWD,
+        path,
+        MoveMountFlags::MOVE_MOUNT_F_EMPTY_PATH,
+    )?)
+}
+
+/// `mount_setattr(2)`'s argument (Linux 5.12 on; rustix has no wrapper yet).
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// Makes the mount at `path` (relative to `dir`; empty: `dir` itself) read-only, with the
+/// mounts below it when `recursive`.
+fn set_read_only(dir: impl AsFd, path: impl AsRef<Path>, recursive: bool) -> std::io::Result<()> {
+    let mut flags = if recursive { libc::AT_RECURSIVE } else { 0 };
+    if path.as_ref().as_os_str().is_empty() {
+        flags |= libc::AT_EMPTY_PATH;
+    }
+    mount_setattr(dir, path.as_ref(), flags, libc::MOUNT_ATTR_RDONLY, 0)
+}
+
+fn clear_read_only(path: &str) -> std::io::Result<()> {
+    mount_setattr(CWD, Path::new(path), 0, 0, libc::MOUNT_ATTR_RDONLY)
+}
+
+fn mount_setattr(
+    dir: impl AsFd,
+    path: &Path,
+    flags: libc::c_int,
+    set: u64,
+    clear: u64,
+) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: clear,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: the path and the attribute live through the call, whose size argument is the
+    // attribute's.
+    let result = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            dir.as_fd().as_raw_fd(),
+            path.as_ptr(),
+            flags,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    if result < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_folder_counts_only_inside_a_hidden_one_or_a_fresh_tmp() {
+        let root = tempfile::tempdir().unwrap();
+        let repo = root.path().join("repo");
+        let cache = repo.join("target/judge");
+        std::fs::create_dir_all(&cache).unwrap();
+        let view = View {
+            hidden: vec![repo.clone(), root.path().join("missing")],
+            // `/usr` is seen anyway; `/tmp` is a fresh folder in the view.
+            kept: vec![
+                cache.clone(),
+                PathBuf::from("/usr"),
+                repo.clone(),
+                root.path().into(),
+            ],
+        }
+        .settle();
+        let (repo, root) = (
+            repo.canonicalize().unwrap(),
+            root.path().canonicalize().unwrap(),
+        );
+        assert_eq!(view.hidden, std::slice::from_ref(&repo));
+        let mut expected = vec![repo.join("target/judge")];
+        if root.starts_with("/tmp") {
+            expected.insert(0, root);
+        }
+        assert_eq!(view.kept, expected);
+    }
+}

@@ -1,0 +1,378 @@
+//! What a program being judged can reach, tried through the command line as a user runs it:
+//! as whoever runs the tests and, when that is root (as in CI), as an ordinary user the test
+//! makes, who has no cgroup to write to and gets user namespaces instead. Both must give the
+//! hostile verdict table's verdicts, count memfds and shared memory, contain a fork storm,
+//! keep the expected outputs, the home and the network out of reach, and leave nothing in
+//! `/tmp` or `/dev/shm`.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::*;
+use crate::verdicts::EXPECTED;
+
+/// The user the test judges as when it runs as root.
+const ORDINARY_USER: &str = "judge-ci";
+
+/// The problems of a scenario besides the verdict table's: (id, solution file, source,
+/// verdict of its one case).
+fn scenarios(
+    mark: &str,
+    home: &Path,
+    repo: &Path,
+    port: u16,
+) -> Vec<(String, String, String, String)> {
+    let attacks = format!(
+        r#"import os, socket
+reached = []
+def attempt(what, action):
+    try:
+        if action() is not False:
+            reached.append(what)
+    except Exception:
+        pass
+attempt("the expected output", lambda: open({out:?}).read())
+attempt("a listing of the repository", lambda: len(os.listdir({repo:?})) > 0)
+attempt("a file in the home", lambda: open({secret:?}).read())
+attempt("a write into the home", lambda: open({home_file:?}, "w").close())
+attempt("a write into /var/tmp", lambda: open("/var/tmp/" + {mark:?}, "w").close())
+attempt("a listener on 127.0.0.1", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2).close())
+# Left behind on purpose: the judge must take them away.
+for folder in ("/tmp", "/dev/shm"):
+    with open(os.path.join(folder, {mark:?}), "w") as left:
+        left.write("x" * 4096)
+a, b = map(int, input().split())
+print(a + b if not reached else "reached " + ", ".join(reached))
+"#,
+        out = repo
+            .join("problems/attacks/tests/1.out")
+            .display()
+            .to_string(),
+        repo = repo.display().to_string(),
+        secret = home.join("secret.txt").display().to_string(),
+        home_file = home.join(mark).display().to_string(),
+    );
+    // A child holds the memory while its parent answers: only the whole tree's count sees it.
+    let hiding = |work: &str| {
+        format!(
+            "import os\na, b = map(int, input().split())\nread, write = os.pipe()\n\
+             if os.fork() == 0:\n{work}\n    os.write(write, b'x')\n    import time\n    time.sleep(60)\n\
+             os.read(read, 1)\nprint(a + b)\n"
+        )
+    };
+    let memfd = hiding("    fds = [os.memfd_create('hidden') for _ in range(5)]\n    for fd in fds: os.write(fd, b'x' * (50 << 20))");
+    let shm = hiding(&format!(
+        "    for i in range(5):\n        with open('/dev/shm/{mark}-%d' % i, 'wb') as f: f.write(b'x' * (50 << 20))"
+    ));
+    [
+        ("attacks", attacks, "AC"),
+        ("memfd", memfd, "MLE"),
+        ("shm", shm, "MLE"),
+    ]
+    .into_iter()
+    .map(|(id, source, verdict)| (id.into(), format!("{id}.py"), source, verdict.into()))
+    .collect()
+}
+
+/// A repository with the scenarios and one problem per row of the verdict table, in `base`;
+/// the verdicts every problem's cases must get, by problem id.
+fn scenario_repository(
+    base: &Path,
+    mark: &str,
+    home: &Path,
+    port: u16,
+) -> (PathBuf, Vec<(String, Vec<String>)>) {
+    let repo = base.join("repo");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verdicts");
+    let problem_toml = std::fs::read_to_string(fixture.join("problem.toml")).unwrap();
+    // The fixture names its accepted solution in its own folder; here each has its own.
+    let problem_toml: String = problem_toml
+        .lines()
+        .filter(|line| !line.starts_with("solution"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let mut expected = Vec::new();
+    for (name, verdicts, _) in EXPECTED {
+        let dir = repo.join("problems").join(name);
+        copy_tree(&fixture.join("tests"), &dir.join("tests"));
+        std::fs::write(dir.join("problem.toml"), &problem_toml).unwrap();
+        std::fs::create_dir_all(repo.join("solutions")).unwrap();
+        std::fs::copy(
+            fixture.join("solutions").join(format!("{name}.rs")),
+            repo.join("solutions").join(format!("{name}.rs")),
+        )
+        .unwrap();
+        expected.push((
+            name.to_string(),
+            verdicts.iter().map(|v| v.to_string()).collect(),
+        ));
+    }
+    let problem = "profile = \"kattis\"\ntime_limit_ms = 2000\nmemory_limit_mib = 128\n";
+    for (id, file, source, verdict) in scenarios(mark, home, &repo, port) {
+        let dir = repo.join("problems").join(&id);
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        std::fs::write(
+            dir.join("problem.toml"),
+            format!("name = \"{id}\"\n{problem}"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("tests/1.in"), "1 2\n").unwrap();
+        std::fs::write(dir.join("tests/1.out"), "3\n").unwrap();
+        std::fs::write(repo.join("solutions").join(file), source).unwrap();
+        expected.push((id, vec![verdict]));
+    }
+    (repo, expected)
+}
+
+/// The verdicts of the JSON report, by problem id (`CE` for a solution that did not build).
+fn verdicts_of(report: &str) -> Vec<(String, Vec<String>)> {
+    let start = report
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON report in:\n{report}"));
+    let report: serde_json::Value = serde_json::from_str(&report[start..]).expect("JSON parses");
+    report["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .map(|problem| {
+            let verdicts = match problem["status"].as_str() {
+                Some("compile_error") => vec!["CE".to_string()],
+                _ => problem["cases"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|case| case["verdict_text"].as_str().unwrap().to_string())
+                    .collect(),
+            };
+            (problem["id"].as_str().unwrap().to_string(), verdicts)
+        })
+        .collect()
+}
+
+/// Judges every problem of `repo` with `HOME` at `home`, `TMPDIR` at `tmp` and a cache of
+/// its own, as this process or, given a user, as that user (only root can).
+fn judge_as(user: Option<&str>, base: &Path, repo: &Path, home: &Path) -> String {
+    let judge = base.join("judge");
+    let tmp = base.join("tmp");
+    let path = "/usr/local/bin:/usr/bin:/bin";
+    let mut variables: Vec<(String, String)> = vec![
+        ("HOME".into(), home.display().to_string()),
+        ("TMPDIR".into(), tmp.display().to_string()),
+        (
+            "JUDGE_CACHE_DIR".into(),
+            base.join("cache").display().to_string(),
+        ),
+        ("LANG".into(), "C.UTF-8".into()),
+    ];
+    let arguments = ["run", "--format", "json", "--color", "never"];
+    let output = match user {
+        None => {
+            let mut command = Command::new(&judge);
+            let (rustup_home, cargo_home) = rust_toolchain();
+            variables.push(("RUSTUP_HOME".into(), rustup_home.display().to_string()));
+            variables.push(("CARGO_HOME".into(), cargo_home.display().to_string()));
+            variables.push((
+                "PATH".into(),
+                format!("{}:{path}", cargo_home.join("bin").display()),
+            ));
+            command
+                .env_clear()
+                .envs(variables)
+                .args(arguments)
+                .current_dir(repo);
+            command.output().unwrap()
+        }
+        Some(user) => {
+            // The user reaches rustup's folders where root keeps them through mounts of
+            // them in `base` (a home of root's is closed to others), in a mount namespace
+            // of this command's own.
+            let (rustup_home, cargo_home) = rust_toolchain();
+            let (rustup_seen, cargo_seen) = (base.join("rustup"), base.join("cargo"));
+            for folder in [&rustup_seen, &cargo_seen] {
+                std::fs::create_dir_all(folder).unwrap();
+            }
+            variables.push(("RUSTUP_HOME".into(), rustup_seen.display().to_string()));
+            variables.push(("CARGO_HOME".into(), cargo_seen.display().to_string()));
+            variables.push((
+                "PATH".into(),
+                format!("{}:{path}", cargo_seen.join("bin").display()),
+            ));
+            let script = "mount --bind \"$1\" \"$2\" && mount --bind \"$3\" \"$4\" && shift 4 && \
+                          cd \"$1\" && shift && exec runuser -u \"$@\"";
+            let mut command = Command::new("unshare");
+            command
+                .args([
+                    "--mount",
+                    "--propagation",
+                    "private",
+                    "sh",
+                    "-c",
+                    script,
+                    "sh",
+                ])
+                .arg(&rustup_home)
+                .arg(&rustup_seen)
+                .arg(&cargo_home)
+                .arg(&cargo_seen)
+                .arg(repo)
+                .args([user, "--", "env", "-i"])
+                .args(
+                    variables
+                        .iter()
+                        .map(|(key, value)| format!("{key}={value}")),
+                )
+                .arg(&judge)
+                .args(arguments);
+            command.output().unwrap()
+        }
+    };
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+/// rustup's home and Cargo's, as the tests' own environment has them.
+fn rust_toolchain() -> (PathBuf, PathBuf) {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let rustup = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".rustup"));
+    let cargo = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home.join(".cargo"));
+    (rustup, cargo)
+}
+
+/// Makes `ORDINARY_USER` where it is missing; false when this process cannot.
+fn ordinary_user_exists() -> bool {
+    let exists = || {
+        Command::new("id")
+            .arg(ORDINARY_USER)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    exists()
+        || Command::new("useradd")
+            .args([
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                ORDINARY_USER,
+            ])
+            .status()
+            .is_ok_and(|status| status.success())
+            && exists()
+}
+
+/// Judges the scenarios as `user` and checks everything the module promises.
+fn scenarios_hold_for(user: Option<&str>) {
+    let base = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = base.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(base.path().join("tmp")).unwrap();
+    std::fs::write(home.join("secret.txt"), "the answers\n").unwrap();
+    // The judge's own copy, in a folder every user may read.
+    std::fs::copy(env!("CARGO_BIN_EXE_judge"), base.path().join("judge")).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let mark = format!(
+        "judge-isolation-{}-{}",
+        std::process::id(),
+        user.unwrap_or("self")
+    );
+    let (repo, expected) = scenario_repository(base.path(), &mark, &home, port);
+    if let Some(user) = user {
+        let chown = Command::new("chown")
+            .args([
+                "-R",
+                &format!("{user}:"),
+                &base.path().display().to_string(),
+            ])
+            .status()
+            .unwrap();
+        assert!(chown.success());
+    }
+    let report = judge_as(user, base.path(), &repo, &home);
+    let who = user.unwrap_or("this process's user");
+    let got = verdicts_of(&report);
+    let mut wrong = Vec::new();
+    for (id, verdicts) in &expected {
+        let found = got
+            .iter()
+            .find(|(problem, _)| problem == id)
+            .map(|(_, v)| v);
+        if found != Some(verdicts) {
+            wrong.push(format!("{id}: expected {verdicts:?}, got {found:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "as {who}:\n{}\n\n{report}",
+        wrong.join("\n")
+    );
+    let mut connection = listener.accept();
+    if let Ok((stream, _)) = &mut connection {
+        let mut said = String::new();
+        let _ = stream.read_to_string(&mut said);
+    }
+    assert!(
+        connection.is_err(),
+        "as {who}: a program reached the listener on 127.0.0.1"
+    );
+    let left: Vec<PathBuf> = ["/tmp", "/dev/shm", "/var/tmp"]
+        .iter()
+        .flat_map(|folder| std::fs::read_dir(folder).unwrap().flatten())
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(&mark)
+        })
+        .chain(
+            std::fs::read_dir(base.path().join("tmp"))
+                .unwrap()
+                .flatten()
+                .map(|e| e.path()),
+        )
+        .collect();
+    for path in &left {
+        let _ = std::fs::remove_file(path);
+    }
+    assert!(left.is_empty(), "as {who}: a run left {left:?}");
+    let home_now: Vec<_> = std::fs::read_dir(&home)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        home_now,
+        ["secret.txt"],
+        "as {who}: a program wrote into the home"
+    );
+}
+
+#[test]
+fn a_judged_program_reaches_nothing_it_must_not_and_gets_its_verdicts() {
+    scenarios_hold_for(None);
+}
+
+#[test]
+fn as_an_ordinary_user_the_same_holds() {
+    if !rustix::process::getuid().is_root() {
+        // Whoever runs the tests is the ordinary user then: the test above was run as one.
+        eprintln!("not root: the ordinary user's run is the test above");
+        return;
+    }
+    assert!(
+        ordinary_user_exists(),
+        "root could not make the user {ORDINARY_USER}"
+    );
+    scenarios_hold_for(Some(ORDINARY_USER));
+}
