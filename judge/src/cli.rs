@@ -83,6 +83,9 @@ pub(crate) enum Command {
     /// Judge, then judge again whenever the solution, a case, problem.toml, the reference or
     /// the generator changes (failures first, samples first); Ctrl-C stops.
     Watch(WatchArgs),
+    /// Say what this machine allows the judge (cgroups, namespaces: how far a run can be
+    /// trusted) and why not, the toolchains found, and how to get the best containment.
+    Doctor,
 }
 
 #[derive(Debug, Args)]

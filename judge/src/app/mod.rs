@@ -5,6 +5,7 @@
 mod add;
 mod bless;
 mod check;
+mod doctor;
 mod gen;
 mod list;
 pub(crate) mod listen;
@@ -170,6 +171,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Command::Verify(args) => verify::verify(&context, args),
         Command::Check(args) => check::check(&context, args),
         Command::Stress(args) => stress::stress(&context, args),
+        Command::Doctor => doctor::doctor(&context),
         Command::Listen(args) => {
             let mut notices = context.notices("listen");
             let served = crate::app::listen::serve(&context.repository, args.port, &mut notices);

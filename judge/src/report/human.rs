@@ -407,6 +407,14 @@ impl Reporter for HumanReporter {
             "{style}Summary{style:#}: {}",
             parts.join(" · ")
         ));
+        if let Some(containment) = summary.containment.filter(|held| !held.is_full()) {
+            // Said only when the figures or the safety are less than everywhere else.
+            self.line(format_args!(
+                "{YELLOW}Contained by {}{YELLOW:#}: {} (`judge doctor` says why and how to get more)",
+                containment.level(),
+                containment.weaker().join("; ")
+            ));
+        }
         let _ = self.out.flush();
     }
 }

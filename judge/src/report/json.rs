@@ -57,6 +57,23 @@ struct RunDocument<'a> {
     problems: &'a [ProblemReport],
     errors: &'a [String],
     summary: SummaryReport,
+    /// What held the programs judged; null when none ran.
+    containment: Option<ContainmentReport>,
+}
+
+/// How far the run can be trusted (see `sandbox::Containment`).
+#[derive(Serialize)]
+struct ContainmentReport {
+    /// `cgroup+namespaces` (full), `namespaces`, `cgroup` or `rlimits`.
+    level: &'static str,
+    memory_cgroup: bool,
+    pids_cgroup: bool,
+    namespaces: bool,
+    view: bool,
+    /// What is weaker than at the full level, one phrase each (empty at the full level).
+    weaker: Vec<&'static str>,
+    /// Why the programs did not get the file system view, if they did not.
+    view_refused: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -271,6 +288,15 @@ impl Reporter for JsonReporter {
                     Outcome::Error => "error",
                 },
             },
+            containment: summary.containment.map(|held| ContainmentReport {
+                level: held.level(),
+                memory_cgroup: held.memory_cgroup,
+                pids_cgroup: held.pids_cgroup,
+                namespaces: held.namespaces,
+                view: held.view,
+                weaker: held.weaker(),
+                view_refused: summary.view_refused.clone(),
+            }),
         };
         if let Some(kept) = &mut self.kept {
             *kept = serde_json::to_value(&document).ok();

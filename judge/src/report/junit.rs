@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Reporter;
 use super::RunSummary;
@@ -110,6 +110,12 @@ impl Reporter for JunitReporter {
 
     fn run_finished(&mut self, summary: &RunSummary) {
         self.close_suite();
+        // JUnit has properties per suite only: every suite says what held its programs.
+        if let Some(held) = summary.containment {
+            for suite in &mut self.report.test_suites {
+                suite.add_property(Property::new("containment", held.level()));
+            }
+        }
         self.report.set_time(summary.wall_time);
         let written = self
             .report

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::error::Outcome;
 use crate::judging::Tally;
+use crate::sandbox::Containment;
 
 /// What a whole run came to.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +28,10 @@ pub struct RunSummary {
     pub interrupted: Option<i32>,
     /// How long the whole run took.
     pub wall_time: Duration,
+    /// What held the programs judged (`None` when none ran).
+    pub containment: Option<Containment>,
+    /// Why the programs did not get the file system view, if they did not.
+    pub view_refused: Option<String>,
 }
 
 impl RunSummary {

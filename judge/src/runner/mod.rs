@@ -117,6 +117,10 @@ pub fn judge_all(
     summary.skipped = totals.skipped;
     summary.interrupted = totals.interrupted;
     summary.wall_time = started.elapsed();
+    if let Some((containment, refused)) = compiler.sandbox().containment() {
+        summary.containment = Some(containment);
+        summary.view_refused = refused;
+    }
     reporter.run_finished(&summary);
     summary
 }

@@ -61,8 +61,8 @@ impl Cgroups {
         }
         let name = format!("{PREFIX}{owner}-{}", std::process::id());
         let mut cgroups = Cgroups {
-            pids: make("pids", &name, &[("pids.max", &PIDS_MAX.to_string())]),
-            memory: make("memory", &name, &[]),
+            pids: make("pids", owner, &name, &[("pids.max", &PIDS_MAX.to_string())]),
+            memory: make("memory", owner, &name, &[]),
             memory_peak: None,
             memory_current: None,
             memory_limit: None,
@@ -247,19 +247,19 @@ pub fn sweep(bases: &[PathBuf]) {
 
 /// Where this process's groups are made: the folders a sweep looks in. Read before the
 /// process moves into groups of its own.
-pub fn bases() -> Vec<PathBuf> {
+pub fn bases(owner: u32) -> Vec<PathBuf> {
     if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
         return Vec::new();
     }
     ["pids", "memory"]
         .into_iter()
-        .filter_map(|controller| Some(base(controller)?.0))
+        .filter_map(|controller| Some(base(controller, owner)?.0))
         .collect()
 }
 
 /// A new group for `controller` named `name`, with `settings` written into it.
-fn make(controller: &str, name: &str, settings: &[(&str, &str)]) -> Option<Group> {
-    let (base, v2) = base(controller)?;
+fn make(controller: &str, owner: u32, name: &str, settings: &[(&str, &str)]) -> Option<Group> {
+    let (base, v2) = base(controller, owner)?;
     let dir = base.join(name);
     std::fs::create_dir(&dir).ok()?;
     let group = Group { dir, v2 };
@@ -272,29 +272,129 @@ fn make(controller: &str, name: &str, settings: &[(&str, &str)]) -> Option<Group
     Some(group)
 }
 
-/// Where this process sits in `controller`'s hierarchy, if the judge may make groups there.
-fn base(controller: &str) -> Option<(PathBuf, bool)> {
-    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+/// Where the judge `owner`'s groups of `controller` are made, if it may make them.
+fn base(controller: &str, owner: u32) -> Option<(PathBuf, bool)> {
+    where_groups_go(Path::new("/sys/fs/cgroup"), controller, owner)
+        .ok()
+        .map(|(dir, v2, _)| (dir, v2))
+}
+
+/// The folder a slot's `controller` group is made in, below the cgroup file system at
+/// `root`, for the judge `owner`: (folder, cgroup v2, how it was found), or why there is none.
+///
+/// cgroup v1: the process's own group of that hierarchy. cgroup v2: its own group when the
+/// controller is on for its children; or a group delegated to the judge alone (`systemd-run
+/// --user --scope -p Delegate=yes judge ...`, a container whose only process is the judge),
+/// which it takes over: its processes move into a leaf `judge-OWNER-leaf` (a group with
+/// processes cannot hand controllers to children), and the controllers are turned on.
+pub(super) fn where_groups_go(
+    root: &Path,
+    controller: &str,
+    owner: u32,
+) -> Result<(PathBuf, bool, &'static str), String> {
+    let own = std::fs::read_to_string("/proc/self/cgroup")
+        .map_err(|error| format!("/proc/self/cgroup: {error}"))?;
+    where_groups_go_from(root, &own, controller, owner, &|pid| {
+        is_of_judge(pid, owner)
+    })
+}
+
+/// `where_groups_go` for a process whose `/proc/self/cgroup` says `own`; `ours` tells the
+/// judge's processes from others.
+pub(super) fn where_groups_go_from(
+    root: &Path,
+    own: &str,
+    controller: &str,
+    owner: u32,
+    ours: &dyn Fn(u32) -> bool,
+) -> Result<(PathBuf, bool, &'static str), String> {
+    let mut v2_path = None;
     for line in own.lines() {
         let mut fields = line.splitn(3, ':');
-        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let (Some(_), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
         let relative = path.trim_start_matches('/');
         if controllers.split(',').any(|c| c == controller) {
-            return Some((
-                Path::new("/sys/fs/cgroup").join(controller).join(relative),
-                false,
-            ));
+            return Ok((root.join(controller).join(relative), false, "cgroup v1"));
         }
         if controllers.is_empty() {
-            // cgroup v2: the controller must be enabled for the children of this group.
-            let dir = Path::new("/sys/fs/cgroup").join(relative);
-            let enabled = std::fs::read_to_string(dir.join("cgroup.subtree_control"));
-            if enabled.is_ok_and(|enabled| enabled.split_whitespace().any(|c| c == controller)) {
-                return Some((dir, true));
-            }
+            v2_path = Some(relative.to_owned());
         }
     }
-    None
+    let Some(relative) = v2_path else {
+        return Err(format!(
+            "no {controller} controller in this process's cgroups"
+        ));
+    };
+    let dir = root.join(&relative);
+    let has = |file: &str, dir: &Path| {
+        std::fs::read_to_string(dir.join(file))
+            .is_ok_and(|text| text.split_whitespace().any(|c| c == controller))
+    };
+    if has("cgroup.subtree_control", &dir) {
+        return Ok((dir, true, "cgroup v2, on for this group's children"));
+    }
+    // Taken over already, by another supervisor of this judge.
+    let leaf = format!("{PREFIX}{owner}-leaf");
+    if dir.file_name().is_some_and(|name| name == leaf.as_str()) {
+        let parent = dir.parent().expect("a leaf has a parent").to_path_buf();
+        if has("cgroup.subtree_control", &parent) {
+            return Ok((parent, true, "cgroup v2, delegated to this judge"));
+        }
+    }
+    if !has("cgroup.controllers", &dir) {
+        return Err(format!(
+            "cgroup v2: the group /{relative} was not given the {controller} controller \
+             (not delegated)"
+        ));
+    }
+    let processes = std::fs::read_to_string(dir.join("cgroup.procs"))
+        .map_err(|error| format!("cgroup v2: /{relative}: {error}"))?;
+    let pids: Vec<u32> = processes
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect();
+    if let Some(stranger) = pids.iter().find(|pid| !ours(**pid)) {
+        return Err(format!(
+            "cgroup v2: the group /{relative} holds process {stranger}, not the judge's: run \
+             the judge in a group of its own (systemd-run --user --scope -p Delegate=yes)"
+        ));
+    }
+    let leaf_dir = dir.join(&leaf);
+    let taken = (|| -> std::io::Result<()> {
+        match std::fs::create_dir(&leaf_dir) {
+            Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => return Err(error),
+            _ => {}
+        }
+        for pid in &pids {
+            std::fs::write(leaf_dir.join("cgroup.procs"), pid.to_string())?;
+        }
+        std::fs::write(dir.join("cgroup.subtree_control"), format!("+{controller}"))
+    })();
+    taken.map_err(|error| format!("cgroup v2: /{relative} cannot be taken over: {error}"))?;
+    Ok((dir, true, "cgroup v2, delegated to this judge"))
+}
+
+/// Whether `pid` is the judge `owner` or one of its descendants.
+fn is_of_judge(pid: u32, owner: u32) -> bool {
+    let mut current = pid;
+    for _ in 0..64 {
+        if current == owner {
+            return true;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{current}/stat")).unwrap_or_default();
+        let parent = stat
+            .rsplit_once(") ")
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
+        match parent {
+            Some(parent) if parent > 1 => current = parent,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Moves this process into `group`.
@@ -341,5 +441,82 @@ impl std::fmt::Debug for Cgroups {
             .field("pids", &self.pids.as_ref().map(|g| &g.dir))
             .field("memory", &self.memory.as_ref().map(|g| &g.dir))
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cgroup v2 file system in miniature: `scope` below `root`, with these files.
+    fn scope(root: &Path, files: &[(&str, &str)]) -> PathBuf {
+        let scope = root.join("user.slice/app.slice/judge.scope");
+        std::fs::create_dir_all(&scope).unwrap();
+        for (name, text) in files {
+            std::fs::write(scope.join(name), text).unwrap();
+        }
+        scope
+    }
+
+    const OWN: &str = "0::/user.slice/app.slice/judge.scope\n";
+    const OWNER: u32 = 100;
+
+    fn ours(pid: u32) -> bool {
+        pid == OWNER || pid == 101
+    }
+
+    #[test]
+    fn cgroup_v1_groups_go_in_the_own_group_of_the_controllers_hierarchy() {
+        let root = tempfile::tempdir().unwrap();
+        let own = "12:pids:/ci/job\n11:memory:/ci/job\n0::/ci/job\n";
+        let (dir, v2, _) = where_groups_go_from(root.path(), own, "memory", OWNER, &ours).unwrap();
+        assert_eq!((dir, v2), (root.path().join("memory/ci/job"), false));
+    }
+
+    #[test]
+    fn a_group_delegated_to_the_judge_alone_is_taken_over() {
+        let root = tempfile::tempdir().unwrap();
+        let scope = scope(
+            root.path(),
+            &[
+                ("cgroup.controllers", "cpu memory pids"),
+                ("cgroup.subtree_control", ""),
+                ("cgroup.procs", "100\n101\n"),
+            ],
+        );
+        let (dir, v2, how) =
+            where_groups_go_from(root.path(), OWN, "memory", OWNER, &ours).unwrap();
+        assert_eq!((&dir, v2), (&scope, true), "{how}");
+        assert!(scope.join("judge-100-leaf").is_dir());
+        let enabled = std::fs::read_to_string(scope.join("cgroup.subtree_control")).unwrap();
+        assert_eq!(enabled, "+memory");
+        // A supervisor that starts after the move finds itself in the leaf: the same folder.
+        std::fs::write(scope.join("cgroup.subtree_control"), "memory pids").unwrap();
+        let in_leaf = "0::/user.slice/app.slice/judge.scope/judge-100-leaf\n";
+        let (again, _, _) =
+            where_groups_go_from(root.path(), in_leaf, "pids", OWNER, &ours).unwrap();
+        assert_eq!(again, scope);
+    }
+
+    #[test]
+    fn a_group_shared_with_other_processes_or_not_delegated_is_left_alone() {
+        let root = tempfile::tempdir().unwrap();
+        let scope = scope(
+            root.path(),
+            &[
+                ("cgroup.controllers", "memory pids"),
+                ("cgroup.subtree_control", ""),
+                ("cgroup.procs", "100\n555\n"),
+            ],
+        );
+        let shared = where_groups_go_from(root.path(), OWN, "pids", OWNER, &ours).unwrap_err();
+        assert!(
+            shared.contains("process 555") && shared.contains("systemd-run"),
+            "{shared}"
+        );
+        assert!(!scope.join("judge-100-leaf").exists());
+        std::fs::write(scope.join("cgroup.controllers"), "cpu").unwrap();
+        let closed = where_groups_go_from(root.path(), OWN, "pids", OWNER, &ours).unwrap_err();
+        assert!(closed.contains("not delegated"), "{closed}");
     }
 }

@@ -73,6 +73,77 @@ impl Containment {
     }
 }
 
+/// What this machine allows the judge `owner`, part by part, as `judge doctor` tells it:
+/// how each part is had, or why it is not.
+pub fn diagnose(owner: u32) -> Vec<(&'static str, Result<String, String>)> {
+    let turned_off = |variable: &str| {
+        std::env::var_os(variable)
+            .is_some_and(|value| value != "0")
+            .then(|| format!("turned off by {variable}=1"))
+    };
+    let mut parts = Vec::new();
+    for (part, controller) in [("memory cgroup", "memory"), ("pids cgroup", "pids")] {
+        let found = match turned_off("JUDGE_NO_CGROUPS") {
+            Some(why) => Err(why),
+            None => super::cgroup::where_groups_go(
+                std::path::Path::new("/sys/fs/cgroup"),
+                controller,
+                owner,
+            )
+            .and_then(|(dir, _, how)| {
+                let writable = rustix::fs::access(&dir, rustix::fs::Access::WRITE_OK).is_ok();
+                match writable {
+                    true => Ok(format!("{how}: {}", dir.display())),
+                    false => Err(format!("{}: not writable by this user", dir.display())),
+                }
+            }),
+        };
+        parts.push((part, found));
+    }
+    parts.push((
+        "user namespaces",
+        user_namespaces(turned_off("JUDGE_NO_NAMESPACES")),
+    ));
+    parts
+}
+
+/// Whether an ordinary user may make user namespaces here, by the kernel's switches.
+fn user_namespaces(turned_off: Option<String>) -> Result<String, String> {
+    if let Some(why) = turned_off {
+        return Err(why);
+    }
+    if rustix::process::getuid().is_root() {
+        return Ok("not needed: root makes the namespaces itself".into());
+    }
+    let switch = |file: &str| -> Option<u64> {
+        std::fs::read_to_string(format!("/proc/sys/{file}"))
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    if switch("user/max_user_namespaces") == Some(0) {
+        return Err(
+            "user.max_user_namespaces is 0 (sysctl -w user.max_user_namespaces=15000)".into(),
+        );
+    }
+    if switch("kernel/unprivileged_userns_clone") == Some(0) {
+        return Err(
+            "kernel.unprivileged_userns_clone is 0 (sysctl -w kernel.unprivileged_userns_clone=1)"
+                .into(),
+        );
+    }
+    if switch("kernel/apparmor_restrict_unprivileged_userns") == Some(1) {
+        return Err(
+            "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10 on): \
+            sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile \
+            for the judge's binary that allows userns"
+                .into(),
+        );
+    }
+    Ok("allowed by the kernel's switches".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,7 @@ mod tree;
 mod view;
 
 pub use capture::recycle;
-pub use containment::Containment;
+pub use containment::{diagnose, Containment};
 pub use environment::{find_on_path, inherited_env, Environment};
 pub use evidence::{RunOutput, Termination};
 pub use load::Load;

@@ -95,7 +95,7 @@ pub(super) fn serve_judge(
     // The OOM killer must pick the program, never the one who reports it.
     // Also lowered where the machine allows it (root with CAP_SYS_RESOURCE).
     let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
-    let sweep_bases = super::cgroup::bases();
+    let sweep_bases = super::cgroup::bases(owner);
     let cgroups = Cgroups::create(owner);
     // This process's pid on the machine: inside a PID namespace the supervisor is 1.
     let slot = std::process::id();

@@ -48,6 +48,11 @@ pub struct Compiler {
 }
 
 impl Compiler {
+    /// Where its builds and programs run.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
     /// A compiler that keeps its builds in `cache_dir` and runs them in `sandbox`.
     pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
@@ -208,6 +213,29 @@ impl Compiler {
         self.version(language, tool.as_deref())
             .err()
             .map(|_| version_fails(language))
+    }
+
+    /// The toolchain of `language` as the judge finds it from the current folder: its
+    /// version's first line and the executable it starts; or why it cannot.
+    pub fn toolchain(
+        &self,
+        language: &'static Language,
+    ) -> std::result::Result<(String, String), String> {
+        if let Some(missing) = self.unavailable(language) {
+            return Err(missing);
+        }
+        let here = std::env::current_dir().unwrap_or_default();
+        let tool = self.real_tool(language, &here);
+        let version = self
+            .version(language, tool.as_deref())
+            .map_err(|error| error.to_string())?;
+        let path = tool.unwrap_or_else(|| {
+            let word = language.version.first().copied().unwrap_or_default();
+            find_on_path(std::ffi::OsStr::new(word))
+                .to_string_lossy()
+                .into_owned()
+        });
+        Ok((version.lines().next().unwrap_or_default().to_owned(), path))
     }
 
     /// The toolchain's version, asked once per language, executable and run, with the

@@ -154,7 +154,13 @@ fn verdicts_of(report: &str) -> Vec<(String, Vec<String>)> {
 
 /// Judges every problem of `repo` with `HOME` at `home`, `TMPDIR` at `tmp` and a cache of
 /// its own, as this process or, given a user, as that user (only root can).
-fn judge_as(user: Option<&str>, base: &Path, repo: &Path, home: &Path) -> String {
+fn judge_as(
+    user: Option<&str>,
+    base: &Path,
+    repo: &Path,
+    home: &Path,
+    extra: &[(&str, &str)],
+) -> String {
     let judge = base.join("judge");
     let tmp = base.join("tmp");
     let path = "/usr/local/bin:/usr/bin:/bin";
@@ -167,6 +173,11 @@ fn judge_as(user: Option<&str>, base: &Path, repo: &Path, home: &Path) -> String
         ),
         ("LANG".into(), "C.UTF-8".into()),
     ];
+    variables.extend(
+        extra
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.to_string())),
+    );
     let arguments = ["run", "--format", "json", "--color", "never"];
     let output = match user {
         None => {
@@ -268,16 +279,33 @@ fn ordinary_user_exists() -> bool {
             && exists()
 }
 
-/// Judges the scenarios as `user` and checks everything the module promises.
-fn scenarios_hold_for(user: Option<&str>) {
+/// A folder every user may enter, with the judge's own copy, a home holding a secret and
+/// a `TMPDIR`; and the home.
+fn judge_base() -> (tempfile::TempDir, PathBuf) {
     let base = tempfile::tempdir().unwrap();
     std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let home = base.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(base.path().join("tmp")).unwrap();
     std::fs::write(home.join("secret.txt"), "the answers\n").unwrap();
-    // The judge's own copy, in a folder every user may read.
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), base.path().join("judge")).unwrap();
+    (base, home)
+}
+
+/// Gives everything in `base` to `user`, when there is one.
+fn give_to(user: Option<&str>, base: &Path) {
+    if let Some(user) = user {
+        let chown = Command::new("chown")
+            .args(["-R", &format!("{user}:"), &base.display().to_string()])
+            .status()
+            .unwrap();
+        assert!(chown.success());
+    }
+}
+
+/// Judges the scenarios as `user` and checks everything the module promises.
+fn scenarios_hold_for(user: Option<&str>) {
+    let (base, home) = judge_base();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -298,7 +326,7 @@ fn scenarios_hold_for(user: Option<&str>) {
             .unwrap();
         assert!(chown.success());
     }
-    let report = judge_as(user, base.path(), &repo, &home);
+    let report = judge_as(user, base.path(), &repo, &home, &[]);
     let who = user.unwrap_or("this process's user");
     let got = verdicts_of(&report);
     let mut wrong = Vec::new();
@@ -356,6 +384,43 @@ fn scenarios_hold_for(user: Option<&str>) {
         ["secret.txt"],
         "as {who}: a program wrote into the home"
     );
+}
+
+/// The repository's own problems, judged with namespaces refused (as a container runtime or
+/// `user.max_user_namespaces=0` refuses them) as `user`: all accepted, at the level it says.
+fn namespaces_refused_for(user: Option<&str>) {
+    let (base, home) = judge_base();
+    let repo = base.path().join("repo");
+    for folder in ["problems", "solutions"] {
+        copy_tree(&repository_root().join(folder), &repo.join(folder));
+    }
+    give_to(user, base.path());
+    let report = judge_as(
+        user,
+        base.path(),
+        &repo,
+        &home,
+        &[("JUDGE_NO_NAMESPACES", "1")],
+    );
+    let start = report
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON report:\n{report}"));
+    let document: serde_json::Value = serde_json::from_str(&report[start..]).unwrap();
+    assert_eq!(document["summary"]["outcome"], "accepted", "{report}");
+    let containment = &document["containment"];
+    assert_eq!(containment["namespaces"], false, "{containment}");
+    assert_eq!(containment["view"], false, "{containment}");
+    let cgroups = rustix::process::getuid().is_root() && user.is_none();
+    let level = if cgroups { "cgroup" } else { "rlimits" };
+    assert_eq!(containment["level"], level, "{containment}");
+}
+
+#[test]
+fn with_namespaces_refused_the_judge_still_judges_and_says_so() {
+    namespaces_refused_for(None);
+    if rustix::process::getuid().is_root() && ordinary_user_exists() {
+        namespaces_refused_for(Some(ORDINARY_USER));
+    }
 }
 
 #[test]

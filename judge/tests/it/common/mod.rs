@@ -227,6 +227,8 @@ pub fn stable_report() -> insta::Settings {
         (r"\((compiled|cached)\)", "(built)"),
         (r"compiled \d+, cached \d+", "compiled [n], cached [n]"),
         (r"/tmp/\.tmp\w+", "[tmp]"),
+        // Said where the machine allows less than full containment (an ordinary user).
+        (r"(?m)^Contained by .*\n", ""),
     ] {
         settings.add_filter(pattern, replacement);
     }

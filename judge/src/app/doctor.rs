@@ -1,0 +1,108 @@
+//! `judge doctor`: what this machine allows the judge and why not, and the toolchains it
+//! finds, with how to get the best containment on a laptop, in a container and in CI.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::error::{Outcome, Result};
+use crate::report::Table;
+use crate::sandbox::{Containment, RunLimits, RunSpec};
+use crate::toolchain::language::LANGUAGES;
+
+use super::Context;
+
+/// A probe's limits: enough for `true`.
+const PROBE: RunLimits = RunLimits {
+    cpu_time: Duration::from_secs(2),
+    memory_bytes: 64 << 20,
+    output_bytes: 1 << 20,
+    stack_bytes: 8 << 20,
+    decided_at: None,
+};
+
+pub fn doctor(context: &Context) -> Result<Outcome> {
+    let who = match rustix::process::getuid().as_raw() {
+        0 => "root".to_owned(),
+        uid => format!("uid {uid}"),
+    };
+    let kernel = rustix::system::uname();
+    println!(
+        "judge {} as {who} on Linux {}",
+        env!("CARGO_PKG_VERSION"),
+        kernel.release().to_string_lossy()
+    );
+    // What a program being judged really gets: one run of `true`, as a judged run is made.
+    let argv = [OsString::from("true")];
+    let mut probe = RunSpec::new(&argv, Path::new("/dev/null"), PROBE);
+    probe.contained = true;
+    let probed = context.sandbox.run(&probe);
+    let held = context.sandbox.containment();
+    println!();
+    match (&probed, &held) {
+        (Ok(_), Some((containment, refused))) => {
+            let level = match containment.is_full() {
+                true => format!("{} (full)", containment.level()),
+                false => containment.level().to_owned(),
+            };
+            println!("Containment of a judged run: {level}");
+            for weaker in containment.weaker() {
+                println!("  weaker: {weaker}");
+            }
+            if let Some(refused) = refused {
+                println!("  the file system view was refused: {refused}");
+            }
+        }
+        (Err(error), _) => println!("Containment: a probe run failed: {error}"),
+        (Ok(_), None) => println!("Containment: unknown (the probe was not judged)"),
+    }
+    let mut parts = Table::new(&[("part", false), ("", false), ("how, or why not", false)]);
+    for (part, found) in crate::sandbox::diagnose(std::process::id()) {
+        let (mark, text) = match found {
+            Ok(how) => ("yes", how),
+            Err(why) => ("no", why),
+        };
+        parts.row(vec![part.to_owned(), mark.to_owned(), text]);
+    }
+    print!("{}", parts.render("  "));
+    println!();
+    println!("Toolchains:");
+    let compiler = context.compiler();
+    let mut toolchains = Table::new(&[("language", false), ("version", false), ("path", false)]);
+    for language in LANGUAGES {
+        let (version, path) = match compiler.toolchain(language) {
+            Ok(found) => found,
+            Err(why) => (format!("not found: {why}"), String::new()),
+        };
+        toolchains.row(vec![language.name.to_owned(), version, path]);
+    }
+    print!("{}", toolchains.render("  "));
+    if let Some((containment, _)) = held.filter(|(containment, _)| !containment.is_full()) {
+        println!();
+        advise(&containment);
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// How to get what `containment` lacks, where people run the judge.
+fn advise(containment: &Containment) {
+    println!("To get more:");
+    if !containment.memory_cgroup || !containment.pids_cgroup {
+        println!(
+            "  laptop (systemd, cgroup v2): run the judge in a group of its own that systemd \
+             delegates to you:\n    systemd-run --user --scope -p Delegate=yes judge run"
+        );
+        println!(
+            "  Docker: docker run --cgroupns=private ... with the judge as the container's only \
+             process, or as root inside; Podman (rootless): podman run --cgroupns=private ..."
+        );
+        println!("  CI: run as root (the usual CI runner), or in a job container as above");
+    }
+    if !containment.namespaces || !containment.view {
+        println!(
+            "  namespaces: allow unprivileged user namespaces (see the user namespaces line \
+             above); Docker's default seccomp profile refuses them: docker run \
+             --security-opt seccomp=unconfined, or run as root in the container"
+        );
+    }
+}
