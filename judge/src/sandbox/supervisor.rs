@@ -209,44 +209,52 @@ struct Supervisor {
 struct ScratchWatch(Option<OwnedFd>);
 
 /// The folders of a view that its programs may write to, as this process reaches them
-/// (through `/proc/PID/root` of the spawner that has the view), and the run folder's path
-/// inside its `/tmp` when it is there, which emptying them must keep.
+/// (through `/proc/PID/root` of the spawner that has the view), and the mount points in
+/// them (the run folder, a kept folder under `/tmp`), as reached the same way.
 struct ViewScratch {
     folders: [PathBuf; 2],
-    run_folder: Option<PathBuf>,
+    mount_points: Vec<PathBuf>,
 }
 
 impl ViewScratch {
-    fn of(spawner: u32, workdir: &Path) -> ViewScratch {
+    fn of(spawner: u32, workdir: &Path, view: &View) -> ViewScratch {
         let root = PathBuf::from(format!("/proc/{spawner}/root"));
-        let tmp = root.join("tmp");
-        let run_folder = workdir
-            .strip_prefix("/tmp")
-            .ok()
-            .map(|inside| tmp.join(inside));
+        let folders = [root.join("tmp"), root.join("dev/shm")];
+        let mount_points = std::iter::once(workdir)
+            .chain(view.kept.iter().map(PathBuf::as_path))
+            .filter(|path| path.starts_with("/tmp") || path.starts_with("/dev/shm"))
+            .map(|path| root.join(path.strip_prefix("/").unwrap_or(path)))
+            .collect();
         ViewScratch {
-            folders: [tmp, root.join("dev/shm")],
-            run_folder,
+            folders,
+            mount_points,
         }
     }
 
     /// The folders an inotify watch must see names made in: the two, and those on the way
-    /// to the run folder (it is made by the spawner; a program may write beside it).
+    /// to a mount point in them (made by the spawner; a program may write beside it).
     fn watched(&self) -> Vec<PathBuf> {
         let mut watched = self.folders.to_vec();
-        if let Some(run_folder) = &self.run_folder {
-            let mut on_the_way = run_folder.parent();
-            while let Some(folder) = on_the_way.filter(|folder| *folder != self.folders[0]) {
+        for mount_point in &self.mount_points {
+            let mut on_the_way = mount_point.parent();
+            while let Some(folder) =
+                on_the_way.filter(|folder| !self.folders.contains(&folder.to_path_buf()))
+            {
+                if !folder.starts_with(&self.folders[0]) && !folder.starts_with(&self.folders[1]) {
+                    break;
+                }
                 watched.push(folder.to_path_buf());
                 on_the_way = folder.parent();
             }
         }
+        watched.sort();
+        watched.dedup();
         watched
     }
 
     fn empty(&self) {
         for folder in &self.folders {
-            empty_folder_around(folder, self.run_folder.as_deref());
+            empty_folder(folder);
         }
     }
 }
@@ -594,7 +602,7 @@ impl Supervisor {
         };
         match Spawner::start(Some(&contained)) {
             Ok(spawner) => {
-                let view = ViewScratch::of(spawner.pid(), &self.workdir);
+                let view = ViewScratch::of(spawner.pid(), &self.workdir, &view);
                 self.scratch.watch_view(&view);
                 self.view = Some(view);
                 self.contained = Some(spawner);
@@ -911,43 +919,44 @@ fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// Empties `dir`, staying on its file system: a mount point below it (the run folder or the
+/// build cache, bound into a view's `/tmp`) stays, with the folders on the way to it.
 fn empty_folder(dir: &Path) {
-    empty_folder_around(dir, None)
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(folder) = std::fs::metadata(dir) {
+        empty_on(dir, folder.dev());
+    }
 }
 
-/// Empties `dir` but for `keep` (a folder inside it, a mount point elsewhere) and the
-/// folders on the way to it, which are emptied around it in turn.
-fn empty_folder_around(dir: &Path, keep: Option<&Path>) {
+/// Removes what is in `dir` on `device`; whether all of it went.
+fn empty_on(dir: &Path, device: u64) -> bool {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+        return false;
     };
+    let mut all = true;
     for entry in entries.flatten() {
         let path = entry.path();
-        if let Some(keep) = keep.filter(|keep| keep.starts_with(&path)) {
-            if keep != path {
-                empty_folder_around(&path, Some(keep));
-            }
+        let Ok(found) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if found.dev() != device {
+            all = false;
             continue;
         }
-        let removed = match entry.file_type() {
-            Ok(kind) if kind.is_dir() => std::fs::remove_dir_all(&path),
-            _ => std::fs::remove_file(&path),
+        let gone = match found.is_dir() {
+            true => {
+                // A folder the program closed to its owner is opened again, no more.
+                let mode = found.permissions().mode();
+                if mode & 0o700 != 0o700 {
+                    let opened = std::fs::Permissions::from_mode(mode | 0o700);
+                    let _ = std::fs::set_permissions(&path, opened);
+                }
+                empty_on(&path, device) && std::fs::remove_dir(&path).is_ok()
+            }
+            false => std::fs::remove_file(&path).is_ok(),
         };
-        if removed.is_err() {
-            // A folder the program made unreadable: give it back its permissions, then retry.
-            let _ = make_writable(&path);
-            let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
-        }
+        all &= gone;
     }
-}
-
-fn make_writable(path: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))?;
-    if path.is_dir() {
-        for entry in std::fs::read_dir(path)?.flatten() {
-            let _ = make_writable(&entry.path());
-        }
-    }
-    Ok(())
+    all
 }

@@ -104,6 +104,7 @@ impl Compiler {
             })
         };
         if dir.is_dir() {
+            open_to_all(&dir);
             return Ok(ready(true));
         }
         // Build in a private folder and rename it into place, so that a reader never sees a
@@ -132,6 +133,7 @@ impl Compiler {
             return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
+        open_to_all(&staging);
         if let Err(error) = std::fs::rename(&staging, &dir) {
             let _ = std::fs::remove_dir_all(&staging);
             if !dir.is_dir() {
@@ -330,6 +332,31 @@ impl Compiler {
                 .then_some(path)
             })
             .clone()
+    }
+}
+
+/// Lets every user read (and run, where its owner may) a built program: root's judged
+/// programs run as nobody. A build folder is private while it is made (a temporary folder),
+/// and a user's umask may have kept its files from others. Only the folder's own mode is
+/// read when it is open already.
+fn open_to_all(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let open = |path: &Path, mode: u32| {
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+    };
+    if std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o005 == 0o005) {
+        return;
+    }
+    for entry in walkdir::WalkDir::new(dir).into_iter().flatten() {
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
+        let mode = metadata.permissions().mode() & 0o7777;
+        let owner_runs = mode & 0o100 != 0;
+        match metadata.is_dir() || owner_runs {
+            true => open(entry.path(), mode | 0o555),
+            false => open(entry.path(), mode | 0o444),
+        }
     }
 }
 

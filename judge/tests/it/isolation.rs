@@ -156,7 +156,7 @@ fn verdicts_of(report: &str) -> Vec<(String, Vec<String>)> {
 /// its own, as this process or, given a user, as that user (only root can).
 fn judge_as(
     user: Option<&str>,
-    base: &Path,
+    (base, cache): (&Path, &Path),
     repo: &Path,
     home: &Path,
     extra: &[(&str, &str)],
@@ -167,9 +167,10 @@ fn judge_as(
     let mut variables: Vec<(String, String)> = vec![
         ("HOME".into(), home.display().to_string()),
         ("TMPDIR".into(), tmp.display().to_string()),
+        // A folder below: the folder on the way to it must stay open to the programs.
         (
             "JUDGE_CACHE_DIR".into(),
-            base.join("cache").display().to_string(),
+            cache.join("judge").display().to_string(),
         ),
         ("LANG".into(), "C.UTF-8".into()),
     ];
@@ -280,8 +281,9 @@ fn ordinary_user_exists() -> bool {
 }
 
 /// A folder every user may enter, with the judge's own copy, a home holding a secret and
-/// a `TMPDIR`; and the home.
-fn judge_base() -> (tempfile::TempDir, PathBuf) {
+/// a `TMPDIR`; the home; and a folder apart for the build cache (kept in a judged program's
+/// view, where the folders on the way to it must stay open run after run).
+fn judge_base() -> (tempfile::TempDir, PathBuf, tempfile::TempDir) {
     let base = tempfile::tempdir().unwrap();
     std::fs::set_permissions(base.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let home = base.path().join("home");
@@ -289,7 +291,9 @@ fn judge_base() -> (tempfile::TempDir, PathBuf) {
     std::fs::create_dir_all(base.path().join("tmp")).unwrap();
     std::fs::write(home.join("secret.txt"), "the answers\n").unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), base.path().join("judge")).unwrap();
-    (base, home)
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    (base, home, cache)
 }
 
 /// Gives everything in `base` to `user`, when there is one.
@@ -305,7 +309,7 @@ fn give_to(user: Option<&str>, base: &Path) {
 
 /// Judges the scenarios as `user` and checks everything the module promises.
 fn scenarios_hold_for(user: Option<&str>) {
-    let (base, home) = judge_base();
+    let (base, home, cache) = judge_base();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -315,18 +319,9 @@ fn scenarios_hold_for(user: Option<&str>) {
         user.unwrap_or("self")
     );
     let (repo, expected) = scenario_repository(base.path(), &mark, &home, port);
-    if let Some(user) = user {
-        let chown = Command::new("chown")
-            .args([
-                "-R",
-                &format!("{user}:"),
-                &base.path().display().to_string(),
-            ])
-            .status()
-            .unwrap();
-        assert!(chown.success());
-    }
-    let report = judge_as(user, base.path(), &repo, &home, &[]);
+    give_to(user, base.path());
+    give_to(user, cache.path());
+    let report = judge_as(user, (base.path(), cache.path()), &repo, &home, &[]);
     let who = user.unwrap_or("this process's user");
     let got = verdicts_of(&report);
     let mut wrong = Vec::new();
@@ -389,15 +384,16 @@ fn scenarios_hold_for(user: Option<&str>) {
 /// The repository's own problems, judged with namespaces refused (as a container runtime or
 /// `user.max_user_namespaces=0` refuses them) as `user`: all accepted, at the level it says.
 fn namespaces_refused_for(user: Option<&str>) {
-    let (base, home) = judge_base();
+    let (base, home, cache) = judge_base();
     let repo = base.path().join("repo");
     for folder in ["problems", "solutions"] {
         copy_tree(&repository_root().join(folder), &repo.join(folder));
     }
     give_to(user, base.path());
+    give_to(user, cache.path());
     let report = judge_as(
         user,
-        base.path(),
+        (base.path(), cache.path()),
         &repo,
         &home,
         &[("JUDGE_NO_NAMESPACES", "1")],
