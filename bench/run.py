@@ -192,6 +192,12 @@ def main():
     parser.add_argument("--no-oj", action="store_true")
     parser.add_argument("--baseline", type=Path)
     parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument(
+        "--as-user",
+        help="also time the judge (and the floor) run as this ordinary user, with runuser: the "
+        "namespaces containment level, with no cgroup to write to (not the repo workload, "
+        "whose toolchains may live in root's home)",
+    )
     args = parser.parse_args()
 
     if not Path("/usr/bin/time").exists():
@@ -202,6 +208,12 @@ def main():
     oj = None if args.no_oj else shutil.which("oj")
 
     env = dict(os.environ, JUDGE_CACHE_DIR=str(CACHE), NO_COLOR="1")
+    as_user = []
+    if args.as_user:
+        user_cache = WORK / f"cache-{args.as_user}"
+        user_cache.mkdir(exist_ok=True)
+        shutil.chown(user_cache, user=args.as_user)
+        as_user = ["runuser", "-u", args.as_user, "--", "env", f"JUDGE_CACHE_DIR={user_cache}"]
     names = args.only or ["one", "tiny", "big", "cpu", "wa50", "repo"]
     made = workloads()
     commands = {}
@@ -221,6 +233,9 @@ def main():
             runs.append(("judge", jobs, [JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
             if args.baseline:
                 runs.append(("baseline", jobs, [args.baseline, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
+            if as_user and name != "repo":
+                runs.append((f"floor as {args.as_user}", jobs, [*as_user, FLOOR, "-j", str(jobs), *floor_args]))
+                runs.append((f"judge as {args.as_user}", jobs, [*as_user, JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
             if oj and oj_args:
                 binary, tests = oj_args
                 runs.append(("oj test", jobs, [oj, "test", "-c", binary, "-d", tests, "-j", str(jobs)]))
@@ -247,8 +262,10 @@ def main():
             times = [t for t, _, _ in samples]
             median = statistics.median(times)
             medians[(name, tool, jobs)] = median
-            floor = medians.get((name, "floor", jobs))
-            ratio = f"{median / floor:.2f}x" if floor and tool != "floor" else ""
+            # Each run against its own floor: the ordinary user's includes runuser's start.
+            floor_tool = "floor" + tool.partition(" as ")[1] + tool.partition(" as ")[2] if " as " in tool else "floor"
+            floor = medians.get((name, floor_tool, jobs))
+            ratio = f"{median / floor:.2f}x" if floor and not tool.startswith("floor") else ""
             peak = max(p for _, p, _ in samples)
             rows.append(
                 f"| {name} | {tool} | {jobs} | {median * 1000:.1f} ms | {min(times) * 1000:.1f} ms | "
@@ -262,6 +279,8 @@ def main():
     )
     print(header + "\n\n" + table)
     checks = targets(medians, results)
+    if args.as_user:
+        checks += targets(as_tools(medians, args.as_user), as_tools(results, args.as_user), f" as {args.as_user}")
     print("\n" + "\n".join(checks))
     if args.update_readme:
         readme = ROOT / "docs" / "performance.md"
@@ -272,7 +291,13 @@ def main():
         readme.write_text(f"{before}{start}\n{header}\n\n{table}\n\n" + "\n".join(checks) + f"\n{end}{after}")
 
 
-def targets(medians, results):
+def as_tools(figures, user):
+    """The figures of the runs as `user`, under the plain tools' names."""
+    suffix = f" as {user}"
+    return {(name, tool[: -len(suffix)], jobs): value for (name, tool, jobs), value in figures.items() if tool.endswith(suffix)}
+
+
+def targets(medians, results, who=""):
     """The targets of the performance issue, as lines that say whether each holds."""
     lines = []
 
@@ -307,7 +332,7 @@ def targets(medians, results):
             f"- repo -j2: the warm judge takes {judge * 1000:.0f} ms, the floor {floor * 1000:.0f} ms: "
             f"{(judge - floor) * 1000:.0f} ms ({(judge - floor) / judge:.0%}) is the judge's own overhead"
         )
-    return lines
+    return [line.replace("- ", f"- {who.strip()} " if who else "- ", 1) for line in lines]
 
 
 if __name__ == "__main__":

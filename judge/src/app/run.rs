@@ -46,6 +46,12 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     }
     let solution = args.solution.as_ref().map(|file| context.path(file));
     let tasks = tasks_for(context, problems, solution.as_deref());
+    // Every folder the programs' view hides or keeps is known and made now (the build cache
+    // is kept in it): the slots make the view while the solutions are built.
+    let cache = context.repository.cache_dir();
+    if std::fs::create_dir_all(&cache).is_ok() {
+        context.sandbox.offer_view();
+    }
     let root = context.repository.root.clone();
     let mut human;
     let mut json;

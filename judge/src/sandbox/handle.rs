@@ -24,6 +24,8 @@ pub(super) struct SupervisorHandle {
     /// The CPU it and the judge thread that talks to it stay on (see `placement`).
     pub(super) cpu: Option<usize>,
     pub(super) last_thread: Option<std::thread::ThreadId>,
+    /// The view has been sent (its answer not read yet, until `Slot::view_sent`).
+    view_offered: bool,
 }
 
 /// What a supervisor gives when ready: its runs' working folder, and the reading ends of the
@@ -76,6 +78,7 @@ impl SupervisorHandle {
             ready: None,
             cpu: placement.map(|placement| placement.cpu),
             last_thread: None,
+            view_offered: false,
         })
     }
 
@@ -104,6 +107,7 @@ impl SupervisorHandle {
                 ready: None,
                 cpu,
                 last_thread: None,
+                view_offered: false,
             }),
         }
     }
@@ -131,28 +135,44 @@ impl SupervisorHandle {
         Ok(self.ready.as_ref().expect("just read"))
     }
 
-    /// What holds the runs of this slot that are like `spec`, once the view (if `spec` is
-    /// of a program being judged) has been given to the supervisor.
+    /// Gives the supervisor the view now, so that it makes it while the judge does other
+    /// things; its answer is read at the first run that needs it.
+    pub(super) fn offer_view(&mut self, view: &View) -> io::Result<()> {
+        if !self.view_offered {
+            let mut message = protocol::VIEW.to_vec();
+            message.extend(serde_json::to_vec(view).map_err(io::Error::other)?);
+            protocol::send_bytes(self.socket.as_fd(), &message, &[])?;
+            self.view_offered = true;
+        }
+        Ok(())
+    }
+
+    /// What holds the runs of this slot that are like `spec`, once the view (`view()`, if
+    /// `spec` is of a program being judged) has been given to the supervisor.
     pub(super) fn containment(
         &mut self,
         spec: &RunSpec,
-        view: Option<&View>,
+        view: impl FnOnce() -> Option<View>,
     ) -> io::Result<Containment> {
         self.ready()?;
-        let slot = self.ready.as_mut().expect("just read");
-        if spec.contained && !slot.view_sent {
-            if let Some(view) = view {
-                let mut message = protocol::VIEW.to_vec();
-                message.extend(serde_json::to_vec(view).map_err(io::Error::other)?);
-                protocol::send_bytes(self.socket.as_fd(), &message, &[])?;
-                let reply = protocol::receive(&self.socket)?
-                    .ok_or_else(|| io::Error::other("the run supervisor has gone"))?;
-                let reply: protocol::ViewReply = protocol::parse(&reply.bytes)?;
-                slot.containment.view = reply.applied;
-                slot.view_refused = reply.refused;
+        let answered = self.ready.as_ref().is_some_and(|slot| slot.view_sent);
+        if spec.contained && !answered && !self.view_offered {
+            if let Some(view) = view() {
+                self.offer_view(&view)?;
             }
+        }
+        // An offered view's answer comes before any run's report: read it before a run of
+        // any kind is asked for.
+        if self.view_offered && !answered {
+            let reply = protocol::receive(&self.socket)?
+                .ok_or_else(|| io::Error::other("the run supervisor has gone"))?;
+            let reply: protocol::ViewReply = protocol::parse(&reply.bytes)?;
+            let slot = self.ready.as_mut().expect("just read");
+            slot.containment.view = reply.applied;
+            slot.view_refused = reply.refused;
             slot.view_sent = true;
         }
+        let slot = self.ready.as_mut().expect("just read");
         let mut containment = slot.containment;
         containment.view &= spec.contained;
         Ok(containment)

@@ -20,8 +20,9 @@ pub struct Sandbox {
     stop_every_run: Option<BorrowedFd<'static>>,
     /// A supervisor has been started: the first one sweeps what earlier judges left.
     started: std::sync::atomic::AtomicBool,
-    /// What the programs being judged see of the machine's files, once the judge knows.
-    view: Mutex<Option<View>>,
+    /// What the programs being judged see of the machine's files, once the judge knows: as
+    /// given, and as settled against the files (once, at its first use).
+    view: Mutex<(Option<View>, Option<View>)>,
     /// What held every run of a program being judged so far (`None` before the first), and
     /// why a slot refused the view, if one did.
     held: Mutex<Option<(Containment, Option<String>)>>,
@@ -61,16 +62,7 @@ impl Sandbox {
             Some(supervisor) => supervisor,
             None => SupervisorHandle::start(self.first_start())?,
         };
-        let view = match spec.contained {
-            true => self
-                .view
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .clone()
-                .map(View::settle),
-            false => None,
-        };
-        let containment = match supervisor.containment(spec, view.as_ref()) {
+        let containment = match supervisor.containment(spec, || self.settled_view()) {
             Ok(containment) => containment,
             Err(error) => {
                 supervisor.close();
@@ -134,20 +126,41 @@ impl Sandbox {
     /// Hides from every program being judged what `view` hides, from the first such run on
     /// (a slot takes the view once).
     pub fn set_view(&self, view: View) {
-        *self
-            .view
+        *self.view() = (Some(view), None);
+    }
+
+    /// Gives the view to the idle slots now, so that they make it while the judge builds:
+    /// once every folder it names exists (the build cache).
+    pub fn offer_view(&self) {
+        let Some(view) = self.settled_view() else {
+            return;
+        };
+        for supervisor in self.idle().iter_mut() {
+            let _ = supervisor.offer_view(&view);
+        }
+    }
+
+    /// The view as the files are now, settled once.
+    fn settled_view(&self) -> Option<View> {
+        let mut view = self.view();
+        if view.1.is_none() {
+            view.1 = view.0.clone().map(View::settle);
+        }
+        view.1.clone()
+    }
+
+    fn view(&self) -> MutexGuard<'_, (Option<View>, Option<View>)> {
+        self.view
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(view);
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Hides `folder` too (a problem named by its path, outside the repository).
     pub fn hide(&self, folder: &std::path::Path) {
-        let mut view = self
-            .view
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(view) = view.as_mut() {
-            view.hide(folder);
+        let mut view = self.view();
+        if let Some(given) = view.0.as_mut() {
+            given.hide(folder);
+            view.1 = None;
         }
     }
 

@@ -437,3 +437,20 @@ fn as_an_ordinary_user_the_same_holds() {
     );
     scenarios_hold_for(Some(ORDINARY_USER));
 }
+
+#[test]
+fn a_build_after_the_view_was_offered_gets_its_own_report() {
+    // The slots get the view while the solutions are built: the first build on a slot must
+    // read its own report, not the slot's answer to the view.
+    let repo = sum_repository();
+    let cache = tempfile::tempdir().unwrap();
+    let output = judge_std_in(repo.path())
+        .env("JUDGE_CACHE_DIR", cache.path())
+        .args(["run", "--color", "never"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("(compiled)"), "{text}");
+}
