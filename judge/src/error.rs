@@ -134,6 +134,22 @@ pub enum Error {
         /// What the system said.
         source: std::io::Error,
     },
+    /// A program needs a tool that is not installed: it is not judged, the others are.
+    #[error(
+        "{}: not judged: `{tool}` ({language}) is not installed{}",
+        program.display(),
+        install.map_or(String::new(), |how| format!("; install it: {how}"))
+    )]
+    MissingToolchain {
+        /// The program's source.
+        program: PathBuf,
+        /// The missing command: `kotlinc`.
+        tool: String,
+        /// The language it is for.
+        language: &'static str,
+        /// How to install it, where we know.
+        install: Option<&'static str>,
+    },
     /// No repository was found where the judge was started.
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
     NoRoot {
@@ -384,6 +400,7 @@ impl Error {
             | Error::DoesNotCompile { .. }
             | Error::ToolFailed { .. }
             | Error::Toolchain { .. }
+            | Error::MissingToolchain { .. }
             | Error::Io { .. }
             | Error::Walk(_) => EXIT_ERROR,
             // `main` ends by the signal instead, as a shell expects.

@@ -13,6 +13,7 @@ use crate::runner::{self, Settings, Task};
 use crate::toolchain::handin;
 use crate::toolchain::language::Language;
 use crate::toolchain::online_judges::{CallForm, OnlineJudge};
+use crate::toolchain::sources::Sources;
 use crate::toolchain::{compiler, Build};
 
 use super::Context;
@@ -35,8 +36,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         return Ok(notices.finish(Outcome::Rejected));
     }
     let text = String::from_utf8_lossy(&source);
-    let mut outcome = build_alone(context, &mut notices, &file, language)?
-        .max(build_as_the_judge(&mut notices, judge, &file, language)?)
+    let mut outcome = build_as_the_judge(context, &mut notices, judge, &file)?
         .max(within_code_limit(&mut notices, profile, source.len()))
         .max(no_problems_in(&mut notices, judge, &text, language));
     match problem {
@@ -102,79 +102,72 @@ fn refuse_language(
     }
 }
 
-/// Built alone, from an empty folder, with nothing cached: exactly the judge's build.
-fn build_alone(
+/// Built alone, from an empty folder with nothing cached, with each of the judge's rows for
+/// the language (Baekjoon: both Rust editions), its own commands where it publishes them:
+/// one of them must build the file.
+fn build_as_the_judge(
     context: &Context,
     notices: &mut Notices,
+    judge: &'static OnlineJudge,
     file: &Path,
-    language: &'static Language,
 ) -> Result<Outcome> {
+    let sources = Sources::read(file)?;
+    let offers = judge.offers(sources.language.name);
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
-    let file_name = file.file_name().unwrap_or_default().to_string_lossy();
-    let command = compiler::shown_command(language, &file_name);
-    match context
-        .compiler_in(alone.path().to_path_buf())
-        .build(file)?
-    {
-        Build::Ready(_) => {
-            notices.result(format_args!("  ok        builds alone with `{command}`"));
-            Ok(Outcome::Accepted)
-        }
-        Build::CompileError(message) => {
-            notices.problem(format_args!("  PROBLEM   does not build with `{command}`:"));
-            for line in message.trim_end().lines().take(30) {
-                notices.problem(format_args!("            {line}"));
-            }
-            Ok(Outcome::Rejected)
-        }
-    }
-}
-
-/// The judge's own commands, where it publishes them (Baekjoon: both Rust editions): one of
-/// them must build the file.
-fn build_as_the_judge(
-    notices: &mut Notices,
-    judge: &OnlineJudge,
-    file: &Path,
-    language: &Language,
-) -> Result<Outcome> {
-    let offers = judge.offers(language.name);
+    let compiler = context.compiler_in(alone.path().to_path_buf());
     let mut builds = Vec::new();
-    for offer in offers.iter().filter(|offer| offer.compile.is_some()) {
-        let shown = handin::shown_command(offer, language);
-        match handin::build_as(offer, file, language)? {
-            Ok(()) => {
+    for offer in &offers {
+        let judged = sources.clone().judged_as(judge, offer);
+        let shown = compiler::shown_command(&judged);
+        let why_not = match compiler.build_from(file, judged) {
+            Ok(Build::Ready(_)) => {
                 notices.result(format_args!(
-                    "  ok        builds as {} (`{shown}`)",
+                    "  ok        builds as {} with `{shown}`",
                     offer.label
                 ));
                 builds.push(offer.label);
+                continue;
             }
-            Err(failure) => {
-                notices.result(format_args!(
-                    "  note      does not build as {} (`{shown}`):",
+            Ok(Build::CompileError(message)) => message,
+            Err(error @ Error::MissingToolchain { .. }) => error.to_string(),
+            Err(error) => return Err(error),
+        };
+        let (lines, heading) = match offers.len() {
+            1 => (
+                30,
+                format!(
+                    "  PROBLEM   does not build as {} with `{shown}`:",
                     offer.label
-                ));
-                for line in failure.to_string().trim_end().lines().take(10) {
-                    notices.result(format_args!("            {line}"));
-                }
-            }
+                ),
+            ),
+            _ => (
+                10,
+                format!(
+                    "  note      does not build as {} with `{shown}`:",
+                    offer.label
+                ),
+            ),
+        };
+        notices.problem(format_args!("{heading}"));
+        for line in why_not.trim_end().lines().take(lines) {
+            notices.problem(format_args!("            {line}"));
         }
     }
-    if !offers.iter().any(|offer| offer.compile.is_some()) {
-        return Ok(Outcome::Accepted);
-    }
     if builds.is_empty() {
-        notices.problem(format_args!(
-            "  PROBLEM   builds with none of {}'s commands for {}",
-            judge.name, language.name
-        ));
+        if offers.len() > 1 {
+            notices.problem(format_args!(
+                "  PROBLEM   builds with none of {}'s commands for {}",
+                judge.name, sources.language.name
+            ));
+        }
         return Ok(Outcome::Rejected);
     }
-    notices.result(format_args!(
-        "  ok        submit as: {}",
-        builds.join(" or ")
-    ));
+    if offers.len() > 1 {
+        notices.result(format_args!(
+            "  ok        submit as: {}",
+            builds.join(" or ")
+        ));
+    }
     Ok(Outcome::Accepted)
 }
 

@@ -114,7 +114,7 @@ pub fn stress(
         .ok_or_else(|| {
             Error::corpus(problem.dir.join(RECIPE_FILE), CorpusFault::NoStressSection)
         })?;
-    let solution = match compiler.build(solution)? {
+    let solution = match compiler.build_from(solution, problem.solution_sources(solution)?)? {
         Build::Ready(program) => program,
         Build::CompileError(message) => {
             return Err(Error::DoesNotCompile {

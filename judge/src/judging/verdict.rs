@@ -186,7 +186,6 @@ mod tests {
             memory_bytes: 100,
             output_bytes: 100,
             decided_at: None,
-            kattis_jvm: false,
             stack_bytes: 100,
         }
     }

@@ -15,7 +15,6 @@ pub const CHECKER_LIMITS: Limits = Limits {
     memory_bytes: 2 << 30,
     output_bytes: 1 << 20,
     decided_at: None,
-    kattis_jvm: false,
     stack_bytes: 256 << 20,
 };
 

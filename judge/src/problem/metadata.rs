@@ -149,7 +149,6 @@ fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limit
             defaults.output_bytes,
         )?,
         decided_at: None,
-        kattis_jvm: defaults.kattis_jvm,
         stack_bytes: mib(
             &metadata.stack_limit_mib,
             "stack_limit_mib",

@@ -75,10 +75,11 @@ impl Problem {
     /// The files a solution of this problem is built from: a package's adds its included
     /// files and constants (see `Package::submission`).
     pub fn solution_sources(&self, solution: &Path) -> Result<Sources> {
-        match &self.package {
-            Some(package) => package.submission(solution),
-            None => Sources::read(solution),
-        }
+        let sources = match &self.package {
+            Some(package) => package.submission(solution)?,
+            None => Sources::read(solution)?,
+        };
+        Ok(sources.judged_by(self.profile.online_judge()))
     }
 
     /// The files of a program of the problem itself (its checker, validator or

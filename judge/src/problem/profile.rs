@@ -78,7 +78,6 @@ impl Profile {
             memory_bytes,
             output_bytes: 64 * MIB,
             decided_at: None,
-            kattis_jvm: self == Profile::Kattis,
             stack_bytes: self.stack_bytes(memory_bytes),
         }
     }
@@ -141,13 +140,12 @@ impl Allowance {
 }
 
 impl Profile {
-    /// What the judge adds for a language. Baekjoon
-    /// grants the JVM and CPython more (Java ×2 + 1 s and ×2 + 16 MB, Python ×3 + 2 s and
-    /// ×2 + 32 MB, as its per-language table says); the other profiles give every language the
-    /// problem's own limits.
+    /// What the judge adds for a language. Baekjoon grants the JVM and CPython more (Java and
+    /// Kotlin ×2 + 1 s and ×2 + 16 MB, Python ×3 + 2 s and ×2 + 32 MB, as its per-language
+    /// table says); the other profiles give every language the problem's own limits.
     pub fn allowance(self, language: LanguageId) -> Allowance {
         let (time_factor, extra_ms, memory_factor, extra_mib) = match (self, language) {
-            (Profile::Boj, LanguageId::Java) => (2, 1000, 2, 16),
+            (Profile::Boj, LanguageId::Java | LanguageId::Kotlin) => (2, 1000, 2, 16),
             (Profile::Boj, LanguageId::Python3) => (3, 2000, 2, 32),
             _ => return Allowance::NONE,
         };

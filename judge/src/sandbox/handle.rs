@@ -406,6 +406,7 @@ fn request(
         stdout_lent,
         cpu,
         contained: spec.contained,
+        dev_in_run_folder: spec.dev_in_run_folder,
     };
     protocol::request_message(&request, &strings)
 }

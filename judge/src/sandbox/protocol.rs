@@ -57,6 +57,8 @@ pub struct Request {
     pub cpu: Option<usize>,
     /// A program being judged: it runs in the view the judge gave, where the slot has one.
     pub contained: bool,
+    /// The run folder holds `dev`, a link to `/dev` (see `RunSpec::dev_in_run_folder`).
+    pub dev_in_run_folder: bool,
 }
 
 /// What the judge needs to know of a supervisor, sent once when it is ready, with the

@@ -48,6 +48,9 @@ pub struct RunSpec<'a> {
     pub stop_at_output_limit: bool,
     /// A program being judged: it sees the view (see `View`), where the machine allows one.
     pub contained: bool,
+    /// The run folder holds `dev`, a link to `/dev`, so that a relative `dev/stdin` opens
+    /// the standard input as it does on Baekjoon (published JavaScript answers read it).
+    pub dev_in_run_folder: bool,
 }
 
 /// The wall-clock backstop's slack over twice the CPU time limit: a program still waits
@@ -89,6 +92,7 @@ impl<'a> RunSpec<'a> {
             wall_timeout: wall_backstop(&limits),
             stop_at_output_limit: true,
             contained: false,
+            dev_in_run_folder: false,
         }
     }
 }

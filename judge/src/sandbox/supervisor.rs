@@ -408,6 +408,10 @@ impl Supervisor {
             false => self.process_limit(contained),
         };
         let rlimits = rlimits(request, self.cgroups.has_memory(), processes);
+        if request.dev_in_run_folder {
+            // Emptied with the folder after the run, as a file the program made would be.
+            let _ = std::os::unix::fs::symlink("/dev", self.workdir.join("dev"));
+        }
         let spawn = SpawnRequest {
             argc: request.argc,
             envc: request.envc,

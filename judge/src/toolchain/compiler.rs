@@ -10,7 +10,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::language::{crate_name, Language, LanguageId};
+use super::language::{crate_name, how_to_install, Language, LanguageId};
 use super::program::{Limits, Program, ORIGIN};
 use super::sources::Sources;
 use crate::error::{Error, Result};
@@ -22,7 +22,6 @@ const COMPILE_LIMITS: Limits = Limits {
     memory_bytes: 8 << 30,
     output_bytes: 1 << 30,
     decided_at: None,
-    kattis_jvm: false,
     stack_bytes: 64 << 20,
 };
 
@@ -43,6 +42,8 @@ pub struct Compiler {
     /// The executables behind version managers' proxies and shims, asked once per language,
     /// folder and run (see `Language::real_executable`).
     real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
+    /// Whether each C compiler finds the static libraries `-static` needs, asked once.
+    static_libraries: Mutex<HashMap<&'static str, bool>>,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -59,6 +60,7 @@ impl Compiler {
             cache_dir,
             versions: Mutex::new(HashMap::new()),
             real_tools: Mutex::new(HashMap::new()),
+            static_libraries: Mutex::new(HashMap::new()),
             sandbox,
         }
     }
@@ -73,6 +75,17 @@ impl Compiler {
     /// package adds its included files and constants to them).
     pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {
         let language = sources.language;
+        if let Some(reason) = sources.refused() {
+            return Ok(Build::CompileError(reason));
+        }
+        if let Some(tool) = sources.missing_tool() {
+            return Err(Error::MissingToolchain {
+                program: source.to_path_buf(),
+                tool: tool.to_owned(),
+                language: language.name,
+                install: how_to_install(tool),
+            });
+        }
         // The toolchain the user's shell would start in the source's folder.
         let folder = std::path::absolute(source)
             .ok()
@@ -87,19 +100,17 @@ impl Compiler {
             .parent()
             .map(|dir| dir.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let key = cache_key(&sources, &version);
+        let compile = self.compile_template(&sources);
+        let key = cache_key(&sources, compile.as_deref(), &version);
         let dir = self.cache_dir.join(&key);
-        let run = with_tool(
-            fill(language.run, &dir, &sources),
-            language,
-            tool.as_deref(),
-        );
+        let run = run_command(&sources, &dir, tool.as_deref());
         let ready = |cached| {
             Build::Ready(Program {
                 language,
                 run: run.clone(),
                 cached,
                 origin: origin.clone(),
+                dev_in_run_folder: sources.dev_in_run_folder(),
                 sandbox: Arc::clone(&self.sandbox),
             })
         };
@@ -129,7 +140,19 @@ impl Compiler {
                     .map_err(|e| Error::io(&staged, e))?;
             }
         }
-        if let Some(message) = self.compile(source, &sources, staging.path(), &origin, tool)? {
+        let compile = compile.map(|template| {
+            let argv = with_tool(
+                fill(&template, staging.path(), &sources),
+                language,
+                tool.as_deref(),
+            );
+            let local = fill(language.local_compile_args, staging.path(), &sources);
+            let local = local
+                .into_iter()
+                .map(|part| part.replace("{origin}", ORIGIN));
+            without_perf_data(argv.into_iter().chain(local).collect())
+        });
+        if let Some(message) = self.compile(source, &sources, staging.path(), &origin, compile)? {
             return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
@@ -151,22 +174,13 @@ impl Compiler {
         sources: &Sources,
         staging: &Path,
         origin: &str,
-        tool: Option<String>,
+        argv: Option<Vec<String>>,
     ) -> Result<Option<String>> {
-        let language = sources.language;
-        let Some(compile) = language.compile else {
+        let Some(argv) = argv else {
             return Ok(None);
         };
-        let remap = language.remap_paths.iter().map(|part| {
-            part.replace("{dir}", &staging.to_string_lossy())
-                .replace("{origin}", ORIGIN)
-        });
-        let argv: Vec<OsString> =
-            with_tool(fill(compile, staging, sources), language, tool.as_deref())
-                .into_iter()
-                .chain(remap)
-                .map(OsString::from)
-                .collect();
+        let tool = argv[0].clone();
+        let argv: Vec<OsString> = argv.into_iter().map(OsString::from).collect();
         let output = self
             .sandbox
             .run(&RunSpec {
@@ -178,9 +192,10 @@ impl Compiler {
                 wall_timeout: COMPILE_LIMITS.cpu_time,
                 stop_at_output_limit: true,
                 contained: false,
+                dev_in_run_folder: false,
             })
             .map_err(|error| Error::Toolchain {
-                tool: compile[0].to_owned(),
+                tool,
                 purpose: format!("to build {}", source.display()),
                 source: error,
             })?;
@@ -201,6 +216,50 @@ impl Compiler {
             &*staged.to_string_lossy(),
             &source.to_string_lossy(),
         )))
+    }
+
+    /// The compile command's template, less `-static` where the compiler finds no static
+    /// libraries (said once per compiler).
+    fn compile_template(&self, sources: &Sources) -> Option<Vec<&'static str>> {
+        let template = sources.compile_command()?;
+        let links_statically = !template.contains(&"-static") || self.links_statically(template[0]);
+        Some(
+            template
+                .iter()
+                .copied()
+                .filter(|word| links_statically || *word != "-static")
+                .collect(),
+        )
+    }
+
+    /// Whether the C or C++ compiler `tool` finds the static C library (`libc.a`) and, for
+    /// C++, the static C++ library, which `-static` needs; when it does not, a warning
+    /// names what to install, once.
+    fn links_statically(&self, tool: &'static str) -> bool {
+        let mut known = self
+            .static_libraries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        *known.entry(tool).or_insert_with(|| {
+            let archives: &[&str] = match tool {
+                "g++" | "c++" | "clang++" => &["libc.a", "libstdc++.a"],
+                _ => &["libc.a"],
+            };
+            let missing: Vec<&str> = archives
+                .iter()
+                .copied()
+                .filter(|archive| !finds_file(tool, archive))
+                .collect();
+            if !missing.is_empty() {
+                eprintln!(
+                    "warning: `{tool}` finds no {} here, so programs are linked without \
+                     -static, unlike the judge's; install the static libraries (Debian/Ubuntu: \
+                     libc6-dev and libstdc++-12-dev; Fedora: glibc-static and libstdc++-static)",
+                    missing.join(" or ")
+                );
+            }
+            missing.is_empty()
+        })
     }
 
     /// Why this machine cannot build or run the language, if it cannot: a program missing
@@ -360,6 +419,47 @@ fn open_to_all(dir: &Path) {
     }
 }
 
+/// Whether the compiler `tool` finds the library file `name` (`gcc -print-file-name=libc.a`
+/// answers a path only when it finds one).
+fn finds_file(tool: &str, name: &str) -> bool {
+    let found = Command::new(find_on_path(std::ffi::OsStr::new(tool)))
+        .arg(format!("-print-file-name={name}"))
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .unwrap_or_default();
+    let found = Path::new(found.trim());
+    found.is_absolute() && found.is_file()
+}
+
+/// The run command of a program built in `dir`: the template filled in, with the language's
+/// own run arguments after its first word.
+pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> Vec<String> {
+    let language = sources.language;
+    let mut run = with_tool(fill(sources.run_command(), dir, sources), language, tool);
+    let local = fill(language.local_run_args, dir, sources);
+    run.splice(1..1, local);
+    without_perf_data(run)
+}
+
+/// `argv` with the JVM told to write no `/tmp/hsperfdata_USER/PID` file, where it starts one
+/// (`java`, or `javac` and Kotlin's tools through `-J`): runs in PID namespaces of their own
+/// share pids, and a JVM that finds another's file there says so on standard output.
+fn without_perf_data(mut argv: Vec<String>) -> Vec<String> {
+    let tool = Path::new(&argv[0])
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let flag = match tool.as_str() {
+        "java" => "-XX:-UsePerfData",
+        "javac" | "kotlinc" | "kotlinc-jvm" | "kotlin" => "-J-XX:-UsePerfData",
+        _ => return argv,
+    };
+    argv.insert(1, flag.to_owned());
+    argv
+}
+
 /// Whether the file a tool's name finds on PATH stands for another executable: a script (a
 /// version manager's shim) or rustup's proxy.
 fn is_proxy(found: &std::ffi::OsStr) -> bool {
@@ -413,18 +513,18 @@ fn binary_identity(tool: &str) -> Option<String> {
     ))
 }
 
-fn cache_key(sources: &Sources, version: &str) -> String {
+fn cache_key(sources: &Sources, compile: Option<&[&str]>, version: &str) -> String {
     let language = sources.language;
     let mut hasher = blake3::Hasher::new();
-    let command = language
-        .compile
+    let command = compile
         .unwrap_or_default()
         .iter()
-        .chain(language.run);
+        .chain(sources.run_command())
+        .chain(language.local_compile_args)
+        .chain(language.local_run_args);
     for part in [language.name, version, &sources.main]
         .into_iter()
         .chain(command.copied())
-        .chain(language.remap_paths.iter().copied())
     {
         hasher.update(part.as_bytes()).update(b"\0");
     }
@@ -440,24 +540,42 @@ fn cache_key(sources: &Sources, version: &str) -> String {
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// The build command as a person would type it in the source's folder, for messages.
-pub fn shown_command(language: &'static Language, file_name: &str) -> String {
-    language.compile.map_or_else(
-        || "(no build step)".to_owned(),
-        |compile| {
-            fill(
-                compile,
-                Path::new(""),
-                &Sources::single(language, file_name),
-            )
-            .join(" ")
-        },
-    )
+/// The build command as a person would type it in the source's folder, for messages: the
+/// judge's as its page writes it (`g++ Main.cc -o Main ...`), else the language table's with
+/// the file's own name.
+pub fn shown_command(sources: &Sources) -> String {
+    let Some(compile) = sources.compile_command() else {
+        return "(no build step)".to_owned();
+    };
+    let file = sources.judged_as.and_then(|judged| judged.offer.file);
+    let (main, exe) = match sources.judged_as {
+        Some(_) if file.is_some() => (file.unwrap_or_default().to_owned(), "Main"),
+        Some(_) if sources.class.is_some() => (sources.main.clone(), "Main"),
+        Some(_) => {
+            let extension = sources.language.extensions.first().copied();
+            (format!("Main.{}", extension.unwrap_or_default()), "Main")
+        }
+        None => (sources.main.clone(), EXE),
+    };
+    let shown = Sources {
+        files: vec![(main.clone(), Vec::new())],
+        main,
+        ..sources.clone()
+    };
+    fill_named(compile, Path::new(""), &shown, exe).join(" ")
 }
+
+/// What a build names the program it makes, in its build folder.
+const EXE: &str = "main";
 
 /// A command template with the build folder's paths filled in; `{sources}` stands for as many
 /// arguments as the program has compiled files.
 fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
+    fill_named(template, dir, sources, EXE)
+}
+
+/// `fill`, with the built program named `exe`.
+fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Vec<String> {
     // An empty folder is the current one, where paths need no prefix.
     let prefix = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let dir = if dir.as_os_str().is_empty() {
@@ -474,7 +592,7 @@ fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
             }
             vec![part
                 .replace("{source}", &prefix(&sources.main))
-                .replace("{exe}", &prefix("main"))
+                .replace("{exe}", &prefix(exe))
                 .replace("{dir}", &dir)
                 .replace("{class}", class)
                 .replace("{crate}", &crate_name(&sources.main))]

@@ -1,98 +1,19 @@
 //! Handing one file in to an online judge as it is: static checks of what the judge would
-//! refuse (a missing `main`, a crate it does not have, a class of the wrong name), the build
-//! its own published command makes, and, for judges that call a function (Programmers'
-//! `solution`), the form of that function and the text to paste. `judge check` prints what
-//! these find; what each judge takes is `online_judges`.
+//! refuse (a missing `main`, a crate it does not have, a class of the wrong name) and, for
+//! judges that call a function (Programmers' `solution`), the form of that function and the
+//! text to paste. `judge check` prints what these find; what each judge takes is
+//! `online_judges`.
 //!
 //! A function-form file keeps a small stdin adapter so that `judge` can run it on the cases;
 //! the judge's harness never runs it. The adapter sits below a marker comment line, and
 //! everything above that line is what gets pasted.
 
-use std::path::Path;
-use std::process::Command;
-
-use super::language::{java_main_class, without_comments, Language, LanguageId, MainClass};
-use super::online_judges::{CallForm, Offered, OnlineJudge};
-use crate::error::{Error, Result};
+use super::language::{java_main_class, without_comments, Language, LanguageId};
+use super::online_judges::{CallForm, OnlineJudge};
 
 /// A comment line holding this text starts the stdin adapter (`# --- stdin adapter ...` in
 /// Python, `// --- stdin adapter ...` in the C family and Rust).
 pub const ADAPTER_MARKER: &str = "--- stdin adapter";
-
-/// Why a judge's own command did not build a file.
-#[derive(Debug, thiserror::Error)]
-pub enum JudgeBuildFailure {
-    /// The compiler rejected the file; its message.
-    #[error("{0}")]
-    Rejected(String),
-    /// The compiler could not be started.
-    #[error("cannot run `{tool}`: {error}")]
-    NotRun {
-        /// The compiler's command.
-        tool: String,
-        /// What the system said.
-        error: std::io::Error,
-    },
-}
-
-/// Builds `file` alone in an empty folder with a judge's published command; why it did not
-/// build when it does not. Not sandboxed: it is a compiler, as in `compiler`.
-pub fn build_as(
-    offer: &Offered,
-    file: &Path,
-    language: &Language,
-) -> Result<Result<(), JudgeBuildFailure>> {
-    let Some(command) = offer.compile else {
-        return Ok(Ok(()));
-    };
-    let source = std::fs::read(file).map_err(|error| Error::io(file, error))?;
-    let dir = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
-    // The judges compile a fixed file name: Main.<ext>, or the Java class's name.
-    let extension = language.extensions[0];
-    let file_name = match language.main_class == MainClass::JavaClass {
-        true => format!(
-            "{}.java",
-            java_main_class(&String::from_utf8_lossy(&source)).unwrap_or_else(|| "Main".into())
-        ),
-        false => format!("Main.{extension}"),
-    };
-    let copy = dir.path().join(&file_name);
-    std::fs::write(&copy, &source).map_err(|error| Error::io(&copy, error))?;
-    let argv: Vec<String> = command
-        .iter()
-        .map(|part| {
-            part.replace("{source}", &file_name)
-                .replace("{exe}", "Main")
-        })
-        .collect();
-    let output = Command::new(&argv[0])
-        .args(&argv[1..])
-        .current_dir(dir.path())
-        .output();
-    Ok(match output {
-        Ok(output) if output.status.success() => Ok(()),
-        Ok(output) => Err(JudgeBuildFailure::Rejected(
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )),
-        Err(error) => Err(JudgeBuildFailure::NotRun {
-            tool: argv[0].clone(),
-            error,
-        }),
-    })
-}
-
-/// The command of an offer as the user would type it, for messages.
-pub fn shown_command(offer: &Offered, language: &Language) -> String {
-    offer.compile.map_or_else(
-        || "(no build step)".to_owned(),
-        |command| {
-            command
-                .join(" ")
-                .replace("{source}", &format!("Main.{}", language.extensions[0]))
-                .replace("{exe}", "Main")
-        },
-    )
-}
 
 /// What the judge's harness would not find in a function-form file, one line each.
 pub fn function_form_problems(source: &str, language: &Language, entry: CallForm) -> Vec<String> {
@@ -198,19 +119,51 @@ pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> 
             if !has_words(&code, &["static", "void", "main"]) {
                 found.push("no `public static void main`".into());
             }
-            let class = java_main_class(&code);
-            if let Some(wanted) = judge
-                .java_class
-                .filter(|wanted| class.as_deref() != Some(wanted))
-            {
-                found.push(format!(
-                    "the class is `{}`: {} compiles {wanted}.java, so the class must be `public class {wanted}`",
-                    class.as_deref().unwrap_or("?"),
-                    judge.name,
-                ));
+            // A program's file rules are its build's (`Sources::refused`).
+            let function_form = judge.entry != CallForm::Program;
+            if let Some(class) = judge.java_class.filter(|_| function_form) {
+                found.extend(java_file_problems(&code, class, judge.name));
             }
         }
         _ => {}
+    }
+    found
+}
+
+/// Why a judge that compiles `<class>.java` and runs `class` refuses a Java file: a public
+/// class of another name (javac's own error there), no class of that name to run, or a
+/// `package` line (the class would not be found where the judge runs it).
+pub fn java_file_problems(source: &str, class: &str, judge: &str) -> Vec<String> {
+    let code = without_comments(source);
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let mut found = Vec::new();
+    if let Some(line) = code
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with("package ") && line.ends_with(';'))
+    {
+        found.push(format!(
+            "`{line}`: {judge} compiles {class}.java in no package, so a package line is a \
+             compile error there (remove it)"
+        ));
+    }
+    let public_classes = words
+        .windows(3)
+        .filter(|three| three[0] == "public" && three[1] == "class")
+        .map(|three| three[2]);
+    if let Some(other) = public_classes.into_iter().find(|name| *name != class) {
+        found.push(format!(
+            "the public class is `{other}`: {judge} compiles {class}.java, so the class must \
+             be `{class}`"
+        ));
+    } else if !words.windows(2).any(|two| two == ["class", class]) {
+        let declared = java_main_class(&code).unwrap_or_else(|| "none".into());
+        found.push(format!(
+            "no class `{class}` (the class is `{declared}`): {judge} runs `java {class}`"
+        ));
     }
     found
 }
@@ -258,6 +211,7 @@ fn external_crates(code: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::toolchain::online_judges::{BAEKJOON, KATTIS};
+    use std::path::Path;
 
     fn check(file: &str, source: &str, judge: &OnlineJudge) -> Vec<String> {
         problems_with(source, Language::of(Path::new(file)).unwrap(), judge)
@@ -281,16 +235,22 @@ mod tests {
     }
 
     #[test]
-    fn java_class_must_be_main_on_baekjoon() {
+    fn java_files_must_be_the_class_the_judge_runs() {
+        let found = |source: &str| java_file_problems(source, "Main", "Baekjoon");
+        let main = "import java.util.*;\nclass Helper {}\npublic class Main {\n  static class Node {}\n  public static void main(String[] a) {}\n}\n";
+        assert!(found(main).is_empty(), "{:?}", found(main));
+        assert!(found("class Main { public static void main(String[] a) {} }").is_empty());
+        let other = found("public class Solution { public static void main(String[] a) {} }");
+        assert_eq!(other.len(), 1);
+        assert!(other[0].contains("public class is `Solution`"), "{other:?}");
+        let unnamed = found("class Solution { public static void main(String[] a) {} }");
+        assert!(unnamed[0].contains("no class `Main`"), "{unnamed:?}");
+        let packaged = found(&format!("package boj;\n{main}"));
+        assert_eq!(packaged.len(), 1);
+        assert!(packaged[0].starts_with("`package boj;`"), "{packaged:?}");
+        assert!(found(&format!("// package boj;\n{main}")).is_empty());
         let source = "public class Solution { public static void main(String[] a) {} }";
-        assert_eq!(check("A.java", source, &BAEKJOON).len(), 1);
         assert!(check("A.java", source, &KATTIS).is_empty());
-        assert!(check(
-            "A.java",
-            "public class Main { public static void main(String[] a) {} }",
-            &BAEKJOON
-        )
-        .is_empty());
     }
 
     #[test]

@@ -65,8 +65,7 @@ pub enum MainClass {
 /// from all its files), `{dir}` that folder, `{exe}` the built program in it, `{class}` the
 /// main class (Java, Kotlin), `{crate}` a Rust crate name made from the file's name, and
 /// `{memory_mib}` and `{stack_mib}` the run's limits (for runtimes that manage their own
-/// memory), and the word `{initial_heap}` the JVM's `-Xms` where the judge sets one (Kattis:
-/// the memory limit), else no argument.
+/// memory). An online judge's row (`online_judges::Offered`) may replace `compile` and `run`.
 #[derive(Debug)]
 pub struct Language {
     pub id: LanguageId,
@@ -75,10 +74,15 @@ pub struct Language {
     /// `None` for languages that need no build step.
     pub compile: Option<&'static [&'static str]>,
     pub run: &'static [&'static str],
-    /// Compile arguments that make the built program name the source's own folder in its
-    /// messages (a Rust panic's location) instead of the build folder: `{dir}` is the build
-    /// folder, `{origin}` the stand-in for the source's folder (see `compile::ORIGIN`).
-    pub remap_paths: &'static [&'static str],
+    /// Arguments added after every compile command of the language, the judge's too, that
+    /// nothing the program does can tell: where the build goes, a crate name made from any
+    /// file name, and paths that make the program's messages (a Rust panic's location) name
+    /// the source's own folder instead of the build folder (`{origin}` stands for it, see
+    /// `program::ORIGIN`).
+    pub local_compile_args: &'static [&'static str],
+    /// Arguments put after the first word of every run command of the language: where the
+    /// built classes are.
+    pub local_run_args: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
     /// Prints the path of the executable the language's tool (its version command's first
@@ -101,16 +105,10 @@ pub struct Language {
 /// share; the rest follow the Kattis language table's choices (file endings, entry points).
 const JVM_RUN: &[&str] = &[
     "java",
-    // No `/tmp/hsperfdata_USER/PID` file: runs in PID namespaces of their own share pids, and
-    // a JVM that finds another's file there says so on standard output.
-    "-XX:-UsePerfData",
-    "{initial_heap}",
     "-Xmx{memory_mib}m",
     "-Xss{stack_mib}m",
     "-XX:+UseSerialGC",
     "-Dfile.encoding=UTF-8",
-    "-cp",
-    "{dir}",
     "{class}",
 ];
 
@@ -121,7 +119,8 @@ const fn language(id: LanguageId, name: &'static str) -> Language {
         extensions: &[],
         compile: None,
         run: &["{exe}"],
-        remap_paths: &[],
+        local_compile_args: &[],
+        local_run_args: &[],
         version: &[],
         real_executable: None,
         out_of_memory_markers: &[],
@@ -139,15 +138,17 @@ pub const LANGUAGES: &[Language] = &[
             "--edition",
             "2021",
             "-O",
-            // rustc would take the crate name from the file name, which need not be one
-            // (`my sol.rs`, `a+b.rs`).
-            "--crate-name",
-            "{crate}",
             "-o",
             "{exe}",
             "{source}",
         ]),
-        remap_paths: &["--remap-path-prefix={dir}={origin}"],
+        // rustc would take the crate name from the file name, which need not be one
+        // (`my sol.rs`, `a+b.rs`).
+        local_compile_args: &[
+            "--crate-name",
+            "{crate}",
+            "--remap-path-prefix={dir}={origin}",
+        ],
         version: &["rustc", "--version"],
         real_executable: Some(&["rustup", "which", "rustc"]),
         out_of_memory_markers: &["memory allocation of "],
@@ -165,30 +166,24 @@ pub const LANGUAGES: &[Language] = &[
             "{sources}",
             "-lm",
         ]),
-        remap_paths: &["-ffile-prefix-map={dir}={origin}"],
+        local_compile_args: &["-ffile-prefix-map={dir}={origin}"],
         version: &["gcc", "--version"],
         ..language(LanguageId::C, "C")
     },
     Language {
         extensions: &["cpp", "cc", "cxx", "c++", "C"],
         compile: Some(&["g++", "-O2", "-std=gnu++17", "-o", "{exe}", "{sources}"]),
-        remap_paths: &["-ffile-prefix-map={dir}={origin}"],
+        local_compile_args: &["-ffile-prefix-map={dir}={origin}"],
         version: &["g++", "--version"],
         out_of_memory_markers: &["std::bad_alloc"],
         ..language(LanguageId::Cpp, "C++")
     },
     Language {
         extensions: &["java"],
-        compile: Some(&[
-            "javac",
-            "-J-XX:-UsePerfData",
-            "-encoding",
-            "UTF-8",
-            "-d",
-            "{dir}",
-            "{sources}",
-        ]),
+        compile: Some(&["javac", "-encoding", "UTF-8", "{sources}"]),
+        local_compile_args: &["-d", "{dir}"],
         run: JVM_RUN,
+        local_run_args: &["-cp", "{dir}"],
         version: &["javac", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,
@@ -228,15 +223,8 @@ pub const LANGUAGES: &[Language] = &[
     },
     Language {
         extensions: &["kt"],
-        compile: Some(&["kotlinc", "-J-XX:-UsePerfData", "-d", "{dir}", "{sources}"]),
-        run: &[
-            "kotlin",
-            "-J-XX:-UsePerfData",
-            "-J-Xss{stack_mib}m",
-            "-cp",
-            "{dir}",
-            "{class}",
-        ],
+        compile: Some(&["kotlinc", "-d", "{dir}", "{sources}"]),
+        run: &["kotlin", "-J-Xss{stack_mib}m", "-cp", "{dir}", "{class}"],
         version: &["kotlinc", "-version"],
         out_of_memory_markers: &["java.lang.OutOfMemoryError"],
         manages_own_memory: true,
@@ -339,17 +327,7 @@ impl Language {
     /// The first program this language needs (compiler, runtime) that is not on `PATH`, named
     /// as a person would install it: `kotlinc`.
     pub fn missing_tool(&self) -> Option<&'static str> {
-        let commands = [Some(self.version), self.compile, Some(self.run)];
-        commands
-            .into_iter()
-            .flatten()
-            .filter_map(|command| command.first().copied())
-            // `{exe}` is the built program itself.
-            .filter(|tool| !tool.starts_with('{'))
-            .find(|tool| {
-                let found = crate::sandbox::find_on_path(std::ffi::OsStr::new(tool));
-                !Path::new(&found).is_file()
-            })
+        missing_among(&[Some(self.version), self.compile, Some(self.run)])
     }
 
     /// Whether a run's stderr shows that it died of a failed allocation.
@@ -359,6 +337,40 @@ impl Language {
             .iter()
             .any(|marker| stderr.contains(marker))
     }
+}
+
+/// The first program of these commands (their first words) that is not on `PATH`.
+pub fn missing_among(commands: &[Option<&'static [&'static str]>]) -> Option<&'static str> {
+    commands
+        .iter()
+        .flatten()
+        .filter_map(|command| command.first().copied())
+        // `{exe}` is the built program itself.
+        .filter(|tool| !tool.starts_with('{'))
+        .find(|tool| {
+            let found = crate::sandbox::find_on_path(std::ffi::OsStr::new(tool));
+            !Path::new(&found).is_file()
+        })
+}
+
+/// How to install a missing tool, for the message that names it: the Debian and Ubuntu
+/// package (what CI machines and the Rust image run), or where the toolchain comes from.
+pub fn how_to_install(tool: &str) -> Option<&'static str> {
+    let how = match tool {
+        "gcc" => "apt-get install gcc",
+        "g++" => "apt-get install g++",
+        "javac" | "java" => "apt-get install default-jdk-headless",
+        "python3" => "apt-get install python3",
+        "pypy3" => "apt-get install pypy3",
+        "python2" => "pyenv install 2.7 (Debian 12 has no Python 2)",
+        "node" => "apt-get install nodejs",
+        "kotlinc" | "kotlinc-jvm" | "kotlin" => "apt-get install kotlin, or sdk install kotlin",
+        "go" => "apt-get install golang-go",
+        "mcs" | "mono" => "apt-get install mono-mcs",
+        "rustc" => "rustup, from https://rustup.rs",
+        _ => return None,
+    };
+    Some(how)
 }
 
 /// The class a Java source's `main` is in: the public class, else the first class declared

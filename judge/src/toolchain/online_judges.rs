@@ -14,12 +14,19 @@ pub struct Offered {
     /// The row of our language table it corresponds to (`Language::name`); `None` for a
     /// language we cannot build here (it is still listed, so the user sees the whole menu).
     pub language: Option<&'static str>,
-    /// The judge's compile command as it publishes it (less `-static`, which needs static
-    /// libraries few machines have), `{source}` the submitted file and `{exe}` the program.
-    /// `check` builds with it where the file's language has one.
+    /// The judge's compile command as it publishes it; `None` where it publishes none (the
+    /// language table's is used). In the language table's words: `{source}` the submitted
+    /// file, `{exe}` the program; `-static` is dropped where the machine has no static C
+    /// library (`Compiler::static_linking`).
     pub compile: Option<&'static [&'static str]>,
+    /// The judge's run command as it publishes it; `None`: the language table's. `{class}` is
+    /// the main class, `{memory_mib}` the run's memory limit.
+    pub run: Option<&'static [&'static str]>,
     /// The compiler or runtime version the judge publishes.
     pub version: Option<&'static str>,
+    /// What the judge names the submitted file in its commands, where that is not `Main.`
+    /// and the language's first extension (or the Java class's file).
+    pub file: Option<&'static str>,
 }
 
 /// How the judge runs what is submitted.
@@ -38,10 +45,15 @@ pub struct OnlineJudge {
     pub name: &'static str,
     /// Where the list below comes from.
     pub languages_page: &'static str,
+    /// Its languages; for each of ours, the first row of it is the one a solution is built
+    /// and run with, the others are tried by `judge check`.
     pub offered: &'static [Offered],
     pub entry: CallForm,
-    /// The class a Java submission must be named (the file the judge compiles).
+    /// The class a Java submission must be (the judge compiles `<class>.java` and runs it).
     pub java_class: Option<&'static str>,
+    /// A relative `dev/stdin` opens the standard input, as published Baekjoon answers in
+    /// JavaScript read it: the run folder holds `dev`, a link to `/dev`.
+    pub dev_in_run_folder: bool,
 }
 
 const fn offered(label: &'static str, language: Option<&'static str>) -> Offered {
@@ -49,18 +61,36 @@ const fn offered(label: &'static str, language: Option<&'static str>) -> Offered
         label,
         language,
         compile: None,
+        run: None,
         version: None,
+        file: None,
     }
 }
 
-/// Baekjoon.
+/// Baekjoon's JVM for Java and Kotlin alike, and what it runs.
+macro_rules! boj_jvm {
+    ($($program:literal),+) => {
+        &[
+            "java",
+            "-Xms1024m",
+            "-Xmx1920m",
+            "-Xss512m",
+            "-Dfile.encoding=UTF-8",
+            "-XX:+UseSerialGC",
+            "-DONLINE_JUDGE=1",
+            "-DBOJ=1",
+            $($program),+
+        ]
+    };
+}
+
+/// Baekjoon: help.acmicpc.net/language/info, as copies of it show it (the page itself was not
+/// reachable from here); see docs/languages-and-judges.md.
 pub const BAEKJOON: OnlineJudge = OnlineJudge {
     name: "Baekjoon",
     languages_page: "https://help.acmicpc.net/language/info",
     offered: &[
         Offered {
-            label: "C11",
-            language: Some("C"),
             compile: Some(&[
                 "gcc",
                 "{source}",
@@ -69,13 +99,14 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-O2",
                 "-Wall",
                 "-lm",
+                "-static",
                 "-std=gnu11",
+                "-DONLINE_JUDGE",
+                "-DBOJ",
             ]),
-            version: None,
+            ..offered("C11", Some("C"))
         },
         Offered {
-            label: "C++17",
-            language: Some("C++"),
             compile: Some(&[
                 "g++",
                 "{source}",
@@ -84,45 +115,43 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-O2",
                 "-Wall",
                 "-lm",
+                "-static",
                 "-std=gnu++17",
+                "-DONLINE_JUDGE",
+                "-DBOJ",
             ]),
-            version: None,
+            file: Some("Main.cc"),
+            ..offered("C++17", Some("C++"))
         },
         Offered {
-            label: "Java 11",
-            language: Some("Java"),
+            // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
+            // `--release`; the newer javac accepts only the latter.
             compile: Some(&[
                 "javac",
-                "-J-XX:-UsePerfData",
                 "--release",
                 "11",
+                "-J-Xms1024m",
+                "-J-Xmx1920m",
+                "-J-Xss512m",
                 "-encoding",
                 "UTF-8",
                 "{source}",
             ]),
-            version: None,
+            run: Some(boj_jvm!("{class}")),
+            ..offered("Java 11", Some("Java"))
         },
-        offered("Python 3", Some("Python 3")),
-        offered("PyPy3", Some("Python 3")),
+        Offered {
+            run: Some(&["python3", "-W", "ignore", "{source}"]),
+            ..offered("Python 3", Some("Python 3"))
+        },
+        Offered {
+            compile: Some(&["pypy3", "-W", "ignore", "-m", "py_compile", "{source}"]),
+            run: Some(&["pypy3", "-W", "ignore", "{source}"]),
+            ..offered("PyPy3", Some("Python 3"))
+        },
         // Baekjoon offers both editions; a file may build under one and not the other
         // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
         Offered {
-            label: "Rust 2018",
-            language: Some("Rust"),
-            compile: Some(&[
-                "rustc",
-                "--edition",
-                "2018",
-                "-O",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            version: None,
-        },
-        Offered {
-            label: "Rust 2021",
-            language: Some("Rust"),
             compile: Some(&[
                 "rustc",
                 "--edition",
@@ -132,14 +161,49 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            version: None,
+            ..offered("Rust 2021", Some("Rust"))
+        },
+        Offered {
+            compile: Some(&[
+                "rustc",
+                "--edition",
+                "2018",
+                "-O",
+                "-o",
+                "{exe}",
+                "{source}",
+            ]),
+            ..offered("Rust 2018", Some("Rust"))
+        },
+        Offered {
+            compile: Some(&[
+                "kotlinc-jvm",
+                "-J-Xms1024m",
+                "-J-Xmx1920m",
+                "-J-Xss512m",
+                "-include-runtime",
+                "-d",
+                "{exe}.jar",
+                "{source}",
+            ]),
+            run: Some(boj_jvm!("-jar", "{exe}.jar")),
+            ..offered("Kotlin (JVM)", Some("Kotlin"))
+        },
+        Offered {
+            run: Some(&["node", "--stack-size=65536", "{source}"]),
+            ..offered("node.js", Some("JavaScript"))
+        },
+        Offered {
+            compile: Some(&["go", "build", "-o", "{exe}", "{source}"]),
+            ..offered("Go", Some("Go"))
         },
     ],
     entry: CallForm::Program,
     java_class: Some("Main"),
+    dev_in_run_folder: true,
 };
 
-/// SW Expert Academy.
+/// SW Expert Academy: it publishes no commands; its Java template names the class.
 pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
     name: "SW Expert Academy",
     languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
@@ -152,6 +216,7 @@ pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
     ],
     entry: CallForm::Program,
     java_class: Some("Solution"),
+    dev_in_run_folder: false,
 };
 
 /// Programmers.
@@ -175,37 +240,139 @@ pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
     ],
     entry: CallForm::Function { name: "solution" },
     java_class: Some("Solution"),
+    dev_in_run_folder: false,
 };
 
-/// Kattis.
+/// Kattis: problemtools' `problemtools/config/languages.yaml` (the package tools' own table),
+/// where it agrees with what this machine runs.
 pub const KATTIS: OnlineJudge = OnlineJudge {
     name: "Kattis",
     languages_page: "https://open.kattis.com/languages",
     offered: &[
-        offered("C", Some("C")),
-        offered("C++", Some("C++")),
-        offered("Java", Some("Java")),
+        Offered {
+            compile: Some(&[
+                "gcc",
+                "-g",
+                "-O2",
+                "-std=gnu17",
+                "-static",
+                "-o",
+                "{exe}",
+                "{sources}",
+                "-lm",
+            ]),
+            ..offered("C", Some("C"))
+        },
+        Offered {
+            // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
+            // pthread are for static threads.
+            compile: Some(&[
+                "g++",
+                "-g",
+                "-O2",
+                "-std=gnu++20",
+                "-static",
+                "-o",
+                "{exe}",
+                "{sources}",
+                "-lrt",
+                "-Wl,--whole-archive",
+                "-lpthread",
+                "-Wl,--no-whole-archive",
+            ]),
+            ..offered("C++", Some("C++"))
+        },
+        Offered {
+            // Its whole heap from the start, 64 MiB thread stacks.
+            run: Some(&[
+                "java",
+                "-Dfile.encoding=UTF-8",
+                "-XX:+UseSerialGC",
+                "-Xss64m",
+                "-Xms{memory_mib}m",
+                "-Xmx{memory_mib}m",
+                "{class}",
+            ]),
+            ..offered("Java", Some("Java"))
+        },
         offered("Python 3", Some("Python 3")),
         offered("Rust", Some("Rust")),
     ],
     entry: CallForm::Program,
     java_class: None,
+    dev_in_run_folder: false,
 };
 
-/// Codeforces.
+/// Codeforces: codeforces.com/blog/entry/121114 ("command lines"), as copies of it show it.
+/// It judges on Windows: its `-Wl,--stack=268435456` (and Rust's `/STACK`) set the stack at
+/// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
 pub const CODEFORCES: OnlineJudge = OnlineJudge {
     name: "Codeforces",
     languages_page: "https://codeforces.com/blog/entry/79",
     offered: &[
-        offered("GNU C11", Some("C")),
-        offered("GNU G++17", Some("C++")),
-        offered("Java 21", Some("Java")),
+        Offered {
+            // `-lm` after the file: on Linux a static link takes libraries in order.
+            compile: Some(&[
+                "gcc",
+                "-std=c11",
+                "-static",
+                "-DONLINE_JUDGE",
+                "-fno-asm",
+                "-s",
+                "-O2",
+                "-o",
+                "{exe}",
+                "{source}",
+                "-lm",
+            ]),
+            ..offered("GNU C11", Some("C"))
+        },
+        Offered {
+            compile: Some(&[
+                "g++",
+                "-static",
+                "-DONLINE_JUDGE",
+                "-O2",
+                "-std=c++17",
+                "-o",
+                "{exe}",
+                "{source}",
+            ]),
+            ..offered("GNU G++17", Some("C++"))
+        },
+        Offered {
+            run: Some(&[
+                "java",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:NewRatio=5",
+                "-Xms8M",
+                "-Xmx{memory_mib}M",
+                "-Xss64M",
+                "-DONLINE_JUDGE=true",
+                "{class}",
+            ]),
+            ..offered("Java 21", Some("Java"))
+        },
         offered("Python 3", Some("Python 3")),
         offered("PyPy 3", Some("Python 3")),
-        offered("Rust 2021", Some("Rust")),
+        Offered {
+            compile: Some(&[
+                "rustc",
+                "--edition=2021",
+                "-O",
+                "--cfg",
+                "ONLINE_JUDGE",
+                "-o",
+                "{exe}",
+                "{source}",
+            ]),
+            ..offered("Rust 2021", Some("Rust"))
+        },
     ],
     entry: CallForm::Program,
     java_class: None,
+    dev_in_run_folder: false,
 };
 
 impl OnlineJudge {
@@ -261,7 +428,11 @@ mod tests {
             .iter()
             .map(|offer| offer.label)
             .collect();
-        assert_eq!(editions, ["Rust 2018", "Rust 2021"]);
+        assert_eq!(
+            editions,
+            ["Rust 2021", "Rust 2018"],
+            "2021 first: solutions build so"
+        );
         assert_eq!(PROGRAMMERS.entry, CallForm::Function { name: "solution" });
     }
 }

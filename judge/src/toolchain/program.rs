@@ -25,9 +25,6 @@ pub struct Limits {
     /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
     /// load can have done to a time verdict.
     pub decided_at: Option<Duration>,
-    /// The JVM runs as Kattis runs it: its whole heap from the start (`-Xms` = `-Xmx`) and
-    /// 64 MiB thread stacks, as problemtools and BAPCtools run it too.
-    pub kattis_jvm: bool,
 }
 
 impl Limits {
@@ -57,13 +54,14 @@ pub(super) const ORIGIN: &str = "/judge-source-folder";
 pub struct Program {
     /// The language it is in.
     pub language: &'static Language,
-    /// The run command, with `{memory_mib}`, `{stack_mib}` and `{initial_heap}` left for
-    /// `command`.
+    /// The run command, with `{memory_mib}` and `{stack_mib}` left for `command`.
     pub(super) run: Vec<String>,
     /// It was taken from the cache instead of being built now.
     pub cached: bool,
     /// The source's folder, which `ORIGIN` stands for in the program's stderr.
     pub(super) origin: String,
+    /// Its run folder holds `dev`, a link to `/dev` (`OnlineJudge::dev_in_run_folder`).
+    pub(super) dev_in_run_folder: bool,
     /// Where it runs.
     pub(super) sandbox: Arc<Sandbox>,
 }
@@ -96,40 +94,36 @@ impl Program {
         }
         spec.stop_at_output_limit = !options.run_past_output_limit;
         spec.contained = options.judged;
+        spec.dev_in_run_folder = self.dev_in_run_folder && options.judged;
         let mut run = self.sandbox.run_with(&spec, options.streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
-        if !self.language.remap_paths.is_empty() {
+        if self
+            .language
+            .local_compile_args
+            .iter()
+            .any(|arg| arg.contains("{origin}"))
+        {
             run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
         }
         Ok(run)
     }
 }
 
-/// `run` with the placeholders of `limits` filled in. Under `kattis_jvm` the JVM gets its whole
-/// heap at the start and 64 MiB thread stacks, as Kattis runs it.
+/// `run` with the placeholders of `limits` filled in.
 fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
     let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
     // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
-    let stack_mib = match limits.kattis_jvm {
-        true => KATTIS_JVM_STACK_MIB,
-        false => (limits.stack_bytes >> 20).clamp(1, MAX_JVM_STACK_MIB),
-    }
-    .to_string();
-    let initial_heap = limits.kattis_jvm.then(|| format!("-Xms{memory_mib}m"));
+    let stack_mib = (limits.stack_bytes >> 20)
+        .clamp(1, MAX_JVM_STACK_MIB)
+        .to_string();
     run.iter()
-        .filter_map(|part| match part.as_str() {
-            "{initial_heap}" => initial_heap.clone(),
-            _ => Some(
-                part.replace("{memory_mib}", &memory_mib)
-                    .replace("{stack_mib}", &stack_mib),
-            ),
+        .map(|part| {
+            part.replace("{memory_mib}", &memory_mib)
+                .replace("{stack_mib}", &stack_mib)
         })
         .map(OsString::from)
         .collect()
 }
-
-/// The thread stack Kattis gives the JVM (`-Xss64m`), as problemtools and BAPCtools do.
-const KATTIS_JVM_STACK_MIB: u64 = 64;
 
 /// How a run differs from the usual one.
 #[derive(Debug, Default)]
@@ -164,44 +158,58 @@ mod tests {
 
     #[test]
     fn the_jvm_runs_as_the_judge_runs_it() {
+        use crate::problem::profile::Profile;
+        use crate::toolchain::sources::Sources;
         let java = Language::by_code("java").expect("Java is known");
-        let run: Vec<String> = java
-            .run
-            .iter()
-            .map(|part| part.replace("{class}", "Main"))
-            .collect();
-        let boj = crate::problem::profile::Profile::Boj.limits();
-        let kattis = crate::problem::profile::Profile::Kattis.limits();
-        let words = |limits: &Limits| -> Vec<String> {
-            let command = command_under(&run, limits);
+        let run = |profile: Profile| -> Vec<String> {
+            let mut sources = Sources::single(java, "Main.java");
+            sources.class = Some("Main".into());
+            let sources = sources.judged_by(profile.online_judge());
+            let run = super::super::compiler::run_command(&sources, Path::new("/b"), None);
+            let command = command_under(&run, &profile.limits());
             command
                 .iter()
                 .map(|w| w.to_string_lossy().into_owned())
                 .collect()
         };
-        let flags = |limits| {
-            words(limits)
-                .into_iter()
-                .filter(|w| w.starts_with("-X"))
-                .collect::<Vec<_>>()
-        };
+        let ours = ["java", "-XX:-UsePerfData", "-cp", "/b"];
+        let boj = run(Profile::Boj);
+        assert_eq!(boj[..4], ours);
+        // help.acmicpc.net/language/info
         assert_eq!(
-            flags(&boj),
+            boj[4..],
             [
-                "-XX:-UsePerfData",
-                "-Xmx256m",
-                "-Xss224m",
-                "-XX:+UseSerialGC"
+                "-Xms1024m",
+                "-Xmx1920m",
+                "-Xss512m",
+                "-Dfile.encoding=UTF-8",
+                "-XX:+UseSerialGC",
+                "-DONLINE_JUDGE=1",
+                "-DBOJ=1",
+                "Main"
             ]
         );
+        // problemtools' languages.yaml, with the memory limit.
         assert_eq!(
-            flags(&kattis),
+            run(Profile::Kattis)[4..],
             [
-                "-XX:-UsePerfData",
+                "-Dfile.encoding=UTF-8",
+                "-XX:+UseSerialGC",
+                "-Xss64m",
                 "-Xms2048m",
                 "-Xmx2048m",
-                "-Xss64m",
-                "-XX:+UseSerialGC"
+                "Main"
+            ]
+        );
+        // SW Expert Academy publishes none: the language table's, with its 1 MB stack.
+        assert_eq!(
+            run(Profile::Swea)[4..],
+            [
+                "-Xmx256m",
+                "-Xss1m",
+                "-XX:+UseSerialGC",
+                "-Dfile.encoding=UTF-8",
+                "Solution"
             ]
         );
     }

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use crate::error::{Error, LanguageFault, Result};
-use crate::toolchain::language::{java_main_class, Language, LanguageId, MainClass};
+use crate::toolchain::handin;
+use crate::toolchain::language::{java_main_class, missing_among, Language, LanguageId, MainClass};
+use crate::toolchain::online_judges::{CallForm, Offered, OnlineJudge};
 
 /// Files by their path relative to a folder, with their bytes.
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -19,6 +21,16 @@ pub struct Sources {
     pub main: String,
     /// Java's or Kotlin's main class.
     pub class: Option<String>,
+    /// The online judge it is built and run as, with its row for the language; `None`: as
+    /// the language table says.
+    pub judged_as: Option<JudgedAs>,
+}
+
+/// A judge and the row of its languages a program follows.
+#[derive(Debug, Clone, Copy)]
+pub struct JudgedAs {
+    pub judge: &'static OnlineJudge,
+    pub offer: &'static Offered,
 }
 
 /// The language and entry point a package's `submissions.yaml` names for a submission,
@@ -94,6 +106,7 @@ impl Sources {
             files: vec![(main.clone(), code)],
             main,
             class,
+            judged_as: None,
         })
     }
 
@@ -104,7 +117,76 @@ impl Sources {
             files: vec![(file_name.to_owned(), Vec::new())],
             main: file_name.to_owned(),
             class: None,
+            judged_as: None,
         }
+    }
+
+    /// The program as `judge` builds and runs it: with the first row it offers for the
+    /// language (unchanged where it offers none), and a Java file staged under the name of
+    /// the class the judge runs.
+    pub fn judged_by(self, judge: &'static OnlineJudge) -> Sources {
+        match judge.offers(self.language.name).first() {
+            Some(offer) => self.judged_as(judge, offer),
+            None => self,
+        }
+    }
+
+    /// The program built and run with one of `judge`'s rows.
+    pub fn judged_as(mut self, judge: &'static OnlineJudge, offer: &'static Offered) -> Sources {
+        let staged_as_class = self.language.main_class == MainClass::JavaClass
+            && self.files.len() == 1
+            && judge.entry == CallForm::Program;
+        if let (Some(class), true) = (judge.java_class, staged_as_class) {
+            self.main = format!("{class}.java");
+            self.files[0].0.clone_from(&self.main);
+            self.class = Some(class.to_owned());
+        }
+        self.judged_as = Some(JudgedAs { judge, offer });
+        self
+    }
+
+    /// The compile command's template: the judge's, else the language table's.
+    pub fn compile_command(&self) -> Option<&'static [&'static str]> {
+        self.judged_as
+            .and_then(|judged| judged.offer.compile)
+            .or(self.language.compile)
+    }
+
+    /// The run command's template: the judge's, else the language table's.
+    pub fn run_command(&self) -> &'static [&'static str] {
+        self.judged_as
+            .and_then(|judged| judged.offer.run)
+            .unwrap_or(self.language.run)
+    }
+
+    /// Why the judge refuses to build the program, as it would say it (a compile error): a
+    /// Java file that is not the class it runs, or that has a `package` line.
+    pub fn refused(&self) -> Option<String> {
+        let judged = self.judged_as?;
+        let class = judged.judge.java_class?;
+        let java_file = self.language.main_class == MainClass::JavaClass && self.files.len() == 1;
+        if judged.judge.entry != CallForm::Program || !java_file {
+            return None;
+        }
+        let code = String::from_utf8_lossy(&self.files[0].1);
+        let found = handin::java_file_problems(&code, class, judged.judge.name);
+        (!found.is_empty()).then(|| found.join("\n"))
+    }
+
+    /// The first program its commands need that is not on `PATH`.
+    pub fn missing_tool(&self) -> Option<&'static str> {
+        let language = self.language;
+        missing_among(&[
+            Some(language.version),
+            self.compile_command(),
+            Some(self.run_command()),
+        ])
+    }
+
+    /// The run folder holds `dev`, a link to `/dev` (see `OnlineJudge::dev_in_run_folder`).
+    pub fn dev_in_run_folder(&self) -> bool {
+        self.judged_as
+            .is_some_and(|judged| judged.judge.dev_in_run_folder)
     }
 
     /// The paths, relative to the build folder, of the files the compiler is given: those of
@@ -180,6 +262,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
             files,
             main: "run".into(),
             class: None,
+            judged_as: None,
         });
     }
     let mut languages: Vec<&'static Language> = forced.into_iter().collect();
@@ -249,6 +332,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
         main: main.0.clone(),
         class,
         files,
+        judged_as: None,
     })
 }
 

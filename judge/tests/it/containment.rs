@@ -799,9 +799,11 @@ fn accepted_run_after_run(solution: &str, case: (&str, &str)) {
 #[test]
 fn each_run_finds_its_working_folder_empty() {
     // Runs of one slot share its working folder: what one leaves there (a file, a hard link,
-    // a folder with a file in it) is gone before the next starts.
-    let solution = "import os\nleft = os.listdir('.')\nos.mkdir('sub')\n\
+    // a folder with a file in it, a link in place of Baekjoon's `dev`) is gone before the
+    // next starts, which finds `dev` again.
+    let solution = "import os\nleft = [n for n in os.listdir('.') if n != 'dev']\n\
+        dev = os.readlink('dev')\nos.remove('dev')\nos.symlink('/tmp', 'dev')\nos.mkdir('sub')\n\
         open('sub/f', 'w').write('x')\nopen('f', 'w').write('x')\nos.link('f', 'g')\n\
-        print(len(left))\n";
-    accepted_run_after_run(solution, ("\n", "0\n"));
+        print(len(left), dev)\n";
+    accepted_run_after_run(solution, ("\n", "0 /dev\n"));
 }

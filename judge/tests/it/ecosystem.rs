@@ -80,6 +80,10 @@ fn a_missing_toolchain_stops_only_the_problems_that_need_it() {
         ("problems/java_one/tests/1.out", "3\n"),
         ("problems/java_one/problem.toml", "solution = \"Main.java\"\n"),
         ("problems/java_one/Main.java", "public class Main { public static void main(String[] a) { System.out.println(3); } }\n"),
+        ("problems/kotlin_one/tests/1.in", "1 2\n"),
+        ("problems/kotlin_one/tests/1.out", "3\n"),
+        ("problems/kotlin_one/problem.toml", "solution = \"sum.kt\"\n"),
+        ("problems/kotlin_one/sum.kt", "fun main() { println(3) }\n"),
         ("problems/python_one/tests/1.in", "1 2\n"),
         ("problems/python_one/tests/1.out", "3\n"),
         ("problems/python_one/problem.toml", "solution = \"sum.py\"\n"),
@@ -89,16 +93,19 @@ fn a_missing_toolchain_stops_only_the_problems_that_need_it() {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     }
-    // A PATH with Python alone: no javac, no java.
+    // A PATH with Python alone: no javac, no java, no kotlinc. Each is named for the
+    // solution that needs it, with how to install it.
     judge_in(root)
         .env("PATH", python_only_path(root))
         .env("JUDGE_CACHE_DIR", root.join("cache"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "cannot run `javac` for Java solutions",
+            "Main.java: not judged: `javac` (Java) is not installed; install it: apt-get install default-jdk-headless",
         ))
-        .stderr(predicate::str::contains("is the toolchain installed?"))
+        .stderr(predicate::str::contains(
+            "sum.kt: not judged: `kotlinc` (Kotlin) is not installed; install it: apt-get install kotlin",
+        ))
         .stdout(predicate::str::contains("python_one: 1/1 accepted"));
 }
 
@@ -219,7 +226,7 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains(
-            "builds alone with `rustc --edition 2021 -O --crate-name boj_2615 -o main boj_2615.rs`",
+            "builds as Rust 2021 with `rustc --edition 2021 -O -o Main Main.rs`",
         ))
         .stdout(
             predicate::str::contains("within the 64.0 KiB code-size limit")
@@ -240,8 +247,8 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .stdout(predicate::str::contains("does not build"))
         .stdout(predicate::str::contains("submit:").not());
 
-    // A problem of one case: what is checked is the class name and that the cases run, not
-    // a JVM start for each of a real problem's cases.
+    // A problem of one case: what is checked is the class name, as a build error there and
+    // in the run, not a JVM start for each of a real problem's cases.
     let repository = repository_with(&[
         ("problems/sum/tests/1.in", "1 2\n"),
         ("problems/sum/tests/1.out", "3\n"),
@@ -257,9 +264,12 @@ fn check_passes_our_solution_and_names_what_would_fail_on_the_judge() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(
-            "the class is `Solution`: Baekjoon compiles Main.java",
+            "does not build as Java 11 with `javac --release 11 -J-Xms1024m -J-Xmx1920m -J-Xss512m -encoding UTF-8 Main.java`",
         ))
-        .stdout(predicate::str::contains("AC  sum: "));
+        .stdout(predicate::str::contains(
+            "the public class is `Solution`: Baekjoon compiles Main.java",
+        ))
+        .stdout(predicate::str::contains("CE  the solution does not compile"));
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod containment;
 mod corpus;
 mod docs;
 mod ecosystem;
+mod fidelity;
 mod interactive;
 mod isolation;
 mod kattis;
