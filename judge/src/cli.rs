@@ -132,6 +132,10 @@ pub(crate) struct RunArgs {
     /// Stop judging a solution at its first case that is not accepted (as Kattis does).
     #[arg(long)]
     pub fail_fast: bool,
+    /// First run each problem's validator on every input judged: an input it rejects is an
+    /// error naming the case and what is wrong.
+    #[arg(long)]
+    pub validate: bool,
     /// Judge only slice K of N (1-based) of all cases, for spreading a corpus over a CI matrix.
     #[arg(long, value_name = "K/N", value_parser = parse_partition)]
     pub partition: Option<(usize, usize)>,

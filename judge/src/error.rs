@@ -150,6 +150,16 @@ pub enum Error {
         /// How to install it, where we know.
         install: Option<&'static str>,
     },
+    /// The problem's validator rejects an input: it is not one the statement allows.
+    #[error("{case}: not a legal input: {} says\n    {}", validator.display(), message.replace('\n', "\n    "))]
+    InvalidInput {
+        /// The case, or how the input was made (`gen 3 count=5`).
+        case: String,
+        /// The validator's source.
+        validator: PathBuf,
+        /// What it said (the line and what is wrong).
+        message: String,
+    },
     /// No repository was found where the judge was started.
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
     NoRoot {
@@ -383,9 +393,11 @@ impl Error {
 impl Error {
     /// The process's exit code for this error. Every one is a fault of the input (the command
     /// line, a problem folder, a package) or of the harness, never a verdict on a solution:
-    /// exit 2, told apart from 1 (a case not accepted). Listed so that a new variant decides.
+    /// exit 2, told apart from 1 (a case not accepted), but for an input the problem's
+    /// validator rejects: that input is refused, 1. Listed so that a new variant decides.
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::InvalidInput { .. } => 1,
             Error::Usage { .. }
             | Error::NoRoot { .. }
             | Error::UnknownProblem { .. }

@@ -5,8 +5,9 @@
 //! data). The same arguments always give the same bytes: the PRNG is splitmix64, seeded
 //! from SEED mixed with the other arguments.
 //!
-//! Every board is valid input: never both players winning, at most one `T` (boards that
-//! break this are rejected and redrawn).
+//! Every board is one the statement allows: at most one `T`, and a state reached by play (X
+//! and O alternate, X first, and the game stops at the first win; see `legal`). A board
+//! that is not is redrawn, so each kind below holds only such boards.
 //!
 //! Keys:
 //! - `count=N` (1..=100000, default 100): number of boards.
@@ -121,8 +122,35 @@ fn count(board: &Board, symbol: u8) -> usize {
     board.iter().filter(|&&cell| cell == symbol).count()
 }
 
-fn valid(board: &Board) -> bool {
-    !(has_won(board, b'X') && has_won(board, b'O')) && count(board, b'T') <= 1
+/// Whether play reaches the board: the counts fit whoever moved last (X = O + 1 after X, X = O
+/// after O), nobody else has won, and all of the winner's lines share one of its stones (its
+/// last, before which nobody had won).
+fn legal(board: &Board) -> bool {
+    let (x, o) = (count(board, b'X'), count(board, b'O'));
+    let counts_fit = |last: u8| match last {
+        b'X' => x == o + 1,
+        _ => x == o,
+    };
+    if count(board, b'T') > 1 {
+        return false;
+    }
+    match (has_won(board, b'X'), has_won(board, b'O')) {
+        (true, true) => false,
+        (false, false) => counts_fit(b'X') || counts_fit(b'O'),
+        (true, false) => counts_fit(b'X') && one_stone_in_every_win(board, b'X'),
+        (false, true) => counts_fit(b'O') && one_stone_in_every_win(board, b'O'),
+    }
+}
+
+/// Whether some stone of `player` lies on every line `player` has won.
+fn one_stone_in_every_win(board: &Board, player: u8) -> bool {
+    let won = |line: &&[usize; 4]| {
+        line.iter()
+            .all(|&cell| board[cell] == player || board[cell] == b'T')
+    };
+    (0..16).any(|cell| {
+        board[cell] == player && LINES.iter().filter(won).all(|line| line.contains(&cell))
+    })
 }
 
 fn any_winner(board: &Board) -> bool {
@@ -167,7 +195,7 @@ fn win_board(rng: &mut Rng, index: usize) -> Board {
         }
         let empty_percent = random_empty_percent(rng);
         fill(rng, &mut board, empty_percent);
-        if valid(&board) {
+        if legal(&board) {
             return board;
         }
     }
@@ -195,7 +223,7 @@ fn tomek_board(rng: &mut Rng) -> Board {
         }
         let empty_percent = random_empty_percent(rng);
         fill(rng, &mut board, empty_percent);
-        if valid(&board) {
+        if legal(&board) {
             return board;
         }
     }
@@ -226,7 +254,7 @@ fn blocked_board(rng: &mut Rng, index: usize) -> Board {
             let free: Vec<usize> = (0..16).filter(|c| !line.contains(c)).collect();
             board[free[rng.below(free.len())]] = b'T';
         }
-        if valid(&board) && !any_winner(&board) {
+        if legal(&board) && !any_winner(&board) {
             return board;
         }
     }
@@ -249,7 +277,7 @@ fn draw_board(rng: &mut Rng) -> Board {
         rng.shuffle(&mut cells);
         let mut board = [0u8; 16];
         board.copy_from_slice(&cells);
-        if valid(&board) && !any_winner(&board) {
+        if legal(&board) && !any_winner(&board) {
             return board;
         }
     }
@@ -268,7 +296,7 @@ fn open_board(rng: &mut Rng) -> Board {
             board[cells[empty]] = b'T';
         }
         fill(rng, &mut board, 0);
-        if valid(&board) && !any_winner(&board) {
+        if legal(&board) && !any_winner(&board) {
             return board;
         }
     }
@@ -280,7 +308,7 @@ fn uniform_board(rng: &mut Rng) -> Board {
         for cell in board.iter_mut() {
             *cell = [b'X', b'O', b'.', b'T'][rng.below(4)];
         }
-        if valid(&board) {
+        if legal(&board) {
             return board;
         }
     }

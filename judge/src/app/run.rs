@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Format, RunArgs};
+use crate::corpus::Validator;
 use crate::error::{CorpusFault, Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
@@ -45,7 +46,12 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         partition(&mut problems, slice, slices);
     }
     let solution = args.solution.as_ref().map(|file| context.path(file));
-    let tasks = tasks_for(context, problems, solution.as_deref());
+    let illegal = match args.validate {
+        true => illegal_inputs(context, &problems)?,
+        false => Vec::new(),
+    };
+    let mut tasks = tasks_for(context, problems, solution.as_deref());
+    tasks.extend(illegal.into_iter().map(Err));
     // Every folder the programs' view hides or keeps is known and made now (the build cache
     // is kept in it): the slots make the view while the solutions are built.
     let cache = context.repository.cache_dir();
@@ -84,6 +90,36 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         return Err(error);
     }
     Ok(summary.outcome())
+}
+
+/// The inputs of `problems` that their validators reject, one error each (`--validate`).
+fn illegal_inputs(context: &Context, problems: &[Result<Problem>]) -> Result<Vec<Error>> {
+    use rayon::prelude::*;
+    let compiler = context.compiler();
+    let mut illegal = Vec::new();
+    for problem in problems.iter().flatten() {
+        let Some(validator) = Validator::of(&compiler, problem)? else {
+            continue;
+        };
+        let found: Vec<Error> = problem
+            .cases
+            .par_iter()
+            .filter_map(|case| {
+                let input = match std::fs::read(&case.input) {
+                    Ok(input) => input,
+                    Err(error) => return Some(Error::io(&case.input, error)),
+                };
+                let shown = context
+                    .repository
+                    .relative(&case.input)
+                    .display()
+                    .to_string();
+                validator.check(&input, problem, &shown).err()
+            })
+            .collect();
+        illegal.extend(found);
+    }
+    Ok(illegal)
 }
 
 /// Every named problem (all when none is named), each loaded or failed on its own.

@@ -2,7 +2,7 @@
 //! committed together; an existing case is never overwritten.
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, run_tool};
+use super::{build_tool, case_paths, run_tool, Validator};
 use crate::error::{Error, Result};
 use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
 use crate::problem::provenance::{case_file, content_hash, Origin, Provenance};
@@ -39,6 +39,9 @@ pub fn add_case(
     derived_from: Option<String>,
 ) -> Result<String> {
     let session = Session::begin(&problem.dir)?;
+    if let Some(validator) = Validator::of(compiler, problem)? {
+        validator.check(input, problem, "the new case")?;
+    }
     let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
     let name = match naming {
         Naming::Given(name) => name.to_owned(),

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, in_parallel, run_tool};
+use super::{build_tool, in_parallel, run_tool, Validator};
 use crate::compare::diff::{self, DiffLine};
 use crate::compare::{self, CompareMode};
 use crate::error::{Error, Result};
@@ -46,8 +46,12 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
     };
     let cases = crate::problem::cases::find_cases(&problem.dir)?;
     let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
+    let validator = Validator::of(compiler, problem)?;
     let outputs = in_parallel(jobs, &cases, |case| {
         let input = std::fs::read(&case.input).map_err(|error| Error::io(&case.input, error))?;
+        if let Some(validator) = &validator {
+            validator.check(&input, problem, &format!("case `{}`", case.name))?;
+        }
         let current =
             std::fs::read(&case.expected).map_err(|error| Error::io(&case.expected, error))?;
         let context = format!("case `{}`", case.name);

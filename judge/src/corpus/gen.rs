@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, Tool};
+use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, Tool, Validator};
 use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
@@ -79,9 +79,13 @@ pub fn generate(
     let mut provenance = Provenance::load(&problem.dir)?;
     let generator = build_tool(compiler, problem, GENERATOR_FILE)?;
     let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
+    let validator = Validator::of(compiler, problem)?;
     let produced = in_parallel(jobs, &planned, |case| {
         let context = format!("`gen {}` ({})", case.args, case.name);
         let input = run_tool(&generator, &split_args(&case.args), b"", problem, &context)?;
+        if let Some(validator) = &validator {
+            validator.check(&input, problem, &context)?;
+        }
         let output = run_tool(&reference, &[], &input, problem, &context)?;
         Ok((input, output))
     })?;

@@ -14,6 +14,7 @@ pub(crate) mod import;
 pub(crate) mod scaffold;
 pub(crate) mod stress;
 pub(crate) mod transaction;
+pub(crate) mod validate;
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,7 @@ use crate::toolchain::{Build, Compiler, Program};
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
 pub use gen::generate;
+pub use validate::Validator;
 
 /// A problem's reference or generator, built and ready.
 pub struct Tool {

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::corpus::{add_case, build_tool, run_tool, Expected, Naming, Tool};
+use crate::corpus::{add_case, build_tool, run_tool, Expected, Naming, Tool, Validator};
 use crate::error::{CorpusFault, Error, Result};
 use crate::judging::judge_case;
 use crate::judging::verdict::Verdict;
@@ -49,6 +49,7 @@ struct Programs<'a> {
     compiler: &'a Compiler,
     generator: Tool,
     reference: Tool,
+    validator: Option<Validator>,
     solution: Program,
     checker: Option<Program>,
     recipe: StressRecipe,
@@ -62,14 +63,22 @@ impl Programs<'_> {
             .replace("{size}", &size.to_string())
     }
 
+    /// The generator's input for `args`; one the validator rejects is the generator's fault,
+    /// named so, never run against the solution.
     fn generate(&self, args: &str) -> Result<Vec<u8>> {
-        run_tool(
+        let made_by = format!("`gen {args}`");
+        let input = run_tool(
             &self.generator,
             &split_args(args),
             b"",
             self.problem,
-            &format!("`gen {args}`"),
-        )
+            &made_by,
+        )?;
+        if let Some(validator) = &self.validator {
+            let made_by = format!("the generator's input for {made_by}");
+            validator.check(&input, self.problem, &made_by)?;
+        }
+        Ok(input)
     }
 
     /// The solution's verdict on `input`, judged against the reference's output.
@@ -128,6 +137,7 @@ pub fn stress(
         compiler,
         generator: build_tool(compiler, problem, GENERATOR_FILE)?,
         reference: build_tool(compiler, problem, REFERENCE_FILE)?,
+        validator: Validator::of(compiler, problem)?,
         solution,
         checker: crate::judging::checker::build_checker(compiler, problem)?,
         recipe,

@@ -14,6 +14,9 @@ pub const METADATA_FILE: &str = "problem.toml";
 pub const STATEMENT_FILE: &str = "statement.md";
 /// A problem's independent brute force, which writes expected outputs.
 pub const REFERENCE_FILE: &str = "reference.rs";
+/// A problem's input validator: `validator.rs`, or this stem with another language's
+/// extension (`validator.cpp`, a testlib validator).
+pub const VALIDATOR_STEM: &str = "validator";
 /// A problem's generator of inputs.
 pub const GENERATOR_FILE: &str = "gen.rs";
 /// How `judge gen` makes a problem's generated cases.

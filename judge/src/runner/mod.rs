@@ -96,8 +96,13 @@ pub fn judge_all(
         .collect();
     ids.sort_unstable();
     ids.dedup();
+    // A problem that failed to load counts; an illegal input (`--validate`) is a loaded one's.
+    let unloaded = tasks
+        .iter()
+        .filter(|task| matches!(task, Err(error) if !matches!(error, Error::InvalidInput { .. })))
+        .count();
     let mut summary = RunSummary {
-        problems: ids.len() + tasks.iter().filter(|task| task.is_err()).count(),
+        problems: ids.len() + unloaded,
         ..RunSummary::default()
     };
     let judge = ProcessJudge(&readiness);

@@ -8,14 +8,16 @@ use predicates::prelude::*;
 
 #[test]
 fn the_repository_problems_are_all_accepted() {
-    // However many problems and cases the repository has: all of them accepted.
+    // However many problems and cases the repository has: all of them accepted, and every
+    // input one its problem's validator takes.
     judge()
         .current_dir(repository_root())
-        .args(["--quiet", "--color", "never"])
+        .args(["--quiet", "--color", "never", "run", "--validate"])
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with("Summary: "))
-        .stdout(predicate::str::contains(" WA ").not());
+        .stdout(predicate::str::contains(" WA ").not())
+        .stderr(predicate::str::contains("not a legal input").not());
 }
 
 #[test]

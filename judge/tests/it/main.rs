@@ -18,4 +18,5 @@ mod reports;
 mod submit;
 mod subtasks;
 mod toolchains;
+mod validators;
 mod verdicts;
