@@ -245,8 +245,13 @@ fn say_how_to_hand_in(notices: &mut Notices, judge: &OnlineJudge, file: &Path, t
         CallForm::Program => notices.result(format_args!("submit: {}", file.display())),
         CallForm::Function { name } => {
             // The judge calls `name`: what to paste is the file without its stdin adapter.
+            let adapted = text.contains(handin::ADAPTER_MARKER);
+            let what = match adapted {
+                true => "the stdin adapter below it stays here",
+                false => "the whole file: the judge calls it as it is",
+            };
             notices.result(format_args!(
-                "paste into the editor of {} (the `{name}` function; the stdin adapter below it stays here):",
+                "paste into the editor of {} (the `{name}` function; {what}):",
                 judge.name
             ));
             notices.result("----8<----");

@@ -2,6 +2,7 @@
 //! run's evidence and, when the run leaves it to the output, from the comparison with the
 //! expected output or the problem's checker; then say why the case failed.
 
+mod calls;
 pub(crate) mod checker;
 pub(crate) mod interactive;
 pub(crate) mod result;
@@ -49,10 +50,14 @@ pub fn judge_case(
     if problem.checker.is_none() {
         options.streams.expected = Some(&case.expected);
     }
-    let run = match program.run_with(&case.input, limits, &[], options) {
+    // A function's caller: each call is held to the limits, the run to their sum.
+    let calls = program.per_call.then(|| calls::count(&case.input));
+    let run_limits = calls.map_or(limits, |calls| calls::whole_run(limits, calls));
+    let mut run = match program.run_with(&case.input, run_limits, &[], options) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };
+    let slowest = calls.and_then(|_| calls::slowest(&mut run));
     // Why the output was not accepted, when it was checked; the validator's score when it was.
     let mut output_failure = None;
     let mut score = None;
@@ -62,7 +67,29 @@ pub fn judge_case(
         score = validator_score;
         check
     });
-    decide(problem, case, &limits, run, verdict, output_failure, score)
+    let mut result = decide(problem, case, &limits, run, verdict, output_failure, score);
+    if let (true, Some(failure)) = (program.per_call, result.failure.as_mut()) {
+        // The call that failed, as the judge's page writes it: the slowest for a time
+        // verdict, the one whose result differs for a wrong answer.
+        let wrong = failure.mismatch.as_ref().map(|mismatch| mismatch.line);
+        let (number, what) = match (result.verdict, slowest) {
+            (Verdict::TimeLimitExceeded, Some((number, time))) => (
+                Some(number),
+                format!("the slowest call, {} ms", time.as_millis()),
+            ),
+            _ => (wrong, "the call".to_owned()),
+        };
+        if let Some((line, call)) = number.and_then(|n| calls::call_line(&case.input, n)) {
+            let name = problem
+                .function
+                .as_ref()
+                .map_or("solution", |f| f.name.as_str());
+            failure
+                .message
+                .push_str(&format!("; {what}, input line {line}: {name}({call})"));
+        }
+    }
+    result
 }
 
 /// A case of an interactive or multi-pass problem: the validator's judgement decides when it

@@ -16,6 +16,7 @@ use super::toml_file::{line_at, parse_toml, Located};
 use super::Problem;
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
+use crate::toolchain::signature::Signature;
 use crate::toolchain::Limits;
 
 /// `problem.toml` as written; every key may be left out.
@@ -40,6 +41,8 @@ struct Metadata {
     /// An interactor in the testlib protocol, relative to the problem folder, and inside it:
     /// it talks with the running solution instead of a checker reading its output.
     interactor: Option<Spanned<String>>,
+    /// The function the judge calls: `solution(board: string[]) -> int`.
+    function: Option<Spanned<String>>,
     /// Baekjoon-style subtasks: points won when all of a subtask's cases are accepted.
     #[serde(default)]
     subtasks: Vec<Spanned<SubtaskToml>>,
@@ -117,6 +120,13 @@ impl Problem {
             dir: dir.to_path_buf(),
             id,
             package: None,
+            function: match &metadata.function {
+                Some(text) => Some(
+                    Signature::parse(text.get_ref())
+                        .map_err(|why| file.error(text.span(), "function", &why))?,
+                ),
+                None => None,
+            },
         })
     }
 }

@@ -63,6 +63,9 @@ pub struct Problem {
     /// What a Kattis package adds: its format version, type and timing rules; `None` for
     /// our problems.
     pub package: Option<kattis::Package>,
+    /// The function the judge calls, for a function-form problem (Programmers): each case
+    /// line is one call's arguments, each expected line its result.
+    pub function: Option<crate::toolchain::signature::Signature>,
 }
 
 impl Problem {
@@ -79,7 +82,11 @@ impl Problem {
             Some(package) => package.submission(solution)?,
             None => Sources::read(solution)?,
         };
-        Ok(sources.judged_by(self.profile.online_judge()))
+        let sources = sources.judged_by(self.profile.online_judge());
+        Ok(match &self.function {
+            Some(signature) => sources.with_caller(signature),
+            None => sources,
+        })
     }
 
     /// The files of a program of the problem itself (its checker, validator or

@@ -111,6 +111,7 @@ impl Compiler {
                 cached,
                 origin: origin.clone(),
                 dev_in_run_folder: sources.dev_in_run_folder(),
+                per_call: sources.called.is_some(),
                 sandbox: Arc::clone(&self.sandbox),
             })
         };
@@ -210,7 +211,7 @@ impl Compiler {
         // Name the user's file, not the copy in the build folder.
         let staged = match source.is_dir() {
             true => staging.to_path_buf(),
-            false => staging.join(&sources.main),
+            false => staging.join(&sources.files[0].0),
         };
         Ok(Some(message.replace(
             &*staged.to_string_lossy(),

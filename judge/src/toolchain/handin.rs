@@ -41,7 +41,9 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
             "`{name}` takes no parameter: the judge passes the test's arguments"
         ));
     }
-    if !source.lines().any(is_marker) {
+    // The function alone is what the judge takes, and what `judge` calls itself.
+    let function_alone = super::harness::needs_caller(language, source);
+    if !source.lines().any(is_marker) && !function_alone {
         found.push(format!(
             "no `{ADAPTER_MARKER}` comment line: everything would be pasted, the stdin \
              adapter too"

@@ -3,9 +3,11 @@
 
 pub(crate) mod compiler;
 pub(crate) mod handin;
+pub(crate) mod harness;
 pub(crate) mod language;
 pub(crate) mod online_judges;
 pub(crate) mod program;
+pub(crate) mod signature;
 pub(crate) mod sources;
 
 pub use compiler::{Build, Compiler};

@@ -62,6 +62,8 @@ pub struct Program {
     pub(super) origin: String,
     /// Its run folder holds `dev`, a link to `/dev` (`OnlineJudge::dev_in_run_folder`).
     pub(super) dev_in_run_folder: bool,
+    /// It is the judge's caller of a function (`harness`): the limits apply to each call.
+    pub per_call: bool,
     /// Where it runs.
     pub(super) sandbox: Arc<Sandbox>,
 }

@@ -5,8 +5,10 @@ use std::path::Path;
 
 use crate::error::{Error, LanguageFault, Result};
 use crate::toolchain::handin;
+use crate::toolchain::harness;
 use crate::toolchain::language::{java_main_class, missing_among, Language, LanguageId, MainClass};
 use crate::toolchain::online_judges::{CallForm, Offered, OnlineJudge};
+use crate::toolchain::signature::Signature;
 
 /// Files by their path relative to a folder, with their bytes.
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -24,6 +26,9 @@ pub struct Sources {
     /// The online judge it is built and run as, with its row for the language; `None`: as
     /// the language table says.
     pub judged_as: Option<JudgedAs>,
+    /// The declared function the judge's caller (`harness`) calls, once per input line,
+    /// when the file is that function alone.
+    pub called: Option<Signature>,
 }
 
 /// A judge and the row of its languages a program follows.
@@ -107,6 +112,7 @@ impl Sources {
             main,
             class,
             judged_as: None,
+            called: None,
         })
     }
 
@@ -118,7 +124,31 @@ impl Sources {
             main: file_name.to_owned(),
             class: None,
             judged_as: None,
+            called: None,
         }
+    }
+
+    /// The file called as `signature` says, when it is that function alone (no entry point
+    /// of its own): the judge's caller for its language is built beside it and started.
+    pub fn with_caller(mut self, signature: &Signature) -> Sources {
+        let code = String::from_utf8_lossy(&self.files[0].1).into_owned();
+        let single = self.files.len() == 1;
+        if !single || !harness::needs_caller(self.language, &code) {
+            return self;
+        }
+        let (Some(name), Some(text)) = (
+            harness::file_name(self.language),
+            harness::source(self.language, signature, &self.files[0].0),
+        ) else {
+            return self;
+        };
+        self.files.push((name.to_owned(), text.into_bytes()));
+        self.main = name.to_owned();
+        if self.language.id == LanguageId::Java {
+            self.class = Some(harness::JAVA_CLASS.to_owned());
+        }
+        self.called = Some(signature.clone());
+        self
     }
 
     /// The program as `judge` builds and runs it: with the first row it offers for the
@@ -162,6 +192,10 @@ impl Sources {
     /// Why the judge refuses to build the program, as it would say it (a compile error): a
     /// Java file that is not the class it runs, or that has a `package` line.
     pub fn refused(&self) -> Option<String> {
+        if let Some(signature) = &self.called {
+            let code = String::from_utf8_lossy(&self.files[0].1);
+            return harness::missing_function(self.language, &code, signature);
+        }
         let judged = self.judged_as?;
         let class = judged.judge.java_class?;
         let java_file = self.language.main_class == MainClass::JavaClass && self.files.len() == 1;
@@ -263,6 +297,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
             main: "run".into(),
             class: None,
             judged_as: None,
+            called: None,
         });
     }
     let mut languages: Vec<&'static Language> = forced.into_iter().collect();
@@ -333,6 +368,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
         class,
         files,
         judged_as: None,
+        called: None,
     })
 }
 

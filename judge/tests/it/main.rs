@@ -10,6 +10,7 @@ mod corpus;
 mod docs;
 mod ecosystem;
 mod fidelity;
+mod function_form;
 mod interactive;
 mod isolation;
 mod kattis;

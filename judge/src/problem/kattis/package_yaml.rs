@@ -284,6 +284,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         scoring: None,
         dir: dir.to_path_buf(),
         id,
+        function: None,
         package: Some(Package {
             version,
             scoring: kinds.scoring,

@@ -1,0 +1,522 @@
+//! The caller the judge writes for a function-form file (Programmers' `solution`): for a
+//! file that defines the declared function and has no entry point of its own, a program in
+//! the file's language that reads one call per input line (the arguments as the judge's page
+//! writes them: JSON literals separated by commas), calls the function, prints each result
+//! as the page shows it, and says on standard error how much CPU time each call took
+//! (`CALL_TIMES`), so that the problem's limit applies to each call. The user's file is
+//! built as it is, beside it.
+
+use super::language::{Language, LanguageId};
+use super::signature::{Signature, Type};
+
+/// Starts the last line of a harness's standard error: each call's CPU time in
+/// microseconds, separated by commas.
+pub const CALL_TIMES: &str = "judge-call-cpu-us=";
+
+/// The harness's file for a language, named so that no user's file is.
+pub fn file_name(language: &Language) -> Option<&'static str> {
+    Some(match language.id {
+        LanguageId::Python3 => "judge_call.py",
+        LanguageId::JavaScript => "judge_call.js",
+        LanguageId::Java => "JudgeCall.java",
+        LanguageId::Cpp => "judge_call.cpp",
+        _ => return None,
+    })
+}
+
+/// The class the JVM starts (Java's harness).
+pub const JAVA_CLASS: &str = "JudgeCall";
+
+/// Whether a file is the function alone: it has no entry point of its own (a `main`, code
+/// that reads the standard input, our stdin adapter), so the judge must call it.
+pub fn needs_caller(language: &Language, code: &str) -> bool {
+    let code = super::language::without_comments(code);
+    let own_entry: &[&str] = match language.id {
+        LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
+        LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
+        LanguageId::Java => &["static void main"],
+        LanguageId::Cpp => &["main(", "main ("],
+        _ => return false,
+    };
+    file_name(language).is_some() && !own_entry.iter().any(|entry| code.contains(entry))
+}
+
+/// Why the file cannot be called as `signature` says, in its own terms: it defines no
+/// function of that name.
+pub fn missing_function(language: &Language, code: &str, signature: &Signature) -> Option<String> {
+    let name = &signature.name;
+    let code = super::language::without_comments(code);
+    let defines = match language.id {
+        LanguageId::Python3 => code.lines().any(|line| {
+            line.strip_prefix("def ")
+                .is_some_and(|rest| rest.trim_start().starts_with(&format!("{name}(")))
+        }),
+        LanguageId::JavaScript => {
+            code.contains(&format!("function {name}(")) || code.contains(&format!("{name} ="))
+        }
+        _ => code.contains(&format!(" {name}(")),
+    };
+    if !defines {
+        return Some(format!(
+            "no function `{name}`: the judge calls `{signature}`"
+        ));
+    }
+    if language.id == LanguageId::Java {
+        return java_parameters_differ(&code, signature);
+    }
+    None
+}
+
+/// Where a Java `name(...)` takes other parameter types than the judge passes: javac's
+/// message would name the caller's line, not the user's method.
+fn java_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
+    let start = code.find(&format!(" {}(", signature.name))? + signature.name.len() + 2;
+    let list = &code[start..start + code[start..].find(')')?];
+    let found: Vec<String> = list
+        .split(',')
+        .filter(|parameter| !parameter.trim().is_empty())
+        .map(|parameter| {
+            let words: Vec<&str> = parameter
+                .split_whitespace()
+                .filter(|w| *w != "final")
+                .collect();
+            words[..words.len().saturating_sub(1)].concat()
+        })
+        .collect();
+    let wanted: Vec<String> = signature
+        .parameters
+        .iter()
+        .map(|(_, kind)| java_type(kind))
+        .collect();
+    (found != wanted).then(|| {
+        format!(
+            "{}({}) is declared, but the judge calls {}({}) (`{signature}`)",
+            signature.name,
+            found.join(", "),
+            signature.name,
+            wanted.join(", ")
+        )
+    })
+}
+
+/// The harness's source for `language`, calling the function of `user_file`.
+pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Option<String> {
+    Some(match language.id {
+        LanguageId::Python3 => python(signature, user_file),
+        LanguageId::JavaScript => javascript(signature, user_file),
+        LanguageId::Java => java(signature),
+        LanguageId::Cpp => cpp(signature),
+        _ => return None,
+    })
+}
+
+fn python(signature: &Signature, user_file: &str) -> String {
+    let doubles: Vec<&str> = signature
+        .parameters
+        .iter()
+        .map(|(_, kind)| match kind.depth().1 {
+            Type::Double => "True",
+            _ => "False",
+        })
+        .collect();
+    PYTHON
+        .replace("{user}", &format!("{user_file:?}"))
+        .replace("{name}", &signature.name)
+        .replace("{count}", &signature.parameters.len().to_string())
+        .replace("{signature}", &signature.to_string())
+        .replace("{doubles}", &doubles.join(", "))
+        .replace("{marker}", CALL_TIMES)
+}
+
+const PYTHON: &str = r#"# Written by the judge: calls {name} once per input line.
+import importlib.util, inspect, json, os, sys, time
+
+spec = importlib.util.spec_from_file_location("solution_file", os.path.join(os.path.dirname(os.path.abspath(__file__)), {user}))
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+function = getattr(module, "{name}", None)
+if not callable(function):
+    sys.exit("no function `{name}` in " + {user} + ": the judge calls `{signature}`")
+try:
+    count = len(inspect.signature(function).parameters)
+except (TypeError, ValueError):
+    count = {count}
+if count != {count}:
+    sys.exit("`{name}` takes " + str(count) + " parameters in " + {user} + ": the judge calls `{signature}`")
+DOUBLES = [{doubles}]
+
+
+def floats(value):
+    return [floats(item) for item in value] if isinstance(value, list) else float(value)
+
+
+def show(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(item) for item in value) + "]"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+times = []
+for line in sys.stdin.read().splitlines():
+    if not line.strip():
+        continue
+    arguments = json.loads("[" + line + "]")
+    arguments = [floats(a) if double else a for a, double in zip(arguments, DOUBLES)]
+    start = time.process_time()
+    result = function(*arguments)
+    times.append(round((time.process_time() - start) * 1e6))
+    print(show(result))
+sys.stdout.flush()
+sys.stderr.write("\n{marker}" + ",".join(map(str, times)) + "\n")
+"#;
+
+fn javascript(signature: &Signature, user_file: &str) -> String {
+    JAVASCRIPT
+        .replace("{user}", &format!("{user_file:?}"))
+        .replace("{name}", &signature.name)
+        .replace("{count}", &signature.parameters.len().to_string())
+        .replace("{signature}", &signature.to_string())
+        .replace("{marker}", CALL_TIMES)
+}
+
+const JAVASCRIPT: &str = r#"// Written by the judge: calls {name} once per input line.
+const fs = require("fs");
+const path = require("path");
+const code = fs.readFileSync(path.join(__dirname, {user}), "utf8");
+const found = new Function("require", "module", "exports",
+    code + "\nreturn typeof {name} === 'function' ? {name} : undefined;")(require, { exports: {} }, {});
+if (typeof found !== "function") {
+    console.error("no function `{name}` in " + {user} + ": the judge calls `{signature}`");
+    process.exit(1);
+}
+if (found.length !== {count}) {
+    console.error("`{name}` takes " + found.length + " parameters in " + {user} + ": the judge calls `{signature}`");
+    process.exit(1);
+}
+const show = (value) => typeof value === "string" ? JSON.stringify(value)
+    : Array.isArray(value) ? "[" + value.map(show).join(", ") + "]" : String(value);
+const times = [];
+let out = "";
+for (const line of fs.readFileSync(0, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const args = JSON.parse("[" + line + "]");
+    const start = process.cpuUsage();
+    const result = found(...args);
+    const used = process.cpuUsage(start);
+    times.push(used.user + used.system);
+    out += show(result) + "\n";
+}
+process.stdout.write(out);
+process.stderr.write("\n{marker}" + times.join(",") + "\n");
+"#;
+
+/// A type as Java spells it.
+fn java_type(kind: &Type) -> String {
+    match kind {
+        Type::Int => "int".into(),
+        Type::Long => "long".into(),
+        Type::Double => "double".into(),
+        Type::Boolean => "boolean".into(),
+        Type::String => "String".into(),
+        Type::Array(element) => format!("{}[]", java_type(element)),
+    }
+}
+
+/// A Java expression converting `value` (the parsed literal) to `kind`.
+fn java_conversion(kind: &Type, value: &str, helpers: &mut Vec<String>) -> String {
+    let scalar = |method: &str| format!("{method}({value})");
+    match kind {
+        Type::Int => scalar("asInt"),
+        Type::Long => scalar("asLong"),
+        Type::Double => scalar("asDouble"),
+        Type::Boolean => scalar("asBoolean"),
+        Type::String => scalar("asString"),
+        Type::Array(element) => {
+            let name = format!("as{}", helpers.len());
+            helpers.push(String::new());
+            let index = helpers.len() - 1;
+            let inner = java_conversion(element, "list.get(i)", helpers);
+            let (base, dims) = {
+                let (depth, base) = kind.depth();
+                (java_type(base), "[]".repeat(depth - 1))
+            };
+            helpers[index] = format!(
+                "    static {ty} {name}(Object value) {{\n        List<?> list = (List<?>) value;\n        {ty} array = new {base}[list.size()]{dims};\n        for (int i = 0; i < array.length; i++) array[i] = {inner};\n        return array;\n    }}\n",
+                ty = java_type(kind)
+            );
+            format!("{name}({value})")
+        }
+    }
+}
+
+fn java(signature: &Signature) -> String {
+    let mut helpers = Vec::new();
+    let arguments: Vec<String> = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| java_conversion(kind, &format!("arguments.get({i})"), &mut helpers))
+        .collect();
+    JAVA.replace("{class}", JAVA_CLASS)
+        .replace("{name}", &signature.name)
+        .replace("{arguments}", &arguments.join(", "))
+        .replace("{helpers}", &helpers.concat())
+        .replace("{marker}", CALL_TIMES)
+}
+
+const JAVA: &str = r#"// Written by the judge: calls Solution.{name} once per input line.
+import java.io.*;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.*;
+
+public class {class} {
+    static String text;
+    static int at;
+
+    static void skip() { while (at < text.length() && Character.isWhitespace(text.charAt(at))) at++; }
+
+    static Object value() {
+        skip();
+        char c = text.charAt(at);
+        if (c == '[') {
+            at++;
+            List<Object> list = new ArrayList<>();
+            skip();
+            if (text.charAt(at) == ']') { at++; return list; }
+            while (true) {
+                list.add(value());
+                skip();
+                if (text.charAt(at++) == ']') return list;
+            }
+        }
+        if (c == '"') {
+            StringBuilder s = new StringBuilder();
+            at++;
+            while (text.charAt(at) != '"') {
+                char d = text.charAt(at++);
+                if (d == '\\') {
+                    char e = text.charAt(at++);
+                    switch (e) {
+                        case 'n': s.append('\n'); break;
+                        case 't': s.append('\t'); break;
+                        case 'u': s.append((char) Integer.parseInt(text.substring(at, at + 4), 16)); at += 4; break;
+                        default: s.append(e);
+                    }
+                } else s.append(d);
+            }
+            at++;
+            return s.toString();
+        }
+        if (text.startsWith("true", at)) { at += 4; return Boolean.TRUE; }
+        if (text.startsWith("false", at)) { at += 5; return Boolean.FALSE; }
+        int start = at;
+        while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) at++;
+        String number = text.substring(start, at);
+        if (number.matches("-?\\d+")) return Long.parseLong(number);
+        return Double.parseDouble(number);
+    }
+
+    static int asInt(Object value) { return ((Number) value).intValue(); }
+    static long asLong(Object value) { return ((Number) value).longValue(); }
+    static double asDouble(Object value) { return ((Number) value).doubleValue(); }
+    static boolean asBoolean(Object value) { return (Boolean) value; }
+    static String asString(Object value) { return (String) value; }
+{helpers}
+    static String show(Object value) {
+        if (value == null) return "null";
+        if (value.getClass().isArray()) {
+            StringJoiner joined = new StringJoiner(", ", "[", "]");
+            for (int i = 0; i < java.lang.reflect.Array.getLength(value); i++)
+                joined.add(show(java.lang.reflect.Array.get(value, i)));
+            return joined.toString();
+        }
+        if (value instanceof List) {
+            StringJoiner joined = new StringJoiner(", ", "[", "]");
+            for (Object item : (List<?>) value) joined.add(show(item));
+            return joined.toString();
+        }
+        if (value instanceof String) {
+            String s = (String) value;
+            return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+        }
+        return String.valueOf(value);
+    }
+
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+        ThreadMXBean clock = ManagementFactory.getThreadMXBean();
+        StringBuilder out = new StringBuilder();
+        StringJoiner times = new StringJoiner(",");
+        Solution solution = new Solution();
+        for (String line; (line = in.readLine()) != null; ) {
+            if (line.trim().isEmpty()) continue;
+            text = line;
+            at = 0;
+            List<Object> arguments = new ArrayList<>();
+            while (true) {
+                skip();
+                if (at >= text.length()) break;
+                arguments.add(value());
+                skip();
+                if (at < text.length() && text.charAt(at) == ',') at++;
+            }
+            long start = clock.getCurrentThreadCpuTime();
+            Object result = solution.{name}({arguments});
+            times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
+            out.append(show(result)).append('\n');
+        }
+        System.out.print(out);
+        System.out.flush();
+        System.err.println();
+        System.err.println("{marker}" + times);
+    }
+}
+"#;
+
+/// A type as C++ spells it (by value, as Programmers' C++ templates take parameters).
+fn cpp_type(kind: &Type) -> String {
+    match kind {
+        Type::Int => "int".into(),
+        Type::Long => "long long".into(),
+        Type::Double => "double".into(),
+        Type::Boolean => "bool".into(),
+        Type::String => "std::string".into(),
+        Type::Array(element) => format!("std::vector<{}>", cpp_type(element)),
+    }
+}
+
+fn cpp(signature: &Signature) -> String {
+    let parameters: Vec<String> = signature
+        .parameters
+        .iter()
+        .map(|(name, kind)| format!("{} {name}", cpp_type(kind)))
+        .collect();
+    let reads: String = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| {
+            format!(
+                "        auto a{i} = judge_call::Read<{}>::of(c);\n        c.comma();\n",
+                cpp_type(kind)
+            )
+        })
+        .collect();
+    let arguments: Vec<String> = (0..signature.parameters.len())
+        .map(|i| format!("std::move(a{i})"))
+        .collect();
+    CPP.replace("{returns}", &cpp_type(&signature.returns))
+        .replace("{name}", &signature.name)
+        .replace("{parameters}", &parameters.join(", "))
+        .replace("{reads}", &reads)
+        .replace("{arguments}", &arguments.join(", "))
+        .replace("{marker}", CALL_TIMES)
+}
+
+const CPP: &str = r#"// Written by the judge: calls {name} once per input line.
+#include <cctype>
+#include <charconv>
+#include <ctime>
+#include <iostream>
+#include <string>
+#include <vector>
+
+{returns} {name}({parameters});
+
+namespace judge_call {
+struct Cursor {
+    const std::string& text;
+    size_t at;
+    void skip() { while (at < text.size() && std::isspace((unsigned char)text[at])) at++; }
+    void comma() { skip(); if (at < text.size() && text[at] == ',') at++; }
+};
+template <class T> struct Read;
+template <> struct Read<long long> {
+    static long long of(Cursor& c) { c.skip(); size_t used; long long v = std::stoll(c.text.substr(c.at), &used); c.at += used; return v; }
+};
+template <> struct Read<int> { static int of(Cursor& c) { return (int)Read<long long>::of(c); } };
+template <> struct Read<double> {
+    static double of(Cursor& c) { c.skip(); size_t used; double v = std::stod(c.text.substr(c.at), &used); c.at += used; return v; }
+};
+template <> struct Read<bool> {
+    static bool of(Cursor& c) { c.skip(); bool v = c.text.compare(c.at, 4, "true") == 0; c.at += v ? 4 : 5; return v; }
+};
+template <> struct Read<std::string> {
+    static std::string of(Cursor& c) {
+        c.skip();
+        std::string s;
+        c.at++;
+        while (c.text[c.at] != '"') {
+            char d = c.text[c.at++];
+            if (d == '\\') {
+                char e = c.text[c.at++];
+                s += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+            } else s += d;
+        }
+        c.at++;
+        return s;
+    }
+};
+template <class T> struct Read<std::vector<T>> {
+    static std::vector<T> of(Cursor& c) {
+        std::vector<T> v;
+        c.skip();
+        c.at++;
+        c.skip();
+        if (c.text[c.at] == ']') { c.at++; return v; }
+        while (true) {
+            v.push_back(Read<T>::of(c));
+            c.skip();
+            if (c.text[c.at++] == ']') return v;
+        }
+    }
+};
+void show(std::ostream& o, long long v) { o << v; }
+void show(std::ostream& o, int v) { o << v; }
+void show(std::ostream& o, bool v) { o << (v ? "true" : "false"); }
+void show(std::ostream& o, double v) {
+    char buffer[64];
+    auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+    std::string s(buffer, end);
+    if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+    o << s;
+}
+void show(std::ostream& o, const std::string& v) {
+    o << '"';
+    for (char ch : v) { if (ch == '"' || ch == '\\') o << '\\'; if (ch == '\n') { o << "\\n"; continue; } o << ch; }
+    o << '"';
+}
+template <class T> void show(std::ostream& o, const std::vector<T>& v) {
+    o << '[';
+    for (size_t i = 0; i < v.size(); i++) { if (i) o << ", "; show(o, (T)v[i]); }
+    o << ']';
+}
+long long cpu_us() {
+    timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+}  // namespace judge_call
+
+int main() {
+    std::ios::sync_with_stdio(false);
+    std::string line, times;
+    while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        judge_call::Cursor c{line, 0};
+{reads}        long long start = judge_call::cpu_us();
+        auto result = {name}({arguments});
+        long long used = judge_call::cpu_us() - start;
+        times += (times.empty() ? "" : ",") + std::to_string(used);
+        judge_call::show(std::cout, result);
+        std::cout << '\n';
+    }
+    std::cout.flush();
+    std::cerr << "\n{marker}" << times << "\n";
+}
+"#;

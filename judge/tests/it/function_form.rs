@@ -1,0 +1,149 @@
+//! Function-form problems (Programmers): the file people paste, the function alone, judged
+//! as the judge calls it, one call per input line, each call under the limit.
+
+use std::fs;
+use std::path::Path;
+
+use crate::common::*;
+
+/// Judges `file` (a fixture's name, or a path) on our problem 160585 in a copy.
+fn judged(file: &Path, code: i32) -> String {
+    let repository = copy_of_problem("programmers_160585");
+    let output = judge_in(repository.path())
+        .args(["run", "programmers_160585", "--solution"])
+        .arg(file)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn the_function_alone_is_accepted_in_every_language_the_judge_calls() {
+    // Python: our own file's function, its stdin adapter (below the marker line) cut off.
+    let ours =
+        fs::read_to_string(repository_root().join("solutions/programmers_160585.py")).unwrap();
+    let (function, _adapter) = ours.split_once("# --- stdin adapter").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let python = dir.path().join("programmers_160585.py");
+    fs::write(&python, function).unwrap();
+    let report = judged(&python, 0);
+    assert!(report.contains("17/17 accepted"), "py: {report}");
+    for language in ["java", "cpp", "js"] {
+        let file = fixture(&format!("function_form/solution_160585.{language}"));
+        let report = judged(Path::new(&file), 0);
+        assert!(report.contains("17/17 accepted"), "{language}: {report}");
+    }
+}
+
+#[test]
+fn each_fault_is_the_users_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        path
+    };
+    let wrong = judged(&file("wrong.py", "def solution(board):\n    return 1\n"), 1);
+    assert!(
+        wrong.contains(
+            "expected `0`, got `1`; the call, input line 1: solution([\"OOO\", \"...\", \"XXX\"])"
+        ),
+        "{wrong}"
+    );
+    let missing = judged(&file("missing.py", "def solve(board):\n    return 1\n"), 1);
+    assert!(
+        missing.contains("CE")
+            && missing.contains(
+                "no function `solution`: the judge calls `solution(board: string[]) -> int`"
+            ),
+        "{missing}"
+    );
+    let arity = judged(
+        &file("arity.py", "def solution(board, k):\n    return 1\n"),
+        1,
+    );
+    assert!(
+        arity.contains("RE") && arity.contains("`solution` takes 2 parameters"),
+        "{arity}"
+    );
+    let throws = judged(
+        &file(
+            "throws.js",
+            "function solution(board) {\n    throw new Error('no board like it');\n}\n",
+        ),
+        1,
+    );
+    assert!(
+        throws.contains("RE") && throws.contains("no board like it"),
+        "{throws}"
+    );
+    let typed = judged(
+        &file(
+            "Typed.java",
+            "class Solution {\n    public int solution(String board) { return 1; }\n}\n",
+        ),
+        1,
+    );
+    assert!(
+        typed.contains("solution(String) is declared, but the judge calls solution(String[])"),
+        "{typed}"
+    );
+}
+
+#[test]
+fn the_limit_is_each_calls_and_a_slow_call_is_tle_by_itself() {
+    // Two parameters of different types; the limit is 300 ms a call.
+    let repository = repository_with(&[
+        (
+            "problems/spin/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(word: string, ms: int) -> string\"\ntime_limit_ms = 300\n",
+        ),
+        // Three calls of 120 ms: 360 ms in all, each under the limit.
+        ("problems/spin/tests/many.in", &"\"ab\", 120\n".repeat(3)),
+        ("problems/spin/tests/many.out", &"\"ab120\"\n".repeat(3)),
+        // One call of 600 ms among quick ones.
+        ("problems/spin/tests/slow.in", "\"a\", 1\n\"b\", 600\n\"c\", 1\n"),
+        ("problems/spin/tests/slow.out", "\"a1\"\n\"b600\"\n\"c1\"\n"),
+    ]);
+    let spin = [
+        (
+            "spin.py",
+            "import time\n\ndef solution(word, ms):\n    start = time.process_time()\n    while time.process_time() - start < ms / 1000:\n        pass\n    return word + str(ms)\n",
+        ),
+        (
+            "spin.js",
+            "function solution(word, ms) {\n    const start = process.cpuUsage();\n    for (let used = process.cpuUsage(start); used.user + used.system < ms * 1000; used = process.cpuUsage(start)) {}\n    return word + ms;\n}\n",
+        ),
+        (
+            "spin.cpp",
+            "#include <ctime>\n#include <string>\nusing namespace std;\n\nstring solution(string word, int ms) {\n    clock_t start = clock();\n    while ((clock() - start) * 1000.0 / CLOCKS_PER_SEC < ms) {}\n    return word + to_string(ms);\n}\n",
+        ),
+    ];
+    for (name, code) in spin {
+        let file = repository.path().join(name);
+        fs::write(&file, code).unwrap();
+        let output = judge_in(repository.path())
+            .args(["run", "spin", "--solution"])
+            .arg(&file)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            report.contains("1/2 accepted (AC 1, TLE 1)"),
+            "{name}: {report}"
+        );
+        assert!(
+            report.contains("the slowest call, ")
+                && report.contains("input line 2: solution(\"b\", 600)"),
+            "{name}: {report}"
+        );
+    }
+}
