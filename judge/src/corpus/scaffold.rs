@@ -33,7 +33,6 @@ use std::io::Read;
 fn main() {
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap();
-    let mut numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());
 {reference}}
 "#;
 
@@ -97,7 +96,7 @@ size = 10
 struct Placeholder {
     task: &'static str,
     input: &'static str,
-    /// The end of the reference's `main`, after `numbers` (the input's integers).
+    /// The end of the reference's `main`, after `input` (the whole input) is read.
     reference: String,
     /// The end of the generator's `main`, after `next` (a random u64) and `count`.
     generator: &'static str,
@@ -109,10 +108,35 @@ fn placeholder(profile: Profile) -> Placeholder {
     match profile {
         Profile::Swea => counted_cases("case", "println!(\"#{case} {sum}\");"),
         Profile::Codeforces => counted_cases("_", "println!(\"{sum}\");"),
-        Profile::Boj | Profile::Kattis | Profile::Programmers => Placeholder {
+        // The judge calls `solution(numbers: int[]) -> int`: one call per line.
+        Profile::Programmers => Placeholder {
+            task: "solution(numbers) returns the sum of the integers of its array",
+            input: "one call per line, its argument as the judge's page writes it: [1, 2, 3]",
+            reference: concat!(
+                "    for call in input.lines().filter(|line| !line.trim().is_empty()) {\n",
+                "        let numbers = call.trim().trim_start_matches('[').trim_end_matches(']');\n",
+                "        let numbers = numbers.split(',').filter(|n| !n.trim().is_empty());\n",
+                "        let sum: i128 = numbers.map(|n| n.trim().parse::<i128>().unwrap()).sum();\n",
+                "        println!(\"{sum}\");\n",
+                "    }\n",
+            )
+            .to_owned(),
+            generator: concat!(
+                "    for _ in 0..count {\n",
+                "        let n = 1 + next() % 5;\n",
+                "        println!(\"[{}]\", line(&mut next, n).replace(' ', \", \"));\n",
+                "    }\n",
+            ),
+            layout: "layout = \"lines\"",
+        },
+        Profile::Boj | Profile::Kattis => Placeholder {
             task: "print the sum of all integers in the input",
             input: "N integers",
-            reference: "    println!(\"{}\", numbers.sum::<i128>());\n".to_owned(),
+            reference: concat!(
+                "    let numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());\n",
+                "    println!(\"{}\", numbers.sum::<i128>());\n",
+            )
+            .to_owned(),
             generator: "    println!(\"{}\", line(&mut next, count));\n",
             layout: "layout = \"single\"",
         },
@@ -123,6 +147,8 @@ fn placeholder(profile: Profile) -> Placeholder {
 /// integers; each case answered by `answer` in a loop over `case`.
 fn counted_cases(case: &str, answer: &str) -> Placeholder {
     let reference = [
+        "    let mut numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());"
+            .to_owned(),
         "    let cases = numbers.next().unwrap();".to_owned(),
         format!("    for {case} in 1..=cases {{"),
         "        let n = numbers.next().unwrap() as usize;".to_owned(),
@@ -194,18 +220,22 @@ fn main() {
 "#;
 
 /// A Programmers function: the judge calls `solution`; the adapter below the marker lets
-/// `judge` run it on stdin and is not pasted (`judge check` prints what to paste).
+/// `judge` run it on the cases (one call per line) and is not pasted (Programmers takes no
+/// Rust; the Python file is the one to hand in).
 const SOLUTION_PROGRAMMERS: &str = r#"fn solution(numbers: Vec<i64>) -> i64 {
     numbers.iter().sum()
 }
 
-// --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
+// --- stdin adapter: not submitted. One call per line (`[1, 2, 3]`), its result on a line.
 fn main() {
     use std::io::Read;
     let mut input = String::new();
     std::io::stdin().read_to_string(&mut input).unwrap();
-    let numbers = input.split_ascii_whitespace().map(|t| t.parse().unwrap()).collect();
-    println!("{}", solution(numbers));
+    for call in input.lines().filter(|line| !line.trim().is_empty()) {
+        let list = call.trim().trim_start_matches('[').trim_end_matches(']');
+        let numbers = list.split(',').filter(|n| !n.trim().is_empty());
+        println!("{}", solution(numbers.map(|n| n.trim().parse().unwrap()).collect()));
+    }
 }
 "#;
 
@@ -240,16 +270,10 @@ def main():
 main()
 "##;
 
-/// Programmers in Python, which it takes: the function it calls, then the adapter.
+/// Programmers in Python, which it takes: the function alone, as its editor starts it; the
+/// judge calls it (`function` in problem.toml).
 const PYTHON_PROGRAMMERS: &str = r#"def solution(numbers):
     return sum(numbers)
-
-
-# --- stdin adapter: not submitted. The case's arguments on stdin, the result on stdout.
-if __name__ == "__main__":
-    import sys
-
-    print(solution([int(token) for token in sys.stdin.read().split()]))
 "#;
 
 /// A second template, in Python, for the judges that take no Rust: it is the file to submit.
@@ -410,6 +434,21 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
         limits.memory_bytes >> 20,
         profile.compare().name(),
     );
+    // Programmers calls a function: the placeholder's, or (from a page, which does not say
+    // its types) one for the user to declare.
+    let (metadata, imported_metadata) = match profile {
+        Profile::Programmers => (
+            format!("{metadata}function = \"solution(numbers: int[]) -> int\"\n"),
+            imported.map(|i| {
+                format!(
+                    "{}# The judge calls a function: declare it as the page shows it, e.g.\n\
+                     # function = \"solution(board: string[]) -> int\"\n",
+                    i.metadata
+                )
+            }),
+        ),
+        _ => (metadata, imported.map(|i| i.metadata.clone())),
+    };
     let placeholder = placeholder(profile);
     let fill = |template: &str| {
         template
@@ -429,7 +468,10 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
             (RECIPE_FILE.to_owned(), fill(RECIPE)),
         ],
         Some(imported) => vec![
-            (METADATA_FILE.to_owned(), imported.metadata.clone()),
+            (
+                METADATA_FILE.to_owned(),
+                imported_metadata.unwrap_or_default(),
+            ),
             (STATEMENT_FILE.to_owned(), imported.statement.clone()),
         ],
     };

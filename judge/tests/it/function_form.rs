@@ -147,3 +147,39 @@ fn the_limit_is_each_calls_and_a_slow_call_is_tle_by_itself() {
         );
     }
 }
+
+#[test]
+fn a_new_function_form_problem_grows_and_judges_the_function_alone() {
+    let repository = tempfile::tempdir().unwrap();
+    let root = repository.path();
+    fs::create_dir(root.join("problems")).unwrap();
+    judge_in(root)
+        .args(["new", "sum", "--profile", "programmers"])
+        .assert()
+        .code(0);
+    let metadata = fs::read_to_string(root.join("problems/sum/problem.toml")).unwrap();
+    assert!(
+        metadata.contains("function = \"solution(numbers: int[]) -> int\""),
+        "{metadata}"
+    );
+    let call = root.join("call.in");
+    fs::write(&call, "[1, 2, 3]\n[-4]\n").unwrap();
+    judge_in(root)
+        .args(["add", "sum", "--from-reference", "--input"])
+        .arg(&call)
+        .assert()
+        .code(0);
+    for (name, code) in [
+        ("sum.py", "def solution(numbers):\n    return sum(numbers)\n"),
+        ("sum.js", "function solution(numbers) {\n    return numbers.reduce((a, b) => a + b, 0);\n}\n"),
+        ("sum.cpp", "#include <vector>\nusing namespace std;\n\nint solution(vector<int> numbers) {\n    int sum = 0;\n    for (int n : numbers) sum += n;\n    return sum;\n}\n"),
+    ] {
+        let file = root.join(name);
+        fs::write(&file, code).unwrap();
+        let report = stdout_of(
+            judge_in(root).args(["run", "sum", "--solution"]).arg(&file),
+            0,
+        );
+        assert!(report.contains("1/1 accepted"), "{name}: {report}");
+    }
+}
