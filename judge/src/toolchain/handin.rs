@@ -22,17 +22,7 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
     };
     let mut found = Vec::new();
     let paste = pasted_part(source);
-    let defines = match language.name {
-        "Python 3" => paste.lines().any(|line| {
-            line.strip_prefix("def ")
-                .and_then(|rest| rest.trim_start().strip_prefix(name))
-                .is_some_and(|rest| rest.trim_start().starts_with('('))
-        }),
-        "Rust" => paste.contains(&format!("fn {name}(")),
-        // C, C++, Java: a definition is the name, its parameters and a body.
-        _ => paste.contains(&format!(" {name}(")),
-    };
-    if !defines {
+    if !super::harness::defines(language, &paste, name) {
         found.push(format!(
             "no `{name}` function above the adapter: the judge calls `{name}(...)`"
         ));

@@ -46,17 +46,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
 pub fn missing_function(language: &Language, code: &str, signature: &Signature) -> Option<String> {
     let name = &signature.name;
     let code = super::language::without_comments(code);
-    let defines = match language.id {
-        LanguageId::Python3 => code.lines().any(|line| {
-            line.strip_prefix("def ")
-                .is_some_and(|rest| rest.trim_start().starts_with(&format!("{name}(")))
-        }),
-        LanguageId::JavaScript => {
-            code.contains(&format!("function {name}(")) || code.contains(&format!("{name} ="))
-        }
-        _ => code.contains(&format!(" {name}(")),
-    };
-    if !defines {
+    if !defines(language, &code, name) {
         return Some(format!(
             "no function `{name}`: the judge calls `{signature}`"
         ));
@@ -65,6 +55,24 @@ pub fn missing_function(language: &Language, code: &str, signature: &Signature) 
         return java_parameters_differ(&code, signature);
     }
     None
+}
+
+/// Whether `code` defines a function `name`: `def name(`, `function name(` (or `name = ...`
+/// in JavaScript), `fn name(`, or the name, its parameters and a body in the C family and
+/// Java.
+pub fn defines(language: &Language, code: &str, name: &str) -> bool {
+    match language.id {
+        LanguageId::Python3 => code.lines().any(|line| {
+            line.strip_prefix("def ")
+                .and_then(|rest| rest.trim_start().strip_prefix(name))
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        }),
+        LanguageId::JavaScript => {
+            code.contains(&format!("function {name}(")) || code.contains(&format!("{name} ="))
+        }
+        LanguageId::Rust => code.contains(&format!("fn {name}(")),
+        _ => code.contains(&format!(" {name}(")),
+    }
 }
 
 /// Where a Java `name(...)` takes other parameter types than the judge passes: javac's
