@@ -48,7 +48,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     if same_file(&path, &problem.solution) {
         return Err(Error::corpus(&path, CorpusFault::ReferenceIsSolution));
     }
-    match compiler.build(&path)? {
+    match compiler.build_from(&path, problem.own_program_sources(&path)?)? {
         Build::Ready(program) => Ok(Tool {
             file_name: file.to_owned(),
             hash: content_hash(&source),

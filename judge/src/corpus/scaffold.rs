@@ -14,7 +14,7 @@ use crate::atomic_write::{self, create_new, write_atomically, Replace};
 use crate::error::{Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR, STATEMENT_FILE,
-    TESTS_DIR,
+    TESTS_DIR, VALIDATOR_STEM,
 };
 use crate::problem::profile::Profile;
 use crate::problem::Repository;
@@ -73,6 +73,55 @@ fn line(next: &mut impl FnMut() -> u64, n: u64) -> String {
 }
 "#;
 
+const VALIDATOR: &str = r#"//! Validator for {id}: reads one input on stdin and exits 0 when the statement allows it,
+//! else 1 with the line and what is wrong on stderr. `judge add`, `gen`, `bless` and `stress`
+//! ask it before a case is written. Template: {input}; write this problem's constraints here,
+//! exactly as its statement gives them.
+
+use std::io::Read;
+use std::ops::RangeInclusive;
+use std::process::exit;
+
+fn reject(line: usize, what: &str) -> ! {
+    eprintln!("line {line}: {what}");
+    exit(1);
+}
+
+/// Line `number` (from 1) of the input.
+fn line<'a>(lines: &[&'a str], number: usize) -> &'a str {
+    lines.get(number - 1).copied().unwrap_or_else(|| reject(number, "the input ends too early"))
+}
+
+/// The integers of `text` (line `number`), separated by `separator`, each within `bounds` and
+/// written as a judge writes it (no sign `+`, no leading zero).
+fn integers(text: &str, number: usize, separator: &str, bounds: RangeInclusive<i64>) -> Vec<i64> {
+    let integer = |token: &str| {
+        let digits = token.strip_prefix('-').unwrap_or(token);
+        let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        let canonical = plain && (digits == "0" || !digits.starts_with('0')) && token != "-0";
+        match token.parse::<i64>() {
+            Ok(value) if canonical && bounds.contains(&value) => value,
+            _ => reject(
+                number,
+                &format!("expected an integer from {} to {}, got {token:?}", bounds.start(), bounds.end()),
+            ),
+        }
+    };
+    text.split(separator).map(integer).collect()
+}
+
+fn main() {
+    let mut input = String::new();
+    if std::io::stdin().read_to_string(&mut input).is_err() {
+        reject(1, "the input is not text");
+    }
+    let Some(body) = input.strip_suffix('\n') else {
+        reject(1, "the input must end with a newline");
+    };
+    let lines: Vec<&str> = body.split('\n').collect();
+{validator}}
+"#;
+
 /// The `[[generate]]` entry starts commented out: its cases would come from the placeholder
 /// generator and reference, and a recipe whose cases were never generated fails `gen --check`
 /// (and with it `cargo test`) for a problem that has only its samples and a solution.
@@ -100,6 +149,9 @@ struct Placeholder {
     reference: String,
     /// The end of the generator's `main`, after `next` (a random u64) and `count`.
     generator: &'static str,
+    /// The end of the validator's `main`, after `lines` (the input's lines, its final
+    /// newline checked): the placeholder's constraints.
+    validator: &'static str,
     /// The `[stress]` layout, so that a failing input is cut down to one of its cases.
     layout: &'static str,
 }
@@ -127,6 +179,14 @@ fn placeholder(profile: Profile) -> Placeholder {
                 "        println!(\"[{}]\", line(&mut next, n).replace(' ', \", \"));\n",
                 "    }\n",
             ),
+            validator: concat!(
+                "    for (index, call) in lines.iter().enumerate() {\n",
+                "        let Some(numbers) = call.strip_prefix('[').and_then(|c| c.strip_suffix(']')) else {\n",
+                "            reject(index + 1, \"expected one call's argument, an array such as [1, 2, 3]\");\n",
+                "        };\n",
+                "        integers(numbers, index + 1, \", \", -1000..=1000);\n",
+                "    }\n",
+            ),
             layout: "layout = \"lines\"",
         },
         Profile::Boj | Profile::Kattis => Placeholder {
@@ -138,6 +198,12 @@ fn placeholder(profile: Profile) -> Placeholder {
             )
             .to_owned(),
             generator: "    println!(\"{}\", line(&mut next, count));\n",
+            validator: concat!(
+                "    integers(line(&lines, 1), 1, \" \", -1000..=1000);\n",
+                "    if lines.len() > 1 {\n",
+                "        reject(2, \"expected one line of integers\");\n",
+                "    }\n",
+            ),
             layout: "layout = \"single\"",
         },
     }
@@ -165,6 +231,25 @@ fn counted_cases(case: &str, answer: &str) -> Placeholder {
             "    for _ in 0..count {\n",
             "        let n = 1 + next() % 5;\n",
             "        println!(\"{n}\\n{}\", line(&mut next, n));\n",
+            "    }\n",
+        ),
+        validator: concat!(
+            "    let [cases] = integers(line(&lines, 1), 1, \" \", 1..=1000)[..] else {\n",
+            "        reject(1, \"expected the count of cases alone\");\n",
+            "    };\n",
+            "    let mut at = 2;\n",
+            "    for _ in 0..cases {\n",
+            "        let [n] = integers(line(&lines, at), at, \" \", 1..=1000)[..] else {\n",
+            "            reject(at, \"expected n alone\");\n",
+            "        };\n",
+            "        let numbers = integers(line(&lines, at + 1), at + 1, \" \", -1000..=1000);\n",
+            "        if numbers.len() as i64 != n {\n",
+            "            reject(at + 1, &format!(\"expected {n} integers, got {}\", numbers.len()));\n",
+            "        }\n",
+            "        at += 2;\n",
+            "    }\n",
+            "    if lines.len() >= at {\n",
+            "        reject(at, \"expected nothing after the last case\");\n",
             "    }\n",
         ),
         layout: "layout = \"counted\"\nlines_per_case = 2",
@@ -457,6 +542,7 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
             .replace("{input}", placeholder.input)
             .replace("{reference}", &placeholder.reference)
             .replace("{generator}", placeholder.generator)
+            .replace("{validator}", placeholder.validator)
             .replace("{layout}", placeholder.layout)
     };
     let mut files = match imported {
@@ -465,6 +551,7 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
             (STATEMENT_FILE.to_owned(), fill(STATEMENT)),
             (REFERENCE_FILE.to_owned(), fill(REFERENCE)),
             (GENERATOR_FILE.to_owned(), fill(GENERATOR)),
+            (format!("{VALIDATOR_STEM}.rs"), fill(VALIDATOR)),
             (RECIPE_FILE.to_owned(), fill(RECIPE)),
         ],
         Some(imported) => vec![
@@ -574,7 +661,7 @@ mod tests {
         };
 
         let made = new_problem(&repository, "boj_1000", Profile::Boj).unwrap();
-        assert_eq!(made.files.len(), 6);
+        assert_eq!(made.files.len(), 7);
         assert!(made.registered_bin);
         let manifest = std::fs::read_to_string(root.path().join("solutions/Cargo.toml")).unwrap();
         assert!(

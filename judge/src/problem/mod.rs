@@ -89,10 +89,14 @@ impl Problem {
         })
     }
 
-    /// The files of a program of the problem itself (its checker, validator or
-    /// interactor): a package's with its constants.
+    /// The files of a program of the problem itself (its checker, validator, interactor,
+    /// reference or generator): with the headers a C or C++ file includes from beside it
+    /// (`testlib.h`), and a package's with its constants.
     pub fn own_program_sources(&self, program: &Path) -> Result<Sources> {
-        let sources = Sources::read(program)?;
+        let mut sources = Sources::read(program)?;
+        if let Some(folder) = program.parent().filter(|_| program.is_file()) {
+            sources = sources.with_local_headers(folder);
+        }
         Ok(match &self.package {
             Some(package) => package.constants.apply_to(sources),
             None => sources,

@@ -223,6 +223,32 @@ impl Sources {
             .is_some_and(|judged| judged.judge.dev_in_run_folder)
     }
 
+    /// A C or C++ file with the headers it includes by quotes (`#include "testlib.h"`) from
+    /// its own `folder`, as a compiler run in that folder finds them; the build copies the
+    /// program's files alone. Other languages, and names that leave the folder, are left.
+    pub fn with_local_headers(mut self, folder: &Path) -> Sources {
+        if !matches!(self.language.id, LanguageId::C | LanguageId::Cpp) {
+            return self;
+        }
+        let mut index = 0;
+        while index < self.files.len() {
+            let text = String::from_utf8_lossy(&self.files[index].1).into_owned();
+            for name in quoted_includes(&text) {
+                let inside = Path::new(name)
+                    .components()
+                    .all(|part| matches!(part, std::path::Component::Normal(_)));
+                let path = folder.join(name);
+                if inside && !self.files.iter().any(|(file, _)| file == name) && path.is_file() {
+                    if let Ok(code) = std::fs::read(&path) {
+                        self.files.push((name.to_owned(), code));
+                    }
+                }
+            }
+            index += 1;
+        }
+        self
+    }
+
     /// The paths, relative to the build folder, of the files the compiler is given: those of
     /// the program's language (a folder's headers and data files are copied, not compiled).
     pub fn compiled_files(&self) -> Vec<&str> {
@@ -238,6 +264,15 @@ impl Sources {
         names.dedup();
         names
     }
+}
+
+/// The names of a C or C++ text's `#include "name"` lines.
+fn quoted_includes(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter_map(|line| {
+        let rest = line.trim_start().strip_prefix('#')?.trim_start();
+        let rest = rest.strip_prefix("include")?.trim_start().strip_prefix('"')?;
+        rest.split_once('"').map(|(name, _)| name)
+    })
 }
 
 pub(crate) fn main_class(language: &Language, file_name: &str, code: &[u8]) -> Option<String> {

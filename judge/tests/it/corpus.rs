@@ -152,6 +152,14 @@ fn every_profiles_templates_agree_with_its_solutions_in_gen_run_and_stress() {
             .args(["new", "p", "--profile", profile])
             .assert()
             .code(0);
+        // Its validator takes what the generator makes (gen and stress ask it) and refuses
+        // what the placeholder's input format rules out.
+        std::fs::write(root.join("illegal.in"), "1 2 x\n").unwrap();
+        judge_in(root)
+            .args(["add", "p", "--from-reference", "--input", "illegal.in"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("line 1: "));
         new_recipe_on(root, "p");
         judge_in(root).args(["gen", "p"]).assert().code(0);
         let report = stdout_of(judge_in(root).args(["run", "p"]), 0);
@@ -286,6 +294,8 @@ fn add_refuses_when_the_reference_fails() {
     let repository = empty_repository();
     let root = repository.path();
     judge_in(root).args(["new", "sum"]).assert().code(0);
+    // Without its validator, which would refuse the input before the reference sees it.
+    fs::remove_file(root.join("problems/sum/validator.rs")).unwrap();
     judge_in(root)
         .args(["add", "sum", "--from-reference"])
         .write_stdin("not a number\n")
@@ -825,14 +835,14 @@ fn interrupted_add_and_new_are_completed_by_running_them_again() {
         .assert()
         .code(0);
     let expected = relative_snapshot(uninterrupted.path());
-    // 1-5 the problem's files, 6 the solution, 7 Cargo.toml, 8 the problem folder.
+    // 1-6 the problem's files, 7 the solution, 8 Cargo.toml, 9 the problem folder.
     for signal in ["SIGINT", "SIGKILL"] {
-        for k in [1, 5, 6, 7, 8] {
+        for k in [1, 6, 7, 8, 9] {
             let repository = empty_repository();
             let root = repository.path();
             interrupted(root, &["new", "sum"], k, signal);
             let again = judge_in(root).args(["new", "sum"]).assert();
-            if signal == "SIGINT" || k == 8 {
+            if signal == "SIGINT" || k == 9 {
                 // Complete already (a Ctrl-C lets `new` finish): the second run refuses, as
                 // on any existing problem.
                 again

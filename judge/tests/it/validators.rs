@@ -113,13 +113,16 @@ fn a_generator_that_makes_an_illegal_input_is_named_and_nothing_is_written() {
     let root = repository.path();
     fs::create_dir(root.join("problems")).unwrap();
     new_with_recipe(root, "sum");
-    // A validator in Python: any language the judge builds will do.
+    // A validator in C++ (any language the judge builds will do) that includes a header from
+    // beside it, as a testlib validator includes `testlib.h`.
+    fs::remove_file(root.join("problems/sum/validator.rs")).unwrap();
+    fs::write(root.join("problems/sum/bounds.h"), "const long LARGEST = 5;\n").unwrap();
     fs::write(
-        root.join("problems/sum/validator.py"),
-        "import sys\nfor n, line in enumerate(sys.stdin.read().splitlines(), 1):\n\
-         \x20   for token in line.split():\n\
-         \x20       if int(token) > 5:\n\
-         \x20           sys.exit(f'line {n}: {token} is over 5')\n",
+        root.join("problems/sum/validator.cpp"),
+        "#include <cstdio>\n#include \"bounds.h\"\nint main() {\n  long x;\n\
+         \x20 while (std::scanf(\"%ld\", &x) == 1)\n\
+         \x20   if (x > LARGEST) { std::fprintf(stderr, \"line 1: %ld is over 5\\n\", x); return 1; }\n\
+         }\n",
     )
     .unwrap();
     let before = snapshot(&root.join("problems"));
@@ -128,7 +131,7 @@ fn a_generator_that_makes_an_illegal_input_is_named_and_nothing_is_written() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("not a legal input"))
-        .stderr(predicate::str::contains("validator.py says"))
+        .stderr(predicate::str::contains("validator.cpp says"))
         .stderr(predicate::str::contains("is over 5"));
     assert_eq!(snapshot(&root.join("problems")), before);
 }
