@@ -54,7 +54,23 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
-    for note in &report.notes {
+    let data = &report.data;
+    let _ = writeln!(
+        out,
+        "data: {} checked by {}: {}, {}",
+        plural(data.cases, "case"),
+        plural(data.validators, "validator"),
+        plural(data.errors.len(), "error"),
+        plural(data.warnings.len(), "warning")
+    );
+    let red = AnsiColor::Red.on_default();
+    for error in &data.errors {
+        let _ = writeln!(out, "{red}error{red:#}: {error}");
+    }
+    for warning in &data.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    for note in data.notes.iter().chain(&report.notes) {
         let _ = writeln!(out, "note: {note}");
     }
     for row in rows {
@@ -67,7 +83,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         }
     }
     let judged = rows.len() - skipped;
-    Ok(if errors > 0 {
+    Ok(if errors > 0 || !data.errors.is_empty() {
         Outcome::Error
     } else if mismatches > 0 || judged == 0 {
         Outcome::Rejected

@@ -50,6 +50,20 @@ pub const TIMELIMIT_FILE: &str = ".timelimit";
 pub const OUTPUT_VALIDATOR_DIR: &str = "output_validator";
 /// A legacy package's folder of output validators.
 pub const LEGACY_OUTPUT_VALIDATORS_DIR: &str = "output_validators";
+/// A package's input validators, each file or folder one program (`.ctd` and `.viva` files
+/// are checktestdata and Viva scripts); legacy packages may use the deprecated name.
+pub const INPUT_VALIDATORS_DIRS: [&str; 2] = ["input_validators", "input_format_validators"];
+/// A package's answer validators (BAPCtools, 2023-07 drafts): `validator input < answer`.
+pub const ANSWER_VALIDATORS_DIR: &str = "answer_validators";
+/// Folders of `data/` that test the validators, not submissions: inputs some input validator
+/// must reject,
+pub const INVALID_INPUT_DIR: &str = "invalid_input";
+/// answers (to valid inputs) some answer validator must reject,
+pub const INVALID_ANSWER_DIR: &str = "invalid_answer";
+/// outputs the output validator must reject,
+pub const INVALID_OUTPUT_DIR: &str = "invalid_output";
+/// and outputs it must accept.
+pub const VALID_OUTPUT_DIR: &str = "valid_output";
 /// Files added to every submission, per language: `include/<language code>/`.
 pub const INCLUDE_DIR: &str = "include";
 /// A package's submissions, in one folder per verdict they promise.

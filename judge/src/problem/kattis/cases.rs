@@ -15,14 +15,40 @@ use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{DATA_DIR, JUDGED_DATA_DIRS, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::TestCase;
 
-/// One group configuration file's keys that matter to judging; the others (scoring,
-/// input validators, visualizers) are left alone here.
+/// One group configuration file's keys about validators; the others (scoring, visualizers)
+/// are left alone here.
 #[derive(Debug, Default, Deserialize)]
-struct GroupYaml {
+pub(super) struct GroupYaml {
     /// 2023-07 and later: a sequence of strings (a string is split on spaces).
     output_validator_args: Option<Args>,
     /// Legacy: a string of flags.
     output_validator_flags: Option<Args>,
+    /// 2023-07 and later: a sequence, or a map from validator name to sequence. Read as a
+    /// YAML value, so that no spelling of it can stop the cases from being judged.
+    input_validator_args: Option<serde_norway::Value>,
+    /// Legacy: a string, or a map with the keys `name` and `flags`.
+    input_validator_flags: Option<serde_norway::Value>,
+    /// BAPCtools: as `input_validator_args`, for the answer validators.
+    answer_validator_args: Option<serde_norway::Value>,
+}
+
+impl GroupYaml {
+    pub(super) fn output_args(self) -> Option<Vec<String>> {
+        self.output_validator_args
+            .or(self.output_validator_flags)
+            .map(Args::into_vec)
+    }
+
+    pub(super) fn input_args(self) -> Option<ValidatorArgs> {
+        self.input_validator_args
+            .or(self.input_validator_flags)
+            .map(|value| ValidatorArgs::from_yaml(&value))
+    }
+
+    pub(super) fn answer_args(self) -> Option<ValidatorArgs> {
+        self.answer_validator_args
+            .map(|value| ValidatorArgs::from_yaml(&value))
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -37,6 +63,77 @@ impl Args {
         match self {
             Args::Words(text) => text.split_whitespace().map(str::to_owned).collect(),
             Args::List(list) => list,
+        }
+    }
+}
+
+/// The arguments a test group gives its input (or answer) validators: the same to each, or
+/// each its own by name (the file or folder name in the validators' folder, or its stem);
+/// a validator the map does not name gets none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ValidatorArgs {
+    /// No group gives any.
+    #[default]
+    None,
+    /// The same to each validator.
+    All(Vec<String>),
+    /// Each validator its own, by name.
+    Each(BTreeMap<String, Vec<String>>),
+}
+
+impl ValidatorArgs {
+    /// A string (split on spaces), a sequence (each item one argument), a map from
+    /// validator name to either, or legacy's one map `{name: validator, flags: "..."}`.
+    fn from_yaml(value: &serde_norway::Value) -> ValidatorArgs {
+        use serde_norway::Value;
+        // A sequence's items are arguments as they are (an empty one, one with spaces).
+        fn scalar(value: &Value) -> Option<String> {
+            match value {
+                Value::String(text) => Some(text.clone()),
+                Value::Number(number) => Some(number.to_string()),
+                Value::Bool(flag) => Some(flag.to_string()),
+                _ => None,
+            }
+        }
+        fn words(value: &Value) -> Vec<String> {
+            match value {
+                Value::String(text) => text.split_whitespace().map(str::to_owned).collect(),
+                Value::Sequence(items) => items.iter().filter_map(scalar).collect(),
+                other => scalar(other).into_iter().collect(),
+            }
+        }
+        let Value::Mapping(map) = value else {
+            return ValidatorArgs::All(words(value));
+        };
+        let key = |value: &Value| value.as_str().map(str::to_owned);
+        let keys: Vec<Option<String>> = map.keys().map(key).collect();
+        let legacy = keys
+            .iter()
+            .all(|k| matches!(k.as_deref(), Some("name" | "flags")));
+        if let (true, Some(name)) = (legacy, map.get("name").and_then(Value::as_str)) {
+            let flags = map.get("flags").map(words).unwrap_or_default();
+            return ValidatorArgs::Each(BTreeMap::from([(name.to_owned(), flags)]));
+        }
+        let each = map
+            .iter()
+            .filter_map(|(name, args)| Some((key(name)?, words(args))));
+        ValidatorArgs::Each(each.collect())
+    }
+
+    /// The arguments of the validator at `path`.
+    pub fn of(&self, path: &Path) -> &[String] {
+        match self {
+            ValidatorArgs::None => &[],
+            ValidatorArgs::All(args) => args,
+            ValidatorArgs::Each(map) => {
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned());
+                [name, stem]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|key| map.get(&key))
+                    .map_or(&[], Vec::as_slice)
+            }
         }
     }
 }
@@ -126,6 +223,18 @@ fn validator_args(
     version: FormatVersion,
     constants: &Constants,
 ) -> Result<Vec<String>> {
+    Ok(group_setting(data, stem, version, constants, GroupYaml::output_args)?.unwrap_or_default())
+}
+
+/// What `pick` takes from the group settings of the case at `stem`: from its own `NAME.yaml`
+/// (2023-07 and later), else from the nearest group file above it that gives it.
+pub(super) fn group_setting<T>(
+    data: &Path,
+    stem: &Path,
+    version: FormatVersion,
+    constants: &Constants,
+    pick: fn(GroupYaml) -> Option<T>,
+) -> Result<Option<T>> {
     let group_file = match version {
         FormatVersion::Legacy => TESTDATA_FILE,
         FormatVersion::Draft2023 => TESTDATA_FILE,
@@ -142,14 +251,14 @@ fn validator_args(
             .map(|dir| dir.join(group_file)),
     );
     for file in candidates {
-        if let Some(args) = read_args(&file, constants)? {
-            return Ok(args);
+        if let Some(value) = read_group(&file, constants)?.and_then(pick) {
+            return Ok(Some(value));
         }
     }
-    Ok(Vec::new())
+    Ok(None)
 }
 
-fn read_args(file: &Path, constants: &Constants) -> Result<Option<Vec<String>>> {
+fn read_group(file: &Path, constants: &Constants) -> Result<Option<GroupYaml>> {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -160,9 +269,5 @@ fn read_args(file: &Path, constants: &Constants) -> Result<Option<Vec<String>>> 
             let line = error.location().map(|l| l.line());
             Error::parse(file, line, error.to_string())
         })?;
-    let yaml = yaml.unwrap_or_default();
-    Ok(yaml
-        .output_validator_args
-        .or(yaml.output_validator_flags)
-        .map(Args::into_vec))
+    Ok(Some(yaml.unwrap_or_default()))
 }

@@ -11,6 +11,7 @@ pub(crate) mod includes;
 mod package_yaml;
 pub(crate) mod scoring;
 pub(crate) mod time_limit;
+pub mod validation;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -21,6 +22,7 @@ use crate::problem::layout::{DATA_DIR, METADATA_FILE, PACKAGE_FILE};
 use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
 
+pub use cases::ValidatorArgs;
 pub use package_yaml::parse_package;
 
 /// The version of the package format a package is written in (`problem_format_version`).
@@ -108,17 +110,23 @@ impl Package {
 pub fn find_cases(problem: &Problem) -> Result<Vec<TestCase>> {
     let package = problem.package.as_ref().expect("a package's problem");
     let mut cases = cases::find_package_cases(&problem.dir, package.version, &package.constants)?;
+    for case in &mut cases {
+        set_compare(problem, case)?;
+    }
+    Ok(cases)
+}
+
+/// For the default validator, the case's arguments (flags such as `float_tolerance 1e-6`),
+/// checked, as the case's compare mode.
+pub fn set_compare(problem: &Problem, case: &mut TestCase) -> Result<()> {
     if let (None, CompareMode::Kattis(flags)) = (&problem.checker, problem.compare) {
-        for case in cases
-            .iter_mut()
-            .filter(|case| !case.validator_args.is_empty())
-        {
+        if !case.validator_args.is_empty() {
             let group_file = problem.dir.join(DATA_DIR).join(&case.name);
             let flags = flags::parse_onto(flags, &case.validator_args, &group_file)?;
             case.compare = Some(CompareMode::Kattis(flags));
         }
     }
-    Ok(cases)
+    Ok(())
 }
 
 /// How a loaded scoring package scores its cases; `None` for a pass-fail one.

@@ -9,6 +9,7 @@ mod batch;
 pub(crate) mod expectations;
 mod plan;
 mod promise;
+pub mod validation;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -57,6 +58,8 @@ pub struct VerifyReport {
     pub derived_time_limit: Option<(Duration, String)>,
     /// Things the rows do not show (a file that is not read).
     pub notes: Vec<String>,
+    /// What the package's validators make of its test data.
+    pub data: validation::DataReport,
 }
 
 /// While the time limit is not known yet, the accepted submissions run under this one, as
@@ -77,7 +80,10 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// and their verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let root = problem.dir.join(SUBMISSIONS_DIR);
-    let mut report = VerifyReport::default();
+    let mut report = VerifyReport {
+        data: validation::check_data(problem, compiler, jobs)?,
+        ..VerifyReport::default()
+    };
     let yaml = SubmissionsYaml::read(&root)?;
     let entries = plan(&root, &yaml, problem, compiler);
     prebuild(&entries, problem, compiler, jobs);

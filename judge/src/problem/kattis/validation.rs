@@ -1,0 +1,206 @@
+//! What a package's test data must satisfy, as the format and the tools that check packages
+//! (problemtools, BAPCtools) say: its input validators (`input_validators/`, legacy
+//! `input_format_validators/`) accept every judged input, its answer validators
+//! (`answer_validators/`) every judged answer, and the validation data of `data/` is turned
+//! away where it must be. Running the validators is `runner::verify::validation`'s job.
+
+use std::path::{Path, PathBuf};
+
+use super::cases::{group_setting, GroupYaml, ValidatorArgs};
+use super::{submissions_in, Package};
+use crate::error::{Error, Result};
+use crate::problem::layout::{
+    ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR,
+    INVALID_INPUT_DIR, INVALID_OUTPUT_DIR, VALID_OUTPUT_DIR,
+};
+use crate::problem::natural_order::natural_cmp;
+use crate::problem::{Problem, TestCase};
+
+/// What one case of the data must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// A judged case (`sample/`, `secret/`): every input validator accepts its input and
+    /// every answer validator its answer.
+    Valid,
+    /// `invalid_input/`: some input validator rejects it.
+    InvalidInput,
+    /// `invalid_answer/`: the input is valid, and some answer validator rejects the answer.
+    InvalidAnswer,
+    /// `invalid_output/`: input and answer valid, and the output validator rejects `.out`.
+    InvalidOutput,
+    /// `valid_output/`: input and answer valid, and the output validator accepts `.out`.
+    ValidOutput,
+}
+
+/// One case the validators are run on.
+#[derive(Debug, Clone)]
+pub struct DataCase {
+    /// As judged cases are named: `secret/02`, `invalid_input/too_big`.
+    pub name: String,
+    /// The `.in`.
+    pub input: PathBuf,
+    /// The `.ans` (none in `invalid_input/`).
+    pub answer: Option<PathBuf>,
+    /// The `.out` of `invalid_output/` and `valid_output/`.
+    pub output: Option<PathBuf>,
+    /// What the validators must make of it.
+    pub expect: Expect,
+    /// Its groups' `input_validator_args` (legacy `input_validator_flags`).
+    pub input_args: ValidatorArgs,
+    /// Its groups' `answer_validator_args`.
+    pub answer_args: ValidatorArgs,
+    /// The output validator's arguments, for the output cases.
+    pub output_args: Vec<String>,
+}
+
+/// A package's validators and every case they are to be run on.
+#[derive(Debug, Clone, Default)]
+pub struct ValidationPlan {
+    /// Each a program (a file or a folder), or a `.ctd` / `.viva` script.
+    pub input_validators: Vec<PathBuf>,
+    /// Each a program called as `validator input_file [args] < answer`.
+    pub answer_validators: Vec<PathBuf>,
+    /// The input validators are in the deprecated `input_format_validators/`.
+    pub deprecated_folder: bool,
+    /// The judged cases, then those of the validation folders.
+    pub cases: Vec<DataCase>,
+}
+
+impl ValidationPlan {
+    /// The validators and the data of the loaded package `problem`.
+    pub fn of(problem: &Problem) -> Result<ValidationPlan> {
+        let package = problem.package.as_ref().expect("a package's problem");
+        let dir = &problem.dir;
+        let [current, deprecated] = INPUT_VALIDATORS_DIRS;
+        let mut input_validators = submissions_in(&dir.join(current));
+        let old = submissions_in(&dir.join(deprecated));
+        let deprecated_folder = !old.is_empty();
+        input_validators.extend(old);
+        let answer_validators = submissions_in(&dir.join(ANSWER_VALIDATORS_DIR));
+        let mut cases = Vec::new();
+        for case in &problem.cases {
+            cases.push(data_case(problem, package, case, Expect::Valid)?);
+        }
+        for (folder, expect) in [
+            (INVALID_INPUT_DIR, Expect::InvalidInput),
+            (INVALID_ANSWER_DIR, Expect::InvalidAnswer),
+            (INVALID_OUTPUT_DIR, Expect::InvalidOutput),
+            (VALID_OUTPUT_DIR, Expect::ValidOutput),
+        ] {
+            cases.extend(validation_cases(problem, package, folder, expect)?);
+        }
+        Ok(ValidationPlan {
+            input_validators,
+            answer_validators,
+            deprecated_folder,
+            cases,
+        })
+    }
+}
+
+/// A judged case, with its groups' validator arguments.
+fn data_case(
+    problem: &Problem,
+    package: &Package,
+    case: &TestCase,
+    expect: Expect,
+) -> Result<DataCase> {
+    let (input_args, answer_args) = validator_args(problem, package, &case.input)?;
+    Ok(DataCase {
+        name: case.name.clone(),
+        input: case.input.clone(),
+        answer: Some(case.expected.clone()),
+        output: None,
+        expect,
+        input_args,
+        answer_args,
+        output_args: case.validator_args.clone(),
+    })
+}
+
+fn validator_args(
+    problem: &Problem,
+    package: &Package,
+    input: &Path,
+) -> Result<(ValidatorArgs, ValidatorArgs)> {
+    let data = problem.dir.join(DATA_DIR);
+    let stem = input.with_extension("");
+    let (version, constants) = (package.version, &package.constants);
+    let of = |pick: fn(GroupYaml) -> Option<ValidatorArgs>| {
+        group_setting(&data, &stem, version, constants, pick).map(Option::unwrap_or_default)
+    };
+    Ok((of(GroupYaml::input_args)?, of(GroupYaml::answer_args)?))
+}
+
+/// The cases of one validation folder of `data/`: each `.in`, with the files its kind
+/// needs beside it (an `.ans` for answers, an `.ans` and `.out` for outputs).
+fn validation_cases(
+    problem: &Problem,
+    package: &Package,
+    folder: &str,
+    expect: Expect,
+) -> Result<Vec<DataCase>> {
+    let data = problem.dir.join(DATA_DIR);
+    let root = data.join(folder);
+    if !root.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for entry in walkdir::WalkDir::new(&root).follow_links(true) {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "in") {
+            inputs.push(path.to_path_buf());
+        }
+    }
+    inputs.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
+    let mut cases = Vec::new();
+    for input in inputs {
+        let beside = |extension: &str| -> Result<Option<PathBuf>> {
+            let path = input.with_extension(extension);
+            let needed = match extension {
+                "ans" => expect != Expect::InvalidInput,
+                _ => matches!(expect, Expect::InvalidOutput | Expect::ValidOutput),
+            };
+            match (needed, path.is_file()) {
+                (false, _) => Ok(None),
+                (true, true) => Ok(Some(path)),
+                (true, false) => Err(Error::parse(
+                    &input,
+                    None,
+                    format!(
+                        "a case of data/{folder}/ needs its .{extension} beside it ({})",
+                        path.display()
+                    ),
+                )),
+            }
+        };
+        let (answer, output) = (beside("ans")?, beside("out")?);
+        let name = input
+            .with_extension("")
+            .strip_prefix(&data)
+            .unwrap_or(&input)
+            .to_string_lossy()
+            .into_owned();
+        let (input_args, answer_args) = validator_args(problem, package, &input)?;
+        let output_args = group_setting(
+            &data,
+            &input.with_extension(""),
+            package.version,
+            &package.constants,
+            GroupYaml::output_args,
+        )?
+        .unwrap_or_default();
+        cases.push(DataCase {
+            name,
+            input,
+            answer,
+            output,
+            expect,
+            input_args,
+            answer_args,
+            output_args,
+        });
+    }
+    Ok(cases)
+}

@@ -1,0 +1,571 @@
+//! `judge verify`'s check of a package's test data, as problemtools' `verifyproblem` and
+//! BAPCtools' `bt validate` make it: every judged input through every input validator (exit
+//! 42 accepts it, any other exit refuses it), every judged answer through every answer
+//! validator, the validation folders of `data/` turned away (or, `valid_output/`, taken) as
+//! the format says, and inputs made into junk (emptied, cut short, a byte changed,
+//! whitespace doubled, ...) that some validator should refuse; a junk input that all accept
+//! is a warning, as in problemtools. A validator that does not build or crashes is an error,
+//! never a pass.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::judging::checker::{build_checker, check, Judgement};
+use crate::judging::verdict::classify_run;
+use crate::problem::kattis::validation::{DataCase, Expect, ValidationPlan};
+use crate::problem::kattis::{set_compare, ValidatorArgs};
+use crate::problem::checker_spec::CHECKER_LIMITS;
+use crate::problem::{Problem, TestCase};
+use crate::sandbox::Termination;
+use crate::toolchain::compiler::{Build, Compiler};
+use crate::toolchain::Program;
+
+/// The exit code by which a package's input and answer validators accept.
+const ACCEPTS: i32 = 42;
+/// How long a checktestdata or Viva script may take on one file.
+const SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the check of the data found.
+#[derive(Debug, Clone, Default)]
+pub struct DataReport {
+    /// How many validators ran, and on how many cases.
+    pub validators: usize,
+    pub cases: usize,
+    /// Faults of the package: a judged case a validator refuses, an invalid case all accept,
+    /// a validator that does not build or crashes.
+    pub errors: Vec<String>,
+    /// What should hold and does not spoil judging: junk no validator refuses, the
+    /// deprecated folder name, no input validator at all.
+    pub warnings: Vec<String>,
+    /// What was not checked on this machine, and why.
+    pub notes: Vec<String>,
+}
+
+/// A validator of the package, ready to run.
+struct Validator {
+    /// Inside the package: `input_validators/validate.py`.
+    name: String,
+    path: PathBuf,
+    how: How,
+}
+
+enum How {
+    Program(Program),
+    /// A `.ctd` file (with the package's constants put in), run by the tool (exit 0 accepts).
+    Checktestdata(PathBuf, tempfile::TempPath),
+    /// A `.viva` file, likewise.
+    Viva(PathBuf, tempfile::TempPath),
+}
+
+/// What one validator made of one file.
+enum Said {
+    Accepts,
+    Refuses(String),
+}
+
+/// Checks the data of the package `problem`, `jobs` validator runs at a time.
+pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
+    let plan = ValidationPlan::of(problem)?;
+    let mut report = DataReport::default();
+    if plan.deprecated_folder {
+        report.warnings.push(
+            "input_format_validators/ is the deprecated name of input_validators/".to_owned(),
+        );
+    }
+    if plan.input_validators.is_empty() {
+        report.warnings.push(
+            "no input validators (input_validators/): the format asks for one, and no input was checked"
+                .to_owned(),
+        );
+    }
+    let mut build = |paths: &[PathBuf]| -> Vec<Validator> {
+        let mut built = Vec::new();
+        for path in paths {
+            match Validator::build(problem, compiler, path) {
+                Ok(Some(validator)) => built.push(validator),
+                Ok(None) => report.notes.push(format!(
+                    "{}: not run, as {} is not installed",
+                    shown(problem, path),
+                    script_tools(path).unwrap_or_default().join(" or ")
+                )),
+                Err(error) => report.errors.push(error),
+            }
+        }
+        built
+    };
+    let inputs = build(&plan.input_validators);
+    let answers = build(&plan.answer_validators);
+    let unbuilt = plan.input_validators.len() + plan.answer_validators.len()
+        - inputs.len()
+        - answers.len();
+    let checker = match plan
+        .cases
+        .iter()
+        .any(|case| matches!(case.expect, Expect::InvalidOutput | Expect::ValidOutput))
+    {
+        true => build_checker(compiler, problem)?,
+        false => None,
+    };
+    // A validator that is not there to run makes "every validator accepts" unknowable.
+    let complete = unbuilt == 0;
+    let context = Context {
+        problem,
+        inputs: &inputs,
+        answers: &answers,
+        checker: checker.as_ref(),
+        complete,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|error| Error::usage(format!("cannot start {jobs} workers: {error}")))?;
+    let (errors, warnings) = pool.install(|| {
+        let errors: Vec<String> = plan
+            .cases
+            .par_iter()
+            .flat_map(|case| context.check_case(case))
+            .collect();
+        let warnings = if inputs.is_empty() || !complete {
+            Vec::new()
+        } else {
+            context.junk_accepted(&plan.cases)
+        };
+        (errors, warnings)
+    });
+    if !inputs.is_empty() && !complete {
+        report.notes.push(
+            "no junk inputs were tried: not every validator could run, and the others' taking one proves nothing"
+                .to_owned(),
+        );
+    }
+    report.validators = inputs.len() + answers.len();
+    report.cases = plan.cases.len();
+    report.errors.extend(errors);
+    report.warnings.extend(warnings);
+    Ok(report)
+}
+
+/// The path of `path` inside the package, for messages.
+fn shown(problem: &Problem, path: &Path) -> String {
+    path.strip_prefix(&problem.dir)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The tools that run a validator script, any one will do: checktestdata (or pyctd, its
+/// Python port, which problemtools installs) for `.ctd`, Viva for `.viva`.
+fn script_tools(path: &Path) -> Option<&'static [&'static str]> {
+    match path.extension()?.to_str()? {
+        "ctd" => Some(&["checktestdata", "pyctd"]),
+        "viva" => Some(&["viva"]),
+        _ => None,
+    }
+}
+
+impl Validator {
+    /// The validator at `path`, built; `Ok(None)` for a script whose tool is not installed,
+    /// `Err` (the package's fault, as a line) when it does not build.
+    fn build(
+        problem: &Problem,
+        compiler: &Compiler,
+        path: &Path,
+    ) -> std::result::Result<Option<Validator>, String> {
+        let name = shown(problem, path);
+        if let Some(tools) = script_tools(path) {
+            let Some(found) = tools.iter().find_map(|tool| which(tool)) else {
+                return Ok(None);
+            };
+            let script = with_constants(problem, path)
+                .map_err(|error| format!("{name}: cannot be read: {error}"))?;
+            let how = match tools[0] {
+                "checktestdata" => How::Checktestdata(found, script),
+                _ => How::Viva(found, script),
+            };
+            let path = path.to_path_buf();
+            return Ok(Some(Validator { name, path, how }));
+        }
+        let built = problem
+            .own_program_sources(path)
+            .and_then(|sources| compiler.build_from(path, sources));
+        match built {
+            Ok(Build::Ready(program)) => Ok(Some(Validator {
+                name,
+                path: path.to_path_buf(),
+                how: How::Program(program),
+            })),
+            Ok(Build::CompileError(message)) => Err(format!(
+                "{name}: the validator does not compile: {}",
+                first_line(message.as_bytes())
+            )),
+            Err(error) => Err(format!("{name}: the validator cannot be built: {error}")),
+        }
+    }
+
+    /// What it makes of `file`: an input (`input` `None`), or the answer to `input`.
+    fn run(
+        &self,
+        file: &Path,
+        input: Option<&Path>,
+        args: &ValidatorArgs,
+    ) -> std::result::Result<Said, String> {
+        let mut argv: Vec<String> = input
+            .map(|input| absolute(input).display().to_string())
+            .into_iter()
+            .collect();
+        argv.extend(args.of(&self.path).iter().cloned());
+        match &self.how {
+            How::Program(program) => {
+                let run = program
+                    .run(file, CHECKER_LIMITS, &argv)
+                    .map_err(|error| format!("{}: cannot run: {error}", self.name))?;
+                let refused = matches!(run.termination, Termination::Exited(code) if code != ACCEPTS);
+                match (run.termination, classify_run(&run, &CHECKER_LIMITS)) {
+                    (Termination::Exited(ACCEPTS), _) => Ok(Said::Accepts),
+                    (_, None | Some(crate::judging::verdict::Verdict::RuntimeError(_)))
+                        if refused =>
+                    {
+                        let code = match run.termination {
+                            Termination::Exited(code) => code,
+                            _ => 0,
+                        };
+                        let said = [&run.stderr, &run.stdout]
+                            .into_iter()
+                            .map(|text| first_line(text))
+                            .find(|line| !line.is_empty())
+                            .unwrap_or_default();
+                        Ok(Said::Refuses(format!("exit {code}{}", with_colon(&said))))
+                    }
+                    (_, verdict) => Err(format!(
+                        "{} failed: {}",
+                        self.name,
+                        verdict.map_or("no verdict".to_owned(), |v| v.to_string())
+                    )),
+                }
+            }
+            // A script is given the file alone, never the input beside an answer.
+            How::Checktestdata(tool, script) => {
+                let mut command = std::process::Command::new(tool);
+                command.arg(script).args(args.of(&self.path));
+                run_script(command, file, &self.name)
+            }
+            How::Viva(tool, script) => {
+                let mut command = std::process::Command::new(tool);
+                command.arg(script).arg(absolute(file)).args(args.of(&self.path));
+                run_script(command, Path::new("/dev/null"), &self.name)
+            }
+        }
+    }
+}
+
+/// Runs a checktestdata or Viva script (trusted tools of the package's authors, as problemtools
+/// runs them): exit 0 accepts, 1 refuses, anything else is the script's failure.
+fn run_script(
+    mut command: std::process::Command,
+    stdin: &Path,
+    name: &str,
+) -> std::result::Result<Said, String> {
+    let stdin = std::fs::File::open(stdin).map_err(|error| format!("{name}: {error}"))?;
+    let child = command
+        .stdin(stdin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("{name}: cannot run: {error}"))?;
+    let id = child.id();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(SCRIPT_TIMEOUT).is_err() {
+            // SAFETY: kill(2) on the child's own pid; a stale pid is at worst ESRCH.
+            unsafe { libc::kill(id as i32, libc::SIGKILL) };
+        }
+    });
+    let output = child.wait_with_output();
+    let _ = done.send(());
+    let _ = watchdog.join();
+    let output = output.map_err(|error| format!("{name}: {error}"))?;
+    let said = first_line(&output.stdout);
+    match output.status.code() {
+        Some(0) => Ok(Said::Accepts),
+        Some(1) => Ok(Said::Refuses(format!("exit 1{}", with_colon(&said)))),
+        _ => Err(format!("{name} failed: {}", output.status)),
+    }
+}
+
+/// A copy of the script at `path` with the package's constants put in.
+fn with_constants(problem: &Problem, path: &Path) -> std::io::Result<tempfile::TempPath> {
+    let text = std::fs::read_to_string(path)?;
+    let text = match &problem.package {
+        Some(package) => package.constants.apply_text(&text).into_owned(),
+        None => text,
+    };
+    let copy = tempfile::Builder::new().prefix("judge-validator-").tempfile()?;
+    std::fs::write(copy.path(), text)?;
+    Ok(copy.into_temp_path())
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(tool))
+        .find(|candidate| candidate.is_file())
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn first_line(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    text.lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn with_colon(said: &str) -> String {
+    match said {
+        "" => String::new(),
+        said => format!(": {said}"),
+    }
+}
+
+/// What every case's check needs.
+struct Context<'a> {
+    problem: &'a Problem,
+    inputs: &'a [Validator],
+    answers: &'a [Validator],
+    checker: Option<&'a Program>,
+    /// Every validator of the package was built (none is a script without its tool).
+    complete: bool,
+}
+
+impl Context<'_> {
+    /// The package errors one case shows.
+    fn check_case(&self, case: &DataCase) -> Vec<String> {
+        let mut errors = Vec::new();
+        let input_name = format!("data/{}.in", case.name);
+        let refusals = |validators: &[Validator],
+                        file: &Path,
+                        input: Option<&Path>,
+                        args: &ValidatorArgs,
+                        errors: &mut Vec<String>| {
+            let mut refused = Vec::new();
+            for validator in validators {
+                match validator.run(file, input, args) {
+                    Ok(Said::Accepts) => {}
+                    Ok(Said::Refuses(why)) => refused.push(format!("{} ({why})", validator.name)),
+                    Err(fault) => errors.push(format!("data/{}: {fault}", case.name)),
+                }
+            }
+            refused
+        };
+        let refused_input =
+            refusals(self.inputs, &case.input, None, &case.input_args, &mut errors);
+        if case.expect == Expect::InvalidInput {
+            if refused_input.is_empty() && errors.is_empty() && self.complete {
+                errors.push(if self.inputs.is_empty() {
+                    format!("{input_name}: no input validator to refuse it")
+                } else {
+                    format!("{input_name}: every input validator accepts it, and it must be refused")
+                });
+            }
+            return errors;
+        }
+        if let Some(refused) = refused_input.first() {
+            errors.push(format!("{input_name}: refused by {refused}"));
+            return errors;
+        }
+        let Some(answer) = &case.answer else {
+            return errors;
+        };
+        let answer_name = format!("data/{}.ans", case.name);
+        let refused_answer = refusals(
+            self.answers,
+            answer,
+            Some(&case.input),
+            &case.answer_args,
+            &mut errors,
+        );
+        if case.expect == Expect::InvalidAnswer {
+            if refused_answer.is_empty() && errors.is_empty() && self.complete {
+                errors.push(if self.answers.is_empty() {
+                    format!("{answer_name}: no answer validator (answer_validators/) to refuse it")
+                } else {
+                    format!(
+                        "{answer_name}: every answer validator accepts it, and it must be refused"
+                    )
+                });
+            }
+            return errors;
+        }
+        if let Some(refused) = refused_answer.first() {
+            errors.push(format!("{answer_name}: refused by {refused}"));
+            return errors;
+        }
+        if let Some(output) = &case.output {
+            let must_accept = case.expect == Expect::ValidOutput;
+            match self.output_accepted(case, answer, output) {
+                Ok(accepted) if accepted == must_accept => {}
+                Ok(_) => errors.push(format!(
+                    "data/{}.out: the output validator {} it, and it must {}",
+                    case.name,
+                    if must_accept { "refuses" } else { "accepts" },
+                    if must_accept { "accept it" } else { "be refused" }
+                )),
+                Err(fault) => errors.push(format!("data/{}.out: {fault}", case.name)),
+            }
+        }
+        errors
+    }
+
+    /// Whether the output validator (or the default one) accepts `output` as an answer to
+    /// the case.
+    fn output_accepted(
+        &self,
+        case: &DataCase,
+        answer: &Path,
+        output: &Path,
+    ) -> std::result::Result<bool, String> {
+        let bytes = std::fs::read(output).map_err(|error| error.to_string())?;
+        let mut judged = TestCase {
+            name: case.name.clone(),
+            input: case.input.clone(),
+            expected: answer.to_path_buf(),
+            validator_args: case.output_args.clone(),
+            compare: None,
+        };
+        if let (Some(checker), Some(spec)) = (self.checker, &self.problem.checker) {
+            return match check(checker, spec, &judged, &bytes) {
+                Judgement::Accepted(_) => Ok(true),
+                Judgement::Wrong(_) => Ok(false),
+                Judgement::Fault(fault) => Err(fault),
+            };
+        }
+        set_compare(self.problem, &mut judged).map_err(|error| error.to_string())?;
+        let expected = std::fs::read(answer).map_err(|error| error.to_string())?;
+        let mode = judged.compare.unwrap_or(self.problem.compare);
+        Ok(crate::compare::compare(mode, &expected, &bytes).is_ok())
+    }
+
+    /// A warning for each kind of junk that every input validator accepts, under each set of
+    /// arguments the judged cases give them.
+    fn junk_accepted(&self, cases: &[DataCase]) -> Vec<String> {
+        let judged: Vec<&DataCase> = cases.iter().filter(|c| c.expect == Expect::Valid).collect();
+        let mut argument_sets: Vec<&ValidatorArgs> = judged.iter().map(|c| &c.input_args).collect();
+        argument_sets.sort();
+        argument_sets.dedup();
+        let valid: Vec<Vec<u8>> = judged
+            .iter()
+            .filter_map(|case| std::fs::read(&case.input).ok())
+            .collect();
+        let tries: Vec<(&str, Vec<u8>, &ValidatorArgs)> = junk(&valid)
+            .into_iter()
+            .flat_map(|(what, bytes)| {
+                argument_sets
+                    .iter()
+                    .map(move |args| (what, bytes.clone(), *args))
+            })
+            .collect();
+        tries
+            .par_iter()
+            .filter_map(|(what, bytes, args)| {
+                let file = tempfile::NamedTempFile::new().ok()?;
+                std::fs::write(file.path(), bytes).ok()?;
+                let all_accept = self.inputs.iter().all(|validator| {
+                    matches!(validator.run(file.path(), None, args), Ok(Said::Accepts))
+                });
+                let with = match args {
+                    ValidatorArgs::None => String::new(),
+                    args => format!(" (arguments {args:?})"),
+                };
+                all_accept.then(|| format!("no input validator refuses {what}{with}"))
+            })
+            .collect()
+    }
+}
+
+/// Inputs no statement allows, made up or made from the valid `inputs` (from the first one a
+/// change applies to): a validator that takes one checks less than it should.
+fn junk(inputs: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
+    let mut state: u64 = 0x5eed;
+    let mut next = move || {
+        // splitmix64: the same junk on every run.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) as u8
+    };
+    let random: Vec<u8> = (0..1024).map(|_| next()).collect();
+    let mut made = vec![
+        ("an empty file", Vec::new()),
+        ("1 KiB of random bytes", random),
+        ("a line of every printable ASCII character", {
+            let mut line: Vec<u8> = (b' '..=b'~').collect();
+            line.push(b'\n');
+            line
+        }),
+    ];
+    type Change = fn(&[u8]) -> Option<Vec<u8>>;
+    let changes: [(&'static str, Change); 6] = [
+        ("an input cut in half", |input| {
+            (input.len() > 1).then(|| input[..input.len() / 2].to_vec())
+        }),
+        ("an input whose first digit is a letter", |input| {
+            let at = input.iter().position(u8::is_ascii_digit)?;
+            let mut changed = input.to_vec();
+            changed[at] = b'x';
+            Some(changed)
+        }),
+        ("an input with every whitespace doubled", |input| {
+            let mut changed = Vec::with_capacity(input.len() * 2);
+            for &byte in input {
+                changed.push(byte);
+                if byte == b' ' || byte == b'\n' {
+                    changed.push(if byte == b' ' { b' ' } else { b'\n' });
+                }
+            }
+            (changed.len() > input.len()).then_some(changed)
+        }),
+        ("an input with a space at the end of each line", |input| {
+            let changed: Vec<u8> = input
+                .iter()
+                .flat_map(|&byte| match byte {
+                    b'\n' => vec![b' ', b'\n'],
+                    byte => vec![byte],
+                })
+                .collect();
+            (changed.len() > input.len()).then_some(changed)
+        }),
+        ("an input with leading zeros on its integers", |input| {
+            let mut changed = Vec::with_capacity(input.len() * 2);
+            let mut previous: Option<u8> = None;
+            for &byte in input {
+                let starts_number = byte.is_ascii_digit()
+                    && !previous.is_some_and(|p| p.is_ascii_digit() || p == b'.');
+                if starts_number {
+                    changed.extend_from_slice(b"000");
+                }
+                changed.push(byte);
+                previous = Some(byte);
+            }
+            (changed.len() > input.len()).then_some(changed)
+        }),
+        ("an input with a line of junk at its end", |input| {
+            let mut changed = input.to_vec();
+            changed.extend_from_slice(b"#junk! 1 2 3\n");
+            Some(changed)
+        }),
+    ];
+    for (what, change) in changes {
+        if let Some(changed) = inputs.iter().find_map(|input| change(input)) {
+            made.push((what, changed));
+        }
+    }
+    made
+}
