@@ -135,13 +135,7 @@ fn each_verify_row_carries_its_own_expectation() {
 
 /// `judge verify` on a fixture package: its exit code and its table.
 fn verify(name: &str) -> (i32, String) {
-    let output = judge()
-        .args(["verify", &fixture(&format!("kattis/{name}"))])
-        .output()
-        .unwrap();
-    let table =
-        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap();
-    (output.status.code().unwrap(), table)
+    judge_verify(Path::new(&fixture(&format!("kattis/{name}"))))
 }
 
 /// A row as `judge verify` must show it: submission, got, result.
@@ -240,6 +234,68 @@ fn verified_data_dirs() {
         ],
         "2 submissions, 0 mismatches",
     );
+}
+
+/// `judge verify` runs the package's validators over its data: a sound package shows no
+/// fault (its strict validator refuses every junk input); each fault put into a copy is a
+/// package error naming its file, and a validator that takes anything is warned of.
+#[test]
+fn verify_runs_the_package_validators_on_its_data() {
+    let (code, table) = verify("data_dirs");
+    assert_eq!(code, 0, "{table}");
+    assert!(
+        table.contains("data: 8 cases checked by 2 validators: 0 errors, 0 warnings"),
+        "{table}"
+    );
+
+    let (_dir, broken) = package("data_dirs");
+    let data = broken.join("data");
+    let write = |path: &str, text: &str| std::fs::write(data.join(path), text).unwrap();
+    // Over the `--max 10` that secret/'s test_group.yaml gives: legal in sample/.
+    write("secret/11.in", "11\n");
+    write("secret/11.ans", "11\n");
+    write("secret/2.ans", "3\n");
+    write("invalid_input/fine.in", "4\n");
+    write("invalid_output/wrong.out", "5\n");
+    let (code, table) = judge_verify(&broken);
+    assert_eq!(code, 2, "{table}");
+    for line in [
+        "error: data/secret/11.in: refused by input_validators/validate.py (exit 43: line 1: 11 is over 10)",
+        "error: data/secret/2.ans: refused by answer_validators/echo.py (exit 43: the answer is not the input)",
+        "error: data/invalid_input/fine.in: every input validator accepts it, and it must be refused",
+        "error: data/invalid_output/wrong.out: the output validator accepts it, and it must be refused",
+    ] {
+        assert!(table.contains(line), "no `{line}` in:\n{table}");
+    }
+    assert_eq!(table.matches("error: ").count(), 4, "{table}");
+
+    // A validator that takes anything: every junk input is a warning, and the invalid input
+    // an error.
+    std::fs::write(
+        broken.join("input_validators/validate.py"),
+        "import sys\nsys.exit(42)\n",
+    )
+    .unwrap();
+    let (_, table) = judge_verify(&broken);
+    for junk in [
+        "an empty file",
+        "an input cut in half",
+        "an input with leading zeros on its integers with the arguments `--max 10`",
+    ] {
+        assert!(
+            table.contains(&format!("warning: no input validator refuses {junk}")),
+            "{junk}:\n{table}"
+        );
+    }
+    assert!(table.contains("error: data/invalid_input/negative.in: every input validator accepts it"));
+}
+
+/// `judge verify` on the package at `dir`: its exit code and its report.
+fn judge_verify(dir: &Path) -> (i32, String) {
+    let output = judge().arg("verify").arg(dir).output().unwrap();
+    let table =
+        String::from_utf8(output.stdout).unwrap() + &String::from_utf8(output.stderr).unwrap();
+    (output.status.code().unwrap(), table)
 }
 
 /// Over the memory limit is a run-time error.

@@ -271,3 +271,31 @@ fn read_group(file: &Path, constants: &Constants) -> Result<Option<GroupYaml>> {
         })?;
     Ok(Some(yaml.unwrap_or_default()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(yaml: &str) -> ValidatorArgs {
+        let value: serde_norway::Value = serde_norway::from_str(yaml).unwrap();
+        ValidatorArgs::from_yaml(&value)
+    }
+
+    #[test]
+    fn input_validator_arguments_are_read_in_every_spelling_of_the_format() {
+        let all = |words: &[&str]| ValidatorArgs::All(words.iter().map(|w| w.to_string()).collect());
+        // Legacy: a string of flags, split on spaces.
+        assert_eq!(args("\"--max  10\""), all(&["--max", "10"]));
+        // 2023-07 and later: each item one argument, as written.
+        assert_eq!(args("[\"\", \"a  b\", 10]"), all(&["", "a  b", "10"]));
+        let validate = Path::new("input_validators/validate.py");
+        let other = Path::new("input_validators/other");
+        // Legacy's one map names its validator; a 2025 map names each, by file or stem.
+        let legacy = args("{name: validate.py, flags: \"--max 10\"}");
+        assert_eq!(legacy.of(validate), ["--max", "10"]);
+        assert!(legacy.of(other).is_empty());
+        let each = args("{validate: [--max, 3], other: [--min, 1]}");
+        assert_eq!(each.of(validate), ["--max", "3"]);
+        assert_eq!(each.of(other), ["--min", "1"]);
+    }
+}

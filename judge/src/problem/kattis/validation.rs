@@ -41,7 +41,8 @@ pub struct DataCase {
     pub input: PathBuf,
     /// The `.ans` (none in `invalid_input/`).
     pub answer: Option<PathBuf>,
-    /// The `.out` of `invalid_output/` and `valid_output/`.
+    /// The `.out` of `invalid_output/` and `valid_output/`, and a judged case's example
+    /// output (which the output validator must accept, as the format says).
     pub output: Option<PathBuf>,
     /// What the validators must make of it.
     pub expect: Expect,
@@ -106,11 +107,14 @@ fn data_case(
     expect: Expect,
 ) -> Result<DataCase> {
     let (input_args, answer_args) = validator_args(problem, package, &case.input)?;
+    // A sample's example output, where the output validator reads outputs after the run.
+    let plain = problem.checker.as_ref().is_none_or(|spec| spec.mode.is_plain());
+    let output = Some(case.input.with_extension("out")).filter(|out| plain && out.is_file());
     Ok(DataCase {
         name: case.name.clone(),
         input: case.input.clone(),
         answer: Some(case.expected.clone()),
-        output: None,
+        output,
         expect,
         input_args,
         answer_args,

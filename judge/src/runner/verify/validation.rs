@@ -408,7 +408,7 @@ impl Context<'_> {
             return errors;
         }
         if let Some(output) = &case.output {
-            let must_accept = case.expect == Expect::ValidOutput;
+            let must_accept = case.expect != Expect::InvalidOutput;
             match self.output_accepted(case, answer, output) {
                 Ok(accepted) if accepted == must_accept => {}
                 Ok(_) => errors.push(format!(
@@ -481,7 +481,14 @@ impl Context<'_> {
                 });
                 let with = match args {
                     ValidatorArgs::None => String::new(),
-                    args => format!(" (arguments {args:?})"),
+                    ValidatorArgs::All(all) => format!(" with the arguments `{}`", all.join(" ")),
+                    ValidatorArgs::Each(each) => {
+                        let each: Vec<String> = each
+                            .iter()
+                            .map(|(name, args)| format!("{name}: {}", args.join(" ")))
+                            .collect();
+                        format!(" with the arguments `{}`", each.join("; "))
+                    }
                 };
                 all_accept.then(|| format!("no input validator refuses {what}{with}"))
             })
