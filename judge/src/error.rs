@@ -190,6 +190,14 @@ pub enum Error {
         /// What a package has and this folder lacks.
         missing: String,
     },
+    /// A package's data breaks its validators, or a validator fails (`run --validate`).
+    #[error("{}: {message}", package.display())]
+    PackageData {
+        /// The package's folder.
+        package: PathBuf,
+        /// The file and what is wrong, as `verify` lists it.
+        message: String,
+    },
     /// The command line asks for something that cannot be done.
     #[error("{message}")]
     Usage {
@@ -403,6 +411,7 @@ impl Error {
             | Error::UnknownProblem { .. }
             | Error::NotAProblem { .. }
             | Error::NotAPackage { .. }
+            | Error::PackageData { .. }
             | Error::Parse { .. }
             | Error::NotUtf8 { .. }
             | Error::Exists { .. }

@@ -8,6 +8,7 @@ use crate::error::{CorpusFault, Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
+use crate::runner::verify::validation::check_data;
 use crate::runner::{self, Settings, Task};
 
 use super::Context;
@@ -92,12 +93,23 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     Ok(summary.outcome())
 }
 
-/// The inputs of `problems` that their validators reject, one error each (`--validate`).
+/// The inputs of `problems` that their validators reject, one error each (`--validate`);
+/// for a package, every fault its validators find in its data.
 fn illegal_inputs(context: &Context, problems: &[Result<Problem>]) -> Result<Vec<Error>> {
     use rayon::prelude::*;
     let compiler = context.compiler();
     let mut illegal = Vec::new();
     for problem in problems.iter().flatten() {
+        if problem.package.is_some() {
+            // A package's own validators, as `verify` runs them.
+            let data = check_data(problem, &compiler, context.jobs)?;
+            let package = context.repository.relative(&problem.dir).to_path_buf();
+            illegal.extend(data.errors.into_iter().map(|message| Error::PackageData {
+                package: package.clone(),
+                message,
+            }));
+            continue;
+        }
         let Some(validator) = Validator::of(&compiler, problem)? else {
             continue;
         };

@@ -268,6 +268,15 @@ fn verify_runs_the_package_validators_on_its_data() {
         assert!(table.contains(line), "no `{line}` in:\n{table}");
     }
     assert_eq!(table.matches("error: ").count(), 4, "{table}");
+    // `run --validate` asks the same validators first.
+    judge()
+        .args(["run", "--validate"])
+        .arg(&broken)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "data/secret/11.in: refused by input_validators/validate.py",
+        ));
 
     // A validator that takes anything: every junk input is a warning, and the invalid input
     // an error.
