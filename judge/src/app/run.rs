@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Format, RunArgs};
-use crate::corpus::Validator;
+use crate::corpus::{group_of, Validator};
 use crate::error::{CorpusFault, Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
@@ -126,7 +126,9 @@ fn illegal_inputs(context: &Context, problems: &[Result<Problem>]) -> Result<Vec
                     .relative(&case.input)
                     .display()
                     .to_string();
-                validator.check(&input, problem, &shown).err()
+                validator
+                    .check(&input, problem, &shown, group_of(&case.name))
+                    .err()
             })
             .collect();
         illegal.extend(found);

@@ -2,7 +2,7 @@
 //! committed together; an existing case is never overwritten.
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, run_tool, Validator};
+use super::{build_tool, case_paths, group_of, run_tool, Validator};
 use crate::error::{Error, Result};
 use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
 use crate::problem::provenance::{case_file, content_hash, Origin, Provenance};
@@ -39,9 +39,6 @@ pub fn add_case(
     derived_from: Option<String>,
 ) -> Result<String> {
     let session = Session::begin(&problem.dir)?;
-    if let Some(validator) = Validator::of(compiler, problem)? {
-        validator.check(input, problem, "the new case")?;
-    }
     let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
     let name = match naming {
         Naming::Given(name) => name.to_owned(),
@@ -61,6 +58,9 @@ pub fn add_case(
         return Err(Error::usage(format!(
             "case name `{name}` must be a relative path below tests/, like `manual/3`: {reason}"
         )));
+    }
+    if let Some(validator) = Validator::of(compiler, problem)? {
+        validator.check(input, problem, "the new case", group_of(&name))?;
     }
     let [input_path, output_path, answer_path] = case_paths(problem, &name);
     if exists(&answer_path) {

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, in_parallel, run_tool, Validator};
+use super::{build_tool, group_of, in_parallel, run_tool, Validator};
 use crate::compare::diff::{self, DiffLine};
 use crate::compare::{self, CompareMode};
 use crate::error::{Error, Result};
@@ -50,7 +50,12 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
     let outputs = in_parallel(jobs, &cases, |case| {
         let input = std::fs::read(&case.input).map_err(|error| Error::io(&case.input, error))?;
         if let Some(validator) = &validator {
-            validator.check(&input, problem, &format!("case `{}`", case.name))?;
+            validator.check(
+                &input,
+                problem,
+                &format!("case `{}`", case.name),
+                group_of(&case.name),
+            )?;
         }
         let current =
             std::fs::read(&case.expected).map_err(|error| Error::io(&case.expected, error))?;

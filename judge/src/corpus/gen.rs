@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
-use super::{build_tool, case_paths, in_parallel, on_disk, run_tool, OnDisk, Tool, Validator};
+use super::{
+    build_tool, case_paths, group_of, in_parallel, on_disk, run_tool, OnDisk, Tool, Validator,
+};
 use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
@@ -84,7 +86,7 @@ pub fn generate(
         let context = format!("`gen {}` ({})", case.args, case.name);
         let input = run_tool(&generator, &split_args(&case.args), b"", problem, &context)?;
         if let Some(validator) = &validator {
-            validator.check(&input, problem, &context)?;
+            validator.check(&input, problem, &context, group_of(&case.name))?;
         }
         let output = run_tool(&reference, &[], &input, problem, &context)?;
         Ok((input, output))

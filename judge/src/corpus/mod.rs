@@ -29,7 +29,7 @@ use crate::toolchain::{Build, Compiler, Program};
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
 pub use gen::generate;
-pub use validate::Validator;
+pub use validate::{group_of, Validator};
 
 /// A problem's reference or generator, built and ready.
 pub struct Tool {

@@ -76,7 +76,7 @@ impl Programs<'_> {
         )?;
         if let Some(validator) = &self.validator {
             let made_by = format!("the generator's input for {made_by}");
-            validator.check(&input, self.problem, &made_by)?;
+            validator.check(&input, self.problem, &made_by, None)?;
         }
         Ok(input)
     }

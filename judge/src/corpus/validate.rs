@@ -32,10 +32,17 @@ impl Validator {
         Ok(Some(Validator(build_tool(compiler, problem, &name)?)))
     }
 
-    /// Whether the validator takes `input`; `case` names it in the error (the case, or the
-    /// generator's arguments that made it). A validator that crashes or runs out of time is
-    /// an error of its own, never a pass.
-    pub fn check(&self, input: &[u8], problem: &Problem, case: &str) -> Result<()> {
+    /// Whether the validator takes `input`, a case of `group` (with that group's
+    /// `validator_args`); `case` names it in the error (the case, or the generator's
+    /// arguments that made it). A validator that crashes or runs out of time is an error of
+    /// its own, never a pass.
+    pub fn check(
+        &self,
+        input: &[u8],
+        problem: &Problem,
+        case: &str,
+        group: Option<&str>,
+    ) -> Result<()> {
         let tool = &self.0;
         let stdin = tempfile::NamedTempFile::new()
             .map_err(|error| Error::io(std::env::temp_dir(), error))?;
@@ -43,7 +50,7 @@ impl Validator {
         let limits = problem.limits_for(tool.program.language);
         let run = tool
             .program
-            .run(stdin.path(), limits, &[])
+            .run(stdin.path(), limits, problem.validator_args(group))
             .map_err(|error| Error::ToolFailed {
                 path: tool.path.clone(),
                 message: format!("cannot run: {error}"),
@@ -66,6 +73,11 @@ impl Validator {
         }
         Ok(())
     }
+}
+
+/// The group of the case named `name` (`small/3`): its first folder.
+pub fn group_of(name: &str) -> Option<&str> {
+    name.split_once('/').map(|(group, _)| group)
 }
 
 /// The problem's `validator.<ext>`, where it has one in a language the judge knows.

@@ -13,7 +13,7 @@ use super::layout::METADATA_FILE;
 use super::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use super::scoring::SubtaskSpec;
 use super::toml_file::{line_at, parse_toml, Located};
-use super::Problem;
+use super::{Problem, ANY_GROUP};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::toolchain::signature::Signature;
@@ -46,6 +46,16 @@ struct Metadata {
     /// Baekjoon-style subtasks: points won when all of a subtask's cases are accepted.
     #[serde(default)]
     subtasks: Vec<Spanned<SubtaskToml>>,
+    /// Arguments for `validator.<ext>`: a list for every case, or a table from group to
+    /// list (`"*"` for the groups it does not name).
+    validator_args: Option<ValidatorArgsToml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ValidatorArgsToml {
+    Every(Vec<String>),
+    ByGroup(std::collections::BTreeMap<String, Vec<String>>),
 }
 
 /// One `[[subtasks]]` table.
@@ -120,6 +130,11 @@ impl Problem {
             dir: dir.to_path_buf(),
             id,
             package: None,
+            validator_args: match metadata.validator_args {
+                None => Default::default(),
+                Some(ValidatorArgsToml::Every(args)) => [(ANY_GROUP.to_owned(), args)].into(),
+                Some(ValidatorArgsToml::ByGroup(groups)) => groups,
+            },
             function: match &metadata.function {
                 Some(text) => Some(
                     Signature::parse(text.get_ref())

@@ -66,6 +66,9 @@ pub struct Problem {
     /// The function the judge calls, for a function-form problem (Programmers): each case
     /// line is one call's arguments, each expected line its result.
     pub function: Option<crate::toolchain::signature::Signature>,
+    /// `problem.toml`'s `validator_args`: each group's arguments for the validator, `"*"`
+    /// for the others (a package's validators take theirs from its test groups).
+    pub validator_args: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 impl Problem {
@@ -103,12 +106,24 @@ impl Problem {
         })
     }
 
+    /// The validator's arguments for a case of `group` (the first folder of its name), or
+    /// for an input of no group yet (`stress`): the group's, else those of `"*"`.
+    pub fn validator_args(&self, group: Option<&str>) -> &[String] {
+        group
+            .and_then(|group| self.validator_args.get(group))
+            .or_else(|| self.validator_args.get(ANY_GROUP))
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// The limits a program in `language` runs under: the problem's, plus what the profile's
     /// judge grants that language.
     pub fn limits_for(&self, language: &Language) -> Limits {
         self.profile.allowance(language.id).apply(self.limits)
     }
 }
+
+/// The key of `validator_args` for every group it does not name.
+pub const ANY_GROUP: &str = "*";
 
 /// One input and its expected output.
 #[derive(Debug, Clone, PartialEq)]

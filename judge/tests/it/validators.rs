@@ -135,3 +135,39 @@ fn a_generator_that_makes_an_illegal_input_is_named_and_nothing_is_written() {
         .stderr(predicate::str::contains("is over 5"));
     assert_eq!(snapshot(&root.join("problems")), before);
 }
+
+#[test]
+fn a_validator_gets_the_arguments_problem_toml_gives_the_cases_group() {
+    let repository = tempfile::tempdir().unwrap();
+    let root = repository.path();
+    fs::create_dir(root.join("problems")).unwrap();
+    new_with_recipe(root, "sum");
+    let problem = root.join("problems/sum");
+    fs::remove_file(problem.join("validator.rs")).unwrap();
+    fs::write(
+        problem.join("validator.py"),
+        "import sys\nlargest = int(sys.argv[1])\nfor token in sys.stdin.read().split():\n\
+         \x20   if int(token) > largest:\n\
+         \x20       sys.exit(f'line 1: {token} is over {largest}')\n",
+    )
+    .unwrap();
+    let metadata = fs::read_to_string(problem.join("problem.toml")).unwrap();
+    fs::write(
+        problem.join("problem.toml"),
+        format!("{metadata}\n[validator_args]\nsmall = [\"5\"]\n\"*\" = [\"100\"]\n"),
+    )
+    .unwrap();
+    let add = |name: &str| {
+        let mut command = judge_in(root);
+        command
+            .args(["add", "sum", "--from-reference", "--name", name])
+            .write_stdin("7\n");
+        command.assert()
+    };
+    add("small/1")
+        .code(1)
+        .stderr(predicate::str::contains("7 is over 5"));
+    add("large/1").code(0);
+    assert!(problem.join("tests/large/1.in").is_file());
+    assert!(!problem.join("tests/small/1.in").exists());
+}

@@ -285,6 +285,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         dir: dir.to_path_buf(),
         id,
         function: None,
+        validator_args: Default::default(),
         package: Some(Package {
             version,
             scoring: kinds.scoring,
