@@ -213,6 +213,10 @@ pub(crate) struct VerifyArgs {
     /// The Kattis package folder (with problem.yaml and submissions/): an id or a path.
     #[arg(value_name = "PACKAGE")]
     pub package: PathBuf,
+    /// Only run the package's validators over its data (which a full verify does first),
+    /// not its submissions.
+    #[arg(long)]
+    pub validate: bool,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::kattis;
 use crate::report::{plural, Table};
+use crate::runner::verify::validation::{check_data, DataReport};
 use crate::runner::verify::{self, Row, RowOutcome};
 
 use super::Context;
@@ -24,6 +25,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         });
     }
     let problem = context.repository.load_problem(&dir)?;
+    let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
+    if args.validate {
+        let data = check_data(&problem, &context.compiler(), context.jobs)?;
+        print_data(&mut out, &data, &[]);
+        return Ok(match data.errors.is_empty() {
+            true => Outcome::Accepted,
+            false => Outcome::Error,
+        });
+    }
     let base = problem.dir.join(SUBMISSIONS_DIR);
     if !base.is_dir() {
         return Err(Error::NotAPackage {
@@ -34,7 +44,6 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let cache_dir = context.repository.cache_dir();
     let report = verify::verify(&problem, &context.compiler(), context.jobs)?;
     let rows = &report.rows;
-    let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
     print_table(&mut out, rows, &base);
     let count =
         |wanted: fn(&RowOutcome) -> bool| rows.iter().filter(|row| wanted(&row.outcome)).count();
@@ -55,24 +64,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
     let data = &report.data;
-    let _ = writeln!(
-        out,
-        "data: {} checked by {}: {}, {}",
-        plural(data.cases, "case"),
-        plural(data.validators, "validator"),
-        plural(data.errors.len(), "error"),
-        plural(data.warnings.len(), "warning")
-    );
-    let red = AnsiColor::Red.on_default();
-    for error in &data.errors {
-        let _ = writeln!(out, "{red}error{red:#}: {error}");
-    }
-    for warning in &data.warnings {
-        let _ = writeln!(out, "warning: {warning}");
-    }
-    for note in data.notes.iter().chain(&report.notes) {
-        let _ = writeln!(out, "note: {note}");
-    }
+    print_data(&mut out, data, &report.notes);
     for row in rows {
         if let Some(warning) = &row.warning {
             let name = row
@@ -90,6 +82,28 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+/// What the validators made of the data, and the `notes` besides.
+fn print_data(out: &mut impl Write, data: &DataReport, notes: &[String]) {
+    let _ = writeln!(
+        out,
+        "data: {} checked by {}: {}, {}",
+        plural(data.cases, "case"),
+        plural(data.validators, "validator"),
+        plural(data.errors.len(), "error"),
+        plural(data.warnings.len(), "warning")
+    );
+    let red = AnsiColor::Red.on_default();
+    for error in &data.errors {
+        let _ = writeln!(out, "{red}error{red:#}: {error}");
+    }
+    for warning in &data.warnings {
+        let _ = writeln!(out, "warning: {warning}");
+    }
+    for note in data.notes.iter().chain(notes) {
+        let _ = writeln!(out, "note: {note}");
+    }
 }
 
 /// A row per submission (named below `base`), its result word coloured once the columns are

@@ -97,8 +97,12 @@ pub fn judge_all(
     ids.sort_unstable();
     ids.dedup();
     // A problem that failed to load counts; an illegal input (`--validate`) is a loaded one's.
-    let of_a_loaded_problem =
-        |error: &Error| matches!(error, Error::InvalidInput { .. } | Error::PackageData { .. });
+    let of_a_loaded_problem = |error: &Error| {
+        matches!(
+            error,
+            Error::InvalidInput { .. } | Error::PackageData { .. }
+        )
+    };
     let unloaded = tasks
         .iter()
         .filter(|task| matches!(task, Err(error) if !of_a_loaded_problem(error)))

@@ -270,7 +270,10 @@ impl Sources {
 fn quoted_includes(text: &str) -> impl Iterator<Item = &str> {
     text.lines().filter_map(|line| {
         let rest = line.trim_start().strip_prefix('#')?.trim_start();
-        let rest = rest.strip_prefix("include")?.trim_start().strip_prefix('"')?;
+        let rest = rest
+            .strip_prefix("include")?
+            .trim_start()
+            .strip_prefix('"')?;
         rest.split_once('"').map(|(name, _)| name)
     })
 }

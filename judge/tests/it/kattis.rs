@@ -268,7 +268,19 @@ fn verify_runs_the_package_validators_on_its_data() {
         assert!(table.contains(line), "no `{line}` in:\n{table}");
     }
     assert_eq!(table.matches("error: ").count(), 4, "{table}");
-    // `run --validate` asks the same validators first.
+    // `verify --validate` checks the data alone; `run --validate` asks the same validators
+    // before judging.
+    let output = judge()
+        .args(["verify", "--validate"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    let alone = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{alone}");
+    assert!(
+        alone.starts_with("data: 10 cases") && alone.matches("error: ").count() == 4,
+        "{alone}"
+    );
     judge()
         .args(["run", "--validate"])
         .arg(&broken)
@@ -296,7 +308,9 @@ fn verify_runs_the_package_validators_on_its_data() {
             "{junk}:\n{table}"
         );
     }
-    assert!(table.contains("error: data/invalid_input/negative.in: every input validator accepts it"));
+    assert!(
+        table.contains("error: data/invalid_input/negative.in: every input validator accepts it")
+    );
 }
 
 /// `judge verify` on the package at `dir`: its exit code and its report.

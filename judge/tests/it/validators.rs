@@ -116,7 +116,11 @@ fn a_generator_that_makes_an_illegal_input_is_named_and_nothing_is_written() {
     // A validator in C++ (any language the judge builds will do) that includes a header from
     // beside it, as a testlib validator includes `testlib.h`.
     fs::remove_file(root.join("problems/sum/validator.rs")).unwrap();
-    fs::write(root.join("problems/sum/bounds.h"), "const long LARGEST = 5;\n").unwrap();
+    fs::write(
+        root.join("problems/sum/bounds.h"),
+        "const long LARGEST = 5;\n",
+    )
+    .unwrap();
     fs::write(
         root.join("problems/sum/validator.cpp"),
         "#include <cstdio>\n#include \"bounds.h\"\nint main() {\n  long x;\n\

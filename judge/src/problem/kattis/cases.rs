@@ -283,7 +283,8 @@ mod tests {
 
     #[test]
     fn input_validator_arguments_are_read_in_every_spelling_of_the_format() {
-        let all = |words: &[&str]| ValidatorArgs::All(words.iter().map(|w| w.to_string()).collect());
+        let all =
+            |words: &[&str]| ValidatorArgs::All(words.iter().map(|w| w.to_string()).collect());
         // Legacy: a string of flags, split on spaces.
         assert_eq!(args("\"--max  10\""), all(&["--max", "10"]));
         // 2023-07 and later: each item one argument, as written.

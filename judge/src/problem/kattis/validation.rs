@@ -10,8 +10,8 @@ use super::cases::{group_setting, GroupYaml, ValidatorArgs};
 use super::{submissions_in, Package};
 use crate::error::{Error, Result};
 use crate::problem::layout::{
-    ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR,
-    INVALID_INPUT_DIR, INVALID_OUTPUT_DIR, VALID_OUTPUT_DIR,
+    ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR, INVALID_INPUT_DIR,
+    INVALID_OUTPUT_DIR, VALID_OUTPUT_DIR,
 };
 use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
@@ -108,7 +108,10 @@ fn data_case(
 ) -> Result<DataCase> {
     let (input_args, answer_args) = validator_args(problem, package, &case.input)?;
     // A sample's example output, where the output validator reads outputs after the run.
-    let plain = problem.checker.as_ref().is_none_or(|spec| spec.mode.is_plain());
+    let plain = problem
+        .checker
+        .as_ref()
+        .is_none_or(|spec| spec.mode.is_plain());
     let output = Some(case.input.with_extension("out")).filter(|out| plain && out.is_file());
     Ok(DataCase {
         name: case.name.clone(),

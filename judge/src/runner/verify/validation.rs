@@ -15,9 +15,9 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::judging::checker::{build_checker, check, Judgement};
 use crate::judging::verdict::classify_run;
+use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
-use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::{Problem, TestCase};
 use crate::sandbox::Termination;
 use crate::toolchain::compiler::{Build, Compiler};
@@ -98,9 +98,8 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     };
     let inputs = build(&plan.input_validators);
     let answers = build(&plan.answer_validators);
-    let unbuilt = plan.input_validators.len() + plan.answer_validators.len()
-        - inputs.len()
-        - answers.len();
+    let unbuilt =
+        plan.input_validators.len() + plan.answer_validators.len() - inputs.len() - answers.len();
     let checker = match plan
         .cases
         .iter()
@@ -222,7 +221,8 @@ impl Validator {
                 let run = program
                     .run(file, CHECKER_LIMITS, &argv)
                     .map_err(|error| format!("{}: cannot run: {error}", self.name))?;
-                let refused = matches!(run.termination, Termination::Exited(code) if code != ACCEPTS);
+                let refused =
+                    matches!(run.termination, Termination::Exited(code) if code != ACCEPTS);
                 match (run.termination, classify_run(&run, &CHECKER_LIMITS)) {
                     (Termination::Exited(ACCEPTS), _) => Ok(Said::Accepts),
                     (_, None | Some(crate::judging::verdict::Verdict::RuntimeError(_)))
@@ -254,7 +254,10 @@ impl Validator {
             }
             How::Viva(tool, script) => {
                 let mut command = std::process::Command::new(tool);
-                command.arg(script).arg(absolute(file)).args(args.of(&self.path));
+                command
+                    .arg(script)
+                    .arg(absolute(file))
+                    .args(args.of(&self.path));
                 run_script(command, Path::new("/dev/null"), &self.name)
             }
         }
@@ -302,7 +305,9 @@ fn with_constants(problem: &Problem, path: &Path) -> std::io::Result<tempfile::T
         Some(package) => package.constants.apply_text(&text).into_owned(),
         None => text,
     };
-    let copy = tempfile::Builder::new().prefix("judge-validator-").tempfile()?;
+    let copy = tempfile::Builder::new()
+        .prefix("judge-validator-")
+        .tempfile()?;
     std::fs::write(copy.path(), text)?;
     Ok(copy.into_temp_path())
 }
@@ -364,14 +369,21 @@ impl Context<'_> {
             }
             refused
         };
-        let refused_input =
-            refusals(self.inputs, &case.input, None, &case.input_args, &mut errors);
+        let refused_input = refusals(
+            self.inputs,
+            &case.input,
+            None,
+            &case.input_args,
+            &mut errors,
+        );
         if case.expect == Expect::InvalidInput {
             if refused_input.is_empty() && errors.is_empty() && self.complete {
                 errors.push(if self.inputs.is_empty() {
                     format!("{input_name}: no input validator to refuse it")
                 } else {
-                    format!("{input_name}: every input validator accepts it, and it must be refused")
+                    format!(
+                        "{input_name}: every input validator accepts it, and it must be refused"
+                    )
                 });
             }
             return errors;
@@ -415,7 +427,11 @@ impl Context<'_> {
                     "data/{}.out: the output validator {} it, and it must {}",
                     case.name,
                     if must_accept { "refuses" } else { "accepts" },
-                    if must_accept { "accept it" } else { "be refused" }
+                    if must_accept {
+                        "accept it"
+                    } else {
+                        "be refused"
+                    }
                 )),
                 Err(fault) => errors.push(format!("data/{}.out: {fault}", case.name)),
             }
