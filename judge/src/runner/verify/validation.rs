@@ -339,6 +339,19 @@ fn with_colon(said: &str) -> String {
     }
 }
 
+/// One stage of a case's check: its input through the input validators, or its answer
+/// through the answer validators.
+struct Stage<'a> {
+    what: &'static str,
+    validators: &'a [Validator],
+    file: &'a Path,
+    /// The input an answer answers, its validators' first argument.
+    input: Option<&'a Path>,
+    args: &'a ValidatorArgs,
+    /// A case of this stage's invalid folder: some validator must refuse it.
+    must_refuse: bool,
+}
+
 /// What every case's check needs.
 struct Context<'a> {
     problem: &'a Problem,
@@ -353,70 +366,29 @@ impl Context<'_> {
     /// The package errors one case shows.
     fn check_case(&self, case: &DataCase) -> Vec<String> {
         let mut errors = Vec::new();
-        let input_name = format!("data/{}.in", case.name);
-        let refusals = |validators: &[Validator],
-                        file: &Path,
-                        input: Option<&Path>,
-                        args: &ValidatorArgs,
-                        errors: &mut Vec<String>| {
-            let mut refused = Vec::new();
-            for validator in validators {
-                match validator.run(file, input, args) {
-                    Ok(Said::Accepts) => {}
-                    Ok(Said::Refuses(why)) => refused.push(format!("{} ({why})", validator.name)),
-                    Err(fault) => errors.push(format!("data/{}: {fault}", case.name)),
-                }
-            }
-            refused
+        let input = Stage {
+            what: "input",
+            validators: self.inputs,
+            file: &case.input,
+            input: None,
+            args: &case.input_args,
+            must_refuse: case.expect == Expect::InvalidInput,
         };
-        let refused_input = refusals(
-            self.inputs,
-            &case.input,
-            None,
-            &case.input_args,
-            &mut errors,
-        );
-        if case.expect == Expect::InvalidInput {
-            if refused_input.is_empty() && errors.is_empty() && self.complete {
-                errors.push(if self.inputs.is_empty() {
-                    format!("{input_name}: no input validator to refuse it")
-                } else {
-                    format!(
-                        "{input_name}: every input validator accepts it, and it must be refused"
-                    )
-                });
-            }
-            return errors;
-        }
-        if let Some(refused) = refused_input.first() {
-            errors.push(format!("{input_name}: refused by {refused}"));
+        if !self.passes(case, input, &mut errors) {
             return errors;
         }
         let Some(answer) = &case.answer else {
             return errors;
         };
-        let answer_name = format!("data/{}.ans", case.name);
-        let refused_answer = refusals(
-            self.answers,
-            answer,
-            Some(&case.input),
-            &case.answer_args,
-            &mut errors,
-        );
-        if case.expect == Expect::InvalidAnswer {
-            if refused_answer.is_empty() && errors.is_empty() && self.complete {
-                errors.push(if self.answers.is_empty() {
-                    format!("{answer_name}: no answer validator (answer_validators/) to refuse it")
-                } else {
-                    format!(
-                        "{answer_name}: every answer validator accepts it, and it must be refused"
-                    )
-                });
-            }
-            return errors;
-        }
-        if let Some(refused) = refused_answer.first() {
-            errors.push(format!("{answer_name}: refused by {refused}"));
+        let answers = Stage {
+            what: "answer",
+            validators: self.answers,
+            file: answer,
+            input: Some(&case.input),
+            args: &case.answer_args,
+            must_refuse: case.expect == Expect::InvalidAnswer,
+        };
+        if !self.passes(case, answers, &mut errors) {
             return errors;
         }
         if let Some(output) = &case.output {
@@ -437,6 +409,42 @@ impl Context<'_> {
             }
         }
         errors
+    }
+
+    /// Runs one stage's validators, noting its faults in `errors`; whether the case goes on
+    /// to the next stage (every validator took the file, and it is not this stage's invalid
+    /// case, which some validator must refuse).
+    fn passes(&self, case: &DataCase, stage: Stage, errors: &mut Vec<String>) -> bool {
+        let shown = stage
+            .file
+            .strip_prefix(&self.problem.dir)
+            .unwrap_or(stage.file);
+        let shown = shown.display();
+        let what = stage.what;
+        let faults = errors.len();
+        let mut refused = Vec::new();
+        for validator in stage.validators {
+            match validator.run(stage.file, stage.input, stage.args) {
+                Ok(Said::Accepts) => {}
+                Ok(Said::Refuses(why)) => refused.push(format!("{} ({why})", validator.name)),
+                Err(fault) => errors.push(format!("data/{}: {fault}", case.name)),
+            }
+        }
+        if stage.must_refuse {
+            if refused.is_empty() && errors.len() == faults && self.complete {
+                errors.push(match stage.validators {
+                    [] => format!("{shown}: no {what} validator to refuse it"),
+                    _ => format!(
+                        "{shown}: every {what} validator accepts it, and it must be refused"
+                    ),
+                });
+            }
+            return false;
+        }
+        if let Some(first) = refused.first() {
+            errors.push(format!("{shown}: refused by {first}"));
+        }
+        refused.is_empty() && errors.len() == faults
     }
 
     /// Whether the output validator (or the default one) accepts `output` as an answer to
