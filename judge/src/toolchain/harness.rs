@@ -20,8 +20,17 @@ pub fn file_name(language: &Language) -> Option<&'static str> {
         LanguageId::JavaScript => "judge_call.js",
         LanguageId::Java => "JudgeCall.java",
         LanguageId::Cpp => "judge_call.cpp",
+        // Appended to the file itself (see `rust`): the name is never a file's.
+        LanguageId::Rust => "judge_call.rs",
         _ => return None,
     })
+}
+
+/// Whether the caller is appended to the user's file rather than built beside it: Rust
+/// cannot call another file's private function, and `include!` refuses a file that opens
+/// with `//!` or `#![...]`. The file's own lines keep their numbers in compiler messages.
+pub fn appended(language: &Language) -> bool {
+    language.id == LanguageId::Rust
 }
 
 /// The class the JVM starts (Java's harness).
@@ -36,6 +45,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
         LanguageId::Cpp => &["main(", "main ("],
+        LanguageId::Rust => &["fn main("],
         _ => return false,
     };
     file_name(language).is_some() && !own_entry.iter().any(|entry| code.contains(entry))
@@ -51,10 +61,44 @@ pub fn missing_function(language: &Language, code: &str, signature: &Signature) 
             "no function `{name}`: the judge calls `{signature}`"
         ));
     }
-    if language.id == LanguageId::Java {
-        return java_parameters_differ(&code, signature);
+    match language.id {
+        LanguageId::Java => java_parameters_differ(&code, signature),
+        LanguageId::Rust => rust_parameters_differ(&code, signature),
+        _ => None,
     }
-    None
+}
+
+/// Where a Rust `fn name(...)` takes another number of parameters than the judge passes
+/// (rustc would point at the caller's line).
+fn rust_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
+    let start = code.find(&format!("fn {}(", signature.name))? + signature.name.len() + 4;
+    let (mut depth, mut count, mut empty) = (0usize, 0usize, true);
+    for character in code[start..].chars() {
+        match character {
+            '(' | '<' | '[' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                count += 1;
+                empty = true;
+                continue;
+            }
+            c if c.is_whitespace() => continue,
+            _ => {}
+        }
+        if empty {
+            empty = false;
+        }
+    }
+    // A trailing comma ends the list without one more parameter.
+    let found = if empty { count } else { count + 1 };
+    let wanted = signature.parameters.len();
+    (found != wanted).then(|| {
+        format!(
+            "fn {}() takes {found} parameters, but the judge calls it with {wanted} (`{signature}`)",
+            signature.name
+        )
+    })
 }
 
 /// Whether `code` defines a function `name`: `def name(`, `function name(` (or `name = ...`
@@ -114,6 +158,7 @@ pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Op
         LanguageId::JavaScript => javascript(signature, user_file),
         LanguageId::Java => java(signature),
         LanguageId::Cpp => cpp(signature),
+        LanguageId::Rust => rust(signature),
         _ => return None,
     })
 }
@@ -526,5 +571,250 @@ int main() {
     }
     std::cout.flush();
     std::cerr << "\n{marker}" << times << "\n";
+}
+"#;
+
+fn rust(signature: &Signature) -> String {
+    let count = signature.parameters.len();
+    let reads: String = (0..count)
+        .map(|i| {
+            format!("        let a{i} = judge_call::Read::read(&mut c);\n        c.comma();\n")
+        })
+        .collect();
+    let arguments: Vec<String> = (0..count).map(|i| format!("a{i}")).collect();
+    RUST.replace("{name}", &signature.name)
+        .replace("{reads}", &reads)
+        .replace("{arguments}", &arguments.join(", "))
+        .replace("{marker}", CALL_TIMES)
+}
+
+/// Appended after the user's last line: each argument's type is the parameter's, inferred.
+const RUST: &str = r#"
+// Written by the judge, after the file: calls {name} once per input line.
+#[allow(dead_code)]
+mod judge_call {
+    pub struct Cursor<'a> {
+        text: &'a [u8],
+        at: usize,
+    }
+
+    impl<'a> Cursor<'a> {
+        pub fn new(text: &'a str) -> Self {
+            Cursor { text: text.as_bytes(), at: 0 }
+        }
+        fn peek(&self) -> Option<u8> {
+            self.text.get(self.at).copied()
+        }
+        fn skip(&mut self) {
+            while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
+                self.at += 1;
+            }
+        }
+        pub fn comma(&mut self) {
+            self.skip();
+            if self.peek() == Some(b',') {
+                self.at += 1;
+            }
+        }
+        fn token(&mut self) -> &'a str {
+            self.skip();
+            let start = self.at;
+            while self.peek().is_some_and(|b| b != b',' && b != b']' && !b.is_ascii_whitespace()) {
+                self.at += 1;
+            }
+            std::str::from_utf8(&self.text[start..self.at]).unwrap_or("")
+        }
+    }
+
+    pub trait Read: Sized {
+        fn read(c: &mut Cursor) -> Self;
+    }
+
+    macro_rules! numbers {
+        ($($t:ty),*) => {$(
+            impl Read for $t {
+                fn read(c: &mut Cursor) -> Self {
+                    let token = c.token();
+                    token.parse().unwrap_or_else(|_| panic!("`{token}` is not a {}", stringify!($t)))
+                }
+            }
+        )*};
+    }
+    numbers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+    impl Read for bool {
+        fn read(c: &mut Cursor) -> Self {
+            c.token() == "true"
+        }
+    }
+
+    impl Read for String {
+        fn read(c: &mut Cursor) -> Self {
+            c.skip();
+            c.at += 1;
+            let mut text = String::new();
+            let mut bytes = Vec::new();
+            while let Some(b) = c.peek() {
+                c.at += 1;
+                match b {
+                    b'"' => break,
+                    b'\\' => {
+                        let escaped = c.peek().unwrap_or(b'\\');
+                        c.at += 1;
+                        match escaped {
+                            b'n' => bytes.push(b'\n'),
+                            b't' => bytes.push(b'\t'),
+                            b'u' => {
+                                let hex = std::str::from_utf8(&c.text[c.at..c.at + 4]).unwrap_or("0");
+                                c.at += 4;
+                                let unit = char::from_u32(u32::from_str_radix(hex, 16).unwrap_or(0));
+                                let mut buffer = [0; 4];
+                                bytes.extend_from_slice(unit.unwrap_or('?').encode_utf8(&mut buffer).as_bytes());
+                            }
+                            other => bytes.push(other),
+                        }
+                    }
+                    other => bytes.push(other),
+                }
+            }
+            text.push_str(&String::from_utf8_lossy(&bytes));
+            text
+        }
+    }
+
+    impl Read for char {
+        fn read(c: &mut Cursor) -> Self {
+            String::read(c).chars().next().unwrap_or('\0')
+        }
+    }
+
+    impl<T: Read> Read for Vec<T> {
+        fn read(c: &mut Cursor) -> Self {
+            c.skip();
+            c.at += 1;
+            let mut items = Vec::new();
+            c.skip();
+            if c.peek() == Some(b']') {
+                c.at += 1;
+                return items;
+            }
+            loop {
+                items.push(T::read(c));
+                c.skip();
+                let end = c.peek();
+                c.at += 1;
+                if end != Some(b',') {
+                    return items;
+                }
+            }
+        }
+    }
+
+    pub trait Show {
+        fn show(&self, out: &mut String);
+    }
+
+    macro_rules! integers {
+        ($($t:ty),*) => {$(
+            impl Show for $t {
+                fn show(&self, out: &mut String) {
+                    out.push_str(&self.to_string());
+                }
+            }
+        )*};
+    }
+    integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
+
+    impl Show for f64 {
+        fn show(&self, out: &mut String) {
+            let text = self.to_string();
+            out.push_str(&text);
+            if !text.contains(['.', 'e', 'i', 'N']) {
+                out.push_str(".0");
+            }
+        }
+    }
+
+    impl Show for f32 {
+        fn show(&self, out: &mut String) {
+            f64::from(*self).show(out)
+        }
+    }
+
+    impl Show for str {
+        fn show(&self, out: &mut String) {
+            out.push('"');
+            for character in self.chars() {
+                match character {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\t' => out.push_str("\\t"),
+                    other => out.push(other),
+                }
+            }
+            out.push('"');
+        }
+    }
+
+    impl Show for String {
+        fn show(&self, out: &mut String) {
+            self.as_str().show(out)
+        }
+    }
+
+    impl Show for char {
+        fn show(&self, out: &mut String) {
+            self.to_string().show(out)
+        }
+    }
+
+    impl<T: Show + ?Sized> Show for &T {
+        fn show(&self, out: &mut String) {
+            (**self).show(out)
+        }
+    }
+
+    impl<T: Show> Show for [T] {
+        fn show(&self, out: &mut String) {
+            out.push('[');
+            for (i, item) in self.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                item.show(out);
+            }
+            out.push(']');
+        }
+    }
+
+    impl<T: Show> Show for Vec<T> {
+        fn show(&self, out: &mut String) {
+            self.as_slice().show(out)
+        }
+    }
+
+    /// This thread's CPU time in microseconds (the scheduler's count, in nanoseconds).
+    pub fn cpu_us() -> u64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+        stat.split_whitespace().next().and_then(|ns| ns.parse::<u64>().ok()).unwrap_or(0) / 1000
+    }
+}
+
+fn main() {
+    use std::io::Read as _;
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).unwrap();
+    let (mut out, mut times) = (String::new(), Vec::new());
+    for line in input.lines().filter(|line| !line.trim().is_empty()) {
+        let mut c = judge_call::Cursor::new(line);
+{reads}        let start = judge_call::cpu_us();
+        let result = {name}({arguments});
+        times.push((judge_call::cpu_us() - start).to_string());
+        judge_call::Show::show(&result, &mut out);
+        out.push('\n');
+    }
+    print!("{out}");
+    eprintln!("\n{marker}{}", times.join(","));
 }
 "#;

@@ -142,6 +142,15 @@ impl Sources {
         ) else {
             return self;
         };
+        if harness::appended(self.language) {
+            let file = &mut self.files[0].1;
+            if !file.ends_with(b"\n") {
+                file.push(b'\n');
+            }
+            file.extend_from_slice(text.as_bytes());
+            self.called = Some(signature.clone());
+            return self;
+        }
         self.files.push((name.to_owned(), text.into_bytes()));
         self.main = name.to_owned();
         if self.language.id == LanguageId::Java {

@@ -34,6 +34,15 @@ fn the_function_alone_is_accepted_in_every_language_the_judge_calls() {
     fs::write(&python, function).unwrap();
     let report = judged(&python, 0);
     assert!(report.contains("17/17 accepted"), "py: {report}");
+    // Rust: our own file without its `main` (it opens with `//!` lines, and keeps its tests).
+    let ours =
+        fs::read_to_string(repository_root().join("solutions/programmers_160585.rs")).unwrap();
+    let (function, rest) = ours.split_once("fn main() {").unwrap();
+    let tests = &rest[rest.find("#[cfg(test)]").unwrap()..];
+    let rust = dir.path().join("programmers_160585.rs");
+    fs::write(&rust, format!("{function}{tests}")).unwrap();
+    let report = judged(&rust, 0);
+    assert!(report.contains("17/17 accepted"), "rs: {report}");
     for language in ["java", "cpp", "js"] {
         let file = fixture(&format!("function_form/solution_160585.{language}"));
         let report = judged(Path::new(&file), 0);
