@@ -818,3 +818,21 @@ fn main() {
     eprintln!("\n{marker}{}", times.join(","));
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rust_parameter_list_is_counted_at_its_top_level() {
+        let signature = Signature::parse("solution(a: int[], b: int) -> int").unwrap();
+        let differs = |code: &str| rust_parameters_differ(code, &signature).is_some();
+        assert!(!differs("fn solution(a: Vec<i64>, b: i64) -> i64 { 0 }"));
+        assert!(!differs(
+            "fn solution(\n    a: HashMap<i32, (u8, u8)>,\n    b: [u8; 3],\n) -> i64 {"
+        ));
+        assert!(differs("fn solution(a: HashMap<i32, i32>) -> i64 { 0 }"));
+        assert!(differs("fn solution() -> i64 { 0 }"));
+        assert!(differs("fn solution(a: i32, b: i32, c: i32) -> i64 { 0 }"));
+    }
+}

@@ -81,6 +81,18 @@ fn each_fault_is_the_users_with_its_reason() {
         arity.contains("RE") && arity.contains("`solution` takes 2 parameters"),
         "{arity}"
     );
+    let rust_arity = judged(
+        &file(
+            "arity.rs",
+            "fn solution(board: Vec<String>, k: HashMap<i32, i32>) -> i32 {\n    1\n}\n",
+        ),
+        1,
+    );
+    assert!(
+        rust_arity.contains("CE")
+            && rust_arity.contains("takes 2 parameters, but the judge calls it with 1"),
+        "{rust_arity}"
+    );
     let throws = judged(
         &file(
             "throws.js",
