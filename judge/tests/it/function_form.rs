@@ -178,22 +178,51 @@ fn a_new_function_form_problem_grows_and_judges_the_function_alone() {
         .args(["new", "sum", "--profile", "programmers"])
         .assert()
         .code(0);
-    let metadata = fs::read_to_string(root.join("problems/sum/problem.toml")).unwrap();
+    let problem = root.join("problems/sum");
+    let metadata = fs::read_to_string(problem.join("problem.toml")).unwrap();
     assert!(
         metadata.contains("function = \"solution(numbers: int[]) -> int\""),
         "{metadata}"
     );
+    // The problem made its own: two parameters of different types, a reference that reads
+    // them (the placeholder's validator, for one array a line, goes).
+    fs::write(
+        problem.join("problem.toml"),
+        metadata.replace(
+            "solution(numbers: int[]) -> int",
+            "solution(numbers: int[], k: long) -> long",
+        ),
+    )
+    .unwrap();
+    fs::remove_file(problem.join("validator.rs")).unwrap();
+    fs::write(
+        problem.join("reference.rs"),
+        "use std::io::Read;\nfn main() {\n    let mut input = String::new();\n    \
+         std::io::stdin().read_to_string(&mut input).unwrap();\n    \
+         for call in input.lines().filter(|l| !l.trim().is_empty()) {\n        \
+         let (numbers, k) = call.rsplit_once(',').unwrap();\n        \
+         let numbers = numbers.trim().trim_start_matches('[').trim_end_matches(']');\n        \
+         let sum: i64 = numbers.split(',').filter(|n| !n.trim().is_empty()).map(|n| n.trim().parse::<i64>().unwrap()).sum();\n        \
+         println!(\"{}\", sum * k.trim().parse::<i64>().unwrap());\n    }\n}\n",
+    )
+    .unwrap();
     let call = root.join("call.in");
-    fs::write(&call, "[1, 2, 3]\n[-4]\n").unwrap();
+    fs::write(&call, "[1, 2, 3], 4\n[-4], 3000000000\n[], 7\n").unwrap();
     judge_in(root)
         .args(["add", "sum", "--from-reference", "--input"])
         .arg(&call)
         .assert()
         .code(0);
+    assert_eq!(
+        fs::read_to_string(problem.join("tests/manual/1.out")).unwrap(),
+        "24\n-12000000000\n0\n"
+    );
     for (name, code) in [
-        ("sum.py", "def solution(numbers):\n    return sum(numbers)\n"),
-        ("sum.js", "function solution(numbers) {\n    return numbers.reduce((a, b) => a + b, 0);\n}\n"),
-        ("sum.cpp", "#include <vector>\nusing namespace std;\n\nint solution(vector<int> numbers) {\n    int sum = 0;\n    for (int n : numbers) sum += n;\n    return sum;\n}\n"),
+        ("sum.py", "def solution(numbers, k):\n    return sum(numbers) * k\n"),
+        ("sum.js", "function solution(numbers, k) {\n    return numbers.reduce((a, b) => a + b, 0) * k;\n}\n"),
+        ("sum.cpp", "#include <vector>\nusing namespace std;\n\nlong long solution(vector<int> numbers, long long k) {\n    long long sum = 0;\n    for (int n : numbers) sum += n;\n    return sum * k;\n}\n"),
+        ("Solution.java", "class Solution {\n    public long solution(int[] numbers, long k) {\n        long sum = 0;\n        for (int n : numbers) sum += n;\n        return sum * k;\n    }\n}\n"),
+        ("sum.rs", "fn solution(numbers: Vec<i32>, k: i64) -> i64 {\n    numbers.iter().map(|&n| n as i64).sum::<i64>() * k\n}\n"),
     ] {
         let file = root.join(name);
         fs::write(&file, code).unwrap();
