@@ -20,6 +20,7 @@ pub fn file_name(language: &Language) -> Option<&'static str> {
         LanguageId::JavaScript => "judge_call.js",
         LanguageId::Java => "JudgeCall.java",
         LanguageId::Cpp => "judge_call.cpp",
+        LanguageId::Kotlin => "JudgeCall.kt",
         // Appended to the file itself (see `rust`): the name is never a file's.
         LanguageId::Rust => "judge_call.rs",
         _ => return None,
@@ -35,6 +36,8 @@ pub fn appended(language: &Language) -> bool {
 
 /// The class the JVM starts (Java's harness).
 pub const JAVA_CLASS: &str = "JudgeCall";
+/// The class of the Kotlin harness's `main`.
+pub const KOTLIN_CLASS: &str = "JudgeCallKt";
 
 /// Whether a file is the function alone: it has no entry point of its own (a `main`, code
 /// that reads the standard input, our stdin adapter), so the judge must call it.
@@ -44,6 +47,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
         LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
+        LanguageId::Kotlin => &["fun main("],
         LanguageId::Cpp => &["main(", "main ("],
         LanguageId::Rust => &["fn main("],
         _ => return false,
@@ -64,7 +68,34 @@ pub fn missing_function(language: &Language, code: &str, signature: &Signature) 
     match language.id {
         LanguageId::Java => java_parameters_differ(&code, signature),
         LanguageId::Rust => rust_parameters_differ(&code, signature),
+        LanguageId::Kotlin => kotlin_parameters_differ(&code, signature),
         _ => None,
+    }
+}
+
+/// The parameters of the list opening at `code[start..]` (just after its `(`), split at its
+/// top-level commas (not those of `HashMap<i32, i32>` or `(u8, u8)`), trimmed, without an
+/// empty one after a trailing comma.
+fn parameter_list(code: &str, start: usize) -> Vec<String> {
+    let (mut depth, mut parameters, mut current) = (0usize, Vec::new(), String::new());
+    for character in code[start..].chars() {
+        match character {
+            '(' | '<' | '[' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' | '>' | ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                parameters.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(character);
+    }
+    parameters.push(current);
+    let parameters: Vec<String> = parameters.iter().map(|p| p.trim().to_owned()).collect();
+    match parameters.split_last() {
+        Some((last, rest)) if last.is_empty() => rest.to_vec(),
+        _ => parameters,
     }
 }
 
@@ -72,31 +103,39 @@ pub fn missing_function(language: &Language, code: &str, signature: &Signature) 
 /// (rustc would point at the caller's line).
 fn rust_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
     let start = code.find(&format!("fn {}(", signature.name))? + signature.name.len() + 4;
-    let (mut depth, mut count, mut empty) = (0usize, 0usize, true);
-    for character in code[start..].chars() {
-        match character {
-            '(' | '<' | '[' => depth += 1,
-            ')' if depth == 0 => break,
-            ')' | '>' | ']' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                count += 1;
-                empty = true;
-                continue;
-            }
-            c if c.is_whitespace() => continue,
-            _ => {}
-        }
-        if empty {
-            empty = false;
-        }
-    }
-    // A trailing comma ends the list without one more parameter.
-    let found = if empty { count } else { count + 1 };
+    let found = parameter_list(code, start).len();
     let wanted = signature.parameters.len();
     (found != wanted).then(|| {
         format!(
             "fn {}() takes {found} parameters, but the judge calls it with {wanted} (`{signature}`)",
             signature.name
+        )
+    })
+}
+
+/// Where a Kotlin `fun name(...)` takes other parameter types than the judge passes, as
+/// Programmers' Kotlin templates spell them (`IntArray` for `int[]`).
+fn kotlin_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
+    let start = code.find(&format!("fun {}(", signature.name))? + signature.name.len() + 5;
+    let found: Vec<String> = parameter_list(code, start)
+        .iter()
+        .map(|parameter| {
+            let kind = parameter.split_once(':').map_or("", |(_, kind)| kind);
+            kind.split_whitespace().collect()
+        })
+        .collect();
+    let wanted: Vec<String> = signature
+        .parameters
+        .iter()
+        .map(|(_, kind)| kotlin_type(kind))
+        .collect();
+    (found != wanted).then(|| {
+        format!(
+            "{}({}) is declared, but the judge calls {}({}) (`{signature}`)",
+            signature.name,
+            found.join(", "),
+            signature.name,
+            wanted.join(", ")
         )
     })
 }
@@ -115,6 +154,7 @@ pub fn defines(language: &Language, code: &str, name: &str) -> bool {
             code.contains(&format!("function {name}(")) || code.contains(&format!("{name} ="))
         }
         LanguageId::Rust => code.contains(&format!("fn {name}(")),
+        LanguageId::Kotlin => code.contains(&format!("fun {name}(")),
         _ => code.contains(&format!(" {name}(")),
     }
 }
@@ -158,6 +198,7 @@ pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Op
         LanguageId::JavaScript => javascript(signature, user_file),
         LanguageId::Java => java(signature),
         LanguageId::Cpp => cpp(signature),
+        LanguageId::Kotlin => kotlin(signature),
         LanguageId::Rust => rust(signature),
         _ => return None,
     })
@@ -574,6 +615,147 @@ int main() {
 }
 "#;
 
+/// A type as Kotlin spells it, as Programmers' Kotlin templates do (`IntArray` for `int[]`).
+fn kotlin_type(kind: &Type) -> String {
+    match kind {
+        Type::Int => "Int".into(),
+        Type::Long => "Long".into(),
+        Type::Double => "Double".into(),
+        Type::Boolean => "Boolean".into(),
+        Type::String => "String".into(),
+        Type::Array(element) => match **element {
+            Type::Int => "IntArray".into(),
+            Type::Long => "LongArray".into(),
+            Type::Double => "DoubleArray".into(),
+            Type::Boolean => "BooleanArray".into(),
+            _ => format!("Array<{}>", kotlin_type(element)),
+        },
+    }
+}
+
+/// A Kotlin expression converting `value` (the parsed literal, `Any?`) to `kind`.
+fn kotlin_conversion(kind: &Type, value: &str) -> String {
+    match kind {
+        Type::Int => format!("({value} as Number).toInt()"),
+        Type::Long => format!("({value} as Number).toLong()"),
+        Type::Double => format!("({value} as Number).toDouble()"),
+        Type::Boolean => format!("({value} as Boolean)"),
+        Type::String => format!("({value} as String)"),
+        Type::Array(element) => {
+            let list = format!("({value} as List<*>)");
+            let each = kotlin_conversion(element, "it");
+            match **element {
+                Type::Int => format!("{list}.map {{ {each} }}.toIntArray()"),
+                Type::Long => format!("{list}.map {{ {each} }}.toLongArray()"),
+                Type::Double => format!("{list}.map {{ {each} }}.toDoubleArray()"),
+                Type::Boolean => format!("{list}.map {{ {each} }}.toBooleanArray()"),
+                _ => format!("{list}.map {{ {each} }}.toTypedArray()"),
+            }
+        }
+    }
+}
+
+fn kotlin(signature: &Signature) -> String {
+    let arguments: Vec<String> = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| kotlin_conversion(kind, &format!("arguments[{i}]")))
+        .collect();
+    KOTLIN
+        .replace("{name}", &signature.name)
+        .replace("{arguments}", &arguments.join(", "))
+        .replace("{marker}", CALL_TIMES)
+}
+
+const KOTLIN: &str = r#"// Written by the judge: calls Solution().{name} once per input line.
+import java.lang.management.ManagementFactory
+
+private class JudgeCallReader(val text: String) {
+    var at = 0
+    fun skip() { while (at < text.length && text[at].isWhitespace()) at++ }
+    fun value(): Any? {
+        skip()
+        val c = text[at]
+        if (c == '[') {
+            at++
+            val list = ArrayList<Any?>()
+            skip()
+            if (text[at] == ']') { at++; return list }
+            while (true) {
+                list.add(value())
+                skip()
+                if (text[at++] == ']') return list
+            }
+        }
+        if (c == '"') {
+            val s = StringBuilder()
+            at++
+            while (text[at] != '"') {
+                val d = text[at++]
+                if (d == '\\') {
+                    val e = text[at++]
+                    when (e) {
+                        'n' -> s.append('\n')
+                        't' -> s.append('\t')
+                        'u' -> { s.append(text.substring(at, at + 4).toInt(16).toChar()); at += 4 }
+                        else -> s.append(e)
+                    }
+                } else s.append(d)
+            }
+            at++
+            return s.toString()
+        }
+        if (text.startsWith("true", at)) { at += 4; return true }
+        if (text.startsWith("false", at)) { at += 5; return false }
+        val start = at
+        while (at < text.length && "+-0123456789.eE".indexOf(text[at]) >= 0) at++
+        val number = text.substring(start, at)
+        return number.toLongOrNull() ?: number.toDouble()
+    }
+}
+
+private fun judgeCallShow(value: Any?): String = when (value) {
+    null -> "null"
+    is String -> "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\""
+    is IntArray -> value.joinToString(", ", "[", "]")
+    is LongArray -> value.joinToString(", ", "[", "]")
+    is DoubleArray -> value.joinToString(", ", "[", "]")
+    is BooleanArray -> value.joinToString(", ", "[", "]")
+    is Array<*> -> value.joinToString(", ", "[", "]") { judgeCallShow(it) }
+    is Iterable<*> -> value.joinToString(", ", "[", "]") { judgeCallShow(it) }
+    else -> value.toString()
+}
+
+fun main() {
+    val clock = ManagementFactory.getThreadMXBean()
+    val out = StringBuilder()
+    val times = ArrayList<Long>()
+    val solution = Solution()
+    while (true) {
+        val line = readLine() ?: break
+        if (line.isBlank()) continue
+        val reader = JudgeCallReader(line)
+        val arguments = ArrayList<Any?>()
+        while (true) {
+            reader.skip()
+            if (reader.at >= line.length) break
+            arguments.add(reader.value())
+            reader.skip()
+            if (reader.at < line.length && line[reader.at] == ',') reader.at++
+        }
+        val start = clock.currentThreadCpuTime
+        val result = solution.{name}({arguments})
+        times.add((clock.currentThreadCpuTime - start) / 1000)
+        out.append(judgeCallShow(result)).append('\n')
+    }
+    print(out)
+    System.out.flush()
+    System.err.println()
+    System.err.println("{marker}" + times.joinToString(","))
+}
+"#;
+
 fn rust(signature: &Signature) -> String {
     let count = signature.parameters.len();
     let reads: String = (0..count)
@@ -834,5 +1016,20 @@ mod tests {
         assert!(differs("fn solution(a: HashMap<i32, i32>) -> i64 { 0 }"));
         assert!(differs("fn solution() -> i64 { 0 }"));
         assert!(differs("fn solution(a: i32, b: i32, c: i32) -> i64 { 0 }"));
+    }
+
+    #[test]
+    fn kotlin_parameter_types_are_compared_as_programmers_spells_them() {
+        let signature = Signature::parse("solution(a: int[], b: string[][]) -> int").unwrap();
+        let differs = |code: &str| kotlin_parameters_differ(code, &signature);
+        assert_eq!(
+            differs("fun solution(a: IntArray, b: Array<Array<String>>): Int {"),
+            None
+        );
+        assert_eq!(
+            differs("fun solution(a: Array<Int>, b: Array<Array<String>>): Int {").unwrap(),
+            "solution(Array<Int>, Array<Array<String>>) is declared, but the judge calls \
+             solution(IntArray, Array<Array<String>>) (`solution(a: int[], b: string[][]) -> int`)"
+        );
     }
 }

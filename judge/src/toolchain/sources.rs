@@ -153,8 +153,10 @@ impl Sources {
         }
         self.files.push((name.to_owned(), text.into_bytes()));
         self.main = name.to_owned();
-        if self.language.id == LanguageId::Java {
-            self.class = Some(harness::JAVA_CLASS.to_owned());
+        match self.language.id {
+            LanguageId::Java => self.class = Some(harness::JAVA_CLASS.to_owned()),
+            LanguageId::Kotlin => self.class = Some(harness::KOTLIN_CLASS.to_owned()),
+            _ => {}
         }
         self.called = Some(signature.clone());
         self

@@ -257,12 +257,20 @@ fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
     let judge_pid = judge.id();
     assert!(wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()));
     // The judge and its supervisors all killed at once, as a crash or the OOM killer would:
-    // nobody is left to clean up. The judge is stopped first: a supervisor that saw it go
-    // before its own SIGKILL would clean up as it should, and leave the test nothing to see.
-    let supervisors = children_of(judge_pid);
-    assert!(!supervisors.is_empty());
+    // nobody is left to clean up. The judge is stopped first, and its supervisors listed
+    // only once it is: a supervisor it was starting meanwhile would be missed, outlive it,
+    // and sweep what the dead judge left (as a judge's first supervisor does), leaving the
+    // test nothing to see.
     // SAFETY: signals a child of this test by its pid.
     unsafe { libc::kill(judge_pid as i32, libc::SIGSTOP) };
+    let stopped = || {
+        let stat = std::fs::read_to_string(format!("/proc/{judge_pid}/stat")).unwrap_or_default();
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('T'))
+    };
+    assert!(wait_until(Duration::from_secs(5), stopped));
+    let supervisors = children_of(judge_pid);
+    assert!(!supervisors.is_empty());
     for pid in &supervisors {
         tree_kill(*pid);
     }

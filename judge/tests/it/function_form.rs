@@ -43,7 +43,9 @@ fn the_function_alone_is_accepted_in_every_language_the_judge_calls() {
     fs::write(&rust, format!("{function}{tests}")).unwrap();
     let report = judged(&rust, 0);
     assert!(report.contains("17/17 accepted"), "rs: {report}");
-    for language in ["java", "cpp", "js"] {
+    // Kotlin where it is installed (its compiler takes seconds; CI has none).
+    let kotlin = on_path("kotlinc").then_some("kt");
+    for language in ["java", "cpp", "js"].into_iter().chain(kotlin) {
         let file = fixture(&format!("function_form/solution_160585.{language}"));
         let report = judged(Path::new(&file), 0);
         assert!(report.contains("17/17 accepted"), "{language}: {report}");
@@ -92,6 +94,20 @@ fn each_fault_is_the_users_with_its_reason() {
         rust_arity.contains("CE")
             && rust_arity.contains("takes 2 parameters, but the judge calls it with 1"),
         "{rust_arity}"
+    );
+    let kotlin_typed = judged(
+        &file(
+            "typed.kt",
+            "class Solution {\n    fun solution(board: List<String>): Int = 1\n}\n",
+        ),
+        1,
+    );
+    assert!(
+        kotlin_typed.contains("CE")
+            && kotlin_typed.contains(
+                "solution(List<String>) is declared, but the judge calls solution(Array<String>)"
+            ),
+        "{kotlin_typed}"
     );
     let throws = judged(
         &file(

@@ -456,11 +456,6 @@ fn a_memory_hog_is_a_run_time_error_that_names_memory() {
 }
 
 /// Whether `tool` is on this machine's `PATH`.
-fn on_path(tool: &str) -> bool {
-    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .any(|dir| dir.join(tool).is_file())
-}
-
 #[test]
 fn a_folder_submission_is_one_program_and_languages_follow_the_table() {
     let (code, table) = verify("languages_2025");

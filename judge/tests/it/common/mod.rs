@@ -248,3 +248,9 @@ pub fn python_only_path(dir: &Path) -> PathBuf {
     std::os::unix::fs::symlink(real_python(), bin.join("python3")).unwrap();
     bin
 }
+
+/// Whether `tool` is on `PATH` (a test of an optional toolchain runs only where it is).
+pub fn on_path(tool: &str) -> bool {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join(tool).is_file())
+}
