@@ -256,11 +256,9 @@ fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
     let mut judge = start_judge(repo.path(), tmp.path(), &["run", "p"], true);
     let judge_pid = judge.id();
     assert!(wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()));
-    // The judge and its supervisors all killed at once, as a crash or the OOM killer would:
-    // nobody is left to clean up. The judge is stopped first, and its supervisors listed
-    // only once it is: a supervisor it was starting meanwhile would be missed, outlive it,
-    // and sweep what the dead judge left (as a judge's first supervisor does), leaving the
-    // test nothing to see.
+    // The judge and all below it killed at once, as a crash or the OOM killer would: nobody
+    // is left to clean up. The judge is stopped first, so that it starts no process while
+    // they are listed.
     // SAFETY: signals a child of this test by its pid.
     unsafe { libc::kill(judge_pid as i32, libc::SIGSTOP) };
     let stopped = || {
@@ -269,9 +267,21 @@ fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
             .is_some_and(|(_, rest)| rest.starts_with('T'))
     };
     assert!(wait_until(Duration::from_secs(5), stopped));
-    let supervisors = children_of(judge_pid);
-    assert!(!supervisors.is_empty());
-    for pid in &supervisors {
+    assert!(!children_of(judge_pid).is_empty());
+    // Every process below the judge (the slots' keepers, their supervisors, the programs)
+    // stopped before any is killed, so that none outlives another long enough to clean up.
+    let mut below = Vec::new();
+    let mut next = vec![judge_pid];
+    while let Some(pid) = next.pop() {
+        let children = children_of(pid);
+        for &child in &children {
+            // SAFETY: signals a descendant of this test's child by its pid.
+            unsafe { libc::kill(child as i32, libc::SIGSTOP) };
+        }
+        below.extend(&children);
+        next.extend(children);
+    }
+    for pid in &below {
         tree_kill(*pid);
     }
     judge.kill().unwrap();
@@ -293,7 +303,8 @@ fn programs_die_with_a_killed_judge_and_its_leftovers_are_swept() {
 fn children_of(pid: u32) -> Vec<u32> {
     let mut found = Vec::new();
     for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
+        .into_iter()
+        .flatten()
         .flatten()
     {
         let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
