@@ -53,9 +53,8 @@ pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
             ),
         )
     })?;
-    if payload.tests.is_empty() {
-        return Err(Error::parse(origin, None, "the payload has no tests"));
-    }
+    // A page without samples (an interactive problem, a statement in plain text) is still a
+    // problem; one that names no problem is not.
     if payload.name.trim().is_empty() && payload.url.is_empty() {
         return Err(Error::parse(
             origin,
@@ -66,27 +65,44 @@ pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
     Ok(payload)
 }
 
-/// The problem's id, from its URL where the judge is known, else from its name.
+/// The problem's id, from its URL where the judge is known (its query string and fragment
+/// aside), else from its name.
 pub fn problem_id(payload: &Payload) -> String {
-    let url = payload.url.trim_end_matches('/');
+    let (url, query) = payload
+        .url
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .split_once('?')
+        .unwrap_or((&payload.url, ""));
+    let url = url
+        .split('#')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('/');
     let (host, path) = url
         .split_once("://")
         .map(|(_, rest)| rest.split_once('/').unwrap_or((rest, "")))
         .unwrap_or(("", ""));
-    let parts: Vec<&str> = path
-        .split(['/', '?', '&', '='])
-        .filter(|part| !part.is_empty())
-        .collect();
+    let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
+    let parameter = |key: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
+    };
     let last = parts.last().copied().unwrap_or_default();
-    let by_url = match host.trim_start_matches("www.") {
+    let host = host.trim_start_matches("www.");
+    let by_url = match host {
         "acmicpc.net" => Some(format!("boj_{last}")),
-        // /problemset/problem/1234/A and /contest/1234/problem/A
-        "codeforces.com" => match parts.as_slice() {
-            [.., contest, "problem", index] | ["problemset", "problem", contest, index] => {
-                Some(format!("cf_{contest}_{index}"))
+        // /problemset/problem/1234/A, /contest/1234/problem/A, /gym/102222/problem/A
+        host if host == "codeforces.com" || host.ends_with(".codeforces.com") => {
+            match parts.as_slice() {
+                [.., contest, "problem", index] | ["problemset", "problem", contest, index] => {
+                    Some(format!("cf_{contest}_{index}"))
+                }
+                _ => None,
             }
-            _ => None,
-        },
+        }
         host if host.ends_with("kattis.com") => Some(format!("kattis_{last}")),
         // The page's URL holds an opaque id; its title starts with the problem's number.
         "swexpertacademy.com" => {
@@ -96,17 +112,18 @@ pub fn problem_id(payload: &Payload) -> String {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            let opaque = parts
-                .iter()
-                .position(|part| *part == "contestProbId")
-                .and_then(|at| parts.get(at + 1));
-            match (number.is_empty(), opaque) {
+            match (number.is_empty(), parameter("contestProbId")) {
                 (false, _) => Some(format!("swea_{number}")),
                 (true, Some(opaque)) => Some(format!("swea_{opaque}")),
                 (true, None) => None,
             }
         }
         "school.programmers.co.kr" | "programmers.co.kr" => Some(format!("programmers_{last}")),
+        // /contests/abc300/tasks/abc300_a: the task's name holds its contest.
+        "atcoder.jp" => match parts.as_slice() {
+            [.., "tasks", task] => Some(format!("atcoder_{task}")),
+            _ => None,
+        },
         _ => None,
     };
     let id = sanitize(&by_url.unwrap_or_else(|| payload.name.clone()));
@@ -179,8 +196,19 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
         statement += &format!(" ({})", payload.group);
     }
     statement.push('\n');
+    let mut to_do = Vec::new();
     if payload.interactive {
         statement += "\nAn interactive problem: the samples show one exchange only.\n";
+        metadata += "# Interactive: write an interactor (testlib protocol) and name it, e.g.\n\
+                     # interactor = \"interactor.cpp\"\n";
+        to_do.push(format!(
+            "interactive: write an interactor and name it in problems/{id}/problem.toml"
+        ));
+    }
+    if payload.tests.is_empty() {
+        to_do.push(format!(
+            "the page sent no samples: add cases with `judge add {id} --input FILE --expected FILE`"
+        ));
     }
     let imported = Imported {
         metadata,
@@ -200,6 +228,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     if made.registered_bin {
         lines.push(format!("  added [[bin]] `{id}` to solutions/Cargo.toml"));
     }
+    lines.extend(to_do.iter().map(|line| format!("  to do: {line}")));
     lines.push(format!("next: judge watch {id}"));
     Ok(lines)
 }
@@ -211,9 +240,13 @@ fn add_missing_samples(
     id: &str,
     payload: &Payload,
 ) -> Result<Vec<String>> {
+    let mut lines = vec![format!("{id} exists: adding only the samples it lacks")];
+    if payload.tests.is_empty() {
+        lines.push("  the page sent no samples: nothing to add".to_owned());
+        return Ok(lines);
+    }
     let samples = dir.join("tests").join("sample");
     std::fs::create_dir_all(&samples).map_err(|error| Error::io(&samples, error))?;
-    let mut lines = vec![format!("{id} exists: adding only the samples it lacks")];
     for (number, test) in payload.tests.iter().enumerate() {
         let input = samples.join(format!("{}.in", number + 1));
         let output = samples.join(format!("{}.out", number + 1));
@@ -283,6 +316,35 @@ mod tests {
             "swea_awqpvqoqshwdfawb"
         );
         assert_eq!(id("https://example.com/x"), "a_name");
+        // Query strings and fragments are not the problem's.
+        assert_eq!(
+            id("https://codeforces.com/problemset/problem/234/A?locale=en"),
+            "cf_234_a"
+        );
+        assert_eq!(
+            id("https://codeforces.com/gym/102222/problem/C#top"),
+            "cf_102222_c"
+        );
+        assert_eq!(
+            id("https://m1.codeforces.com/contest/1/problem/A"),
+            "cf_1_a"
+        );
+        assert_eq!(
+            id("https://www.acmicpc.net/problem/1000?lang=ko"),
+            "boj_1000"
+        );
+        assert_eq!(
+            id("https://nwerc.kattis.com/contests/nwerc2023/problems/hello?tab=x"),
+            "kattis_hello"
+        );
+        assert_eq!(
+            id("https://atcoder.jp/contests/abc300/tasks/abc300_a?lang=en"),
+            "atcoder_abc300_a"
+        );
+        assert_eq!(
+            id("https://school.programmers.co.kr/learn/courses/30/lessons/160585?language=java"),
+            "programmers_160585"
+        );
         let swea =
             "https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AX";
         assert_eq!(problem_id(&payload("11545. Tomek", swea)), "swea_11545");
@@ -317,7 +379,12 @@ mod tests {
             error.to_string().starts_with("p.json: line 2: column"),
             "{error}"
         );
-        let error = parse("{\"name\": \"x\", \"tests\": []}", origin).unwrap_err();
-        assert_eq!(error.to_string(), "p.json: the payload has no tests");
+        let error = parse("{\"name\": \" \", \"tests\": []}", origin).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "p.json: the payload has neither a name nor a url"
+        );
+        // No samples is still a problem.
+        assert!(parse("{\"name\": \"x\", \"tests\": []}", origin).is_ok());
     }
 }

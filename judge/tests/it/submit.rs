@@ -226,6 +226,45 @@ fn codeforces_payloads_get_their_contest_and_index() {
 }
 
 #[test]
+fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do() {
+    let dir = empty_repository();
+    let root = dir.path();
+    let made = crate::common::stdout_of(
+        judge_in(root).args(["new", "--from", &fixture("companion/no_tests.json")]),
+        0,
+    );
+    assert!(
+        made.contains("new problem boj_1000")
+            && made.contains("to do: the page sent no samples: add cases with `judge add boj_1000"),
+        "{made}"
+    );
+    // Until a case is added, judging it says what is missing.
+    judge_in(root)
+        .args(["run", "boj_1000"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no test cases"));
+    let made = crate::common::stdout_of(
+        judge_in(root).args([
+            "new",
+            "--from",
+            &fixture("companion/kattis_interactive.json"),
+        ]),
+        0,
+    );
+    assert!(
+        made.contains("new problem kattis_guess")
+            && made.contains("to do: interactive: write an interactor"),
+        "{made}"
+    );
+    let metadata = fs::read_to_string(root.join("problems/kattis_guess/problem.toml")).unwrap();
+    assert!(
+        metadata.contains("# interactor = \"interactor.cpp\""),
+        "{metadata}"
+    );
+}
+
+#[test]
 fn bad_payloads_are_errors_that_leave_nothing() {
     let dir = empty_repository();
     let before = snapshot(dir.path());
@@ -235,8 +274,8 @@ fn bad_payloads_are_errors_that_leave_nothing() {
             "broken.json: line 5: column 3: not a Competitive Companion payload",
         ),
         (
-            "companion/no_tests.json",
-            "no_tests.json: the payload has no tests",
+            "companion/not_a_problem.json",
+            "not_a_problem.json: the payload has neither a name nor a url",
         ),
     ] {
         let output = judge_in(dir.path())
@@ -384,15 +423,18 @@ fn listen_takes_posts_from_the_extension_and_stops_on_ctrl_c() {
 
     // A bad payload: 400 to the sender with the reason, nothing made, the server goes on.
     let before = snapshot(dir.path());
-    let bad = fs::read_to_string(fixture("companion/no_tests.json")).unwrap();
+    let bad = fs::read_to_string(fixture("companion/not_a_problem.json")).unwrap();
     let answer = post(port, &bad);
     assert!(
         answer.starts_with("HTTP/1.1 400 Bad Request\r\n"),
         "{answer}"
     );
-    assert!(answer.contains("the payload has no tests"), "{answer}");
+    assert!(
+        answer.contains("the payload has neither a name nor a url"),
+        "{answer}"
+    );
     // The terminal is told too, on the server's own output.
-    let printed = lines.until("the payload has no tests");
+    let printed = lines.until("the payload has neither a name nor a url");
     assert!(printed.contains("error: "), "{printed}");
     assert_eq!(snapshot(dir.path()), before);
     let answer = post(port, &payload);
