@@ -100,6 +100,8 @@ pub fn problem_id(payload: &Payload) -> String {
                 [.., contest, "problem", index] | ["problemset", "problem", contest, index] => {
                     Some(format!("cf_{contest}_{index}"))
                 }
+                // /problemsets/acmsguru/problem/99999/123
+                ["problemsets", set, "problem", _, index] => Some(format!("cf_{set}_{index}")),
                 _ => None,
             }
         }
@@ -124,13 +126,59 @@ pub fn problem_id(payload: &Payload) -> String {
             [.., "tasks", task] => Some(format!("atcoder_{task}")),
             _ => None,
         },
-        _ => None,
+        // Any other judge: its site and the problem's key in its URL, so that two judges'
+        // "A+B Problem" stay two problems.
+        host => other_judge(host, &parts, &parameter),
     };
     let id = sanitize(&by_url.unwrap_or_else(|| payload.name.clone()));
     if id.is_empty() || id == "_" {
         "problem".to_owned()
     } else {
         id
+    }
+}
+
+/// `site_key` for a judge the table does not know: the site is the host's name without its
+/// `www.`, its top-level domain (and a second level such as `ac.jp`), and the key is the
+/// URL's `id` parameter (`problem?id=1000`) or its last path segment that is not a page's
+/// file name (`description.jsp`), after its contest's when it is a letter.
+fn other_judge<'a>(
+    host: &str,
+    parts: &[&str],
+    parameter: &dyn Fn(&str) -> Option<&'a str>,
+) -> Option<String> {
+    let mut labels: Vec<&str> = host.split('.').filter(|label| !label.is_empty()).collect();
+    labels.pop()?;
+    if labels.len() > 1 && labels.last().is_some_and(|label| label.len() <= 3) {
+        labels.pop();
+    }
+    let site = labels.last().copied()?;
+    let page = |part: &&str| {
+        part.rsplit_once('.')
+            .is_some_and(|(_, extension)| extension.chars().all(|c| c.is_ascii_alphabetic()))
+    };
+    if let Some(key) = [
+        "id",
+        "ID",
+        "problemId",
+        "problem_id",
+        "pid",
+        "cpid",
+        "problem",
+        "num",
+    ]
+    .iter()
+    .find_map(|key| parameter(key))
+    {
+        return Some(format!("{site}_{key}"));
+    }
+    let mut segments = parts.iter().rev().filter(|part| !page(part));
+    let key = segments.next()?;
+    // A letter names a problem only within its contest (`troc-16/problems/A`).
+    const GENERIC: [&str; 6] = ["problems", "problem", "tasks", "task", "p", "view"];
+    match segments.find(|part| !GENERIC.contains(part)) {
+        Some(contest) if key.len() <= 2 => Some(format!("{site}_{contest}_{key}")),
+        _ => Some(format!("{site}_{key}")),
     }
 }
 
@@ -315,7 +363,35 @@ mod tests {
             id("https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AWqPvqoqSHWDFAWB&categoryId=x"),
             "swea_awqpvqoqshwdfawb"
         );
-        assert_eq!(id("https://example.com/x"), "a_name");
+        assert_eq!(id("https://example.com/x"), "example_x");
+        assert_eq!(id(""), "a_name");
+        // Other judges: the site and the problem's key.
+        assert_eq!(id("http://poj.org/problem?id=1000"), "poj_1000");
+        assert_eq!(id("https://dmoj.ca/problem/aplusb"), "dmoj_aplusb");
+        assert_eq!(
+            id("https://vjudge.net/problem/51Nod-1289"),
+            "vjudge_51nod_1289"
+        );
+        assert_eq!(
+            id("https://tlx.toki.id/contests/troc-16/problems/A"),
+            "toki_troc_16_a"
+        );
+        assert_eq!(
+            id("https://codeforces.com/problemsets/acmsguru/problem/99999/123?locale=en"),
+            "cf_acmsguru_123"
+        );
+        assert_eq!(
+            id("http://usaco.org/index.php?page=viewproblem2&cpid=840"),
+            "usaco_840"
+        );
+        assert_eq!(
+            id("https://acm.timus.ru/problem.aspx?space=1&num=1098&locale=ru"),
+            "timus_1098"
+        );
+        assert_eq!(
+            id("https://judge.u-aizu.ac.jp/onlinejudge/description.jsp?id=CGL_1_A&lang=en"),
+            "u_aizu_cgl_1_a"
+        );
         // Query strings and fragments are not the problem's.
         assert_eq!(
             id("https://codeforces.com/problemset/problem/234/A?locale=en"),
