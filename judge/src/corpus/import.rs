@@ -17,7 +17,7 @@ use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::problem::Repository;
 
 /// One problem as Competitive Companion describes it (the fields we use; the others, such
-/// as `input`/`output` types and `languages`, are ignored).
+/// as `languages`, are ignored).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Payload {
@@ -33,6 +33,30 @@ pub struct Payload {
     /// Milliseconds.
     pub time_limit: Option<u64>,
     pub tests: Vec<Sample>,
+    /// Where the program reads: standard input, or a file named on the page.
+    pub input: Option<Stream>,
+    /// Where it writes its answer.
+    pub output: Option<Stream>,
+}
+
+/// `{"type": "stdin"}`, `{"type": "file", "fileName": "input.txt"}`, or `{"type": "regex",
+/// "pattern": "..."}` (a name the judge makes up per test).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stream {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub file_name: Option<String>,
+    pub pattern: Option<String>,
+}
+
+impl Stream {
+    /// The file it names, when it is a file of a plain name.
+    fn file(&self) -> Option<&str> {
+        let name = self.file_name.as_deref()?.trim();
+        let plain = !name.is_empty() && !name.contains('/') && name != "." && name != "..";
+        (self.kind == "file" && plain).then_some(name)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -245,6 +269,23 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     }
     statement.push('\n');
     let mut to_do = Vec::new();
+    for (stream, key) in [
+        (&payload.input, "input_file"),
+        (&payload.output, "output_file"),
+    ] {
+        let Some(stream) = stream else { continue };
+        match (stream.file(), stream.kind.as_str()) {
+            (Some(name), _) => metadata += &format!("{key} = {}\n", toml_string(name)),
+            (None, "stdin" | "stdout") => {}
+            (None, kind) => {
+                to_do.push(format!(
+                "the page names its {} as `{kind}` {}: set `{key}` in problems/{id}/problem.toml",
+                &key[..key.len() - 5],
+                stream.pattern.as_deref().or(stream.file_name.as_deref()).unwrap_or_default()
+            ))
+            }
+        }
+    }
     if payload.interactive {
         statement += "\nAn interactive problem: the samples show one exchange only.\n";
         metadata += "# Interactive: write an interactor (testlib protocol) and name it, e.g.\n\
@@ -339,6 +380,8 @@ mod tests {
             memory_limit: None,
             time_limit: None,
             tests: Vec::new(),
+            input: None,
+            output: None,
         }
     }
 

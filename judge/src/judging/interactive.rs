@@ -206,6 +206,7 @@ impl Work<'_> {
                         wall_timeout: Some(submission_wall + VALIDATOR_GRACE),
                         run_past_output_limit: false,
                         judged: false,
+                        ..RunOptions::default()
                     },
                 );
                 let first = !hung_up(&probe);
@@ -241,6 +242,7 @@ impl Work<'_> {
                     wall_timeout: Some(submission_wall),
                     run_past_output_limit: false,
                     judged: true,
+                    ..RunOptions::default()
                 },
             );
             let (judgement, validator_decides, _probe) = validator

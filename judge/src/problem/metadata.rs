@@ -13,7 +13,7 @@ use super::layout::METADATA_FILE;
 use super::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use super::scoring::SubtaskSpec;
 use super::toml_file::{line_at, parse_toml, Located};
-use super::{Problem, ANY_GROUP};
+use super::{FileIo, Problem, ANY_GROUP};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::toolchain::signature::Signature;
@@ -49,6 +49,11 @@ struct Metadata {
     /// Arguments for `validator.<ext>`: a list for every case, or a table from group to
     /// list (`"*"` for the groups it does not name).
     validator_args: Option<ValidatorArgsToml>,
+    /// The file the program reads its input from (`input.txt`), as some judges give it.
+    input_file: Option<Spanned<String>>,
+    /// The file the program writes its answer to (`output.txt`); its standard output is
+    /// then not judged.
+    output_file: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -130,6 +135,10 @@ impl Problem {
             dir: dir.to_path_buf(),
             id,
             package: None,
+            files: FileIo {
+                input: file_name(&metadata.input_file, "input_file", file)?,
+                output: file_name(&metadata.output_file, "output_file", file)?,
+            },
             validator_args: match metadata.validator_args {
                 None => Default::default(),
                 Some(ValidatorArgsToml::Every(args)) => [(ANY_GROUP.to_owned(), args)].into(),
@@ -143,6 +152,27 @@ impl Problem {
                 None => None,
             },
         })
+    }
+}
+
+/// A file name of the run's folder: a plain name, no folder.
+fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Result<Option<String>> {
+    let Some(name) = value else {
+        return Ok(None);
+    };
+    let text = name.get_ref();
+    let plain = !text.is_empty()
+        && !text.contains('/')
+        && text != "."
+        && text != ".."
+        && !text.contains('\0');
+    match plain {
+        true => Ok(Some(text.clone())),
+        false => Err(file.error(
+            name.span(),
+            key,
+            "must be a file name in the program's folder, like `input.txt`",
+        )),
     }
 }
 
@@ -351,6 +381,18 @@ mod tests {
         );
         assert_eq!(problem.compare, CompareMode::Tokens);
         assert_eq!(problem.solution, Path::new("problems/p/alt.rs"));
+    }
+
+    #[test]
+    fn io_files_are_plain_names_of_the_programs_folder() {
+        let problem = load("input_file = \"input.txt\"\noutput_file = \"output.txt\"\n").unwrap();
+        assert_eq!(problem.files.input.as_deref(), Some("input.txt"));
+        assert_eq!(problem.files.output.as_deref(), Some("output.txt"));
+        assert_eq!(load("").unwrap().files, FileIo::default());
+        assert_eq!(
+            error("name = \"x\"\ninput_file = \"../input.txt\"\n"),
+            "problems/p/problem.toml: line 2: `input_file` must be a file name in the program's folder, like `input.txt`"
+        );
     }
 
     #[test]

@@ -69,6 +69,8 @@ pub struct Problem {
     /// `problem.toml`'s `validator_args`: each group's arguments for the validator, `"*"`
     /// for the others (a package's validators take theirs from its test groups).
     pub validator_args: std::collections::BTreeMap<String, Vec<String>>,
+    /// The files the program reads and writes instead of its standard streams.
+    pub files: FileIo,
 }
 
 impl Problem {
@@ -121,6 +123,8 @@ impl Problem {
         self.profile.allowance(language.id).apply(self.limits)
     }
 }
+
+pub use crate::toolchain::program::FileIo;
 
 /// The key of `validator_args` for every group it does not name.
 pub const ANY_GROUP: &str = "*";

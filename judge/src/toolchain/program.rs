@@ -89,6 +89,7 @@ impl Program {
     ) -> std::io::Result<RunOutput> {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
+        let argv = options.files.wrap(argv);
         let mut spec = RunSpec::new(&argv, stdin, limits.for_run());
         spec.address_space_backstop = !self.language.manages_own_memory;
         if let Some(wall_timeout) = options.wall_timeout {
@@ -139,6 +140,49 @@ pub struct RunOptions<'a> {
     /// The program is being judged: it sees the sandbox's view (the expected outputs, the
     /// repository and the home hidden), where the machine allows it.
     pub judged: bool,
+    /// The files it reads and writes instead of its standard streams.
+    pub files: FileIo,
+}
+
+/// A problem whose program reads its input from a file and writes its answer to one, in its
+/// folder, as some judges run them (Codeforces' `input.txt` / `output.txt`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileIo {
+    /// The input, also given on standard input, as those judges do.
+    pub input: Option<String>,
+    /// The answer judged; what the program writes to standard output is not.
+    pub output: Option<String>,
+}
+
+/// Runs the program (`"$@"`) with its input put in the file `$1` of its folder and given on
+/// standard input too, its standard output dropped when `$2` names its answer's file, which
+/// is then the run's standard output; a program killed by a signal takes the shell with it,
+/// so that the run ends as the program did.
+const WITH_FILES: &str = r#"input=$1 output=$2; shift 2
+if [ -n "$input" ]; then cat > "$input"; exec < "$input"; fi
+if [ -n "$output" ]; then "$@" > /dev/null; else "$@"; fi
+code=$?
+if [ -n "$output" ]; then
+  if [ -f "$output" ]; then cat -- "$output"; else echo "no $output was written" >&2; fi
+fi
+if [ "$code" -gt 128 ]; then trap - $((code - 128)) 2>/dev/null; kill -s $((code - 128)) $$; fi
+exit "$code""#;
+
+impl FileIo {
+    /// `argv` run through `WITH_FILES`, when the problem names a file.
+    fn wrap(&self, argv: Vec<OsString>) -> Vec<OsString> {
+        if self.input.is_none() && self.output.is_none() {
+            return argv;
+        }
+        let name = |file: &Option<String>| OsString::from(file.clone().unwrap_or_default());
+        let mut wrapped: Vec<OsString> = ["/bin/sh", "-c", WITH_FILES, "judge-files"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        wrapped.extend([name(&self.input), name(&self.output)]);
+        wrapped.extend(argv);
+        wrapped
+    }
 }
 
 /// `haystack` with every `from` replaced by `to`.

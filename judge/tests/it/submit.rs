@@ -264,6 +264,54 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
     );
 }
 
+/// A page whose problem reads `input.txt` and writes `output.txt`: the judge runs it so, and
+/// judges the file, not standard output.
+#[test]
+fn a_file_io_page_is_judged_on_the_file_it_names() {
+    let dir = empty_repository();
+    let root = dir.path();
+    let made = crate::common::stdout_of(
+        judge_in(root).args(["new", "--from", &fixture("companion/file_io_sum.json")]),
+        0,
+    );
+    assert!(made.contains("new problem cf_99999_a"), "{made}");
+    let metadata = fs::read_to_string(root.join("problems/cf_99999_a/problem.toml")).unwrap();
+    assert!(
+        metadata.contains("input_file = \"input.txt\"\noutput_file = \"output.txt\"\n"),
+        "{metadata}"
+    );
+    let solution = |name: &str, code: &str| {
+        let path = root.join(name);
+        fs::write(&path, code).unwrap();
+        judge_in(root)
+            .args(["run", "cf_99999_a", "--solution"])
+            .arg(&path)
+            .output()
+            .unwrap()
+    };
+    let files = solution(
+        "files.py",
+        "a, b = map(int, open('input.txt').read().split())\n\
+         with open('output.txt', 'w') as out:\n    out.write(f'{a + b}\\n')\n",
+    );
+    let report = String::from_utf8_lossy(&files.stdout);
+    assert!(
+        files.status.success() && report.contains("2/2 accepted"),
+        "{report}"
+    );
+    // Right on standard output, where the judge reads the file: not accepted.
+    let streams = solution(
+        "streams.py",
+        "a, b = map(int, input().split())\nprint(a + b)\n",
+    );
+    let report = String::from_utf8_lossy(&streams.stdout);
+    assert_eq!(streams.status.code(), Some(1), "{report}");
+    assert!(
+        report.contains("WA") && report.contains("no output.txt was written"),
+        "{report}"
+    );
+}
+
 #[test]
 fn bad_payloads_are_errors_that_leave_nothing() {
     let dir = empty_repository();

@@ -286,6 +286,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         id,
         function: None,
         validator_args: Default::default(),
+        files: Default::default(),
         package: Some(Package {
             version,
             scoring: kinds.scoring,
