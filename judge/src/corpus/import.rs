@@ -33,6 +33,8 @@ pub struct Payload {
     /// Milliseconds.
     pub time_limit: Option<u64>,
     pub tests: Vec<Sample>,
+    /// `single`, or `multiNumber`: a count of tests, then each.
+    pub test_type: Option<String>,
     /// Where the program reads: standard input, or a file named on the page.
     pub input: Option<Stream>,
     /// Where it writes its answer.
@@ -307,6 +309,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             .iter()
             .map(|test| (test.input.clone(), test.output.clone()))
             .collect(),
+        counted: payload.test_type.as_deref() == Some("multiNumber"),
     };
     let made = scaffold::new_imported(repository, &id, profile, &imported)?;
     let mut lines = vec![format!(
@@ -382,6 +385,7 @@ mod tests {
             tests: Vec::new(),
             input: None,
             output: None,
+            test_type: None,
         }
     }
 

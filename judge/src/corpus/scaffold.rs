@@ -378,6 +378,9 @@ pub struct Imported {
     pub statement: String,
     /// (input, expected output) of `tests/sample/1`, `2`, ...
     pub samples: Vec<(String, String)>,
+    /// The page says its input is a count of tests, then each (Competitive Companion's
+    /// `multiNumber`): the solution template reads them so.
+    pub counted: bool,
 }
 
 /// What `judge new` made.
@@ -427,7 +430,8 @@ fn make(
     if dir.symlink_metadata().is_ok() {
         return Err(Error::exists(&dir));
     }
-    let solutions = solution_files(repository, id, profile);
+    let counted = imported.is_some_and(|imported| imported.counted);
+    let solutions = solution_files(repository, id, profile, counted);
     let to_write = solutions_to_write(&solutions)?;
     let manifest = match std::fs::read_to_string(&manifest_path) {
         Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
@@ -478,12 +482,15 @@ fn solution_files(
     repository: &Repository,
     id: &str,
     profile: Profile,
+    counted: bool,
 ) -> Vec<(PathBuf, &'static str)> {
     let solutions_dir = repository.root.join(SOLUTIONS_DIR);
-    let mut solutions = vec![(
-        solutions_dir.join(format!("{id}.rs")),
-        solution_template(profile),
-    )];
+    // A count of tests first: Codeforces' template reads them, where the profile's reads one.
+    let template = match (counted, profile) {
+        (true, Profile::Boj | Profile::Kattis) => SOLUTION_CODEFORCES,
+        _ => solution_template(profile),
+    };
+    let mut solutions = vec![(solutions_dir.join(format!("{id}.rs")), template)];
     if let Some(python) = python_template(profile) {
         solutions.push((solutions_dir.join(format!("{id}.py")), python));
     }

@@ -264,6 +264,28 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
     );
 }
 
+/// A page that says its input is a count of tests (`multiNumber`) gets the template that
+/// reads them, on a judge whose profile reads one.
+#[test]
+fn a_multi_number_page_gets_the_counted_template() {
+    let dir = empty_repository();
+    let root = dir.path();
+    let made = crate::common::stdout_of(
+        judge_in(root).args([
+            "new",
+            "--from",
+            &fixture("companion/multinumber_codechef.json"),
+        ]),
+        0,
+    );
+    assert!(
+        made.contains("new problem codechef_sumpairs (boj"),
+        "{made}"
+    );
+    let template = fs::read_to_string(root.join("solutions/codechef_sumpairs.rs")).unwrap();
+    assert!(template.contains("for _ in 0..t"), "{template}");
+}
+
 /// A page whose problem reads `input.txt` and writes `output.txt`: the judge runs it so, and
 /// judges the file, not standard output.
 #[test]
