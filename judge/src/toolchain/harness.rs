@@ -124,10 +124,20 @@ fn kotlin_parameters_differ(code: &str, signature: &Signature) -> Option<String>
             kind.split_whitespace().collect()
         })
         .collect();
+    types_differ(found, signature, kotlin_type)
+}
+
+/// What to say when the declared parameter types `found` are not those the judge passes, as
+/// `spell` writes a type in the file's language.
+fn types_differ(
+    found: Vec<String>,
+    signature: &Signature,
+    spell: fn(&Type) -> String,
+) -> Option<String> {
     let wanted: Vec<String> = signature
         .parameters
         .iter()
-        .map(|(_, kind)| kotlin_type(kind))
+        .map(|(_, kind)| spell(kind))
         .collect();
     (found != wanted).then(|| {
         format!(
@@ -163,10 +173,8 @@ pub fn defines(language: &Language, code: &str, name: &str) -> bool {
 /// message would name the caller's line, not the user's method.
 fn java_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
     let start = code.find(&format!(" {}(", signature.name))? + signature.name.len() + 2;
-    let list = &code[start..start + code[start..].find(')')?];
-    let found: Vec<String> = list
-        .split(',')
-        .filter(|parameter| !parameter.trim().is_empty())
+    let found: Vec<String> = parameter_list(code, start)
+        .iter()
         .map(|parameter| {
             let words: Vec<&str> = parameter
                 .split_whitespace()
@@ -175,20 +183,7 @@ fn java_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
             words[..words.len().saturating_sub(1)].concat()
         })
         .collect();
-    let wanted: Vec<String> = signature
-        .parameters
-        .iter()
-        .map(|(_, kind)| java_type(kind))
-        .collect();
-    (found != wanted).then(|| {
-        format!(
-            "{}({}) is declared, but the judge calls {}({}) (`{signature}`)",
-            signature.name,
-            found.join(", "),
-            signature.name,
-            wanted.join(", ")
-        )
-    })
+    types_differ(found, signature, java_type)
 }
 
 /// The harness's source for `language`, calling the function of `user_file`.
