@@ -257,20 +257,22 @@ fn verify_runs_the_package_validators_on_its_data() {
     write("secret/2.ans", "3\n");
     write("invalid_input/fine.in", "4\n");
     write("invalid_output/wrong.out", "5\n");
+    std::fs::remove_file(data.join("valid_output/right.out")).unwrap();
     // `verify --validate` runs the data check alone (a full verify runs it first, as the
     // sound package's line shows).
     let (code, table) = judge_verify(&broken, &["--validate"]);
     assert_eq!(code, 2, "{table}");
-    assert!(table.starts_with("data: 10 cases"), "{table}");
+    assert!(table.starts_with("data: 9 cases"), "{table}");
     for line in [
         "error: data/secret/11.in: refused by input_validators/validate.py (exit 43: line 1: 11 is over 10)",
         "error: data/secret/2.ans: refused by answer_validators/echo.py (exit 43: the answer is not the input)",
         "error: data/invalid_input/fine.in: every input validator accepts it, and it must be refused",
         "error: data/invalid_output/wrong.out: the output validator accepts it, and it must be refused",
+        "error: data/valid_output/right.in: a case of data/valid_output/ needs right.out beside it",
     ] {
         assert!(table.contains(line), "no `{line}` in:\n{table}");
     }
-    assert_eq!(table.matches("error: ").count(), 4, "{table}");
+    assert_eq!(table.matches("error: ").count(), 5, "{table}");
     // `run --validate` asks the same validators before judging.
     judge()
         .args(["run", "--validate"])

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::cases::{group_setting, GroupYaml, ValidatorArgs};
 use super::{submissions_in, Package};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::problem::layout::{
     ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR, INVALID_INPUT_DIR,
     INVALID_OUTPUT_DIR, VALID_OUTPUT_DIR,
@@ -65,6 +65,9 @@ pub struct ValidationPlan {
     pub deprecated_folder: bool,
     /// The judged cases, then those of the validation folders.
     pub cases: Vec<DataCase>,
+    /// Cases of the validation folders that lack a file their kind needs: package faults,
+    /// said beside the others.
+    pub incomplete: Vec<String>,
 }
 
 impl ValidationPlan {
@@ -79,6 +82,7 @@ impl ValidationPlan {
         input_validators.extend(old);
         let answer_validators = submissions_in(&dir.join(ANSWER_VALIDATORS_DIR));
         let mut cases = Vec::new();
+        let mut incomplete = Vec::new();
         for case in &problem.cases {
             cases.push(data_case(problem, package, case, Expect::Valid)?);
         }
@@ -88,13 +92,20 @@ impl ValidationPlan {
             (INVALID_OUTPUT_DIR, Expect::InvalidOutput),
             (VALID_OUTPUT_DIR, Expect::ValidOutput),
         ] {
-            cases.extend(validation_cases(problem, package, folder, expect)?);
+            cases.extend(validation_cases(
+                problem,
+                package,
+                folder,
+                expect,
+                &mut incomplete,
+            )?);
         }
         Ok(ValidationPlan {
             input_validators,
             answer_validators,
             deprecated_folder,
             cases,
+            incomplete,
         })
     }
 }
@@ -140,12 +151,14 @@ fn validator_args(
 }
 
 /// The cases of one validation folder of `data/`: each `.in`, with the files its kind
-/// needs beside it (an `.ans` for answers, an `.ans` and `.out` for outputs).
+/// needs beside it (an `.ans` for answers, an `.ans` and `.out` for outputs); one that lacks
+/// one is said in `incomplete` instead.
 fn validation_cases(
     problem: &Problem,
     package: &Package,
     folder: &str,
     expect: Expect,
+    incomplete: &mut Vec<String>,
 ) -> Result<Vec<DataCase>> {
     let data = problem.dir.join(DATA_DIR);
     let root = data.join(folder);
@@ -163,26 +176,28 @@ fn validation_cases(
     inputs.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
     let mut cases = Vec::new();
     for input in inputs {
-        let beside = |extension: &str| -> Result<Option<PathBuf>> {
-            let path = input.with_extension(extension);
-            let needed = match extension {
-                "ans" => expect != Expect::InvalidInput,
-                _ => matches!(expect, Expect::InvalidOutput | Expect::ValidOutput),
-            };
-            match (needed, path.is_file()) {
-                (false, _) => Ok(None),
-                (true, true) => Ok(Some(path)),
-                (true, false) => Err(Error::parse(
-                    &input,
-                    None,
-                    format!(
-                        "a case of data/{folder}/ needs its .{extension} beside it ({})",
-                        path.display()
-                    ),
-                )),
-            }
+        let needs = |extension: &str| match extension {
+            "ans" => expect != Expect::InvalidInput,
+            _ => matches!(expect, Expect::InvalidOutput | Expect::ValidOutput),
         };
-        let (answer, output) = (beside("ans")?, beside("out")?);
+        let beside =
+            |extension: &str| Some(input.with_extension(extension)).filter(|_| needs(extension));
+        let (answer, output) = (beside("ans"), beside("out"));
+        let missing: Vec<String> = [&answer, &output]
+            .into_iter()
+            .flatten()
+            .filter(|path| !path.is_file())
+            .filter_map(|path| Some(path.file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        if !missing.is_empty() {
+            let shown = input.strip_prefix(&problem.dir).unwrap_or(&input);
+            incomplete.push(format!(
+                "{}: a case of data/{folder}/ needs {} beside it",
+                shown.display(),
+                missing.join(" and ")
+            ));
+            continue;
+        }
         let name = input
             .with_extension("")
             .strip_prefix(&data)

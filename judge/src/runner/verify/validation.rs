@@ -69,7 +69,10 @@ enum Said {
 /// Checks the data of the package `problem`, `jobs` validator runs at a time.
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
-    let mut report = DataReport::default();
+    let mut report = DataReport {
+        errors: plan.incomplete.clone(),
+        ..DataReport::default()
+    };
     if plan.deprecated_folder {
         report.warnings.push(
             "input_format_validators/ is the deprecated name of input_validators/".to_owned(),
