@@ -103,11 +103,8 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     let answers = build(&plan.answer_validators);
     let unbuilt =
         plan.input_validators.len() + plan.answer_validators.len() - inputs.len() - answers.len();
-    let checker = match plan
-        .cases
-        .iter()
-        .any(|case| matches!(case.expect, Expect::InvalidOutput | Expect::ValidOutput))
-    {
+    // Built when some output is to be checked: a sample's `.out` or an output case's.
+    let checker = match plan.cases.iter().any(|case| case.output.is_some()) {
         true => build_checker(compiler, problem)?,
         false => None,
     };
