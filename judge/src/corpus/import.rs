@@ -14,7 +14,7 @@ use super::scaffold::{self, Imported};
 use crate::atomic_write::create_new;
 use crate::error::{Error, Result};
 use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
-use crate::problem::Repository;
+use crate::problem::{FileIo, Repository};
 
 /// One problem as Competitive Companion describes it (the fields we use; the others, such
 /// as `languages`, are ignored).
@@ -56,8 +56,7 @@ impl Stream {
     /// The file it names, when it is a file of a plain name.
     fn file(&self) -> Option<&str> {
         let name = self.file_name.as_deref()?.trim();
-        let plain = !name.is_empty() && !name.contains('/') && name != "." && name != "..";
-        (self.kind == "file" && plain).then_some(name)
+        (self.kind == "file" && FileIo::is_plain_name(name)).then_some(name)
     }
 }
 
@@ -94,18 +93,11 @@ pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
 /// The problem's id, from its URL where the judge is known (its query string and fragment
 /// aside), else from its name.
 pub fn problem_id(payload: &Payload) -> String {
-    let (url, query) = payload
-        .url
-        .split('#')
-        .next()
-        .unwrap_or_default()
+    let without_fragment = payload.url.split('#').next().unwrap_or_default();
+    let (url, query) = without_fragment
         .split_once('?')
-        .unwrap_or((&payload.url, ""));
-    let url = url
-        .split('#')
-        .next()
-        .unwrap_or_default()
-        .trim_end_matches('/');
+        .unwrap_or((without_fragment, ""));
+    let url = url.trim_end_matches('/');
     let (host, path) = url
         .split_once("://")
         .map(|(_, rest)| rest.split_once('/').unwrap_or((rest, "")))
@@ -271,9 +263,9 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     }
     statement.push('\n');
     let mut to_do = Vec::new();
-    for (stream, key) in [
-        (&payload.input, "input_file"),
-        (&payload.output, "output_file"),
+    for (stream, what, key) in [
+        (&payload.input, "input", "input_file"),
+        (&payload.output, "output", "output_file"),
     ] {
         let Some(stream) = stream else { continue };
         match (stream.file(), stream.kind.as_str()) {
@@ -281,8 +273,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             (None, "stdin" | "stdout") => {}
             (None, kind) => {
                 to_do.push(format!(
-                "the page names its {} as `{kind}` {}: set `{key}` in problems/{id}/problem.toml",
-                &key[..key.len() - 5],
+                "the page names its {what} as `{kind}` {}: set `{key}` in problems/{id}/problem.toml",
                 stream.pattern.as_deref().or(stream.file_name.as_deref()).unwrap_or_default()
             ))
             }

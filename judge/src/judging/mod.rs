@@ -45,7 +45,7 @@ pub fn judge_case(
     let mut options = RunOptions {
         run_past_output_limit: problem.package.is_some(),
         judged: true,
-        files: problem.files.clone(),
+        files: Some(&problem.files),
         ..RunOptions::default()
     };
     if problem.checker.is_none() {

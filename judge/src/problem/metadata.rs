@@ -161,12 +161,7 @@ fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Resu
         return Ok(None);
     };
     let text = name.get_ref();
-    let plain = !text.is_empty()
-        && !text.contains('/')
-        && text != "."
-        && text != ".."
-        && !text.contains('\0');
-    match plain {
+    match FileIo::is_plain_name(text) {
         true => Ok(Some(text.clone())),
         false => Err(file.error(
             name.span(),

@@ -20,6 +20,7 @@ pub(crate) mod toml_file;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::toolchain::program::FileIo;
 pub use case_patterns::CasePatterns;
 pub use checker_spec::{CheckerSpec, Protocol};
 pub use profile::Profile;
@@ -123,8 +124,6 @@ impl Problem {
         self.profile.allowance(language.id).apply(self.limits)
     }
 }
-
-pub use crate::toolchain::program::FileIo;
 
 /// The key of `validator_args` for every group it does not name.
 pub const ANY_GROUP: &str = "*";

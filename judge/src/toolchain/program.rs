@@ -89,7 +89,10 @@ impl Program {
     ) -> std::io::Result<RunOutput> {
         let mut argv = self.command(&limits);
         argv.extend(args.iter().map(OsString::from));
-        let argv = options.files.wrap(argv);
+        let argv = match options.files {
+            Some(files) => files.wrap(argv),
+            None => argv,
+        };
         let mut spec = RunSpec::new(&argv, stdin, limits.for_run());
         spec.address_space_backstop = !self.language.manages_own_memory;
         if let Some(wall_timeout) = options.wall_timeout {
@@ -141,7 +144,7 @@ pub struct RunOptions<'a> {
     /// repository and the home hidden), where the machine allows it.
     pub judged: bool,
     /// The files it reads and writes instead of its standard streams.
-    pub files: FileIo,
+    pub files: Option<&'a FileIo>,
 }
 
 /// A problem whose program reads its input from a file and writes its answer to one, in its
@@ -169,6 +172,11 @@ if [ "$code" -gt 128 ]; then trap - $((code - 128)) 2>/dev/null; kill -s $((code
 exit "$code""#;
 
 impl FileIo {
+    /// Whether `name` can be such a file: a plain name in the program's folder, no path.
+    pub fn is_plain_name(name: &str) -> bool {
+        !name.is_empty() && !name.contains(['/', '\0']) && name != "." && name != ".."
+    }
+
     /// `argv` run through `WITH_FILES`, when the problem names a file.
     fn wrap(&self, argv: Vec<OsString>) -> Vec<OsString> {
         if self.input.is_none() && self.output.is_none() {
