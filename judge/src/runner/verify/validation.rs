@@ -7,26 +7,24 @@
 //! is a warning, as in problemtools. A validator that does not build or crashes is an error,
 //! never a pass.
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::judging::checker::{build_checker, check, Judgement};
-use crate::judging::verdict::classify_run;
+use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
 use crate::problem::{Problem, TestCase};
-use crate::sandbox::Termination;
+use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
 use crate::toolchain::compiler::{Build, Compiler};
 use crate::toolchain::Program;
 
 /// The exit code by which a package's input and answer validators accept.
 const ACCEPTS: i32 = 42;
-/// How long a checktestdata or Viva script may take on one file.
-const SCRIPT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the check of the data found.
 #[derive(Debug, Clone, Default)]
@@ -53,11 +51,15 @@ struct Validator {
 }
 
 enum How {
+    /// A program of the package: exit 42 accepts, any other exit refuses.
     Program(Program),
-    /// A `.ctd` file (with the package's constants put in), run by the tool (exit 0 accepts).
-    Checktestdata(PathBuf, tempfile::TempPath),
-    /// A `.viva` file, likewise.
-    Viva(PathBuf, tempfile::TempPath),
+    /// A checktestdata (`.ctd`) or Viva (`.viva`) script, with the package's constants put
+    /// in, run by `tool`: exit 0 accepts, 1 refuses. Viva takes the file as an argument.
+    Script {
+        tool: OsString,
+        script: tempfile::TempPath,
+        file_as_argument: bool,
+    },
 }
 
 /// What one validator made of one file.
@@ -112,6 +114,7 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     let complete = unbuilt == 0;
     let context = Context {
         problem,
+        sandbox: compiler.sandbox(),
         inputs: &inputs,
         answers: &answers,
         checker: checker.as_ref(),
@@ -175,14 +178,19 @@ impl Validator {
     ) -> std::result::Result<Option<Validator>, String> {
         let name = shown(problem, path);
         if let Some(tools) = script_tools(path) {
-            let Some(found) = tools.iter().find_map(|tool| which(tool)) else {
+            let found = tools
+                .iter()
+                .map(|tool| find_on_path(OsStr::new(tool)))
+                .find(|found| Path::new(found).is_file());
+            let Some(tool) = found else {
                 return Ok(None);
             };
             let script = with_constants(problem, path)
                 .map_err(|error| format!("{name}: cannot be read: {error}"))?;
-            let how = match tools[0] {
-                "checktestdata" => How::Checktestdata(found, script),
-                _ => How::Viva(found, script),
+            let how = How::Script {
+                tool,
+                script,
+                file_as_argument: tools[0] == "viva",
             };
             let path = path.to_path_buf();
             return Ok(Some(Validator { name, path, how }));
@@ -204,97 +212,66 @@ impl Validator {
         }
     }
 
-    /// What it makes of `file`: an input (`input` `None`), or the answer to `input`.
+    /// What it makes of `file`: an input (`input` `None`), or the answer to `input`. A run
+    /// that crashes or passes its limits is the validator's own failure.
     fn run(
         &self,
+        sandbox: &Sandbox,
         file: &Path,
         input: Option<&Path>,
         args: &ValidatorArgs,
     ) -> std::result::Result<Said, String> {
-        let mut argv: Vec<String> = input
-            .map(|input| absolute(input).display().to_string())
-            .into_iter()
-            .collect();
-        argv.extend(args.of(&self.path).iter().cloned());
-        match &self.how {
+        let args = args.of(&self.path);
+        let (run, accepts, refuses) = match &self.how {
             How::Program(program) => {
-                let run = program
-                    .run(file, CHECKER_LIMITS, &argv)
-                    .map_err(|error| format!("{}: cannot run: {error}", self.name))?;
-                let refused =
-                    matches!(run.termination, Termination::Exited(code) if code != ACCEPTS);
-                match (run.termination, classify_run(&run, &CHECKER_LIMITS)) {
-                    (Termination::Exited(ACCEPTS), _) => Ok(Said::Accepts),
-                    (_, None | Some(crate::judging::verdict::Verdict::RuntimeError(_)))
-                        if refused =>
-                    {
-                        let code = match run.termination {
-                            Termination::Exited(code) => code,
-                            _ => 0,
-                        };
-                        let said = [&run.stderr, &run.stdout]
-                            .into_iter()
-                            .map(|text| first_line(text))
-                            .find(|line| !line.is_empty())
-                            .unwrap_or_default();
-                        Ok(Said::Refuses(format!("exit {code}{}", with_colon(&said))))
-                    }
-                    (_, verdict) => Err(format!(
-                        "{} failed: {}",
-                        self.name,
-                        verdict.map_or("no verdict".to_owned(), |v| v.to_string())
-                    )),
-                }
+                let mut argv: Vec<String> = input
+                    .map(|input| absolute(input).display().to_string())
+                    .into_iter()
+                    .collect();
+                argv.extend(args.iter().cloned());
+                (program.run(file, CHECKER_LIMITS, &argv), ACCEPTS, None)
             }
             // A script is given the file alone, never the input beside an answer.
-            How::Checktestdata(tool, script) => {
-                let mut command = std::process::Command::new(tool);
-                command.arg(script).args(args.of(&self.path));
-                run_script(command, file, &self.name)
+            How::Script {
+                tool,
+                script,
+                file_as_argument,
+            } => {
+                let mut argv = vec![tool.clone(), script.as_os_str().to_owned()];
+                let stdin = match file_as_argument {
+                    true => {
+                        argv.push(absolute(file).into_os_string());
+                        Path::new("/dev/null")
+                    }
+                    false => file,
+                };
+                argv.extend(args.iter().map(OsString::from));
+                let spec = RunSpec::new(&argv, stdin, CHECKER_LIMITS.for_run());
+                (sandbox.run(&spec), 0, Some(1))
             }
-            How::Viva(tool, script) => {
-                let mut command = std::process::Command::new(tool);
-                command
-                    .arg(script)
-                    .arg(absolute(file))
-                    .args(args.of(&self.path));
-                run_script(command, Path::new("/dev/null"), &self.name)
+        };
+        let run = run.map_err(|error| format!("{}: cannot run: {error}", self.name))?;
+        let within_limits = matches!(
+            classify_run(&run, &CHECKER_LIMITS),
+            None | Some(Verdict::RuntimeError(_))
+        );
+        match run.termination {
+            Termination::Exited(code) if code == accepts => Ok(Said::Accepts),
+            Termination::Exited(code) if within_limits && refuses.is_none_or(|r| r == code) => {
+                let said = [&run.stderr, &run.stdout]
+                    .into_iter()
+                    .map(|text| first_line(text))
+                    .find(|line| !line.is_empty())
+                    .unwrap_or_default();
+                Ok(Said::Refuses(format!("exit {code}{}", with_colon(&said))))
             }
+            _ => Err(format!(
+                "{} failed: {}",
+                self.name,
+                classify_run(&run, &CHECKER_LIMITS)
+                    .map_or("no verdict".to_owned(), |v| v.to_string())
+            )),
         }
-    }
-}
-
-/// Runs a checktestdata or Viva script (trusted tools of the package's authors, as problemtools
-/// runs them): exit 0 accepts, 1 refuses, anything else is the script's failure.
-fn run_script(
-    mut command: std::process::Command,
-    stdin: &Path,
-    name: &str,
-) -> std::result::Result<Said, String> {
-    let stdin = std::fs::File::open(stdin).map_err(|error| format!("{name}: {error}"))?;
-    let child = command
-        .stdin(stdin)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|error| format!("{name}: cannot run: {error}"))?;
-    let id = child.id();
-    let (done, finished) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if finished.recv_timeout(SCRIPT_TIMEOUT).is_err() {
-            // SAFETY: kill(2) on the child's own pid; a stale pid is at worst ESRCH.
-            unsafe { libc::kill(id as i32, libc::SIGKILL) };
-        }
-    });
-    let output = child.wait_with_output();
-    let _ = done.send(());
-    let _ = watchdog.join();
-    let output = output.map_err(|error| format!("{name}: {error}"))?;
-    let said = first_line(&output.stdout);
-    match output.status.code() {
-        Some(0) => Ok(Said::Accepts),
-        Some(1) => Ok(Said::Refuses(format!("exit 1{}", with_colon(&said)))),
-        _ => Err(format!("{name} failed: {}", output.status)),
     }
 }
 
@@ -310,13 +287,6 @@ fn with_constants(problem: &Problem, path: &Path) -> std::io::Result<tempfile::T
         .tempfile()?;
     std::fs::write(copy.path(), text)?;
     Ok(copy.into_temp_path())
-}
-
-fn which(tool: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(tool))
-        .find(|candidate| candidate.is_file())
 }
 
 fn absolute(path: &Path) -> PathBuf {
@@ -355,6 +325,7 @@ struct Stage<'a> {
 /// What every case's check needs.
 struct Context<'a> {
     problem: &'a Problem,
+    sandbox: &'a Sandbox,
     inputs: &'a [Validator],
     answers: &'a [Validator],
     checker: Option<&'a Program>,
@@ -424,7 +395,7 @@ impl Context<'_> {
         let faults = errors.len();
         let mut refused = Vec::new();
         for validator in stage.validators {
-            match validator.run(stage.file, stage.input, stage.args) {
+            match validator.run(self.sandbox, stage.file, stage.input, stage.args) {
                 Ok(Said::Accepts) => {}
                 Ok(Said::Refuses(why)) => refused.push(format!("{} ({why})", validator.name)),
                 Err(fault) => errors.push(format!("data/{}: {fault}", case.name)),
@@ -501,7 +472,10 @@ impl Context<'_> {
                 let file = tempfile::NamedTempFile::new().ok()?;
                 std::fs::write(file.path(), bytes).ok()?;
                 let all_accept = self.inputs.iter().all(|validator| {
-                    matches!(validator.run(file.path(), None, args), Ok(Said::Accepts))
+                    matches!(
+                        validator.run(self.sandbox, file.path(), None, args),
+                        Ok(Said::Accepts)
+                    )
                 });
                 let with = match args {
                     ValidatorArgs::None => String::new(),
