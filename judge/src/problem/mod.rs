@@ -101,7 +101,7 @@ impl Problem {
     pub fn own_program_sources(&self, program: &Path) -> Result<Sources> {
         let mut sources = Sources::read(program)?;
         if let Some(folder) = program.parent().filter(|_| program.is_file()) {
-            sources = sources.with_local_headers(folder);
+            sources = sources.with_local_headers(folder)?;
         }
         Ok(match &self.package {
             Some(package) => package.constants.apply_to(sources),

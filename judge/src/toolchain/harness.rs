@@ -13,31 +13,37 @@ use super::signature::{Signature, Type};
 /// microseconds, separated by commas.
 pub const CALL_TIMES: &str = "judge-call-cpu-us=";
 
-/// The harness's file for a language, named so that no user's file is.
-pub fn file_name(language: &Language) -> Option<&'static str> {
+/// Where a language's caller goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// In a file of its own beside the user's, named so that no user's file is, and started
+    /// as the program (on the JVM, by its class).
+    Beside {
+        file: &'static str,
+        class: Option<&'static str>,
+    },
+    /// After the user's last line: Rust cannot call another file's private function, and
+    /// `include!` refuses a file that opens with `//!` or `#![...]`. The file's own lines
+    /// keep their numbers in compiler messages.
+    Appended,
+}
+
+/// Where the caller for `language` goes; `None` for a language the judge writes none for.
+pub fn placement(language: &Language) -> Option<Placement> {
+    let beside = |file, class| Placement::Beside { file, class };
     Some(match language.id {
-        LanguageId::Python3 => "judge_call.py",
-        LanguageId::JavaScript => "judge_call.js",
-        LanguageId::Java => "JudgeCall.java",
-        LanguageId::Cpp => "judge_call.cpp",
-        LanguageId::Kotlin => "JudgeCall.kt",
-        // Appended to the file itself (see `rust`): the name is never a file's.
-        LanguageId::Rust => "judge_call.rs",
+        LanguageId::Python3 => beside("judge_call.py", None),
+        LanguageId::JavaScript => beside("judge_call.js", None),
+        LanguageId::Java => beside("JudgeCall.java", Some(JAVA_CLASS)),
+        LanguageId::Cpp => beside("judge_call.cpp", None),
+        LanguageId::Kotlin => beside("JudgeCall.kt", Some("JudgeCallKt")),
+        LanguageId::Rust => Placement::Appended,
         _ => return None,
     })
 }
 
-/// Whether the caller is appended to the user's file rather than built beside it: Rust
-/// cannot call another file's private function, and `include!` refuses a file that opens
-/// with `//!` or `#![...]`. The file's own lines keep their numbers in compiler messages.
-pub fn appended(language: &Language) -> bool {
-    language.id == LanguageId::Rust
-}
-
 /// The class the JVM starts (Java's harness).
 pub const JAVA_CLASS: &str = "JudgeCall";
-/// The class of the Kotlin harness's `main`.
-pub const KOTLIN_CLASS: &str = "JudgeCallKt";
 
 /// Whether a file is the function alone: it has no entry point of its own (a `main`, code
 /// that reads the standard input, our stdin adapter), so the judge must call it.
@@ -50,9 +56,10 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
         LanguageId::Kotlin => &["fun main("],
         LanguageId::Cpp => &["main(", "main ("],
         LanguageId::Rust => &["fn main("],
+        // The languages `placement` names.
         _ => return false,
     };
-    file_name(language).is_some() && !own_entry.iter().any(|entry| code.contains(entry))
+    !own_entry.iter().any(|entry| code.contains(entry))
 }
 
 /// Why the file cannot be called as `signature` says, in its own terms: it defines no
@@ -829,7 +836,6 @@ mod judge_call {
         fn read(c: &mut Cursor) -> Self {
             c.skip();
             c.at += 1;
-            let mut text = String::new();
             let mut bytes = Vec::new();
             while let Some(b) = c.peek() {
                 c.at += 1;
@@ -854,8 +860,7 @@ mod judge_call {
                     other => bytes.push(other),
                 }
             }
-            text.push_str(&String::from_utf8_lossy(&bytes));
-            text
+            String::from_utf8_lossy(&bytes).into_owned()
         }
     }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::error::{Error, LanguageFault, Result};
 use crate::toolchain::handin;
-use crate::toolchain::harness;
+use crate::toolchain::harness::{self, Placement};
 use crate::toolchain::language::{java_main_class, missing_among, Language, LanguageId, MainClass};
 use crate::toolchain::online_judges::{CallForm, Offered, OnlineJudge};
 use crate::toolchain::signature::Signature;
@@ -129,34 +129,35 @@ impl Sources {
     }
 
     /// The file called as `signature` says, when it is that function alone (no entry point
-    /// of its own): the judge's caller for its language is built beside it and started.
+    /// of its own): the judge's caller for its language is built beside it (in Rust, after
+    /// it) and started.
     pub fn with_caller(mut self, signature: &Signature) -> Sources {
         let code = String::from_utf8_lossy(&self.files[0].1).into_owned();
         let single = self.files.len() == 1;
         if !single || !harness::needs_caller(self.language, &code) {
             return self;
         }
-        let (Some(name), Some(text)) = (
-            harness::file_name(self.language),
+        let (Some(placement), Some(text)) = (
+            harness::placement(self.language),
             harness::source(self.language, signature, &self.files[0].0),
         ) else {
             return self;
         };
-        if harness::appended(self.language) {
-            let file = &mut self.files[0].1;
-            if !file.ends_with(b"\n") {
-                file.push(b'\n');
+        match placement {
+            Placement::Appended => {
+                let file = &mut self.files[0].1;
+                if !file.ends_with(b"\n") {
+                    file.push(b'\n');
+                }
+                file.extend_from_slice(text.as_bytes());
             }
-            file.extend_from_slice(text.as_bytes());
-            self.called = Some(signature.clone());
-            return self;
-        }
-        self.files.push((name.to_owned(), text.into_bytes()));
-        self.main = name.to_owned();
-        match self.language.id {
-            LanguageId::Java => self.class = Some(harness::JAVA_CLASS.to_owned()),
-            LanguageId::Kotlin => self.class = Some(harness::KOTLIN_CLASS.to_owned()),
-            _ => {}
+            Placement::Beside { file, class } => {
+                self.files.push((file.to_owned(), text.into_bytes()));
+                self.main = file.to_owned();
+                if let Some(class) = class {
+                    self.class = Some(class.to_owned());
+                }
+            }
         }
         self.called = Some(signature.clone());
         self
@@ -237,10 +238,11 @@ impl Sources {
     /// A C or C++ file with the headers it includes by quotes (`#include "testlib.h"`) from
     /// its own `folder`, as a compiler run in that folder finds them; the build copies the
     /// program's files alone. Other languages, and names that leave the folder, are left.
-    pub fn with_local_headers(mut self, folder: &Path) -> Sources {
+    pub fn with_local_headers(mut self, folder: &Path) -> Result<Sources> {
         if !matches!(self.language.id, LanguageId::C | LanguageId::Cpp) {
-            return self;
+            return Ok(self);
         }
+        // Headers found are read in turn, for the headers they include.
         let mut index = 0;
         while index < self.files.len() {
             let text = String::from_utf8_lossy(&self.files[index].1).into_owned();
@@ -250,14 +252,13 @@ impl Sources {
                     .all(|part| matches!(part, std::path::Component::Normal(_)));
                 let path = folder.join(name);
                 if inside && !self.files.iter().any(|(file, _)| file == name) && path.is_file() {
-                    if let Ok(code) = std::fs::read(&path) {
-                        self.files.push((name.to_owned(), code));
-                    }
+                    let code = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
+                    self.files.push((name.to_owned(), code));
                 }
             }
             index += 1;
         }
-        self
+        Ok(self)
     }
 
     /// The paths, relative to the build folder, of the files the compiler is given: those of
