@@ -469,8 +469,10 @@ impl Context<'_> {
         tries
             .par_iter()
             .filter_map(|(what, bytes, args)| {
-                let file = tempfile::NamedTempFile::new().ok()?;
-                std::fs::write(file.path(), bytes).ok()?;
+                let file = match written(bytes) {
+                    Ok(file) => file,
+                    Err(error) => return Some(format!("{what} could not be tried: {error}")),
+                };
                 let all_accept = self.inputs.iter().all(|validator| {
                     matches!(
                         validator.run(self.sandbox, file.path(), None, args),
@@ -492,6 +494,13 @@ impl Context<'_> {
             })
             .collect()
     }
+}
+
+/// `bytes` in a temporary file.
+fn written(bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
+    let file = tempfile::NamedTempFile::new()?;
+    std::fs::write(file.path(), bytes)?;
+    Ok(file)
 }
 
 /// Inputs no statement allows, made up or made from the valid `inputs` (from the first one a
