@@ -10,6 +10,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::problem::profile::Profile;
+use crate::runner::shard::Partition;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -83,6 +84,9 @@ pub(crate) enum Command {
     /// Judge, then judge again whenever the solution, a case, problem.toml, the reference or
     /// the generator changes (failures first, samples first); Ctrl-C stops.
     Watch(WatchArgs),
+    /// Put the reports of a run's shards (`run --partition`) together: the report, files and
+    /// exit code that one run would have given.
+    Merge(MergeArgs),
     /// Say what this machine allows the judge (cgroups, namespaces: how far a run can be
     /// trusted) and why not, the toolchains found, and how to get the best containment.
     Doctor,
@@ -136,9 +140,43 @@ pub(crate) struct RunArgs {
     /// error naming the case and what is wrong.
     #[arg(long)]
     pub validate: bool,
-    /// Judge only slice K of N (1-based) of all cases, for spreading a corpus over a CI matrix.
-    #[arg(long, value_name = "K/N", value_parser = parse_partition)]
-    pub partition: Option<(usize, usize)>,
+    /// Judge only shard K of N (1-based) of all cases, for spreading them over machines:
+    /// `hash:K/N` keeps each case in its shard as cases come and go, `count:K/N` (or `K/N`)
+    /// deals them in order, `env` takes a hash shard from the CI engine's variables (GitLab,
+    /// Slurm, a Kubernetes Indexed Job); `judge merge` puts the shards' reports together.
+    #[arg(long, value_name = "hash:K/N|count:K/N|env", value_parser = parse_partition)]
+    pub partition: Option<PartitionArg>,
+    /// Also write the JSON report to FILE (what `judge merge` and `--failed` read).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Judge again only what was not accepted in the last run (or in the report FROM, like a
+    /// merged report from CI), with the same solutions.
+    #[arg(long, value_name = "FROM.json", num_args = 0..=1,
+          conflicts_with_all = ["problems", "solution"])]
+    pub failed: Option<Option<PathBuf>>,
+}
+
+/// `--partition`: a shard given, or one to take from the environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PartitionArg {
+    Slice(Partition),
+    Env,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' JSON reports (`judge run --partition ... --json FILE`), in any order.
+    #[arg(value_name = "REPORT.json", required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Report the shards given even when some are missing, marked partial.
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Also write the merged report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write the merged JSON report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -305,7 +343,9 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
 /// A value of an option that is not one.
 #[derive(Debug, thiserror::Error)]
 enum ValueFault {
-    #[error("`{0}` is not a slice K/N with 1 <= K <= N, like 2/4")]
+    #[error(
+        "`{0}` is not a shard: hash:K/N or count:K/N with 1 <= K <= N (like hash:2/4), or env"
+    )]
     Partition(String),
     #[error("`{0}` is not a duration like 30s, 2m or 500ms")]
     Duration(String),
@@ -315,14 +355,13 @@ enum ValueFault {
     OutOfRange(String),
 }
 
-fn parse_partition(text: &str) -> Result<(usize, usize), ValueFault> {
-    let parsed = text
-        .split_once('/')
-        .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
-    match parsed {
-        Some((k, n)) if 1 <= k && k <= n => Ok((k, n)),
-        _ => Err(ValueFault::Partition(text.to_owned())),
+fn parse_partition(text: &str) -> Result<PartitionArg, ValueFault> {
+    if text == "env" {
+        return Ok(PartitionArg::Env);
     }
+    Partition::parse(text)
+        .map(PartitionArg::Slice)
+        .ok_or_else(|| ValueFault::Partition(text.to_owned()))
 }
 
 /// `30s`, `2m`, `500ms`, or a plain number of seconds.

@@ -198,6 +198,14 @@ pub enum Error {
         /// The file and what is wrong, as `verify` lists it.
         message: String,
     },
+    /// An error a shard's report holds, as it said it (`judge merge`).
+    #[error("{message}")]
+    Reported {
+        /// The error's message, naming the file at fault.
+        message: String,
+        /// It stood for a problem that could not be loaded.
+        unloaded: bool,
+    },
     /// The command line asks for something that cannot be done.
     #[error("{message}")]
     Usage {
@@ -412,6 +420,7 @@ impl Error {
             | Error::NotAProblem { .. }
             | Error::NotAPackage { .. }
             | Error::PackageData { .. }
+            | Error::Reported { .. }
             | Error::Parse { .. }
             | Error::NotUtf8 { .. }
             | Error::Exists { .. }
@@ -426,6 +435,18 @@ impl Error {
             | Error::Walk(_) => EXIT_ERROR,
             // `main` ends by the signal instead, as a shell expects.
             Error::Interrupted => EXIT_ERROR,
+        }
+    }
+}
+
+impl Error {
+    /// It is about a problem that was loaded (an input its validator rejects, its package's
+    /// data), not one that could not be: such a problem is counted among those judged.
+    pub fn is_of_a_loaded_problem(&self) -> bool {
+        match self {
+            Error::InvalidInput { .. } | Error::PackageData { .. } => true,
+            Error::Reported { unloaded, .. } => !unloaded,
+            _ => false,
         }
     }
 }

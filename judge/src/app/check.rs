@@ -225,9 +225,12 @@ fn run_cases(context: &Context, notices: &mut Notices, problem: Problem, file: &
     };
     let compiler = context.compiler();
     let summary = if notices.json() {
-        let mut reporter = JsonReporter::keeping(context.repository.root.clone());
+        let mut reporter = JsonReporter::new(context.repository.root.clone());
         let summary = runner::judge_all(vec![Ok(task)], &compiler, &settings, &mut reporter);
-        if let Some(report) = reporter.document() {
+        if let Some(report) = reporter
+            .document()
+            .and_then(|d| serde_json::to_value(d).ok())
+        {
             notices.attach_run(report);
         }
         summary

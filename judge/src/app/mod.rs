@@ -9,6 +9,7 @@ mod doctor;
 mod gen;
 mod list;
 pub(crate) mod listen;
+mod merge;
 mod new;
 pub(crate) mod run;
 mod stress;
@@ -117,16 +118,17 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
             | Command::Stress(_)
             | Command::Check(_)
             | Command::List(_)
+            | Command::Merge(_)
     );
     if global.format == Format::Json && !speaks_json {
         return Err(Error::usage(
-            "--format json is for run, list, gen, add, new, stress and check only",
+            "--format json is for run, merge, list, gen, add, new, stress and check only",
         ));
     }
     // Judging a package needs no repository: a Kattis package can be anywhere.
     let judges_packages = matches!(
         command,
-        Command::Run(_) | Command::Verify(_) | Command::Check(_)
+        Command::Run(_) | Command::Verify(_) | Command::Check(_) | Command::Merge(_)
     );
     let repository = match Repository::find(&start) {
         Ok(repository) => repository,
@@ -164,6 +166,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     match command {
         Command::Run(args) => run::run(&context, args),
         Command::List(args) => list::list(&context, args),
+        Command::Merge(args) => merge::merge(&context, args),
         Command::New(args) => new::new(&context, args),
         Command::Add(args) => add::add(&context, args),
         Command::Gen(args) => gen::gen(&context, args),

@@ -1,13 +1,23 @@
 //! `judge run` (and `judge` alone): judge problems' cases and report.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::cli::{Format, RunArgs};
+use crate::cli::{Format, PartitionArg, RunArgs};
 use crate::corpus::{group_of, Validator};
 use crate::error::{CorpusFault, Error, Outcome, Result};
+use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
-use crate::report::{HumanReporter, JsonReporter, JunitReporter, Reporter, Reporters};
+use crate::report::record::{
+    CaseListRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, LAST_RUN,
+};
+use crate::report::{
+    print_document, print_note, CaseOrder, HumanReporter, JsonReporter, JunitReporter, Reporter,
+    Reporters,
+};
+use crate::runner::host::{calibrate, this_host};
+use crate::runner::shard::{self, Partition};
 use crate::runner::verify::validation::check_data;
 use crate::runner::{self, Settings, Task};
 
@@ -19,40 +29,71 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
+    let partition = match args.partition {
+        None => None,
+        Some(PartitionArg::Slice(partition)) => Some(partition),
+        Some(PartitionArg::Env) => {
+            Some(Partition::from_env(|name| std::env::var(name).ok()).map_err(Error::usage)?)
+        }
+    };
+    // A shard's host runs the calibration loop, for the merged report to compare hosts.
+    let calibration = partition.map(|_| calibrate());
     let patterns = CasePatterns::new(&args.cases)?;
-    let mut problems = load_problems(context, &args.problems)?;
-    for problem in problems.iter_mut().flatten() {
-        crate::problem::kattis::time_limit::apply_time_limit(
-            problem,
-            &context.repository.cache_dir(),
-        );
-    }
-    for problem in problems.iter_mut().flatten() {
-        problem.cases.retain(|case| patterns.matches(&case.name));
+    let mut tasks = match &args.failed {
+        Some(from) => {
+            let from = match from {
+                Some(file) => context.path(file),
+                None => context.repository.cache_dir().join(LAST_RUN),
+            };
+            match failed_tasks(context, &from)? {
+                Some(tasks) => tasks,
+                None => {
+                    print_note(&format_args!(
+                        "nothing to re-run: every case that {} holds was accepted",
+                        context.repository.relative(&from).display()
+                    ));
+                    return Ok(Outcome::Accepted);
+                }
+            }
+        }
+        None => {
+            let solution = args.solution.as_ref().map(|file| context.path(file));
+            let mut problems = load_problems(context, &args.problems)?;
+            for problem in problems.iter_mut().flatten() {
+                apply_time_limit(problem, &context.repository.cache_dir());
+            }
+            tasks_for(context, problems, solution.as_deref())
+        }
+    };
+    for task in tasks.iter_mut().flatten() {
+        task.problem
+            .cases
+            .retain(|case| patterns.matches(&case.name));
     }
     if !patterns.is_empty() {
-        let any = problems
+        if !tasks
             .iter()
             .flatten()
-            .any(|problem| !problem.cases.is_empty());
-        if !any {
+            .any(|task| !task.problem.cases.is_empty())
+        {
             return Err(Error::usage(format!(
                 "no case matches {}",
                 patterns.describe()
             )));
         }
-        drop_empty(&mut problems);
+        tasks.retain(|task| {
+            task.as_ref()
+                .map_or(true, |task| !task.problem.cases.is_empty())
+        });
     }
-    if let Some((slice, slices)) = args.partition {
-        partition(&mut problems, slice, slices);
+    let (order, case_list) = place_cases(context, &tasks);
+    if let Some(partition) = partition {
+        cut(context, &mut tasks, partition);
     }
-    let solution = args.solution.as_ref().map(|file| context.path(file));
-    let illegal = match args.validate {
-        true => illegal_inputs(context, &problems)?,
-        false => Vec::new(),
-    };
-    let mut tasks = tasks_for(context, problems, solution.as_deref());
-    tasks.extend(illegal.into_iter().map(Err));
+    if args.validate {
+        let illegal = illegal_inputs(context, &problems_of(&tasks))?;
+        tasks.extend(illegal.into_iter().map(Err));
+    }
     // Every folder the programs' view hides or keeps is known and made now (the build cache
     // is kept in it): the slots make the view while the solutions are built.
     let cache = context.repository.cache_dir();
@@ -61,20 +102,26 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     }
     let root = context.repository.root.clone();
     let mut human;
-    let mut json;
+    let mut json = JsonReporter::new(root).in_order(Arc::new(order));
+    json.run = Some(RunRecord {
+        judge_version: env!("CARGO_PKG_VERSION").to_owned(),
+        partition: partition.map(|partition| PartitionRecord {
+            dealing: partition.dealing.name().to_owned(),
+            shard: partition.shard,
+            shards: partition.shards,
+        }),
+        case_list,
+        host: this_host(calibration.and_then(|thread| thread.join().ok())),
+        ..RunRecord::default()
+    });
     let mut junit = args
         .junit
         .map(|file| JunitReporter::new(context.path(&file)));
-    let mut reporters: Vec<&mut dyn Reporter> = match context.format {
-        Format::Human => {
-            human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
-            vec![&mut human]
-        }
-        Format::Json => {
-            json = JsonReporter::new(root);
-            vec![&mut json]
-        }
-    };
+    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
+    if context.format == Format::Human {
+        human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
+        reporters.push(&mut human);
+    }
     if let Some(junit) = junit.as_mut() {
         reporters.push(junit);
     }
@@ -90,16 +137,170 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if let Some(error) = junit.and_then(|junit| junit.write_error) {
         return Err(error);
     }
+    let document = json.document().expect("a finished run has its document");
+    keep_report(context, &document, args.json.as_deref())?;
     Ok(summary.outcome())
+}
+
+/// Writes a finished run's report where it goes: stdout for `--format json`, the `--json`
+/// file, and the build cache, for `--failed` (a report that cannot be kept there is said).
+pub(crate) fn keep_report(
+    context: &Context,
+    document: &RunDocument,
+    file: Option<&Path>,
+) -> Result<()> {
+    if context.format == Format::Json {
+        print_document(document);
+    }
+    let text = serde_json::to_vec_pretty(document).expect("a report is JSON");
+    let last = context.repository.cache_dir().join(LAST_RUN);
+    if let Err(error) = crate::atomic_write::write_atomically(&last, &text) {
+        print_note(&format_args!(
+            "note: `judge run --failed` will not find this run: {error}"
+        ));
+    }
+    match file {
+        Some(file) => crate::atomic_write::write_atomically(&context.path(file), &text),
+        None => Ok(()),
+    }
+}
+
+/// Every solution's and case's place in the run, and the run's case list.
+fn place_cases(context: &Context, tasks: &[Result<Task>]) -> (CaseOrder, CaseListRecord) {
+    let mut order = CaseOrder::default();
+    let mut identities = Vec::new();
+    let mut solutions = 0;
+    for (index, task) in tasks.iter().enumerate() {
+        let Ok(task) = task else { continue };
+        solutions += 1;
+        let cases = &task.problem.cases;
+        order.add(
+            &task.problem.dir,
+            &task.solution,
+            index,
+            cases
+                .iter()
+                .enumerate()
+                .map(|(at, case)| (case.name.clone(), at)),
+        );
+        let (dir, solution) = shown_identity(context, task);
+        if cases.is_empty() {
+            identities.push(shard::identity(&dir, &solution, ""));
+        }
+        identities.extend(
+            cases
+                .iter()
+                .map(|case| shard::identity(&dir, &solution, &case.name)),
+        );
+    }
+    let list = CaseListRecord {
+        fingerprint: shard::fingerprint(identities.iter().map(String::as_str)),
+        solutions,
+        cases: tasks
+            .iter()
+            .flatten()
+            .map(|task| task.problem.cases.len())
+            .sum(),
+    };
+    (order, list)
+}
+
+/// A task's problem folder and solution file as the report writes them.
+fn shown_identity(context: &Context, task: &Task) -> (String, String) {
+    let shown = |path: &Path| context.repository.relative(path).display().to_string();
+    (shown(&task.problem.dir), shown(&task.solution))
+}
+
+/// Keeps the cases of `partition`'s shard: the run's cases (each solution's, a solution
+/// with none counting as one) dealt or hashed by their identity. Tasks left with nothing to
+/// judge are dropped; problems that failed to load stay in every shard, to be said.
+fn cut(context: &Context, tasks: &mut Vec<Result<Task>>, partition: Partition) {
+    let mut ordinal = 0;
+    tasks.retain_mut(|task| {
+        let Ok(task) = task else { return true };
+        let (dir, solution) = shown_identity(context, task);
+        if task.problem.cases.is_empty() {
+            ordinal += 1;
+            return partition.keeps(ordinal - 1, &shard::identity(&dir, &solution, ""));
+        }
+        task.problem.cases.retain(|case| {
+            ordinal += 1;
+            partition.keeps(ordinal - 1, &shard::identity(&dir, &solution, &case.name))
+        });
+        !task.problem.cases.is_empty()
+    });
+}
+
+/// Each problem the tasks judge, once, with every case some task of it judges.
+fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
+    let mut problems: Vec<Problem> = Vec::new();
+    for task in tasks.iter().flatten() {
+        match problems.iter_mut().find(|p| p.dir == task.problem.dir) {
+            Some(problem) => {
+                for case in &task.problem.cases {
+                    if !problem.cases.iter().any(|have| have.name == case.name) {
+                        problem.cases.push(case.clone());
+                    }
+                }
+            }
+            None => problems.push(task.problem.clone()),
+        }
+    }
+    problems
+}
+
+/// The tasks that re-judge what the report `from` holds that was not accepted: each such
+/// case with the same solution, a solution that did not compile with all its cases; `None`
+/// when there is nothing to re-run.
+fn failed_tasks(context: &Context, from: &Path) -> Result<Option<Vec<Result<Task>>>> {
+    if !from.exists() && from.ends_with(LAST_RUN) {
+        return Err(Error::usage(format!(
+            "--failed: no earlier run to take the failures from ({} does not exist): run \
+             `judge run` first, or give a report: --failed REPORT.json",
+            context.repository.relative(from).display()
+        )));
+    }
+    let document = RunDocument::read(from)?;
+    let mut reports: Vec<&ProblemReport> = document.problems.iter().collect();
+    reports.sort_by_key(|report| report.task);
+    let mut tasks = Vec::new();
+    for report in reports {
+        let failed: Vec<&str> = report
+            .cases
+            .iter()
+            .filter(|case| case.verdict != "AC")
+            .map(|case| case.name.as_str())
+            .collect();
+        let compile_error = report.status == "compile_error";
+        if failed.is_empty() && !compile_error {
+            continue;
+        }
+        let root = &context.repository.root;
+        let task = context.problem(&root.join(&report.dir)).map(|mut problem| {
+            apply_time_limit(&mut problem, &context.repository.cache_dir());
+            if !compile_error {
+                problem
+                    .cases
+                    .retain(|case| failed.contains(&case.name.as_str()));
+            }
+            Task {
+                problem,
+                solution: root.join(&report.solution),
+                one_at_a_time: false,
+            }
+        });
+        tasks.push(task);
+    }
+    Ok((!tasks.is_empty()).then_some(tasks))
 }
 
 /// The inputs of `problems` that their validators reject, one error each (`--validate`);
 /// for a package, every fault its validators find in its data.
-fn illegal_inputs(context: &Context, problems: &[Result<Problem>]) -> Result<Vec<Error>> {
+fn illegal_inputs(context: &Context, problems: &[Problem]) -> Result<Vec<Error>> {
     use rayon::prelude::*;
     let compiler = context.compiler();
     let mut illegal = Vec::new();
-    for problem in problems.iter().flatten() {
+    for problem in problems {
         if problem.package.is_some() {
             // A package's own validators, as `verify` runs them.
             let data = check_data(problem, &compiler, context.jobs)?;
@@ -199,28 +400,4 @@ fn solutions_of(context: &Context, problem: &Problem) -> Vec<PathBuf> {
     } else {
         vec![problem.solution.clone()]
     }
-}
-
-/// Keeps case `i` (counting every loaded problem's cases in order) when `i % slices` is
-/// `slice - 1`: the slices are disjoint and together hold every case once.
-fn partition(problems: &mut Vec<Result<Problem>>, slice: usize, slices: usize) {
-    let mut index = 0;
-    for problem in problems.iter_mut().flatten() {
-        problem.cases.retain(|_| {
-            let keep = index % slices == slice - 1;
-            index += 1;
-            keep
-        });
-    }
-    drop_empty(problems);
-}
-
-/// Problems left with no case to judge are not judged (those that failed to load stay, to be
-/// reported).
-fn drop_empty(problems: &mut Vec<Result<Problem>>) {
-    problems.retain(|problem| {
-        problem
-            .as_ref()
-            .map_or(true, |problem| !problem.cases.is_empty())
-    });
 }

@@ -22,9 +22,9 @@ use crate::judging::{CaseResult, Tally};
 use crate::problem::layout::SOLUTIONS_DIR;
 use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
+use crate::report::Built;
 use crate::report::{Detail, HumanReporter, Notices, Reporter, RunSummary};
 use crate::runner::{self, Settings};
-use crate::toolchain::program::Program;
 
 /// How long the files must be quiet after a change before a round starts.
 const QUIET: Duration = Duration::from_millis(100);
@@ -267,8 +267,8 @@ impl Reporter for Failures {
     fn problem_error(&mut self, error: &Error) {
         self.human.problem_error(error);
     }
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
-        self.human.problem_started(problem, solution, program);
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+        self.human.problem_started(problem, solution, built);
     }
     fn compile_error(&mut self, problem: &Problem, message: &str) {
         self.human.compile_error(problem, message);

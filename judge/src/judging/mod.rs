@@ -19,7 +19,7 @@ use crate::problem::{Problem, TestCase};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::Limits;
 use crate::toolchain::{Program, RunOptions};
-pub use result::{format_bytes, CaseResult, Failure, SolutionVerdicts, Tally};
+pub use result::{format_bytes, CaseResult, Failure, SolutionVerdicts, Tally, WrongAt};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
 /// comparing with the expected output.
@@ -234,7 +234,7 @@ fn check_output(
 fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
     Failure {
         message: found.mismatch.to_string(),
-        mismatch: Some(found.mismatch.clone()),
+        mismatch: Some(WrongAt::from(&found.mismatch)),
         diff: found.diff(),
         stderr: stderr_of(run),
     }

@@ -40,11 +40,29 @@ pub struct Failure {
     /// Where and why, in one line.
     pub message: String,
     /// For a wrong answer found by comparing: where, to find the sub-case in the input.
-    pub mismatch: Option<Mismatch>,
+    pub mismatch: Option<WrongAt>,
     /// The outputs around the first difference, for a wrong answer.
     pub diff: Vec<DiffLine>,
     /// The last lines the program wrote to stderr.
     pub stderr: String,
+}
+
+/// Where a compared output first differs: what a report needs to find the sub-case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongAt {
+    /// 1-based line of the expected output.
+    pub line: usize,
+    /// The label of the sub-case it belongs to (`#3`, `Case #3:`), if the output has them.
+    pub case_label: Option<String>,
+}
+
+impl From<&Mismatch> for WrongAt {
+    fn from(mismatch: &Mismatch) -> Self {
+        WrongAt {
+            line: mismatch.line,
+            case_label: mismatch.case_label.clone(),
+        }
+    }
 }
 
 /// Totals for one problem or for the whole run.

@@ -3,13 +3,13 @@
 
 use std::path::Path;
 
+use super::Built;
 use super::Reporter;
 use super::RunSummary;
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, SolutionVerdicts, Tally};
 use crate::problem::Problem;
-use crate::toolchain::program::Program;
 
 /// Each task's verdicts, in the order of the tasks, or why it was not judged.
 #[derive(Debug, Default)]
@@ -38,7 +38,7 @@ impl Reporter for Collector {
             message: error.to_string(),
         }));
     }
-    fn problem_started(&mut self, _problem: &Problem, solution: &Path, _program: Option<&Program>) {
+    fn problem_started(&mut self, _problem: &Problem, solution: &Path, _built: Option<Built>) {
         self.judged.push(Ok(SolutionVerdicts {
             solution: solution.to_path_buf(),
             ..SolutionVerdicts::default()

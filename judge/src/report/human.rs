@@ -11,6 +11,7 @@ use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::Built;
 use super::RunSummary;
 use super::{plural, subcase, Detail, Reporter};
 use crate::compare::diff::{DiffLine, Side};
@@ -20,7 +21,6 @@ use crate::judging::verdict::Verdict;
 use crate::judging::{format_bytes, CaseResult, Tally};
 use crate::problem::Problem;
 use crate::problem::Repository;
-use crate::toolchain::program::Program;
 
 /// Lines of a compiler message shown under CE.
 const COMPILE_MESSAGE_LINES: usize = 40;
@@ -114,6 +114,47 @@ impl HumanReporter {
         ));
     }
 
+    /// What a merged report was made of, and what its hosts may have changed.
+    fn merge_note(&mut self, note: &super::MergeNote) {
+        let shards = &note.record.shards;
+        let mut hosts: Vec<&str> = shards.iter().map(|s| s.host.name.as_str()).collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        let total = shards.len() + note.record.missing.len();
+        self.line(format_args!(
+            "{DIM}Merged from {} of {total} shards, judged on {}{DIM:#}",
+            shards.len(),
+            hosts.join(", ")
+        ));
+        if !note.record.missing.is_empty() {
+            let missing: Vec<String> = note
+                .record
+                .missing
+                .iter()
+                .map(|k| format!("{k}/{total}"))
+                .collect();
+            self.line(format_args!(
+                "{YELLOW}Partial{YELLOW:#}: shard {} missing: its cases are not in this report",
+                missing.join(", ")
+            ));
+        }
+        if note.hosts_differ && !note.near_limit.is_empty() {
+            self.line(format_args!(
+                "{YELLOW}Hosts differ in speed{YELLOW:#} (the slowest ran the calibration loop {:.2}x as long): \
+                 these verdicts near the time limit could depend on the host:",
+                note.record.speed_ratio.unwrap_or(1.0)
+            ));
+            for line in &note.near_limit {
+                self.line(format_args!("  {line}"));
+            }
+        } else if !note.near_limit.is_empty() {
+            self.line(format_args!(
+                "{DIM}Near the time limit: {}{DIM:#}",
+                note.near_limit.join("; ")
+            ));
+        }
+    }
+
     /// The case's row: verdict, name, CPU time, peak memory.
     fn row(&mut self, result: &CaseResult) {
         let width = self.current.as_ref().map_or(0, |c| c.name_width);
@@ -181,10 +222,10 @@ impl Reporter for HumanReporter {
         }
     }
 
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
-        let build = match program {
-            Some(program) if program.cached => " (cached)",
-            Some(_) => " (compiled)",
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+        let build = match built {
+            Some(Built::Cached) => " (cached)",
+            Some(Built::Compiled) => " (compiled)",
             None => "",
         };
         let shown = self.shown(solution).to_string();
@@ -407,6 +448,9 @@ impl Reporter for HumanReporter {
             "{style}Summary{style:#}: {}",
             parts.join(" · ")
         ));
+        if let Some(note) = &summary.merged {
+            self.merge_note(note);
+        }
         if let Some(containment) = summary.containment.filter(|held| !held.is_full()) {
             // Said only when the figures or the safety are less than everywhere else.
             self.line(format_args!(

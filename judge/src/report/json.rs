@@ -1,158 +1,100 @@
-//! The report for machines: one JSON document (schema: `judge/report.schema.json`, described
-//! in the README), written when the run ends.
+//! The report for machines: one JSON document (`record::RunDocument`), written when the run
+//! ends to stdout, to a file, or kept for a command whose own document holds it.
 
+use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use serde::Serialize;
-
+use super::record::*;
+use super::Built;
 use super::Reporter;
 use super::RunSummary;
 use crate::compare::diff::{DiffLine, Side};
-use crate::error::{Error, Outcome};
-use crate::judging::scorecard::{ScoreError, Scorecard};
+use crate::error::Error;
+use crate::judging::scorecard::{ScoreError, Scorecard, ValidatorScore};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
-use crate::toolchain::program::Program;
-
-/// Bumped when a field changes meaning or goes away.
-pub const SCHEMA_VERSION: u32 = 1;
+use crate::sandbox::Termination;
 
 pub struct JsonReporter {
     problems: Vec<ProblemReport>,
     errors: Vec<String>,
+    error_places: Vec<ErrorPlace>,
     /// Paths are given relative to this folder.
-    base: std::path::PathBuf,
-    /// Kept instead of printed, for a command whose own document holds it (`check`).
-    kept: Option<Option<serde_json::Value>>,
+    base: PathBuf,
+    /// Each solution's and case's place in the whole run (before a cut into shards).
+    order: Option<Arc<CaseOrder>>,
+    /// The case names of the problem being reported, with their places.
+    places: Option<Arc<HashMap<String, usize>>>,
+    /// What the run was, for the document's `run`.
+    pub run: Option<RunRecord>,
+    /// The document, once the run has ended.
+    document: Option<RunDocument>,
+}
+
+/// Each solution's place in the whole run, and its cases', keyed by problem folder and
+/// solution file: what lets shards' reports be put back in the order of one run.
+#[derive(Debug, Default)]
+pub struct CaseOrder {
+    places: HashMap<(PathBuf, PathBuf), (usize, Arc<HashMap<String, usize>>)>,
+}
+
+impl CaseOrder {
+    /// Says that the solution `solution` of the problem in `dir` is the run's `task`-th, with
+    /// these cases at these places.
+    pub fn add(
+        &mut self,
+        dir: &Path,
+        solution: &Path,
+        task: usize,
+        cases: impl IntoIterator<Item = (String, usize)>,
+    ) {
+        let key = (dir.to_path_buf(), solution.to_path_buf());
+        let cases = Arc::new(cases.into_iter().collect());
+        self.places.entry(key).or_insert((task, cases));
+    }
 }
 
 impl JsonReporter {
-    pub fn new(base: std::path::PathBuf) -> Self {
+    /// A reporter that keeps its document for `document`, its paths relative to `base`.
+    pub fn new(base: PathBuf) -> Self {
         JsonReporter {
             problems: Vec::new(),
             errors: Vec::new(),
+            error_places: Vec::new(),
             base,
-            kept: None,
+            order: None,
+            places: None,
+            run: None,
+            document: None,
         }
     }
 
-    /// A reporter that keeps its document for `document` instead of printing it.
-    pub fn keeping(base: std::path::PathBuf) -> Self {
-        JsonReporter {
-            kept: Some(None),
-            ..JsonReporter::new(base)
-        }
+    /// Numbers solutions and cases by their places in `order`.
+    pub fn in_order(mut self, order: Arc<CaseOrder>) -> Self {
+        self.order = Some(order);
+        self
     }
 
-    /// The document of a finished run, when made by `keeping`.
-    pub fn document(self) -> Option<serde_json::Value> {
-        self.kept.flatten()
+    /// The document of the finished run.
+    pub fn document(self) -> Option<RunDocument> {
+        self.document
+    }
+
+    fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.base)
+            .unwrap_or(path)
+            .display()
+            .to_string()
     }
 }
 
-#[derive(Serialize)]
-struct RunDocument<'a> {
-    version: u32,
-    problems: &'a [ProblemReport],
-    errors: &'a [String],
-    summary: SummaryReport,
-    /// What held the programs judged; null when none ran.
-    containment: Option<ContainmentReport>,
-}
-
-/// How far the run can be trusted (see `sandbox::Containment`).
-#[derive(Serialize)]
-struct ContainmentReport {
-    /// `cgroup+namespaces` (full), `namespaces`, `cgroup` or `rlimits`.
-    level: &'static str,
-    memory_cgroup: bool,
-    pids_cgroup: bool,
-    namespaces: bool,
-    view: bool,
-    /// What is weaker than at the full level, one phrase each (empty at the full level).
-    weaker: Vec<&'static str>,
-    /// Why the programs did not get the file system view, if they did not.
-    view_refused: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ProblemReport {
-    id: String,
-    name: String,
-    solution: String,
-    /// `judged` or `compile_error`.
-    status: &'static str,
-    compile_message: Option<String>,
-    cases: Vec<CaseReport>,
-    summary: Option<TallyReport>,
-    /// Only for scored problems, so that others' reports keep their shape.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    score: Option<ScoreReport>,
-}
-
-#[derive(Serialize)]
-struct ScoreReport {
-    score: f64,
-    max_score: Option<f64>,
-    verdict: Option<&'static str>,
-    parts: Vec<PartReport>,
-    error: Option<String>,
-}
-
-#[derive(Serialize)]
-struct PartReport {
-    name: String,
-    score: f64,
-    max_score: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct CaseReport {
-    name: String,
-    /// The short code: `AC`, `WA`, `TLE`, `MLE`, `OLE`, `RE`, `JE`.
-    verdict: &'static str,
-    /// The full verdict: `RE (SIGSEGV)`.
-    verdict_text: String,
-    confirmed: bool,
-    cpu_time_ms: f64,
-    wall_time_ms: f64,
-    peak_memory_bytes: u64,
-    message: Option<String>,
-    diff: Vec<DiffLineReport>,
-    stderr: Option<String>,
-}
-
-#[derive(Serialize)]
-struct DiffLineReport {
-    /// `both`, `expected` or `actual`.
-    side: &'static str,
-    line: usize,
-    text: String,
-}
-
-#[derive(Serialize)]
-struct TallyReport {
-    cases: usize,
-    accepted: usize,
-    verdicts: std::collections::BTreeMap<&'static str, usize>,
-    max_cpu_time_ms: f64,
-    max_peak_memory_bytes: u64,
-}
-
-#[derive(Serialize)]
-struct SummaryReport {
-    problems: usize,
-    #[serde(flatten)]
-    tally: TallyReport,
-    compiled: usize,
-    cached: usize,
-    compile_errors: usize,
-    errors: usize,
-    skipped: usize,
-    wall_time_ms: f64,
-    /// `accepted`, `rejected` or `error`: the exit code's meaning.
-    outcome: &'static str,
+/// Writes `document` to stdout, as `--format json` does.
+pub fn print_document(document: &RunDocument) {
+    let mut out = std::io::stdout().lock();
+    let _ = serde_json::to_writer_pretty(&mut out, document);
+    let _ = writeln!(out);
 }
 
 fn milliseconds(duration: std::time::Duration) -> f64 {
@@ -165,7 +107,7 @@ fn tally_report(tally: &Tally) -> TallyReport {
         accepted: tally.accepted(),
         verdicts: tally
             .by_verdict()
-            .map(|(kind, count)| (kind.code(), count))
+            .map(|(kind, count)| (kind.code().to_owned(), count))
             .collect(),
         max_cpu_time_ms: milliseconds(tally.max_cpu_time),
         max_peak_memory_bytes: tally.max_peak_memory_bytes,
@@ -178,7 +120,8 @@ fn diff_line(line: &DiffLine) -> DiffLineReport {
             Side::Both => "both",
             Side::Expected => "expected",
             Side::Actual => "actual",
-        },
+        }
+        .to_owned(),
         line: line.number,
         text: line.text.clone(),
     }
@@ -187,18 +130,28 @@ fn diff_line(line: &DiffLine) -> DiffLineReport {
 impl Reporter for JsonReporter {
     fn problem_error(&mut self, error: &Error) {
         self.errors.push(error.to_string());
+        self.error_places.push(ErrorPlace {
+            after_task: self.problems.last().map(|problem| problem.task),
+            unloaded: !error.is_of_a_loaded_problem(),
+        });
     }
 
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, _program: Option<&Program>) {
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+        let place = self.order.as_ref().and_then(|order| {
+            order
+                .places
+                .get(&(problem.dir.clone(), solution.to_path_buf()))
+        });
+        let task = place.map_or(self.problems.len(), |(task, _)| *task);
+        self.places = place.map(|(_, cases)| Arc::clone(cases));
         self.problems.push(ProblemReport {
             id: problem.id.clone(),
             name: problem.name.clone(),
-            solution: solution
-                .strip_prefix(&self.base)
-                .unwrap_or(solution)
-                .display()
-                .to_string(),
-            status: "judged",
+            solution: self.relative(solution),
+            dir: self.relative(&problem.dir),
+            task,
+            status: "judged".to_owned(),
+            build: built.map(|built| built.name().to_owned()),
             compile_message: None,
             cases: Vec::new(),
             summary: None,
@@ -208,28 +161,63 @@ impl Reporter for JsonReporter {
 
     fn compile_error(&mut self, _problem: &Problem, message: &str) {
         if let Some(report) = self.problems.last_mut() {
-            report.status = "compile_error";
+            report.status = "compile_error".to_owned();
             report.compile_message = Some(message.to_owned());
         }
     }
 
     fn case_finished(&mut self, _problem: &Problem, result: &CaseResult) {
+        let Some(report) = self.problems.last_mut() else {
+            return;
+        };
         let failure = result.failure.as_ref();
-        let case = CaseReport {
+        let (exit_code, signal) = match result.verdict {
+            crate::judging::verdict::Verdict::RuntimeError(Termination::Exited(code)) => {
+                (Some(code), None)
+            }
+            crate::judging::verdict::Verdict::RuntimeError(Termination::Signaled(signal)) => {
+                (None, Some(signal))
+            }
+            _ => (None, None),
+        };
+        let index = self
+            .places
+            .as_ref()
+            .and_then(|places| places.get(&result.name).copied())
+            .unwrap_or(report.cases.len());
+        report.cases.push(CaseReport {
             name: result.name.clone(),
-            verdict: result.verdict.code(),
+            index,
+            verdict: result.verdict.code().to_owned(),
             verdict_text: result.verdict.to_string(),
+            exit_code,
+            signal,
             confirmed: result.confirmed,
+            beyond_load: result.beyond_load,
             cpu_time_ms: milliseconds(result.cpu_time),
             wall_time_ms: milliseconds(result.wall_time),
             peak_memory_bytes: result.peak_memory_bytes,
             message: failure.map(|f| f.message.clone()),
+            wrong_at: failure
+                .and_then(|f| f.mismatch.as_ref())
+                .map(|at| WrongAtReport {
+                    line: at.line,
+                    case_label: at.case_label.clone(),
+                }),
             diff: failure.map_or_else(Vec::new, |f| f.diff.iter().map(diff_line).collect()),
             stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
-        };
-        if let Some(report) = self.problems.last_mut() {
-            report.cases.push(case);
-        }
+            validator_score: result.score.map(|score| match score {
+                ValidatorScore::Score(value) => ValidatorScoreReport {
+                    kind: "score".to_owned(),
+                    value,
+                },
+                ValidatorScore::Multiplier(value) => ValidatorScoreReport {
+                    kind: "multiplier".to_owned(),
+                    value,
+                },
+            }),
+            judged_on: None,
+        });
     }
 
     fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, ScoreError>) {
@@ -237,7 +225,7 @@ impl Reporter for JsonReporter {
             Ok(card) => ScoreReport {
                 score: card.score,
                 max_score: card.max_score,
-                verdict: card.verdict.map(|kind| kind.code()),
+                verdict: card.verdict.map(|kind| kind.code().to_owned()),
                 parts: card
                     .parts
                     .iter()
@@ -269,10 +257,15 @@ impl Reporter for JsonReporter {
     }
 
     fn run_finished(&mut self, summary: &RunSummary) {
-        let document = RunDocument {
+        let run = self.run.take().map(|mut run| {
+            run.error_places = std::mem::take(&mut self.error_places);
+            run.host.containment = summary.containment.map(|held| held.level().to_owned());
+            run
+        });
+        self.document = Some(RunDocument {
             version: SCHEMA_VERSION,
-            problems: &self.problems,
-            errors: &self.errors,
+            problems: std::mem::take(&mut self.problems),
+            errors: std::mem::take(&mut self.errors),
             summary: SummaryReport {
                 problems: summary.problems,
                 tally: tally_report(&summary.tally),
@@ -281,29 +274,20 @@ impl Reporter for JsonReporter {
                 compile_errors: summary.compile_errors,
                 errors: summary.errors,
                 skipped: summary.skipped,
+                interrupted: summary.interrupted,
                 wall_time_ms: milliseconds(summary.wall_time),
-                outcome: match summary.outcome() {
-                    Outcome::Accepted => "accepted",
-                    Outcome::Rejected => "rejected",
-                    Outcome::Error => "error",
-                },
+                outcome: summary.outcome().name().to_owned(),
             },
             containment: summary.containment.map(|held| ContainmentReport {
-                level: held.level(),
+                level: held.level().to_owned(),
                 memory_cgroup: held.memory_cgroup,
                 pids_cgroup: held.pids_cgroup,
                 namespaces: held.namespaces,
                 view: held.view,
-                weaker: held.weaker(),
+                weaker: held.weaker().into_iter().map(str::to_owned).collect(),
                 view_refused: summary.view_refused.clone(),
             }),
-        };
-        if let Some(kept) = &mut self.kept {
-            *kept = serde_json::to_value(&document).ok();
-            return;
-        }
-        let mut out = std::io::stdout().lock();
-        let _ = serde_json::to_writer_pretty(&mut out, &document);
-        let _ = writeln!(out);
+            run,
+        });
     }
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
+use super::Built;
 use super::Reporter;
 use super::RunSummary;
 use crate::compare::diff::Side;
@@ -12,7 +13,6 @@ use crate::error::Error;
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
-use crate::toolchain::program::Program;
 
 pub struct JunitReporter {
     path: PathBuf,
@@ -49,7 +49,7 @@ impl Reporter for JunitReporter {
         self.report.add_test_suite(suite);
     }
 
-    fn problem_started(&mut self, problem: &Problem, _solution: &Path, _program: Option<&Program>) {
+    fn problem_started(&mut self, problem: &Problem, _solution: &Path, _built: Option<Built>) {
         self.close_suite();
         self.suite = Some(TestSuite::new(problem.id.clone()));
     }

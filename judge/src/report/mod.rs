@@ -8,6 +8,7 @@ mod human;
 mod json;
 mod junit;
 mod notice;
+pub(crate) mod record;
 pub(crate) mod rerun;
 mod subcase;
 mod summary;
@@ -17,17 +18,16 @@ use std::path::Path;
 
 pub use collect::{Collector, ProblemFault};
 pub(crate) use human::{counts, render_diff, HumanReporter};
-pub(crate) use json::JsonReporter;
+pub(crate) use json::{print_document, CaseOrder, JsonReporter};
 pub(crate) use junit::JunitReporter;
 pub(crate) use notice::Notices;
-pub use summary::RunSummary;
+pub use summary::{MergeNote, RunSummary};
 pub(crate) use table::Table;
 
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
-use crate::toolchain::program::Program;
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,14 +74,33 @@ pub fn print_note(note: &dyn std::fmt::Display) {
     eprintln!("{note}");
 }
 
+/// Where a judged solution's program came from, as the reports say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Built {
+    /// Built in this run.
+    Compiled,
+    /// Taken from the build cache.
+    Cached,
+}
+
+impl Built {
+    /// As the JSON report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Built::Compiled => "compiled",
+            Built::Cached => "cached",
+        }
+    }
+}
+
 /// Receives the events of a run, in input order.
 pub trait Reporter {
     /// The run begins with this many cases to judge.
     fn run_started(&mut self, _cases: usize) {}
     /// A problem could not be judged at all (bad folder, missing solution, ...).
     fn problem_error(&mut self, error: &Error);
-    /// Judging of a problem begins; `program` is `None` when its solution did not compile.
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>);
+    /// Judging of a problem begins; `built` is `None` when its solution did not compile.
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>);
     /// The solution did not compile: the compiler's message.
     fn compile_error(&mut self, problem: &Problem, message: &str);
     /// A case was judged (in case order).
@@ -105,10 +124,10 @@ impl Reporter for Reporters<'_> {
     fn problem_error(&mut self, error: &Error) {
         self.0.iter_mut().for_each(|r| r.problem_error(error));
     }
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, program: Option<&Program>) {
+    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
         self.0
             .iter_mut()
-            .for_each(|r| r.problem_started(problem, solution, program));
+            .for_each(|r| r.problem_started(problem, solution, built));
     }
     fn compile_error(&mut self, problem: &Problem, message: &str) {
         self.0

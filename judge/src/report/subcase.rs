@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::compare::Mismatch;
+use crate::judging::WrongAt;
 use crate::problem::recipe::{Layout, Recipe};
 
 /// Inputs larger than this are not read again for the report.
@@ -26,7 +26,7 @@ pub struct SubCase {
 }
 
 /// The sub-case of `input` that `mismatch` is in, where the layout says how to find it.
-pub fn locate(problem_dir: &Path, input: &Path, mismatch: &Mismatch) -> Option<SubCase> {
+pub fn locate(problem_dir: &Path, input: &Path, mismatch: &WrongAt) -> Option<SubCase> {
     let layout = Recipe::load(problem_dir)
         .ok()
         .flatten()

@@ -6,6 +6,8 @@ use crate::error::Outcome;
 use crate::judging::Tally;
 use crate::sandbox::Containment;
 
+use super::record::MergedRecord;
+
 /// What a whole run came to.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
@@ -32,6 +34,19 @@ pub struct RunSummary {
     pub containment: Option<Containment>,
     /// Why the programs did not get the file system view, if they did not.
     pub view_refused: Option<String>,
+    /// For a report merged from shards (`judge merge`): what they were.
+    pub merged: Option<MergeNote>,
+}
+
+/// What a merged report says of its shards.
+#[derive(Debug, Clone, Default)]
+pub struct MergeNote {
+    /// The shards, and those missing.
+    pub record: MergedRecord,
+    /// Their hosts ran the calibration loop at speeds further apart than timing allows.
+    pub hosts_differ: bool,
+    /// Each verdict near the time limit, with the host that judged it: `p case TLE on host`.
+    pub near_limit: Vec<String>,
 }
 
 impl RunSummary {

@@ -11,8 +11,10 @@
 //! that it is tested without processes.
 
 mod cases;
+pub mod host;
 pub mod interrupt;
 mod queue;
+pub mod shard;
 mod tasks;
 pub(crate) mod verify;
 
@@ -97,15 +99,9 @@ pub fn judge_all(
     ids.sort_unstable();
     ids.dedup();
     // A problem that failed to load counts; an illegal input (`--validate`) is a loaded one's.
-    let of_a_loaded_problem = |error: &Error| {
-        matches!(
-            error,
-            Error::InvalidInput { .. } | Error::PackageData { .. }
-        )
-    };
     let unloaded = tasks
         .iter()
-        .filter(|task| matches!(task, Err(error) if !of_a_loaded_problem(error)))
+        .filter(|task| matches!(task, Err(error) if !error.is_of_a_loaded_problem()))
         .count();
     let mut summary = RunSummary {
         problems: ids.len() + unloaded,

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::judging::judge_case;
 use crate::judging::scorecard::CaseScore;
 use crate::judging::CaseResult;
-use crate::report::{Reporter, RunSummary};
+use crate::report::{Built, Reporter, RunSummary};
 use crate::toolchain::{Build, Program};
 
 /// How far a task got before its cases.
@@ -83,7 +83,11 @@ pub(super) fn report(
     match progress {
         Progress::Unjudged(_) => unreachable!("ready tasks are judged"),
         Progress::TaskStarted(_) => {
-            reporter.problem_started(problem, &task.solution, Some(program));
+            let built = match program.cached {
+                true => Built::Cached,
+                false => Built::Compiled,
+            };
+            reporter.problem_started(problem, &task.solution, Some(built));
             if program.cached {
                 summary.cached += 1;
             } else {

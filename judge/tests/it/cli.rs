@@ -58,7 +58,7 @@ fn json_is_refused_by_commands_that_have_no_json_report() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "--format json is for run, list, gen, add, new, stress and check only",
+            "--format json is for run, merge, list, gen, add, new, stress and check only",
         ));
 }
 

@@ -1,0 +1,472 @@
+//! `judge merge`: the reports of a run's shards put back together into the report one run
+//! would have printed (human, JSON, JUnit) and its exit code. The shards' results are fed to
+//! the same reporters a run feeds, in the order of the run they were cut from, with each
+//! problem loaded from the repository as the run loaded it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::cli::{Format, MergeArgs};
+use crate::compare::diff::{DiffLine, Side};
+use crate::error::{Error, Outcome, Result};
+use crate::judging::scorecard::{CaseScore, ValidatorScore};
+use crate::judging::verdict::Verdict;
+use crate::judging::{CaseResult, Failure, Tally, WrongAt};
+use crate::problem::Problem;
+use crate::report::record::{
+    CaseReport, MergedRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, ShardRecord,
+};
+use crate::report::{
+    Built, CaseOrder, HumanReporter, JsonReporter, JunitReporter, MergeNote, Reporter, Reporters,
+    RunSummary,
+};
+use crate::runner::host::this_host;
+use crate::sandbox::{Containment, Termination};
+
+use super::Context;
+
+/// Hosts whose calibration loops took longer than this many times the fastest's judged at
+/// a different speed: their verdicts near the time limit may depend on the host.
+const SPEED_SPREAD: f64 = 1.25;
+
+/// A shard's report, with the file it came from.
+struct Shard {
+    file: PathBuf,
+    document: RunDocument,
+    run: RunRecord,
+}
+
+pub fn merge(context: &Context, args: MergeArgs) -> Result<Outcome> {
+    let mut shards = Vec::new();
+    for file in &args.reports {
+        let file = context.path(file);
+        let mut document = RunDocument::read(&file)?;
+        let Some(run) = document.run.take() else {
+            return Err(Error::parse(
+                &file,
+                None,
+                "not a shard's report: it has no `run` record (made by `judge run --json FILE`)",
+            ));
+        };
+        shards.push(Shard {
+            file,
+            document,
+            run,
+        });
+    }
+    let missing = check_shards(context, &mut shards, args.allow_partial)?;
+    let merged = Merged::of(&shards);
+    let record = MergedRecord {
+        shards: shards
+            .iter()
+            .map(|shard| ShardRecord {
+                shard: shard.run.partition.as_ref().map_or(1, |p| p.shard),
+                file: context
+                    .repository
+                    .relative(&shard.file)
+                    .display()
+                    .to_string(),
+                host: shard.run.host.clone(),
+                wall_time_ms: shard.document.summary.wall_time_ms,
+            })
+            .collect(),
+        missing,
+        speed_ratio: speed_ratio(&shards),
+    };
+    let first = &shards[0].run;
+    let run = RunRecord {
+        judge_version: first.judge_version.clone(),
+        partition: None,
+        case_list: first.case_list.clone(),
+        host: this_host(None),
+        error_places: Vec::new(),
+        merged: Some(record.clone()),
+    };
+    replay(context, &args, &shards, merged, run, record)
+}
+
+/// Refuses shards that are not of one run, doubled or missing (the missing ones are kept,
+/// with `allow_partial`); sorts them by number.
+fn check_shards(
+    context: &Context,
+    shards: &mut [Shard],
+    allow_partial: bool,
+) -> Result<Vec<usize>> {
+    let shown = |shard: &Shard| {
+        context
+            .repository
+            .relative(&shard.file)
+            .display()
+            .to_string()
+    };
+    let whole = PartitionRecord {
+        dealing: "count".to_owned(),
+        shard: 1,
+        shards: 1,
+    };
+    let partition = |shard: &Shard| shard.run.partition.clone().unwrap_or(whole.clone());
+    let first = &shards[0];
+    for other in shards.iter().skip(1) {
+        let refuse = |what: String| {
+            Err(Error::usage(format!(
+                "{} and {} are not shards of one run: {what}",
+                shown(first),
+                shown(other)
+            )))
+        };
+        if other.run.judge_version != first.run.judge_version {
+            return refuse(format!(
+                "judged by judge {} and {}",
+                first.run.judge_version, other.run.judge_version
+            ));
+        }
+        if other.run.case_list.fingerprint != first.run.case_list.fingerprint {
+            return refuse(format!(
+                "cut from different case lists ({} and {}): run every shard on the same \
+                 commit with the same arguments",
+                first.run.case_list.fingerprint, other.run.case_list.fingerprint
+            ));
+        }
+        let (mine, theirs) = (partition(first), partition(other));
+        if (&mine.dealing, mine.shards) != (&theirs.dealing, theirs.shards) {
+            return refuse(format!(
+                "cut as {}:K/{} and {}:K/{}",
+                mine.dealing, mine.shards, theirs.dealing, theirs.shards
+            ));
+        }
+    }
+    shards.sort_by_key(|shard| partition(shard).shard);
+    for pair in shards.windows(2) {
+        let number = partition(&pair[0]);
+        if number.shard == partition(&pair[1]).shard {
+            return Err(Error::usage(format!(
+                "shard {}/{} given twice: {} and {}",
+                number.shard,
+                number.shards,
+                shown(&pair[0]),
+                shown(&pair[1])
+            )));
+        }
+    }
+    let total = partition(&shards[0]).shards;
+    let missing: Vec<usize> = (1..=total)
+        .filter(|k| !shards.iter().any(|shard| partition(shard).shard == *k))
+        .collect();
+    if !missing.is_empty() && !allow_partial {
+        let named: Vec<String> = missing.iter().map(|k| format!("{k}/{total}")).collect();
+        return Err(Error::usage(format!(
+            "{} {} missing (--allow-partial reports the others, marked partial)",
+            match named.len() {
+                1 => "shard",
+                _ => "shards",
+            },
+            named.join(", ")
+        )));
+    }
+    Ok(missing)
+}
+
+/// The slowest host's calibration time over the fastest's, when the shards measured one.
+fn speed_ratio(shards: &[Shard]) -> Option<f64> {
+    let times: Vec<f64> = shards
+        .iter()
+        .filter_map(|shard| shard.run.host.calibration_ms)
+        .filter(|ms| *ms > 0.0)
+        .collect();
+    let fastest = times.iter().copied().reduce(f64::min)?;
+    let slowest = times.iter().copied().reduce(f64::max)?;
+    Some((slowest / fastest * 100.0).round() / 100.0)
+}
+
+/// Every shard's results, each solution once, in the order of the run they were cut from.
+struct Merged<'a> {
+    /// By solution (`task`): its report, how its program came, and its cases by place, each
+    /// with the host that judged it.
+    tasks: BTreeMap<usize, MergedTask<'a>>,
+    /// The errors, each as often as the shard that said it most often did, with the solution
+    /// they follow (`None`: before every solution).
+    errors: Vec<(Option<usize>, &'a str, bool)>,
+}
+
+struct MergedTask<'a> {
+    report: &'a ProblemReport,
+    built: Option<Built>,
+    cases: BTreeMap<usize, (&'a CaseReport, &'a str)>,
+}
+
+impl<'a> Merged<'a> {
+    fn of(shards: &'a [Shard]) -> Self {
+        let mut tasks: BTreeMap<usize, MergedTask> = BTreeMap::new();
+        let mut errors: Vec<(Option<usize>, &str, bool)> = Vec::new();
+        for shard in shards {
+            let host = shard.run.host.name.as_str();
+            for report in &shard.document.problems {
+                let built = match report.build.as_deref() {
+                    Some("compiled") => Some(Built::Compiled),
+                    Some(_) => Some(Built::Cached),
+                    None => None,
+                };
+                let task = tasks.entry(report.task).or_insert(MergedTask {
+                    report,
+                    built,
+                    cases: BTreeMap::new(),
+                });
+                if built == Some(Built::Compiled) {
+                    task.built = built;
+                }
+                for case in &report.cases {
+                    task.cases.entry(case.index).or_insert((case, host));
+                }
+            }
+            // An error every shard says (a problem that failed to load) is said once; one a
+            // shard alone says (an illegal input of its cases) is its own.
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            for (message, place) in shard.document.errors.iter().zip(&shard.run.error_places) {
+                let nth = seen.entry(message).or_default();
+                *nth += 1;
+                let same = errors
+                    .iter_mut()
+                    .filter(|(_, said, _)| *said == message.as_str())
+                    .nth(*nth - 1);
+                match same {
+                    // The solution reported just before it: the latest any shard saw.
+                    Some(error) => error.0 = error.0.max(place.after_task),
+                    None => errors.push((place.after_task, message, place.unloaded)),
+                }
+            }
+        }
+        Merged { tasks, errors }
+    }
+}
+
+fn replay(
+    context: &Context,
+    args: &MergeArgs,
+    shards: &[Shard],
+    merged: Merged,
+    run: RunRecord,
+    record: MergedRecord,
+) -> Result<Outcome> {
+    let root = &context.repository.root;
+    let mut order = CaseOrder::default();
+    let mut problems: HashMap<&str, Problem> = HashMap::new();
+    for task in merged.tasks.values() {
+        let dir = task.report.dir.as_str();
+        if !problems.contains_key(dir) {
+            let problem = context.problem(&root.join(dir)).map_err(|error| {
+                Error::usage(format!(
+                    "merge reads the problems the shards judged, in the checkout they \
+                     judged: {error}"
+                ))
+            })?;
+            problems.insert(dir, problem);
+        }
+        let problem = &problems[dir];
+        let places = problem
+            .cases
+            .iter()
+            .map(|case| case.name.clone())
+            .zip(0..)
+            .collect::<Vec<_>>();
+        order.add(
+            &problem.dir,
+            &root.join(&task.report.solution),
+            task.report.task,
+            places,
+        );
+    }
+    let mut json = JsonReporter::new(root.clone()).in_order(Arc::new(order));
+    json.run = Some(run);
+    let mut human;
+    let mut junit = args
+        .junit
+        .as_ref()
+        .map(|file| JunitReporter::new(context.path(file)));
+    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
+    if context.format == Format::Human {
+        human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
+        reporters.push(&mut human);
+    }
+    if let Some(junit) = junit.as_mut() {
+        reporters.push(junit);
+    }
+    let mut reporter = Reporters(reporters);
+    let mut summary = RunSummary::default();
+    let mut ids: Vec<&str> = Vec::new();
+    let mut near_limit = Vec::new();
+    reporter.run_started(merged.tasks.values().map(|task| task.cases.len()).sum());
+    let mut errors = merged.errors.iter().peekable();
+    let mut say_errors_through = |through: Option<usize>,
+                                  reporter: &mut Reporters,
+                                  summary: &mut RunSummary| {
+        while let Some((_, message, unloaded)) = errors.next_if(|(after, _, _)| *after <= through) {
+            summary.errors += 1;
+            if *unloaded {
+                summary.problems += 1;
+            }
+            reporter.problem_error(&Error::Reported {
+                message: (*message).to_owned(),
+                unloaded: *unloaded,
+            });
+        }
+    };
+    say_errors_through(None, &mut reporter, &mut summary);
+    for (index, task) in &merged.tasks {
+        let problem = &problems[task.report.dir.as_str()];
+        let solution = root.join(&task.report.solution);
+        if !ids.contains(&problem.id.as_str()) {
+            ids.push(&problem.id);
+        }
+        if task.report.status == "compile_error" {
+            summary.compile_errors += 1;
+            reporter.problem_started(problem, &solution, None);
+            let message = task.report.compile_message.as_deref().unwrap_or_default();
+            reporter.compile_error(problem, message);
+        } else {
+            match task.built {
+                Some(Built::Compiled) => summary.compiled += 1,
+                _ => summary.cached += 1,
+            }
+            reporter.problem_started(problem, &solution, task.built.or(Some(Built::Cached)));
+            let mut tally = Tally::default();
+            let mut scores = Vec::new();
+            for (case, host) in task.cases.values() {
+                let result = case_result(case).ok_or_else(|| {
+                    Error::usage(format!(
+                        "a shard's report holds a case it cannot have: {} {} got `{}`",
+                        problem.id, case.name, case.verdict_text
+                    ))
+                })?;
+                if result.confirmed {
+                    near_limit.push((
+                        *index,
+                        case.index,
+                        (*host).to_owned(),
+                        format!("{} {} {} on {host}", problem.id, case.name, result.verdict),
+                    ));
+                }
+                tally.add(&result);
+                scores.push(CaseScore {
+                    name: result.name.clone(),
+                    verdict: result.verdict.kind(),
+                    validator: result.score,
+                });
+                reporter.case_finished(problem, &result);
+            }
+            if let Some(scoring) = &problem.scoring {
+                reporter.problem_scored(problem, &scoring.score(&scores));
+            }
+            summary.tally.merge(&tally);
+            reporter.problem_finished(problem, &tally);
+        }
+        say_errors_through(Some(*index), &mut reporter, &mut summary);
+    }
+    say_errors_through(Some(usize::MAX), &mut reporter, &mut summary);
+    summary.problems += ids.len();
+    summary.skipped = shards.iter().map(|s| s.document.summary.skipped).sum();
+    summary.interrupted = shards.iter().find_map(|s| s.document.summary.interrupted);
+    summary.wall_time = shards
+        .iter()
+        .map(|s| Duration::from_secs_f64(s.document.summary.wall_time_ms / 1e3))
+        .max()
+        .unwrap_or_default();
+    for held in shards
+        .iter()
+        .filter_map(|s| s.document.containment.as_ref())
+    {
+        let held_here = Containment {
+            memory_cgroup: held.memory_cgroup,
+            pids_cgroup: held.pids_cgroup,
+            namespaces: held.namespaces,
+            view: held.view,
+        };
+        summary.containment = Some(summary.containment.map_or(held_here, |c| c.meet(held_here)));
+        summary.view_refused = summary.view_refused.take().or(held.view_refused.clone());
+    }
+    summary.merged = Some(MergeNote {
+        near_limit: near_limit
+            .iter()
+            .map(|(_, _, _, line)| line.clone())
+            .collect(),
+        hosts_differ: record.speed_ratio.is_some_and(|ratio| ratio > SPEED_SPREAD),
+        record,
+    });
+    reporter.run_finished(&summary);
+    drop(reporter);
+    if let Some(error) = junit.and_then(|junit| junit.write_error) {
+        return Err(error);
+    }
+    let mut document = json.document().expect("a finished run has its document");
+    for (task, index, host, _) in near_limit {
+        let case = document
+            .problems
+            .iter_mut()
+            .filter(|problem| problem.task == task)
+            .flat_map(|problem| problem.cases.iter_mut())
+            .find(|case| case.index == index);
+        if let Some(case) = case {
+            case.judged_on = Some(host);
+        }
+    }
+    super::run::keep_report(context, &document, args.json.as_deref())?;
+    Ok(summary.outcome())
+}
+
+/// The case a report holds, as the judge found it; `None` for a verdict no run gives.
+fn case_result(case: &CaseReport) -> Option<CaseResult> {
+    let verdict = match case.verdict.as_str() {
+        "AC" => Verdict::Accepted,
+        "WA" => Verdict::WrongAnswer,
+        "TLE" => Verdict::TimeLimitExceeded,
+        "MLE" => Verdict::MemoryLimitExceeded,
+        "OLE" => Verdict::OutputLimitExceeded,
+        "JE" => Verdict::JudgeError,
+        "RE" => Verdict::RuntimeError(match (case.exit_code, case.signal) {
+            (Some(code), _) => Termination::Exited(code),
+            (None, Some(signal)) => Termination::Signaled(signal),
+            (None, None) => return None,
+        }),
+        _ => return None,
+    };
+    let failure = case.message.as_ref().map(|message| Failure {
+        message: message.clone(),
+        mismatch: case.wrong_at.as_ref().map(|at| WrongAt {
+            line: at.line,
+            case_label: at.case_label.clone(),
+        }),
+        diff: case
+            .diff
+            .iter()
+            .map(|line| DiffLine {
+                side: match line.side.as_str() {
+                    "expected" => Side::Expected,
+                    "actual" => Side::Actual,
+                    _ => Side::Both,
+                },
+                number: line.line,
+                text: line.text.clone(),
+            })
+            .collect(),
+        stderr: case.stderr.clone().unwrap_or_default(),
+    });
+    let seconds = |ms: f64| Duration::from_secs_f64(ms.max(0.0) / 1e3);
+    Some(CaseResult {
+        name: case.name.clone(),
+        verdict,
+        cpu_time: seconds(case.cpu_time_ms),
+        wall_time: seconds(case.wall_time_ms),
+        peak_memory_bytes: case.peak_memory_bytes,
+        confirmed: case.confirmed,
+        beyond_load: case.beyond_load,
+        failure,
+        score: case
+            .validator_score
+            .as_ref()
+            .map(|score| match score.kind.as_str() {
+                "multiplier" => ValidatorScore::Multiplier(score.value),
+                _ => ValidatorScore::Score(score.value),
+            }),
+    })
+}

@@ -1,0 +1,350 @@
+//! Cutting a run into shards for machines that judge in parallel (a CI matrix, a Kubernetes
+//! Indexed Job, a Slurm array): which shard, and which of the run's cases it judges.
+//!
+//! A case's identity is its problem's folder, its solution file and its name. `hash` shards
+//! keep a case where a fixed hash of that identity says (FNV-1a, then SplitMix64's finaliser
+//! to spread the bits: both specified, so every machine and every version agrees), so that
+//! adding or removing cases moves no other case; `count` shards deal cases in order.
+
+use std::fmt;
+
+/// How cases are dealt to shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dealing {
+    /// The `i`-th case of the run to shard `i mod N`.
+    Count,
+    /// Each case to the shard its identity's hash names.
+    Hash,
+}
+
+impl Dealing {
+    /// As `--partition` and the report write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dealing::Count => "count",
+            Dealing::Hash => "hash",
+        }
+    }
+}
+
+/// One shard of N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    /// How cases are dealt.
+    pub dealing: Dealing,
+    /// 1-based.
+    pub shard: usize,
+    /// How many shards there are.
+    pub shards: usize,
+}
+
+/// `hash:2/3`.
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}/{}", self.dealing.name(), self.shard, self.shards)
+    }
+}
+
+impl Partition {
+    /// `K/N`, `count:K/N` or `hash:K/N`, with 1 <= K <= N.
+    pub fn parse(text: &str) -> Option<Partition> {
+        let (dealing, slice) = match text.split_once(':') {
+            Some(("count", slice)) => (Dealing::Count, slice),
+            Some(("hash", slice)) => (Dealing::Hash, slice),
+            Some(_) => return None,
+            None => (Dealing::Count, text),
+        };
+        let (shard, shards) = slice.split_once('/')?;
+        let (shard, shards) = (shard.parse().ok()?, shards.parse().ok()?);
+        (1 <= shard && shard <= shards).then_some(Partition {
+            dealing,
+            shard,
+            shards,
+        })
+    }
+
+    /// The shard the engine running this process says, from its variables (`var`): GitLab's
+    /// `CI_NODE_INDEX`/`CI_NODE_TOTAL` (1-based), Slurm's `SLURM_ARRAY_TASK_ID`/`_COUNT`
+    /// (from `SLURM_ARRAY_TASK_MIN` when set, else 1-based), a Kubernetes Indexed Job's
+    /// `JOB_COMPLETION_INDEX` (0-based) with `JUDGE_SHARDS`. Always `hash` shards: the
+    /// engine may add or drop machines between runs.
+    pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Partition, String> {
+        let number = |name: &str| -> Result<Option<usize>, String> {
+            match var(name) {
+                None => Ok(None),
+                Some(text) => text
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("{name}={text:?} is not a whole number")),
+            }
+        };
+        let mut found: Vec<(&str, usize, usize)> = Vec::new();
+        let mut pair = |engine: &'static str,
+                        index: &str,
+                        total: &str,
+                        from: Option<usize>|
+         -> Result<(), String> {
+            match (number(index)?, number(total)?) {
+                (None, None) => Ok(()),
+                (Some(_), None) => Err(format!("{engine}: {index} is set but not {total}")),
+                (None, Some(_)) => Err(format!("{engine}: {total} is set but not {index}")),
+                (Some(index_value), Some(total_value)) => {
+                    let first = from.unwrap_or(1);
+                    let shard = (index_value + 1)
+                        .checked_sub(first)
+                        .filter(|shard| (1..=total_value).contains(shard))
+                        .ok_or_else(|| {
+                            format!(
+                                "{engine}: {index}={index_value} is not one of the {total_value} \
+                                 shards (counted from {first})"
+                            )
+                        })?;
+                    found.push((engine, shard, total_value));
+                    Ok(())
+                }
+            }
+        };
+        pair("GitLab", "CI_NODE_INDEX", "CI_NODE_TOTAL", None)?;
+        let slurm_from = number("SLURM_ARRAY_TASK_MIN")?;
+        if let (Some(min), Some(max), Some(count)) = (
+            slurm_from,
+            number("SLURM_ARRAY_TASK_MAX")?,
+            number("SLURM_ARRAY_TASK_COUNT")?,
+        ) {
+            if max + 1 < min || max + 1 - min != count {
+                return Err(format!(
+                    "Slurm: the array {min}-{max} has {count} tasks, not one per index: \
+                     use --array={min}-{} (step 1)",
+                    min + count - 1
+                ));
+            }
+        }
+        pair(
+            "Slurm",
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_COUNT",
+            slurm_from,
+        )?;
+        pair(
+            "Kubernetes",
+            "JOB_COMPLETION_INDEX",
+            "JUDGE_SHARDS",
+            Some(0),
+        )?;
+        let Some(&(engine, shard, shards)) = found.first() else {
+            return Err(
+                "--partition env: no shard in the environment: set CI_NODE_INDEX and \
+                        CI_NODE_TOTAL (GitLab), SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT \
+                        (Slurm), or JOB_COMPLETION_INDEX and JUDGE_SHARDS (Kubernetes)"
+                    .to_owned(),
+            );
+        };
+        if let Some((other, other_shard, other_shards)) =
+            found.iter().find(|(_, s, n)| (*s, *n) != (shard, shards))
+        {
+            return Err(format!(
+                "--partition env: {engine} says shard {shard}/{shards} but {other} says \
+                 {other_shard}/{other_shards}"
+            ));
+        }
+        Ok(Partition {
+            dealing: Dealing::Hash,
+            shard,
+            shards,
+        })
+    }
+
+    /// Whether this shard judges the run's `ordinal`-th case, whose identity is `identity`.
+    pub fn keeps(&self, ordinal: usize, identity: &str) -> bool {
+        let slot = match self.dealing {
+            Dealing::Count => ordinal as u64,
+            Dealing::Hash => stable_hash(identity.as_bytes()),
+        };
+        slot % self.shards as u64 == self.shard as u64 - 1
+    }
+}
+
+/// A case's identity: its problem's folder, its solution file and its name (empty for a
+/// solution with no case), each as the report writes it.
+pub fn identity(problem_dir: &str, solution: &str, case: &str) -> String {
+    format!("{problem_dir}\n{solution}\n{case}")
+}
+
+/// The fingerprint of a whole case list: shards cut from the same list agree on it.
+pub fn fingerprint<'a>(identities: impl IntoIterator<Item = &'a str>) -> String {
+    let mut hash = FNV_OFFSET;
+    for identity in identities {
+        hash = fnv(hash, identity.as_bytes());
+        hash = fnv(hash, b"\0");
+    }
+    format!("{:016x}", mix(hash))
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// SplitMix64's finaliser: every bit of the input moves about half of the output's.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn stable_hash(bytes: &[u8]) -> u64 {
+    mix(fnv(FNV_OFFSET, bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| map.get(name).cloned()
+    }
+
+    fn hash(shard: usize, shards: usize) -> Partition {
+        Partition {
+            dealing: Dealing::Hash,
+            shard,
+            shards,
+        }
+    }
+
+    #[test]
+    fn partitions_parse_with_their_dealing() {
+        let count = |shard, shards| Partition {
+            dealing: Dealing::Count,
+            shard,
+            shards,
+        };
+        assert_eq!(Partition::parse("2/4"), Some(count(2, 4)));
+        assert_eq!(Partition::parse("count:1/1"), Some(count(1, 1)));
+        assert_eq!(Partition::parse("hash:3/7"), Some(hash(3, 7)));
+        for bad in [
+            "0/3", "4/3", "hash:", "hash:1", "rand:1/2", "1/0", "a/b", "",
+        ] {
+            assert_eq!(Partition::parse(bad), None, "{bad}");
+        }
+        assert_eq!(hash(3, 7).to_string(), "hash:3/7");
+    }
+
+    #[test]
+    fn each_engine_names_the_same_shard() {
+        let gitlab = env(&[("CI_NODE_INDEX", "2"), ("CI_NODE_TOTAL", "3")]);
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ]);
+        let slurm_from_zero = env(&[
+            ("SLURM_ARRAY_TASK_ID", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "2"),
+        ]);
+        let kubernetes = env(&[("JOB_COMPLETION_INDEX", "1"), ("JUDGE_SHARDS", "3")]);
+        for var in [
+            &gitlab as &dyn Fn(&str) -> Option<String>,
+            &slurm,
+            &slurm_from_zero,
+            &kubernetes,
+        ] {
+            assert_eq!(Partition::from_env(var), Ok(hash(2, 3)));
+        }
+    }
+
+    #[test]
+    fn a_missing_or_inconsistent_variable_is_refused() {
+        let refused = |pairs: &[(&str, &str)], says: &str| {
+            let error = Partition::from_env(env(pairs)).unwrap_err();
+            assert!(error.contains(says), "{error}");
+        };
+        refused(&[], "no shard in the environment");
+        refused(
+            &[("CI_NODE_INDEX", "1")],
+            "CI_NODE_INDEX is set but not CI_NODE_TOTAL",
+        );
+        refused(
+            &[("JUDGE_SHARDS", "3")],
+            "JUDGE_SHARDS is set but not JOB_COMPLETION_INDEX",
+        );
+        refused(
+            &[("CI_NODE_INDEX", "4"), ("CI_NODE_TOTAL", "3")],
+            "not one of the 3 shards",
+        );
+        refused(
+            &[("JOB_COMPLETION_INDEX", "3"), ("JUDGE_SHARDS", "3")],
+            "not one of the 3",
+        );
+        refused(
+            &[("CI_NODE_INDEX", "x"), ("CI_NODE_TOTAL", "3")],
+            "not a whole number",
+        );
+        refused(
+            &[
+                ("CI_NODE_INDEX", "1"),
+                ("CI_NODE_TOTAL", "3"),
+                ("JOB_COMPLETION_INDEX", "1"),
+                ("JUDGE_SHARDS", "3"),
+            ],
+            "GitLab says shard 1/3 but Kubernetes says 2/3",
+        );
+        refused(
+            &[
+                ("SLURM_ARRAY_TASK_ID", "4"),
+                ("SLURM_ARRAY_TASK_COUNT", "3"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+                ("SLURM_ARRAY_TASK_MAX", "8"),
+            ],
+            "not one per index",
+        );
+    }
+
+    #[test]
+    fn hash_shards_cover_every_case_once_and_keep_their_cases_as_the_list_grows() {
+        let names: Vec<String> = (0..2000)
+            .map(|i| identity("p", "s.rs", &format!("c{i}")))
+            .collect();
+        let shard_of = |name: &str| (1..=7).find(|&k| hash(k, 7).keeps(0, name)).unwrap();
+        let before: Vec<usize> = names.iter().map(|name| shard_of(name)).collect();
+        for (name, &shard) in names.iter().zip(&before) {
+            let keeping = (1..=7).filter(|&k| hash(k, 7).keeps(0, name)).count();
+            assert_eq!(keeping, 1, "{name} is in shard {shard} and others");
+        }
+        // Balanced as a fair die would be: each shard within 20% of its share.
+        for k in 1..=7 {
+            let held = before.iter().filter(|&&shard| shard == k).count();
+            assert!(
+                (229..=343).contains(&held),
+                "shard {k} holds {held} of 2000"
+            );
+        }
+        // The ordinal plays no part: a case keeps its shard whatever comes before it.
+        assert!(names
+            .iter()
+            .all(|name| hash(shard_of(name), 7).keeps(12345, name)));
+    }
+
+    #[test]
+    fn the_hash_and_fingerprint_are_fixed_forever() {
+        // Shards cut by different builds of the judge must agree: these figures never change.
+        assert_eq!(stable_hash(b""), mix(FNV_OFFSET));
+        assert_eq!(fnv(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fingerprint(["a", "b"]), fingerprint(["a", "b"]));
+        assert_ne!(fingerprint(["a", "b"]), fingerprint(["b", "a"]));
+        assert_ne!(fingerprint(["ab"]), fingerprint(["a", "b"]));
+    }
+}
