@@ -111,6 +111,11 @@ def workloads():
         text = word(rng.randint(4, 19))
         tiny.append((str(i), text, text))
     made["tiny"] = write_problem("tiny", ECHO, tiny)
+    shards = []
+    for i in range(1, 4001):
+        text = word(rng.randint(4, 19))
+        shards.append((str(i), text, text))
+    made["shards"] = write_problem("shards", ECHO, shards)
     big = []
     for i in range(1, 101):
         line = word(63)
@@ -214,7 +219,7 @@ def main():
         user_cache.mkdir(exist_ok=True)
         shutil.chown(user_cache, user=args.as_user)
         as_user = ["runuser", "-u", args.as_user, "--", "env", f"JUDGE_CACHE_DIR={user_cache}"]
-    names = args.only or ["one", "tiny", "big", "cpu", "wa50", "repo"]
+    names = args.only or ["one", "tiny", "big", "cpu", "wa50", "repo", "shards"]
     made = workloads()
     commands = {}
     for name in names:
@@ -228,6 +233,19 @@ def main():
             oj_args = (binary, tests)
             subprocess.run([JUDGE, "--root", judge_root], env=env, stdout=subprocess.DEVNULL)
         runs = []
+        if name == "shards":
+            # One run against four shards judged one after another and merged, at -j2.
+            reports = WORK / "shard-reports"
+            reports.mkdir(exist_ok=True)
+            script = " && ".join(
+                f"{{ {JUDGE} --root {judge_root} -j 2 --color never run --partition hash:{k}/4 --json {reports}/{k}.json; [ $? -le 1 ]; }}"
+                for k in range(1, 5)
+            ) + f" && {JUDGE} --root {judge_root} --color never merge " + " ".join(f"{reports}/{k}.json" for k in range(1, 5))
+            runs.append(("floor", 2, [FLOOR, "-j", "2", *floor_args]))
+            runs.append(("judge", 2, [JUDGE, "--root", judge_root, "--jobs", "2", "--color", "never"]))
+            runs.append(("judge, 4 shards + merge", 2, ["sh", "-c", script]))
+            commands[name] = runs
+            continue
         for jobs in (1, 2):
             runs.append(("floor", jobs, [FLOOR, "-j", str(jobs), *floor_args]))
             runs.append(("judge", jobs, [JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))
@@ -323,6 +341,12 @@ def targets(medians, results, who=""):
                 f"- wa50 -j{jobs}: judge {r:.2f}x the floor (target 1.25x), peak {peak:.0f} MiB for a 50 MiB output "
                 f"(target 100 MiB): {'holds' if r <= 1.25 and peak <= 100 else 'MISSED'}"
             )
+    whole, shards = medians.get(("shards", "judge", 2)), medians.get(("shards", "judge, 4 shards + merge", 2))
+    if whole and shards:
+        lines.append(
+            f"- shards -j2: 4 shards one after another and their merge take {shards / whole:.2f}x one run "
+            f"(target 1.15x): {'holds' if shards / whole <= 1.15 else 'MISSED'}"
+        )
     one, two = medians.get(("cpu", "judge", 1)), medians.get(("cpu", "judge", 2))
     if one and two:
         lines.append(f"- cpu: judge --jobs 2 is {one / two:.2f}x faster than --jobs 1 (target 1.8x): {'holds' if one / two >= 1.8 else 'MISSED'}")

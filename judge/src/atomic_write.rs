@@ -42,6 +42,23 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|error| Error::io(path, error.error))
 }
 
+/// Writes a record the judge keeps for itself (the last run's report) atomically but without
+/// waiting for the disk: every run writes one, and a power cut costs only a re-run.
+pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent(path);
+    std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
+    let mut file = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(&dir)
+        .map_err(|error| Error::io(&dir, error))?;
+    file.write_all(bytes)
+        .map_err(|error| Error::io(path, error))?;
+    file.persist(path)
+        .map(drop)
+        .map_err(|error| Error::io(path, error.error))
+}
+
 /// Creates the file only if it does not exist yet (no race with another writer).
 pub fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = stage(path, bytes)?;

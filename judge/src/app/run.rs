@@ -111,7 +111,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             shards: partition.shards,
         }),
         case_list,
-        host: this_host(calibration.and_then(|thread| thread.join().ok())),
+        host: this_host(None),
         ..RunRecord::default()
     });
     let mut junit = args
@@ -137,7 +137,11 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if let Some(error) = junit.and_then(|junit| junit.write_error) {
         return Err(error);
     }
-    let document = json.document().expect("a finished run has its document");
+    let mut document = json.document().expect("a finished run has its document");
+    if let (Some(run), Some(thread)) = (document.run.as_mut(), calibration) {
+        // Joined only now: the loop ran beside the judging, not before it.
+        run.host.calibration_ms = thread.join().ok();
+    }
     keep_report(context, &document, args.json.as_deref())?;
     Ok(summary.outcome())
 }
@@ -152,9 +156,10 @@ pub(crate) fn keep_report(
     if context.format == Format::Json {
         print_document(document);
     }
-    let text = serde_json::to_vec_pretty(document).expect("a report is JSON");
+    // Compact: a file is for programs, and a large run's is written and read faster.
+    let text = serde_json::to_vec(document).expect("a report is JSON");
     let last = context.repository.cache_dir().join(LAST_RUN);
-    if let Err(error) = crate::atomic_write::write_atomically(&last, &text) {
+    if let Err(error) = crate::atomic_write::write_record(&last, &text) {
         print_note(&format_args!(
             "note: `judge run --failed` will not find this run: {error}"
         ));

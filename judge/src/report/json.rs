@@ -26,7 +26,7 @@ pub struct JsonReporter {
     /// Each solution's and case's place in the whole run (before a cut into shards).
     order: Option<Arc<CaseOrder>>,
     /// The case names of the problem being reported, with their places.
-    places: Option<Arc<HashMap<String, usize>>>,
+    places: Option<Arc<CasePlaces>>,
     /// What the run was, for the document's `run`.
     pub run: Option<RunRecord>,
     /// The document, once the run has ended.
@@ -37,8 +37,11 @@ pub struct JsonReporter {
 /// solution file: what lets shards' reports be put back in the order of one run.
 #[derive(Debug, Default)]
 pub struct CaseOrder {
-    places: HashMap<(PathBuf, PathBuf), (usize, Arc<HashMap<String, usize>>)>,
+    places: HashMap<(PathBuf, PathBuf), (usize, Arc<CasePlaces>)>,
 }
+
+/// Each case name's place among its problem's cases.
+type CasePlaces = HashMap<String, usize>;
 
 impl CaseOrder {
     /// Says that the solution `solution` of the problem in `dir` is the run's `task`-th, with

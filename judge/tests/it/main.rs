@@ -16,6 +16,7 @@ mod isolation;
 mod kattis;
 mod properties;
 mod reports;
+mod shards;
 mod submit;
 mod subtasks;
 mod toolchains;

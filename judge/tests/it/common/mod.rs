@@ -36,7 +36,14 @@ pub fn judge_in(dir: &Path) -> Command {
 
 /// `judge_in` as a standard library command, for what assert_cmd cannot set (`pre_exec`).
 pub fn judge_std_in(dir: &Path) -> std::process::Command {
-    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("judge"));
+    in_judge_env(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("judge")),
+        dir,
+    )
+}
+
+/// `command` run in `dir` with what `judge_in` sets for the judge (a shell that starts it).
+pub fn in_judge_env(mut command: std::process::Command, dir: &Path) -> std::process::Command {
     command
         .current_dir(dir)
         .env(

@@ -1,0 +1,541 @@
+//! A run cut into shards and merged again: the shards run as separate processes at once, as
+//! CI engines run them, and their merge must be the one run (same cases, verdicts and exit
+//! code). The recipes' commands are read from docs/sharding.md and run as written.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use super::common::*;
+
+/// A repository with a problem judged in two languages, one a solution gets wrong on some
+/// cases, and one whose solution does not compile: exit 1, with something of every kind to
+/// put back together.
+fn workload() -> tempfile::TempDir {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "problems/sum/problem.toml".into(),
+            "name = \"Sum\"\n".into(),
+        ),
+        (
+            "problems/half/problem.toml".into(),
+            "name = \"Half\"\n".into(),
+        ),
+        (
+            "problems/ce/problem.toml".into(),
+            "name = \"Broken\"\n".into(),
+        ),
+        ("problems/ce/tests/1.in".into(), "1\n".into()),
+        ("problems/ce/tests/1.out".into(), "1\n".into()),
+        (
+            "solutions/sum.py".into(),
+            "print(sum(map(int, open(0).read().split())))\n".into(),
+        ),
+        (
+            "solutions/half.py".into(),
+            "n = int(input())\nprint(n // 2 if n % 7 else n)\n".into(),
+        ),
+        ("solutions/ce.rs".into(), "fn main() { nope }\n".into()),
+    ];
+    for i in 0..24 {
+        files.push((
+            format!("problems/sum/tests/{i:02}.in"),
+            format!("{i} {}\n", i * 3),
+        ));
+        files.push((
+            format!("problems/sum/tests/{i:02}.out"),
+            format!("{}\n", i * 4),
+        ));
+        files.push((
+            format!("problems/half/tests/h{i}.in"),
+            format!("{}\n", i * 2),
+        ));
+        files.push((format!("problems/half/tests/h{i}.out"), format!("{i}\n")));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    let dir = repository_with(&files);
+    // The same problem in a second language: its cases are units of their own.
+    std::fs::write(
+        dir.path().join("solutions/sum.sh"),
+        "read a b; echo $((a + b))\n",
+    )
+    .unwrap();
+    dir
+}
+
+/// A judged case: solution, case name (empty for a compile error), verdict, place.
+type Judged = (String, String, String, u64);
+/// The variables an engine gives shard K.
+type Variables = Vec<(String, String)>;
+/// An engine: its recipe's heading, and its variables for shard K.
+type Engine = (&'static str, fn(usize) -> Variables);
+
+/// What must be the same in one run and its shards merged: every solution's cases with
+/// their verdicts, in order, and the summary's counts.
+fn outcome_of(report: &Value) -> (Vec<Judged>, Vec<Value>) {
+    let cases = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|problem| {
+            let solution = problem["solution"].as_str().unwrap().to_owned();
+            let status = problem["status"].as_str().unwrap().to_owned();
+            let mut rows: Vec<_> = problem["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|case| {
+                    (
+                        solution.clone(),
+                        case["name"].as_str().unwrap().to_owned(),
+                        case["verdict"].as_str().unwrap().to_owned(),
+                        case["index"].as_u64().unwrap(),
+                    )
+                })
+                .collect::<Vec<_>>();
+            if status == "compile_error" {
+                rows.push((solution, String::new(), "CE".to_owned(), 0));
+            }
+            rows
+        })
+        .collect();
+    let summary = &report["summary"];
+    let counts = [
+        "problems",
+        "cases",
+        "accepted",
+        "verdicts",
+        "compile_errors",
+        "errors",
+        "outcome",
+    ]
+    .iter()
+    .map(|key| summary[key].clone())
+    .collect();
+    (cases, counts)
+}
+
+/// One run of the whole workload: its report and exit code.
+fn one_run(dir: &Path) -> (Value, i32) {
+    let output = judge_in(dir)
+        .args(["run", "--format", "json"])
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&output.stdout).unwrap();
+    (report, output.status.code().unwrap())
+}
+
+/// Runs `shards` scripts at once, each with its variables, and waits for them all.
+fn run_at_once(dir: &Path, shards: Vec<(String, Variables)>) {
+    let children: Vec<_> = shards
+        .into_iter()
+        .map(|(script, vars)| {
+            let mut shell = in_judge_env(Command::new("sh"), dir);
+            shell.args(["-c", &script]).envs(vars);
+            (script, shell.spawn().unwrap())
+        })
+        .collect();
+    for (script, child) in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{script}: {output:?}");
+    }
+}
+
+/// Merges with `merge` (a shell command) and checks it against one run.
+fn merged_is_one_run(dir: &Path, merge: &str, one: &(Value, i32)) {
+    let merge = format!("{merge} --format json > merged-report.json");
+    let status = in_judge_env(Command::new("sh"), dir)
+        .args(["-c", &merge])
+        .status()
+        .unwrap();
+    assert_eq!(
+        status.code(),
+        Some(one.1),
+        "{merge}: not one run's exit code"
+    );
+    let text = std::fs::read_to_string(dir.join("merged-report.json")).unwrap();
+    let merged: Value = serde_json::from_str(&text).unwrap();
+    super::reports::assert_valid(&merged);
+    assert_eq!(outcome_of(&merged), outcome_of(&one.0), "{merge}");
+}
+
+/// The recipe's shard and merge commands, as docs/sharding.md writes them under `heading`.
+fn recipe(heading: &str) -> (String, String) {
+    let docs = std::fs::read_to_string(repository_root().join("docs/sharding.md")).unwrap();
+    let start = docs.find(&format!("### {heading}")).unwrap();
+    let section = &docs[start + 4..];
+    let section = &section[..section.find("\n### ").unwrap_or(section.len())];
+    let command = |verb: &str| {
+        let line = section
+            .lines()
+            .find(|line| line.contains(&format!("target/release/judge {verb}")))
+            .unwrap_or_else(|| panic!("no `judge {verb}` under {heading}"));
+        let from = &line[line.find("target/release/judge").unwrap()..];
+        from[..from.find(['"', '`', '\'']).unwrap_or(from.len())].to_owned()
+    };
+    (command("run"), command("merge"))
+}
+
+/// A link from the repository's `target/release/judge` (as the recipes start it) to the
+/// judge under test, and the folders the recipes write to.
+fn as_in_the_recipes(dir: &Path) {
+    std::fs::create_dir_all(dir.join("target/release")).unwrap();
+    std::os::unix::fs::symlink(
+        assert_cmd::cargo::cargo_bin("judge"),
+        dir.join("target/release/judge"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("reports")).unwrap();
+    std::fs::create_dir_all(dir.join("shards")).unwrap();
+}
+
+fn vars(pairs: &[(&str, String)]) -> Variables {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn each_recipe_run_as_its_engine_runs_it_merges_into_the_one_run() {
+    let dir = workload();
+    as_in_the_recipes(dir.path());
+    let one = one_run(dir.path());
+    assert_eq!(one.1, 1, "the workload has failures: {}", one.0);
+    let engines: [Engine; 4] = [
+        ("GitHub Actions matrix", |_| Vec::new()),
+        ("GitLab `parallel:`", |k| {
+            vars(&[
+                ("CI_NODE_INDEX", k.to_string()),
+                ("CI_NODE_TOTAL", "3".into()),
+            ])
+        }),
+        ("Kubernetes Indexed Job", |k| {
+            vars(&[
+                ("JOB_COMPLETION_INDEX", (k - 1).to_string()),
+                ("JUDGE_SHARDS", "3".into()),
+            ])
+        }),
+        ("Slurm array", |k| {
+            vars(&[
+                ("SLURM_ARRAY_TASK_ID", k.to_string()),
+                ("SLURM_ARRAY_TASK_COUNT", "3".into()),
+                ("SLURM_ARRAY_TASK_MIN", "1".into()),
+                ("SLURM_ARRAY_TASK_MAX", "3".into()),
+            ])
+        }),
+    ];
+    let mut cut = None;
+    for (engine, variables) in engines {
+        let (run, merge) = recipe(engine);
+        for folder in [".", "reports", "shards"] {
+            for entry in std::fs::read_dir(dir.path().join(folder)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    std::fs::remove_file(path).unwrap();
+                }
+            }
+        }
+        let shards = (1..=3)
+            .map(|k| {
+                (
+                    run.replace("${{ matrix.shard }}", &k.to_string()),
+                    variables(k),
+                )
+            })
+            .collect();
+        run_at_once(dir.path(), shards);
+        merged_is_one_run(dir.path(), &merge, &one);
+        // Every engine's variables name the shards `hash:K/3` names: the same cases each.
+        let mut shard_cases = Vec::new();
+        for folder in [".", "reports", "shards"] {
+            let mut files: Vec<_> = std::fs::read_dir(dir.path().join(folder))
+                .unwrap()
+                .map(|entry| entry.unwrap().path())
+                .filter(|path| {
+                    path.file_name()
+                        .is_some_and(|name| name.to_string_lossy().starts_with("shard-"))
+                })
+                .collect();
+            files.sort();
+            for file in files {
+                let report: Value =
+                    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+                assert_eq!(report["run"]["partition"]["dealing"], "hash", "{engine}");
+                shard_cases.push((
+                    report["run"]["partition"]["shard"].clone(),
+                    outcome_of(&report).0,
+                ));
+            }
+        }
+        match &cut {
+            None => cut = Some(shard_cases),
+            Some(first) => assert_eq!(&shard_cases, first, "{engine} cut otherwise"),
+        }
+    }
+}
+
+#[test]
+fn two_and_seven_shards_merge_into_the_one_run_and_a_lost_or_doubled_shard_is_refused() {
+    let dir = workload();
+    let one = one_run(dir.path());
+    for shards in [2, 7] {
+        let scripts = (1..=shards)
+            .map(|k| {
+                let script = format!(
+                    "\"$JUDGE\" run --partition hash:{k}/{shards} --json s{shards}-{k}.json; [ $? -le 1 ]"
+                );
+                (script, vars(&[("JUDGE", assert_cmd::cargo::cargo_bin("judge").display().to_string())]))
+            })
+            .collect();
+        run_at_once(dir.path(), scripts);
+        let files: Vec<String> = (1..=shards)
+            .map(|k| format!("s{shards}-{k}.json"))
+            .collect();
+        let judge = assert_cmd::cargo::cargo_bin("judge").display().to_string();
+        merged_is_one_run(
+            dir.path(),
+            &format!("'{judge}' merge {}", files.join(" ")),
+            &one,
+        );
+    }
+    let merge = |files: &[&str]| {
+        let mut command = judge_in(dir.path());
+        command.arg("merge").args(files);
+        command
+    };
+    merge(&[
+        "s7-1.json",
+        "s7-2.json",
+        "s7-4.json",
+        "s7-5.json",
+        "s7-6.json",
+        "s7-7.json",
+    ])
+    .assert()
+    .code(2)
+    .stderr(predicates::str::contains("shard 3/7 missing"));
+    merge(&["s2-1.json", "s2-2.json", "s2-2.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "shard 2/2 given twice: s2-2.json and s2-2.json",
+        ));
+    merge(&["s2-1.json", "s7-2.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cut as hash:K/2 and hash:K/7"));
+    // What is there, marked partial, with the exit code of what it holds.
+    let partial = stdout_of(
+        merge(&[
+            "s7-1.json",
+            "s7-2.json",
+            "s7-4.json",
+            "s7-5.json",
+            "s7-6.json",
+            "s7-7.json",
+        ])
+        .arg("--allow-partial"),
+        1,
+    );
+    assert!(partial.contains("Partial: shard 3/7 missing"), "{partial}");
+    // A shard of another case list is refused: one more case changes the fingerprint.
+    std::fs::write(dir.path().join("problems/half/tests/new.in"), "8\n").unwrap();
+    std::fs::write(dir.path().join("problems/half/tests/new.out"), "4\n").unwrap();
+    judge_in(dir.path())
+        .args(["run", "--partition", "hash:1/2", "--json", "grown-1.json"])
+        .assert()
+        .code(1);
+    merge(&["grown-1.json", "s2-2.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cut from different case lists"));
+    // A problem that cannot be loaded is every shard's error, and the merged report's once.
+    std::fs::write(
+        dir.path().join("problems/ce/problem.toml"),
+        "time_limit_ms = \"x\"\n",
+    )
+    .unwrap();
+    for k in ["1", "2"] {
+        judge_in(dir.path())
+            .args([
+                "run",
+                "--partition",
+                &format!("hash:{k}/2"),
+                "--json",
+                &format!("bad-{k}.json"),
+            ])
+            .assert()
+            .code(2);
+    }
+    let said = merge(&["bad-1.json", "bad-2.json"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let said = String::from_utf8(said).unwrap();
+    assert_eq!(
+        said.matches("problems/ce/problem.toml").count(),
+        1,
+        "{said}"
+    );
+}
+
+/// The cases (solution, name) a report holds.
+fn cases_of(report: &Value) -> BTreeSet<(String, String)> {
+    outcome_of(report)
+        .0
+        .into_iter()
+        .map(|(solution, name, _, _)| (solution, name))
+        .collect()
+}
+
+#[test]
+fn cases_added_to_a_problem_move_no_other_case_between_hash_shards() {
+    let dir = workload();
+    let shard = |k: usize| {
+        let output = judge_in(dir.path())
+            .args([
+                "run",
+                "--format",
+                "json",
+                "--partition",
+                &format!("hash:{k}/3"),
+            ])
+            .output()
+            .unwrap();
+        cases_of(&serde_json::from_slice(&output.stdout).unwrap())
+    };
+    let before: Vec<_> = (1..=3).map(shard).collect();
+    for i in 0..6 {
+        std::fs::write(
+            dir.path().join(format!("problems/sum/tests/added{i}.in")),
+            "1 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(format!("problems/sum/tests/added{i}.out")),
+            "2\n",
+        )
+        .unwrap();
+    }
+    std::fs::remove_file(dir.path().join("problems/half/tests/h3.in")).unwrap();
+    std::fs::remove_file(dir.path().join("problems/half/tests/h3.out")).unwrap();
+    let after: Vec<_> = (1..=3).map(shard).collect();
+    for (k, (old, new)) in before.iter().zip(&after).enumerate() {
+        let kept: BTreeSet<_> = old
+            .iter()
+            .filter(|(_, name)| name != "h3")
+            .cloned()
+            .collect();
+        let moved: Vec<_> = kept.difference(new).collect();
+        assert!(moved.is_empty(), "shard {} lost {moved:?}", k + 1);
+        let arrived: Vec<_> = new
+            .difference(old)
+            .filter(|(_, name)| !name.starts_with("added"))
+            .collect();
+        assert!(
+            arrived.is_empty(),
+            "shard {} gained old cases {arrived:?}",
+            k + 1
+        );
+    }
+}
+
+#[test]
+fn failed_re_runs_exactly_the_cases_not_accepted() {
+    let dir = workload();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let mut command = judge_in(dir.path());
+        command.env("JUDGE_CACHE_DIR", cache.path()).args(args);
+        command
+    };
+    judge_in(dir.path())
+        .args(["run", "--failed"])
+        .env("JUDGE_CACHE_DIR", cache.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no earlier run"));
+    let first: Value = serde_json::from_str(&stdout_of(
+        run(&["run", "--format", "json"])
+            .arg("--json")
+            .arg("first.json"),
+        1,
+    ))
+    .unwrap();
+    let failed: BTreeSet<_> = outcome_of(&first)
+        .0
+        .into_iter()
+        .filter(|(_, _, verdict, _)| verdict != "AC")
+        .map(|(solution, name, _, _)| (solution, name))
+        .collect();
+    assert!(failed.len() >= 3, "{failed:?}");
+    // From the run kept in the cache, then from a report named.
+    for args in [
+        vec!["run", "--failed"],
+        vec!["run", "--failed", "first.json"],
+    ] {
+        let again: Value =
+            serde_json::from_str(&stdout_of(run(&args).args(["--format", "json"]), 1)).unwrap();
+        assert_eq!(cases_of(&again), failed, "{args:?}");
+    }
+    // Mended, the failures pass, and then nothing is left to re-run.
+    std::fs::write(
+        dir.path().join("solutions/half.py"),
+        "print(int(input()) // 2)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("solutions/ce.rs"),
+        "fn main() { println!(\"1\"); }\n",
+    )
+    .unwrap();
+    run(&["run", "--failed"]).assert().code(0);
+    run(&["run", "--failed"])
+        .assert()
+        .code(0)
+        .stderr(predicates::str::contains("nothing to re-run"));
+}
+
+#[test]
+fn a_kattis_package_judged_in_three_shards_scores_as_one_run() {
+    let package = fixture("kattis/scoring_2025");
+    let solution = format!("{package}/submissions/partial/in_range.py");
+    let out = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut command = judge_in(out.path());
+        command
+            .args(["run", &package, "--solution", &solution])
+            .args(extra);
+        command
+    };
+    let one = run(&["--format", "json"]).output().unwrap();
+    let one_report: Value = serde_json::from_slice(&one.stdout).unwrap();
+    for k in 1..=3 {
+        let shard = format!("hash:{k}/3");
+        let file = format!("k{k}.json");
+        let status = run(&["--partition", &shard, "--json", &file])
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.code().unwrap() <= 1);
+    }
+    let merged = judge_in(out.path())
+        .args(["merge", "k3.json", "k1.json", "k2.json", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), one.status.code());
+    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    assert_eq!(outcome_of(&merged), outcome_of(&one_report));
+    assert_eq!(
+        merged["problems"][0]["score"],
+        one_report["problems"][0]["score"]
+    );
+}
