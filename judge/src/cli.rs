@@ -146,6 +146,10 @@ pub(crate) struct RunArgs {
     /// Slurm, a Kubernetes Indexed Job); `judge merge` puts the shards' reports together.
     #[arg(long, value_name = "hash:K/N|count:K/N|env", value_parser = parse_partition)]
     pub partition: Option<PartitionArg>,
+    /// Cut `count:` shards so that their times come out even, by the case times of an earlier
+    /// report (every shard of the run must be given the same one).
+    #[arg(long, value_name = "REPORT.json", requires = "partition")]
+    pub balance: Option<PathBuf>,
     /// Also write the JSON report to FILE (what `judge merge` and `--failed` read).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

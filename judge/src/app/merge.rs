@@ -105,6 +105,7 @@ fn check_shards(
         dealing: "count".to_owned(),
         shard: 1,
         shards: 1,
+        balanced_by: None,
     };
     let partition = |shard: &Shard| shard.run.partition.clone().unwrap_or(whole.clone());
     let first = &shards[0];
@@ -135,6 +136,12 @@ fn check_shards(
                 "cut as {}:K/{} and {}:K/{}",
                 mine.dealing, mine.shards, theirs.dealing, theirs.shards
             ));
+        }
+        if mine.balanced_by != theirs.balanced_by {
+            return refuse(
+                "balanced by different case times (--balance): give every shard the same report"
+                    .to_owned(),
+            );
         }
     }
     shards.sort_by_key(|shard| partition(shard).shard);

@@ -17,7 +17,7 @@ use crate::report::{
     Reporters,
 };
 use crate::runner::host::{calibrate, this_host};
-use crate::runner::shard::{self, Partition};
+use crate::runner::shard::{self, Dealing, Partition};
 use crate::runner::verify::validation::check_data;
 use crate::runner::{self, Settings, Task};
 
@@ -38,6 +38,12 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     };
     // A shard's host runs the calibration loop, for the merged report to compare hosts.
     let calibration = partition.map(|_| calibrate());
+    if args.balance.is_some() && partition.is_none_or(|p| p.dealing != Dealing::Count) {
+        return Err(Error::usage(
+            "--balance is for count: shards (--partition count:K/N): hash shards keep each \
+             case where its identity puts it",
+        ));
+    }
     let patterns = CasePatterns::new(&args.cases)?;
     let mut tasks = match &args.failed {
         Some(from) => {
@@ -86,9 +92,16 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
                 .map_or(true, |task| !task.problem.cases.is_empty())
         });
     }
-    let (order, case_list) = place_cases(context, &tasks);
+    let (order, case_list, identities) = place_cases(context, &tasks);
+    let costs = match &args.balance {
+        Some(file) => Some(RunDocument::read(&context.path(file))?),
+        None => None,
+    };
+    let mut balanced_by = None;
     if let Some(partition) = partition {
-        cut(context, &mut tasks, partition);
+        let keep;
+        (keep, balanced_by) = shard_units(partition, &identities, costs.as_ref());
+        cut(&mut tasks, &keep);
     }
     if args.validate {
         let illegal = illegal_inputs(context, &problems_of(&tasks))?;
@@ -109,6 +122,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             dealing: partition.dealing.name().to_owned(),
             shard: partition.shard,
             shards: partition.shards,
+            balanced_by,
         }),
         case_list,
         host: this_host(None),
@@ -170,8 +184,12 @@ pub(crate) fn keep_report(
     }
 }
 
-/// Every solution's and case's place in the run, and the run's case list.
-fn place_cases(context: &Context, tasks: &[Result<Task>]) -> (CaseOrder, CaseListRecord) {
+/// Every solution's and case's place in the run, the run's case list, and the identity of
+/// each of its units of work (a case of a solution; a solution with no case is one).
+fn place_cases(
+    context: &Context,
+    tasks: &[Result<Task>],
+) -> (CaseOrder, CaseListRecord, Vec<String>) {
     let mut order = CaseOrder::default();
     let mut identities = Vec::new();
     let mut solutions = 0;
@@ -207,7 +225,7 @@ fn place_cases(context: &Context, tasks: &[Result<Task>]) -> (CaseOrder, CaseLis
             .map(|task| task.problem.cases.len())
             .sum(),
     };
-    (order, list)
+    (order, list, identities)
 }
 
 /// A task's problem folder and solution file as the report writes them.
@@ -216,22 +234,67 @@ fn shown_identity(context: &Context, task: &Task) -> (String, String) {
     (shown(&task.problem.dir), shown(&task.solution))
 }
 
-/// Keeps the cases of `partition`'s shard: the run's cases (each solution's, a solution
-/// with none counting as one) dealt or hashed by their identity. Tasks left with nothing to
-/// judge are dropped; problems that failed to load stay in every shard, to be said.
-fn cut(context: &Context, tasks: &mut Vec<Result<Task>>, partition: Partition) {
+/// Which units of work (`identities`, in the run's order) `partition`'s shard judges: by hash
+/// or dealt in order, or, with `costs` (an earlier report's times), balanced by them; and the
+/// fingerprint of the costs used, which every shard of the run must share.
+fn shard_units(
+    partition: Partition,
+    identities: &[String],
+    costs: Option<&RunDocument>,
+) -> (Vec<bool>, Option<String>) {
+    let Some(report) = costs else {
+        let keep = identities
+            .iter()
+            .enumerate()
+            .map(|(ordinal, identity)| partition.keeps(ordinal, identity))
+            .collect();
+        return (keep, None);
+    };
+    let mut known = std::collections::HashMap::new();
+    for problem in &report.problems {
+        for case in &problem.cases {
+            let identity = shard::identity(&problem.dir, &problem.solution, &case.name);
+            known.insert(identity, case.wall_time_ms);
+        }
+    }
+    // A case the report does not hold is expected to cost what its median case did.
+    let mut times: Vec<f64> = identities
+        .iter()
+        .filter_map(|id| known.get(id).copied())
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let typical = times.get(times.len() / 2).copied().unwrap_or(1.0);
+    let costs: Vec<f64> = identities
+        .iter()
+        .map(|id| known.get(id).copied().unwrap_or(typical))
+        .collect();
+    let shard_of = shard::balance(&costs, partition.shards);
+    let keep = shard_of
+        .iter()
+        .map(|&shard| shard + 1 == partition.shard)
+        .collect();
+    let described: Vec<String> = costs.iter().map(|cost| format!("{cost:.3}")).collect();
+    (
+        keep,
+        Some(shard::fingerprint(described.iter().map(String::as_str))),
+    )
+}
+
+/// Keeps the units of work `keep` says (in the run's order, as `place_cases` numbers them).
+/// Tasks left with nothing to judge are dropped; problems that failed to load stay in every
+/// shard, to be said.
+fn cut(tasks: &mut Vec<Result<Task>>, keep: &[bool]) {
     let mut ordinal = 0;
+    let mut next = || {
+        ordinal += 1;
+        keep[ordinal - 1]
+    };
     tasks.retain_mut(|task| {
         let Ok(task) = task else { return true };
-        let (dir, solution) = shown_identity(context, task);
         if task.problem.cases.is_empty() {
-            ordinal += 1;
-            return partition.keeps(ordinal - 1, &shard::identity(&dir, &solution, ""));
+            return next();
         }
-        task.problem.cases.retain(|case| {
-            ordinal += 1;
-            partition.keeps(ordinal - 1, &shard::identity(&dir, &solution, &case.name))
-        });
+        task.problem.cases.retain(|_| next());
         !task.problem.cases.is_empty()
     });
 }

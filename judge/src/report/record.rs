@@ -185,6 +185,10 @@ pub struct PartitionRecord {
     /// 1-based.
     pub shard: usize,
     pub shards: usize,
+    /// For `count` shards balanced by an earlier report's times (`--balance`): the
+    /// fingerprint of the costs they were cut by.
+    #[serde(default)]
+    pub balanced_by: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

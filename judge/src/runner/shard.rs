@@ -165,6 +165,25 @@ impl Partition {
     }
 }
 
+/// The shard (0-based) of each unit of work whose expected cost is `costs[i]`, so that the
+/// shards' totals come out even: the costliest first, each to the shard with the least so far
+/// (ties to the first unit and the lowest shard), which no shard exceeds the best cut by more
+/// than a third. The same costs give the same cut on every machine.
+pub fn balance(costs: &[f64], shards: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
+    let mut load = vec![0.0_f64; shards];
+    let mut shard_of = vec![0; costs.len()];
+    for unit in order {
+        let lightest = (0..shards)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .unwrap_or(0);
+        load[lightest] += costs[unit];
+        shard_of[unit] = lightest;
+    }
+    shard_of
+}
+
 /// A case's identity: its problem's folder, its solution file and its name (empty for a
 /// solution with no case), each as the report writes it.
 pub fn identity(problem_dir: &str, solution: &str, case: &str) -> String {
@@ -336,6 +355,32 @@ mod tests {
         assert!(names
             .iter()
             .all(|name| hash(shard_of(name), 7).keeps(12345, name)));
+    }
+
+    #[test]
+    fn balanced_shards_even_out_costs_that_dealing_in_order_does_not() {
+        // Every third case is slow: dealt in order, they all land in one shard of three.
+        let costs: Vec<f64> = (0..30)
+            .map(|i| if i % 3 == 0 { 100.0 } else { 1.0 })
+            .collect();
+        let totals = |shard_of: &[usize]| {
+            let mut totals = [0.0; 3];
+            for (unit, &shard) in shard_of.iter().enumerate() {
+                totals[shard] += costs[unit];
+            }
+            totals
+        };
+        let dealt: Vec<usize> = (0..30).map(|i| i % 3).collect();
+        assert_eq!(totals(&dealt), [1000.0, 10.0, 10.0]);
+        let balanced = balance(&costs, 3);
+        let spread = totals(&balanced);
+        let (low, high) = (
+            spread.iter().copied().fold(f64::MAX, f64::min),
+            spread.iter().copied().fold(0.0, f64::max),
+        );
+        assert!(high - low <= 100.0, "{spread:?}");
+        assert_eq!(balance(&costs, 3), balanced, "the same costs, the same cut");
+        assert!(balanced.iter().all(|&shard| shard < 3));
     }
 
     #[test]

@@ -309,6 +309,30 @@ fn two_and_seven_shards_merge_into_the_one_run_and_a_lost_or_doubled_shard_is_re
         command.arg("merge").args(files);
         command
     };
+    // The report for people too: the same failures, each with the command that judges it
+    // alone, and the same counts.
+    let failures_and_counts = |text: &str| -> Vec<String> {
+        let table = text
+            .lines()
+            .skip_while(|line| !line.starts_with("Not accepted"));
+        let mut lines: Vec<String> = table
+            .take_while(|line| !line.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let summary = text
+            .lines()
+            .find(|line| line.starts_with("Summary"))
+            .unwrap();
+        lines.push(summary[..summary.find(" · compiled").unwrap()].to_owned());
+        lines
+    };
+    let human_one = stdout_of(judge_in(dir.path()).arg("run"), 1);
+    let files7: Vec<String> = (1..=7).map(|k| format!("s7-{k}.json")).collect();
+    let human_merged = stdout_of(merge(&[]).args(&files7), 1);
+    assert_eq!(
+        failures_and_counts(&human_merged),
+        failures_and_counts(&human_one)
+    );
     merge(&[
         "s7-1.json",
         "s7-2.json",
@@ -538,4 +562,145 @@ fn a_kattis_package_judged_in_three_shards_scores_as_one_run() {
         merged["problems"][0]["score"],
         one_report["problems"][0]["score"]
     );
+}
+
+#[test]
+fn count_shards_balanced_by_an_earlier_reports_times_even_out_and_merge() {
+    let dir = workload();
+    let one = one_run(dir.path());
+    // Every third case of the report made slow: dealt in order, shard 1 would get them all.
+    let mut costs = one.0.clone();
+    let mut cost_of = std::collections::HashMap::new();
+    for problem in costs["problems"].as_array_mut().unwrap() {
+        let solution = problem["solution"].as_str().unwrap().to_owned();
+        for case in problem["cases"].as_array_mut().unwrap() {
+            let slow = case["index"].as_u64().unwrap() % 3 == 0;
+            let ms = if slow { 1000.0 } else { 1.0 };
+            case["wall_time_ms"] = ms.into();
+            cost_of.insert(
+                (solution.clone(), case["name"].as_str().unwrap().to_owned()),
+                ms,
+            );
+        }
+    }
+    std::fs::write(dir.path().join("costs.json"), costs.to_string()).unwrap();
+    let mut totals = Vec::new();
+    for k in 1..=3 {
+        let file = format!("b{k}.json");
+        judge_in(dir.path())
+            .args([
+                "run",
+                "--partition",
+                &format!("count:{k}/3"),
+                "--balance",
+                "costs.json",
+            ])
+            .args(["--json", &file])
+            .assert()
+            .code(predicates::ord::le(1));
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join(&file)).unwrap())
+                .unwrap();
+        let total: f64 = cases_of(&report)
+            .iter()
+            .filter_map(|case| cost_of.get(case))
+            .sum();
+        totals.push(total);
+    }
+    let (low, high) = (
+        totals.iter().copied().fold(f64::MAX, f64::min),
+        totals.iter().copied().fold(0.0, f64::max),
+    );
+    assert!(high - low <= 1000.0, "shards' expected times {totals:?}");
+    let judge = assert_cmd::cargo::cargo_bin("judge").display().to_string();
+    merged_is_one_run(
+        dir.path(),
+        &format!("'{judge}' merge b1.json b2.json b3.json"),
+        &one,
+    );
+    // A shard cut without the same costs is not of this run.
+    judge_in(dir.path())
+        .args(["run", "--partition", "count:2/3", "--json", "plain2.json"])
+        .assert()
+        .code(predicates::ord::le(1));
+    judge_in(dir.path())
+        .args(["merge", "b1.json", "plain2.json", "b3.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "balanced by different case times",
+        ));
+    judge_in(dir.path())
+        .args(["run", "--partition", "hash:1/3", "--balance", "costs.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--balance is for count: shards"));
+}
+
+#[test]
+fn a_merge_of_hosts_of_different_speed_names_the_verdicts_near_the_limit_it_could_change() {
+    let dir = workload();
+    for k in 1..=2 {
+        judge_in(dir.path())
+            .args([
+                "run",
+                "--partition",
+                &format!("hash:{k}/2"),
+                "--json",
+                &format!("h{k}.json"),
+            ])
+            .assert()
+            .code(predicates::ord::le(1));
+    }
+    let read = |file: &str| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap()
+    };
+    // Shard 2 as a host twice as slow would have judged it, one of its cases near the limit.
+    let mut slow = read("h2.json");
+    let fast_ms = read("h1.json")["run"]["host"]["calibration_ms"]
+        .as_f64()
+        .unwrap();
+    assert!(fast_ms > 0.0, "a shard measures its host");
+    slow["run"]["host"]["name"] = "slow-host".into();
+    slow["run"]["host"]["calibration_ms"] = (fast_ms * 2.0).into();
+    let judged = slow["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|p| !p["cases"].as_array().unwrap().is_empty())
+        .unwrap();
+    let case = &mut slow["problems"][judged]["cases"][0];
+    case["confirmed"] = true.into();
+    let name = case["name"].as_str().unwrap().to_owned();
+    let problem = slow["problems"][judged]["id"].as_str().unwrap().to_owned();
+    std::fs::write(dir.path().join("h2.json"), slow.to_string()).unwrap();
+    let human = String::from_utf8(
+        judge_in(dir.path())
+            .args(["merge", "h1.json", "h2.json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(human.contains("Hosts differ in speed"), "{human}");
+    assert!(human.contains(&format!("{problem} {name} ")), "{human}");
+    assert!(human.contains("on slow-host"), "{human}");
+    let merged: Value = serde_json::from_slice(
+        &judge_in(dir.path())
+            .args(["merge", "h1.json", "h2.json", "--format", "json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let marked: Vec<&Value> = merged["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["cases"].as_array().unwrap())
+        .filter(|case| case.get("judged_on").is_some())
+        .collect();
+    assert_eq!(marked.len(), 1, "{marked:?}");
+    assert_eq!(marked[0]["judged_on"], "slow-host");
+    assert_eq!(merged["run"]["merged"]["speed_ratio"], 2.0);
 }
