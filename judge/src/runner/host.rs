@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use crate::report::record::HostRecord;
 
-/// Rounds of the calibration loop: about 4 ms of CPU time on a 2020s core.
-const CALIBRATION_ROUNDS: u64 = 2_000_000;
+/// Rounds of the calibration loop: about 2 ms of CPU time on a 2020s core.
+const CALIBRATION_ROUNDS: u64 = 1_000_000;
 
 /// This machine, with `calibration_ms` if it was measured.
 pub fn this_host(calibration_ms: Option<f64>) -> HostRecord {
