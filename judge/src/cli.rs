@@ -84,6 +84,9 @@ pub(crate) enum Command {
     /// Judge, then judge again whenever the solution, a case, problem.toml, the reference or
     /// the generator changes (failures first, samples first); Ctrl-C stops.
     Watch(WatchArgs),
+    /// Hand a problem's file in: judged on its cases and checked as its judge would, then the
+    /// text that judge takes on the clipboard and its submit page opened (no password asked).
+    Submit(SubmitArgs),
     /// Put the reports of a run's shards (`run --partition`) together: the report, files and
     /// exit code that one run would have given.
     Merge(MergeArgs),
@@ -165,6 +168,21 @@ pub(crate) struct RunArgs {
 pub(crate) enum PartitionArg {
     Slice(Partition),
     Env,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SubmitArgs {
+    #[arg(value_name = "PROBLEM", help = PROBLEM_HELP)]
+    pub problem: PathBuf,
+    /// Hand in this file (default: the problem's file in a language its judge takes).
+    #[arg(long, value_name = "FILE")]
+    pub solution: Option<PathBuf>,
+    /// The judge to hand it in to (default: the problem's profile).
+    #[arg(long = "judge", value_name = "PROFILE", value_parser = profile_parser())]
+    pub judge: Option<Profile>,
+    /// Write the text to hand in to stdout instead of the clipboard and the browser.
+    #[arg(long)]
+    pub print: bool,
 }
 
 #[derive(Debug, Args)]

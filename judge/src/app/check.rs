@@ -20,8 +20,6 @@ use super::Context;
 
 pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let file = context.path(&args.file);
-    let language = Language::for_source(&file)?;
-    let source = std::fs::read(&file).map_err(|error| Error::io(&file, error))?;
     let stem = file
         .file_stem()
         .unwrap_or_default()
@@ -29,29 +27,56 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
         .into_owned();
     let (problem, profile) = target(context, &args, &stem)?;
     let mut notices = context.notices("check");
+    let outcome = check_file(context, &mut notices, &file, problem, profile)?;
+    if outcome == Outcome::Accepted {
+        let text = std::fs::read(&file).map_err(|error| Error::io(&file, error))?;
+        say_how_to_hand_in(
+            &mut notices,
+            profile.online_judge(),
+            &file,
+            &String::from_utf8_lossy(&text),
+        );
+    }
+    Ok(notices.finish(outcome))
+}
+
+/// Everything `check` finds about `file` on `profile`'s judge (and `problem`'s cases), said
+/// to `notices`: accepted when the judge would take it as it is.
+pub(crate) fn check_file(
+    context: &Context,
+    notices: &mut Notices,
+    file: &Path,
+    problem: Option<Problem>,
+    profile: Profile,
+) -> Result<Outcome> {
+    let notices = &mut *notices;
+    let language = Language::for_source(file)?;
+    let source = std::fs::read(file).map_err(|error| Error::io(file, error))?;
+    let stem = file
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
     notices.info(format_args!("checking {} for {profile}", file.display()));
     let judge = profile.online_judge();
     if !judge.accepts(language.name) {
-        refuse_language(context, &mut notices, judge, language, &stem, profile);
-        return Ok(notices.finish(Outcome::Rejected));
+        refuse_language(context, notices, judge, language, &stem, profile);
+        return Ok(Outcome::Rejected);
     }
     let text = String::from_utf8_lossy(&source);
-    let mut outcome = build_as_the_judge(context, &mut notices, judge, &file)?
-        .max(within_code_limit(&mut notices, profile, source.len()))
-        .max(no_problems_in(&mut notices, judge, &text, language));
+    let mut outcome = build_as_the_judge(context, notices, judge, file)?
+        .max(within_code_limit(notices, profile, source.len()))
+        .max(no_problems_in(notices, judge, &text, language));
     match problem {
         Some(problem) => {
             notices.info("");
-            outcome = outcome.max(run_cases(context, &mut notices, problem, &file));
+            outcome = outcome.max(run_cases(context, notices, problem, file));
         }
         None => notices.result(format_args!(
             "  note      no problem named `{stem}`: no cases run (name one with --problem)"
         )),
     }
-    if outcome == Outcome::Accepted {
-        say_how_to_hand_in(&mut notices, judge, &file, &text);
-    }
-    Ok(notices.finish(outcome))
+    Ok(outcome)
 }
 
 /// The problem the file is for (named with --problem, else the one its name names) and the

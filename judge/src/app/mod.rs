@@ -4,7 +4,7 @@
 
 mod add;
 mod bless;
-mod check;
+pub(crate) mod check;
 mod doctor;
 mod gen;
 mod list;
@@ -13,6 +13,7 @@ mod merge;
 mod new;
 pub(crate) mod run;
 mod stress;
+mod submit;
 mod verify;
 pub(crate) mod watch;
 
@@ -167,6 +168,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Command::Run(args) => run::run(&context, args),
         Command::List(args) => list::list(&context, args),
         Command::Merge(args) => merge::merge(&context, args),
+        Command::Submit(args) => submit::submit(&context, args),
         Command::New(args) => new::new(&context, args),
         Command::Add(args) => add::add(&context, args),
         Command::Gen(args) => gen::gen(&context, args),

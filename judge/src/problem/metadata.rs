@@ -25,6 +25,8 @@ use crate::toolchain::Limits;
 struct Metadata {
     name: Option<String>,
     source: Option<String>,
+    /// The judge's submit page for this problem, where its profile cannot make one.
+    submit: Option<String>,
     profile: Option<Profile>,
     time_limit_ms: Option<Spanned<u64>>,
     memory_limit_mib: Option<Spanned<u64>>,
@@ -125,6 +127,7 @@ impl Problem {
             subtasks: subtasks(&metadata, file)?,
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
+            submit_url: metadata.submit,
             profile,
             solution: match &metadata.solution {
                 Some(solution) => file.inside(dir, solution, "solution")?,

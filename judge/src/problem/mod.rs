@@ -43,6 +43,8 @@ pub struct Problem {
     pub name: String,
     /// Where the problem is published, when the metadata says.
     pub source_url: Option<String>,
+    /// The judge's page to submit it on, when `problem.toml` says (`submit`).
+    pub submit_url: Option<String>,
     /// The online judge the problem is judged as: its limits, compare mode and rules.
     pub profile: Profile,
     /// The solution judged by default.

@@ -171,6 +171,85 @@ impl Profile {
     }
 }
 
+/// Where a problem is handed in on its judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitPage {
+    pub url: String,
+    /// What the page is, when it is not the judge's own submit form for the problem.
+    pub note: Option<&'static str>,
+}
+
+impl Profile {
+    /// The judge's page to submit problem `id` on: made from the problem's number (in its
+    /// `source` address, else at the end of its id) where the judge's addresses allow.
+    pub fn submit_page(self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
+        let number = || {
+            let from_source = source.and_then(|url| trailing_number(url.split(['?', '#']).next()?));
+            from_source.or_else(|| trailing_number(id))
+        };
+        let page = |url: String| SubmitPage { url, note: None };
+        match self {
+            Profile::Boj => Some(page(format!(
+                "https://www.acmicpc.net/submit/{}",
+                number()?
+            ))),
+            Profile::Programmers => Some(SubmitPage {
+                url: format!(
+                    "https://school.programmers.co.kr/learn/courses/30/lessons/{}",
+                    number()?
+                ),
+                note: Some("the problem's page: its editor is where the answer goes"),
+            }),
+            Profile::Swea => Some(SubmitPage {
+                url: format!(
+                    "https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle={}",
+                    number()?
+                ),
+                note: Some(
+                    "SW Expert Academy's problem list searched for the number: its problem \
+                     pages have addresses of their own, not made from the number",
+                ),
+            }),
+            Profile::Kattis => {
+                let url = source?;
+                let id = url
+                    .split("/problems/")
+                    .nth(1)?
+                    .split(['/', '?', '#'])
+                    .next()?;
+                let host = url.split("/problems/").next()?;
+                Some(page(format!("{host}/problems/{id}/submit")))
+            }
+            Profile::Codeforces => {
+                let url = source?;
+                let parts: Vec<&str> = url.split(['/', '?', '#']).collect();
+                let at = |key: &str| parts.iter().position(|part| *part == key);
+                let (contest, index) = if let Some(at) = at("problemset") {
+                    (parts.get(at + 2)?, parts.get(at + 3)?)
+                } else {
+                    let at = at("contest").or_else(|| at("gym"))?;
+                    (parts.get(at + 1)?, parts.get(at + 3)?)
+                };
+                let kind = if at("gym").is_some() {
+                    "gym"
+                } else {
+                    "contest"
+                };
+                Some(page(format!(
+                    "https://codeforces.com/{kind}/{contest}/submit/{index}"
+                )))
+            }
+        }
+    }
+}
+
+/// The digits at the end of `text` (`boj_2615`, `.../problem/2615`), if any.
+fn trailing_number(text: &str) -> Option<&str> {
+    let text = text.trim_end_matches('/');
+    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (digits > 0).then(|| &text[text.len() - digits..])
+}
+
 impl std::fmt::Display for Profile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -180,6 +259,73 @@ impl std::fmt::Display for Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn submit_pages_are_made_from_the_problems_number_where_the_judge_allows() {
+        let url = |profile: Profile, id: &str, source: Option<&str>| {
+            profile.submit_page(id, source).map(|page| page.url)
+        };
+        assert_eq!(
+            url(
+                Profile::Boj,
+                "boj_2615",
+                Some("https://www.acmicpc.net/problem/2615")
+            )
+            .as_deref(),
+            Some("https://www.acmicpc.net/submit/2615")
+        );
+        assert_eq!(
+            url(Profile::Boj, "boj_1000", None).as_deref(),
+            Some("https://www.acmicpc.net/submit/1000")
+        );
+        assert_eq!(url(Profile::Boj, "omok", None), None);
+        assert_eq!(
+            url(
+                Profile::Swea,
+                "swea_11545",
+                Some("https://swexpertacademy.com/x (problem 11545)")
+            )
+            .as_deref(),
+            Some("https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle=11545")
+        );
+        assert_eq!(
+            url(
+                Profile::Programmers,
+                "p",
+                Some("https://school.programmers.co.kr/learn/courses/30/lessons/160585")
+            )
+            .as_deref(),
+            Some("https://school.programmers.co.kr/learn/courses/30/lessons/160585")
+        );
+        assert_eq!(
+            url(
+                Profile::Codeforces,
+                "cf",
+                Some("https://codeforces.com/problemset/problem/1950/A")
+            )
+            .as_deref(),
+            Some("https://codeforces.com/contest/1950/submit/A")
+        );
+        assert_eq!(
+            url(
+                Profile::Codeforces,
+                "cf",
+                Some("https://codeforces.com/gym/104114/problem/B")
+            )
+            .as_deref(),
+            Some("https://codeforces.com/gym/104114/submit/B")
+        );
+        assert_eq!(
+            url(
+                Profile::Kattis,
+                "hello",
+                Some("https://open.kattis.com/problems/hello")
+            )
+            .as_deref(),
+            Some("https://open.kattis.com/problems/hello/submit")
+        );
+        assert_eq!(url(Profile::Kattis, "hello", None), None);
+    }
 
     #[test]
     fn every_profile_has_a_judge_of_its_own() {

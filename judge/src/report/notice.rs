@@ -52,6 +52,8 @@ pub struct Notices {
     /// Every line, for the JSON document.
     lines: Vec<Line>,
     run: Option<serde_json::Value>,
+    /// Kept for the caller (`lines`), never printed.
+    kept: bool,
 }
 
 impl Notices {
@@ -64,7 +66,22 @@ impl Notices {
             err: AutoStream::new(std::io::stderr(), color),
             lines: Vec::new(),
             run: None,
+            kept: false,
         }
+    }
+
+    /// Notices that keep their lines for `said` instead of printing them (and a run's cases
+    /// reported the JSON way, kept too): for a command whose stdout is something else.
+    pub fn kept(command: &'static str) -> Self {
+        Notices {
+            kept: true,
+            ..Notices::new(command, true, Detail::Default, ColorChoice::Never)
+        }
+    }
+
+    /// The lines said so far, when kept.
+    pub fn said(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().map(|line| line.text.as_str())
     }
 
     /// Whether the lines become a JSON document.
@@ -116,7 +133,7 @@ impl Notices {
 
     /// Ends the command: with `--format json`, prints its document. Returns `outcome`.
     pub fn finish(mut self, outcome: Outcome) -> Outcome {
-        if self.json {
+        if self.json && !self.kept {
             let document = NoticeDocument {
                 command: self.command,
                 outcome: outcome.name(),

@@ -561,3 +561,141 @@ fn watch_judges_again_when_the_solution_is_saved() {
 
     interrupt_and_wait(child);
 }
+
+/// A clipboard and a browser that only write down what they were given, first on `PATH`.
+struct StandIns {
+    dir: tempfile::TempDir,
+}
+
+impl StandIns {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        fs::create_dir(&bin).unwrap();
+        let script = |name: &str, body: String| {
+            let path = bin.join(name);
+            fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
+        };
+        script(
+            "xclip",
+            format!("cat > '{}'", dir.path().join("clipboard").display()),
+        );
+        script(
+            "xdg-open",
+            format!("echo \"$@\" > '{}'", dir.path().join("opened").display()),
+        );
+        StandIns { dir }
+    }
+
+    /// `judge submit ARGS...` in `root` with the stand-ins found first.
+    fn submit(&self, root: &Path, args: &[&str]) -> assert_cmd::Command {
+        let mut path = std::ffi::OsString::from(self.dir.path().join("bin"));
+        path.push(":");
+        path.push(crate::common::toolchains_first_path());
+        let mut command = judge_in(root);
+        command
+            .arg("submit")
+            .args(args)
+            .env("PATH", path)
+            .env("DISPLAY", ":0")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("BROWSER");
+        command
+    }
+
+    fn copied(&self) -> Option<Vec<u8>> {
+        fs::read(self.dir.path().join("clipboard")).ok()
+    }
+
+    fn opened(&self) -> Option<String> {
+        fs::read_to_string(self.dir.path().join("opened")).ok()
+    }
+}
+
+#[test]
+fn submit_copies_the_file_the_judge_takes_and_opens_its_page() {
+    let root = crate::common::repository_root();
+    // SW Expert Academy takes no Rust: the Java file, byte for byte.
+    let swea = StandIns::new();
+    let said = swea
+        .submit(&root, &["swea_11545"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let said = String::from_utf8(said).unwrap();
+    assert_eq!(
+        swea.copied().unwrap(),
+        fs::read(root.join("solutions/swea_11545.java")).unwrap()
+    );
+    assert!(
+        swea.opened().unwrap().contains("swexpertacademy.com")
+            && swea.opened().unwrap().contains("11545")
+    );
+    assert!(said.contains("choose Java on the page"), "{said}");
+    // Programmers calls a function: the file above its stdin adapter, no more.
+    let programmers = StandIns::new();
+    programmers
+        .submit(&root, &["programmers_160585"])
+        .assert()
+        .code(0);
+    let file = fs::read_to_string(root.join("solutions/programmers_160585.py")).unwrap();
+    let above_the_adapter = file.split("# --- stdin adapter").next().unwrap().trim_end();
+    let copied = String::from_utf8(programmers.copied().unwrap()).unwrap();
+    assert_eq!(copied.trim_end(), above_the_adapter);
+    assert!(copied.contains("def solution("));
+    assert_eq!(
+        programmers.opened().unwrap().trim(),
+        "https://school.programmers.co.kr/learn/courses/30/lessons/160585"
+    );
+    // --print: the file on stdout, nothing on the clipboard.
+    let printed = StandIns::new();
+    let out = printed
+        .submit(&root, &["boj_2615", "--print"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(out, fs::read(root.join("solutions/boj_2615.rs")).unwrap());
+    assert_eq!((printed.copied(), printed.opened()), (None, None));
+}
+
+#[test]
+fn submit_refuses_a_file_that_fails_a_case_and_copies_nothing() {
+    let repository = crate::common::sum_repository();
+    let stand_ins = StandIns::new();
+    stand_ins
+        .submit(
+            repository.path(),
+            &["sum", "--solution", "solutions/wrong.rs"],
+        )
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("not handed in"));
+    assert_eq!((stand_ins.copied(), stand_ins.opened()), (None, None));
+    // The right one goes, and Baekjoon's page is made from the id's number where there is one.
+    stand_ins
+        .submit(repository.path(), &["sum"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("has no page to make"));
+    assert_eq!(stand_ins.copied().unwrap(), SUM_SOLUTION.as_bytes());
+    // problem.toml names the page where the profile cannot make one.
+    fs::write(
+        repository.path().join("problems/sum/problem.toml"),
+        "name = \"Sum\"\nsubmit = \"https://judge.example/sum/submit\"\n",
+    )
+    .unwrap();
+    stand_ins
+        .submit(repository.path(), &["sum"])
+        .assert()
+        .code(0);
+    assert_eq!(
+        stand_ins.opened().unwrap().trim(),
+        "https://judge.example/sum/submit"
+    );
+}

@@ -274,6 +274,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             .and_then(name_of)
             .unwrap_or_else(|| id.clone()),
         source_url: None,
+        submit_url: None,
         profile,
         solution: default_submission(dir),
         limits,

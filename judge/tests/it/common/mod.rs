@@ -101,7 +101,7 @@ fn python_folder() -> PathBuf {
 /// asked for its version on every run); the judge resolves them once per run, which for the
 /// suite's hundreds of runs was a tenth of its CPU time. How the judge treats a shim has its
 /// own test (`ecosystem`).
-fn toolchains_first_path() -> &'static std::ffi::OsStr {
+pub fn toolchains_first_path() -> &'static std::ffi::OsStr {
     static PATH: OnceLock<std::ffi::OsString> = OnceLock::new();
     PATH.get_or_init(|| {
         let rustc_sysroot = std::process::Command::new("rustc")
