@@ -156,6 +156,9 @@ pub(crate) struct RunArgs {
     /// Also write the JSON report to FILE (what `judge merge` and `--failed` read).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Judge again only what was not accepted in the last run (or in the report FROM, like a
     /// merged report from CI), with the same solutions.
     #[arg(long, value_name = "FROM.json", num_args = 0..=1,
@@ -199,6 +202,9 @@ pub(crate) struct MergeArgs {
     /// Also write the merged JSON report to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the merged report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -19,8 +19,8 @@ use crate::report::record::{
     CaseReport, MergedRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, ShardRecord,
 };
 use crate::report::{
-    Built, CaseOrder, HumanReporter, JsonReporter, JunitReporter, MergeNote, Reporter, Reporters,
-    RunSummary,
+    Built, CaseOrder, HtmlReporter, HumanReporter, JsonReporter, JunitReporter, MergeNote,
+    Reporter, Reporters, RunSummary,
 };
 use crate::runner::host::this_host;
 use crate::sandbox::{Containment, Termination};
@@ -291,7 +291,14 @@ fn replay(
         .junit
         .as_ref()
         .map(|file| JunitReporter::new(context.path(file)));
+    let mut html = args
+        .html
+        .as_ref()
+        .map(|file| HtmlReporter::new(context.path(file), context.repository.root.clone()));
     let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
+    if let Some(html) = html.as_mut() {
+        reporters.push(html);
+    }
     if context.format == Format::Human {
         human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
         reporters.push(&mut human);
@@ -403,6 +410,9 @@ fn replay(
     reporter.run_finished(&summary);
     drop(reporter);
     if let Some(error) = junit.and_then(|junit| junit.write_error) {
+        return Err(error);
+    }
+    if let Some(error) = html.and_then(|html| html.write_error) {
         return Err(error);
     }
     let mut document = json.document().expect("a finished run has its document");

@@ -13,8 +13,8 @@ use crate::report::record::{
     CaseListRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, LAST_RUN,
 };
 use crate::report::{
-    print_document, print_note, CaseOrder, HumanReporter, JsonReporter, JunitReporter, Reporter,
-    Reporters,
+    print_document, print_note, CaseOrder, HtmlReporter, HumanReporter, JsonReporter,
+    JunitReporter, Reporter, Reporters,
 };
 use crate::runner::host::{calibrate, this_host};
 use crate::runner::shard::{self, Dealing, Partition};
@@ -131,7 +131,14 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     let mut junit = args
         .junit
         .map(|file| JunitReporter::new(context.path(&file)));
+    let mut html = args
+        .html
+        .as_ref()
+        .map(|file| HtmlReporter::new(context.path(file), context.repository.root.clone()));
     let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
+    if let Some(html) = html.as_mut() {
+        reporters.push(html);
+    }
     if context.format == Format::Human {
         human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
         reporters.push(&mut human);
@@ -149,6 +156,9 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         &mut Reporters(reporters),
     );
     if let Some(error) = junit.and_then(|junit| junit.write_error) {
+        return Err(error);
+    }
+    if let Some(error) = html.and_then(|html| html.write_error) {
         return Err(error);
     }
     let mut document = json.document().expect("a finished run has its document");

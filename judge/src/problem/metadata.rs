@@ -56,6 +56,16 @@ struct Metadata {
     /// The file the program writes its answer to (`output.txt`); its standard output is
     /// then not judged.
     output_file: Option<Spanned<String>>,
+    /// How the HTML report draws the inputs' boards, where it cannot find them alone.
+    picture: Option<PictureToml>,
+}
+
+/// `[picture]`: boards written flat, `rows * cols` cells on one line.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PictureToml {
+    rows: usize,
+    cols: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -128,6 +138,10 @@ impl Problem {
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
             submit_url: metadata.submit,
+            picture: metadata
+                .picture
+                .as_ref()
+                .map(|shape| (shape.rows, shape.cols)),
             profile,
             solution: match &metadata.solution {
                 Some(solution) => file.inside(dir, solution, "solution")?,

@@ -74,6 +74,9 @@ pub struct Problem {
     pub validator_args: std::collections::BTreeMap<String, Vec<String>>,
     /// The files the program reads and writes instead of its standard streams.
     pub files: FileIo,
+    /// `[picture]` of `problem.toml`: the shape (rows, columns) of the boards its inputs
+    /// write flat, one per line, for the HTML report.
+    pub picture: Option<(usize, usize)>,
 }
 
 impl Problem {

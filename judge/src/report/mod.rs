@@ -4,10 +4,12 @@
 //! every command prints (tables, counts, errors, notices).
 
 mod collect;
+mod html;
 mod human;
 mod json;
 mod junit;
 mod notice;
+mod picture;
 pub(crate) mod record;
 pub(crate) mod rerun;
 mod subcase;
@@ -17,6 +19,7 @@ mod table;
 use std::path::Path;
 
 pub use collect::{Collector, ProblemFault};
+pub(crate) use html::HtmlReporter;
 pub(crate) use human::{counts, render_diff, HumanReporter};
 pub(crate) use json::{print_document, CaseOrder, JsonReporter};
 pub(crate) use junit::JunitReporter;

@@ -232,3 +232,96 @@ fn cases_of(document: &serde_json::Value) -> Vec<(String, String)> {
     }
     cases
 }
+
+/// The headless browser CI renders pages with; `None` (the test says so) off CI when there
+/// is none. `.ci/run` installs Chromium where it is missing.
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|browser| on_path(browser));
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI renders the HTML report: install chromium"
+        );
+        eprintln!("no chromium on PATH: the HTML report is not rendered here");
+    }
+    found
+}
+
+#[test]
+fn the_html_report_renders_every_case_and_the_failing_board_in_a_real_browser() {
+    let out = tempfile::tempdir().unwrap();
+    let wrong = out.path().join("no_winner.py");
+    std::fs::write(&wrong, "import sys\nsys.stdin.read()\nprint(0)\n").unwrap();
+    let page = out.path().join("report.html");
+    let wrong_arg = wrong.display().to_string();
+    let page_arg = page.display().to_string();
+    let judged = json_of(
+        &repository_root(),
+        &[
+            "run",
+            "boj_2615",
+            "--solution",
+            &wrong_arg,
+            "--case",
+            "sample/*",
+            "--case",
+            "capped/down-*",
+            "--html",
+            &page_arg,
+        ],
+        1,
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("Content-Security-Policy\" content=\"default-src 'none'"),
+        "nothing may be fetched"
+    );
+    let Some(browser) = chromium() else { return };
+    let rendered = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&rendered.stdout);
+    let log = String::from_utf8_lossy(&rendered.stderr);
+    // No console message: no script error, and no request the page's policy had to block.
+    let console: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("CONSOLE"))
+        .collect();
+    assert!(console.is_empty(), "{console:#?}");
+    // Every case judged is a row, with its verdict.
+    let cases = judged["problems"][0]["cases"].as_array().unwrap();
+    assert!(cases.len() >= 3);
+    for case in cases {
+        let row = format!(
+            "data-verdict=\"{}\"><td><span class=\"verdict {0}\">{}</span></td><td>{}</td>",
+            case["verdict"].as_str().unwrap(),
+            case["verdict_text"].as_str().unwrap(),
+            case["name"].as_str().unwrap()
+        );
+        assert!(dom.contains(&row), "{row} is not on the page");
+    }
+    // The failing sample's board is drawn: 19 x 19 cells, a disc for each of its stones.
+    let sample =
+        std::fs::read_to_string(repository_root().join("problems/boj_2615/tests/sample/1.in"))
+            .unwrap();
+    let stones = sample
+        .split_whitespace()
+        .filter(|cell| *cell != "0")
+        .count();
+    let board = &dom[dom
+        .find("aria-label=\"19 by 19 board\"")
+        .expect("the board is drawn")..];
+    let board = &board[..board.find("</svg>").unwrap()];
+    assert_eq!(board.matches("class=\"mark\"").count(), stones);
+}
