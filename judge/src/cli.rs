@@ -114,6 +114,9 @@ pub(crate) struct WatchArgs {
     /// Judge only the cases whose name matches this glob, like `sample/*`; repeatable.
     #[arg(long = "case", value_name = "PATTERN")]
     pub cases: Vec<String>,
+    /// Keep FILE an HTML page of the last round, rewritten after each.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Help of every PROBLEM argument: an id or a path, from anywhere in the repository.

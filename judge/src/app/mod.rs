@@ -191,6 +191,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
                 problems: args.problems,
                 solution: args.solution.map(|file| context.path(&file)),
                 cases: crate::problem::CasePatterns::new(&args.cases)?,
+                html: args.html.map(|file| context.path(&file)),
             };
             crate::app::watch::run(&context, &watch)?;
             Ok(Outcome::Accepted)

@@ -23,7 +23,9 @@ use crate::problem::layout::SOLUTIONS_DIR;
 use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
 use crate::report::Built;
-use crate::report::{Detail, HumanReporter, Notices, Reporter, RunSummary};
+use crate::report::{
+    Detail, HtmlReporter, HumanReporter, Notices, Reporter, Reporters, RunSummary,
+};
 use crate::runner::{self, Settings};
 
 /// How long the files must be quiet after a change before a round starts.
@@ -37,6 +39,8 @@ pub struct WatchSettings {
     pub solution: Option<PathBuf>,
     /// Only the cases whose name matches these (all when there are none).
     pub cases: CasePatterns,
+    /// The HTML page of the last round, rewritten after each (`--html`).
+    pub html: Option<PathBuf>,
 }
 
 /// Judges, then re-judges on every change, until interrupted.
@@ -230,6 +234,14 @@ fn judge_round(
         ),
         failed: HashSet::new(),
     };
+    let mut html = watch
+        .html
+        .as_ref()
+        .map(|file| HtmlReporter::new(file.clone(), repository.root.clone()));
+    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut reporter];
+    if let Some(html) = html.as_mut() {
+        reporters.push(html);
+    }
     runner::judge_all(
         tasks,
         &compiler,
@@ -237,8 +249,11 @@ fn judge_round(
             jobs: context.jobs,
             fail_fast: false,
         },
-        &mut reporter,
+        &mut Reporters(reporters),
     );
+    if let Some(error) = html.and_then(|html| html.write_error) {
+        crate::report::print_error(&error);
+    }
     reporter.failed
 }
 

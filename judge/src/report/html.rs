@@ -131,11 +131,31 @@ impl Reporter for HtmlReporter {
                 .count()
         });
         let input = match (&result.failure, case) {
-            (Some(_), Some(case)) if input_bytes <= INPUT_BYTES && failures < FULL_FAILURES => {
-                std::fs::read_to_string(&case.input).ok().map(|text| {
-                    let shown: Vec<&str> = text.lines().take(INPUT_LINES).collect();
-                    (shown.join("\n"), picture::boards(&text, problem.picture))
-                })
+            (Some(failure), Some(case))
+                if input_bytes <= INPUT_BYTES && failures < FULL_FAILURES =>
+            {
+                // The failing sub-case's own lines, where the input holds many.
+                let sub_case = failure
+                    .mismatch
+                    .as_ref()
+                    .and_then(|at| super::subcase::locate(&problem.dir, &case.input, at));
+                std::fs::read_to_string(&case.input)
+                    .ok()
+                    .map(|text| match sub_case {
+                        Some(sub_case) => {
+                            let lines = sub_case.lines.join("\n");
+                            let boards = picture::boards(&lines, problem.picture);
+                            let heading = format!(
+                                "case {} of the input, from its line {}:\n",
+                                sub_case.number, sub_case.first_line
+                            );
+                            (heading + &lines, boards)
+                        }
+                        None => {
+                            let shown: Vec<&str> = text.lines().take(INPUT_LINES).collect();
+                            (shown.join("\n"), picture::boards(&text, problem.picture))
+                        }
+                    })
             }
             _ => None,
         };
