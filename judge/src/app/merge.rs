@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::cli::{Format, MergeArgs};
+use crate::cli::MergeArgs;
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome, Result};
 use crate::judging::scorecard::{CaseScore, ValidatorScore};
@@ -18,13 +18,11 @@ use crate::problem::Problem;
 use crate::report::record::{
     CaseReport, MergedRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, ShardRecord,
 };
-use crate::report::{
-    Built, CaseOrder, HtmlReporter, HumanReporter, JsonReporter, JunitReporter, MergeNote,
-    Reporter, Reporters, RunSummary,
-};
+use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary};
 use crate::runner::host::this_host;
 use crate::sandbox::{Containment, Termination};
 
+use super::run::RunOutputs;
 use super::Context;
 
 /// Hosts whose calibration loops took longer than this many times the fastest's judged at
@@ -286,27 +284,8 @@ fn replay(
     }
     let mut json = JsonReporter::new(root.clone()).in_order(Arc::new(order));
     json.run = Some(run);
-    let mut human;
-    let mut junit = args
-        .junit
-        .as_ref()
-        .map(|file| JunitReporter::new(context.path(file)));
-    let mut html = args
-        .html
-        .as_ref()
-        .map(|file| HtmlReporter::new(context.path(file), context.repository.root.clone()));
-    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
-    if let Some(html) = html.as_mut() {
-        reporters.push(html);
-    }
-    if context.format == Format::Human {
-        human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
-        reporters.push(&mut human);
-    }
-    if let Some(junit) = junit.as_mut() {
-        reporters.push(junit);
-    }
-    let mut reporter = Reporters(reporters);
+    let mut outputs = RunOutputs::new(context, json, args.junit.as_deref(), args.html.as_deref());
+    let mut reporter = outputs.reporters();
     let mut summary = RunSummary::default();
     let mut ids: Vec<&str> = Vec::new();
     let mut near_limit = Vec::new();
@@ -409,13 +388,7 @@ fn replay(
     });
     reporter.run_finished(&summary);
     drop(reporter);
-    if let Some(error) = junit.and_then(|junit| junit.write_error) {
-        return Err(error);
-    }
-    if let Some(error) = html.and_then(|html| html.write_error) {
-        return Err(error);
-    }
-    let mut document = json.document().expect("a finished run has its document");
+    let mut document = outputs.finish()?;
     for (task, index, host, _) in near_limit {
         let case = document
             .problems

@@ -113,9 +113,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if std::fs::create_dir_all(&cache).is_ok() {
         context.sandbox.offer_view();
     }
-    let root = context.repository.root.clone();
-    let mut human;
-    let mut json = JsonReporter::new(root).in_order(Arc::new(order));
+    let mut json = JsonReporter::new(context.repository.root.clone()).in_order(Arc::new(order));
     json.run = Some(RunRecord {
         judge_version: env!("CARGO_PKG_VERSION").to_owned(),
         partition: partition.map(|partition| PartitionRecord {
@@ -128,24 +126,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         host: this_host(None),
         ..RunRecord::default()
     });
-    let mut junit = args
-        .junit
-        .map(|file| JunitReporter::new(context.path(&file)));
-    let mut html = args
-        .html
-        .as_ref()
-        .map(|file| HtmlReporter::new(context.path(file), context.repository.root.clone()));
-    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut json];
-    if let Some(html) = html.as_mut() {
-        reporters.push(html);
-    }
-    if context.format == Format::Human {
-        human = HumanReporter::new(context.color, context.repository.clone(), context.detail);
-        reporters.push(&mut human);
-    }
-    if let Some(junit) = junit.as_mut() {
-        reporters.push(junit);
-    }
+    let mut outputs = RunOutputs::new(context, json, args.junit.as_deref(), args.html.as_deref());
     let summary = runner::judge_all(
         tasks,
         &context.compiler(),
@@ -153,21 +134,72 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             jobs: context.jobs,
             fail_fast: args.fail_fast,
         },
-        &mut Reporters(reporters),
+        &mut outputs.reporters(),
     );
-    if let Some(error) = junit.and_then(|junit| junit.write_error) {
-        return Err(error);
-    }
-    if let Some(error) = html.and_then(|html| html.write_error) {
-        return Err(error);
-    }
-    let mut document = json.document().expect("a finished run has its document");
+    let mut document = outputs.finish()?;
     if let (Some(run), Some(thread)) = (document.run.as_mut(), calibration) {
         // Joined only now: the loop ran beside the judging, not before it.
         run.host.calibration_ms = thread.join().ok();
     }
     keep_report(context, &document, args.json.as_deref())?;
     Ok(summary.outcome())
+}
+
+/// The reporters of a run (or of a merge): the JSON document, always (it is kept), the
+/// human report unless `--format json`, and the `--junit` and `--html` files.
+pub(crate) struct RunOutputs {
+    json: JsonReporter,
+    human: Option<HumanReporter>,
+    junit: Option<JunitReporter>,
+    html: Option<HtmlReporter>,
+}
+
+impl RunOutputs {
+    pub(crate) fn new(
+        context: &Context,
+        json: JsonReporter,
+        junit: Option<&Path>,
+        html: Option<&Path>,
+    ) -> Self {
+        let root = context.repository.root.clone();
+        RunOutputs {
+            json,
+            human: (context.format == Format::Human).then(|| {
+                HumanReporter::new(context.color, context.repository.clone(), context.detail)
+            }),
+            junit: junit.map(|file| JunitReporter::new(context.path(file))),
+            html: html.map(|file| HtmlReporter::new(context.path(file), root)),
+        }
+    }
+
+    pub(crate) fn reporters(&mut self) -> Reporters<'_> {
+        let mut all: Vec<&mut dyn Reporter> = vec![&mut self.json];
+        if let Some(html) = self.html.as_mut() {
+            all.push(html);
+        }
+        if let Some(human) = self.human.as_mut() {
+            all.push(human);
+        }
+        if let Some(junit) = self.junit.as_mut() {
+            all.push(junit);
+        }
+        Reporters(all)
+    }
+
+    /// After the run: the JSON document, or why a file could not be written.
+    pub(crate) fn finish(self) -> Result<RunDocument> {
+        let failed = [
+            self.junit.and_then(|j| j.write_error),
+            self.html.and_then(|h| h.write_error),
+        ];
+        if let Some(error) = failed.into_iter().flatten().next() {
+            return Err(error);
+        }
+        Ok(self
+            .json
+            .document()
+            .expect("a finished run has its document"))
+    }
 }
 
 /// Writes a finished run's report where it goes: stdout for `--format json`, the `--json`
