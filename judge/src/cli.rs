@@ -286,6 +286,9 @@ pub(crate) struct VerifyArgs {
     /// not its submissions.
     #[arg(long)]
     pub validate: bool,
+    /// Also write the submissions' rows and their cases as one self-contained HTML page.
+    #[arg(long, value_name = "FILE", conflicts_with = "validate")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@ use anstyle::{AnsiColor, Style};
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::kattis;
-use crate::report::{plural, Table};
+use crate::report::{plural, verify_page, SubmissionRow, Table};
 use crate::runner::verify::validation::{check_data, DataReport};
 use crate::runner::verify::{self, Row, RowOutcome};
 
@@ -50,8 +50,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let mismatches = count(|outcome| *outcome == RowOutcome::Mismatch);
     let skipped = count(|outcome| matches!(outcome, RowOutcome::Skipped(_)));
     let errors = count(|outcome| matches!(outcome, RowOutcome::Error(_)));
-    let _ = writeln!(
-        out,
+    let summary = format!(
         "{}: {}, {}, {} skipped, {}",
         problem.id,
         plural(rows.len(), "submission"),
@@ -59,6 +58,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         skipped,
         plural(errors, "error")
     );
+    let _ = writeln!(out, "{summary}");
     if let Some((limit, how)) = &report.derived_time_limit {
         kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
@@ -74,6 +74,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             let _ = writeln!(out, "warning: {}: {warning}", name.display());
         }
     }
+    if let Some(file) = &args.html {
+        let page = verify_page(
+            &problem.id,
+            &summary,
+            &page_rows(rows, &base),
+            &data_lines(data),
+        );
+        crate::atomic_write::write_atomically(&context.path(file), page.as_bytes())?;
+    }
     let judged = rows.len() - skipped;
     Ok(if errors > 0 || !data.errors.is_empty() {
         Outcome::Error
@@ -82,6 +91,39 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+/// The rows as the HTML page shows them.
+fn page_rows(rows: &[Row], base: &Path) -> Vec<SubmissionRow> {
+    rows.iter()
+        .map(|row| SubmissionRow {
+            submission: row
+                .submission
+                .strip_prefix(base)
+                .unwrap_or(&row.submission)
+                .display()
+                .to_string(),
+            expected: row.expected.clone(),
+            got: row.got.clone(),
+            outcome: match &row.outcome {
+                RowOutcome::Kept => "kept".to_owned(),
+                RowOutcome::Mismatch => "mismatch".to_owned(),
+                RowOutcome::Skipped(why) => format!("skipped: {why}"),
+                RowOutcome::Error(why) => format!("error: {why}"),
+            },
+            cases: row.cases.clone(),
+        })
+        .collect()
+}
+
+/// The data report's errors and warnings, one line each, for the page.
+fn data_lines(data: &DataReport) -> Vec<String> {
+    let errors = data.errors.iter().map(|error| format!("error: {error}"));
+    let warnings = data
+        .warnings
+        .iter()
+        .map(|warning| format!("warning: {warning}"));
+    errors.chain(warnings).collect()
 }
 
 /// What the validators made of the data, and the `notes` besides.

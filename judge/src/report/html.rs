@@ -208,15 +208,7 @@ tr.case{border-top:1px solid #ddd}.bar{width:120px;height:8px;background:#eee;di
 
 impl HtmlReporter {
     fn page(&self, summary: &RunSummary) -> String {
-        let mut out = String::new();
-        out.push_str(
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-             style-src 'unsafe-inline'; img-src data:\">\
-             <meta name=\"viewport\" content=\"width=device-width\"><title>judge report</title><style>",
-        );
-        out.push_str(STYLE);
-        out.push_str("</style></head><body><h1>judge report</h1>");
+        let mut out = head("judge report");
         let _ = write!(
             out,
             "<p id=\"summary\">{}, {}: {}{}{} · compiled {}, cached {} · {:.2} s</p>",
@@ -270,6 +262,71 @@ impl HtmlReporter {
         out.push_str("</body></html>\n");
         out
     }
+}
+
+/// One submission of `judge verify`, as its page shows it.
+pub struct SubmissionRow {
+    pub submission: String,
+    /// The folder it is in: what it promises.
+    pub expected: String,
+    pub got: String,
+    /// `kept`, `mismatch`, `skipped` or `error`, with why for the last two.
+    pub outcome: String,
+    pub cases: Vec<(String, &'static str)>,
+}
+
+/// `judge verify --html`: a row per submission, its promise, what it got and a cell per case,
+/// then what the package's validators found in its data.
+pub fn verify_page(
+    package: &str,
+    summary: &str,
+    rows: &[SubmissionRow],
+    data: &[String],
+) -> String {
+    let mut out = head(&format!("judge verify {package}"));
+    let _ = write!(out, "<p id=\"summary\">{}</p><table>", escape(summary));
+    out.push_str(
+        "<tr><th>submission</th><th>promises</th><th>got</th><th></th><th>cases</th></tr>",
+    );
+    for (index, row) in rows.iter().enumerate() {
+        let class = if row.outcome == "kept" { "AC" } else { "WA" };
+        let _ = write!(
+            out,
+            "<tr class=\"case\" data-outcome=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td>\
+             <td><span class=\"verdict {class}\">{}</span></td><td><div class=\"grid\">",
+            escape(&row.outcome),
+            escape(&row.submission),
+            escape(&row.expected),
+            escape(&row.got),
+            escape(&row.outcome)
+        );
+        for (at, (name, code)) in row.cases.iter().enumerate() {
+            let _ = write!(
+                out,
+                "<a class=\"cell {code}\" id=\"r{index}c{at}\" title=\"{} {code}\"></a>",
+                escape(name)
+            );
+        }
+        out.push_str("</div></td></tr>");
+    }
+    out.push_str("</table>");
+    for line in data {
+        let _ = write!(out, "<p class=\"note\">{}</p>", escape(line));
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+/// The page's head, its style and its heading.
+fn head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; img-src data:\">\
+         <meta name=\"viewport\" content=\"width=device-width\"><title>{0}</title><style>{STYLE}</style>\
+         </head><body><h1>{0}</h1>",
+        escape(title)
+    )
 }
 
 impl Solution {

@@ -19,7 +19,7 @@ mod table;
 use std::path::Path;
 
 pub use collect::{Collector, ProblemFault};
-pub(crate) use html::HtmlReporter;
+pub(crate) use html::{verify_page, HtmlReporter, SubmissionRow};
 pub(crate) use human::{counts, render_diff, HumanReporter};
 pub(crate) use json::{print_document, CaseOrder, JsonReporter};
 pub(crate) use junit::JunitReporter;

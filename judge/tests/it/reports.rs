@@ -325,3 +325,36 @@ fn the_html_report_renders_every_case_and_the_failing_board_in_a_real_browser() 
     let board = &board[..board.find("</svg>").unwrap()];
     assert_eq!(board.matches("class=\"mark\"").count(), stones);
 }
+
+#[test]
+fn verify_writes_a_page_of_its_submissions_and_their_cases() {
+    let out = tempfile::tempdir().unwrap();
+    let page = out.path().join("verify.html");
+    let said = stdout_of(
+        judge_in(out.path())
+            .args(["verify", &fixture("kattis/data_dirs"), "--html"])
+            .arg(&page),
+        0,
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+    let summary = said
+        .lines()
+        .find(|line| line.contains("submissions"))
+        .unwrap();
+    assert!(
+        html.contains(&format!("<p id=\"summary\">{summary}</p>")),
+        "{summary}"
+    );
+    for (submission, folder) in [
+        ("accepted/echo.py", "accepted"),
+        ("wrong_answer/not_nine.py", "wrong_answer"),
+    ] {
+        let row =
+            format!("data-outcome=\"kept\"><td><code>{submission}</code></td><td>{folder}</td>");
+        assert!(html.contains(&row), "{row} missing from {html}");
+    }
+    // A cell per case the accepted submission was judged on.
+    let cells = html.matches("class=\"cell AC\"").count();
+    assert!(cells >= 3, "{cells} cells");
+}

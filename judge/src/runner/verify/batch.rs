@@ -84,6 +84,7 @@ impl SubmissionRun {
                 RowOutcome::Mismatch
             },
             warning,
+            cases: Vec::new(),
         };
         let error = |error: String| Row {
             outcome: RowOutcome::Error(error),
@@ -98,6 +99,13 @@ impl SubmissionRun {
             Ok(run) => run,
         };
         let problem = &task.problem;
+        let cases: Vec<(String, &'static str)> = (run.cases.iter().cloned())
+            .zip(run.verdicts.iter().map(|verdict| verdict.code()))
+            .collect();
+        let row = |got, kept, warning| Row {
+            cases: cases.clone(),
+            ..row(got, kept, warning)
+        };
         let keeps =
             |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
         let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {

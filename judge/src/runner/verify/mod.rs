@@ -47,6 +47,8 @@ pub struct Row {
     pub outcome: RowOutcome,
     /// What its run shows beside the outcome (its verdicts depend on the time limit).
     pub warning: Option<String>,
+    /// Each case it was judged on, with the verdict's short code, in case order.
+    pub cases: Vec<(String, &'static str)>,
 }
 
 /// What `verify` found: a row per submission, and what a person should know besides.

@@ -42,6 +42,7 @@ impl PlannedSubmission {
             got: "not judged".into(),
             outcome: RowOutcome::Skipped(reason),
             warning: None,
+            cases: Vec::new(),
         })
     }
 
