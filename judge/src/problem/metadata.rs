@@ -13,7 +13,7 @@ use super::layout::METADATA_FILE;
 use super::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use super::scoring::SubtaskSpec;
 use super::toml_file::{line_at, parse_toml, Located};
-use super::{FileIo, Problem, ANY_GROUP};
+use super::{FileIo, Picture, Problem, ANY_GROUP};
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::toolchain::signature::Signature;
@@ -57,15 +57,40 @@ struct Metadata {
     /// then not judged.
     output_file: Option<Spanned<String>>,
     /// How the HTML report draws the inputs' boards, where it cannot find them alone.
-    picture: Option<PictureToml>,
+    picture: Option<Spanned<PictureToml>>,
 }
 
-/// `[picture]`: boards written flat, `rows * cols` cells on one line.
+/// `[picture]`, as the HTML report reads it: `rows` and `cols` together or neither.
+fn picture(metadata: &Metadata, file: &Located) -> Result<Picture> {
+    let Some(spanned) = &metadata.picture else {
+        return Ok(Picture::default());
+    };
+    let picture = spanned.get_ref();
+    let flat = match (picture.rows, picture.cols) {
+        (Some(rows), Some(cols)) if rows > 0 && cols > 0 => Some((rows, cols)),
+        (None, None) => None,
+        _ => {
+            return Err(file.error(
+                spanned.span(),
+                "picture",
+                "needs both `rows` and `cols` (at least 1 each), or neither",
+            ))
+        }
+    };
+    Ok(Picture {
+        flat,
+        answer_cell: picture.answer_cell,
+    })
+}
+
+/// `[picture]`: boards written flat, `rows * cols` cells on one line; the answer's line that
+/// names a cell (`row col`, 1-based), to mark it on the board.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PictureToml {
-    rows: usize,
-    cols: usize,
+    rows: Option<usize>,
+    cols: Option<usize>,
+    answer_cell: Option<usize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -130,6 +155,7 @@ impl Problem {
         file: &Located,
     ) -> Result<Problem> {
         let profile = metadata.profile.unwrap_or(Profile::Boj);
+        let picture = picture(&metadata, file)?;
         Ok(Problem {
             limits: limits(&metadata, profile, file)?,
             compare: compare_mode(&metadata, profile, file.path)?,
@@ -138,10 +164,7 @@ impl Problem {
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
             submit_url: metadata.submit,
-            picture: metadata
-                .picture
-                .as_ref()
-                .map(|shape| (shape.rows, shape.cols)),
+            picture,
             profile,
             solution: match &metadata.solution {
                 Some(solution) => file.inside(dir, solution, "solution")?,

@@ -74,9 +74,18 @@ pub struct Problem {
     pub validator_args: std::collections::BTreeMap<String, Vec<String>>,
     /// The files the program reads and writes instead of its standard streams.
     pub files: FileIo,
-    /// `[picture]` of `problem.toml`: the shape (rows, columns) of the boards its inputs
-    /// write flat, one per line, for the HTML report.
-    pub picture: Option<(usize, usize)>,
+    /// `[picture]` of `problem.toml`: how the HTML report draws its inputs' boards.
+    pub picture: Picture,
+}
+
+/// How the HTML report draws a problem's boards, where it cannot tell alone.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Picture {
+    /// The shape (rows, columns) of boards written flat, one per line.
+    pub flat: Option<(usize, usize)>,
+    /// The answer's line (1-based) that names a cell as `row col`, marked on the board for
+    /// the expected answer and the one given.
+    pub answer_cell: Option<usize>,
 }
 
 impl Problem {

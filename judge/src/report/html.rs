@@ -53,6 +53,8 @@ struct Case {
     input_bytes: u64,
     /// The input's first lines and boards, for a failure.
     input: Option<(String, Vec<picture::Board>)>,
+    /// The cells the answers name, marked on the boards.
+    marked: Vec<picture::Marked>,
 }
 
 impl HtmlReporter {
@@ -72,6 +74,29 @@ impl HtmlReporter {
             .display()
             .to_string()
     }
+}
+
+/// The cells that line `line` of the expected answer and of the program's answer (as far as
+/// the diff shows it) name.
+fn answer_cells(
+    line: usize,
+    expected: &Path,
+    failure: &crate::judging::Failure,
+) -> Vec<picture::Marked> {
+    let expected_line = std::fs::read_to_string(expected)
+        .ok()
+        .and_then(|text| text.lines().nth(line - 1).map(str::to_owned));
+    let given_line = failure
+        .diff
+        .iter()
+        .find(|shown| shown.number == line && shown.side != Side::Expected)
+        .map(|shown| shown.text.replace('·', " "));
+    let expected = expected_line.as_deref().and_then(picture::named_cell);
+    let given = given_line.as_deref().and_then(picture::named_cell);
+    let mut marked = Vec::new();
+    marked.extend(expected.map(|cell| (cell, picture::Mark::Expected)));
+    marked.extend(given.map(|cell| (cell, picture::Mark::Given)));
+    marked
 }
 
 /// `text` with `&`, `<`, `>` and quotes escaped, for HTML text and attributes.
@@ -144,7 +169,7 @@ impl Reporter for HtmlReporter {
                     .map(|text| match sub_case {
                         Some(sub_case) => {
                             let lines = sub_case.lines.join("\n");
-                            let boards = picture::boards(&lines, problem.picture);
+                            let boards = picture::boards(&lines, problem.picture.flat);
                             let heading = format!(
                                 "case {} of the input, from its line {}:\n",
                                 sub_case.number, sub_case.first_line
@@ -153,17 +178,27 @@ impl Reporter for HtmlReporter {
                         }
                         None => {
                             let shown: Vec<&str> = text.lines().take(INPUT_LINES).collect();
-                            (shown.join("\n"), picture::boards(&text, problem.picture))
+                            (
+                                shown.join("\n"),
+                                picture::boards(&text, problem.picture.flat),
+                            )
                         }
                     })
             }
             _ => None,
+        };
+        let marked = match (problem.picture.answer_cell, case, &result.failure) {
+            (Some(line), Some(case), Some(failure)) if input.is_some() => {
+                answer_cells(line, &case.expected, failure)
+            }
+            _ => Vec::new(),
         };
         if let Some(solution) = self.solutions.last_mut() {
             solution.cases.push(Case {
                 result: result.clone(),
                 input_bytes,
                 input,
+                marked,
             });
         }
     }
@@ -418,7 +453,7 @@ impl Solution {
             if !boards.is_empty() {
                 out.push_str("<div class=\"boards\">");
                 for board in boards {
-                    out.push_str(&picture::svg(board));
+                    out.push_str(&picture::svg(board, &case.marked));
                 }
                 out.push_str("</div>");
             }

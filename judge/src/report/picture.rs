@@ -109,8 +109,30 @@ const MARK_COLOURS: [&str; 6] = [
     "#222", "#f5f5f5", "#c0392b", "#2e86c1", "#27ae60", "#8e44ad",
 ];
 
-/// The board as an SVG picture: each cell a square, each mark a disc with its letter.
-pub fn svg(board: &Board) -> String {
+/// A cell marked on a board: (row, column), 0-based, and what it is.
+pub type Marked = ((usize, usize), Mark);
+
+/// What a marked cell is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// The cell the expected answer names.
+    Expected,
+    /// The cell the program's answer names.
+    Given,
+}
+
+/// The cell a line of an answer names, `row col` (1-based), as 0-based.
+pub fn named_cell(line: &str) -> Option<(usize, usize)> {
+    let mut numbers = line.split_whitespace().map(|n| n.parse::<usize>().ok());
+    match (numbers.next()??, numbers.next()??, numbers.next()) {
+        (row, col, None) if row > 0 && col > 0 => Some((row - 1, col - 1)),
+        _ => None,
+    }
+}
+
+/// The board as an SVG picture: each cell a square, each mark a disc with its letter;
+/// `marked` cells ringed (green the expected answer's, red the program's).
+pub fn svg(board: &Board, marked: &[Marked]) -> String {
     const CELL: usize = 22;
     let rows = board.len();
     let cols = board.iter().map(Vec::len).max().unwrap_or(0);
@@ -149,6 +171,23 @@ pub fn svg(board: &Board) -> String {
                 super::html::escape(&cell.to_string())
             ));
         }
+    }
+    for &((row, col), mark) in marked {
+        if row >= rows || col >= cols {
+            continue;
+        }
+        let (colour, class, inset) = match mark {
+            Mark::Expected => ("#1e8e3e", "expected-cell", 1),
+            Mark::Given => ("#d6334a", "given-cell", 4),
+        };
+        out.push_str(&format!(
+            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \
+             stroke=\"{colour}\" stroke-width=\"3\"/>",
+            col * CELL + inset,
+            row * CELL + inset,
+            CELL - 2 * inset,
+            CELL - 2 * inset
+        ));
     }
     out.push_str("</svg>");
     out
@@ -195,6 +234,39 @@ mod tests {
     }
 
     #[test]
+    fn the_cells_an_answer_names_are_ringed_on_the_board() {
+        assert_eq!(named_cell("3 2"), Some((2, 1)));
+        assert_eq!(named_cell("0 2"), None);
+        assert_eq!(named_cell("1"), None);
+        assert_eq!(named_cell("1 2 3"), None);
+        let picture = svg(
+            &board(&["X.O", "...", "O.X"]),
+            &[
+                ((2, 1), Mark::Expected),
+                ((0, 0), Mark::Given),
+                ((5, 5), Mark::Given),
+            ],
+        );
+        assert_eq!(
+            picture
+                .matches("class=\"expected-cell\" x=\"23\" y=\"45\"")
+                .count(),
+            1
+        );
+        assert_eq!(
+            picture
+                .matches("class=\"given-cell\" x=\"4\" y=\"4\"")
+                .count(),
+            1
+        );
+        assert_eq!(
+            picture.matches("given-cell").count(),
+            1,
+            "a cell off the board is not drawn"
+        );
+    }
+
+    #[test]
     fn numbers_and_prose_are_not_boards() {
         assert!(boards("3\n10 20\n30 40\n", None).is_empty());
         assert!(boards("12\n34\n", None).is_empty());
@@ -203,7 +275,7 @@ mod tests {
 
     #[test]
     fn a_board_is_drawn_cell_by_cell_with_a_disc_per_mark() {
-        let picture = svg(&board(&["X.O", "...", "O.X"]));
+        let picture = svg(&board(&["X.O", "...", "O.X"]), &[]);
         assert_eq!(picture.matches("<rect").count(), 1 + 9);
         assert_eq!(picture.matches("class=\"mark\"").count(), 4);
         assert!(picture.starts_with("<svg") && picture.ends_with("</svg>"));

@@ -79,6 +79,17 @@ fn malformed_problem_toml_names_file_line_and_key() {
         ],
         "problems/bad/problem.toml: line 1: unknown variant `fuzzy`",
     );
+    rejects(
+        &[
+            (
+                "problems/bad/problem.toml",
+                "name = \"x\"\n[picture]\nrows = 3\n",
+            ),
+            ("problems/bad/tests/1.in", ""),
+            ("problems/bad/tests/1.out", ""),
+        ],
+        "problems/bad/problem.toml: line 2: `picture` needs both `rows` and `cols`",
+    );
 }
 
 #[test]

@@ -324,6 +324,23 @@ fn the_html_report_renders_every_case_and_the_failing_board_in_a_real_browser() 
         .expect("the board is drawn")..];
     let board = &board[..board.find("</svg>").unwrap()];
     assert_eq!(board.matches("class=\"mark\"").count(), stones);
+    // problem.toml's [picture] answer_cell: the cell the expected answer names is ringed.
+    let answer =
+        std::fs::read_to_string(repository_root().join("problems/boj_2615/tests/sample/1.out"))
+            .unwrap();
+    let cell: Vec<usize> = answer
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let ring = format!(
+        "class=\"expected-cell\" x=\"{}\" y=\"{}\"",
+        (cell[1] - 1) * 22 + 1,
+        (cell[0] - 1) * 22 + 1
+    );
+    assert!(board.contains(&ring), "{ring} is not on the board");
 }
 
 #[test]

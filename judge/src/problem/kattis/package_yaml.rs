@@ -275,7 +275,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             .unwrap_or_else(|| id.clone()),
         source_url: None,
         submit_url: None,
-        picture: None,
+        picture: Default::default(),
         profile,
         solution: default_submission(dir),
         limits,
