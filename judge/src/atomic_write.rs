@@ -42,14 +42,16 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|error| Error::io(path, error.error))
 }
 
-/// Writes a record the judge keeps for itself (the last run's report) atomically but without
-/// waiting for the disk: every run writes one, and a power cut costs only a re-run.
+/// Writes a report (the last run's, a shard's `--json`) atomically but without waiting for
+/// the disk: a run writes one or two, and a power cut costs only a re-run. Its mode is what
+/// the umask gives, as for `stage`.
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent(path);
     std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
     let mut file = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .suffix(TEMP_SUFFIX)
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(&dir)
         .map_err(|error| Error::io(&dir, error))?;
     file.write_all(bytes)

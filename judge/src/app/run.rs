@@ -221,7 +221,7 @@ pub(crate) fn keep_report(
         ));
     }
     match file {
-        Some(file) => crate::atomic_write::write_atomically(&context.path(file), &text),
+        Some(file) => crate::atomic_write::write_record(&context.path(file), &text),
         None => Ok(()),
     }
 }
