@@ -3,6 +3,7 @@
 //! natural order. A file without its pair is an error naming it, never a silent skip.
 
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::layout::{CASE_DIRS, JOURNAL_FILE, SAMPLE_GROUPS};
@@ -27,6 +28,8 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     };
     // Case name -> (input, expected outputs found).
     let mut files: BTreeMap<String, (Option<PathBuf>, Vec<PathBuf>)> = BTreeMap::new();
+    let mut prefix = cases_dir.as_os_str().to_owned();
+    prefix.push("/");
     for entry in walkdir::WalkDir::new(&cases_dir).follow_links(true) {
         let entry = entry?;
         let path = entry.path();
@@ -40,13 +43,15 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
         if !entry.file_type().is_file() {
             continue;
         }
-        let relative = path
-            .strip_prefix(&cases_dir)
-            .unwrap_or(path)
-            .with_extension("");
-        let name = relative
-            .to_str()
-            .ok_or_else(|| Error::not_utf8(path, "file name"))?
+        // The name is the path's bytes between the folder and the extension: walkdir's paths
+        // start with the folder as given, and no path needs parsing for each of the files.
+        let bytes = path.as_os_str().as_bytes();
+        let start = (bytes.starts_with(prefix.as_bytes()))
+            .then_some(prefix.len())
+            .unwrap_or(0);
+        let end = bytes.len() - extension.map_or(0, |e| e.len() + 1);
+        let name = std::str::from_utf8(&bytes[start..end])
+            .map_err(|_| Error::not_utf8(path, "file name"))?
             .to_owned();
         let slot = files.entry(name).or_default();
         match extension {
@@ -73,13 +78,18 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     if cases.is_empty() {
         return Err(Error::corpus(&cases_dir, CorpusFault::NoCases));
     }
-    cases.sort_by(|a, b| {
-        let group = |name: &str| !is_sample(name);
-        group(&a.name)
-            .cmp(&group(&b.name))
+    // Samples first, then natural order; whether a case is a sample is found once a case, not
+    // at every comparison (a corpus of thousands of cases is sorted at every run).
+    let mut keyed: Vec<(bool, TestCase)> = cases
+        .into_iter()
+        .map(|case| (!is_sample(&case.name), case))
+        .collect();
+    keyed.sort_by(|(a_group, a), (b_group, b)| {
+        a_group
+            .cmp(b_group)
             .then_with(|| natural_cmp(&a.name, &b.name))
     });
-    Ok(cases)
+    Ok(keyed.into_iter().map(|(_, case)| case).collect())
 }
 
 /// The official examples: judged and shown first, as they are the cases a person reads.
