@@ -46,9 +46,11 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
         // The name is the path's bytes between the folder and the extension: walkdir's paths
         // start with the folder as given, and no path needs parsing for each of the files.
         let bytes = path.as_os_str().as_bytes();
-        let start = (bytes.starts_with(prefix.as_bytes()))
-            .then_some(prefix.len())
-            .unwrap_or(0);
+        let start = if bytes.starts_with(prefix.as_bytes()) {
+            prefix.len()
+        } else {
+            0
+        };
         let end = bytes.len() - extension.map_or(0, |e| e.len() + 1);
         let name = std::str::from_utf8(&bytes[start..end])
             .map_err(|_| Error::not_utf8(path, "file name"))?
