@@ -43,20 +43,10 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes a report (the last run's, a shard's `--json`) atomically but without waiting for
-/// the disk: a run writes one or two, and a power cut costs only a re-run. Its mode is what
-/// the umask gives, as for `stage`.
+/// the disk: a run writes one or two, and a power cut costs only a re-run.
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = parent(path);
-    std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
-    let mut file = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .suffix(TEMP_SUFFIX)
-        .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(&dir)
-        .map_err(|error| Error::io(&dir, error))?;
-    file.write_all(bytes)
-        .map_err(|error| Error::io(path, error))?;
-    file.persist(path)
+    staged(path, bytes, false)?
+        .persist(path)
         .map(drop)
         .map_err(|error| Error::io(path, error.error))
 }
@@ -73,6 +63,11 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Writes `bytes` to a new temporary sibling of `path`, synced to disk, with the mode `path`
 /// has (when it exists) or the umask gives. Dropping the result removes the file.
 pub fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
+    staged(path, bytes, true)
+}
+
+/// `stage`, synced to disk only when `sync` says.
+fn staged(path: &Path, bytes: &[u8], sync: bool) -> Result<tempfile::NamedTempFile> {
     let dir = parent(path);
     std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
     let existing = match std::fs::metadata(path) {
@@ -94,7 +89,10 @@ pub fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
             .map_err(|error| Error::io(path, error))?;
     }
     file.write_all(bytes)
-        .and_then(|()| file.as_file().sync_all())
+        .and_then(|()| match sync {
+            true => file.as_file().sync_all(),
+            false => Ok(()),
+        })
         .map_err(|error| Error::io(path, error))?;
     Ok(file)
 }
