@@ -268,15 +268,14 @@ fn replay(
             })?;
             problems.insert(dir, problem);
         }
-        let problem = &problems[dir];
-        let places = problem
+        // Each case keeps the place its shard recorded: the run's, whatever the checkout
+        // holds now.
+        let places = task
             .cases
             .iter()
-            .map(|case| case.name.clone())
-            .zip(0..)
-            .collect::<Vec<_>>();
+            .map(|(&index, (case, _))| (case.name.clone(), index));
         order.add(
-            &problem.dir,
+            &problems[dir].dir,
             &root.join(&task.report.solution),
             task.report.task,
             places,
