@@ -343,20 +343,27 @@ fn cut(tasks: &mut Vec<Result<Task>>, keep: &[bool]) {
 
 /// Each problem the tasks judge, once, with every case some task of it judges.
 fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
-    let mut problems: Vec<Problem> = Vec::new();
+    // Each problem with the names of the cases it holds so far: a corpus of thousands of
+    // cases is not searched once a case.
+    let mut problems: Vec<(Problem, std::collections::HashSet<String>)> = Vec::new();
     for task in tasks.iter().flatten() {
-        match problems.iter_mut().find(|p| p.dir == task.problem.dir) {
-            Some(problem) => {
-                for case in &task.problem.cases {
-                    if !problem.cases.iter().any(|have| have.name == case.name) {
-                        problem.cases.push(case.clone());
-                    }
-                }
+        let at = match problems.iter().position(|(p, _)| p.dir == task.problem.dir) {
+            Some(at) => at,
+            None => {
+                let mut problem = task.problem.clone();
+                problem.cases.clear();
+                problems.push((problem, Default::default()));
+                problems.len() - 1
             }
-            None => problems.push(task.problem.clone()),
+        };
+        let (problem, names) = &mut problems[at];
+        for case in &task.problem.cases {
+            if names.insert(case.name.clone()) {
+                problem.cases.push(case.clone());
+            }
         }
     }
-    problems
+    problems.into_iter().map(|(problem, _)| problem).collect()
 }
 
 /// The tasks that re-judge what the report `from` holds that was not accepted: each such
