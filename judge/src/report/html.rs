@@ -44,6 +44,8 @@ struct Solution {
     time_limit_ms: f64,
     memory_limit: u64,
     cases: Vec<Case>,
+    /// Failures shown with their input so far (at most `FULL_FAILURES`).
+    shown_in_full: usize,
     score: Option<String>,
     tally: Option<String>,
 }
@@ -132,6 +134,7 @@ impl Reporter for HtmlReporter {
             time_limit_ms: limits.cpu_time.as_secs_f64() * 1e3,
             memory_limit: limits.memory_bytes,
             cases: Vec::new(),
+            shown_in_full: 0,
             score: None,
             tally: None,
         });
@@ -144,17 +147,22 @@ impl Reporter for HtmlReporter {
     }
 
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
-        let case = problem.cases.iter().find(|case| case.name == result.name);
+        // Cases come in the problem's order: the next one is this one, but for a case the
+        // runner reports out of it.
+        let judged = self
+            .solutions
+            .last()
+            .map_or(0, |solution| solution.cases.len());
+        let case = (problem.cases.get(judged))
+            .filter(|case| case.name == result.name)
+            .or_else(|| problem.cases.iter().find(|case| case.name == result.name));
         let input_bytes = case
             .and_then(|case| std::fs::metadata(&case.input).ok())
             .map_or(0, |metadata| metadata.len());
-        let failures = self.solutions.last().map_or(0, |solution| {
-            solution
-                .cases
-                .iter()
-                .filter(|case| case.input.is_some())
-                .count()
-        });
+        let failures = self
+            .solutions
+            .last()
+            .map_or(0, |solution| solution.shown_in_full);
         let input = match (&result.failure, case) {
             (Some(failure), Some(case))
                 if input_bytes <= INPUT_BYTES && failures < FULL_FAILURES =>
@@ -194,6 +202,7 @@ impl Reporter for HtmlReporter {
             _ => Vec::new(),
         };
         if let Some(solution) = self.solutions.last_mut() {
+            solution.shown_in_full += usize::from(input.is_some());
             solution.cases.push(Case {
                 result: result.clone(),
                 input_bytes,
