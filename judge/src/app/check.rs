@@ -49,7 +49,6 @@ pub(crate) fn check_file(
     problem: Option<Problem>,
     profile: Profile,
 ) -> Result<Outcome> {
-    let notices = &mut *notices;
     let language = Language::for_source(file)?;
     let source = std::fs::read(file).map_err(|error| Error::io(file, error))?;
     let stem = file

@@ -135,6 +135,13 @@ fn one_run(dir: &Path) -> (Value, i32) {
     (report, output.status.code().unwrap())
 }
 
+/// `judge run --partition SHARD --json FILE` in `dir`: one shard, its report kept in FILE.
+fn shard_run(dir: &Path, shard: &str, file: &str) -> assert_cmd::Command {
+    let mut command = judge_in(dir);
+    command.args(["run", "--partition", shard, "--json", file]);
+    command
+}
+
 /// Runs `shards` scripts at once, each with its variables, and waits for them all.
 fn run_at_once(dir: &Path, shards: Vec<(String, Variables)>) {
     let children: Vec<_> = shards
@@ -369,8 +376,7 @@ fn two_and_seven_shards_merge_into_the_one_run_and_a_lost_or_doubled_shard_is_re
     // A shard of another case list is refused: one more case changes the fingerprint.
     std::fs::write(dir.path().join("problems/half/tests/new.in"), "8\n").unwrap();
     std::fs::write(dir.path().join("problems/half/tests/new.out"), "4\n").unwrap();
-    judge_in(dir.path())
-        .args(["run", "--partition", "hash:1/2", "--json", "grown-1.json"])
+    shard_run(dir.path(), "hash:1/2", "grown-1.json")
         .assert()
         .code(1);
     merge(&["grown-1.json", "s2-2.json"])
@@ -384,14 +390,7 @@ fn two_and_seven_shards_merge_into_the_one_run_and_a_lost_or_doubled_shard_is_re
     )
     .unwrap();
     for k in ["1", "2"] {
-        judge_in(dir.path())
-            .args([
-                "run",
-                "--partition",
-                &format!("hash:{k}/2"),
-                "--json",
-                &format!("bad-{k}.json"),
-            ])
+        shard_run(dir.path(), &format!("hash:{k}/2"), &format!("bad-{k}.json"))
             .assert()
             .code(2);
     }
@@ -585,15 +584,8 @@ fn count_shards_balanced_by_an_earlier_reports_times_even_out_and_merge() {
     let mut totals = Vec::new();
     for k in 1..=3 {
         let file = format!("b{k}.json");
-        judge_in(dir.path())
-            .args([
-                "run",
-                "--partition",
-                &format!("count:{k}/3"),
-                "--balance",
-                "costs.json",
-            ])
-            .args(["--json", &file])
+        shard_run(dir.path(), &format!("count:{k}/3"), &file)
+            .args(["--balance", "costs.json"])
             .assert()
             .code(predicates::ord::le(1));
         let report: Value =
@@ -617,8 +609,7 @@ fn count_shards_balanced_by_an_earlier_reports_times_even_out_and_merge() {
         &one,
     );
     // A shard cut without the same costs is not of this run.
-    judge_in(dir.path())
-        .args(["run", "--partition", "count:2/3", "--json", "plain2.json"])
+    shard_run(dir.path(), "count:2/3", "plain2.json")
         .assert()
         .code(predicates::ord::le(1));
     judge_in(dir.path())
@@ -639,14 +630,7 @@ fn count_shards_balanced_by_an_earlier_reports_times_even_out_and_merge() {
 fn a_merge_of_hosts_of_different_speed_names_the_verdicts_near_the_limit_it_could_change() {
     let dir = workload();
     for k in 1..=2 {
-        judge_in(dir.path())
-            .args([
-                "run",
-                "--partition",
-                &format!("hash:{k}/2"),
-                "--json",
-                &format!("h{k}.json"),
-            ])
+        shard_run(dir.path(), &format!("hash:{k}/2"), &format!("h{k}.json"))
             .assert()
             .code(predicates::ord::le(1));
     }
