@@ -340,11 +340,7 @@ fn replay(
                     ));
                 }
                 tally.add(&result);
-                scores.push(CaseScore {
-                    name: result.name.clone(),
-                    verdict: result.verdict.kind(),
-                    validator: result.score,
-                });
+                scores.push(CaseScore::of(&result));
                 reporter.case_finished(problem, &result);
             }
             if let Some(scoring) = &problem.scoring {

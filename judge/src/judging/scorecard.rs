@@ -28,6 +28,17 @@ pub struct CaseScore {
     pub validator: Option<ValidatorScore>,
 }
 
+impl CaseScore {
+    /// What scoring needs of a judged case.
+    pub fn of(result: &crate::judging::CaseResult) -> Self {
+        CaseScore {
+            name: result.name.clone(),
+            verdict: result.verdict.kind(),
+            validator: result.score,
+        }
+    }
+}
+
 /// One part of a score (a subtask, a test data group), for the reports.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {

@@ -96,11 +96,7 @@ pub(super) fn report(
         }
         Progress::CaseFinished(index, result) => {
             if problem.scoring.is_some() {
-                scored[index].push(CaseScore {
-                    name: result.name.clone(),
-                    verdict: result.verdict.kind(),
-                    validator: result.score,
-                });
+                scored[index].push(CaseScore::of(result));
             }
             reporter.case_finished(problem, result)
         }
