@@ -63,7 +63,10 @@ pub(crate) fn check_file(
         return Ok(Outcome::Rejected);
     }
     let text = String::from_utf8_lossy(&source);
-    let mut outcome = build_as_the_judge(context, notices, judge, file)?
+    let class = problem
+        .as_ref()
+        .and_then(|problem| problem.java_class.as_deref());
+    let mut outcome = build_as_the_judge(context, notices, judge, file, class)?
         .max(within_code_limit(notices, profile, source.len()))
         .max(no_problems_in(notices, judge, &text, language));
     match problem {
@@ -127,13 +130,15 @@ fn refuse_language(
 }
 
 /// Built alone, from an empty folder with nothing cached, with each of the judge's rows for
-/// the language (Baekjoon: both Rust editions), its own commands where it publishes them:
-/// one of them must build the file.
+/// the language (Baekjoon: both Rust editions), its own commands where it publishes them,
+/// a Java file as the class the problem names where it names one: one of them must build
+/// the file.
 fn build_as_the_judge(
     context: &Context,
     notices: &mut Notices,
     judge: &'static OnlineJudge,
     file: &Path,
+    java_class: Option<&str>,
 ) -> Result<Outcome> {
     let sources = Sources::read(file)?;
     let offers = judge.offers(sources.language.name);
@@ -141,7 +146,10 @@ fn build_as_the_judge(
     let compiler = context.compiler_in(alone.path().to_path_buf());
     let mut builds = Vec::new();
     for offer in &offers {
-        let judged = sources.clone().judged_as(judge, offer);
+        let mut judged = sources.clone().judged_as(judge, offer);
+        if let Some(class) = java_class {
+            judged = judged.run_as(class);
+        }
         let shown = compiler::shown_command(&judged);
         let why_not = match compiler.build_from(file, judged) {
             Ok(Build::Ready(_)) => {

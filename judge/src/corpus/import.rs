@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::problem::{FileIo, Repository};
 
-/// One problem as Competitive Companion describes it (the fields we use; the others, such
-/// as `languages`, are ignored).
+/// One problem as Competitive Companion describes it (the fields we use; the others are
+/// ignored).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Payload {
@@ -39,6 +39,22 @@ pub struct Payload {
     pub input: Option<Stream>,
     /// Where it writes its answer.
     pub output: Option<Stream>,
+    #[serde(default)]
+    pub languages: Languages,
+}
+
+/// `languages`: what the page says of a language. Java's `mainClass` is the class the judge
+/// runs (`Main` unless the page says otherwise); its `taskClass` names a class of the
+/// extension's Java plug-ins, which the judge never sees.
+#[derive(Debug, Default, Deserialize)]
+pub struct Languages {
+    pub java: Option<JavaNames>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JavaNames {
+    pub main_class: Option<String>,
 }
 
 /// `{"type": "stdin"}`, `{"type": "file", "fileName": "input.txt"}`, or `{"type": "regex",
@@ -228,6 +244,21 @@ pub fn profile_for(url: &str) -> Profile {
     }
 }
 
+/// The class the page says its judge runs a Java solution as, where the profile's judge
+/// would run another. `Main` is the extension's default, sent for every page whose parser
+/// says nothing, so it is no word about the judge.
+fn java_class(payload: &Payload, profile: Profile) -> Option<&str> {
+    let class = payload
+        .languages
+        .java
+        .as_ref()?
+        .main_class
+        .as_deref()?
+        .trim();
+    let said = class != "Main" && crate::toolchain::language::is_java_identifier(class);
+    (said && profile.online_judge().java_class != Some(class)).then_some(class)
+}
+
 /// Makes the problem (or completes its samples); the lines to print.
 pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
     let id = problem_id(payload);
@@ -278,6 +309,9 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             ))
             }
         }
+    }
+    if let Some(class) = java_class(payload, profile) {
+        metadata += &format!("java_class = {}\n", toml_string(class));
     }
     if payload.interactive {
         statement += "\nAn interactive problem: the samples show one exchange only.\n";
@@ -377,7 +411,42 @@ mod tests {
             input: None,
             output: None,
             test_type: None,
+            languages: Languages::default(),
         }
+    }
+
+    #[test]
+    fn the_java_class_is_kept_where_the_judge_would_run_another() {
+        let with_class = |url: &str, class: &str| {
+            let text = format!(
+                r#"{{"name": "x", "url": "{url}", "tests": [],
+                    "languages": {{"java": {{"mainClass": "{class}", "taskClass": "X"}}}}}}"#
+            );
+            let payload = parse(&text, Path::new("p.json")).unwrap();
+            java_class(&payload, profile_for(url)).map(str::to_owned)
+        };
+        let google = "https://codingcompetitions.withgoogle.com/codejam/round/1/00";
+        assert_eq!(with_class(google, "Solution").as_deref(), Some("Solution"));
+        // Baekjoon runs Main, Codeforces any class: `Main`, the extension's default, says nothing.
+        assert_eq!(
+            with_class("https://www.acmicpc.net/problem/1000", "Main"),
+            None
+        );
+        assert_eq!(
+            with_class("https://codeforces.com/contest/1/problem/A", "Main"),
+            None
+        );
+        // SW Expert Academy runs Solution whatever the default says; a page that says it
+        // adds nothing.
+        let swea =
+            "https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AX";
+        assert_eq!(with_class(swea, "Main"), None);
+        assert_eq!(with_class(swea, "Solution"), None);
+        assert_eq!(
+            with_class("https://train.usaco.org/x", "ride").as_deref(),
+            Some("ride")
+        );
+        assert_eq!(with_class(google, "not a class"), None);
     }
 
     #[test]

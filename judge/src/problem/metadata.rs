@@ -58,6 +58,8 @@ struct Metadata {
     output_file: Option<Spanned<String>>,
     /// How the HTML report draws the inputs' boards, where it cannot find them alone.
     picture: Option<Spanned<PictureToml>>,
+    /// The class the judge runs a Java solution as, where it is not the profile's.
+    java_class: Option<Spanned<String>>,
 }
 
 /// `[picture]`, as the HTML report reads it: `rows` and `cols` together or neither.
@@ -165,6 +167,7 @@ impl Problem {
             source_url: metadata.source,
             submit_url: metadata.submit,
             picture,
+            java_class: java_class(&metadata.java_class, file)?,
             profile,
             solution: match &metadata.solution {
                 Some(solution) => file.inside(dir, solution, "solution")?,
@@ -207,6 +210,22 @@ fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Resu
             name.span(),
             key,
             "must be a file name in the program's folder, like `input.txt`",
+        )),
+    }
+}
+
+/// A Java class name, as a judge runs it: no package, no file extension.
+fn java_class(value: &Option<Spanned<String>>, file: &Located) -> Result<Option<String>> {
+    let Some(name) = value else {
+        return Ok(None);
+    };
+    let text = name.get_ref();
+    match crate::toolchain::language::is_java_identifier(text) {
+        true => Ok(Some(text.clone())),
+        false => Err(file.error(
+            name.span(),
+            "java_class",
+            "must be a Java class name, like `Main` (no package, no `.java`)",
         )),
     }
 }
@@ -416,6 +435,17 @@ mod tests {
         );
         assert_eq!(problem.compare, CompareMode::Tokens);
         assert_eq!(problem.solution, Path::new("problems/p/alt.rs"));
+    }
+
+    #[test]
+    fn the_java_class_is_a_class_name() {
+        let problem = load("java_class = \"Solution\"\n").unwrap();
+        assert_eq!(problem.java_class.as_deref(), Some("Solution"));
+        assert_eq!(load("").unwrap().java_class, None);
+        assert_eq!(
+            error("name = \"x\"\njava_class = \"Solution.java\"\n"),
+            "problems/p/problem.toml: line 2: `java_class` must be a Java class name, like `Main` (no package, no `.java`)"
+        );
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct Problem {
     pub files: FileIo,
     /// `[picture]` of `problem.toml`: how the HTML report draws its inputs' boards.
     pub picture: Picture,
+    /// The class the problem's judge runs a Java solution as, where it is not the judge's
+    /// usual one (Google's `Solution`, USACO training's task id).
+    pub java_class: Option<String>,
 }
 
 /// How the HTML report draws a problem's boards, where it cannot tell alone.
@@ -102,7 +105,10 @@ impl Problem {
             Some(package) => package.submission(solution)?,
             None => Sources::read(solution)?,
         };
-        let sources = sources.judged_by(self.profile.online_judge());
+        let mut sources = sources.judged_by(self.profile.online_judge());
+        if let Some(class) = &self.java_class {
+            sources = sources.run_as(class);
+        }
         Ok(match &self.function {
             Some(signature) => sources.with_caller(signature),
             None => sources,

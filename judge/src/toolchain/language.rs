@@ -373,6 +373,16 @@ pub fn how_to_install(tool: &str) -> Option<&'static str> {
     Some(how)
 }
 
+/// Whether `name` can name a Java class (letters, digits, `_` and `$`, not starting with a
+/// digit; no package).
+pub fn is_java_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 /// The class a Java source's `main` is in: the public class, else the first class declared
 /// (comments aside: "the public class names" in a comment declares nothing).
 pub fn java_main_class(source: &str) -> Option<String> {

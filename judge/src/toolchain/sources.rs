@@ -29,6 +29,9 @@ pub struct Sources {
     /// The declared function the judge's caller (`harness`) calls, once per input line,
     /// when the file is that function alone.
     pub called: Option<Signature>,
+    /// The class a judge compiles a single Java file as and runs (`<class>.java`, `java
+    /// <class>`): its own, or the one the problem names.
+    pub run_as_class: Option<String>,
 }
 
 /// A judge and the row of its languages a program follows.
@@ -113,6 +116,7 @@ impl Sources {
             class,
             judged_as: None,
             called: None,
+            run_as_class: None,
         })
     }
 
@@ -125,6 +129,7 @@ impl Sources {
             class: None,
             judged_as: None,
             called: None,
+            run_as_class: None,
         }
     }
 
@@ -175,15 +180,28 @@ impl Sources {
 
     /// The program built and run with one of `judge`'s rows.
     pub fn judged_as(mut self, judge: &'static OnlineJudge, offer: &'static Offered) -> Sources {
-        let staged_as_class = self.language.main_class == MainClass::JavaClass
+        self.judged_as = Some(JudgedAs { judge, offer });
+        match judge.java_class {
+            Some(class) => self.run_as(class),
+            None => self,
+        }
+    }
+
+    /// A single Java file staged as `class` and run as it, as a judge that names the class
+    /// does (a problem may name its own: Google's `Solution`); other programs are left.
+    pub fn run_as(mut self, class: &str) -> Sources {
+        let runs_a_program = self
+            .judged_as
+            .is_none_or(|judged| judged.judge.entry == CallForm::Program);
+        if self.language.main_class == MainClass::JavaClass
             && self.files.len() == 1
-            && judge.entry == CallForm::Program;
-        if let (Some(class), true) = (judge.java_class, staged_as_class) {
+            && runs_a_program
+        {
             self.main = format!("{class}.java");
             self.files[0].0.clone_from(&self.main);
             self.class = Some(class.to_owned());
+            self.run_as_class = Some(class.to_owned());
         }
-        self.judged_as = Some(JudgedAs { judge, offer });
         self
     }
 
@@ -208,14 +226,12 @@ impl Sources {
             let code = String::from_utf8_lossy(&self.files[0].1);
             return harness::missing_function(self.language, &code, signature);
         }
-        let judged = self.judged_as?;
-        let class = judged.judge.java_class?;
-        let java_file = self.language.main_class == MainClass::JavaClass && self.files.len() == 1;
-        if judged.judge.entry != CallForm::Program || !java_file {
-            return None;
-        }
+        let class = self.run_as_class.as_deref()?;
+        let judge = self
+            .judged_as
+            .map_or("the judge", |judged| judged.judge.name);
         let code = String::from_utf8_lossy(&self.files[0].1);
-        let found = handin::java_file_problems(&code, class, judged.judge.name);
+        let found = handin::java_file_problems(&code, class, judge);
         (!found.is_empty()).then(|| found.join("\n"))
     }
 
@@ -348,6 +364,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
             class: None,
             judged_as: None,
             called: None,
+            run_as_class: None,
         });
     }
     let mut languages: Vec<&'static Language> = forced.into_iter().collect();
@@ -419,6 +436,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
         files,
         judged_as: None,
         called: None,
+        run_as_class: None,
     })
 }
 

@@ -334,6 +334,54 @@ fn a_file_io_page_is_judged_on_the_file_it_names() {
     );
 }
 
+/// A page whose judge runs the Java class `Solution` (Google's): the problem says so, and a
+/// Java file is built and run as that class, as there; a `Main` is the judge's compile error.
+#[test]
+fn a_page_naming_its_java_class_builds_java_as_that_class() {
+    let dir = empty_repository();
+    let root = dir.path();
+    let made = crate::common::stdout_of(
+        judge_in(root).args([
+            "new",
+            "--from",
+            &fixture("companion/google_solution_class.json"),
+        ]),
+        0,
+    );
+    let id = made
+        .lines()
+        .find_map(|line| line.strip_prefix("new problem ")?.split(' ').next())
+        .expect("the import names its problem")
+        .to_owned();
+    let metadata = fs::read_to_string(root.join(format!("problems/{id}/problem.toml"))).unwrap();
+    assert!(
+        metadata.contains("java_class = \"Solution\"\n"),
+        "{metadata}"
+    );
+    let judged = |class: &str| {
+        let path = root.join(format!("{class}.java"));
+        let code = format!(
+            "import java.util.Scanner;\npublic class {class} {{\n    public static void main(String[] args) {{\n        Scanner in = new Scanner(System.in);\n        System.out.println(in.nextLong() + in.nextLong());\n    }}\n}}\n"
+        );
+        fs::write(&path, code).unwrap();
+        let output = judge_in(root)
+            .args(["run", &id, "--solution"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        (output.status.code(), stdout_of(&output))
+    };
+    let (code, report) = judged("Solution");
+    assert_eq!(code, Some(0), "{report}");
+    assert!(report.contains("1/1 accepted"), "{report}");
+    let (code, report) = judged("Main");
+    assert_eq!(code, Some(1), "{report}");
+    assert!(
+        report.contains("CE") && report.contains("the class must be `Solution`"),
+        "{report}"
+    );
+}
+
 #[test]
 fn bad_payloads_are_errors_that_leave_nothing() {
     let dir = empty_repository();

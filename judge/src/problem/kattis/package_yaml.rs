@@ -276,6 +276,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         source_url: None,
         submit_url: None,
         picture: Default::default(),
+        java_class: None,
         profile,
         solution: default_submission(dir),
         limits,
