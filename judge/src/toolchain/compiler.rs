@@ -117,11 +117,13 @@ impl Compiler {
         };
         if dir.is_dir() {
             open_to_all(&dir);
+            searchable_by_all(&self.cache_dir);
             return Ok(ready(true));
         }
         // Build in a private folder and rename it into place, so that a reader never sees a
         // half-built program and two runs building the same source do not collide.
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
+        searchable_by_all(&self.cache_dir);
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
@@ -416,6 +418,22 @@ fn open_to_all(dir: &Path) {
         match metadata.is_dir() || owner_runs {
             true => open(entry.path(), mode | 0o555),
             false => open(entry.path(), mode | 0o444),
+        }
+    }
+}
+
+/// Lets every user pass through root's build cache (`JUDGE_CACHE_DIR=$(mktemp -d)` is
+/// 0700): root's judged programs run as nobody, and the view makes the folders above it
+/// passable only where it hides or replaces them. Search alone: the cache is not listed.
+fn searchable_by_all(cache: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if !rustix::process::getuid().is_root() {
+        return;
+    }
+    if let Ok(metadata) = std::fs::metadata(cache) {
+        let mode = metadata.permissions().mode() & 0o7777;
+        if mode & 0o011 != 0o011 {
+            let _ = std::fs::set_permissions(cache, std::fs::Permissions::from_mode(mode | 0o011));
         }
     }
 }

@@ -454,3 +454,26 @@ fn a_build_after_the_view_was_offered_gets_its_own_report() {
     assert_eq!(output.status.code(), Some(0), "{text}");
     assert!(text.contains("(compiled)"), "{text}");
 }
+
+#[test]
+fn programs_run_from_a_build_cache_only_its_owner_may_enter() {
+    // `JUDGE_CACHE_DIR=$(mktemp -d)` is a 0700 folder: root's judged programs, run as
+    // nobody, must still reach their builds there.
+    let repo = repository_with(&[
+        ("problems/sum/problem.toml", "name = \"Sum\"\n"),
+        ("problems/sum/tests/1.in", "1 2\n"),
+        ("problems/sum/tests/1.out", "3\n"),
+        ("solutions/sum.rs", SUM_SOLUTION),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let output = judge_std_in(repo.path())
+        .env("JUDGE_CACHE_DIR", cache.path())
+        .args(["run", "--color", "never"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("1/1 accepted"), "{text}");
+}
