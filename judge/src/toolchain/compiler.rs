@@ -251,7 +251,7 @@ impl Compiler {
             let missing: Vec<&str> = archives
                 .iter()
                 .copied()
-                .filter(|archive| !finds_file(tool, archive))
+                .filter(|archive| !self.finds_file(tool, archive))
                 .collect();
             if !missing.is_empty() {
                 eprintln!(
@@ -324,14 +324,15 @@ impl Compiler {
             language,
             tool,
         );
-        let remembered = binary_identity(&command[0]).map(|identity| {
-            let key = blake3::hash(format!("{identity}\0{}", command.join(" ")).as_bytes());
-            self.cache_dir.join("versions").join(&key.to_hex()[..32])
-        });
+        let remembered = self.remembered(&command[0], &command.join(" "));
         if let Some(version) = remembered
             .as_ref()
             .and_then(|file| std::fs::read_to_string(file).ok())
         {
+            versions().insert(asked, version.clone());
+            return Ok(version);
+        }
+        if let Some(version) = jdk_release(&command) {
             versions().insert(asked, version.clone());
             return Ok(version);
         }
@@ -354,13 +355,71 @@ impl Compiler {
         let mut version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         version.push_str(String::from_utf8_lossy(&output.stderr).trim());
         if let Some(file) = &remembered {
-            // Only a speed-up: a version that cannot be kept is asked again next time.
-            let _ = std::fs::create_dir_all(self.cache_dir.join("versions"));
-            let _ = crate::atomic_write::write_cache(file, version.as_bytes());
+            remember(file, &version);
         }
         versions().insert(asked, version.clone());
         Ok(version)
     }
+
+    /// Where the answer of the toolchain `tool` to `question` is kept between runs: under the
+    /// identity of its binary, so that an upgrade asks again (none for a rustup proxy).
+    fn remembered(&self, tool: &str, question: &str) -> Option<PathBuf> {
+        let identity = binary_identity(tool)?;
+        let key = blake3::hash(format!("{identity}\0{question}").as_bytes());
+        Some(self.cache_dir.join("versions").join(&key.to_hex()[..32]))
+    }
+
+    /// Whether the compiler `tool` finds the library file `name`. A path found is kept
+    /// (`remembered`) and believed while it is there: a warm run of a C solution then starts
+    /// no compiler, where asking costs a few milliseconds. A library not found is asked for
+    /// again, since installing it changes no compiler.
+    fn finds_file(&self, tool: &str, name: &str) -> bool {
+        let remembered = self.remembered(tool, &format!("{tool} -print-file-name={name}"));
+        if let Some(found) = remembered
+            .as_ref()
+            .and_then(|file| std::fs::read_to_string(file).ok())
+        {
+            if Path::new(&found).is_file() {
+                return true;
+            }
+        }
+        let Some(found) = finds_file(tool, name) else {
+            return false;
+        };
+        if let Some(file) = &remembered {
+            remember(file, &found.to_string_lossy());
+        }
+        true
+    }
+}
+
+/// What `javac -version` would answer (`javac 17.0.15`), read from the `release` file of the
+/// JDK it is in: asking starts a JVM, half a second of CPU time in a cold run.
+fn jdk_release(command: &[String]) -> Option<String> {
+    if command.len() != 2 || command[1] != "-version" {
+        return None;
+    }
+    let javac = std::fs::canonicalize(find_on_path(std::ffi::OsStr::new(&command[0]))).ok()?;
+    if javac.file_name()? != "javac" {
+        return None;
+    }
+    let bin = javac.parent()?;
+    let release = std::fs::read_to_string(bin.parent()?.join("release")).ok()?;
+    let version = release
+        .lines()
+        .find_map(|line| line.strip_prefix("JAVA_VERSION="))?
+        .trim()
+        .trim_matches('"');
+    (!version.is_empty()).then(|| format!("javac {version}"))
+}
+
+/// Keeps a toolchain's answer (`Compiler::remembered`): only a speed-up, so one that cannot
+/// be kept is asked again next time.
+fn remember(file: &Path, answer: &str) {
+    if let Some(folder) = file.parent() {
+        let _ = std::fs::create_dir_all(folder);
+    }
+    let _ = crate::atomic_write::write_cache(file, answer.as_bytes());
 }
 
 impl Compiler {
@@ -438,18 +497,17 @@ fn searchable_by_all(cache: &Path) {
     }
 }
 
-/// Whether the compiler `tool` finds the library file `name` (`gcc -print-file-name=libc.a`
+/// The library file `name` as the compiler `tool` finds it (`gcc -print-file-name=libc.a`
 /// answers a path only when it finds one).
-fn finds_file(tool: &str, name: &str) -> bool {
+fn finds_file(tool: &str, name: &str) -> Option<PathBuf> {
     let found = Command::new(find_on_path(std::ffi::OsStr::new(tool)))
         .arg(format!("-print-file-name={name}"))
         .stderr(std::process::Stdio::null())
         .output()
         .ok()
-        .and_then(|output| String::from_utf8(output.stdout).ok())
-        .unwrap_or_default();
-    let found = Path::new(found.trim());
-    found.is_absolute() && found.is_file()
+        .and_then(|output| String::from_utf8(output.stdout).ok())?;
+    let found = PathBuf::from(found.trim());
+    (found.is_absolute() && found.is_file()).then_some(found)
 }
 
 /// The run command of a program built in `dir`: the template filled in, with the language's
@@ -617,4 +675,43 @@ fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Ve
                 .replace("{crate}", &crate_name(&sources.main))]
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_jdks_release_file_answers_for_javac() {
+        let jdk = tempfile::tempdir().unwrap();
+        std::fs::create_dir(jdk.path().join("bin")).unwrap();
+        let javac = jdk.path().join("bin/javac");
+        std::fs::write(&javac, "").unwrap();
+        std::fs::write(
+            jdk.path().join("release"),
+            "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"21.0.2\"\n",
+        )
+        .unwrap();
+        let asked =
+            |words: &[&str]| jdk_release(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+        let javac = javac.to_string_lossy();
+        assert_eq!(
+            asked(&[&javac, "-version"]).as_deref(),
+            Some("javac 21.0.2")
+        );
+        assert_eq!(asked(&[&javac, "--help"]), None);
+        let java = jdk.path().join("bin/java");
+        std::fs::write(&java, "").unwrap();
+        assert_eq!(asked(&[&java.to_string_lossy(), "-version"]), None);
+    }
+
+    #[test]
+    fn the_release_file_says_what_javac_itself_says() {
+        // The machines the suite runs on have a JDK (the toolchain tests judge Java).
+        let output = Command::new("javac").arg("-version").output().unwrap();
+        let said = String::from_utf8_lossy(&output.stdout).trim().to_owned()
+            + String::from_utf8_lossy(&output.stderr).trim();
+        let command = vec!["javac".to_owned(), "-version".to_owned()];
+        assert_eq!(jdk_release(&command), Some(said));
+    }
 }
