@@ -19,15 +19,16 @@ mod tasks;
 pub(crate) mod verify;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::judging::checker::build_checker;
 use crate::problem::Problem;
 use crate::report::{Reporter, RunSummary};
-use crate::toolchain::Compiler;
+use crate::toolchain::language::{Language, LanguageId};
+use crate::toolchain::{Build, Compiler, Program};
 
 pub use cases::{run_cases, CaseJudge, CaseTotals, Progress};
 use tasks::{report, ProcessJudge, Readiness};
@@ -75,15 +76,7 @@ pub fn judge_all(
             .build()
             .expect("a thread pool can be built")
     });
-    let builds = map_tasks(pool.as_ref(), &tasks, |task| {
-        compiler.build_from(
-            &task.solution,
-            task.problem.solution_sources(&task.solution)?,
-        )
-    });
-    let checkers = map_tasks(pool.as_ref(), &tasks, |task| {
-        build_checker(compiler, &task.problem)
-    });
+    let (builds, checkers) = build_all(pool.as_ref(), &tasks, compiler);
     let readiness: Vec<Readiness> = tasks
         .iter()
         .zip(&builds)
@@ -132,15 +125,79 @@ pub fn judge_all(
     summary
 }
 
-/// `f` over every loaded task (`None` for those that failed to load), on the pool if any.
-fn map_tasks<T: Send>(
+/// A loaded task's solution build, and its checker's (`None` for a task that failed to load).
+type Builds = (
+    Vec<Option<Result<Build, Error>>>,
+    Vec<Option<Result<Option<Program>, Error>>>,
+);
+
+/// Builds every loaded task's solution and checker, on the pool's threads when there is one,
+/// each thread taking the next build from one list with the slowest first (a JVM compiler,
+/// then other compilers, then the checks of interpreted languages): the longest build then
+/// starts at once instead of last, alone on one core while the others wait.
+fn build_all(
     pool: Option<&rayon::ThreadPool>,
     tasks: &[Result<Task, Error>],
-    f: impl Fn(&Task) -> T + Sync,
-) -> Vec<Option<T>> {
-    let one = |task: &Result<Task, Error>| task.as_ref().ok().map(&f);
+    compiler: &Compiler,
+) -> Builds {
+    let solutions: Vec<OnceLock<Result<Build, Error>>> =
+        tasks.iter().map(|_| OnceLock::new()).collect();
+    let checkers: Vec<OnceLock<Result<Option<Program>, Error>>> =
+        tasks.iter().map(|_| OnceLock::new()).collect();
+    let mut jobs: Vec<(u8, usize, bool)> = Vec::new();
+    for (index, task) in tasks.iter().enumerate() {
+        let Ok(task) = task else { continue };
+        jobs.push((build_cost(&task.solution), index, false));
+        if let Some(checker) = &task.problem.checker {
+            jobs.push((build_cost(&checker.source), index, true));
+        }
+    }
+    jobs.sort_by_key(|&(cost, ..)| cost);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        while let Some(&(_, index, checker)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let Ok(task) = &tasks[index] else { continue };
+            if checker {
+                let _ = checkers[index].set(build_checker(compiler, &task.problem));
+            } else {
+                let built = task
+                    .problem
+                    .solution_sources(&task.solution)
+                    .and_then(|sources| compiler.build_from(&task.solution, sources));
+                let _ = solutions[index].set(built);
+            }
+        }
+    };
     match pool {
-        Some(pool) => pool.install(|| tasks.par_iter().map(one).collect()),
-        None => tasks.iter().map(one).collect(),
+        Some(pool) => pool.scope(|scope| {
+            for _ in 0..pool.current_num_threads() {
+                scope.spawn(|_| work());
+            }
+        }),
+        None => work(),
+    }
+    let loaded = |index: usize| tasks[index].is_ok();
+    (
+        solutions
+            .into_iter()
+            .enumerate()
+            .map(|(index, built)| loaded(index).then(|| built.into_inner().expect("built above")))
+            .collect(),
+        checkers
+            .into_iter()
+            .enumerate()
+            .map(|(index, built)| loaded(index).then(|| built.into_inner().unwrap_or(Ok(None))))
+            .collect(),
+    )
+}
+
+/// How long a program's build is likely to take, as a rank (smaller first): a compiler that
+/// starts a JVM, another compiler, a syntax check of an interpreted language.
+fn build_cost(source: &std::path::Path) -> u8 {
+    match Language::of(source).map(|language| language.id) {
+        Some(LanguageId::Java | LanguageId::Kotlin) => 0,
+        Some(LanguageId::Python3 | LanguageId::Python2 | LanguageId::JavaScript)
+        | Some(LanguageId::Bash | LanguageId::Scripts) => 2,
+        _ => 1,
     }
 }
