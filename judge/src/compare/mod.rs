@@ -18,6 +18,37 @@ use serde::Deserialize;
 pub use modes::compare;
 pub use windows::{compare_file, FileMismatch};
 
+/// The start of an output that was the expected file's own start and was not kept (it was
+/// compared while it arrived), with what a wrong answer's report needs of it, counted as it
+/// passed: then the report never reads that start again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatchedStart {
+    /// Its length.
+    pub bytes: usize,
+    /// Its line breaks.
+    pub line_breaks: usize,
+    /// Where its last `#` is: a sub-case label (`#3`, `Case #3:`) starts with one.
+    pub last_hash: Option<usize>,
+}
+
+impl MatchedStart {
+    /// The start grown by `chunk`, the bytes that follow it.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if let Some(at) = memchr::memrchr(b'#', chunk) {
+            self.last_hash = Some(self.bytes + at);
+        }
+        self.line_breaks += modes::count_breaks(chunk);
+        self.bytes += chunk.len();
+    }
+
+    /// The start that is `text`.
+    pub fn of(text: &[u8]) -> MatchedStart {
+        let mut start = MatchedStart::default();
+        start.feed(text);
+        start
+    }
+}
+
 /// How an output is compared with the expected one.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub enum CompareMode {
@@ -402,7 +433,7 @@ mod tests {
                     mode,
                     &path,
                     &actual.as_bytes()[offset..],
-                    offset,
+                    MatchedStart::of(&expected.as_bytes()[..offset]),
                     window_bytes,
                 )
                 .unwrap()
@@ -479,7 +510,7 @@ mod tests {
         }
         drop(file);
         let actual = b"2\n123456789\n";
-        let found = compare_file(CompareMode::Lines, &path, actual, 0)
+        let found = compare_file(CompareMode::Lines, &path, actual, MatchedStart::default())
             .unwrap()
             .expect_err("the first line differs");
         assert_eq!(found.mismatch.to_string(), "line 1: expected `1`, got `2`");
@@ -491,7 +522,7 @@ mod tests {
         assert_eq!(found.diff().len(), 13, "{:?}", found.diff());
 
         // Missing lines are counted in the whole file, still without keeping it.
-        let found = compare_file(CompareMode::Lines, &path, b"1\n", 0)
+        let found = compare_file(CompareMode::Lines, &path, b"1\n", MatchedStart::default())
             .unwrap()
             .expect_err("lines are missing");
         assert_eq!(

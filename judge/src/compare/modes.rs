@@ -333,6 +333,14 @@ pub(super) struct LineCounter {
 }
 
 impl LineCounter {
+    /// The count after `breaks` line breaks, the last filled line being `last_filled`.
+    pub(super) fn at(breaks: usize, last_filled: usize) -> LineCounter {
+        LineCounter {
+            breaks,
+            last_filled,
+        }
+    }
+
     pub(super) fn feed(&mut self, text: &[u8]) {
         // Counted whole, which the compiler turns into vector instructions, rather than byte
         // by byte: outputs of many MiB are fed here.

@@ -5,7 +5,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::modes::*;
-use super::{CompareMode, Mismatch, Reason};
+use super::{CompareMode, MatchedStart, Mismatch, Reason};
 
 /// A mismatch found by `compare_file`, with excerpts of both outputs around it for a diff:
 /// each starts at line `first_line` (1-based) and holds no more lines than a diff shows, so
@@ -54,28 +54,31 @@ pub(super) const CHUNK_BYTES: usize = 1 << 16;
 /// costs one window of memory, and a window only grows as far as the output goes on matching,
 /// which the output's own size (held anyway) bounds.
 ///
-/// The output is `held` preceded by the expected file's first `offset` bytes: a run that
-/// compared its output while it arrived kept only what follows the part that matched.
+/// The output is `held` preceded by the expected file's first `start.bytes` bytes: a run that
+/// compared its output while it arrived kept only what follows the part that matched, and
+/// counted in that part what the report needs (its lines, its last `#`).
 pub fn compare_file(
     mode: CompareMode,
     expected: &Path,
     held: &[u8],
-    offset: usize,
+    start: MatchedStart,
 ) -> std::io::Result<Result<(), FileMismatch>> {
-    compare_file_in_windows(mode, expected, held, offset, WINDOW_BYTES)
+    compare_file_in_windows(mode, expected, held, start, WINDOW_BYTES)
 }
 
 pub(super) fn compare_file_in_windows(
     mode: CompareMode,
     expected: &Path,
     held: &[u8],
-    offset: usize,
+    start: MatchedStart,
     first_window_bytes: usize,
 ) -> std::io::Result<Result<(), FileMismatch>> {
+    let offset = start.bytes;
     let mut output = Output {
         file: std::fs::File::open(expected)?,
         held,
         offset,
+        start,
     };
     output.file.seek(SeekFrom::Start(offset as u64))?;
     let Some(first_difference) = first_difference(&mut output.file, held)? else {
@@ -148,11 +151,13 @@ pub(super) fn compare_file_in_windows(
 }
 
 /// An output as `compare_file` has it: the expected file's first `offset` bytes, then `held`.
-/// Its start is read from the file a chunk at a time, never whole.
+/// Its start is read from the file a chunk at a time, near the difference only: what the
+/// report needs of the rest of it was counted (`start`).
 pub(super) struct Output<'a> {
     file: std::fs::File,
     held: &'a [u8],
     offset: usize,
+    start: MatchedStart,
 }
 
 impl<'a> Output<'a> {
@@ -190,6 +195,21 @@ impl<'a> Output<'a> {
         self.rfind_in(end, &|&b| b == byte, |part| part.contains(&byte))
     }
 
+    /// `rfind_byte` of `#`: in the matched start, only up to its last one, which was noted
+    /// as it passed (none: none is read).
+    fn rfind_hash(&mut self, end: usize) -> std::io::Result<Option<usize>> {
+        if end > self.offset {
+            if let Some(at) = memchr::memrchr(b'#', &self.held[..end - self.offset]) {
+                return Ok(Some(self.offset + at));
+            }
+        }
+        match self.start.last_hash {
+            Some(last) if last < end => self.rfind_byte(last + 1, b'#'),
+            Some(_) => self.rfind_byte(end.min(self.offset), b'#'),
+            None => Ok(None),
+        }
+    }
+
     /// `rfind`, looking only into parts that `may_hold` lets through.
     fn rfind_in(
         &mut self,
@@ -219,22 +239,23 @@ impl<'a> Output<'a> {
         Ok(None)
     }
 
-    /// The lines of the output before `end`, a chunk at a time.
+    /// The lines of the output before `end`, a line start: counted from the matched start's
+    /// breaks and the bytes between its end and `end`, the last filled line found from `end`
+    /// backwards.
     fn lines_before(&mut self, end: usize) -> std::io::Result<LineCounter> {
-        let mut counter = LineCounter::default();
-        self.file.seek(SeekFrom::Start(0))?;
-        let mut chunk = vec![0u8; CHUNK_BYTES];
-        let mut done = 0;
-        while done < end.min(self.offset) {
-            let count = (end.min(self.offset) - done).min(CHUNK_BYTES);
-            self.file.read_exact(&mut chunk[..count])?;
-            counter.feed(&chunk[..count]);
-            done += count;
-        }
-        if end > self.offset {
-            counter.feed(&self.held[..end - self.offset]);
-        }
-        Ok(counter)
+        let breaks_before = |output: &mut Self, at: usize| -> std::io::Result<usize> {
+            Ok(if at >= output.offset {
+                output.start.line_breaks + count_breaks(&output.held[..at - output.offset])
+            } else {
+                output.start.line_breaks - count_breaks(&output.range(at, output.offset)?)
+            })
+        };
+        let breaks = breaks_before(self, end)?;
+        let last_filled = match self.rfind(end, |b| !is_space(b))? {
+            Some(at) => breaks_before(self, at)? + 1,
+            None => 0,
+        };
+        Ok(LineCounter::at(breaks, last_filled))
     }
 
     /// `case_label` of the output's lines before `end` (a line start): the last line that
@@ -242,7 +263,7 @@ impl<'a> Output<'a> {
     /// part with no `#` at all is passed over at the speed of a byte search.
     fn last_case_label(&mut self, end: usize) -> std::io::Result<Option<String>> {
         let mut search_end = end;
-        while let Some(hash) = self.rfind_byte(search_end, b'#')? {
+        while let Some(hash) = self.rfind_hash(search_end)? {
             let start = hash.saturating_sub(6);
             let context = self.range(start, (hash + 24).min(end))?;
             let at = hash - start;

@@ -219,7 +219,7 @@ fn check_output(
         case.compare.unwrap_or(problem.compare),
         &case.expected,
         &run.stdout,
-        run.stdout_offset,
+        run.stdout_matched,
     ) {
         Ok(Ok(())) => (OutputCheck::Matches, None, None),
         Ok(Err(found)) => (OutputCheck::Differs, Some(wrong_answer(&found, run)), None),

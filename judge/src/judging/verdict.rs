@@ -198,7 +198,7 @@ mod tests {
             peak_memory_bytes: 10,
             stdout: Vec::new(),
             matched_expected: false,
-            stdout_offset: 0,
+            stdout_matched: Default::default(),
             stderr: Vec::new(),
             output_limit_exceeded: false,
             wall_timeout: false,

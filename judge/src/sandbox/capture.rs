@@ -14,6 +14,8 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::path::Path;
 
+use crate::compare::MatchedStart;
+
 /// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
 const CHUNK: usize = 64 * 1024;
 
@@ -44,14 +46,14 @@ pub(super) struct Capture<'a> {
     pipe: Option<BorrowedFd<'a>>,
     buffer: Vec<u8>,
     cap: usize,
-    /// While the output has matched the expected file so far: that file, and how much of it
+    /// While the output has matched the expected file so far: that file, and what of it
     /// matched. The buffer stays empty then.
-    matching: Option<(File, usize)>,
+    matching: Option<(File, MatchedStart)>,
     /// The output ended and was the expected file's bytes exactly; nothing of it was kept.
     pub matched_expected: bool,
-    /// The buffer holds the output from this byte on: the bytes before it matched the
+    /// The buffer holds the output from `matched.bytes` on: the bytes before it matched the
     /// expected file's and were not kept.
-    pub offset: usize,
+    pub matched: MatchedStart,
 }
 
 impl<'a> Capture<'a> {
@@ -62,7 +64,7 @@ impl<'a> Capture<'a> {
             cap,
             matching: None,
             matched_expected: false,
-            offset: 0,
+            matched: MatchedStart::default(),
         }
     }
 
@@ -73,7 +75,7 @@ impl<'a> Capture<'a> {
         capture.buffer = SPARE_OUTPUT.take();
         capture.matching = expected
             .and_then(|path| File::open(path).ok())
-            .map(|file| (file, 0));
+            .map(|file| (file, MatchedStart::default()));
         capture
     }
 
@@ -85,7 +87,7 @@ impl<'a> Capture<'a> {
             cap: 0,
             matching: None,
             matched_expected: false,
-            offset: 0,
+            matched: MatchedStart::default(),
         }
     }
 
@@ -130,7 +132,7 @@ impl<'a> Capture<'a> {
         let Some(pipe) = self.pipe else {
             return Ok(false);
         };
-        let room = self.cap - self.offset - self.buffer.len();
+        let room = self.cap - self.matched.bytes - self.buffer.len();
         let result = if room > 0 {
             // Grows by doubling (at least a chunk), never past the cap.
             let want = CHUNK.max(self.buffer.len()).min(room);
@@ -176,16 +178,16 @@ impl<'a> Capture<'a> {
             return Ok(false);
         }
         let chunk = &got[..count];
-        if *matched + count <= self.cap
+        if matched.bytes + count <= self.cap
             && fill_from(file, &mut want[..count])?
             && want[..count] == *chunk
         {
-            *matched += count;
+            matched.feed(chunk);
             return Ok(false);
         }
         // A difference (or the cap): from here on the output is kept as usual.
         self.stop_matching();
-        let room = self.cap - self.offset;
+        let room = self.cap - self.matched.bytes;
         self.buffer.extend_from_slice(&chunk[..count.min(room)]);
         Ok(count > room)
     }
@@ -193,7 +195,7 @@ impl<'a> Capture<'a> {
     /// Ends the comparison: what matched is not kept, and the buffer starts after it.
     fn stop_matching(&mut self) {
         if let Some((_, matched)) = self.matching.take() {
-            self.offset = matched;
+            self.matched = matched;
         }
     }
 }
@@ -258,7 +260,8 @@ mod tests {
         }
         writing.join().unwrap();
         passed |= capture.read_to_end().unwrap();
-        let (matched, offset) = (capture.matched_expected, capture.offset);
+        let (matched, offset) = (capture.matched_expected, capture.matched.bytes);
+        assert_eq!(capture.matched, MatchedStart::of(&expected[..offset]));
         let mut whole = expected[..offset].to_vec();
         whole.extend(capture.into_buffer());
         (if matched { Vec::new() } else { whole }, matched, passed)

@@ -69,9 +69,9 @@ pub struct RunOutput {
     /// Standard output was compared with `Streams::expected` while it ran, and was its bytes
     /// exactly (nothing of it is kept then).
     pub matched_expected: bool,
-    /// `stdout` holds the output from this byte on: the bytes before it were compared with
-    /// `Streams::expected` while the program ran, matched, and were not kept.
-    pub stdout_offset: usize,
+    /// `stdout` holds the output from `stdout_matched.bytes` on: the bytes before it were
+    /// compared with `Streams::expected` while the program ran, matched, and were not kept.
+    pub stdout_matched: crate::compare::MatchedStart,
     /// At most `STDERR_CAP_BYTES` of standard error.
     pub stderr: Vec<u8>,
     /// The program wrote more than the output limit and was stopped.

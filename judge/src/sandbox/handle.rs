@@ -229,7 +229,7 @@ impl SupervisorHandle {
             wall_time: Duration::from_micros(report.wall_time_us),
             peak_memory_bytes: report.peak_memory_bytes,
             matched_expected: stdout.matched_expected,
-            stdout_offset: stdout.offset,
+            stdout_matched: stdout.matched,
             stdout: stdout.into_buffer(),
             stderr: stderr.into_buffer(),
             output_limit_exceeded,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use judge::compare::{compare, compare_file, CompareMode, KattisFlags};
+use judge::compare::{compare, compare_file, CompareMode, KattisFlags, MatchedStart};
 use judge::problem::kattis::parse_package;
 use judge::problem::provenance::Provenance;
 use judge::problem::recipe::Recipe;
@@ -220,7 +220,7 @@ proptest! {
         for mode in MODES.into_iter().chain([KATTIS]) {
             let whole = compare(mode, &expected, &actual);
             for offset in [0, common] {
-                let from_file = compare_file(mode, &path, &actual[offset..], offset).unwrap().map_err(|found| found.mismatch);
+                let from_file = compare_file(mode, &path, &actual[offset..], MatchedStart::of(&expected[..offset])).unwrap().map_err(|found| found.mismatch);
                 prop_assert_eq!(from_file, whole.clone(), "{}, {} not kept: {:?} vs {:?}", mode, offset, expected, actual);
             }
         }
