@@ -356,8 +356,17 @@ impl LineCounter {
     }
 }
 
+/// Line breaks in `text`. Counted in byte-sized sums of 255 bytes at most, which the compiler
+/// turns into 16 bytes compared and added at a time: every matched chunk of an output is
+/// counted as it streams, and a count in a machine word per byte made `big` 1.3x slower.
 pub(super) fn count_breaks(text: &[u8]) -> usize {
-    text.iter().filter(|&&b| b == b'\n').count()
+    text.chunks(255)
+        .map(|block| {
+            block
+                .iter()
+                .fold(0u8, |count, &byte| count + u8::from(byte == b'\n')) as usize
+        })
+        .sum()
 }
 
 pub(super) fn line_of(text: &[u8], offset: usize) -> usize {
