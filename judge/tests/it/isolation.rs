@@ -438,20 +438,26 @@ fn as_an_ordinary_user_the_same_holds() {
     scenarios_hold_for(Some(ORDINARY_USER));
 }
 
+/// `judge run` in `repo` with its builds kept in `cache`: its exit code and all it printed.
+fn run_with_cache(repo: &Path, cache: &Path) -> (Option<i32>, String) {
+    let output = judge_std_in(repo)
+        .env("JUDGE_CACHE_DIR", cache)
+        .args(["run", "--color", "never"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code(), text)
+}
+
 #[test]
 fn a_build_after_the_view_was_offered_gets_its_own_report() {
     // The slots get the view while the solutions are built: the first build on a slot must
     // read its own report, not the slot's answer to the view.
     let repo = sum_repository();
     let cache = tempfile::tempdir().unwrap();
-    let output = judge_std_in(repo.path())
-        .env("JUDGE_CACHE_DIR", cache.path())
-        .args(["run", "--color", "never"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{text}");
+    let (code, text) = run_with_cache(repo.path(), cache.path());
+    assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("(compiled)"), "{text}");
 }
 
@@ -467,13 +473,7 @@ fn programs_run_from_a_build_cache_only_its_owner_may_enter() {
     ]);
     let cache = tempfile::tempdir().unwrap();
     std::fs::set_permissions(cache.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
-    let output = judge_std_in(repo.path())
-        .env("JUDGE_CACHE_DIR", cache.path())
-        .args(["run", "--color", "never"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned()
-        + &String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{text}");
+    let (code, text) = run_with_cache(repo.path(), cache.path());
+    assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("1/1 accepted"), "{text}");
 }

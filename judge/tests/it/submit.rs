@@ -131,6 +131,14 @@ fn each_solution_file_of_a_problem_is_judged_and_reported_by_its_path() {
 }
 
 /// A repository with a problems folder and nothing else.
+/// What `judge new --from` prints, made in `root` from the saved payload `fixture`.
+fn imported(root: &Path, fixture_name: &str) -> String {
+    crate::common::stdout_of(
+        judge_in(root).args(["new", "--from", &fixture(fixture_name)]),
+        0,
+    )
+}
+
 fn empty_repository() -> tempfile::TempDir {
     repository_with(&[("problems/.keep", ""), ("solutions/.keep", "")])
 }
@@ -229,10 +237,7 @@ fn codeforces_payloads_get_their_contest_and_index() {
 fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do() {
     let dir = empty_repository();
     let root = dir.path();
-    let made = crate::common::stdout_of(
-        judge_in(root).args(["new", "--from", &fixture("companion/no_tests.json")]),
-        0,
-    );
+    let made = imported(root, "companion/no_tests.json");
     assert!(
         made.contains("new problem boj_1000")
             && made.contains("to do: the page sent no samples: add cases with `judge add boj_1000"),
@@ -244,14 +249,7 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
         .assert()
         .code(2)
         .stderr(predicates::str::contains("no test cases"));
-    let made = crate::common::stdout_of(
-        judge_in(root).args([
-            "new",
-            "--from",
-            &fixture("companion/kattis_interactive.json"),
-        ]),
-        0,
-    );
+    let made = imported(root, "companion/kattis_interactive.json");
     assert!(
         made.contains("new problem kattis_guess")
             && made.contains("to do: interactive: write an interactor"),
@@ -270,14 +268,7 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
 fn a_multi_number_page_gets_the_counted_template() {
     let dir = empty_repository();
     let root = dir.path();
-    let made = crate::common::stdout_of(
-        judge_in(root).args([
-            "new",
-            "--from",
-            &fixture("companion/multinumber_codechef.json"),
-        ]),
-        0,
-    );
+    let made = imported(root, "companion/multinumber_codechef.json");
     assert!(
         made.contains("new problem codechef_sumpairs (boj"),
         "{made}"
@@ -292,10 +283,7 @@ fn a_multi_number_page_gets_the_counted_template() {
 fn a_file_io_page_is_judged_on_the_file_it_names() {
     let dir = empty_repository();
     let root = dir.path();
-    let made = crate::common::stdout_of(
-        judge_in(root).args(["new", "--from", &fixture("companion/file_io_sum.json")]),
-        0,
-    );
+    let made = imported(root, "companion/file_io_sum.json");
     assert!(made.contains("new problem cf_99999_a"), "{made}");
     let metadata = fs::read_to_string(root.join("problems/cf_99999_a/problem.toml")).unwrap();
     assert!(
@@ -340,14 +328,7 @@ fn a_file_io_page_is_judged_on_the_file_it_names() {
 fn a_page_naming_its_java_class_builds_java_as_that_class() {
     let dir = empty_repository();
     let root = dir.path();
-    let made = crate::common::stdout_of(
-        judge_in(root).args([
-            "new",
-            "--from",
-            &fixture("companion/google_solution_class.json"),
-        ]),
-        0,
-    );
+    let made = imported(root, "companion/google_solution_class.json");
     let id = made
         .lines()
         .find_map(|line| line.strip_prefix("new problem ")?.split(' ').next())
