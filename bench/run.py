@@ -19,6 +19,7 @@ import datetime
 import os
 import platform
 import random
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -134,53 +135,60 @@ def workloads():
     return made
 
 
+def builds(source, out):
+    """How the compilers alone build `source` in the folder `out`, as argument lists, and the
+    shell line that runs the result: rustc -O; javac on a copy named after the public class,
+    as javac wants; Python's byte-compilation of a copy, the interpreter itself run (as the
+    judge starts it, not a version manager's shim). `None` for another language."""
+    mkdir = ["mkdir", "-p", str(out)]
+    if source.suffix == ".rs":
+        return [mkdir, ["rustc", "--edition", "2021", "-O", "-o", str(out / "main"), str(source)]], str(out / "main")
+    if source.suffix == ".java":
+        main = source.read_text().split("public class ", 1)[1].split()[0]
+        named = out / f"{main}.java"
+        steps = [mkdir, ["cp", str(source), str(named)], ["javac", "-encoding", "UTF-8", "-d", str(out), str(named)]]
+        return steps, f"java -Xss64m -XX:+UseSerialGC -Dfile.encoding=UTF-8 -cp {out} {main}"
+    if source.suffix == ".py":
+        copy = out / source.name
+        steps = [mkdir, ["cp", str(source), str(copy)], [python_itself(), "-m", "py_compile", str(copy)]]
+        return steps, f"{python_itself()} {source}"
+    return None
+
+
 def repo_workload():
     """The repository's own problems with every solution file the judge runs for them (one per
-    language): the floor runs each built with its language's usual command (rustc -O, javac
-    then java, python3), through a one-line wrapper for the interpreted ones."""
+    language): the floor runs each built with its language's usual command (`builds`), a
+    compiled one as it is, the others through a one-line wrapper."""
     pairs = []
     work = WORK / "repo"
     work.mkdir(parents=True, exist_ok=True)
     for problem in sorted((ROOT / "problems").iterdir()):
         for source in sorted((ROOT / "solutions").glob(f"{problem.name}.*")):
-            binary = work / f"{problem.name}-{source.suffix[1:]}"
-            if source.suffix == ".rs":
-                subprocess.run(["rustc", "--edition", "2021", "-O", "-o", binary, source], check=True)
-            elif source.suffix == ".py":
-                # The interpreter itself, as the judge starts it, not a version manager's shim.
-                binary.write_text(f"#!/bin/sh\nexec {python_itself()} {source}\n")
-            elif source.suffix == ".java":
-                classes = work / f"{problem.name}-classes"
-                classes.mkdir(exist_ok=True)
-                # javac wants a public class in a file of its name.
-                main = source.read_text().split("public class ", 1)[1].split()[0]
-                named = classes / f"{main}.java"
-                shutil.copyfile(source, named)
-                subprocess.run(["javac", "-encoding", "UTF-8", "-d", classes, named], check=True)
-                binary.write_text(
-                    f"#!/bin/sh\nexec java -Xss64m -XX:+UseSerialGC -Dfile.encoding=UTF-8 -cp {classes} {main}\n"
-                )
-            else:
+            name = f"{problem.name}-{source.suffix[1:]}"
+            built = builds(source, work / f"{name}-build")
+            if built is None:
                 continue
-            binary.chmod(0o755)
-            pairs += [str(binary), str(problem / "tests")]
+            steps, run = built
+            for step in steps:
+                subprocess.run(step, check=True)
+            program = Path(run)
+            if source.suffix != ".rs":
+                program = work / name
+                program.write_text(f"#!/bin/sh\nexec {run}\n")
+                program.chmod(0o755)
+            pairs += [str(program), str(problem / "tests")]
     return pairs
 
 
 def cold_compiles():
-    """The builds a cold run of the repository makes, as the compilers alone do them, one
-    after another into a fresh folder: rustc -O, javac, and Python's byte-compilation."""
+    """The builds a cold run of the repository makes, as the compilers alone do them
+    (`builds`), one after another into a fresh folder, as one shell line."""
     out = WORK / "cold-builds"
     lines = [f"rm -rf {out} && mkdir -p {out}"]
     for source in sorted((ROOT / "solutions").glob("*.*")):
-        stem = f"{out}/{source.stem}-{source.suffix[1:]}"
-        if source.suffix == ".rs":
-            lines.append(f"rustc --edition 2021 -O -o {stem} {source}")
-        elif source.suffix == ".java":
-            main = source.read_text().split("public class ", 1)[1].split()[0]
-            lines.append(f"mkdir -p {stem} && cp {source} {stem}/{main}.java && javac -encoding UTF-8 -d {stem} {stem}/{main}.java")
-        elif source.suffix == ".py":
-            lines.append(f"{python_itself()} -m py_compile {source}")
+        built = builds(source, out / f"{source.stem}-{source.suffix[1:]}")
+        if built is not None:
+            lines += [shlex.join(step) for step in built[0]]
     return " && ".join(lines)
 
 
