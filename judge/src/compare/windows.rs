@@ -77,7 +77,6 @@ pub(super) fn compare_file_in_windows(
     let mut output = Output {
         file: std::fs::File::open(expected)?,
         held,
-        offset,
         start,
     };
     output.file.seek(SeekFrom::Start(offset as u64))?;
@@ -150,17 +149,22 @@ pub(super) fn compare_file_in_windows(
     }))
 }
 
-/// An output as `compare_file` has it: the expected file's first `offset` bytes, then `held`.
+/// An output as `compare_file` has it: the expected file's first `start.bytes` bytes, then
+/// `held`.
 /// Its start is read from the file a chunk at a time, near the difference only: what the
 /// report needs of the rest of it was counted (`start`).
 pub(super) struct Output<'a> {
     file: std::fs::File,
     held: &'a [u8],
-    offset: usize,
     start: MatchedStart,
 }
 
 impl<'a> Output<'a> {
+    /// Where `held` starts.
+    fn offset(&self) -> usize {
+        self.start.bytes
+    }
+
     /// The bytes `[start, end)`, read from the file (which must hold them).
     fn read(&mut self, start: usize, end: usize) -> std::io::Result<Vec<u8>> {
         let mut bytes = vec![0; end - start];
@@ -171,12 +175,12 @@ impl<'a> Output<'a> {
 
     /// The output from `start` on: borrowed when the run kept it all.
     fn from(&mut self, start: usize) -> std::io::Result<std::borrow::Cow<'a, [u8]>> {
-        if start >= self.offset {
+        if start >= self.offset() {
             return Ok(std::borrow::Cow::Borrowed(
-                &self.held[start - self.offset..],
+                &self.held[start - self.offset()..],
             ));
         }
-        let mut bytes = self.read(start, self.offset)?;
+        let mut bytes = self.read(start, self.offset())?;
         bytes.extend_from_slice(self.held);
         Ok(std::borrow::Cow::Owned(bytes))
     }
@@ -187,45 +191,44 @@ impl<'a> Output<'a> {
         end: usize,
         matches: impl Fn(&u8) -> bool,
     ) -> std::io::Result<Option<usize>> {
-        self.rfind_in(end, &matches, |_| true)
+        self.rfind_in(end, self.offset(), &matches, |_| true)
     }
 
     /// `rfind` of one byte: a part without it is passed over at the speed of a byte search.
     fn rfind_byte(&mut self, end: usize, byte: u8) -> std::io::Result<Option<usize>> {
-        self.rfind_in(end, &|&b| b == byte, |part| part.contains(&byte))
+        self.rfind_in(end, self.offset(), &|&b| b == byte, |part| {
+            part.contains(&byte)
+        })
     }
 
-    /// `rfind_byte` of `#`: in the matched start, only up to its last one, which was noted
-    /// as it passed (none: none is read).
+    /// `rfind_byte` of `#`, reading none of the matched start after its last `#`, which was
+    /// noted as it passed (none at all: none of it is read).
     fn rfind_hash(&mut self, end: usize) -> std::io::Result<Option<usize>> {
-        if end > self.offset {
-            if let Some(at) = memchr::memrchr(b'#', &self.held[..end - self.offset]) {
-                return Ok(Some(self.offset + at));
-            }
-        }
-        match self.start.last_hash {
-            Some(last) if last < end => self.rfind_byte(last + 1, b'#'),
-            Some(_) => self.rfind_byte(end.min(self.offset), b'#'),
-            None => Ok(None),
-        }
+        let read_below = self.start.last_hash.map_or(0, |last| last + 1);
+        self.rfind_in(end, read_below, &|&b| b == b'#', |part| {
+            part.contains(&b'#')
+        })
     }
 
-    /// `rfind`, looking only into parts that `may_hold` lets through.
+    /// `rfind`, looking only into parts that `may_hold` lets through, and into the matched
+    /// start only below `read_below`.
     fn rfind_in(
         &mut self,
         end: usize,
+        read_below: usize,
         matches: &dyn Fn(&u8) -> bool,
         may_hold: impl Fn(&[u8]) -> bool,
     ) -> std::io::Result<Option<usize>> {
-        if end > self.offset {
-            let part = &self.held[..end - self.offset];
+        let offset = self.offset();
+        if end > offset {
+            let part = &self.held[..end - offset];
             if may_hold(part) {
                 if let Some(at) = part.iter().rposition(matches) {
-                    return Ok(Some(self.offset + at));
+                    return Ok(Some(offset + at));
                 }
             }
         }
-        let mut end = end.min(self.offset);
+        let mut end = end.min(offset).min(read_below);
         while end > 0 {
             let start = end.saturating_sub(CHUNK_BYTES);
             let part = self.read(start, end)?;
@@ -239,20 +242,23 @@ impl<'a> Output<'a> {
         Ok(None)
     }
 
-    /// The lines of the output before `end`, a line start: counted from the matched start's
-    /// breaks and the bytes between its end and `end`, the last filled line found from `end`
-    /// backwards.
+    /// The line breaks of the output before `at`: the matched start's, counted as it passed,
+    /// and those between its end and `at`.
+    fn breaks_before(&mut self, at: usize) -> std::io::Result<usize> {
+        let offset = self.offset();
+        Ok(if at >= offset {
+            self.start.line_breaks + count_breaks(&self.held[..at - offset])
+        } else {
+            self.start.line_breaks - count_breaks(&self.range(at, offset)?)
+        })
+    }
+
+    /// The lines of the output before `end`, a line start, the last filled one found from
+    /// `end` backwards.
     fn lines_before(&mut self, end: usize) -> std::io::Result<LineCounter> {
-        let breaks_before = |output: &mut Self, at: usize| -> std::io::Result<usize> {
-            Ok(if at >= output.offset {
-                output.start.line_breaks + count_breaks(&output.held[..at - output.offset])
-            } else {
-                output.start.line_breaks - count_breaks(&output.range(at, output.offset)?)
-            })
-        };
-        let breaks = breaks_before(self, end)?;
+        let breaks = self.breaks_before(end)?;
         let last_filled = match self.rfind(end, |b| !is_space(b))? {
-            Some(at) => breaks_before(self, at)? + 1,
+            Some(at) => self.breaks_before(at)? + 1,
             None => 0,
         };
         Ok(LineCounter::at(breaks, last_filled))
@@ -286,14 +292,14 @@ impl<'a> Output<'a> {
 
     /// The bytes `[start, end)` wherever they are.
     fn range(&mut self, start: usize, end: usize) -> std::io::Result<Vec<u8>> {
-        let mut bytes = if start < self.offset {
-            self.read(start, end.min(self.offset))?
+        let mut bytes = if start < self.offset() {
+            self.read(start, end.min(self.offset()))?
         } else {
             Vec::new()
         };
-        if end > self.offset {
+        if end > self.offset() {
             bytes.extend_from_slice(
-                &self.held[start.max(self.offset) - self.offset..end - self.offset],
+                &self.held[start.max(self.offset()) - self.offset()..end - self.offset()],
             );
         }
         Ok(bytes)

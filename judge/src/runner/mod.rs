@@ -144,19 +144,20 @@ fn build_all(
         tasks.iter().map(|_| OnceLock::new()).collect();
     let checkers: Vec<OnceLock<Result<Option<Program>, Error>>> =
         tasks.iter().map(|_| OnceLock::new()).collect();
-    let mut jobs: Vec<(u8, usize, bool)> = Vec::new();
+    // (how slow, which task, its checker rather than its solution)
+    let mut jobs: Vec<(u8, usize, &Task, bool)> = Vec::new();
     for (index, task) in tasks.iter().enumerate() {
         let Ok(task) = task else { continue };
-        jobs.push((build_cost(&task.solution), index, false));
+        jobs.push((build_cost(&task.solution), index, task, false));
         if let Some(checker) = &task.problem.checker {
-            jobs.push((build_cost(&checker.source), index, true));
+            jobs.push((build_cost(&checker.source), index, task, true));
         }
     }
     jobs.sort_by_key(|&(cost, ..)| cost);
     let next = AtomicUsize::new(0);
     let work = || {
-        while let Some(&(_, index, checker)) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let Ok(task) = &tasks[index] else { continue };
+        while let Some(&(_, index, task, checker)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
+        {
             if checker {
                 let _ = checkers[index].set(build_checker(compiler, &task.problem));
             } else {

@@ -44,6 +44,8 @@ pub struct Compiler {
     real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
     /// Whether each C compiler finds the static libraries `-static` needs, asked once.
     static_libraries: Mutex<HashMap<&'static str, bool>>,
+    /// The cache folder was made passable for root's judged programs (`searchable_by_all`).
+    cache_searchable: std::sync::Once,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -61,6 +63,7 @@ impl Compiler {
             versions: Mutex::new(HashMap::new()),
             real_tools: Mutex::new(HashMap::new()),
             static_libraries: Mutex::new(HashMap::new()),
+            cache_searchable: std::sync::Once::new(),
             sandbox,
         }
     }
@@ -117,13 +120,15 @@ impl Compiler {
         };
         if dir.is_dir() {
             open_to_all(&dir);
-            searchable_by_all(&self.cache_dir);
+            self.cache_searchable
+                .call_once(|| searchable_by_all(&self.cache_dir));
             return Ok(ready(true));
         }
         // Build in a private folder and rename it into place, so that a reader never sees a
         // half-built program and two runs building the same source do not collide.
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
-        searchable_by_all(&self.cache_dir);
+        self.cache_searchable
+            .call_once(|| searchable_by_all(&self.cache_dir));
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
@@ -383,7 +388,7 @@ impl Compiler {
                 return true;
             }
         }
-        let Some(found) = finds_file(tool, name) else {
+        let Some(found) = library_path(tool, name) else {
             return false;
         };
         if let Some(file) = &remembered {
@@ -499,7 +504,7 @@ fn searchable_by_all(cache: &Path) {
 
 /// The library file `name` as the compiler `tool` finds it (`gcc -print-file-name=libc.a`
 /// answers a path only when it finds one).
-fn finds_file(tool: &str, name: &str) -> Option<PathBuf> {
+fn library_path(tool: &str, name: &str) -> Option<PathBuf> {
     let found = Command::new(find_on_path(std::ffi::OsStr::new(tool)))
         .arg(format!("-print-file-name={name}"))
         .stderr(std::process::Stdio::null())

@@ -29,9 +29,9 @@ pub struct Sources {
     /// The declared function the judge's caller (`harness`) calls, once per input line,
     /// when the file is that function alone.
     pub called: Option<Signature>,
-    /// The class a judge compiles a single Java file as and runs (`<class>.java`, `java
-    /// <class>`): its own, or the one the problem names.
-    pub run_as_class: Option<String>,
+    /// A judge compiles this single Java file as `class` and runs that class (`<class>.java`,
+    /// `java <class>`): its own, or the one the problem names, whatever the file declares.
+    pub class_is_required: bool,
 }
 
 /// A judge and the row of its languages a program follows.
@@ -116,7 +116,7 @@ impl Sources {
             class,
             judged_as: None,
             called: None,
-            run_as_class: None,
+            class_is_required: false,
         })
     }
 
@@ -129,7 +129,7 @@ impl Sources {
             class: None,
             judged_as: None,
             called: None,
-            run_as_class: None,
+            class_is_required: false,
         }
     }
 
@@ -200,7 +200,7 @@ impl Sources {
             self.main = format!("{class}.java");
             self.files[0].0.clone_from(&self.main);
             self.class = Some(class.to_owned());
-            self.run_as_class = Some(class.to_owned());
+            self.class_is_required = true;
         }
         self
     }
@@ -226,7 +226,7 @@ impl Sources {
             let code = String::from_utf8_lossy(&self.files[0].1);
             return harness::missing_function(self.language, &code, signature);
         }
-        let class = self.run_as_class.as_deref()?;
+        let class = self.class.as_deref().filter(|_| self.class_is_required)?;
         let judge = self
             .judged_as
             .map_or("the judge", |judged| judged.judge.name);
@@ -364,7 +364,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
             class: None,
             judged_as: None,
             called: None,
-            run_as_class: None,
+            class_is_required: false,
         });
     }
     let mut languages: Vec<&'static Language> = forced.into_iter().collect();
@@ -436,7 +436,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
         files,
         judged_as: None,
         called: None,
-        run_as_class: None,
+        class_is_required: false,
     })
 }
 
