@@ -210,6 +210,12 @@ impl Reporter for HumanReporter {
         }
     }
 
+    fn cases_unjudged(&mut self, cases: usize) {
+        if let Some(bar) = &self.progress {
+            bar.dec_length(cases as u64);
+        }
+    }
+
     fn problem_error(&mut self, error: &Error) {
         let _ = self.out.flush();
         let err = &mut self.err;

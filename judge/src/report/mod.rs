@@ -100,6 +100,8 @@ impl Built {
 pub trait Reporter {
     /// The run begins with this many cases to judge.
     fn run_started(&mut self, _cases: usize) {}
+    /// Cases counted in `run_started` that will not be judged: their solution did not build.
+    fn cases_unjudged(&mut self, _cases: usize) {}
     /// A problem could not be judged at all (bad folder, missing solution, ...).
     fn problem_error(&mut self, error: &Error);
     /// Judging of a problem begins; `built` is `None` when its solution did not compile.
@@ -123,6 +125,9 @@ pub struct Reporters<'a>(pub Vec<&'a mut dyn Reporter>);
 impl Reporter for Reporters<'_> {
     fn run_started(&mut self, cases: usize) {
         self.0.iter_mut().for_each(|r| r.run_started(cases));
+    }
+    fn cases_unjudged(&mut self, cases: usize) {
+        self.0.iter_mut().for_each(|r| r.cases_unjudged(cases));
     }
     fn problem_error(&mut self, error: &Error) {
         self.0.iter_mut().for_each(|r| r.problem_error(error));

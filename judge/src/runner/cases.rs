@@ -1,6 +1,8 @@
-//! Every case of every task as one pool of jobs, results in input order: confirmation
-//! re-runs near the time limit, `fail_fast`, and a stop when the judge is asked to. It sees
-//! the judging of cases only through `CaseJudge`, so that it is tested without processes.
+//! Every build and case of every task as one pool of jobs, results in input order: a task's
+//! cases start once its programs are built while other builds go on beside them,
+//! confirmation re-runs near the time limit, `fail_fast`, and a stop when the judge is asked
+//! to. It sees builds and cases only through `CaseJudge`, so that it is tested without
+//! processes.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -8,7 +10,7 @@ use std::sync::mpsc;
 use std::thread::ScopedJoinHandle;
 use std::time::Duration;
 
-use super::queue::Queue;
+use super::queue::{Job, Queue};
 use super::Settings;
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
@@ -19,6 +21,20 @@ const CONFIRM_SHARE: f64 = 0.9;
 
 /// The judging of cases, as the runner sees it: tasks and cases by their indices.
 pub trait CaseJudge: Sync {
+    /// How many programs task `task` needs built before its cases (its solution, its
+    /// checker), each a job of its own.
+    fn builds(&self, _task: usize) -> usize {
+        0
+    }
+    /// How long build `part` of task `task` is likely to take, as a rank (smaller first).
+    fn build_rank(&self, _task: usize, _part: usize) -> u8 {
+        0
+    }
+    /// Builds part `part` of task `task`; false when its cases cannot be judged (the
+    /// solution does not compile, a compiler is missing).
+    fn build(&self, _task: usize, _part: usize) -> bool {
+        true
+    }
     /// Judges case `case` of task `task`.
     fn judge(&self, task: usize, case: usize) -> CaseResult;
     /// The CPU time limit of task `task`: results near it are confirmed by a serial re-run.
@@ -68,6 +84,12 @@ enum Attempt {
     Unfinished,
 }
 
+/// What a worker did: a build, or a case with what became of it.
+enum Done {
+    Built,
+    Case((usize, usize), Attempt),
+}
+
 /// Judges cases, keeping each task's first known failure for `fail_fast`.
 struct Attempts<'a> {
     judge: &'a dyn CaseJudge,
@@ -77,6 +99,26 @@ struct Attempts<'a> {
 }
 
 impl Attempts<'_> {
+    /// Does `job`, telling `queue` it is over.
+    fn work(&self, queue: &Queue, job: Job) -> Done {
+        match job {
+            Job::Build { task, part } => {
+                queue.built(task, self.build(task, part));
+                Done::Built
+            }
+            Job::Case { task, case } => {
+                let attempt = self.attempt(task, case);
+                queue.done(task);
+                Done::Case((task, case), attempt)
+            }
+        }
+    }
+
+    /// A build, unless the judge was asked to stop (its cases are then never judged).
+    fn build(&self, task: usize, part: usize) -> bool {
+        self.judge.interrupted().is_none() && self.judge.build(task, part)
+    }
+
     /// A case as the pool takes it: skipped when `fail_fast` and an earlier case failed.
     fn attempt(&self, task: usize, case: usize) -> Attempt {
         if self.fail_fast && case > self.first_failure[task].load(Ordering::Relaxed) {
@@ -106,10 +148,11 @@ impl Attempts<'_> {
     }
 }
 
-/// Judges `cases[task]` cases of every task (`None` for a task with none to judge), on
-/// `pool` when there is one, and tells `progress` in input order. The calling thread is one
-/// of the pool's workers: it judges a case whenever the result it waits for has not arrived
-/// (a result handed over from another thread costs a wake-up per case).
+/// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
+/// has none to judge), on `pool` when there is one, and tells `progress` in input order. The
+/// calling thread is one of the pool's workers: it builds or judges whenever the result it
+/// waits for has not arrived (a result handed over from another thread costs a wake-up per
+/// case).
 pub fn run_cases(
     judge: &dyn CaseJudge,
     cases: &[Option<usize>],
@@ -126,7 +169,7 @@ pub fn run_cases(
     let mut totals = CaseTotals::default();
     // The calling thread judges too, and is kept on a CPU meanwhile: not after.
     let _unpin = crate::sandbox::Unpin::on_drop();
-    let (sender, receiver) = mpsc::channel::<((usize, usize), Attempt)>();
+    let (sender, receiver) = mpsc::channel::<Done>();
     std::thread::scope(|scope| {
         let attempts = &attempts;
         let queue = &queue;
@@ -137,10 +180,8 @@ pub fn run_cases(
                     for _ in 1..pool.current_num_threads() {
                         let sender = sender.clone();
                         workers.spawn(move |_| {
-                            while let Some((task, case)) = queue.next() {
-                                let attempt = attempts.attempt(task, case);
-                                queue.done(task);
-                                let _ = sender.send(((task, case), attempt));
+                            while let Some(job) = queue.next() {
+                                let _ = sender.send(attempts.work(queue, job));
                             }
                         });
                     }
@@ -155,13 +196,7 @@ pub fn run_cases(
             arrived: HashMap::new(),
             receiver,
         };
-        // Asked to stop while building: a compiler may have been stopped, so no build counts.
-        let walk = if judge.interrupted().is_some() {
-            &cases[..0]
-        } else {
-            cases
-        };
-        for (task, count) in walk.iter().enumerate() {
+        for (task, count) in cases.iter().enumerate() {
             let Some(count) = *count else {
                 progress(Progress::Unjudged(task));
                 continue;
@@ -185,10 +220,25 @@ struct InOrder<'a, 'scope> {
     workers: Option<ScopedJoinHandle<'scope, ()>>,
     /// Results that came before their turn.
     arrived: HashMap<(usize, usize), Attempt>,
-    receiver: mpsc::Receiver<((usize, usize), Attempt)>,
+    receiver: mpsc::Receiver<Done>,
 }
 
 impl InOrder<'_, '_> {
+    /// Whether task `task`'s cases can be judged, once its builds are done; without workers
+    /// they are built right here.
+    fn built(&mut self, task: usize) -> bool {
+        if !self.pooled {
+            let parts = self.attempts.judge.builds(task);
+            return (0..parts).fold(true, |ok, part| self.attempts.build(task, part) && ok);
+        }
+        loop {
+            if let Some(judgeable) = self.queue.readiness(task) {
+                return judgeable;
+            }
+            self.work_or_wait();
+        }
+    }
+
     /// Case `case` of task `task`, waiting for it; without workers it is judged right here.
     fn next(&mut self, task: usize, case: usize) -> Attempt {
         if !self.pooled {
@@ -198,15 +248,18 @@ impl InOrder<'_, '_> {
             if let Some(attempt) = self.arrived.remove(&(task, case)) {
                 return attempt;
             }
-            // Rather than wait for a worker, judge a case here while one is free: its result
-            // needs no wake-up to arrive, and a worker's waits for this loop.
-            if let Some(key) = self.queue.try_next() {
-                let attempt = self.attempts.attempt(key.0, key.1);
-                self.queue.done(key.0);
-                self.arrived.insert(key, attempt);
-                continue;
-            }
-            let (key, attempt) = self.receiver.recv().expect("every job sends its result");
+            self.work_or_wait();
+        }
+    }
+
+    /// Rather than wait for a worker, does a job here while one is free: its result needs no
+    /// wake-up to arrive, and a worker's waits for this loop. Else waits for a worker's.
+    fn work_or_wait(&mut self) {
+        let done = match self.queue.try_next() {
+            Some(job) => self.attempts.work(self.queue, job),
+            None => self.receiver.recv().expect("every job sends its result"),
+        };
+        if let Done::Case(key, attempt) = done {
             self.arrived.insert(key, attempt);
         }
     }
@@ -230,6 +283,16 @@ impl InOrder<'_, '_> {
         progress: &mut dyn FnMut(Progress),
     ) -> bool {
         let judge = self.attempts.judge;
+        let judgeable = self.built(task);
+        // Asked to stop while building: a compiler may have been stopped, so its build does
+        // not count.
+        if judge.interrupted().is_some() {
+            return false;
+        }
+        if !judgeable {
+            progress(Progress::Unjudged(task));
+            return true;
+        }
         let mut tally = Tally::default();
         // A task is told only once one of its cases finished (or when it has none).
         let mut started = false;
@@ -332,6 +395,9 @@ mod tests {
         interrupt_during_run: Option<usize>,
         interrupted: AtomicBool,
         started_after_interrupt: AtomicBool,
+        /// Per task, whether its one build succeeds; empty: no task has a build.
+        builds: Vec<bool>,
+        built: Mutex<Vec<usize>>,
     }
 
     impl Scripted {
@@ -342,6 +408,8 @@ mod tests {
                 interrupt_during_run: None,
                 interrupted: AtomicBool::new(false),
                 started_after_interrupt: AtomicBool::new(false),
+                builds: Vec::new(),
+                built: Mutex::new(Vec::new()),
             }
         }
 
@@ -352,10 +420,23 @@ mod tests {
     }
 
     impl CaseJudge for Scripted {
+        fn builds(&self, _task: usize) -> usize {
+            usize::from(!self.builds.is_empty())
+        }
+
+        fn build(&self, task: usize, _part: usize) -> bool {
+            self.built.lock().unwrap().push(task);
+            self.builds[task]
+        }
+
         fn judge(&self, task: usize, case: usize) -> CaseResult {
             if self.interrupted.load(Ordering::SeqCst) {
                 self.started_after_interrupt.store(true, Ordering::SeqCst);
             }
+            assert!(
+                self.builds.is_empty() || self.built.lock().unwrap().contains(&task),
+                "case {task}/{case} judged before its task was built"
+            );
             // Later cases finish sooner, so that workers deliver out of order.
             let cases = self.script[task].len();
             std::thread::sleep(Duration::from_millis(2 * (cases - case) as u64));
@@ -608,6 +689,119 @@ mod tests {
             ["skipped 0, interrupted Some(2)"]
         );
         assert!(judge.runs.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_task_that_does_not_build_is_told_in_its_place_and_its_cases_never_run() {
+        let judge = || Scripted {
+            builds: vec![true, false, true],
+            ..Scripted::new(vec![all(AC, 2), all(AC, 3), all(WA, 1)])
+        };
+        assert_eq!(
+            run(judge, &[Some(2), Some(3), Some(1)], false),
+            [
+                "start 0",
+                "case 0/0 AC",
+                "case 0/1 AC",
+                "finish 0: 2/2",
+                "unjudged 1",
+                "start 2",
+                "case 2/0 WA",
+                "finish 2: 0/1",
+                "skipped 0, interrupted None",
+            ]
+        );
+        let judge = judge();
+        run_on(&judge, &[Some(2), Some(3), Some(1)], false, None);
+        assert_eq!((0..3).map(|case| judge.runs_of(1, case)).sum::<usize>(), 0);
+        assert_eq!(
+            *judge.built.lock().unwrap(),
+            [0, 1, 2],
+            "each task built once"
+        );
+    }
+
+    /// A judge whose second task's build is the slow one, and finishes only once a case of
+    /// the first was judged (or after a long wait, noted).
+    struct BuildsBeside {
+        first_case_judged: Mutex<bool>,
+        judged: std::sync::Condvar,
+        waited_in_vain: AtomicBool,
+        built: Mutex<Vec<usize>>,
+    }
+
+    impl CaseJudge for BuildsBeside {
+        fn builds(&self, _task: usize) -> usize {
+            1
+        }
+
+        fn build_rank(&self, task: usize, _part: usize) -> u8 {
+            u8::from(task == 0)
+        }
+
+        fn build(&self, task: usize, _part: usize) -> bool {
+            self.built.lock().unwrap().push(task);
+            if task == 1 {
+                let judged = self.first_case_judged.lock().unwrap();
+                let (judged, _) = (self.judged)
+                    .wait_timeout_while(judged, Duration::from_secs(20), |judged| !*judged)
+                    .unwrap();
+                if !*judged {
+                    self.waited_in_vain.store(true, Ordering::SeqCst);
+                }
+            }
+            true
+        }
+
+        fn judge(&self, task: usize, case: usize) -> CaseResult {
+            if task == 0 {
+                *self.first_case_judged.lock().unwrap() = true;
+                self.judged.notify_all();
+            }
+            case_result(task, case, AC, 0)
+        }
+
+        fn cpu_time_limit(&self, _task: usize) -> Duration {
+            LIMIT
+        }
+
+        fn interrupted(&self) -> Option<i32> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_task_is_judged_while_another_still_builds() {
+        let judge = BuildsBeside {
+            first_case_judged: Mutex::new(false),
+            judged: std::sync::Condvar::new(),
+            waited_in_vain: AtomicBool::new(false),
+            built: Mutex::new(Vec::new()),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let settings = Settings {
+            jobs: 2,
+            fail_fast: false,
+        };
+        let mut finished = 0;
+        run_cases(
+            &judge,
+            &[Some(3), Some(2)],
+            &settings,
+            Some(&pool),
+            &mut |progress| {
+                finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
+            },
+        );
+        assert_eq!(finished, 5);
+        assert!(
+            !judge.waited_in_vain.load(Ordering::SeqCst),
+            "no case of the built task ran while the other built"
+        );
+        assert_eq!(judge.built.lock().unwrap().len(), 2);
     }
 
     /// A judge that notes, per task, whether two of its cases ran at once.

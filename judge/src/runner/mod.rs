@@ -1,5 +1,6 @@
-//! Judging many problems at once: build every solution (in parallel), run every case of every
-//! problem as one pool of jobs, and hand results to the reporter in input order as they come.
+//! Judging many problems at once: every build (solutions, checkers) and every case of every
+//! problem as one pool of jobs, each case as soon as its programs are built, and results to
+//! the reporter in input order as they come.
 //!
 //! A case whose CPU time ends near or over the limit is run again alone once the parallel
 //! pass is over, and that serial run decides: a busy machine must not produce a false TLE.
@@ -19,19 +20,15 @@ mod tasks;
 pub(crate) mod verify;
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::judging::checker::build_checker;
 use crate::problem::Problem;
 use crate::report::{Reporter, RunSummary};
-use crate::toolchain::language::{Language, LanguageId};
-use crate::toolchain::{Build, Compiler, Program};
+use crate::toolchain::Compiler;
 
 pub use cases::{run_cases, CaseJudge, CaseTotals, Progress};
-use tasks::{report, ProcessJudge, Readiness};
+use tasks::{report, ProcessJudge};
 
 /// How to judge.
 #[derive(Debug, Clone)]
@@ -76,13 +73,6 @@ pub fn judge_all(
             .build()
             .expect("a thread pool can be built")
     });
-    let (builds, checkers) = build_all(pool.as_ref(), &tasks, compiler);
-    let readiness: Vec<Readiness> = tasks
-        .iter()
-        .zip(&builds)
-        .zip(&checkers)
-        .map(|((task, build), checker)| Readiness::of(task, build, checker))
-        .collect();
     // A problem judged with several solution files (one per language) counts once.
     let mut ids: Vec<&str> = tasks
         .iter()
@@ -100,18 +90,14 @@ pub fn judge_all(
         problems: ids.len() + unloaded,
         ..RunSummary::default()
     };
-    let judge = ProcessJudge(&readiness);
-    let cases: Vec<Option<usize>> = readiness
-        .iter()
-        .map(|ready| match ready {
-            Readiness::Ready { task, .. } => Some(task.problem.cases.len()),
-            _ => None,
-        })
+    let judge = ProcessJudge::new(&tasks, compiler);
+    let cases: Vec<Option<usize>> = (tasks.iter())
+        .map(|task| task.as_ref().ok().map(|task| task.problem.cases.len()))
         .collect();
     reporter.run_started(cases.iter().flatten().sum());
-    let mut scored = vec![Vec::new(); readiness.len()];
+    let mut scored = vec![Vec::new(); tasks.len()];
     let totals = run_cases(&judge, &cases, settings, pool.as_ref(), &mut |progress| {
-        report(&readiness, progress, &mut summary, &mut scored, reporter)
+        report(&judge, progress, &mut summary, &mut scored, reporter)
     });
     summary.tally = totals.tally;
     summary.skipped = totals.skipped;
@@ -123,82 +109,4 @@ pub fn judge_all(
     }
     reporter.run_finished(&summary);
     summary
-}
-
-/// A loaded task's solution build, and its checker's (`None` for a task that failed to load).
-type Builds = (
-    Vec<Option<Result<Build, Error>>>,
-    Vec<Option<Result<Option<Program>, Error>>>,
-);
-
-/// Builds every loaded task's solution and checker, on the pool's threads when there is one,
-/// each thread taking the next build from one list with the slowest first (a JVM compiler,
-/// then other compilers, then the checks of interpreted languages): the longest build then
-/// starts at once instead of last, alone on one core while the others wait.
-fn build_all(
-    pool: Option<&rayon::ThreadPool>,
-    tasks: &[Result<Task, Error>],
-    compiler: &Compiler,
-) -> Builds {
-    let solutions: Vec<OnceLock<Result<Build, Error>>> =
-        tasks.iter().map(|_| OnceLock::new()).collect();
-    let checkers: Vec<OnceLock<Result<Option<Program>, Error>>> =
-        tasks.iter().map(|_| OnceLock::new()).collect();
-    // (how slow, which task, its checker rather than its solution)
-    let mut jobs: Vec<(u8, usize, &Task, bool)> = Vec::new();
-    for (index, task) in tasks.iter().enumerate() {
-        let Ok(task) = task else { continue };
-        jobs.push((build_cost(&task.solution), index, task, false));
-        if let Some(checker) = &task.problem.checker {
-            jobs.push((build_cost(&checker.source), index, task, true));
-        }
-    }
-    jobs.sort_by_key(|&(cost, ..)| cost);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        while let Some(&(_, index, task, checker)) = jobs.get(next.fetch_add(1, Ordering::Relaxed))
-        {
-            if checker {
-                let _ = checkers[index].set(build_checker(compiler, &task.problem));
-            } else {
-                let built = task
-                    .problem
-                    .solution_sources(&task.solution)
-                    .and_then(|sources| compiler.build_from(&task.solution, sources));
-                let _ = solutions[index].set(built);
-            }
-        }
-    };
-    match pool {
-        Some(pool) => pool.scope(|scope| {
-            for _ in 0..pool.current_num_threads() {
-                scope.spawn(|_| work());
-            }
-        }),
-        None => work(),
-    }
-    let loaded = |index: usize| tasks[index].is_ok();
-    (
-        solutions
-            .into_iter()
-            .enumerate()
-            .map(|(index, built)| loaded(index).then(|| built.into_inner().expect("built above")))
-            .collect(),
-        checkers
-            .into_iter()
-            .enumerate()
-            .map(|(index, built)| loaded(index).then(|| built.into_inner().unwrap_or(Ok(None))))
-            .collect(),
-    )
-}
-
-/// How long a program's build is likely to take, as a rank (smaller first): a compiler that
-/// starts a JVM, another compiler, a syntax check of an interpreted language.
-fn build_cost(source: &std::path::Path) -> u8 {
-    match Language::of(source).map(|language| language.id) {
-        Some(LanguageId::Java | LanguageId::Kotlin) => 0,
-        Some(LanguageId::Python3 | LanguageId::Python2 | LanguageId::JavaScript)
-        | Some(LanguageId::Bash | LanguageId::Scripts) => 2,
-        _ => 1,
-    }
 }

@@ -34,6 +34,17 @@ pub enum Build {
     CompileError(String),
 }
 
+/// How long a program's build is likely to take, as a rank (smaller first): a compiler that
+/// starts a JVM, another compiler, a syntax check of an interpreted language.
+pub fn build_rank(source: &Path) -> u8 {
+    match Language::of(source).map(|language| language.id) {
+        Some(LanguageId::Java | LanguageId::Kotlin) => 0,
+        Some(LanguageId::Python3 | LanguageId::Python2 | LanguageId::JavaScript)
+        | Some(LanguageId::Bash | LanguageId::Scripts) => 2,
+        _ => 1,
+    }
+}
+
 /// Builds sources into a cache folder; safe to share between threads.
 #[derive(Debug)]
 pub struct Compiler {

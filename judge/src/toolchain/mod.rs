@@ -10,5 +10,5 @@ pub(crate) mod program;
 pub(crate) mod signature;
 pub(crate) mod sources;
 
-pub use compiler::{Build, Compiler};
+pub use compiler::{build_rank, Build, Compiler};
 pub use program::{Limits, Program, RunOptions};
