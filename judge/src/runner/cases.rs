@@ -228,8 +228,12 @@ impl InOrder<'_, '_> {
     /// they are built right here.
     fn built(&mut self, task: usize) -> bool {
         if !self.pooled {
+            // Every part, as the workers would: a checker's fault is told before a compile error.
             let parts = self.attempts.judge.builds(task);
-            return (0..parts).fold(true, |ok, part| self.attempts.build(task, part) && ok);
+            let built: Vec<bool> = (0..parts)
+                .map(|part| self.attempts.build(task, part))
+                .collect();
+            return built.iter().all(|&ok| ok);
         }
         loop {
             if let Some(judgeable) = self.queue.readiness(task) {
