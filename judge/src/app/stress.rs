@@ -43,6 +43,7 @@ pub fn stress(context: &Context, args: StressArgs) -> Result<Outcome> {
     let found = stress::stress(
         &problem,
         &context.compiler(),
+        context.jobs,
         &solution,
         budget,
         first_seed,

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use super::transaction::{Session, Transaction};
 use super::{
-    build_tool, case_paths, group_of, in_parallel, on_disk, run_tool, OnDisk, Tool, Validator,
+    build_tool, case_paths, group_of, in_parallel, on_disk, prebuild_tools, run_tool, OnDisk, Tool,
+    Validator,
 };
 use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{
@@ -79,6 +80,7 @@ pub fn generate(
         .ok_or_else(|| Error::corpus(problem.dir.join(RECIPE_FILE), CorpusFault::NoRecipe))?;
     let planned = recipe.cases();
     let mut provenance = Provenance::load(&problem.dir)?;
+    prebuild_tools(compiler, problem, Vec::new(), jobs);
     let generator = build_tool(compiler, problem, GENERATOR_FILE)?;
     let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
     let validator = Validator::of(compiler, problem)?;

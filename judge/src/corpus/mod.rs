@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{CorpusFault, Error, Result};
 use crate::judging::verdict::classify_run;
-use crate::problem::layout::TESTS_DIR;
+use crate::problem::layout::{GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR};
 use crate::problem::provenance::content_hash;
 use crate::problem::Problem;
 use crate::toolchain::{Build, Compiler, Program};
@@ -57,6 +57,28 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
         }),
         Build::CompileError(message) => Err(Error::DoesNotCompile { path, message }),
     }
+}
+
+/// Builds the programs of the problem folder that a command runs (its generator, reference
+/// and validator, where there), with `also`, `jobs` at a time, for the builds that follow to
+/// find them done; a fault is left for them to report.
+fn prebuild_tools(
+    compiler: &Compiler,
+    problem: &Problem,
+    also: Vec<(PathBuf, Result<crate::toolchain::sources::Sources>)>,
+    jobs: usize,
+) {
+    let validator = validate::validator_file(problem).ok().flatten();
+    let tools = [GENERATOR_FILE, REFERENCE_FILE]
+        .map(|file| problem.dir.join(file))
+        .into_iter()
+        .chain(validator)
+        .filter(|path| path.is_file())
+        .map(|path| {
+            let sources = problem.own_program_sources(&path);
+            (path, sources)
+        });
+    compiler.prebuild(tools.chain(also).collect(), jobs);
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

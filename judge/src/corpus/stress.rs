@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::corpus::{add_case, build_tool, run_tool, Expected, Naming, Tool, Validator};
+use crate::corpus::{
+    add_case, build_tool, prebuild_tools, run_tool, Expected, Naming, Tool, Validator,
+};
 use crate::error::{CorpusFault, Error, Result};
 use crate::judging::judge_case;
 use crate::judging::verdict::Verdict;
@@ -108,11 +110,12 @@ impl Programs<'_> {
     }
 }
 
-/// Stresses `solution` on `problem`, with seeds from `first_seed` on; `progress` is told the
-/// number of runs so far after each one.
+/// Stresses `solution` on `problem`, with seeds from `first_seed` on, its programs built
+/// `jobs` at a time; `progress` is told the number of runs so far after each one.
 pub fn stress(
     problem: &Problem,
     compiler: &Compiler,
+    jobs: usize,
     solution: &Path,
     budget: Budget,
     first_seed: u64,
@@ -123,6 +126,17 @@ pub fn stress(
         .ok_or_else(|| {
             Error::corpus(problem.dir.join(RECIPE_FILE), CorpusFault::NoStressSection)
         })?;
+    let checker = problem.checker.iter().map(|spec| {
+        let sources = problem.own_program_sources(&spec.source);
+        (spec.source.clone(), sources)
+    });
+    let solution_sources = (solution.to_path_buf(), problem.solution_sources(solution));
+    prebuild_tools(
+        compiler,
+        problem,
+        checker.chain([solution_sources]).collect(),
+        jobs,
+    );
     let solution = match compiler.build_from(solution, problem.solution_sources(solution)?)? {
         Build::Ready(program) => program,
         Build::CompileError(message) => {

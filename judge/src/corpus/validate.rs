@@ -81,7 +81,7 @@ pub fn group_of(name: &str) -> Option<&str> {
 }
 
 /// The problem's `validator.<ext>`, where it has one in a language the judge knows.
-fn validator_file(problem: &Problem) -> Result<Option<PathBuf>> {
+pub(super) fn validator_file(problem: &Problem) -> Result<Option<PathBuf>> {
     let entries =
         std::fs::read_dir(&problem.dir).map_err(|error| Error::io(&problem.dir, error))?;
     let mut found: Vec<PathBuf> = entries

@@ -34,6 +34,11 @@ pub enum Build {
     CompileError(String),
 }
 
+/// A lock that a thread's panic elsewhere does not poison for the others.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// How long a program's build is likely to take, as a rank (smaller first): a compiler that
 /// starts a JVM, another compiler, a syntax check of an interpreted language.
 pub fn build_rank(source: &Path) -> u8 {
@@ -57,6 +62,9 @@ pub struct Compiler {
     static_libraries: Mutex<HashMap<&'static str, bool>>,
     /// The cache folder was made passable for root's judged programs (`searchable_by_all`).
     cache_searchable: std::sync::Once,
+    /// The compilers' messages for the builds that failed, by cache key: the cache keeps
+    /// only successes, and a build asked for again in the same run is not compiled again.
+    compile_errors: Mutex<HashMap<String, String>>,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -75,6 +83,7 @@ impl Compiler {
             real_tools: Mutex::new(HashMap::new()),
             static_libraries: Mutex::new(HashMap::new()),
             cache_searchable: std::sync::Once::new(),
+            compile_errors: Mutex::new(HashMap::new()),
             sandbox,
         }
     }
@@ -83,6 +92,32 @@ impl Compiler {
     /// file, unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
         self.build_from(source, Sources::read(source)?)
+    }
+
+    /// Builds `programs` (each a source with its files as they are to be built), `threads` at
+    /// a time and the likely slowest first (`build_rank`), for the builds asked for next to
+    /// find them done: a command's builds then share the cores instead of taking turns. A
+    /// fault is left for that later build to report.
+    pub fn prebuild(&self, programs: Vec<(PathBuf, Result<Sources>)>, threads: usize) {
+        let mut programs: Vec<(PathBuf, Sources)> = (programs.into_iter())
+            .filter_map(|(source, sources)| Some((source, sources.ok()?)))
+            .collect();
+        programs.sort_by_key(|(source, _)| build_rank(source));
+        let threads = threads.min(programs.len());
+        let waiting = Mutex::new(programs.into_iter());
+        let work = || loop {
+            let next = lock(&waiting).next();
+            let Some((source, sources)) = next else {
+                return;
+            };
+            let _ = self.build_from(&source, sources);
+        };
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
     }
 
     /// Builds the program at `source` from `sources`, its files as they are to be built (a
@@ -129,6 +164,9 @@ impl Compiler {
                 sandbox: Arc::clone(&self.sandbox),
             })
         };
+        if let Some(message) = lock(&self.compile_errors).get(&key) {
+            return Ok(Build::CompileError(message.clone()));
+        }
         if dir.is_dir() {
             open_to_all(&dir);
             self.cache_searchable
@@ -172,6 +210,7 @@ impl Compiler {
             without_perf_data(argv.into_iter().chain(local).collect())
         });
         if let Some(message) = self.compile(source, &sources, staging.path(), &origin, compile)? {
+            lock(&self.compile_errors).insert(key, message.clone());
             return Ok(Build::CompileError(message));
         }
         let staging = staging.keep();
@@ -255,10 +294,7 @@ impl Compiler {
     /// C++, the static C++ library, which `-static` needs; when it does not, a warning
     /// names what to install, once.
     fn links_statically(&self, tool: &'static str) -> bool {
-        let mut known = self
-            .static_libraries
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut known = lock(&self.static_libraries);
         *known.entry(tool).or_insert_with(|| {
             let archives: &[&str] = match tool {
                 "g++" | "c++" | "clang++" => &["libc.a", "libstdc++.a"],
@@ -325,7 +361,7 @@ impl Compiler {
     /// -version`; a rustup proxy that could not be resolved stands for whichever toolchain is
     /// selected, and is always asked.
     fn version(&self, language: &'static Language, tool: Option<&str>) -> Result<String> {
-        let versions = || self.versions.lock().unwrap_or_else(|e| e.into_inner());
+        let versions = || lock(&self.versions);
         let asked = format!("{}\0{}", language.name, tool.unwrap_or_default());
         // Not held while a toolchain is asked: languages are asked in parallel.
         if let Some(version) = versions().get(&asked) {
@@ -449,7 +485,7 @@ impl Compiler {
     fn real_tool(&self, language: &'static Language, folder: &Path) -> Option<String> {
         let ask = language.real_executable?;
         let tool = *language.version.first()?;
-        let mut real_tools = self.real_tools.lock().unwrap_or_else(|e| e.into_inner());
+        let mut real_tools = lock(&self.real_tools);
         real_tools
             .entry((language.name, folder.to_path_buf()))
             .or_insert_with(|| {

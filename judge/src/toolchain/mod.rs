@@ -12,3 +12,4 @@ pub(crate) mod sources;
 
 pub use compiler::{build_rank, Build, Compiler};
 pub use program::{Limits, Program, RunOptions};
+pub use sources::Sources;

@@ -114,3 +114,27 @@ fn a_repositorys_rust_toolchain_file_chooses_the_toolchain() {
         String::from_utf8_lossy(&with.stderr)
     );
 }
+
+#[test]
+fn programs_built_ahead_are_found_built_and_a_compile_error_stays_one() {
+    use judge::toolchain::{Build, Compiler, Sources};
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.c");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&good, "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(&bad, "int main(void) { return }\n").unwrap();
+    // This test binary cannot be a run supervisor: the judge's binary is (as in `verdicts`).
+    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
+    let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+    let programs = [&good, &bad].map(|path| (path.clone(), Sources::read(path)));
+    compiler.prebuild(programs.into(), 2);
+    let built = compiler.build(&good).unwrap();
+    assert!(
+        matches!(&built, Build::Ready(program) if program.cached),
+        "{built:?}"
+    );
+    let Build::CompileError(message) = compiler.build(&bad).unwrap() else {
+        panic!("bad.c compiled");
+    };
+    assert!(message.contains("bad.c"), "{message}");
+}

@@ -82,13 +82,23 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// and their verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let root = problem.dir.join(SUBMISSIONS_DIR);
+    let yaml = SubmissionsYaml::read(&root);
+    let entries = match &yaml {
+        Ok(yaml) => plan(&root, yaml, problem, compiler),
+        Err(_) => Vec::new(),
+    };
+    prebuild(
+        &validation::programs(problem),
+        &entries,
+        problem,
+        compiler,
+        jobs,
+    );
     let mut report = VerifyReport {
         data: validation::check_data(problem, compiler, jobs)?,
         ..VerifyReport::default()
     };
-    let yaml = SubmissionsYaml::read(&root)?;
-    let entries = plan(&root, &yaml, problem, compiler);
-    prebuild(&entries, problem, compiler, jobs);
+    yaml?;
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let rows_of = |judged: Vec<SubmissionRun>| judged.iter().map(SubmissionRun::row).collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {

@@ -159,35 +159,28 @@ pub(super) fn skip_unavailable(
         .collect()
 }
 
-/// Builds the submissions to judge, `jobs` at a time, before any is judged: the accepted ones
-/// may be judged first (to decide a derived time limit), and the others then find their
-/// builds in the cache. A failure is left for its row to report.
+/// Builds everything the verify of `problem` runs, `jobs` at a time and the slowest first:
+/// its validators and checker (`programs`) and the submissions to judge, before any of them
+/// runs: the accepted submissions may be judged first (to decide a derived time limit), and
+/// the others then find their builds in the cache. A failure is left for its row to report.
 pub(super) fn prebuild(
+    programs: &[PathBuf],
     entries: &[PlannedSubmission],
     problem: &Problem,
     compiler: &Compiler,
     jobs: usize,
 ) {
-    use rayon::prelude::*;
-    let sources: Vec<(&Path, Problem)> = entries
-        .iter()
-        .filter_map(|entry| match entry {
-            PlannedSubmission::Judge {
-                submission, choice, ..
-            } => Some((submission.as_path(), with_choice(problem.clone(), choice))),
-            PlannedSubmission::Skipped(_) => None,
-        })
-        .collect();
-    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(jobs).build() else {
-        return;
-    };
-    pool.install(|| {
-        sources.par_iter().for_each(|(source, problem)| {
-            let _ = problem
-                .solution_sources(source)
-                .and_then(|sources| compiler.build_from(source, sources));
-        })
+    let own = (programs.iter()).map(|path| (path.clone(), problem.own_program_sources(path)));
+    let submissions = entries.iter().filter_map(|entry| match entry {
+        PlannedSubmission::Judge {
+            submission, choice, ..
+        } => {
+            let problem = with_choice(problem.clone(), choice);
+            Some((submission.clone(), problem.solution_sources(submission)))
+        }
+        PlannedSubmission::Skipped(_) => None,
     });
+    compiler.prebuild(own.chain(submissions).collect(), jobs);
 }
 
 /// `problem` judging a submission in the language and from the entry point `choice` names.

@@ -68,6 +68,18 @@ enum Said {
     Refuses(String),
 }
 
+/// The programs that the check of `problem`'s data builds: its validators that are not
+/// scripts, and its checker.
+pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
+    let validators = ValidationPlan::of(problem)
+        .map(|plan| [plan.input_validators, plan.answer_validators].concat())
+        .unwrap_or_default();
+    (validators.into_iter())
+        .filter(|path| script_tools(path).is_none())
+        .chain(problem.checker.iter().map(|spec| spec.source.clone()))
+        .collect()
+}
+
 /// Checks the data of the package `problem`, `jobs` validator runs at a time.
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
