@@ -16,6 +16,7 @@ pub type Files = Vec<(String, Vec<u8>)>;
 /// The files of one program, ready to be copied into a build folder.
 #[derive(Debug, Clone)]
 pub struct Sources {
+    /// The language it is built and run in.
     pub language: &'static Language,
     /// Every file of the program: its path relative to the build folder, and its bytes.
     pub files: Files,
