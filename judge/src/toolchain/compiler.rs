@@ -485,26 +485,31 @@ impl Compiler {
     fn real_tool(&self, language: &'static Language, folder: &Path) -> Option<String> {
         let ask = language.real_executable?;
         let tool = *language.version.first()?;
-        let mut real_tools = lock(&self.real_tools);
-        real_tools
-            .entry((language.name, folder.to_path_buf()))
-            .or_insert_with(|| {
-                if !is_proxy(&find_on_path(std::ffi::OsStr::new(tool))) {
-                    return None;
-                }
-                let output = Command::new(find_on_path(std::ffi::OsStr::new(ask[0])))
-                    .args(&ask[1..])
-                    .current_dir(folder)
-                    .stderr(std::process::Stdio::null())
-                    .output()
-                    .ok()?;
-                let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
-                (output.status.success()
-                    && Path::new(&path).is_absolute()
-                    && Path::new(&path).is_file())
-                .then_some(path)
-            })
-            .clone()
+        let key = (language.name, folder.to_path_buf());
+        // Not held while a shim is asked (pyenv's takes a tenth of a second or more):
+        // languages are asked in parallel, and one shim must not make the others wait.
+        if let Some(known) = lock(&self.real_tools).get(&key) {
+            return known.clone();
+        }
+        let ask = || {
+            if !is_proxy(&find_on_path(std::ffi::OsStr::new(tool))) {
+                return None;
+            }
+            let output = Command::new(find_on_path(std::ffi::OsStr::new(ask[0])))
+                .args(&ask[1..])
+                .current_dir(folder)
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
+            (output.status.success()
+                && Path::new(&path).is_absolute()
+                && Path::new(&path).is_file())
+            .then_some(path)
+        };
+        let real = ask();
+        lock(&self.real_tools).insert(key, real.clone());
+        real
     }
 }
 
