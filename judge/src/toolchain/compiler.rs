@@ -34,6 +34,19 @@ pub enum Build {
     CompileError(String),
 }
 
+/// A build of one cache key under way (`Compiler::claim`); its end lets a waiting thread on.
+struct Claim<'a> {
+    compiler: &'a Compiler,
+    key: String,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        lock(&self.compiler.building).remove(&self.key);
+        self.compiler.built.notify_all();
+    }
+}
+
 /// A lock that a thread's panic elsewhere does not poison for the others.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
@@ -65,6 +78,11 @@ pub struct Compiler {
     /// The compilers' messages for the builds that failed, by cache key: the cache keeps
     /// only successes, and a build asked for again in the same run is not compiled again.
     compile_errors: Mutex<HashMap<String, String>>,
+    /// The cache keys being built now, and the signal that one was: a second thread asking
+    /// for the same build (a problem's checker, for each of its solutions) waits for the
+    /// first instead of compiling it again beside it.
+    building: Mutex<std::collections::HashSet<String>>,
+    built: std::sync::Condvar,
     /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
@@ -84,6 +102,8 @@ impl Compiler {
             static_libraries: Mutex::new(HashMap::new()),
             cache_searchable: std::sync::Once::new(),
             compile_errors: Mutex::new(HashMap::new()),
+            building: Mutex::new(std::collections::HashSet::new()),
+            built: std::sync::Condvar::new(),
             sandbox,
         }
     }
@@ -164,6 +184,7 @@ impl Compiler {
                 sandbox: Arc::clone(&self.sandbox),
             })
         };
+        let _claim = self.claim(&key);
         if let Some(message) = lock(&self.compile_errors).get(&key) {
             return Ok(Build::CompileError(message.clone()));
         }
@@ -222,6 +243,19 @@ impl Compiler {
             }
         }
         Ok(ready(false))
+    }
+
+    /// The right to build `key`, once no other thread of this compiler is building it.
+    fn claim(&self, key: &str) -> Claim<'_> {
+        let mut building = lock(&self.building);
+        while building.contains(key) {
+            building = self.built.wait(building).unwrap_or_else(|e| e.into_inner());
+        }
+        building.insert(key.to_owned());
+        Claim {
+            compiler: self,
+            key: key.to_owned(),
+        }
     }
 
     /// Runs the language's compiler (if it has one) on `sources`, staged in `staging`; the

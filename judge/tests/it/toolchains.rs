@@ -138,3 +138,28 @@ fn programs_built_ahead_are_found_built_and_a_compile_error_stays_one() {
     };
     assert!(message.contains("bad.c"), "{message}");
 }
+
+#[test]
+fn a_program_asked_for_by_two_threads_at_once_is_compiled_once() {
+    use judge::toolchain::{Build, Compiler};
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("twice.c");
+    std::fs::write(&source, "int main(void) { return 0; }\n").unwrap();
+    // This test binary cannot be a run supervisor: the judge's binary is (as in `verdicts`).
+    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
+    let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+    let start = std::sync::Barrier::new(2);
+    let compiled: Vec<bool> = std::thread::scope(|scope| {
+        let both = [(); 2].map(|_| {
+            scope.spawn(|| {
+                start.wait();
+                match compiler.build(&source).unwrap() {
+                    Build::Ready(program) => !program.cached,
+                    Build::CompileError(message) => panic!("{message}"),
+                }
+            })
+        });
+        both.map(|thread| thread.join().unwrap()).into()
+    });
+    assert_eq!(compiled.iter().filter(|&&c| c).count(), 1, "{compiled:?}");
+}
