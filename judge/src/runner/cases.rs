@@ -782,24 +782,10 @@ mod tests {
             waited_in_vain: AtomicBool::new(false),
             built: Mutex::new(Vec::new()),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let settings = Settings {
-            jobs: 2,
-            fail_fast: false,
-        };
         let mut finished = 0;
-        run_cases(
-            &judge,
-            &[Some(3), Some(2)],
-            &settings,
-            Some(&pool),
-            &mut |progress| {
-                finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
-            },
-        );
+        run_on_threads(2, &judge, &[Some(3), Some(2)], &mut |progress| {
+            finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
+        });
         assert_eq!(finished, 5);
         assert!(
             !judge.waited_in_vain.load(Ordering::SeqCst),
@@ -851,7 +837,7 @@ mod tests {
         };
         let mut finished = Vec::new();
         let cases = [Some(6), Some(6), Some(6)];
-        run_on_three_threads(&judge, &cases, &mut |progress| {
+        run_on_threads(3, &judge, &cases, &mut |progress| {
             if let Progress::CaseFinished(_, result) = progress {
                 finished.push(result.name.clone());
             }
@@ -895,7 +881,7 @@ mod tests {
     fn a_pool_of_n_threads_runs_n_cases_at_once_the_calling_thread_among_them() {
         let judge = Concurrency::default();
         let mut finished = 0;
-        run_on_three_threads(&judge, &[Some(20), Some(20)], &mut |progress| {
+        run_on_threads(3, &judge, &[Some(20), Some(20)], &mut |progress| {
             finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
         });
         assert_eq!(finished, 40);
@@ -903,18 +889,19 @@ mod tests {
         assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
     }
 
-    /// `run_cases` on a pool of three threads, every case judged.
-    fn run_on_three_threads(
+    /// `run_cases` on a pool of `threads` threads, every case judged.
+    fn run_on_threads(
+        threads: usize,
         judge: &dyn CaseJudge,
         cases: &[Option<usize>],
         progress: &mut dyn FnMut(Progress),
     ) {
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
+            .num_threads(threads)
             .build()
             .unwrap();
         let settings = Settings {
-            jobs: 3,
+            jobs: threads,
             fail_fast: false,
         };
         run_cases(judge, cases, &settings, Some(&pool), progress);
