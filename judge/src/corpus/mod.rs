@@ -23,7 +23,7 @@ use crate::judging::verdict::classify_run;
 use crate::problem::layout::{GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR};
 use crate::problem::provenance::content_hash;
 use crate::problem::Problem;
-use crate::toolchain::{Build, Compiler, Program};
+use crate::toolchain::{Build, Compiler, Program, Sources};
 
 /// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
@@ -65,7 +65,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
 fn prebuild_tools(
     compiler: &Compiler,
     problem: &Problem,
-    also: Vec<(PathBuf, Result<crate::toolchain::sources::Sources>)>,
+    also: Vec<(PathBuf, Result<Sources>)>,
     jobs: usize,
 ) {
     let validator = validate::validator_file(problem).ok().flatten();

@@ -230,10 +230,9 @@ impl InOrder<'_, '_> {
         if !self.pooled {
             // Every part, as the workers would: a checker's fault is told before a compile error.
             let parts = self.attempts.judge.builds(task);
-            let built: Vec<bool> = (0..parts)
+            return (0..parts)
                 .map(|part| self.attempts.build(task, part))
-                .collect();
-            return built.iter().all(|&ok| ok);
+                .fold(true, |all, ok| all & ok);
         }
         loop {
             if let Some(judgeable) = self.queue.readiness(task) {

@@ -72,7 +72,8 @@ impl QueueState {
     }
 
     fn is_empty(&self) -> bool {
-        self.builds.is_empty() && self.tasks.iter().all(|task| task.next == task.count)
+        let open = &self.tasks[self.first_open..];
+        self.builds.is_empty() && open.iter().all(|task| task.next == task.count)
     }
 }
 

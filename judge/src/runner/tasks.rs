@@ -27,7 +27,8 @@ pub(super) enum Readiness<'a> {
 }
 
 impl<'a> Readiness<'a> {
-    /// A task with its solution's build and its checker's (`None` when it has none).
+    /// A task with its solution's build (there once it was built) and its checker's (`None`
+    /// when it has none).
     fn of(
         task: &'a Result<Task, Error>,
         build: Option<&'a Result<Build, Error>>,

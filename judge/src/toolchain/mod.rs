@@ -10,6 +10,7 @@ pub(crate) mod program;
 pub(crate) mod signature;
 pub(crate) mod sources;
 
-pub use compiler::{build_rank, Build, Compiler};
+pub(crate) use compiler::build_rank;
+pub use compiler::{Build, Compiler};
 pub use program::{Limits, Program, RunOptions};
 pub use sources::Sources;

@@ -116,16 +116,14 @@ fn a_repositorys_rust_toolchain_file_chooses_the_toolchain() {
 }
 
 #[test]
-fn programs_built_ahead_are_found_built_and_a_compile_error_stays_one() {
-    use judge::toolchain::{Build, Compiler, Sources};
+fn programs_built_ahead_are_found_built_and_a_compile_error_still_says_so() {
+    use judge::toolchain::{Build, Sources};
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("good.c");
     let bad = dir.path().join("bad.c");
     std::fs::write(&good, "int main(void) { return 0; }\n").unwrap();
     std::fs::write(&bad, "int main(void) { return }\n").unwrap();
-    // This test binary cannot be a run supervisor: the judge's binary is (as in `verdicts`).
-    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
-    let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+    let compiler = library_compiler(&dir.path().join("cache"));
     let programs = [&good, &bad].map(|path| (path.clone(), Sources::read(path)));
     compiler.prebuild(programs.into(), 2);
     let built = compiler.build(&good).unwrap();
@@ -141,13 +139,11 @@ fn programs_built_ahead_are_found_built_and_a_compile_error_stays_one() {
 
 #[test]
 fn a_program_asked_for_by_two_threads_at_once_is_compiled_once() {
-    use judge::toolchain::{Build, Compiler};
+    use judge::toolchain::Build;
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("twice.c");
     std::fs::write(&source, "int main(void) { return 0; }\n").unwrap();
-    // This test binary cannot be a run supervisor: the judge's binary is (as in `verdicts`).
-    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
-    let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+    let compiler = library_compiler(&dir.path().join("cache"));
     let start = std::sync::Barrier::new(2);
     let compiled: Vec<bool> = std::thread::scope(|scope| {
         let both = [(); 2].map(|_| {

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use judge::problem::Repository;
 use judge::report::Collector;
 use judge::runner::{judge_all, Settings, Task};
-use judge::toolchain::Compiler;
+
+use crate::common::library_compiler;
 
 /// Fixture solution (file stem), the verdict of each of the two cases (one entry for CE), and
 /// a fragment the first failure's message must hold.
@@ -120,8 +121,6 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         run_folders_left().is_empty(),
         "run folders of an earlier run in this process"
     );
-    // This test binary cannot be a run supervisor: the judge's binary is.
-    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
     let dir = fixture_dir();
     let repository = Repository {
         root: dir.clone(),
@@ -163,7 +162,7 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         })
         .collect();
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache");
-    let compiler = Compiler::new(cache, Default::default());
+    let compiler = library_compiler(&cache);
     let mut collected = Collector::default();
     let summary = judge_all(
         tasks,

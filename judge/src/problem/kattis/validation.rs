@@ -74,13 +74,8 @@ impl ValidationPlan {
     /// The validators and the data of the loaded package `problem`.
     pub fn of(problem: &Problem) -> Result<ValidationPlan> {
         let package = problem.package.as_ref().expect("a package's problem");
-        let dir = &problem.dir;
-        let [current, deprecated] = INPUT_VALIDATORS_DIRS;
-        let mut input_validators = submissions_in(&dir.join(current));
-        let old = submissions_in(&dir.join(deprecated));
-        let deprecated_folder = !old.is_empty();
-        input_validators.extend(old);
-        let answer_validators = submissions_in(&dir.join(ANSWER_VALIDATORS_DIR));
+        let (input_validators, deprecated_folder) = input_validators(&problem.dir);
+        let answer_validators = answer_validators(&problem.dir);
         let mut cases = Vec::new();
         let mut incomplete = Vec::new();
         for case in &problem.cases {
@@ -108,6 +103,27 @@ impl ValidationPlan {
             incomplete,
         })
     }
+}
+
+/// The input validators of the package in `dir` (the deprecated folder's after the
+/// current one's), and whether the deprecated folder holds any.
+fn input_validators(dir: &Path) -> (Vec<PathBuf>, bool) {
+    let [current, deprecated] = INPUT_VALIDATORS_DIRS;
+    let mut validators = submissions_in(&dir.join(current));
+    let old = submissions_in(&dir.join(deprecated));
+    let deprecated_folder = !old.is_empty();
+    validators.extend(old);
+    (validators, deprecated_folder)
+}
+
+fn answer_validators(dir: &Path) -> Vec<PathBuf> {
+    submissions_in(&dir.join(ANSWER_VALIDATORS_DIR))
+}
+
+/// Every validator of the package in `dir`, input validators first, without reading its
+/// data.
+pub fn validators(dir: &Path) -> Vec<PathBuf> {
+    [input_validators(dir).0, answer_validators(dir)].concat()
 }
 
 /// A judged case, with its groups' validator arguments.

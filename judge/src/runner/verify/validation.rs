@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::judging::checker::{build_checker, check, Judgement};
 use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
-use crate::problem::kattis::validation::{DataCase, Expect, ValidationPlan};
+use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
 use crate::problem::{Problem, TestCase};
 use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
@@ -71,10 +71,7 @@ enum Said {
 /// The programs that the check of `problem`'s data builds: its validators that are not
 /// scripts, and its checker.
 pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
-    let validators = ValidationPlan::of(problem)
-        .map(|plan| [plan.input_validators, plan.answer_validators].concat())
-        .unwrap_or_default();
-    (validators.into_iter())
+    (validators(&problem.dir).into_iter())
         .filter(|path| script_tools(path).is_none())
         .chain(problem.checker.iter().map(|spec| spec.source.clone()))
         .collect()

@@ -122,6 +122,13 @@ pub fn toolchains_first_path() -> &'static std::ffi::OsStr {
 }
 
 /// The judge binary, run at the repository's root.
+/// A compiler of the library's own, keeping its builds in `cache`. This test binary cannot be
+/// a run supervisor: the judge's binary is, and every caller names the same one.
+pub fn library_compiler(cache: &Path) -> judge::toolchain::Compiler {
+    std::env::set_var("JUDGE_SUPERVISOR", env!("CARGO_BIN_EXE_judge"));
+    judge::toolchain::Compiler::new(cache.to_path_buf(), Default::default())
+}
+
 pub fn judge() -> Command {
     judge_in(&repository_root())
 }
