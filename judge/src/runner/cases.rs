@@ -767,10 +767,6 @@ mod tests {
         fn cpu_time_limit(&self, _task: usize) -> Duration {
             LIMIT
         }
-
-        fn interrupted(&self) -> Option<i32> {
-            None
-        }
     }
 
     #[test]
@@ -821,10 +817,6 @@ mod tests {
         fn one_at_a_time(&self, task: usize) -> bool {
             self.one_at_a_time[task]
         }
-
-        fn interrupted(&self) -> Option<i32> {
-            None
-        }
     }
 
     #[test]
@@ -869,10 +861,6 @@ mod tests {
 
         fn cpu_time_limit(&self, _task: usize) -> Duration {
             LIMIT
-        }
-
-        fn interrupted(&self) -> Option<i32> {
-            None
         }
     }
 
