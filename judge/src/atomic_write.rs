@@ -44,11 +44,30 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Writes a report (the last run's, a shard's `--json`) atomically but without waiting for
 /// the disk: a run writes one or two, and a power cut costs only a re-run.
+///
+/// An existing report is swapped with the new one, not renamed over: ext4 writes out a file
+/// renamed over another at the rename (its `auto_da_alloc`), 0.2-1 ms of every run's end,
+/// while a swap and the removal of the old one take 0.02 ms. Readers still see a whole file.
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
-    staged(path, bytes, false)?
-        .persist(path)
-        .map(drop)
-        .map_err(|error| Error::io(path, error.error))
+    let staged = staged(path, bytes, false)?;
+    let is_file = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file());
+    let swapped = is_file.then(|| rustix::fs::renameat_with(
+        rustix::fs::CWD,
+        staged.path(),
+        rustix::fs::CWD,
+        path,
+        rustix::fs::RenameFlags::EXCHANGE,
+    ));
+    match swapped {
+        // The temporary name holds the old report now, which dropping `staged` removes.
+        Some(Ok(())) => Ok(()),
+        // No report yet, not a file (a folder there stays an error), or a file system that
+        // cannot swap: a plain rename.
+        _ => staged
+            .persist(path)
+            .map(drop)
+            .map_err(|error| Error::io(path, error.error)),
+    }
 }
 
 /// Creates the file only if it does not exist yet (no race with another writer).
@@ -212,6 +231,26 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["b.out"]);
+    }
+
+    #[test]
+    fn a_record_rewritten_is_swapped_in_and_a_folder_in_its_place_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("last-run.json");
+        write_record(&path, b"first").unwrap();
+        write_record(&path, b"second").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["last-run.json"], "the old record is gone with its temporary");
+        let folder = dir.path().join("report.json");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("mine"), b"kept").unwrap();
+        assert!(write_record(&folder, b"x").is_err());
+        assert_eq!(std::fs::read(folder.join("mine")).unwrap(), b"kept");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]
