@@ -115,7 +115,7 @@ impl Cgroups {
     pub fn leave(&self) {
         for group in [&self.pids, &self.memory].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
-                let _ = std::fs::write(parent.join("cgroup.procs"), std::process::id().to_string());
+                let _ = move_into(parent, group.v2);
             }
         }
     }
@@ -127,7 +127,7 @@ impl Cgroups {
         self.memory_current = None;
         for group in [self.pids.take(), self.memory.take()].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
-                let _ = std::fs::write(parent.join("cgroup.procs"), std::process::id().to_string());
+                let _ = move_into(parent, group.v2);
             }
             remove(&group.dir, std::time::Duration::from_millis(100));
         }
@@ -404,14 +404,17 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
 /// single thread moving itself (`0` into `tasks`) needs no such lock (Linux 5.19 on), and a
 /// process with one thread moves whole that way: the supervisor enters its groups before it
 /// starts any thread.
+/// Leaving a slot's groups moves the same way: the keeper leaves them while its supervisor
+/// starts its spawners, whose forks the lock would hold up.
 fn enter(group: &Group) -> std::io::Result<()> {
-    if !group.v2 && single_threaded() && std::fs::write(group.dir.join("tasks"), "0").is_ok() {
+    move_into(&group.dir, group.v2)
+}
+
+fn move_into(dir: &Path, v2: bool) -> std::io::Result<()> {
+    if !v2 && single_threaded() && std::fs::write(dir.join("tasks"), "0").is_ok() {
         return Ok(());
     }
-    std::fs::write(
-        group.dir.join("cgroup.procs"),
-        std::process::id().to_string(),
-    )
+    std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())
 }
 
 fn single_threaded() -> bool {
