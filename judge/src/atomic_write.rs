@@ -51,13 +51,15 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = staged(path, bytes, false)?;
     let is_file = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file());
-    let swapped = is_file.then(|| rustix::fs::renameat_with(
-        rustix::fs::CWD,
-        staged.path(),
-        rustix::fs::CWD,
-        path,
-        rustix::fs::RenameFlags::EXCHANGE,
-    ));
+    let swapped = is_file.then(|| {
+        rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            staged.path(),
+            rustix::fs::CWD,
+            path,
+            rustix::fs::RenameFlags::EXCHANGE,
+        )
+    });
     match swapped {
         // The temporary name holds the old report now, which dropping `staged` removes.
         Some(Ok(())) => Ok(()),
@@ -244,7 +246,11 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, ["last-run.json"], "the old record is gone with its temporary");
+        assert_eq!(
+            names,
+            ["last-run.json"],
+            "the old record is gone with its temporary"
+        );
         let folder = dir.path().join("report.json");
         std::fs::create_dir(&folder).unwrap();
         std::fs::write(folder.join("mine"), b"kept").unwrap();

@@ -413,9 +413,15 @@ impl Supervisor {
             false => self.process_limit(contained),
         };
         let rlimits = rlimits(request, self.cgroups.has_memory(), processes);
-        if request.dev_in_run_folder {
-            // Emptied with the folder after the run, as a file the program made would be.
-            let _ = std::os::unix::fs::symlink("/dev", self.workdir.join("dev"));
+        // The link stays from run to run: made, it set off the watch, and every run's folders
+        // were read and emptied (an eighth of the judge's time on a thousand tiny cases).
+        // No program runs between runs, so what the watch saw since the last clean-up is
+        // this link alone. A run that does not ask for it does not get it.
+        let dev = self.workdir.join("dev");
+        if !request.dev_in_run_folder {
+            let _ = std::fs::remove_file(&dev);
+        } else if std::os::unix::fs::symlink("/dev", &dev).is_ok() {
+            let _ = self.scratch.touched();
         }
         let spawn = SpawnRequest {
             argc: request.argc,
@@ -439,7 +445,9 @@ impl Supervisor {
             false => self.spawner.as_ref(),
         };
         let Some(spawner) = spawner else {
-            return Some(spawn_failure(&std::io::Error::from_raw_os_error(libc::ECHILD)));
+            return Some(spawn_failure(&std::io::Error::from_raw_os_error(
+                libc::ECHILD,
+            )));
         };
         let stdio_lent = [
             stdin.as_fd(),
@@ -658,7 +666,10 @@ impl Supervisor {
         tree::kill_and_reap_all(self.me, &mut Reaped::default(), None, &spare, &|| {
             self.cgroups.stop_all_but(&spare)
         });
-        for spawner in [self.spawner.take(), self.contained.take()].into_iter().flatten() {
+        for spawner in [self.spawner.take(), self.contained.take()]
+            .into_iter()
+            .flatten()
+        {
             spawner.stop();
         }
         let _ = std::fs::remove_dir_all(&self.workdir);

@@ -126,3 +126,85 @@ fn check_shows_the_judges_own_command() {
         "{refused}"
     );
 }
+
+/// The `dev` link of a Baekjoon run folder stays from run to run (a link made anew set off
+/// the watch that tells a run's leftovers, and every run's folders were emptied): it must
+/// still be there, and be the link, after a run took it away or put a file in its place,
+/// and a run of another judge in the same slot must not see it.
+#[test]
+fn the_dev_link_of_a_run_folder_survives_what_a_run_does_to_it() {
+    let program = r#"import os
+word = open("dev/stdin").read().split()[0]
+if word == "remove":
+    os.remove("dev")
+elif word == "replace":
+    os.remove("dev")
+    with open("dev", "w") as mine:
+        mine.write("mine")
+print(word, os.readlink("dev") if os.path.islink("dev") else "no link", sorted(os.listdir(".")))
+"#;
+    let other = r#"import os
+input()
+print(sorted(os.listdir(".")))
+"#;
+    let mut files = vec![
+        ("problems/a/problem.toml", "profile = \"boj\"\n"),
+        ("solutions/a.py", program),
+        ("problems/b/problem.toml", "profile = \"swea\"\n"),
+        ("problems/b/tests/1.in", "x\n"),
+        ("problems/b/tests/1.out", "[]\n"),
+        ("solutions/b.py", other),
+    ];
+    let steps = ["look", "remove", "look", "replace", "look"];
+    let cases: Vec<(String, String, String)> = steps
+        .iter()
+        .enumerate()
+        .map(|(index, word)| {
+            let after = match *word {
+                "look" => "/dev ['dev']",
+                "remove" => "no link []",
+                _ => "no link ['dev']",
+            };
+            (
+                format!("problems/a/tests/{}.in", index + 1),
+                format!("{word}\n"),
+                format!("{word} {after}\n"),
+            )
+        })
+        .collect();
+    for (path, given, _) in &cases {
+        files.push((path, given));
+    }
+    let outs: Vec<(String, &str)> = cases
+        .iter()
+        .map(|(path, _, expected)| (path.replace(".in", ".out"), expected.as_str()))
+        .collect();
+    for (path, expected) in &outs {
+        files.push((path, expected));
+    }
+    let repository = crate::common::repository_with(&files);
+    let output = judge_in(repository.path())
+        .args(["--jobs", "1", "run", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let verdicts: Vec<(String, String)> = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|problem| {
+            let id = problem["id"].as_str().unwrap().to_owned();
+            problem["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |case| (id.clone(), case["verdict"].as_str().unwrap().to_owned()))
+        })
+        .collect();
+    let all_accepted = verdicts.iter().all(|(_, verdict)| verdict == "AC");
+    assert!(
+        all_accepted && verdicts.len() == steps.len() + 1,
+        "{verdicts:?}\n{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
