@@ -148,13 +148,14 @@ impl SupervisorHandle {
         Ok(())
     }
 
-    /// What holds the runs of this slot that are like `spec`, once the view (`view()`, if
-    /// `spec` is of a program being judged) has been given to the supervisor.
-    pub(super) fn containment(
+    /// Offers the view, if runs like `spec` need it and it has not been given. Its answer is
+    /// read after the next run is asked for (see `answer_view`): the supervisor goes on from
+    /// making the view to starting the run without waiting for the judge between them.
+    pub(super) fn offer_for(
         &mut self,
         spec: &RunSpec,
         view: impl FnOnce() -> Option<View>,
-    ) -> io::Result<Containment> {
+    ) -> io::Result<()> {
         self.ready()?;
         let answered = self.ready.as_ref().is_some_and(|slot| slot.view_sent);
         if spec.contained && !answered && !self.view_offered {
@@ -162,17 +163,33 @@ impl SupervisorHandle {
                 self.offer_view(&view)?;
             }
         }
-        // An offered view's answer comes before any run's report: read it before a run of
-        // any kind is asked for.
+        Ok(())
+    }
+
+    /// Reads the offered view's answer, if it has not been read: it comes before any run's
+    /// report.
+    fn answer_view(&mut self) -> io::Result<()> {
+        let answered = self.ready.as_ref().is_some_and(|slot| slot.view_sent);
         if self.view_offered && !answered {
             let reply = protocol::receive(&self.socket)?
                 .ok_or_else(|| io::Error::other("the run supervisor has gone"))?;
             let reply: protocol::ViewReply = protocol::parse(&reply.bytes)?;
-            let slot = self.ready.as_mut().expect("just read");
+            let slot = self
+                .ready
+                .as_mut()
+                .expect("read before the view was offered");
             slot.containment.view = reply.applied;
             slot.view_refused = reply.refused;
             slot.view_sent = true;
         }
+        Ok(())
+    }
+
+    /// What holds the runs of this slot that are like `spec`, once `offer_for` has given the
+    /// view it needs.
+    pub(super) fn containment(&mut self, spec: &RunSpec) -> io::Result<Containment> {
+        self.ready()?;
+        self.answer_view()?;
         let slot = self.ready.as_mut().expect("just read");
         let mut containment = slot.containment;
         containment.view &= spec.contained;
@@ -205,6 +222,7 @@ impl SupervisorHandle {
         if let Err(error) = self.send_request(spec, stdin, stdout, cpu)? {
             return Ok(Err(error));
         }
+        self.answer_view()?;
         let slot = self.ready.as_ref().expect("just read");
         let output_cap = usize::try_from(spec.limits.output_bytes).unwrap_or(usize::MAX);
         let mut stdout = match stdout_lent {

@@ -62,8 +62,20 @@ impl Sandbox {
             Some(supervisor) => supervisor,
             None => SupervisorHandle::start(self.first_start())?,
         };
-        let containment = match supervisor.containment(spec, || self.settled_view()) {
-            Ok(containment) => containment,
+        if let Err(error) = supervisor.offer_for(spec, || self.settled_view()) {
+            supervisor.close();
+            return Err(error);
+        }
+        let cpu = placement::slot_cpu(supervisor.cpu);
+        if let Some(cpu) = cpu {
+            let _ = placement::pin_this_thread(cpu);
+        }
+        // A program that could not be started (a missing toolchain) says nothing against its
+        // supervisor, which stays; only a broken conversation ends it.
+        let run = supervisor.run(spec, streams, cpu, self.stop_every_run);
+        let containment = run.and_then(|run| Ok((run, supervisor.containment(spec)?)));
+        let (run, containment) = match containment {
+            Ok(both) => both,
             Err(error) => {
                 supervisor.close();
                 return Err(error);
@@ -80,23 +92,9 @@ impl Sandbox {
                 None => (containment, refused),
             });
         }
-        let cpu = placement::slot_cpu(supervisor.cpu);
-        if let Some(cpu) = cpu {
-            let _ = placement::pin_this_thread(cpu);
-        }
-        match supervisor.run(spec, streams, cpu, self.stop_every_run) {
-            // A program that could not be started (a missing toolchain) says nothing against
-            // its supervisor, which stays; only a broken conversation ends it.
-            Ok(run) => {
-                supervisor.last_thread = Some(std::thread::current().id());
-                self.idle().push(supervisor);
-                run
-            }
-            Err(error) => {
-                supervisor.close();
-                Err(error)
-            }
-        }
+        supervisor.last_thread = Some(std::thread::current().id());
+        self.idle().push(supervisor);
+        run
     }
 
     /// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount
