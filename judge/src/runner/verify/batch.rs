@@ -142,15 +142,7 @@ impl SubmissionRun {
 /// does every submission promised a rejection, since problemtools keeps a promise that holds
 /// only with the extra time; in a later one that could only warn, so they run under the limit.
 pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
-    let must_time_out = match promise {
-        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
-        Promise::Requirements(requirements) => requirements.iter().any(|r| {
-            r.required
-                .as_ref()
-                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
-        }),
-        _ => false,
-    };
+    let must_time_out = must_time_out(promise);
     let rejected = !matches!(
         promise,
         Promise::Accepted | Promise::PartiallyAccepted | Promise::CompileError
@@ -166,6 +158,19 @@ pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
         problem.limits.decided_at = Some(limit);
     }
     problem
+}
+
+/// Whether `promise` is kept only by a run that is too slow.
+fn must_time_out(promise: &Promise) -> bool {
+    match promise {
+        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
+        Promise::Requirements(requirements) => requirements.iter().any(|r| {
+            r.required
+                .as_ref()
+                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
+        }),
+        _ => false,
+    }
 }
 
 /// Judges `entries` as one pool of cases (skipped ones pass through), in order.
@@ -214,7 +219,11 @@ pub(super) fn judge_batch(
         .filter(|(_, pool)| !pool.is_empty())
         .collect();
     pools.sort_by_key(|(_, pool)| pool[0].0);
-    for (every_case, pool) in pools {
+    for (every_case, mut pool) in pools {
+        // What must time out first: it runs out its limit and margin (seconds), and started
+        // last it ran alone while the other cores idled (4.1 s of `different`'s 5.3 s).
+        // Each result still goes to its entry's place.
+        pool.sort_by_key(|(_, _, promise, _)| !must_time_out(promise));
         let tasks = pool.iter().map(|(_, task, ..)| Ok(task.clone())).collect();
         let mut collector = Collector::default();
         let settings = Settings {
