@@ -20,7 +20,7 @@ use crate::problem::layout::SUBMISSIONS_DIR;
 use crate::problem::Problem;
 use crate::runner::verify::expectations::SubmissionsYaml;
 use crate::toolchain::compiler::Compiler;
-use batch::{judge_batch, SubmissionRun};
+use batch::{judge_batch, Order, SubmissionRun};
 use plan::{plan, prebuild, PlannedSubmission};
 
 /// How a row came out.
@@ -102,7 +102,8 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let rows_of = |judged: Vec<SubmissionRun>| judged.iter().map(SubmissionRun::row).collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
-        report.rows = rows_of(judge_batch(&all, &|_| problem.clone(), compiler, jobs));
+        let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
+        report.rows = rows_of(judged);
         return Ok(report);
     };
     let under = |limit: Duration| {
@@ -120,7 +121,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
         "accepted" => unbound.clone(),
         _ => least.clone(),
     };
-    let mut judged = judge_batch(&first, &problem_for, compiler, jobs);
+    let mut judged = judge_batch(&first, &problem_for, compiler, jobs, Order::AsGiven);
     let judged_others = judged.split_off(accepted.len());
     report.rows = judged.iter().map(SubmissionRun::row).collect();
     let slowest_accepted = (judged.iter().zip(&report.rows))
@@ -151,7 +152,13 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
         }
     }
     let entries: Vec<&PlannedSubmission> = again.iter().map(|(_, entry)| *entry).collect();
-    let judged = judge_batch(&entries, &|_| under(limit), compiler, jobs);
+    let judged = judge_batch(
+        &entries,
+        &|_| under(limit),
+        compiler,
+        jobs,
+        Order::SlowFirst,
+    );
     for ((index, _), judgement) in again.into_iter().zip(judged) {
         rows[index] = Some(judgement.row());
     }
