@@ -221,36 +221,36 @@ mod tests {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
     }
 
+    fn names_in(dir: &Path) -> Vec<std::ffi::OsString> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect()
+    }
+
+    /// Writes `path` twice with `write`: the second content is there, and nothing else is.
+    fn assert_rewritten(write: fn(&Path, &[u8]) -> Result<()>, path: &Path) {
+        write(path, b"1\n").unwrap();
+        write(path, b"2\n").unwrap();
+        assert_eq!(std::fs::read(path).unwrap(), b"2\n");
+        let name = path.file_name().unwrap();
+        assert_eq!(
+            names_in(path.parent().unwrap()),
+            [name],
+            "no temporary file is left"
+        );
+    }
+
     #[test]
     fn atomic_write_replaces_and_leaves_no_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a/b.out");
-        write_atomically(&path, b"1\n").unwrap();
-        write_atomically(&path, b"2\n").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"2\n");
-        let names: Vec<_> = std::fs::read_dir(dir.path().join("a"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, ["b.out"]);
+        assert_rewritten(write_atomically, &dir.path().join("a/b.out"));
     }
 
     #[test]
     fn a_record_rewritten_is_swapped_in_and_a_folder_in_its_place_is_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("last-run.json");
-        write_record(&path, b"first").unwrap();
-        write_record(&path, b"second").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"second");
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(
-            names,
-            ["last-run.json"],
-            "the old record is gone with its temporary"
-        );
+        assert_rewritten(write_record, &dir.path().join("last-run.json"));
         let folder = dir.path().join("report.json");
         std::fs::create_dir(&folder).unwrap();
         std::fs::write(folder.join("mine"), b"kept").unwrap();
