@@ -71,7 +71,7 @@ impl Cgroups {
             stopped: Default::default(),
         };
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
-            if enter(group).is_err() {
+            if move_into(&group.dir, group.v2).is_err() {
                 // Not inside it, the group would count nothing: give it up.
                 let _ = std::fs::remove_dir(&group.dir);
             }
@@ -397,19 +397,15 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
     false
 }
 
-/// Moves this process into `group`.
+/// Moves this process into the group at `dir` (cgroup v2 when `v2`): into a slot's groups, or
+/// back out of them.
 ///
 /// Moving a whole process (`cgroup.procs`) takes a lock whose first taking waits for an RCU
-/// grace period, 10-15 ms on an idle machine, which a one-case run would pay. On cgroup v1 a
-/// single thread moving itself (`0` into `tasks`) needs no such lock (Linux 5.19 on), and a
-/// process with one thread moves whole that way: the supervisor enters its groups before it
-/// starts any thread.
-/// Leaving a slot's groups moves the same way: the keeper leaves them while its supervisor
-/// starts its spawners, whose forks the lock would hold up.
-fn enter(group: &Group) -> std::io::Result<()> {
-    move_into(&group.dir, group.v2)
-}
-
+/// grace period, 10-15 ms on an idle machine, which a one-case run would pay, and other
+/// processes' forks wait on it meanwhile (the keeper leaves the slot's groups while its
+/// supervisor starts its spawners). On cgroup v1 a single thread moving itself (`0` into
+/// `tasks`) needs no such lock (Linux 5.19 on), and a process with one thread moves whole that
+/// way: the supervisor enters its groups before it starts any thread.
 fn move_into(dir: &Path, v2: bool) -> std::io::Result<()> {
     if !v2 && single_threaded() && std::fs::write(dir.join("tasks"), "0").is_ok() {
         return Ok(());

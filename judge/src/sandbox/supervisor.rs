@@ -433,21 +433,12 @@ impl Supervisor {
             // over its memory limit, not by a full folder.
             scratch_bytes: hard_limit.saturating_add(limit / 16),
         };
-        let in_view = request.contained && self.contained.is_some();
-        if !in_view && self.spawner.is_none() {
-            match Spawner::start(None) {
-                Ok(spawner) => self.spawner = Some(spawner),
+        let spawner = match self.contained.as_ref().filter(|_| request.contained) {
+            Some(contained) => contained,
+            None => match started(&mut self.spawner) {
+                Ok(spawner) => spawner,
                 Err(error) => return Some(spawn_failure(&error)),
-            }
-        }
-        let spawner = match in_view {
-            true => self.contained.as_ref(),
-            false => self.spawner.as_ref(),
-        };
-        let Some(spawner) = spawner else {
-            return Some(spawn_failure(&std::io::Error::from_raw_os_error(
-                libc::ECHILD,
-            )));
+            },
         };
         let stdio_lent = [
             stdin.as_fd(),
@@ -681,6 +672,15 @@ impl Supervisor {
         }
         std::process::exit(0)
     }
+}
+
+/// The spawner of the runs outside the view, started at the first of them (see `serve_judge`:
+/// the supervisor has no thread then).
+fn started(spawner: &mut Option<Spawner>) -> std::io::Result<&Spawner> {
+    if spawner.is_none() {
+        *spawner = Some(Spawner::start(None)?);
+    }
+    Ok(spawner.as_ref().expect("started above"))
 }
 
 /// The watch over one running program.

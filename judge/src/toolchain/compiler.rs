@@ -525,7 +525,7 @@ impl Compiler {
         if let Some(known) = lock(&self.real_tools).get(&key) {
             return known.clone();
         }
-        let ask = || {
+        let resolve = || {
             if !is_proxy(&find_on_path(std::ffi::OsStr::new(tool))) {
                 return None;
             }
@@ -541,7 +541,7 @@ impl Compiler {
                 && Path::new(&path).is_file())
             .then_some(path)
         };
-        let real = ask();
+        let real = resolve();
         lock(&self.real_tools).insert(key, real.clone());
         real
     }

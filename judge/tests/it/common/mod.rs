@@ -121,7 +121,6 @@ pub fn toolchains_first_path() -> &'static std::ffi::OsStr {
     })
 }
 
-/// The judge binary, run at the repository's root.
 /// A compiler of the library's own, keeping its builds in `cache`. This test binary cannot be
 /// a run supervisor: the judge's binary is, and every caller names the same one.
 pub fn library_compiler(cache: &Path) -> judge::toolchain::Compiler {
@@ -129,6 +128,7 @@ pub fn library_compiler(cache: &Path) -> judge::toolchain::Compiler {
     judge::toolchain::Compiler::new(cache.to_path_buf(), Default::default())
 }
 
+/// The judge binary, run at the repository's root.
 pub fn judge() -> Command {
     judge_in(&repository_root())
 }
