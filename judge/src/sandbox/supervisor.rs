@@ -645,20 +645,10 @@ impl Supervisor {
 
     /// The judge has gone or closed the slot: nothing of a run may stay.
     fn finish(&mut self) -> ! {
-        // What is left of a run is killed at once, at this process's priority.
         let spare = self.spared();
         tree::kill_and_reap_all(self.me, &mut Reaped::default(), None, &spare, &|| {
             self.cgroups.stop_all_but(&spare)
         });
-        // The judge is ending, or judging on: either way the rest of the clean-up must not
-        // take a CPU from it. (Not with a thread: a process that has one leaves its cgroups
-        // by a lock that other processes' forks wait on, which an idle holder would keep
-        // from them.)
-        if self.sweep.is_none() {
-            let idle = libc::sched_param { sched_priority: 0 };
-            // SAFETY: sets this process's own policy from a local parameter.
-            unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
-        }
         for spawner in [self.spawner.take(), self.contained.take()]
             .into_iter()
             .flatten()
