@@ -319,12 +319,13 @@ def main():
         for name in names:
             # Interleaved: every command of a workload once per round (a cheap one several
             # times), so drift hits all alike.
-            for _ in range(SAMPLES_PER_ROUND.get(name, 1)):
+            samples = SAMPLES_PER_ROUND.get(name, 1)
+            for _ in range(samples):
                 for tool, jobs, command in commands[name]:
                     # A short pause, so that no command starts in the wake of the one before
                     # (oj's runs leave the machine busy for a moment: without it, the judge's
                     # single-case run after them took 3x longer).
-                    time.sleep(0.3 if SAMPLES_PER_ROUND.get(name, 1) == 1 else 0.05)
+                    time.sleep(0.3 if samples == 1 else 0.05)
                     run_env = baseline_env if tool == "baseline" else env
                     elapsed, peak, code, cpu = measure(command, ROOT, run_env)
                     results.setdefault((name, tool, jobs), []).append((elapsed, peak, code))
