@@ -94,22 +94,38 @@ impl SupervisorHandle {
         let owner = std::process::id();
         let placement = Placement::next();
         let cpu = placement.as_ref().map(|placement| placement.cpu);
+        let parents_cpu = rustix::thread::sched_getcpu();
         // SAFETY: the caller promises a single thread; the child never returns from here.
         match unsafe { libc::fork() } {
             -1 => Err(io::Error::last_os_error()),
             0 => {
+                // A forked child starts queued on its parent's CPU, and the judge goes on
+                // reading the command line and the problems there for 1.3-1.7 ms while the
+                // other CPU idles: the supervisor's set-up, the first run's critical path,
+                // waited all that time. The parent yields once, and the child moves itself.
+                if let Some(placement) = &placement {
+                    super::placement::leave_cpu(parents_cpu, &placement.allowed);
+                }
                 drop(ours);
                 let program_cpus = placement.map(|placement| placement.allowed);
                 supervisor::serve_judge(theirs, owner, sweeps, program_cpus)
             }
-            pid => Ok(SupervisorHandle {
-                pid: pid as u32,
-                socket: ours,
-                ready: None,
-                cpu,
-                last_thread: None,
-                view_offered: false,
-            }),
+            pid => {
+                if placement
+                    .as_ref()
+                    .is_some_and(|placement| placement.allowed.len() > 1)
+                {
+                    std::thread::yield_now();
+                }
+                Ok(SupervisorHandle {
+                    pid: pid as u32,
+                    socket: ours,
+                    ready: None,
+                    cpu,
+                    last_thread: None,
+                    view_offered: false,
+                })
+            }
         }
     }
 

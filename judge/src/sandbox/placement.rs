@@ -95,6 +95,22 @@ pub fn pin_process(pid: u32, cpu: usize) {
     let _ = rustix::thread::sched_setaffinity(pid, &set_of(&[cpu]));
 }
 
+/// Moves the calling process off `cpu` (its parent's, which stays busy) when it is there, to
+/// another of `allowed`, and then gives it every CPU of `allowed` back: it stays where it
+/// went, and what it starts is not held to one CPU.
+pub fn leave_cpu(cpu: usize, allowed: &[usize]) {
+    if rustix::thread::sched_getcpu() != cpu || allowed.len() < 2 {
+        return;
+    }
+    let others: Vec<usize> = allowed
+        .iter()
+        .copied()
+        .filter(|&other| other != cpu)
+        .collect();
+    let _ = rustix::thread::sched_setaffinity(None, &set_of(&others));
+    let _ = rustix::thread::sched_setaffinity(None, &set_of(allowed));
+}
+
 /// The CPUs a program of this process may use.
 pub fn program_cpus() -> Option<CpuSet> {
     match PROGRAM_CPUS.get() {
