@@ -215,7 +215,7 @@ pub(crate) fn keep_report(
     // Compact: a file is for programs, and a large run's is written and read faster.
     let text = serde_json::to_vec(document).expect("a report is JSON");
     let last = context.repository.cache_dir().join(LAST_RUN);
-    if let Err(error) = crate::atomic_write::write_record(&last, &text) {
+    if let Err(error) = crate::atomic_write::write_cache_record(&last, &text) {
         print_note(&format_args!(
             "note: `judge run --failed` will not find this run: {error}"
         ));

@@ -239,7 +239,8 @@ pub struct ShardRecord {
 impl RunDocument {
     /// A report read from `file`, which must be one of `judge run`'s.
     pub fn read(file: &Path) -> Result<RunDocument> {
-        let text = std::fs::read_to_string(file).map_err(|error| Error::io(file, error))?;
+        let text =
+            crate::atomic_write::read_locked(file).map_err(|error| Error::io(file, error))?;
         let document: RunDocument = serde_json::from_str(&text).map_err(|error| Error::Parse {
             path: file.to_path_buf(),
             line: Some(error.line()),
