@@ -330,13 +330,19 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
-    #[test]
-    fn a_cache_record_is_swapped_with_its_spare_and_never_read_in_part() {
+    /// A cache record `last-run.json` in a new folder, written with each of `contents` in turn.
+    fn cache_record_written(contents: &[&[u8]]) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let record = dir.path().join("last-run.json");
-        write_cache_record(&record, b"first\n").unwrap();
-        write_cache_record(&record, b"second, longer\n").unwrap();
-        write_cache_record(&record, b"3\n").unwrap();
+        for bytes in contents {
+            write_cache_record(&record, bytes).unwrap();
+        }
+        (dir, record)
+    }
+
+    #[test]
+    fn a_cache_record_is_swapped_with_its_spare_and_never_read_in_part() {
+        let (dir, record) = cache_record_written(&[b"first\n", b"second, longer\n", b"3\n"]);
         assert_eq!(std::fs::read(&record).unwrap(), b"3\n");
         let mut names = names_in(dir.path());
         names.sort();
@@ -368,10 +374,7 @@ mod tests {
 
     #[test]
     fn a_record_being_read_is_not_written_again_until_it_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let record = dir.path().join("last-run.json");
-        write_cache_record(&record, b"A").unwrap();
-        write_cache_record(&record, b"B").unwrap();
+        let (_dir, record) = cache_record_written(&[b"A", b"B"]);
         // A reader holds B; the next write swaps B out, and the one after would write into it.
         let held = std::fs::File::open(&record).unwrap();
         rustix::fs::flock(&held, rustix::fs::FlockOperation::LockShared).unwrap();
