@@ -139,6 +139,16 @@ pub(super) fn serve_judge(
             std::process::exit(1)
         }
     };
+    // The spawner of the programs being judged is forked now, where the slot can take a view,
+    // so that it readies its loop while the judge sends the view (see `Spawner::start`).
+    let awaiting_view = (isolation.namespaces && private_tmp && !gets_a_thread)
+        .then(|| {
+            Spawner::start(Some(&Contained {
+                workdir: &workdir,
+                run_as: run_as(),
+            }))
+        })
+        .and_then(Result::ok);
     let ready = Ready {
         workdir: workdir.display().to_string(),
         containment: Containment {
@@ -151,6 +161,7 @@ pub(super) fn serve_judge(
     let mut supervisor = Supervisor {
         sweep: None,
         spawner,
+        awaiting_view,
         contained: None,
         view: None,
         isolation,
@@ -188,6 +199,8 @@ struct Supervisor {
     sweep: Option<std::thread::JoinHandle<()>>,
     /// Starts the programs outside the view; made at the first such run (see `serve_judge`).
     spawner: Option<Spawner>,
+    /// The spawner that starts the programs being judged, before it has its view.
+    awaiting_view: Option<Spawner>,
     /// Starts the programs being judged, in their view, once the judge gave one.
     contained: Option<Spawner>,
     /// The writable folders of its view.
@@ -561,11 +574,15 @@ impl Supervisor {
 
     /// The pids of the spawners.
     fn spawners(&self) -> Vec<u32> {
-        [self.spawner.as_ref(), self.contained.as_ref()]
-            .into_iter()
-            .flatten()
-            .map(Spawner::pid)
-            .collect()
+        [
+            self.spawner.as_ref(),
+            self.awaiting_view.as_ref(),
+            self.contained.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .map(Spawner::pid)
+        .collect()
     }
 
     /// The processes below this one that are not a run's: the spawners (and this one).
@@ -599,20 +616,20 @@ impl Supervisor {
             return refused("the supervisor has a thread".into());
         }
         // Root's programs run as nobody, in a run folder nobody may write to.
-        let run_as = rustix::process::getuid()
-            .is_root()
-            .then_some((NOBODY, NOBODY));
+        let run_as = run_as();
         if let Some((uid, gid)) = run_as {
             if let Err(error) = std::os::unix::fs::chown(&self.workdir, Some(uid), Some(gid)) {
                 return refused(format!("the run folder cannot be given to nobody: {error}"));
             }
         }
-        let contained = Contained {
-            view: &view,
-            workdir: &self.workdir,
-            run_as,
+        let spawner = match self.awaiting_view.take() {
+            Some(spawner) => Ok(spawner),
+            None => Spawner::start(Some(&Contained {
+                workdir: &self.workdir,
+                run_as,
+            })),
         };
-        match Spawner::start(Some(&contained)) {
+        match spawner.and_then(|spawner| spawner.make_view(&view)) {
             Ok(spawner) => {
                 let view = ViewScratch::of(spawner.pid(), &self.workdir, &view);
                 self.scratch.watch_view(&view);
@@ -649,9 +666,13 @@ impl Supervisor {
         tree::kill_and_reap_all(self.me, &mut Reaped::default(), None, &spare, &|| {
             self.cgroups.stop_all_but(&spare)
         });
-        for spawner in [self.spawner.take(), self.contained.take()]
-            .into_iter()
-            .flatten()
+        for spawner in [
+            self.spawner.take(),
+            self.awaiting_view.take(),
+            self.contained.take(),
+        ]
+        .into_iter()
+        .flatten()
         {
             spawner.stop();
         }
@@ -914,6 +935,13 @@ fn sweep_when_idle(bases: &[PathBuf]) {
 /// The user and group (`nobody`, `nogroup`) that root's programs being judged run as: one
 /// that owns no file and may read only what everybody may.
 const NOBODY: u32 = 65534;
+
+/// Whom the programs being judged run as, when not as the judge's user: root's as nobody.
+fn run_as() -> Option<(u32, u32)> {
+    rustix::process::getuid()
+        .is_root()
+        .then_some((NOBODY, NOBODY))
+}
 
 /// Prefix of every run folder, followed by the judge's pid and the supervisor's.
 const RUN_FOLDER_PREFIX: &str = "judge-run-";
