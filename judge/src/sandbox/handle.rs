@@ -100,9 +100,10 @@ impl SupervisorHandle {
             -1 => Err(io::Error::last_os_error()),
             0 => {
                 // A forked child starts queued on its parent's CPU, and the judge goes on
-                // reading the command line and the problems there for 1.3-1.7 ms while the
-                // other CPU idles: the supervisor's set-up, the first run's critical path,
-                // waited all that time. The parent yields once, and the child moves itself.
+                // reading the command line and the problems there (1.5-2.0 ms in three
+                // timelines) while the other CPU idles: the supervisor's set-up, the first
+                // run's critical path, waited all that time. The parent yields once, and the
+                // child moves itself.
                 if let Some(placement) = &placement {
                     super::placement::leave_cpu(parents_cpu, &placement.allowed);
                 }

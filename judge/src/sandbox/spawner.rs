@@ -167,8 +167,8 @@ impl Spawner {
     /// Forks the spawner. Called while the supervisor has a single thread, after it entered
     /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
     /// A `contained` spawner readies its loop, then waits for its view (`make_view`) before it
-    /// takes a request: forked before the view is known, its set-up (0.4 ms) is off the first
-    /// run's path.
+    /// takes a request: forked before the view is known, its set-up (0.3-0.5 ms in timelines) is
+    /// off the first run's path.
     pub fn start(contained: Option<&Contained>) -> io::Result<Spawner> {
         let (ours, theirs) = protocol::socket_pair()?;
         // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single
@@ -194,19 +194,14 @@ impl Spawner {
         let sent = serde_json::to_vec(view)
             .map_err(io::Error::other)
             .and_then(|message| protocol::send_bytes(self.socket.as_fd(), &message, &[]));
-        let answer = sent.and_then(|()| protocol::receive(&self.socket));
-        match answer {
-            Ok(Some(answer)) if answer.bytes == VIEW_MADE.as_bytes() => Ok(self),
-            answer => {
-                let refused = match answer {
-                    Ok(Some(answer)) => String::from_utf8_lossy(&answer.bytes).into_owned(),
-                    Ok(None) => "the spawner ended before its view was made".to_owned(),
-                    Err(error) => error.to_string(),
-                };
-                self.stop();
-                Err(io::Error::other(refused))
-            }
-        }
+        let refused = match sent.and_then(|()| protocol::receive(&self.socket)) {
+            Ok(Some(answer)) if answer.bytes == VIEW_MADE.as_bytes() => return Ok(self),
+            Ok(Some(answer)) => String::from_utf8_lossy(&answer.bytes).into_owned(),
+            Ok(None) => "the spawner ended before its view was made".to_owned(),
+            Err(error) => error.to_string(),
+        };
+        self.stop();
+        Err(io::Error::other(refused))
     }
 
     pub fn pid(&self) -> u32 {
@@ -248,9 +243,8 @@ impl Spawner {
 }
 
 /// A mount namespace of this process's own, with the view the supervisor sends in it; `Err`
-/// says why not.
-/// The view is read into the loop's own buffer (`message`): what the spawner holds is the
-/// floor of every program's memory figure.
+/// says why not. The view is read into the loop's own buffer (`message`): what the spawner
+/// holds is the floor of every program's memory figure.
 fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<(), String> {
     let length = match protocol::receive_in(socket, message) {
         Ok(Some((length, _))) => length,

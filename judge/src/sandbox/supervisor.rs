@@ -141,7 +141,8 @@ pub(super) fn serve_judge(
     };
     // The spawner of the programs being judged is forked now, where the slot can take a view,
     // so that it readies its loop while the judge sends the view (see `Spawner::start`).
-    let awaiting_view = (isolation.namespaces && private_tmp && !gets_a_thread)
+    let awaiting_view = why_no_view(&isolation, gets_a_thread)
+        .is_none()
         .then(|| {
             Spawner::start(Some(&Contained {
                 workdir: &workdir,
@@ -609,11 +610,8 @@ impl Supervisor {
             Ok(view) => view,
             Err(error) => return refused(error.to_string()),
         };
-        if !self.isolation.namespaces || !self.isolation.private_shm {
-            return refused("no mount namespace of its own".into());
-        }
-        if self.sweep.is_some() {
-            return refused("the supervisor has a thread".into());
+        if let Some(why) = why_no_view(&self.isolation, self.sweep.is_some()) {
+            return refused(why.into());
         }
         // Root's programs run as nobody, in a run folder nobody may write to.
         let run_as = run_as();
@@ -935,6 +933,15 @@ fn sweep_when_idle(bases: &[PathBuf]) {
 /// The user and group (`nobody`, `nogroup`) that root's programs being judged run as: one
 /// that owns no file and may read only what everybody may.
 const NOBODY: u32 = 65534;
+
+/// Why a slot cannot take a view, if it cannot (`threaded`: the supervisor has a thread): the
+/// view is made in a mount namespace of the slot's own, by a spawner forked for it.
+fn why_no_view(isolation: &Isolation, threaded: bool) -> Option<&'static str> {
+    if !isolation.namespaces || !isolation.private_shm {
+        return Some("no mount namespace of its own");
+    }
+    threaded.then_some("the supervisor has a thread")
+}
 
 /// Whom the programs being judged run as, when not as the judge's user: root's as nobody.
 fn run_as() -> Option<(u32, u32)> {
