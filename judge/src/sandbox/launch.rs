@@ -55,19 +55,8 @@ pub struct Fixed {
 
 impl Fixed {
     pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>) -> Fixed {
-        let signals_to_reset = (1..libc::SIGRTMAX())
-            .filter(|&signal| signal != libc::SIGKILL && signal != libc::SIGSTOP)
-            .filter(|&signal| {
-                // SAFETY: queries a disposition into a zeroed sigaction.
-                unsafe {
-                    let mut action: libc::sigaction = std::mem::zeroed();
-                    libc::sigaction(signal, std::ptr::null(), &mut action) == 0
-                        && action.sa_sigaction != libc::SIG_DFL
-                }
-            })
-            .collect();
         Fixed {
-            signals_to_reset,
+            signals_to_reset: signals_not_default(),
             parent: std::os::unix::process::parent_id() as libc::pid_t,
             clear_refs: clear_refs.unwrap_or(-1),
             code_regions: code_regions(),
@@ -90,6 +79,42 @@ impl Fixed {
                 )
             };
         }
+    }
+}
+
+/// The signals this process ignores or catches, but for SIGKILL, SIGSTOP and the C library's
+/// own (32 up to SIGRTMIN, which it does not let anyone change). Read from the kernel's two
+/// masks in one read: a query of each signal was 62 system calls, 0.2 ms of the spawner's
+/// start in a timeline, and that start is on a one-case run's path.
+fn signals_not_default() -> Vec<libc::c_int> {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = |name: &str| {
+        let line = status.lines().find_map(|line| line.strip_prefix(name))?;
+        u64::from_str_radix(line.trim(), 16).ok()
+    };
+    match mask("SigIgn:").zip(mask("SigCgt:")) {
+        Some((ignored, caught)) => changeable()
+            .filter(|&signal| (ignored | caught) >> (signal - 1) & 1 == 1)
+            .collect(),
+        None => changeable().filter(|&signal| !is_default(signal)).collect(),
+    }
+}
+
+fn changeable() -> impl Iterator<Item = libc::c_int> {
+    (1..=libc::SIGRTMAX()).filter(|&signal| {
+        signal != libc::SIGKILL
+            && signal != libc::SIGSTOP
+            && !(32..libc::SIGRTMIN()).contains(&signal)
+    })
+}
+
+/// Whether `signal`'s disposition is the default, asked of the C library.
+fn is_default(signal: libc::c_int) -> bool {
+    // SAFETY: queries a disposition into a zeroed sigaction.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut action) != 0
+            || action.sa_sigaction == libc::SIG_DFL
     }
 }
 
@@ -345,4 +370,25 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     }
     let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
     sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kernels_masks_name_the_signals_the_c_library_sees_changed() {
+        let queried =
+            || -> Vec<libc::c_int> { changeable().filter(|&signal| !is_default(signal)).collect() };
+        // SAFETY: ignores a signal nothing in the tests sends, and puts its disposition back.
+        let before = unsafe { libc::signal(libc::SIGUSR2, libc::SIG_IGN) };
+        let (first, masks, second) = (queried(), signals_not_default(), queried());
+        // SAFETY: as above.
+        unsafe { libc::signal(libc::SIGUSR2, before) };
+        assert!(masks.contains(&libc::SIGUSR2), "{masks:?}");
+        // Unless another test changed a disposition meanwhile, both ways agree on every signal.
+        if first == second {
+            assert_eq!(masks, first);
+        }
+    }
 }
