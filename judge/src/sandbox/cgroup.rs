@@ -70,8 +70,9 @@ impl Cgroups {
             ready: None,
             stopped: Default::default(),
         };
+        let one_thread = single_threaded();
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
-            if move_into(&group.dir, group.v2).is_err() {
+            if move_into(&group.dir, group.v2, one_thread).is_err() {
                 // Not inside it, the group would count nothing: give it up.
                 let _ = std::fs::remove_dir(&group.dir);
             }
@@ -115,7 +116,8 @@ impl Cgroups {
     pub fn leave(&self) {
         for group in [&self.pids, &self.memory].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
-                let _ = move_into(parent, group.v2);
+                // The keeper, a fork of a process with one thread, starts none.
+                let _ = move_into(parent, group.v2, true);
             }
         }
     }
@@ -125,9 +127,10 @@ impl Cgroups {
     pub fn leave_and_remove(&mut self) {
         self.memory_peak = None;
         self.memory_current = None;
+        let one_thread = single_threaded();
         for group in [self.pids.take(), self.memory.take()].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
-                let _ = move_into(parent, group.v2);
+                let _ = move_into(parent, group.v2, one_thread);
             }
             remove(&group.dir, std::time::Duration::from_millis(100));
         }
@@ -406,8 +409,8 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
 /// supervisor starts its spawners). On cgroup v1 a single thread moving itself (`0` into
 /// `tasks`) needs no such lock (Linux 5.19 on), and a process with one thread moves whole that
 /// way: the supervisor enters its groups before it starts any thread.
-fn move_into(dir: &Path, v2: bool) -> std::io::Result<()> {
-    if !v2 && single_threaded() && std::fs::write(dir.join("tasks"), "0").is_ok() {
+fn move_into(dir: &Path, v2: bool, one_thread: bool) -> std::io::Result<()> {
+    if !v2 && one_thread && std::fs::write(dir.join("tasks"), "0").is_ok() {
         return Ok(());
     }
     std::fs::write(dir.join("cgroup.procs"), std::process::id().to_string())

@@ -84,13 +84,7 @@ pub(super) fn enter() -> Entered {
                 ..Isolation::default()
             });
         }
-        supervisor => {
-            // The supervisor starts queued on this CPU; what is left of the keeper's work
-            // (leaving the cgroups, the sweep) can wait until the supervisor waits: 0.2 ms
-            // off the first run's start.
-            std::thread::yield_now();
-            return Entered::Keeper { supervisor };
-        }
+        supervisor => return Entered::Keeper { supervisor },
     }
     // The keeper killed (with the judge, by the OOM killer) takes the slot with it: this
     // process ends, and with the namespace's init every process of its runs.
