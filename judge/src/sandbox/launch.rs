@@ -82,9 +82,8 @@ impl Fixed {
     }
 }
 
-/// The signals this process ignores or catches, but for SIGKILL, SIGSTOP and the C library's
-/// own (32 up to SIGRTMIN, which it does not let anyone change). Read from the kernel's two
-/// masks in one read: a query of each signal was 62 system calls, 0.2 ms of the spawner's
+/// The `changeable` signals this process ignores or catches, read from the kernel's two masks
+/// in one read: a query of each signal was 62 system calls, 0.2 ms of the spawner's
 /// start in a timeline, and that start is on a one-case run's path.
 fn signals_not_default() -> Vec<libc::c_int> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -100,6 +99,8 @@ fn signals_not_default() -> Vec<libc::c_int> {
     }
 }
 
+/// Every signal but SIGKILL, SIGSTOP and the C library's own (32 up to SIGRTMIN, which it lets
+/// nobody change).
 fn changeable() -> impl Iterator<Item = libc::c_int> {
     (1..=libc::SIGRTMAX()).filter(|&signal| {
         signal != libc::SIGKILL
