@@ -2,7 +2,10 @@
 //! machine allows them: as root without more, as an ordinary user in a user namespace of its
 //! own (mapping the user to itself, so that files keep their owner).
 //!
-//! - network: no interface but a loopback that is down, so no connection leaves a run;
+//! - network: no interface but a loopback that is down, so no connection leaves a run. The
+//!   keeper makes it, beside the supervisor's set-up (it took 0.9 ms of the first run's
+//!   path), and hands it over (`make_network`); the supervisor joins it before it says it is
+//!   ready, and the judged programs' spawner, forked before that, with its view;
 //! - IPC: System V shared memory and message queues of the slot alone;
 //! - PID: the supervisor is the namespace's init, so that every process of a run is its
 //!   descendant or re-parented to it, and a run sees no process of the machine's (nor can it
@@ -17,7 +20,7 @@
 //! waits for it. Whatever the machine refuses (`user.max_user_namespaces=0`, a container's
 //! seccomp profile) is left out, and the runs are contained as well as the rest allows.
 
-use std::os::fd::RawFd;
+use std::os::fd::{AsFd, OwnedFd, RawFd};
 
 use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
 use rustix::thread::UnshareFlags;
@@ -25,7 +28,8 @@ use rustix::thread::UnshareFlags;
 /// What a slot's runs got.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Isolation {
-    /// Network, IPC, PID and mount namespaces of the slot's own.
+    /// IPC, PID and mount namespaces of the slot's own (and a network namespace, joined
+    /// later: see `join_network`).
     pub(super) namespaces: bool,
     /// They are owned by a user namespace made for them (the judge is not root).
     pub(super) user_namespace: bool,
@@ -37,10 +41,15 @@ pub(super) struct Isolation {
 
 /// Where `enter` leaves this process.
 pub(super) enum Entered {
-    /// Inside the namespaces it got: the supervisor goes on here.
-    Inside(Isolation),
-    /// The parent of the supervisor, outside its PID namespace: it must `keep`.
-    Keeper { supervisor: libc::pid_t },
+    /// Inside the namespaces it got: the supervisor goes on here, with the socket its keeper
+    /// sends the network namespace on (`join_network`), where it has a keeper.
+    Inside(Isolation, Option<OwnedFd>),
+    /// The parent of the supervisor, outside its PID namespace: it must `make_network` on
+    /// `network`, then `keep`.
+    Keeper {
+        supervisor: libc::pid_t,
+        network: OwnedFd,
+    },
 }
 
 /// Enters the slot's namespaces. When a PID namespace is made, this process forks: the child
@@ -48,11 +57,11 @@ pub(super) enum Entered {
 /// `Keeper`.
 pub(super) fn enter() -> Entered {
     if std::env::var_os("JUDGE_NO_NAMESPACES").is_some_and(|value| value != "0") {
-        return Entered::Inside(Isolation::default());
+        return Entered::Inside(Isolation::default(), None);
     }
     let root = rustix::process::getuid().is_root();
     let (uid, gid) = (rustix::process::getuid(), rustix::process::getgid());
-    let wanted = UnshareFlags::NEWNS | UnshareFlags::NEWIPC | UnshareFlags::NEWNET;
+    let wanted = UnshareFlags::NEWNS | UnshareFlags::NEWIPC;
     let user = (!root).then_some(UnshareFlags::NEWUSER);
     let all = wanted | UnshareFlags::NEWPID | user.unwrap_or(UnshareFlags::empty());
     // SAFETY: this process has a single thread and shares no file table with another
@@ -62,29 +71,45 @@ pub(super) fn enter() -> Entered {
         // Root may still have a mount namespace of its own, for a private `/dev/shm`.
         // SAFETY: as above.
         let mounts = root && unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) }.is_ok();
-        return Entered::Inside(Isolation {
-            private_shm: mounts && private_mounts() && private_shm(),
-            ..Isolation::default()
-        });
+        return Entered::Inside(
+            Isolation {
+                private_shm: mounts && private_mounts() && private_shm(),
+                ..Isolation::default()
+            },
+            None,
+        );
     }
     if !root && !map_user(uid.as_raw(), gid.as_raw()) {
-        return Entered::Inside(Isolation::default());
+        return Entered::Inside(Isolation::default(), None);
     }
     // Mounts made here must not propagate back to the machine.
     let _ = private_mounts();
+    // No PID namespace then, or no way to hand the network over: the rest still holds, in
+    // this process, which makes its network namespace itself.
+    let on_its_own = || {
+        // SAFETY: single-threaded, as above.
+        let _ = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNET) };
+        let isolation = Isolation {
+            user_namespace: !root,
+            private_shm: private_shm(),
+            ..Isolation::default()
+        };
+        Entered::Inside(isolation, None)
+    };
+    let Ok((network, keepers_network)) = super::protocol::socket_pair() else {
+        return on_its_own();
+    };
     // SAFETY: a plain fork of a single-threaded process; the child goes on as the
     // supervisor, the parent never returns from `keep`.
     match unsafe { libc::fork() } {
-        0 => {}
-        -1 => {
-            // No PID namespace then: the rest still holds, in this process.
-            return Entered::Inside(Isolation {
-                user_namespace: !root,
-                private_shm: private_shm(),
-                ..Isolation::default()
-            });
+        0 => drop(keepers_network),
+        -1 => return on_its_own(),
+        supervisor => {
+            return Entered::Keeper {
+                supervisor,
+                network: keepers_network,
+            }
         }
-        supervisor => return Entered::Keeper { supervisor },
     }
     // The keeper killed (with the judge, by the OOM killer) takes the slot with it: this
     // process ends, and with the namespace's init every process of its runs.
@@ -107,12 +132,56 @@ pub(super) fn enter() -> Entered {
         // SAFETY: ends the child at once; the keeper reports it to the judge by ending too.
         unsafe { libc::_exit(1) }
     }
-    Entered::Inside(Isolation {
+    let isolation = Isolation {
         namespaces: true,
         user_namespace: !root,
         private_shm: private_shm(),
         kept: true,
-    })
+    };
+    Entered::Inside(isolation, Some(network))
+}
+
+/// The keeper's first work: a network namespace for its supervisor, made on another CPU than
+/// the supervisor's (of `cpus`) while the supervisor sets up, and sent to it on `socket`, or
+/// why not. Made in the slot's user namespace, it is the slot's to join.
+pub(super) fn make_network(socket: OwnedFd, cpus: Option<&[usize]>) {
+    if let Some(cpus) = cpus {
+        super::placement::leave_cpu(rustix::thread::sched_getcpu(), cpus);
+    }
+    // SAFETY: the keeper has a single thread and shares no file table.
+    let made = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNET) }
+        .map_err(std::io::Error::from)
+        .and_then(|()| std::fs::File::open("/proc/self/ns/net"));
+    let _ = match made {
+        Ok(namespace) => super::protocol::send_bytes(socket.as_fd(), b"", &[namespace.as_fd()]),
+        Err(error) => {
+            let why = format!("no network namespace: {error}");
+            super::protocol::send_bytes(socket.as_fd(), why.as_bytes(), &[])
+        }
+    };
+}
+
+/// The supervisor's side of `make_network`: waits for the namespace, and joins it, so that
+/// every process it starts from then on is inside. The namespace is kept, for the spawner
+/// forked before (see `Spawner::make_view`).
+pub(super) fn join_network(socket: OwnedFd) -> Result<OwnedFd, String> {
+    let message = super::protocol::receive(&socket)
+        .map_err(|error| error.to_string())?
+        .ok_or("the keeper sent no network namespace")?;
+    let Some(namespace) = message.fds.into_iter().next() else {
+        return Err(String::from_utf8_lossy(&message.bytes).into_owned());
+    };
+    enter_network(&namespace)?;
+    Ok(namespace)
+}
+
+/// Moves the calling thread into the network namespace `namespace`.
+pub(super) fn enter_network(namespace: &OwnedFd) -> Result<(), String> {
+    rustix::thread::move_into_link_name_space(
+        namespace.as_fd(),
+        Some(rustix::thread::LinkNameSpaceType::Network),
+    )
+    .map_err(|error| format!("the network namespace could not be joined: {error}"))
 }
 
 /// Maps the user and its group to themselves in the new user namespace (with `setgroups`

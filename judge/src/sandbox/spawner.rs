@@ -188,12 +188,12 @@ impl Spawner {
         }
     }
 
-    /// Gives a contained spawner its view and waits until it is made; a spawner that could
-    /// not make it has ended (and is reaped here).
-    pub fn make_view(self, view: &View) -> io::Result<Spawner> {
+    /// Gives a contained spawner its view, and the slot's network namespace to join, and waits
+    /// until the view is made; a spawner that could not make it has ended (and is reaped here).
+    pub fn make_view(self, view: &View, network: BorrowedFd) -> io::Result<Spawner> {
         let sent = serde_json::to_vec(view)
             .map_err(io::Error::other)
-            .and_then(|message| protocol::send_bytes(self.socket.as_fd(), &message, &[]));
+            .and_then(|message| protocol::send_bytes(self.socket.as_fd(), &message, &[network]));
         let refused = match sent.and_then(|()| protocol::receive(&self.socket)) {
             Ok(Some(answer)) if answer.bytes == VIEW_MADE.as_bytes() => return Ok(self),
             Ok(Some(answer)) => String::from_utf8_lossy(&answer.bytes).into_owned(),
@@ -246,11 +246,12 @@ impl Spawner {
 /// says why not. The view is read into the loop's own buffer (`message`): what the spawner
 /// holds is the floor of every program's memory figure.
 fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<(), String> {
-    let length = match protocol::receive_in(socket, message) {
-        Ok(Some((length, _))) => length,
+    let (length, network) = match protocol::receive_in(socket, message) {
+        Ok(Some((length, fds))) => (length, fds.into_iter().next()),
         _ => return Err("the supervisor sent no view".into()),
     };
     let view: View = protocol::parse(&message[..length]).map_err(|error| error.to_string())?;
+    super::namespaces::enter_network(&network.ok_or("no network namespace came with the view")?)?;
     // SAFETY: this forked child has a single thread and shares no file table.
     unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }
         .map_err(|error| io::Error::from(error).to_string())?;

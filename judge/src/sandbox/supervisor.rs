@@ -106,15 +106,19 @@ pub(super) fn serve_judge(
         std::process::exit(1)
     };
     let socket_fd = std::os::fd::AsRawFd::as_raw_fd(&socket);
-    let isolation = match super::namespaces::enter() {
-        Entered::Inside(isolation) => isolation,
-        Entered::Keeper { supervisor } => {
+    let (isolation, network) = match super::namespaces::enter() {
+        Entered::Inside(isolation, network) => (isolation, network),
+        Entered::Keeper {
+            supervisor,
+            network,
+        } => {
             // Outside, the keeper leaves the slot's groups to the supervisor (which removes
             // them when it ends) before its first run can start, then gives way for good:
             // yielding once at normal policy, it had taken the CPU back from the supervisor
             // for 0.47 ms in a timeline of the first run's start. The sweep waits for idle
             // CPU time.
             cgroups.leave();
+            super::namespaces::make_network(network, program_cpus.as_deref());
             become_idle();
             std::thread::yield_now();
             super::namespaces::keep(socket_fd, supervisor, || {
@@ -157,12 +161,19 @@ pub(super) fn serve_judge(
             }))
         })
         .and_then(Result::ok);
+    // The keeper has made the network namespace meanwhile. A slot that cannot have one says it
+    // has no namespaces, and takes no view.
+    let (network, network_refused) = match network.map(super::namespaces::join_network) {
+        None => (None, None),
+        Some(Ok(namespace)) => (Some(namespace), None),
+        Some(Err(why)) => (None, Some(why)),
+    };
     let ready = Ready {
         workdir: workdir.display().to_string(),
         containment: Containment {
             memory_cgroup: cgroups.has_memory(),
             pids_cgroup: cgroups.has_pids(),
-            namespaces: isolation.namespaces,
+            namespaces: isolation.namespaces && network_refused.is_none(),
             view: false,
         },
     };
@@ -172,6 +183,8 @@ pub(super) fn serve_judge(
         awaiting_view,
         contained: None,
         view: None,
+        network,
+        network_refused,
         isolation,
         me: std::process::id(),
         socket,
@@ -213,6 +226,10 @@ struct Supervisor {
     contained: Option<Spawner>,
     /// The writable folders of its view.
     view: Option<ViewScratch>,
+    /// The slot's network namespace, which this process is in, for the spawner of the
+    /// programs being judged, forked before it came (see `join_network`); or why there is none.
+    network: Option<OwnedFd>,
+    network_refused: Option<String>,
     isolation: Isolation,
     /// This process's pid, asked for once.
     me: u32,
@@ -620,6 +637,10 @@ impl Supervisor {
         if let Some(why) = why_no_view(&self.isolation, self.sweep.is_some()) {
             return refused(why.into());
         }
+        let Some(network) = self.network.as_ref() else {
+            let why = self.network_refused.as_deref();
+            return refused(why.unwrap_or("no network namespace of its own").into());
+        };
         // Root's programs run as nobody, in a run folder nobody may write to.
         let run_as = run_as();
         if let Some((uid, gid)) = run_as {
@@ -634,7 +655,7 @@ impl Supervisor {
                 run_as,
             })),
         };
-        match spawner.and_then(|spawner| spawner.make_view(&view)) {
+        match spawner.and_then(|spawner| spawner.make_view(&view, network.as_fd())) {
             Ok(spawner) => {
                 let view = ViewScratch::of(spawner.pid(), &self.workdir, &view);
                 self.scratch.watch_view(&view);
