@@ -228,3 +228,22 @@ pub(super) fn keep(socket: RawFd, supervisor: libc::pid_t, before: impl FnOnce()
     // binary that a supervisor forked from the judge would otherwise run twice.
     unsafe { libc::_exit(code) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol;
+    use super::*;
+
+    #[test]
+    fn a_supervisor_whose_keeper_made_no_network_namespace_gets_the_reason() {
+        let (supervisors, keepers) = protocol::socket_pair().unwrap();
+        let why = b"no network namespace: Operation not permitted (os error 1)";
+        protocol::send_bytes(keepers.as_fd(), why, &[]).unwrap();
+        assert_eq!(join_network(supervisors).unwrap_err().as_bytes(), why);
+        // A keeper gone without a word.
+        let (supervisors, keepers) = protocol::socket_pair().unwrap();
+        drop(keepers);
+        let gone = join_network(supervisors).unwrap_err();
+        assert!(gone.contains("sent no network namespace"), "{gone}");
+    }
+}
