@@ -113,10 +113,10 @@ pub(super) fn serve_judge(
             network,
         } => {
             // Outside, the keeper leaves the slot's groups to the supervisor (which removes
-            // them when it ends) before its first run can start, then gives way for good:
-            // yielding once at normal policy, it had taken the CPU back from the supervisor
-            // for 0.47 ms in a timeline of the first run's start. The sweep waits for idle
-            // CPU time.
+            // them when it ends) before its first run can start, makes the slot's network
+            // namespace on another CPU, then gives way for good: yielding once at normal
+            // policy, it had taken the CPU back from the supervisor for 0.47 ms in a
+            // timeline of the first run's start. The sweep waits for idle CPU time.
             cgroups.leave();
             super::namespaces::make_network(network, program_cpus.as_deref());
             become_idle();
