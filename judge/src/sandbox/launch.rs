@@ -83,7 +83,7 @@ impl Fixed {
 }
 
 /// The `changeable` signals this process ignores or catches, read from the kernel's two masks
-/// in one read: a query of each signal was 62 system calls, 0.2 ms of the spawner's
+/// in one read: a query of each signal was 59 system calls, 0.2 ms of the spawner's
 /// start in a timeline, and that start is on a one-case run's path.
 fn signals_not_default() -> Vec<libc::c_int> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

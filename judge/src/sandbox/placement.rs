@@ -95,9 +95,10 @@ pub fn pin_process(pid: u32, cpu: usize) {
     let _ = rustix::thread::sched_setaffinity(pid, &set_of(&[cpu]));
 }
 
-/// Moves the calling process off `cpu` (its parent's, which stays busy) when it is there, to
-/// another of `allowed`, and then gives it every CPU of `allowed` back: it stays where it
-/// went, and what it starts is not held to one CPU.
+/// Moves the calling process off `cpu` (one that another process keeps busy: its parent's,
+/// or the child's it has just forked) when it is there, to another of `allowed`, and then
+/// gives it every CPU of `allowed` back: it stays where it went, and what it starts is not
+/// held to one CPU.
 pub fn leave_cpu(cpu: usize, allowed: &[usize]) {
     if rustix::thread::sched_getcpu() != cpu || allowed.len() < 2 {
         return;

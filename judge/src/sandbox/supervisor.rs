@@ -163,17 +163,15 @@ pub(super) fn serve_judge(
         .and_then(Result::ok);
     // The keeper has made the network namespace meanwhile. A slot that cannot have one says it
     // has no namespaces, and takes no view.
-    let (network, network_refused) = match network.map(super::namespaces::join_network) {
-        None => (None, None),
-        Some(Ok(namespace)) => (Some(namespace), None),
-        Some(Err(why)) => (None, Some(why)),
-    };
+    let network = network
+        .ok_or_else(|| "no network namespace of its own".to_owned())
+        .and_then(super::namespaces::join_network);
     let ready = Ready {
         workdir: workdir.display().to_string(),
         containment: Containment {
             memory_cgroup: cgroups.has_memory(),
             pids_cgroup: cgroups.has_pids(),
-            namespaces: isolation.namespaces && network_refused.is_none(),
+            namespaces: isolation.namespaces && network.is_ok(),
             view: false,
         },
     };
@@ -184,7 +182,6 @@ pub(super) fn serve_judge(
         contained: None,
         view: None,
         network,
-        network_refused,
         isolation,
         me: std::process::id(),
         socket,
@@ -228,8 +225,7 @@ struct Supervisor {
     view: Option<ViewScratch>,
     /// The slot's network namespace, which this process is in, for the spawner of the
     /// programs being judged, forked before it came (see `join_network`); or why there is none.
-    network: Option<OwnedFd>,
-    network_refused: Option<String>,
+    network: Result<OwnedFd, String>,
     isolation: Isolation,
     /// This process's pid, asked for once.
     me: u32,
@@ -637,9 +633,9 @@ impl Supervisor {
         if let Some(why) = why_no_view(&self.isolation, self.sweep.is_some()) {
             return refused(why.into());
         }
-        let Some(network) = self.network.as_ref() else {
-            let why = self.network_refused.as_deref();
-            return refused(why.unwrap_or("no network namespace of its own").into());
+        let network = match &self.network {
+            Ok(network) => network,
+            Err(why) => return refused(why.clone()),
         };
         // Root's programs run as nobody, in a run folder nobody may write to.
         let run_as = run_as();
