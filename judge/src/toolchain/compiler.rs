@@ -228,7 +228,7 @@ impl Compiler {
             let local = local
                 .into_iter()
                 .map(|part| part.replace("{origin}", ORIGIN));
-            without_perf_data(argv.into_iter().chain(local).collect())
+            with_jvm_flags(argv.into_iter().chain(local).collect())
         });
         if let Some(message) = self.compile(source, &sources, staging.path(), &origin, compile)? {
             lock(&self.compile_errors).insert(key, message.clone());
@@ -608,23 +608,35 @@ pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> 
     let mut run = with_tool(fill(sources.run_command(), dir, sources), language, tool);
     let local = fill(language.local_run_args, dir, sources);
     run.splice(1..1, local);
-    without_perf_data(run)
+    with_jvm_flags(run)
 }
 
-/// `argv` with the JVM told to write no `/tmp/hsperfdata_USER/PID` file, where it starts one
-/// (`java`, or `javac` and Kotlin's tools through `-J`): runs in PID namespaces of their own
-/// share pids, and a JVM that finds another's file there says so on standard output.
-fn without_perf_data(mut argv: Vec<String>) -> Vec<String> {
+/// `argv` with the flags of the JVM it starts, where it starts one (`java`, or `javac` and
+/// Kotlin's tools through `-J`), none of which the program or its class files can tell:
+/// - no `/tmp/hsperfdata_USER/PID` file: runs in PID namespaces of their own share pids, and
+///   a JVM that finds another's file there says so on standard output;
+/// - javac's JVM compiles its hot code with the quick compiler alone and collects with the
+///   serial collector (unless the command names a collector): javac is done sooner and writes
+///   the same class files. A 100-line file took 1.07 s of CPU time and 0.64 s so; a 1,200-line
+///   one 5.7 s and 2.6 s, 2.9 s and 1.8 s of wall time (`perf stat`).
+fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
     let tool = Path::new(&argv[0])
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let flag = match tool.as_str() {
-        "java" => "-XX:-UsePerfData",
-        "javac" | "kotlinc" | "kotlinc-jvm" | "kotlin" => "-J-XX:-UsePerfData",
+    let mut flags = match tool.as_str() {
+        "java" => vec!["-XX:-UsePerfData"],
+        "javac" => vec!["-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1"],
+        "kotlinc" | "kotlinc-jvm" | "kotlin" => vec!["-J-XX:-UsePerfData"],
         _ => return argv,
     };
-    argv.insert(1, flag.to_owned());
+    let names_a_collector = argv
+        .iter()
+        .any(|word| word.starts_with("-J-XX:+Use") && word.ends_with("GC"));
+    if tool == "javac" && !names_a_collector {
+        flags.push("-J-XX:+UseSerialGC");
+    }
+    argv.splice(1..1, flags.into_iter().map(str::to_owned));
     argv
 }
 
@@ -771,6 +783,39 @@ fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn javacs_jvm_is_started_cheaper_and_keeps_a_collector_its_command_names() {
+        let argv = |words: &[&str]| words.iter().map(|word| word.to_string()).collect();
+        assert_eq!(
+            with_jvm_flags(argv(&["/usr/bin/javac", "-encoding", "UTF-8", "A.java"])),
+            argv(&[
+                "/usr/bin/javac",
+                "-J-XX:-UsePerfData",
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseSerialGC",
+                "-encoding",
+                "UTF-8",
+                "A.java"
+            ])
+        );
+        // Two collectors would stop the JVM before javac starts.
+        assert_eq!(
+            with_jvm_flags(argv(&["javac", "-J-XX:+UseParallelGC", "A.java"])),
+            argv(&[
+                "javac",
+                "-J-XX:-UsePerfData",
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseParallelGC",
+                "A.java"
+            ])
+        );
+        // A program's JVM is the judge's, as its command says.
+        assert_eq!(
+            with_jvm_flags(argv(&["java", "-XX:+UseSerialGC", "Main"])),
+            argv(&["java", "-XX:-UsePerfData", "-XX:+UseSerialGC", "Main"])
+        );
+    }
 
     #[test]
     fn a_jdks_release_file_answers_for_javac() {
