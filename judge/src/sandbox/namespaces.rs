@@ -163,7 +163,7 @@ pub(super) fn make_network(socket: OwnedFd, cpus: Option<&[usize]>) {
 
 /// The supervisor's side of `make_network`: waits for the namespace, and joins it, so that
 /// every process it starts from then on is inside. The namespace is kept, for the spawner
-/// forked before (see `Spawner::make_view`).
+/// forked before (see `Spawner::finish_view`).
 pub(super) fn join_network(socket: OwnedFd) -> Result<OwnedFd, String> {
     let message = super::protocol::receive(&socket)
         .map_err(|error| error.to_string())?

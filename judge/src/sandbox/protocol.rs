@@ -201,6 +201,15 @@ pub fn receive_in(
     Ok(Some((received.bytes, fds)))
 }
 
+/// Whether the next message waiting on `socket` starts with `prefix`, without taking it
+/// or waiting for one.
+pub fn next_starts_with(socket: impl AsFd, prefix: &[u8]) -> bool {
+    let mut start = [0u8; 16];
+    let start = &mut start[..prefix.len().min(16)];
+    let peeked = rustix::net::recv(socket, &mut *start, RecvFlags::PEEK | RecvFlags::DONTWAIT);
+    matches!(peeked, Ok((length, _)) if length == start.len() && *start == *prefix)
+}
+
 /// Parses a received JSON message.
 pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> io::Result<T> {
     serde_json::from_slice(bytes).map_err(|error| {

@@ -149,7 +149,7 @@ pub struct Spawner {
 }
 
 /// What makes a spawner the one of the programs being judged: the view they see (given later,
-/// see `make_view`), made in a mount namespace of the spawner's own around the run folder, and
+/// see `begin_view`), made in a mount namespace of the spawner's own around the run folder, and
 /// the user they run as.
 pub struct Contained<'a> {
     pub workdir: &'a Path,
@@ -166,7 +166,7 @@ const FIRST_SCRATCH_BYTES: u64 = 64 << 20;
 impl Spawner {
     /// Forks the spawner. Called while the supervisor has a single thread, after it entered
     /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
-    /// A `contained` spawner readies its loop, then waits for its view (`make_view`) before it
+    /// A `contained` spawner readies its loop, then waits for its view (`begin_view`) before it
     /// takes a request: forked before the view is known, its set-up (0.3-0.5 ms in timelines) is
     /// off the first run's path.
     pub fn start(contained: Option<&Contained>) -> io::Result<Spawner> {
@@ -188,12 +188,24 @@ impl Spawner {
         }
     }
 
-    /// Gives a contained spawner its view, and the slot's network namespace to join, and waits
+    /// Gives a contained spawner its view, which it starts making at once (see `finish_view`).
+    pub fn begin_view(&self, view: &View) -> io::Result<()> {
+        let message = serde_json::to_vec(view).map_err(io::Error::other)?;
+        protocol::send_bytes(self.socket.as_fd(), &message, &[])
+    }
+
+    /// Gives a spawner whose view is begun the slot's network namespace to join, and waits
     /// until the view is made; a spawner that could not make it has ended (and is reaped here).
-    pub fn make_view(self, view: &View, network: BorrowedFd) -> io::Result<Spawner> {
-        let sent = serde_json::to_vec(view)
-            .map_err(io::Error::other)
-            .and_then(|message| protocol::send_bytes(self.socket.as_fd(), &message, &[network]));
+    /// The namespace comes apart from the view so that the view can be made before the
+    /// namespace is there (see `Supervisor::join_network_making_view`).
+    pub fn finish_view(self, network: BorrowedFd) -> io::Result<Spawner> {
+        let sent = match protocol::send_bytes(self.socket.as_fd(), b"", &[network]) {
+            // A spawner that could not make the view has said why and ended.
+            Err(error) if matches!(error.raw_os_error(), Some(libc::EPIPE | libc::ECONNRESET)) => {
+                Ok(())
+            }
+            sent => sent,
+        };
         let refused = match sent.and_then(|()| protocol::receive(&self.socket)) {
             Ok(Some(answer)) if answer.bytes == VIEW_MADE.as_bytes() => return Ok(self),
             Ok(Some(answer)) => String::from_utf8_lossy(&answer.bytes).into_owned(),
@@ -242,20 +254,24 @@ impl Spawner {
     }
 }
 
-/// A mount namespace of this process's own, with the view the supervisor sends in it; `Err`
-/// says why not. The view is read into the loop's own buffer (`message`): what the spawner
-/// holds is the floor of every program's memory figure.
+/// A mount namespace of this process's own, with the view the supervisor sends in it, then
+/// the slot's network namespace, which comes after (see `Spawner::finish_view`); `Err` says
+/// why not. The view is read into the loop's own buffer (`message`): what the spawner holds
+/// is the floor of every program's memory figure.
 fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<(), String> {
-    let (length, network) = match protocol::receive_in(socket, message) {
-        Ok(Some((length, fds))) => (length, fds.into_iter().next()),
-        _ => return Err("the supervisor sent no view".into()),
+    let Ok(Some((length, _))) = protocol::receive_in(socket, message) else {
+        return Err("the supervisor sent no view".into());
     };
     let view: View = protocol::parse(&message[..length]).map_err(|error| error.to_string())?;
-    super::namespaces::enter_network(&network.ok_or("no network namespace came with the view")?)?;
     // SAFETY: this forked child has a single thread and shares no file table.
     unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }
         .map_err(|error| io::Error::from(error).to_string())?;
-    super::view::apply(&view, workdir, FIRST_SCRATCH_BYTES).map_err(|error| error.to_string())
+    super::view::apply(&view, workdir, FIRST_SCRATCH_BYTES).map_err(|error| error.to_string())?;
+    let network = match protocol::receive_in(socket, message) {
+        Ok(Some((_, fds))) => fds.into_iter().next(),
+        _ => None,
+    };
+    super::namespaces::enter_network(&network.ok_or("no network namespace came after the view")?)
 }
 
 /// The spawner's life: start programs until the supervisor goes. A `contained` one makes its
