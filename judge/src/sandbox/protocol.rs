@@ -219,3 +219,26 @@ pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> io::Result<T> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_message_is_told_by_its_start_without_waiting_or_taking_it() {
+        let (ours, theirs) = socket_pair().unwrap();
+        // Nothing sent yet: no waiting.
+        assert!(!next_starts_with(&ours, VIEW));
+        send_bytes(theirs.as_fd(), b"{\"argc\":1}", &[]).unwrap();
+        assert!(!next_starts_with(&ours, VIEW));
+        assert_eq!(receive(&ours).unwrap().unwrap().bytes, b"{\"argc\":1}");
+        let view = [VIEW, b"{\"hidden\":[],\"kept\":[]}"].concat();
+        send_bytes(theirs.as_fd(), &view, &[]).unwrap();
+        assert!(next_starts_with(&ours, VIEW));
+        assert!(next_starts_with(&ours, VIEW), "peeking took the message");
+        assert_eq!(receive(&ours).unwrap().unwrap().bytes, view);
+        // The other side gone: not a view.
+        drop(theirs);
+        assert!(!next_starts_with(&ours, VIEW));
+    }
+}
