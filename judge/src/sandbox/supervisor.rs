@@ -167,8 +167,8 @@ pub(super) fn serve_judge(
         awaiting_view,
         contained: None,
         view: None,
-        // Joined below, before Ready.
-        network: Err(String::new()),
+        // Joined before Ready, where the slot has a keeper to make it.
+        network: Err("no network namespace of its own".to_owned()),
         isolation,
         me: std::process::id(),
         socket,
@@ -642,15 +642,15 @@ impl Supervisor {
         if let Some(why) = why_no_view(&self.isolation, self.sweep.is_some()) {
             return Err(refused(why.into()));
         }
-        if self.awaiting_view.is_none() {
-            let contained = Contained {
+        let spawner = match self.awaiting_view.take() {
+            Some(spawner) => spawner,
+            None => Spawner::start(Some(&Contained {
                 workdir: &self.workdir,
                 run_as: run_as(),
-            };
-            self.awaiting_view =
-                Some(Spawner::start(Some(&contained)).map_err(|error| refused(error.to_string()))?);
-        }
-        let spawner = self.awaiting_view.take().expect("started above");
+            }))
+            .map_err(|error| refused(error.to_string()))?,
+        };
+        // Kept where `spawners` and `finish` find it while it makes the view.
         match spawner.begin_view(&view) {
             Ok(()) => {
                 self.awaiting_view = Some(spawner);
@@ -707,10 +707,7 @@ impl Supervisor {
         &mut self,
         keeper: Option<OwnedFd>,
     ) -> Option<Result<View, ViewReply>> {
-        let Some(keeper) = keeper else {
-            self.network = Err("no network namespace of its own".to_owned());
-            return None;
-        };
+        let keeper = keeper?;
         let mut begun = None;
         // Whatever else the judge sends waits for `serve`, as does the judge's going.
         if self.awaiting_view.is_some()

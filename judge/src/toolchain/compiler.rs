@@ -630,10 +630,12 @@ fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
         "kotlinc" | "kotlinc-jvm" | "kotlin" => vec!["-J-XX:-UsePerfData"],
         _ => return argv,
     };
-    let names_a_collector = argv
-        .iter()
-        .any(|word| word.starts_with("-J-XX:+Use") && word.ends_with("GC"));
-    if tool == "javac" && !names_a_collector {
+    // A second collector would stop the JVM before javac starts.
+    let names_a_collector = || {
+        argv.iter()
+            .any(|word| word.starts_with("-J-XX:+Use") && word.ends_with("GC"))
+    };
+    if tool == "javac" && !names_a_collector() {
         flags.push("-J-XX:+UseSerialGC");
     }
     argv.splice(1..1, flags.into_iter().map(str::to_owned));
