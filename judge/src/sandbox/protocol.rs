@@ -227,6 +227,8 @@ mod tests {
     #[test]
     fn the_next_message_is_told_by_its_start_without_waiting_or_taking_it() {
         let (ours, theirs) = socket_pair().unwrap();
+        // A message that peeking took is missing then, not waited for.
+        rustix::fs::fcntl_setfl(&ours, rustix::fs::OFlags::NONBLOCK).unwrap();
         // Nothing sent yet: no waiting.
         assert!(!next_starts_with(&ours, VIEW));
         send_bytes(theirs.as_fd(), b"{\"argc\":1}", &[]).unwrap();
