@@ -42,8 +42,8 @@ pub(crate) struct Global {
     /// The repository (default: the nearest folder above the current one holding problems/).
     #[arg(long, value_name = "DIR", global = true)]
     pub root: Option<PathBuf>,
-    /// The report on stdout: for people, or one JSON document (run, gen, add, new, stress and
-    /// check; shapes in the README).
+    /// The report on stdout: for people, or one JSON document (run, merge, list, gen, add,
+    /// new, stress and check; shapes in docs/reports.md).
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     pub format: Format,
     /// Also show a row for every accepted case.

@@ -358,7 +358,8 @@ impl LineCounter {
 
 /// Line breaks in `text`. Counted in byte-sized sums of 255 bytes at most, which the compiler
 /// turns into 16 bytes compared and added at a time: every matched chunk of an output is
-/// counted as it streams, and a count in a machine word per byte made `big` 1.3x slower.
+/// counted as it streams, and a count in a machine word per byte is markedly slower on large
+/// outputs (`bench/`'s `big`).
 pub(super) fn count_breaks(text: &[u8]) -> usize {
     text.chunks(255)
         .map(|block| {

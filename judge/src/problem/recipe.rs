@@ -1,7 +1,7 @@
 //! `generators.toml`: the recipe of a problem's generated cases (each entry a generator
 //! invocation, over a range of seeds) and of its stress runs. Validated where it is read:
 //! every case lands inside the problem's `tests/` folder, and every number is within its
-//! documented range (README, "Growing the corpus safely").
+//! documented range (docs/problems.md, "Growing the corpus safely").
 
 use std::ops::RangeInclusive;
 use std::path::Path;

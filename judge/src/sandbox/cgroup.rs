@@ -404,7 +404,7 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
 /// back out of them.
 ///
 /// Moving a whole process (`cgroup.procs`) takes a lock whose first taking waits for an RCU
-/// grace period, 10-15 ms on an idle machine, which a one-case run would pay, and other
+/// grace period, which a one-case run would pay, and other
 /// processes' forks wait on it meanwhile (the keeper leaves the slot's groups while its
 /// supervisor starts its spawners). On cgroup v1 a single thread moving itself (`0` into
 /// `tasks`) needs no such lock (Linux 5.19 on), and a process with one thread moves whole that

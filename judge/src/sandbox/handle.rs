@@ -100,10 +100,9 @@ impl SupervisorHandle {
             -1 => Err(io::Error::last_os_error()),
             0 => {
                 // A forked child starts queued on its parent's CPU, and the judge goes on
-                // reading the command line and the problems there (1.5-2.0 ms in three
-                // timelines) while the other CPU idles: the supervisor's set-up, the first
-                // run's critical path, waited all that time. The parent yields once, and the
-                // child moves itself.
+                // reading the command line and the problems there while the other CPU idles:
+                // the supervisor's set-up, the first run's critical path, would wait all that
+                // time. The parent yields once, and the child moves itself.
                 if let Some(placement) = &placement {
                     super::placement::leave_cpu(parents_cpu, &placement.allowed);
                 }
@@ -380,8 +379,8 @@ impl SupervisorHandle {
 
     /// Closes the socket, which ends the supervisor: it cleans up after itself. The judge
     /// does not wait for it: its exit is collected later, when a supervisor starts or
-    /// closes (or by init, once the judge has ended). A thread per close cost a judge's
-    /// last moments 0.3 ms, there to collect what init would.
+    /// closes (or by init, once the judge has ended): a thread per close would lengthen a
+    /// judge's last moments only to collect what init would.
     pub(super) fn close(self) {
         drop(self.socket);
         let mut closed = closed();

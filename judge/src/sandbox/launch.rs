@@ -83,8 +83,8 @@ impl Fixed {
 }
 
 /// The `changeable` signals this process ignores or catches, read from the kernel's two masks
-/// in one read: a query of each signal was 59 system calls, 0.2 ms of the spawner's
-/// start in a timeline, and that start is on a one-case run's path.
+/// in one read rather than a system call per signal: the spawner's start is on a one-case
+/// run's path.
 fn signals_not_default() -> Vec<libc::c_int> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let mask = |name: &str| {

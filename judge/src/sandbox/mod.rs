@@ -4,7 +4,8 @@
 //!
 //! It gathers evidence and decides nothing: verdicts are `judging::verdict::classify`'s job.
 //!
-//! How each limit is enforced and measured, per setup (the README's "Limits and safety"):
+//! How each limit is enforced and measured, per setup (docs/limits-and-sandbox.md, "Limits and
+//! safety"):
 //! - CPU time: the whole tree's, from `wait4` of every process (orphans are re-parented to the
 //!   supervisor and reaped there); while it runs, the watchdog reads `/proc` every 100 ms and
 //!   stops it past 1.1 x the limit (`cpu_cutoff`); RLIMIT_CPU per process as a backstop.

@@ -3,9 +3,10 @@
 //! own (mapping the user to itself, so that files keep their owner).
 //!
 //! - network: no interface but a loopback that is down, so no connection leaves a run. The
-//!   keeper makes it, beside the supervisor's set-up (it took 0.9 ms of the first run's
-//!   path), and hands it over (`make_network`); the supervisor joins it before it says it is
-//!   ready, and the judged programs' spawner, forked before that, after making its view;
+//!   keeper makes it, beside the supervisor's set-up (it is the slowest namespace to make,
+//!   and was on the first run's path), and hands it over (`make_network`); the supervisor
+//!   joins it before it says it is ready, and the judged programs' spawner, forked before
+//!   that, after making its view;
 //! - IPC: System V shared memory and message queues of the slot alone;
 //! - PID: the supervisor is the namespace's init, so that every process of a run is its
 //!   descendant or re-parented to it, and a run sees no process of the machine's (nor can it

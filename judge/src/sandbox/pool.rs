@@ -109,7 +109,7 @@ impl Sandbox {
     }
 
     /// `prepare`, forking this process for the supervisor instead of starting the binary
-    /// again (0.7 ms less before the first run can start).
+    /// again, which the first run would wait for.
     ///
     /// # Safety
     /// Only while this process has a single thread: at the start of `main`.

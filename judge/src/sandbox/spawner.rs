@@ -167,8 +167,8 @@ impl Spawner {
     /// Forks the spawner. Called while the supervisor has a single thread, after it entered
     /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
     /// A `contained` spawner readies its loop, then waits for its view (`begin_view`) before it
-    /// takes a request: forked before the view is known, its set-up (0.3-0.5 ms in timelines) is
-    /// off the first run's path.
+    /// takes a request: forked before the view is known, its set-up is off the first run's
+    /// path.
     pub fn start(contained: Option<&Contained>) -> io::Result<Spawner> {
         let (ours, theirs) = protocol::socket_pair()?;
         // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single

@@ -99,9 +99,9 @@ pub(super) fn serve_judge(
     let cgroups = Cgroups::create(owner);
     // This process's pid on the machine: inside a PID namespace the supervisor is 1.
     let slot = std::process::id();
-    // Made before the keeper (which sweeps the temporary folder) is forked: in a timeline,
-    // the sweep's read of that folder waited 0.9 ms for the disk, and this `mkdir` in it with
-    // it, on the first run's path.
+    // Made before the keeper (which sweeps the temporary folder) is forked: the sweep's read
+    // of that folder can wait for the disk, and this `mkdir` in it would wait with it, on the
+    // first run's path.
     let Ok(workdir) = make_workdir(owner, slot) else {
         std::process::exit(1)
     };
@@ -115,8 +115,8 @@ pub(super) fn serve_judge(
             // Outside, the keeper leaves the slot's groups to the supervisor (which removes
             // them when it ends) before its first run can start, makes the slot's network
             // namespace on another CPU, then gives way for good: yielding once at normal
-            // policy, it had taken the CPU back from the supervisor for 0.47 ms in a
-            // timeline of the first run's start. The sweep waits for idle CPU time.
+            // policy, it can take the CPU back from the supervisor while the first run
+            // starts. The sweep waits for idle CPU time.
             cgroups.leave();
             super::namespaces::make_network(network, program_cpus.as_deref());
             become_idle();
@@ -140,7 +140,7 @@ pub(super) fn serve_judge(
     // The spawner of the runs outside the view (builds, checkers) forks, so it is started
     // now, before the thread that a sweeping supervisor outside namespaces starts. Every
     // other supervisor stays single-threaded and starts it at the first such run: a run
-    // that builds nothing needs none, and its start was 0.3-0.7 ms of a one-case run's.
+    // that builds nothing needs none, and its start would be on a one-case run's path.
     let gets_a_thread = sweeps && !isolation.kept;
     let spawner = match gets_a_thread.then(|| Spawner::start(None)) {
         None => None,
@@ -701,7 +701,7 @@ impl Supervisor {
     /// Joins the network namespace that the keeper makes (sent on `keeper`, where the slot
     /// has one). A view the judge sends meanwhile is begun at once, so that the spawner makes
     /// it while the keeper makes the namespace: made after the namespace had come, the view
-    /// was the longest step on a one-case run's path (0.8 ms). Returns the begun view, whose
+    /// would be the longest step on a one-case run's path. Returns the begun view, whose
     /// answer the judge reads after `Ready`.
     fn join_network_making_view(
         &mut self,

@@ -514,8 +514,8 @@ impl Compiler {
     /// `python3`), as the user's shell would start it in `folder`: asked there with the
     /// user's environment, so that `rust-toolchain.toml`, `RUSTUP_TOOLCHAIN`, `.python-version`
     /// and `PYENV_VERSION` choose it. The build and the run then start it themselves: the
-    /// proxy would choose again in the run's bare environment, and pyenv's shim costs 0.1 s of
-    /// CPU at every start. `None` when the tool is the real one or the manager does not say.
+    /// proxy would choose again in the run's bare environment, and pyenv's shim costs CPU time
+    /// at every start. `None` when the tool is the real one or the manager does not say.
     fn real_tool(&self, language: &'static Language, folder: &Path) -> Option<String> {
         let ask = language.real_executable?;
         let tool = *language.version.first()?;
@@ -617,8 +617,7 @@ pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> 
 ///   a JVM that finds another's file there says so on standard output;
 /// - javac's JVM compiles its hot code with the quick compiler alone and collects with the
 ///   serial collector (unless the command names a collector): javac is done sooner and writes
-///   the same class files. A 100-line file took 1.07 s of CPU time and 0.64 s so; a 1,200-line
-///   one 5.7 s and 2.6 s, 2.9 s and 1.8 s of wall time (`perf stat`).
+///   the same class files (docs/performance.md has the figures).
 fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
     let tool = Path::new(&argv[0])
         .file_name()

@@ -87,7 +87,7 @@ pub struct Language {
     pub version: &'static [&'static str],
     /// Prints the path of the executable the language's tool (its version command's first
     /// word) starts, for when that tool is a version manager's proxy or shim (rustup's
-    /// `rustc`; pyenv's `python3`, a shell script that costs 0.1 s of CPU at every start,
+    /// `rustc`; pyenv's `python3`, a shell script whose CPU time at every start would be
     /// counted as the program's): builds and runs then start that executable themselves.
     pub real_executable: Option<&'static [&'static str]>,
     /// What the runtime prints on stderr when an allocation fails: the run then counts as MLE.

@@ -178,7 +178,7 @@ fn must_time_out(promise: &Promise) -> bool {
 pub(super) enum Order {
     /// As given: the accepted submissions first, when the time limit is derived from their
     /// runs. A too slow one started beside them could slow them enough to move the derived
-    /// limit up a step (`different`: 1 s became 2 s when that was tried).
+    /// limit up a step (it did for problemtools' `different` example).
     AsGiven,
     /// What must time out first, where no limit is derived from the batch: it runs out its
     /// limit and margin (seconds), and started last it ran alone while the other cores idled.
