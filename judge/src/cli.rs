@@ -414,23 +414,28 @@ fn parse_duration(text: &str) -> Result<Duration, ValueFault> {
     Duration::try_from_secs_f64(seconds).map_err(|_| ValueFault::OutOfRange(text.to_owned()))
 }
 
-/// Whether a command line may run programs, guessed before it is parsed (to start a run
-/// supervisor early): all but the commands that only read, write files or print help.
-pub fn may_run_programs(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
-    const RUN_NOTHING: [&str; 8] = [
-        "list",
-        "new",
-        "listen",
-        "help",
-        "--help",
-        "-h",
-        "--version",
-        "-V",
-    ];
-    !args
-        .into_iter()
-        .skip(1)
-        .any(|arg| arg.to_str().is_some_and(|arg| RUN_NOTHING.contains(&arg)))
+impl Cli {
+    /// Whether this command may run programs, so that a run supervisor is started early: all
+    /// but the commands that only read, write files or serve.
+    pub fn may_run_programs(&self) -> bool {
+        match &self.command {
+            None => true,
+            Some(command) => match command {
+                Command::List(_) | Command::New(_) | Command::Listen(_) => false,
+                Command::Run(_)
+                | Command::Add(_)
+                | Command::Gen(_)
+                | Command::Bless(_)
+                | Command::Verify(_)
+                | Command::Check(_)
+                | Command::Stress(_)
+                | Command::Watch(_)
+                | Command::Submit(_)
+                | Command::Merge(_)
+                | Command::Doctor => true,
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -441,13 +446,16 @@ mod tests {
 
     #[test]
     fn commands_that_run_nothing_start_no_supervisor_early() {
-        let guess = |line: &str| may_run_programs(line.split(' ').map(std::ffi::OsString::from));
+        let guess = |line: &str| parse(line.split(' ')).is_ok_and(|cli| cli.may_run_programs());
         assert!(guess("judge"));
         assert!(guess("judge --jobs 2 run boj_1000"));
         assert!(guess("judge verify pkg"));
         assert!(!guess("judge list"));
         assert!(!guess("judge --color never new boj_1000"));
         assert!(!guess("judge run --help"));
+        // A problem named like a command is still a problem to judge.
+        assert!(guess("judge run new"));
+        assert!(guess("judge --root list run list"));
     }
 
     #[test]

@@ -12,13 +12,14 @@ fn main() -> ExitCode {
     {
         judge::sandbox::supervisor::main();
     }
-    // The first run's supervisor starts now, so that its start overlaps with reading the
-    // command line and finding the problems; a command that runs nothing has none.
     // Every run stops when the judge is asked to (Ctrl-C): the interrupt's wake-up descriptor.
     let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::stopped_by(
         judge::runner::interrupt::wake_fd(),
     ));
-    if judge::cli::may_run_programs(std::env::args_os()) {
+    let parsed = judge::cli::parse(std::env::args_os());
+    // The first run's supervisor starts now, so that its start overlaps with finding the
+    // problems; a command that runs nothing has none.
+    if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {
         // SAFETY: nothing has started a thread yet.
         unsafe { sandbox.prepare_by_fork() };
     }
@@ -32,7 +33,7 @@ fn main() -> ExitCode {
         }
         default_hook(info);
     }));
-    let code = match judge::cli::parse(std::env::args_os()) {
+    let code = match parsed {
         Ok(cli) => judge::app::main(cli, sandbox),
         Err(error) => {
             // Help and version are not errors: they go to stdout and exit 0.
