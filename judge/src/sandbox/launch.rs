@@ -262,17 +262,7 @@ extern "C" fn run_child(context: *mut libc::c_void) -> libc::c_int {
 /// make system calls on data `launch` prepared, and nothing that allocates or takes a lock.
 unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     let fixed = launch.fixed;
-    let default = KernelSigaction {
-        handler: libc::SIG_DFL,
-        flags: 0,
-        restorer: 0,
-        mask: 0,
-    };
-    for &signal in &fixed.signals_to_reset {
-        let action = &default as *const KernelSigaction as usize;
-        let _ = sys(libc::SYS_rt_sigaction, [signal as usize, action, 0, 8]);
-    }
-    set_signal_mask(0);
+    reset_signals(fixed);
     sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
     // Where the kernel refuses (the judge's CPUs changed meanwhile), the program stays on
     // the spawner's CPU: slower when it has threads, judged alike.
@@ -281,32 +271,8 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         let cpus = cpus as *const libc::cpu_set_t as usize;
         let _ = sys(libc::SYS_sched_setaffinity, [0, size, cpus, 0]);
     }
-    // Where /proc cannot say it, the run goes on: the score only picks a victim.
-    let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
-    let at = libc::AT_FDCWD as usize;
-    if let Ok(fd) = sys(
-        libc::SYS_openat,
-        [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0],
-    ) {
-        let _ = sys(
-            libc::SYS_write,
-            [fd as usize, b"1000".as_ptr() as usize, 4, 0],
-        );
-        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
-    }
-    // Another user, no supplementary group: after the OOM score (its file is the old user's)
-    // and before the death signal (a change of user clears it).
-    if let Some((uid, gid)) = fixed.run_as {
-        sys(libc::SYS_setgroups, [0, 0, 0, 0])?;
-        sys(
-            libc::SYS_setresgid,
-            [gid as usize, gid as usize, gid as usize, 0],
-        )?;
-        sys(
-            libc::SYS_setresuid,
-            [uid as usize, uid as usize, uid as usize, 0],
-        )?;
-    }
+    lower_oom_score();
+    become_user(fixed.run_as)?;
     // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
     // already gone, the signal was missed: end here.
     sys(
@@ -329,6 +295,76 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         let value = &value as *const libc::rlimit as usize;
         sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
     }
+    take_stdio(launch)?;
+    pass_on_mark(fixed);
+    let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
+    sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
+}
+
+/// Every signal back to its default action.
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn reset_signals(fixed: &Fixed) {
+    let default = KernelSigaction {
+        handler: libc::SIG_DFL,
+        flags: 0,
+        restorer: 0,
+        mask: 0,
+    };
+    for &signal in &fixed.signals_to_reset {
+        let action = &default as *const KernelSigaction as usize;
+        let _ = sys(libc::SYS_rt_sigaction, [signal as usize, action, 0, 8]);
+    }
+    set_signal_mask(0);
+}
+
+/// Makes the program the OOM killer's first pick.
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn lower_oom_score() {
+    // Where /proc cannot say it, the run goes on: the score only picks a victim.
+    let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
+    let at = libc::AT_FDCWD as usize;
+    if let Ok(fd) = sys(
+        libc::SYS_openat,
+        [at, OOM_SCORE_ADJ.as_ptr() as usize, flags, 0],
+    ) {
+        let _ = sys(
+            libc::SYS_write,
+            [fd as usize, b"1000".as_ptr() as usize, 4, 0],
+        );
+        let _ = sys(libc::SYS_close, [fd as usize, 0, 0, 0]);
+    }
+}
+
+/// Another user, no supplementary group, where the run is to be another's: after the OOM
+/// score (its file is the old user's) and before the death signal (a change of user clears
+/// it).
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn become_user(run_as: Option<(u32, u32)>) -> Sys {
+    if let Some((uid, gid)) = run_as {
+        sys(libc::SYS_setgroups, [0, 0, 0, 0])?;
+        sys(
+            libc::SYS_setresgid,
+            [gid as usize, gid as usize, gid as usize, 0],
+        )?;
+        sys(
+            libc::SYS_setresuid,
+            [uid as usize, uid as usize, uid as usize, 0],
+        )?;
+    }
+    Ok(0)
+}
+
+/// The three streams in place, and the working folder; nothing else crosses the exec.
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn take_stdio(launch: &Launch) -> Sys {
     for (target, &fd) in launch.stdio.iter().enumerate() {
         if fd as usize == target {
             sys(libc::SYS_fcntl, [target, libc::F_SETFD as usize, 0, 0])?;
@@ -350,6 +386,14 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
             );
         }
     }
+    Ok(0)
+}
+
+/// Sets the memory mark the program's figure starts from: the last step before `execve`.
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn pass_on_mark(fixed: &Fixed) {
     // Last: the mark passed on is what the spawner holds now. That is about 1 MiB; a
     // build whose code is spread out (a debug build) holds more, and lets go of its code
     // here, to read it back after (a cost on every start).
@@ -369,8 +413,6 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
             [fixed.clear_refs as usize, b"5".as_ptr() as usize, 1, 0],
         );
     }
-    let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
-    sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
 }
 
 #[cfg(test)]

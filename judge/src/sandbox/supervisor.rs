@@ -72,13 +72,9 @@ pub fn main() -> ! {
     )
 }
 
-/// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
-pub(super) fn serve_judge(
-    socket: OwnedFd,
-    owner: u32,
-    sweeps: bool,
-    program_cpus: Option<Vec<usize>>,
-) -> ! {
+/// Cuts the supervisor's ties to the judge's terminal and session, and makes it the run's
+/// subreaper, which the OOM killer spares.
+fn detach_from_judge() {
     // Standard input and output are /dev/null: nothing of the judge's terminal or pipes.
     if let Ok(null) = std::fs::File::open("/dev/null") {
         for standard in [0, 1] {
@@ -95,6 +91,73 @@ pub(super) fn serve_judge(
     // The OOM killer must pick the program, never the one who reports it.
     // Also lowered where the machine allows it (root with CAP_SYS_RESOURCE).
     let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
+}
+
+/// The supervisor's spawners: the one of runs outside the view (builds, checkers), when it
+/// gets a thread, and the one of the programs being judged, where the slot can take a view.
+fn start_spawners(
+    isolation: &Isolation,
+    gets_a_thread: bool,
+    workdir: &Path,
+) -> (Option<Spawner>, Option<Spawner>) {
+    // The spawner of the runs outside the view (builds, checkers) forks, so it is started
+    // now, before the thread that a sweeping supervisor outside namespaces starts. Every
+    // other supervisor stays single-threaded and starts it at the first such run: a run
+    // that builds nothing needs none, and its start would be on a one-case run's path.
+    let spawner = match gets_a_thread.then(|| Spawner::start(None)) {
+        None => None,
+        Some(Ok(spawner)) => Some(spawner),
+        Some(Err(_)) => {
+            let _ = std::fs::remove_dir_all(workdir);
+            std::process::exit(1)
+        }
+    };
+    // The spawner of the programs being judged is forked now, where the slot can take a view,
+    // so that it readies its loop while the judge sends the view (see `Spawner::start`).
+    let awaiting_view = why_no_view(isolation, gets_a_thread)
+        .is_none()
+        .then(|| {
+            Spawner::start(Some(&Contained {
+                workdir,
+                run_as: run_as(),
+            }))
+        })
+        .and_then(Result::ok);
+    (spawner, awaiting_view)
+}
+
+/// The keeper's life, outside the slot's namespaces: it leaves the slot's groups to the
+/// supervisor (which removes them when it ends) before its first run can start, makes the
+/// slot's network namespace on another CPU, then gives way for good: yielding once at normal
+/// policy, it could take the CPU back from the supervisor while the first run starts. The
+/// sweep of what earlier judges left (`sweep_bases`, where this slot sweeps) waits for idle
+/// CPU time.
+fn keep_slot(
+    cgroups: &Cgroups,
+    network: OwnedFd,
+    program_cpus: Option<&[usize]>,
+    (socket, supervisor): (std::os::fd::RawFd, libc::pid_t),
+    sweep_bases: Option<&[PathBuf]>,
+) -> ! {
+    cgroups.leave();
+    super::namespaces::make_network(network, program_cpus);
+    become_idle();
+    std::thread::yield_now();
+    super::namespaces::keep(socket, supervisor, || {
+        if let Some(bases) = sweep_bases {
+            sweep(bases);
+        }
+    })
+}
+
+/// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
+pub(super) fn serve_judge(
+    socket: OwnedFd,
+    owner: u32,
+    sweeps: bool,
+    program_cpus: Option<Vec<usize>>,
+) -> ! {
+    detach_from_judge();
     let sweep_bases = super::cgroup::bases(owner);
     let cgroups = Cgroups::create(owner);
     // This process's pid on the machine: inside a PID namespace the supervisor is 1.
@@ -111,22 +174,13 @@ pub(super) fn serve_judge(
         Entered::Keeper {
             supervisor,
             network,
-        } => {
-            // Outside, the keeper leaves the slot's groups to the supervisor (which removes
-            // them when it ends) before its first run can start, makes the slot's network
-            // namespace on another CPU, then gives way for good: yielding once at normal
-            // policy, it can take the CPU back from the supervisor while the first run
-            // starts. The sweep waits for idle CPU time.
-            cgroups.leave();
-            super::namespaces::make_network(network, program_cpus.as_deref());
-            become_idle();
-            std::thread::yield_now();
-            super::namespaces::keep(socket_fd, supervisor, || {
-                if sweeps {
-                    sweep(&sweep_bases);
-                }
-            })
-        }
+        } => keep_slot(
+            &cgroups,
+            network,
+            program_cpus.as_deref(),
+            (socket_fd, supervisor),
+            sweeps.then_some(&sweep_bases[..]),
+        ),
     };
     let private_tmp = isolation.private_shm;
     let scratch = ScratchWatch::new(&workdir, private_tmp);
@@ -137,30 +191,8 @@ pub(super) fn serve_judge(
     if let Some(cpus) = &program_cpus {
         super::placement::remember_program_cpus(cpus);
     }
-    // The spawner of the runs outside the view (builds, checkers) forks, so it is started
-    // now, before the thread that a sweeping supervisor outside namespaces starts. Every
-    // other supervisor stays single-threaded and starts it at the first such run: a run
-    // that builds nothing needs none, and its start would be on a one-case run's path.
     let gets_a_thread = sweeps && !isolation.kept;
-    let spawner = match gets_a_thread.then(|| Spawner::start(None)) {
-        None => None,
-        Some(Ok(spawner)) => Some(spawner),
-        Some(Err(_)) => {
-            let _ = std::fs::remove_dir_all(&workdir);
-            std::process::exit(1)
-        }
-    };
-    // The spawner of the programs being judged is forked now, where the slot can take a view,
-    // so that it readies its loop while the judge sends the view (see `Spawner::start`).
-    let awaiting_view = why_no_view(&isolation, gets_a_thread)
-        .is_none()
-        .then(|| {
-            Spawner::start(Some(&Contained {
-                workdir: &workdir,
-                run_as: run_as(),
-            }))
-        })
-        .and_then(Result::ok);
+    let (spawner, awaiting_view) = start_spawners(&isolation, gets_a_thread, &workdir);
     let mut supervisor = Supervisor {
         sweep: None,
         spawner,
@@ -180,30 +212,11 @@ pub(super) fn serve_judge(
         stderr: output.stderr.1,
     };
     let begun_view = supervisor.join_network_making_view(network);
-    // A slot that cannot have a network namespace says it has no namespaces, and takes no view.
-    let ready = Ready {
-        workdir: supervisor.workdir.display().to_string(),
-        containment: Containment {
-            memory_cgroup: supervisor.cgroups.has_memory(),
-            pids_cgroup: supervisor.cgroups.has_pids(),
-            namespaces: isolation.namespaces && supervisor.network.is_ok(),
-            view: false,
-        },
-    };
-    let reading_ends = [output.stdout.0.as_fd(), output.stderr.0.as_fd()];
-    let said_ready = protocol::send(supervisor.socket.as_fd(), &ready, &reading_ends).is_ok();
-    // The judge holds the reading ends now; this process keeps the writing ends only.
-    drop(output.stdout.0);
-    drop(output.stderr.0);
-    // The view begun before, answered after Ready, where the judge reads its answer.
-    let said_ready = said_ready
-        && begun_view.is_none_or(|begun| {
-            let reply = match begun {
-                Ok(view) => supervisor.finish_view(view),
-                Err(reply) => reply,
-            };
-            protocol::send(supervisor.socket.as_fd(), &reply, &[]).is_ok()
-        });
+    let said_ready = supervisor.say_ready(
+        isolation.namespaces,
+        (output.stdout.0, output.stderr.0),
+        begun_view,
+    );
     if said_ready {
         // What judges that are no longer running left behind, swept beside the runs: here
         // rather than in the judge, as reading cgroup folders waits while a cgroup move is
@@ -217,6 +230,25 @@ pub(super) fn serve_judge(
         supervisor.serve();
     }
     supervisor.finish()
+}
+
+/// The run's standard input (its file, or the first descriptor lent) and the standard output
+/// lent with it, if any; an error where the judge lent other descriptors than it said.
+fn stdio_of(request: &Request, lent: Vec<OwnedFd>) -> std::io::Result<(OwnedFd, Option<OwnedFd>)> {
+    let mut lent = lent.into_iter();
+    let stdin = match &request.stdin_path {
+        Some(path) => Some(OwnedFd::from(std::fs::File::open(path)?)),
+        None => lent.next(),
+    };
+    let stdout = if request.stdout_lent {
+        lent.next()
+    } else {
+        None
+    };
+    match (stdin, !request.stdout_lent || stdout.is_some(), lent.next()) {
+        (Some(stdin), true, None) => Ok((stdin, stdout)),
+        _ => Err(std::io::Error::from_raw_os_error(libc::EPROTO)),
+    }
 }
 
 struct Supervisor {
@@ -409,36 +441,52 @@ impl Supervisor {
         }
     }
 
+    /// The run's peak memory: the cgroup's charge above `baseline` where there is one, else
+    /// the watchdog's samples, and at least the largest process's own peak. The cgroup counts
+    /// in whole batches of pages and sees shared memory; `ru_maxrss` is exact for one process:
+    /// the larger of them.
+    fn peak_of(&mut self, watch: &Watchdog, baseline: u64) -> u64 {
+        let charged = self
+            .cgroups
+            .memory_peak()
+            .map(|peak| peak.saturating_sub(baseline));
+        charged
+            .unwrap_or(watch.max_resident)
+            .max(watch.reaped.max_resident_bytes)
+    }
+
+    /// Pins this process to `cpu`, and the spawners with it: they follow wherever it moves.
+    fn move_to(&self, cpu: usize) {
+        if super::placement::pin_this_thread(cpu) {
+            for spawner in self.spawners() {
+                super::placement::pin_process(spawner, cpu);
+            }
+        }
+    }
+
+    /// The run folder's `dev` link to `/dev`, there when the run is `wanted` it.
+    fn link_dev(&mut self, wanted: bool) {
+        // The link stays from run to run: made, it set off the watch, and every run's folders
+        // were read and emptied (an eighth of the judge's time on a thousand tiny cases).
+        // No program runs between runs, so what the watch saw since the last clean-up is
+        // this link alone. A run that does not ask for it does not get it.
+        let dev = self.workdir.join("dev");
+        if !wanted {
+            let _ = std::fs::remove_file(&dev);
+        } else if std::os::unix::fs::symlink("/dev", &dev).is_ok() {
+            let _ = self.scratch.touched();
+        }
+    }
+
     /// One run, with the descriptors the judge lent (see `Request`); `None` when the judge
     /// went away during it.
     fn run(&mut self, request: &Request, strings: &[u8], lent: Vec<OwnedFd>) -> Option<RunReport> {
-        // The spawners follow wherever this process moves.
         if let Some(cpu) = request.cpu {
-            if super::placement::pin_this_thread(cpu) {
-                for spawner in self.spawners() {
-                    super::placement::pin_process(spawner, cpu);
-                }
-            }
+            self.move_to(cpu);
         }
-        let mut lent = lent.into_iter();
-        let stdin = match &request.stdin_path {
-            Some(path) => match std::fs::File::open(path) {
-                Ok(file) => Some(OwnedFd::from(file)),
-                Err(error) => return Some(spawn_failure(&error)),
-            },
-            None => lent.next(),
-        };
-        let stdout = if request.stdout_lent {
-            lent.next()
-        } else {
-            None
-        };
-        let (Some(stdin), true, None) =
-            (stdin, !request.stdout_lent || stdout.is_some(), lent.next())
-        else {
-            return Some(spawn_failure(&std::io::Error::from_raw_os_error(
-                libc::EPROTO,
-            )));
+        let (stdin, stdout) = match stdio_of(request, lent) {
+            Ok(stdio) => stdio,
+            Err(error) => return Some(spawn_failure(&error)),
         };
         // A program may have changed the shared pipes' status flags (O_NONBLOCK would make the
         // next one's writes fail): each run starts from none.
@@ -454,16 +502,7 @@ impl Supervisor {
             false => self.process_limit(contained),
         };
         let rlimits = rlimits(request, self.cgroups.has_memory(), processes);
-        // The link stays from run to run: made, it set off the watch, and every run's folders
-        // were read and emptied (an eighth of the judge's time on a thousand tiny cases).
-        // No program runs between runs, so what the watch saw since the last clean-up is
-        // this link alone. A run that does not ask for it does not get it.
-        let dev = self.workdir.join("dev");
-        if !request.dev_in_run_folder {
-            let _ = std::fs::remove_file(&dev);
-        } else if std::os::unix::fs::symlink("/dev", &dev).is_ok() {
-            let _ = self.scratch.touched();
-        }
+        self.link_dev(request.dev_in_run_folder);
         let spawn = SpawnRequest {
             argc: request.argc,
             envc: request.envc,
@@ -508,35 +547,11 @@ impl Supervisor {
         if let Some(status) = main_status {
             watch.main = Some(status);
         }
-        // The cgroup counts in whole batches of pages (256 KiB per CPU on v1) and sees shared
-        // memory; `ru_maxrss` is exact for one process: the larger of them.
-        let charged = self
-            .cgroups
-            .memory_peak()
-            .map(|peak| peak.saturating_sub(baseline));
-        let peak = charged
-            .unwrap_or(watch.max_resident)
-            .max(watch.reaped.max_resident_bytes);
+        let peak = self.peak_of(&watch, baseline);
         if matches!(ended, Ended::JudgeGone) {
             return None;
         }
-        let status = watch.main.unwrap_or(0);
-        let signaled = libc::WIFSIGNALED(status);
-        Some(RunReport {
-            spawn_errno: None,
-            exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
-            signal: signaled.then(|| libc::WTERMSIG(status)),
-            cpu_time_us: watch.reaped.cpu_time.as_micros() as u64,
-            wall_time_us: (watch.exited_at.unwrap_or_else(Instant::now) - start).as_micros() as u64,
-            peak_memory_bytes: peak,
-            wall_timeout: watch.wall_timeout,
-            memory_limit_seen: watch.memory_limit_seen || peak > limit,
-            starved_ms: watch.starved.as_millis() as u64,
-            load: watch
-                .load_mark
-                .as_ref()
-                .and_then(|mark| mark.load_until_now(start, watch.reaped.cpu_time)),
-        })
+        Some(watch.report(start, peak, limit))
     }
 
     /// Whether one of the slot's output pipes is more than half full: a program blocked
@@ -661,6 +676,39 @@ impl Supervisor {
                 Err(refused(error.to_string()))
             }
         }
+    }
+
+    /// Says `Ready` with the slot's containment and hands the judge the output pipes' reading
+    /// ends, then answers the view begun before. Whether the judge heard it all.
+    fn say_ready(
+        &mut self,
+        namespaces: bool,
+        reading: (OwnedFd, OwnedFd),
+        begun_view: Option<Result<View, ViewReply>>,
+    ) -> bool {
+        // A slot that cannot have a network namespace says it has no namespaces, and takes no view.
+        let ready = Ready {
+            workdir: self.workdir.display().to_string(),
+            containment: Containment {
+                memory_cgroup: self.cgroups.has_memory(),
+                pids_cgroup: self.cgroups.has_pids(),
+                namespaces: namespaces && self.network.is_ok(),
+                view: false,
+            },
+        };
+        let reading_ends = [reading.0.as_fd(), reading.1.as_fd()];
+        let said_ready = protocol::send(self.socket.as_fd(), &ready, &reading_ends).is_ok();
+        // The judge holds the reading ends now; this process keeps the writing ends only.
+        drop(reading);
+        // The view begun before, answered after Ready, where the judge reads its answer.
+        said_ready
+            && begun_view.is_none_or(|begun| {
+                let reply = match begun {
+                    Ok(view) => self.finish_view(view),
+                    Err(reply) => reply,
+                };
+                protocol::send(self.socket.as_fd(), &reply, &[]).is_ok()
+            })
     }
 
     /// Gives the spawner that is making `view` the slot's network namespace, and waits for
@@ -801,6 +849,27 @@ struct Watchdog {
 }
 
 impl Watchdog {
+    /// What the run left, once it ended: `peak` bytes at most, against `limit`.
+    fn report(&self, start: Instant, peak: u64, limit: u64) -> RunReport {
+        let status = self.main.unwrap_or(0);
+        let signaled = libc::WIFSIGNALED(status);
+        RunReport {
+            spawn_errno: None,
+            exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
+            signal: signaled.then(|| libc::WTERMSIG(status)),
+            cpu_time_us: self.reaped.cpu_time.as_micros() as u64,
+            wall_time_us: (self.exited_at.unwrap_or_else(Instant::now) - start).as_micros() as u64,
+            peak_memory_bytes: peak,
+            wall_timeout: self.wall_timeout,
+            memory_limit_seen: self.memory_limit_seen || peak > limit,
+            starved_ms: self.starved.as_millis() as u64,
+            load: self
+                .load_mark
+                .as_ref()
+                .and_then(|mark| mark.load_until_now(start, self.reaped.cpu_time)),
+        }
+    }
+
     fn new(request: &Request, start: Instant, baseline: u64) -> Watchdog {
         let cpu_limit = Duration::from_millis(request.cpu_time_ms);
         let wall = Duration::from_millis(request.wall_timeout_ms);
