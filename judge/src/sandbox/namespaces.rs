@@ -112,6 +112,12 @@ pub(super) fn enter() -> Entered {
             }
         }
     }
+    inside_the_pid_namespace(root, network)
+}
+
+/// The supervisor's side of the fork, as PID 1 of its namespace: its own `/proc`, and the
+/// slot ended with its keeper. `network` is where the keeper sends the network namespace.
+fn inside_the_pid_namespace(root: bool, network: OwnedFd) -> Entered {
     // The keeper killed (with the judge, by the OOM killer) takes the slot with it: this
     // process ends, and with the namespace's init every process of its runs.
     // SAFETY: a plain prctl on this process.
