@@ -203,33 +203,9 @@ impl Compiler {
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
             .map_err(|e| Error::io(&self.cache_dir, e))?;
-        for (name, code) in &sources.files {
-            let staged = staging.path().join(name);
-            if let Some(parent) = staged.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-            }
-            std::fs::write(&staged, code).map_err(|e| Error::io(&staged, e))?;
-            if language.id == LanguageId::Scripts {
-                // The scripts of a validator folder run as programs; a copy loses the mode.
-                use std::os::unix::fs::PermissionsExt;
-                let mode =
-                    std::fs::metadata(source.join(name)).map_or(0o644, |m| m.permissions().mode());
-                std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(mode))
-                    .map_err(|e| Error::io(&staged, e))?;
-            }
-        }
-        let compile = compile.map(|template| {
-            let argv = with_tool(
-                fill(&template, staging.path(), &sources),
-                language,
-                tool.as_deref(),
-            );
-            let local = fill(language.local_compile_args, staging.path(), &sources);
-            let local = local
-                .into_iter()
-                .map(|part| part.replace("{origin}", ORIGIN));
-            with_jvm_flags(argv.into_iter().chain(local).collect())
-        });
+        stage_files(source, &sources, staging.path())?;
+        let compile = compile
+            .map(|template| compile_argv(&template, staging.path(), &sources, tool.as_deref()));
         if let Some(message) = self.compile(source, &sources, staging.path(), &origin, compile)? {
             lock(&self.compile_errors).insert(key, message.clone());
             return Ok(Build::CompileError(message));
@@ -609,6 +585,45 @@ pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> 
     let local = fill(language.local_run_args, dir, sources);
     run.splice(1..1, local);
     with_jvm_flags(run)
+}
+
+/// Writes the files `sources` are built from into `staging`; a script of a validator folder
+/// keeps its mode, as it runs as a program.
+fn stage_files(source: &Path, sources: &Sources, staging: &Path) -> Result<()> {
+    let language = sources.language;
+    for (name, code) in &sources.files {
+        let staged = staging.join(name);
+        if let Some(parent) = staged.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        std::fs::write(&staged, code).map_err(|e| Error::io(&staged, e))?;
+        if language.id == LanguageId::Scripts {
+            // The scripts of a validator folder run as programs; a copy loses the mode.
+            use std::os::unix::fs::PermissionsExt;
+            let mode =
+                std::fs::metadata(source.join(name)).map_or(0o644, |m| m.permissions().mode());
+            std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(mode))
+                .map_err(|e| Error::io(&staged, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// The compile command of `template` for the files staged in `staging`, with the tool the
+/// user's shell would start and the flags only a local build takes.
+fn compile_argv(
+    template: &[&str],
+    staging: &Path,
+    sources: &Sources,
+    tool: Option<&str>,
+) -> Vec<String> {
+    let language = sources.language;
+    let argv = with_tool(fill(template, staging, sources), language, tool);
+    let local = fill(language.local_compile_args, staging, sources);
+    let local = local
+        .into_iter()
+        .map(|part| part.replace("{origin}", ORIGIN));
+    with_jvm_flags(argv.into_iter().chain(local).collect())
 }
 
 /// `argv` with the flags of the JVM it starts, where it starts one (`java`, or `javac` and
