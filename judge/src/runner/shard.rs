@@ -69,67 +69,21 @@ impl Partition {
     /// `JOB_COMPLETION_INDEX` (0-based) with `JUDGE_SHARDS`. Always `hash` shards: the
     /// engine may add or drop machines between runs.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Partition, String> {
-        let number = |name: &str| -> Result<Option<usize>, String> {
-            match var(name) {
-                None => Ok(None),
-                Some(text) => text
-                    .trim()
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| format!("{name}={text:?} is not a whole number")),
-            }
-        };
+        let var = &var as &dyn Fn(&str) -> Option<String>;
         let mut found: Vec<(&str, usize, usize)> = Vec::new();
-        let mut pair = |engine: &'static str,
-                        index: &str,
-                        total: &str,
-                        from: Option<usize>|
-         -> Result<(), String> {
-            match (number(index)?, number(total)?) {
-                (None, None) => Ok(()),
-                (Some(_), None) => Err(format!("{engine}: {index} is set but not {total}")),
-                (None, Some(_)) => Err(format!("{engine}: {total} is set but not {index}")),
-                (Some(index_value), Some(total_value)) => {
-                    let first = from.unwrap_or(1);
-                    let shard = (index_value + 1)
-                        .checked_sub(first)
-                        .filter(|shard| (1..=total_value).contains(shard))
-                        .ok_or_else(|| {
-                            format!(
-                                "{engine}: {index}={index_value} is not one of the {total_value} \
-                                 shards (counted from {first})"
-                            )
-                        })?;
-                    found.push((engine, shard, total_value));
-                    Ok(())
-                }
-            }
+        let mut pair = |engine, variables, from| {
+            let shard = engine_shard(var, engine, variables, from)?;
+            found.extend(shard.map(|(shard, shards)| (engine, shard, shards)));
+            Ok::<_, String>(())
         };
-        pair("GitLab", "CI_NODE_INDEX", "CI_NODE_TOTAL", None)?;
-        let slurm_from = number("SLURM_ARRAY_TASK_MIN")?;
-        if let (Some(min), Some(max), Some(count)) = (
-            slurm_from,
-            number("SLURM_ARRAY_TASK_MAX")?,
-            number("SLURM_ARRAY_TASK_COUNT")?,
-        ) {
-            if max + 1 < min || max + 1 - min != count {
-                return Err(format!(
-                    "Slurm: the array {min}-{max} has {count} tasks, not one per index: \
-                     use --array={min}-{} (step 1)",
-                    min + count - 1
-                ));
-            }
-        }
-        pair(
-            "Slurm",
-            "SLURM_ARRAY_TASK_ID",
-            "SLURM_ARRAY_TASK_COUNT",
-            slurm_from,
-        )?;
+        pair("GitLab", ("CI_NODE_INDEX", "CI_NODE_TOTAL"), None)?;
+        let slurm_from = env_number(var, "SLURM_ARRAY_TASK_MIN")?;
+        check_slurm_array(var, slurm_from)?;
+        let slurm = ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT");
+        pair("Slurm", slurm, slurm_from)?;
         pair(
             "Kubernetes",
-            "JOB_COMPLETION_INDEX",
-            "JUDGE_SHARDS",
+            ("JOB_COMPLETION_INDEX", "JUDGE_SHARDS"),
             Some(0),
         )?;
         let Some(&(engine, shard, shards)) = found.first() else {
@@ -220,6 +174,67 @@ fn mix(mut z: u64) -> u64 {
 
 fn stable_hash(bytes: &[u8]) -> u64 {
     mix(fnv(FNV_OFFSET, bytes))
+}
+
+/// The whole number in the variable `name`, if it is set.
+fn env_number(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option<usize>, String> {
+    match var(name) {
+        None => Ok(None),
+        Some(text) => text
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("{name}={text:?} is not a whole number")),
+    }
+}
+
+/// The shard (1-based) and the shard count that `engine`'s two variables say, the index
+/// counted from `from` (1 when `None`); `None` when neither is set.
+fn engine_shard(
+    var: &dyn Fn(&str) -> Option<String>,
+    engine: &str,
+    (index, total): (&str, &str),
+    from: Option<usize>,
+) -> Result<Option<(usize, usize)>, String> {
+    match (env_number(var, index)?, env_number(var, total)?) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(format!("{engine}: {index} is set but not {total}")),
+        (None, Some(_)) => Err(format!("{engine}: {total} is set but not {index}")),
+        (Some(index_value), Some(total_value)) => {
+            let first = from.unwrap_or(1);
+            let shard = (index_value + 1)
+                .checked_sub(first)
+                .filter(|shard| (1..=total_value).contains(shard))
+                .ok_or_else(|| {
+                    format!(
+                        "{engine}: {index}={index_value} is not one of the {total_value} \
+                         shards (counted from {first})"
+                    )
+                })?;
+            Ok(Some((shard, total_value)))
+        }
+    }
+}
+
+/// A Slurm array from `min` must have one task per index, as shards are its task ids.
+fn check_slurm_array(
+    var: &dyn Fn(&str) -> Option<String>,
+    min: Option<usize>,
+) -> Result<(), String> {
+    if let (Some(min), Some(max), Some(count)) = (
+        min,
+        env_number(var, "SLURM_ARRAY_TASK_MAX")?,
+        env_number(var, "SLURM_ARRAY_TASK_COUNT")?,
+    ) {
+        if max + 1 < min || max + 1 - min != count {
+            return Err(format!(
+                "Slurm: the array {min}-{max} has {count} tasks, not one per index: \
+                 use --array={min}-{} (step 1)",
+                min + count - 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
