@@ -121,54 +121,10 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     let path = dir.join(PACKAGE_FILE);
     // The line a key of problem.yaml stands on, for an error's location.
     let at = |key: &str| yaml_line(text, key);
-    let mut kinds = Kinds::default();
     if version == FormatVersion::Legacy {
-        let validation = yaml.validation.as_deref().unwrap_or("default");
-        let words: Vec<&str> = validation.split_whitespace().collect();
-        match words.split_first() {
-            Some((&"default", [])) => {}
-            Some((&"custom", rest)) => {
-                kinds.custom_validator = true;
-                for word in rest {
-                    match *word {
-                        "score" => {
-                            kinds.scoring = true;
-                            kinds.validator_scores = true;
-                        }
-                        "interactive" => kinds.interactive = true,
-                        other => {
-                            return Err(Error::parse(
-                                &path,
-                                at("validation"),
-                                format!("`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)"),
-                            ))
-                        }
-                    }
-                }
-            }
-            _ => {
-                return Err(Error::parse(
-                    &path,
-                    at("validation"),
-                    format!("`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)"),
-                ))
-            }
-        }
-        // The legacy format has `type` too, a single word.
-        match &yaml.problem_type {
-            None => {}
-            Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
-            Some(OneOrMany::One(kind)) if kind == "scoring" => kinds.scoring = true,
-            Some(_) => {
-                return Err(Error::parse(
-                    &path,
-                    at("type"),
-                    "`type`: expected `pass-fail` or `scoring`",
-                ))
-            }
-        }
-        return Ok(kinds);
+        return legacy_kinds(yaml, &path, at);
     }
+    let mut kinds = Kinds::default();
     let types = match &yaml.problem_type {
         None => vec!["pass-fail".to_owned()],
         // Several types in one string, space-separated, as the format's own example packages
@@ -207,6 +163,60 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     Ok(kinds)
 }
 
+/// What a legacy package is, from its `validation` words and its one-word `type`.
+fn legacy_kinds(
+    yaml: &PackageYaml,
+    path: &Path,
+    at: impl Fn(&str) -> Option<usize>,
+) -> Result<Kinds> {
+    let mut kinds = Kinds::default();
+    let validation = yaml.validation.as_deref().unwrap_or("default");
+    let words: Vec<&str> = validation.split_whitespace().collect();
+    match words.split_first() {
+        Some((&"default", [])) => {}
+        Some((&"custom", rest)) => {
+            kinds.custom_validator = true;
+            for word in rest {
+                match *word {
+                    "score" => {
+                        kinds.scoring = true;
+                        kinds.validator_scores = true;
+                    }
+                    "interactive" => kinds.interactive = true,
+                    other => {
+                        return Err(Error::parse(
+                            path,
+                            at("validation"),
+                            format!("`validation: {validation}`: unknown word `{other}` (expected `custom`, then `interactive` and/or `score`)"),
+                        ))
+                    }
+                }
+            }
+        }
+        _ => {
+            return Err(Error::parse(
+                path,
+                at("validation"),
+                format!("`validation: {validation}`: expected `default` or `custom` (then `interactive` and/or `score`)"),
+            ))
+        }
+    }
+    // The legacy format has `type` too, a single word.
+    match &yaml.problem_type {
+        None => {}
+        Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
+        Some(OneOrMany::One(kind)) if kind == "scoring" => kinds.scoring = true,
+        Some(_) => {
+            return Err(Error::parse(
+                path,
+                at("type"),
+                "`type`: expected `pass-fail` or `scoring`",
+            ))
+        }
+    }
+    Ok(kinds)
+}
+
 /// A package's metadata from the text of its `problem.yaml` (`cases` left empty).
 pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let path = dir.join(PACKAGE_FILE);
@@ -240,33 +250,17 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     };
     let profile = Profile::Kattis;
     let limits_yaml = yaml.limits.unwrap_or_default();
-    let time_limit = match limits_yaml.time_limit {
-        Some(seconds) => Some(seconds),
-        None => read_timelimit_file(dir)?,
-    };
+    let time_limit = (limits_yaml.time_limit)
+        .map_or_else(|| read_timelimit_file(dir), |seconds| Ok(Some(seconds)))?;
     let limits = limits(&limits_yaml, time_limit, profile, &file)?;
     let timing = timing(&limits_yaml, version, &file)?;
-    let mode = validation_mode(&limits_yaml, &kinds, version, &file)?;
-    let flags: Vec<String> = yaml
-        .validator_flags
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect();
-    let validator_limits = validator_limits(&limits_yaml, &file)?;
-    let (compare, checker) = if kinds.custom_validator {
-        let checker = CheckerSpec {
-            source: find_validator(dir)?,
-            protocol: Protocol::Kattis,
-            flags,
-            reads_scores: kinds.scoring,
-            limits: validator_limits,
-            mode,
-        };
-        (CompareMode::Kattis(KattisFlags::default()), Some(checker))
-    } else {
-        (CompareMode::Kattis(flags::parse(&flags, &path)?), None)
-    };
+    let validator_flags = yaml.validator_flags.unwrap_or_default();
+    let (compare, checker) = compare_and_checker(
+        dir,
+        &kinds,
+        &validator_flags,
+        (&limits_yaml, version, &file),
+    )?;
     Ok(Problem {
         name: yaml
             .name
@@ -302,6 +296,35 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             choice: crate::toolchain::sources::Choice::default(),
         }),
     })
+}
+
+/// How a package's output is judged: by its output validator, with `validator_flags`, or by
+/// the default one, whose flags are then read here.
+fn compare_and_checker(
+    dir: &Path,
+    kinds: &Kinds,
+    validator_flags: &str,
+    (limits_yaml, version, file): (&LimitsYaml, FormatVersion, &YamlText),
+) -> Result<(CompareMode, Option<CheckerSpec>)> {
+    // Both read (and their faults said) whichever judges the output.
+    let mode = validation_mode(limits_yaml, kinds, version, file)?;
+    let limits = validator_limits(limits_yaml, file)?;
+    let flags: Vec<String> = validator_flags
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    if !kinds.custom_validator {
+        return Ok((CompareMode::Kattis(flags::parse(&flags, file.path)?), None));
+    }
+    let checker = CheckerSpec {
+        source: find_validator(dir)?,
+        protocol: Protocol::Kattis,
+        flags,
+        reads_scores: kinds.scoring,
+        limits,
+        mode,
+    };
+    Ok((CompareMode::Kattis(KattisFlags::default()), Some(checker)))
 }
 
 /// `problem_format_version`, legacy when there is none.
