@@ -40,19 +40,7 @@ pub fn add_case(
 ) -> Result<String> {
     let session = Session::begin(&problem.dir)?;
     let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
-    let name = match naming {
-        Naming::Given(name) => name.to_owned(),
-        Naming::Next(candidate) => (0..)
-            .map(candidate)
-            .find(|name| {
-                let [input_path, output_path, answer_path] = case_paths(problem, name);
-                let free = ![&input_path, &output_path, &answer_path]
-                    .into_iter()
-                    .any(|path| exists(path));
-                free || std::fs::read(&input_path).is_ok_and(|bytes| bytes == input)
-            })
-            .expect("some name is free"),
-    };
+    let name = case_name(problem, naming, input);
     // Also an automatic name: `tests/manual` may be a symlink leading out.
     if let Err(reason) = case_file(&problem.dir, &name, "in") {
         return Err(Error::usage(format!(
@@ -70,30 +58,8 @@ pub fn add_case(
     if exists(&input_path) && !same_input {
         return Err(Error::exists(&input_path));
     }
-    let (output, origin) = match expected {
-        Expected::Given(output) => (output, None),
-        Expected::FromReference => {
-            let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
-            let output = run_tool(
-                &reference,
-                &[],
-                input,
-                problem,
-                &format!("the new case `{name}`"),
-            )?;
-            let origin = Origin {
-                generator: None,
-                generator_hash: None,
-                args: None,
-                derived_from,
-                input_hash: content_hash(input),
-                reference: reference.file_name.clone(),
-                reference_hash: reference.hash.clone(),
-                output_hash: content_hash(&output),
-            };
-            (output, Some(origin))
-        }
-    };
+    let (output, origin) =
+        expected_output(expected, compiler, problem, (&name, input), derived_from)?;
     let same_output = std::fs::read(&output_path).is_ok_and(|bytes| bytes == output);
     if exists(&output_path) && !same_output {
         return Err(Error::exists(&output_path));
@@ -119,4 +85,57 @@ pub fn add_case(
         return Err(Error::Changed { path: path.clone() });
     }
     Ok(name)
+}
+
+/// The case's name: the given one, or the first free candidate (or the one that already holds
+/// this very `input`).
+fn case_name(problem: &Problem, naming: Naming, input: &[u8]) -> String {
+    let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
+    match naming {
+        Naming::Given(name) => name.to_owned(),
+        Naming::Next(candidate) => (0..)
+            .map(candidate)
+            .find(|name| {
+                let [input_path, output_path, answer_path] = case_paths(problem, name);
+                let free = ![&input_path, &output_path, &answer_path]
+                    .into_iter()
+                    .any(|path| exists(path));
+                free || std::fs::read(&input_path).is_ok_and(|bytes| bytes == input)
+            })
+            .expect("some name is free"),
+    }
+}
+
+/// The new case's expected output, and its provenance when the reference computed it.
+fn expected_output(
+    expected: Expected,
+    compiler: &Compiler,
+    problem: &Problem,
+    (name, input): (&str, &[u8]),
+    derived_from: Option<String>,
+) -> Result<(Vec<u8>, Option<Origin>)> {
+    Ok(match expected {
+        Expected::Given(output) => (output, None),
+        Expected::FromReference => {
+            let reference = build_tool(compiler, problem, REFERENCE_FILE)?;
+            let output = run_tool(
+                &reference,
+                &[],
+                input,
+                problem,
+                &format!("the new case `{name}`"),
+            )?;
+            let origin = Origin {
+                generator: None,
+                generator_hash: None,
+                args: None,
+                derived_from,
+                input_hash: content_hash(input),
+                reference: reference.file_name.clone(),
+                reference_hash: reference.hash.clone(),
+                output_hash: content_hash(&output),
+            };
+            (output, Some(origin))
+        }
+    })
 }
