@@ -6,14 +6,16 @@
 //! The rows say only what the judges' pages say, as far as we could find; where a judge does
 //! not publish a command or a version, the field is `None` rather than a guess.
 
+use crate::toolchain::language::LanguageId;
+
 /// One language a judge offers.
 #[derive(Debug)]
 pub struct Offered {
     /// The judge's own name for it, as its language menu shows it.
     pub label: &'static str,
-    /// The row of our language table it corresponds to (`Language::name`); `None` for a
-    /// language we cannot build here (it is still listed, so the user sees the whole menu).
-    pub language: Option<&'static str>,
+    /// The row of our language table it corresponds to; `None` for a language we cannot
+    /// build here (it is still listed, so the user sees the whole menu).
+    pub language: Option<LanguageId>,
     /// The judge's compile command as it publishes it; `None` where it publishes none (the
     /// language table's is used). In the language table's words: `{source}` the submitted
     /// file, `{exe}` the program; `-static` is dropped where the machine has no static C
@@ -56,7 +58,7 @@ pub struct OnlineJudge {
     pub dev_in_run_folder: bool,
 }
 
-const fn offered(label: &'static str, language: Option<&'static str>) -> Offered {
+const fn offered(label: &'static str, language: Option<LanguageId>) -> Offered {
     Offered {
         label,
         language,
@@ -104,7 +106,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-DONLINE_JUDGE",
                 "-DBOJ",
             ]),
-            ..offered("C11", Some("C"))
+            ..offered("C11", Some(LanguageId::C))
         },
         Offered {
             compile: Some(&[
@@ -121,7 +123,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-DBOJ",
             ]),
             file: Some("Main.cc"),
-            ..offered("C++17", Some("C++"))
+            ..offered("C++17", Some(LanguageId::Cpp))
         },
         Offered {
             // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
@@ -138,16 +140,16 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{source}",
             ]),
             run: Some(boj_jvm!("{class}")),
-            ..offered("Java 11", Some("Java"))
+            ..offered("Java 11", Some(LanguageId::Java))
         },
         Offered {
             run: Some(&["python3", "-W", "ignore", "{source}"]),
-            ..offered("Python 3", Some("Python 3"))
+            ..offered("Python 3", Some(LanguageId::Python3))
         },
         Offered {
             compile: Some(&["pypy3", "-W", "ignore", "-m", "py_compile", "{source}"]),
             run: Some(&["pypy3", "-W", "ignore", "{source}"]),
-            ..offered("PyPy3", Some("Python 3"))
+            ..offered("PyPy3", Some(LanguageId::Python3))
         },
         // Baekjoon offers both editions; a file may build under one and not the other
         // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
@@ -161,7 +163,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2021", Some("Rust"))
+            ..offered("Rust 2021", Some(LanguageId::Rust))
         },
         Offered {
             compile: Some(&[
@@ -173,7 +175,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2018", Some("Rust"))
+            ..offered("Rust 2018", Some(LanguageId::Rust))
         },
         Offered {
             compile: Some(&[
@@ -187,15 +189,15 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{source}",
             ]),
             run: Some(boj_jvm!("-jar", "{exe}.jar")),
-            ..offered("Kotlin (JVM)", Some("Kotlin"))
+            ..offered("Kotlin (JVM)", Some(LanguageId::Kotlin))
         },
         Offered {
             run: Some(&["node", "--stack-size=65536", "{source}"]),
-            ..offered("node.js", Some("JavaScript"))
+            ..offered("node.js", Some(LanguageId::JavaScript))
         },
         Offered {
             compile: Some(&["go", "build", "-o", "{exe}", "{source}"]),
-            ..offered("Go", Some("Go"))
+            ..offered("Go", Some(LanguageId::Go))
         },
     ],
     entry: CallForm::Program,
@@ -209,10 +211,10 @@ pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
     languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
     // C, C++, Java and Python only; no Rust.
     offered: &[
-        offered("C", Some("C")),
-        offered("C++", Some("C++")),
-        offered("Java", Some("Java")),
-        offered("Python", Some("Python 3")),
+        offered("C", Some(LanguageId::C)),
+        offered("C++", Some(LanguageId::Cpp)),
+        offered("Java", Some(LanguageId::Java)),
+        offered("Python", Some(LanguageId::Python3)),
     ],
     entry: CallForm::Program,
     java_class: Some("Solution"),
@@ -226,10 +228,10 @@ pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
     // As listed on the lesson pages we could find; Rust is not among them. Correct this
     // row if the judge adds it.
     offered: &[
-        offered("C", Some("C")),
-        offered("C++", Some("C++")),
-        offered("Java", Some("Java")),
-        offered("Python3", Some("Python 3")),
+        offered("C", Some(LanguageId::C)),
+        offered("C++", Some(LanguageId::Cpp)),
+        offered("Java", Some(LanguageId::Java)),
+        offered("Python3", Some(LanguageId::Python3)),
         offered("JavaScript", None),
         offered("Kotlin", None),
         offered("Swift", None),
@@ -261,7 +263,7 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "{sources}",
                 "-lm",
             ]),
-            ..offered("C", Some("C"))
+            ..offered("C", Some(LanguageId::C))
         },
         Offered {
             // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
@@ -280,7 +282,7 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "-lpthread",
                 "-Wl,--no-whole-archive",
             ]),
-            ..offered("C++", Some("C++"))
+            ..offered("C++", Some(LanguageId::Cpp))
         },
         Offered {
             // Its whole heap from the start, 64 MiB thread stacks.
@@ -293,10 +295,10 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "-Xmx{memory_mib}m",
                 "{class}",
             ]),
-            ..offered("Java", Some("Java"))
+            ..offered("Java", Some(LanguageId::Java))
         },
-        offered("Python 3", Some("Python 3")),
-        offered("Rust", Some("Rust")),
+        offered("Python 3", Some(LanguageId::Python3)),
+        offered("Rust", Some(LanguageId::Rust)),
     ],
     entry: CallForm::Program,
     java_class: None,
@@ -325,7 +327,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{source}",
                 "-lm",
             ]),
-            ..offered("GNU C11", Some("C"))
+            ..offered("GNU C11", Some(LanguageId::C))
         },
         Offered {
             compile: Some(&[
@@ -338,7 +340,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("GNU G++17", Some("C++"))
+            ..offered("GNU G++17", Some(LanguageId::Cpp))
         },
         Offered {
             run: Some(&[
@@ -352,10 +354,10 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "-DONLINE_JUDGE=true",
                 "{class}",
             ]),
-            ..offered("Java 21", Some("Java"))
+            ..offered("Java 21", Some(LanguageId::Java))
         },
-        offered("Python 3", Some("Python 3")),
-        offered("PyPy 3", Some("Python 3")),
+        offered("Python 3", Some(LanguageId::Python3)),
+        offered("PyPy 3", Some(LanguageId::Python3)),
         Offered {
             compile: Some(&[
                 "rustc",
@@ -367,7 +369,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2021", Some("Rust"))
+            ..offered("Rust 2021", Some(LanguageId::Rust))
         },
     ],
     entry: CallForm::Program,
@@ -377,7 +379,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
 
 impl OnlineJudge {
     /// The judge's offers for one of our languages (empty when it does not take it).
-    pub fn offers(&self, language: &str) -> Vec<&'static Offered> {
+    pub fn offers(&self, language: LanguageId) -> Vec<&'static Offered> {
         self.offered
             .iter()
             .filter(|offer| offer.language == Some(language))
@@ -385,7 +387,7 @@ impl OnlineJudge {
     }
 
     /// Whether the judge takes files of this language.
-    pub fn accepts(&self, language: &str) -> bool {
+    pub fn accepts(&self, language: LanguageId) -> bool {
         !self.offers(language).is_empty()
     }
 
@@ -407,8 +409,8 @@ mod tests {
         for offer in judges.iter().flat_map(|judge| judge.offered) {
             if let Some(language) = offer.language {
                 assert!(
-                    LANGUAGES.iter().any(|known| known.name == language),
-                    "{} names `{language}`, not in the language table",
+                    LANGUAGES.iter().any(|known| known.id == language),
+                    "{} names `{language:?}`, not in the language table",
                     offer.label
                 );
             }
@@ -418,13 +420,18 @@ mod tests {
     #[test]
     fn what_the_issue_says_each_judge_takes() {
         let swea = SW_EXPERT_ACADEMY;
-        assert!(!swea.accepts("Rust"));
-        for language in ["C", "C++", "Java", "Python 3"] {
-            assert!(swea.accepts(language), "{language}");
+        assert!(!swea.accepts(LanguageId::Rust));
+        for language in [
+            LanguageId::C,
+            LanguageId::Cpp,
+            LanguageId::Java,
+            LanguageId::Python3,
+        ] {
+            assert!(swea.accepts(language), "{language:?}");
         }
-        assert!(!PROGRAMMERS.accepts("Rust"));
+        assert!(!PROGRAMMERS.accepts(LanguageId::Rust));
         let editions: Vec<&str> = BAEKJOON
-            .offers("Rust")
+            .offers(LanguageId::Rust)
             .iter()
             .map(|offer| offer.label)
             .collect();
