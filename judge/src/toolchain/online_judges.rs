@@ -1,12 +1,22 @@
-//! What each online judge accepts, as data: the languages it takes (under the judge's own
-//! names), its compile command where it publishes one, and how it calls a submission (a
-//! program on stdin/stdout, or a function such as Programmers' `solution`). A judge changing
-//! its list is a row to edit here, not a code path.
+//! Everything about each online judge, as one value per judge: its default limits, stack and
+//! code size, compare mode, the languages it takes (under the judge's own names) with its
+//! commands where it publishes them, the extra time and memory it grants some of them, how it
+//! calls a submission (a program on stdin/stdout, or a function such as Programmers'
+//! `solution`), its submit page, the addresses of its problems, and the templates `judge new`
+//! gives its problems. A judge changing any of it is a field to edit here, not a code path;
+//! a new judge is a new value (and its line in `problem::profile`), and a field left out is a
+//! compile error.
 //!
 //! The rows say only what the judges' pages say, as far as we could find; where a judge does
 //! not publish a command or a version, the field is `None` rather than a guess.
 
+use std::time::Duration;
+
+use crate::compare::CompareMode;
 use crate::toolchain::language::LanguageId;
+use crate::toolchain::Limits;
+
+const MIB: u64 = 1024 * 1024;
 
 /// One language a judge offers.
 #[derive(Debug)]
@@ -40,11 +50,103 @@ pub enum CallForm {
     Function { name: &'static str },
 }
 
-/// What one judge takes (a problem's profile names its judge: `Profile::online_judge`).
+/// How big the main thread's stack is, for a given memory limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackRule {
+    /// The judge lets the stack use the memory limit: we give it 7/8 of it, so that an
+    /// overflow ends as the runtime error it is before the rest of the program's memory makes
+    /// it an MLE.
+    MostOfMemory,
+    /// A fixed size, whatever the memory limit.
+    Bytes(u64),
+}
+
+/// Extra time and memory a judge grants slower runtimes: limit × factor + extra.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    pub time_factor: u32,
+    pub extra_time: Duration,
+    pub memory_factor: u64,
+    pub extra_memory_bytes: u64,
+}
+
+impl Allowance {
+    pub const NONE: Allowance = Allowance {
+        time_factor: 1,
+        extra_time: Duration::ZERO,
+        memory_factor: 1,
+        extra_memory_bytes: 0,
+    };
+
+    pub fn apply(self, limits: Limits) -> Limits {
+        Limits {
+            cpu_time: limits.cpu_time * self.time_factor + self.extra_time,
+            memory_bytes: limits.memory_bytes * self.memory_factor + self.extra_memory_bytes,
+            ..limits
+        }
+    }
+}
+
+/// How the address of a problem's submit page is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmitForm {
+    /// `url` with `{number}` replaced by the problem's number (in its `source` address, else
+    /// at the end of its id).
+    Numbered {
+        url: &'static str,
+        /// What the page is, when it is not the judge's own submit form for the problem.
+        note: Option<&'static str>,
+    },
+    /// `<host>/problems/<name>/submit`, from a Kattis problem's `source` address.
+    KattisName,
+    /// The contest (or gym) and the problem's index, from a Codeforces `source` address.
+    CodeforcesContest,
+}
+
+/// Where a problem is handed in on its judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitPage {
+    pub url: String,
+    /// What the page is, when it is not the judge's own submit form for the problem.
+    pub note: Option<&'static str>,
+}
+
+/// The convention a judge's solutions follow: `judge new` writes its templates and
+/// placeholder task in it (the templates themselves are the corpus' own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaffoldKind {
+    /// One test per run, read from stdin (Baekjoon, Kattis).
+    SingleTest,
+    /// A count of tests, then each; each answer after `#<test number> ` (SW Expert Academy).
+    NumberedTests,
+    /// A count of tests, then each (Codeforces).
+    CountedTests,
+    /// A function the judge calls, one call per test (Programmers).
+    Function,
+}
+
+/// One online judge (a problem's profile names its judge: `Profile::online_judge`).
 #[derive(Debug)]
 pub struct OnlineJudge {
     /// The judge's name for people.
     pub name: &'static str,
+    /// What the addresses of its problems contain; the first judge whose any of these an
+    /// address contains is the judge of a page imported from it.
+    pub hosts: &'static [&'static str],
+    /// Default limits; per-problem figures on the judge's pages override these in
+    /// problem.toml.
+    pub time_limit_ms: u64,
+    pub memory_limit_mib: u64,
+    pub stack: StackRule,
+    /// The largest source the judge takes.
+    pub code_limit_bytes: u64,
+    /// The compare mode the judge uses when a problem names none.
+    pub compare: CompareMode,
+    /// What it adds to the limits for some languages; any other gets the problem's own.
+    pub allowances: &'static [(LanguageId, Allowance)],
+    pub submit: SubmitForm,
+    /// The convention its solutions follow, which picks `judge new`'s templates.
+    pub scaffold: ScaffoldKind,
     /// Where the list below comes from.
     pub languages_page: &'static str,
     /// Its languages; for each of ours, the first row of it is the one a solution is built
@@ -69,6 +171,25 @@ const fn offered(label: &'static str, language: Option<LanguageId>) -> Offered {
     }
 }
 
+const fn allowance(
+    time_factor: u32,
+    extra_ms: u64,
+    memory_factor: u64,
+    extra_mib: u64,
+) -> Allowance {
+    Allowance {
+        time_factor,
+        extra_time: Duration::from_millis(extra_ms),
+        memory_factor,
+        extra_memory_bytes: extra_mib * MIB,
+    }
+}
+
+/// Baekjoon's allowance for Java and Kotlin: ×2 + 1 s, ×2 + 16 MB.
+const BAEKJOON_JVM: Allowance = allowance(2, 1000, 2, 16);
+/// Baekjoon's allowance for Python: ×3 + 2 s, ×2 + 32 MB.
+const BAEKJOON_PYTHON: Allowance = allowance(3, 2000, 2, 32);
+
 /// Baekjoon's JVM for Java and Kotlin alike, and what it runs.
 macro_rules! boj_jvm {
     ($($program:literal),+) => {
@@ -90,6 +211,25 @@ macro_rules! boj_jvm {
 /// reachable from here); see docs/languages-and-judges.md.
 pub const BAEKJOON: OnlineJudge = OnlineJudge {
     name: "Baekjoon",
+    hosts: &["acmicpc.net"],
+    // Most problems give 1 s and 128-256 MB.
+    time_limit_ms: 1000,
+    memory_limit_mib: 256,
+    stack: StackRule::MostOfMemory,
+    // The limit most judges share (a problem's page may say otherwise).
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    // The JVM and CPython get more, as its per-language table says.
+    allowances: &[
+        (LanguageId::Java, BAEKJOON_JVM),
+        (LanguageId::Kotlin, BAEKJOON_JVM),
+        (LanguageId::Python3, BAEKJOON_PYTHON),
+    ],
+    submit: SubmitForm::Numbered {
+        url: "https://www.acmicpc.net/submit/{number}",
+        note: None,
+    },
+    scaffold: ScaffoldKind::SingleTest,
     languages_page: "https://help.acmicpc.net/language/info",
     offered: &[
         Offered {
@@ -208,6 +348,23 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
 /// SW Expert Academy: it publishes no commands; its Java template names the class.
 pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
     name: "SW Expert Academy",
+    hosts: &["swexpertacademy.com"],
+    // 256 MB of heap.
+    time_limit_ms: 2000,
+    memory_limit_mib: 256,
+    // A famously small stack.
+    stack: StackRule::Bytes(MIB),
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    allowances: &[],
+    submit: SubmitForm::Numbered {
+        url: "https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle={number}",
+        note: Some(
+            "SW Expert Academy's problem list searched for the number: its problem \
+             pages have addresses of their own, not made from the number",
+        ),
+    },
+    scaffold: ScaffoldKind::NumberedTests,
     languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
     // C, C++, Java and Python only; no Rust.
     offered: &[
@@ -224,6 +381,20 @@ pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
 /// Programmers.
 pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
     name: "Programmers",
+    hosts: &["programmers.co.kr"],
+    // It publishes no limits; generous ones stop only a runaway.
+    time_limit_ms: 10_000,
+    memory_limit_mib: 1024,
+    // It does not say: the usual stack of Linux.
+    stack: StackRule::Bytes(8 * MIB),
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    allowances: &[],
+    submit: SubmitForm::Numbered {
+        url: "https://school.programmers.co.kr/learn/courses/30/lessons/{number}",
+        note: Some("the problem's page: its editor is where the answer goes"),
+    },
+    scaffold: ScaffoldKind::Function,
     languages_page: "https://school.programmers.co.kr/learn/challenges",
     // As listed on the lesson pages we could find; Rust is not among them. Correct this
     // row if the judge adds it.
@@ -249,6 +420,16 @@ pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
 /// where it agrees with what this machine runs.
 pub const KATTIS: OnlineJudge = OnlineJudge {
     name: "Kattis",
+    hosts: &["kattis.com"],
+    // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code.
+    time_limit_ms: 1000,
+    memory_limit_mib: 2048,
+    stack: StackRule::MostOfMemory,
+    code_limit_bytes: 128 << 10,
+    compare: CompareMode::Tokens,
+    allowances: &[],
+    submit: SubmitForm::KattisName,
+    scaffold: ScaffoldKind::SingleTest,
     languages_page: "https://open.kattis.com/languages",
     offered: &[
         Offered {
@@ -310,6 +491,17 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
 /// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
 pub const CODEFORCES: OnlineJudge = OnlineJudge {
     name: "Codeforces",
+    hosts: &["codeforces.com"],
+    // Most problems give 1-2 s and 256 MB.
+    time_limit_ms: 1000,
+    memory_limit_mib: 256,
+    // It sets the stack to the memory limit, as Baekjoon does.
+    stack: StackRule::MostOfMemory,
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Tokens,
+    allowances: &[],
+    submit: SubmitForm::CodeforcesContest,
+    scaffold: ScaffoldKind::CountedTests,
     languages_page: "https://codeforces.com/blog/entry/79",
     offered: &[
         Offered {
@@ -378,6 +570,67 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
 };
 
 impl OnlineJudge {
+    /// Its default limits.
+    pub fn limits(&self) -> Limits {
+        let memory_bytes = self.memory_limit_mib * MIB;
+        Limits {
+            cpu_time: Duration::from_millis(self.time_limit_ms),
+            memory_bytes,
+            output_bytes: 64 * MIB,
+            decided_at: None,
+            stack_bytes: self.stack_bytes(memory_bytes),
+        }
+    }
+
+    /// The main thread's stack for a given memory limit.
+    pub fn stack_bytes(&self, memory_bytes: u64) -> u64 {
+        match self.stack {
+            StackRule::MostOfMemory => memory_bytes - memory_bytes / 8,
+            StackRule::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// What the judge adds to the limits for a language.
+    pub fn allowance(&self, language: LanguageId) -> Allowance {
+        self.allowances
+            .iter()
+            .find(|(granted, _)| *granted == language)
+            .map_or(Allowance::NONE, |(_, allowance)| *allowance)
+    }
+
+    /// Whether a problem's address is on this judge.
+    pub fn hosts_page(&self, url: &str) -> bool {
+        self.hosts.iter().any(|host| url.contains(host))
+    }
+
+    /// The judge's page to submit problem `id` on, where its addresses can be made from what
+    /// the problem says (its `source` address, its id).
+    pub fn submit_page(&self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
+        let page = |url: String| SubmitPage { url, note: None };
+        match self.submit {
+            SubmitForm::Numbered { url, note } => {
+                let from_source =
+                    source.and_then(|url| trailing_number(url.split(['?', '#']).next()?));
+                let number = from_source.or_else(|| trailing_number(id))?;
+                Some(SubmitPage {
+                    url: url.replace("{number}", number),
+                    note,
+                })
+            }
+            SubmitForm::KattisName => {
+                let url = source?;
+                let name = url
+                    .split("/problems/")
+                    .nth(1)?
+                    .split(['/', '?', '#'])
+                    .next()?;
+                let host = url.split("/problems/").next()?;
+                Some(page(format!("{host}/problems/{name}/submit")))
+            }
+            SubmitForm::CodeforcesContest => codeforces_submit(source?).map(page),
+        }
+    }
+
     /// The judge's offers for one of our languages (empty when it does not take it).
     pub fn offers(&self, language: LanguageId) -> Vec<&'static Offered> {
         self.offered
@@ -396,6 +649,33 @@ impl OnlineJudge {
         let labels: Vec<&str> = self.offered.iter().map(|offer| offer.label).collect();
         labels.join(", ")
     }
+}
+
+/// Codeforces' submit form for the problem at `url`: a problem set's, a contest's or a gym's.
+fn codeforces_submit(url: &str) -> Option<String> {
+    let parts: Vec<&str> = url.split(['/', '?', '#']).collect();
+    let at = |key: &str| parts.iter().position(|part| *part == key);
+    let (contest, index) = if let Some(at) = at("problemset") {
+        (parts.get(at + 2)?, parts.get(at + 3)?)
+    } else {
+        let at = at("contest").or_else(|| at("gym"))?;
+        (parts.get(at + 1)?, parts.get(at + 3)?)
+    };
+    let kind = if at("gym").is_some() {
+        "gym"
+    } else {
+        "contest"
+    };
+    Some(format!(
+        "https://codeforces.com/{kind}/{contest}/submit/{index}"
+    ))
+}
+
+/// The digits at the end of `text` (`boj_2615`, `.../problem/2615`), if any.
+fn trailing_number(text: &str) -> Option<&str> {
+    let text = text.trim_end_matches('/');
+    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (digits > 0).then(|| &text[text.len() - digits..])
 }
 
 #[cfg(test)]
