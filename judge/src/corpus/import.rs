@@ -563,4 +563,13 @@ mod tests {
         // No samples is still a problem.
         assert!(parse("{\"name\": \"x\", \"tests\": []}", origin).is_ok());
     }
+
+    #[test]
+    fn every_judge_is_recognised_by_each_of_its_hosts() {
+        for profile in Profile::ALL {
+            for host in profile.online_judge().hosts {
+                assert_eq!(profile_for(&format!("https://{host}/problem/1")), profile);
+            }
+        }
+    }
 }

@@ -190,4 +190,29 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn every_profile_is_spelled_as_problem_toml_takes_it() {
+        use serde::de::{value, IntoDeserializer};
+        for profile in Profile::ALL {
+            let read = Profile::deserialize(IntoDeserializer::<value::Error>::into_deserializer(
+                profile.name(),
+            ));
+            assert_eq!(read, Ok(profile));
+        }
+    }
+
+    #[test]
+    fn defaults_are_each_judges_own() {
+        let boj = Profile::Boj.limits();
+        assert_eq!(boj.cpu_time, std::time::Duration::from_secs(1));
+        assert_eq!(boj.memory_bytes, 256 << 20);
+        assert_eq!(boj.stack_bytes, 224 << 20);
+        assert_eq!(Profile::Swea.stack_bytes(256 << 20), 1 << 20);
+        assert_eq!(Profile::Programmers.stack_bytes(256 << 20), 8 << 20);
+        assert_eq!(Profile::Kattis.code_limit_bytes(), 128 << 10);
+        assert_eq!(Profile::Codeforces.code_limit_bytes(), 64 << 10);
+        assert_eq!(Profile::Kattis.compare(), CompareMode::Tokens);
+        assert_eq!(Profile::Swea.compare(), CompareMode::Lines);
+    }
 }

@@ -64,13 +64,18 @@ pub enum StackRule {
 /// Extra time and memory a judge grants slower runtimes: limit × factor + extra.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Allowance {
+    /// What the CPU time limit is multiplied by.
     pub time_factor: u32,
+    /// What is added to the CPU time limit after that.
     pub extra_time: Duration,
+    /// What the memory limit is multiplied by.
     pub memory_factor: u64,
+    /// What is added to the memory limit after that.
     pub extra_memory_bytes: u64,
 }
 
 impl Allowance {
+    /// The problem's own limits.
     pub const NONE: Allowance = Allowance {
         time_factor: 1,
         extra_time: Duration::ZERO,
@@ -78,6 +83,7 @@ impl Allowance {
         extra_memory_bytes: 0,
     };
 
+    /// The limits a program of the language runs with.
     pub fn apply(self, limits: Limits) -> Limits {
         Limits {
             cpu_time: limits.cpu_time * self.time_factor + self.extra_time,
@@ -130,13 +136,14 @@ pub enum ScaffoldKind {
 pub struct OnlineJudge {
     /// The judge's name for people.
     pub name: &'static str,
-    /// What the addresses of its problems contain; the first judge whose any of these an
-    /// address contains is the judge of a page imported from it.
+    /// What the address of each of its problems contains (its host): a page imported from an
+    /// address is taken to be the judge's by it.
     pub hosts: &'static [&'static str],
     /// Default limits; per-problem figures on the judge's pages override these in
     /// problem.toml.
     pub time_limit_ms: u64,
     pub memory_limit_mib: u64,
+    /// The main thread's stack.
     pub stack: StackRule,
     /// The largest source the judge takes.
     pub code_limit_bytes: u64,
@@ -144,6 +151,7 @@ pub struct OnlineJudge {
     pub compare: CompareMode,
     /// What it adds to the limits for some languages; any other gets the problem's own.
     pub allowances: &'static [(LanguageId, Allowance)],
+    /// How the address of a problem's submit page is made.
     pub submit: SubmitForm,
     /// The convention its solutions follow, which picks `judge new`'s templates.
     pub scaffold: ScaffoldKind,
@@ -681,12 +689,17 @@ fn trailing_number(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::profile::Profile;
     use crate::toolchain::language::LANGUAGES;
+
+    /// Every judge, found through its profile, so that a test of them all leaves none out.
+    fn judges() -> impl Iterator<Item = &'static OnlineJudge> {
+        Profile::ALL.into_iter().map(Profile::online_judge)
+    }
 
     #[test]
     fn every_row_names_known_languages() {
-        let judges = [BAEKJOON, SW_EXPERT_ACADEMY, PROGRAMMERS, KATTIS, CODEFORCES];
-        for offer in judges.iter().flat_map(|judge| judge.offered) {
+        for offer in judges().flat_map(|judge| judge.offered) {
             if let Some(language) = offer.language {
                 assert!(
                     LANGUAGES.iter().any(|known| known.id == language),
@@ -721,5 +734,34 @@ mod tests {
             "2021 first: solutions build so"
         );
         assert_eq!(PROGRAMMERS.entry, CallForm::Function { name: "solution" });
+    }
+
+    #[test]
+    fn every_judge_grants_allowances_only_to_languages_it_takes() {
+        for judge in judges() {
+            for (language, _) in judge.allowances {
+                assert!(judge.accepts(*language), "{}: {language:?}", judge.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_judge_says_where_its_problems_are_and_numbered_pages_take_the_number() {
+        for judge in judges() {
+            assert!(!judge.hosts.is_empty(), "{}", judge.name);
+            if let SubmitForm::Numbered { url, .. } = judge.submit {
+                assert!(url.contains("{number}"), "{}: {url}", judge.name);
+            }
+        }
+    }
+
+    #[test]
+    fn allowances_are_the_judges_own() {
+        let python = BAEKJOON.allowance(LanguageId::Python3);
+        assert_eq!(python.time_factor, 3);
+        assert_eq!(python.extra_time, Duration::from_secs(2));
+        assert_eq!(BAEKJOON.allowance(LanguageId::Kotlin), BAEKJOON_JVM);
+        assert_eq!(BAEKJOON.allowance(LanguageId::Rust), Allowance::NONE);
+        assert_eq!(KATTIS.allowance(LanguageId::Java), Allowance::NONE);
     }
 }
