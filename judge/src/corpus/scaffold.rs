@@ -327,7 +327,7 @@ fn main() {
 "#;
 
 /// The solution template in a judge's convention (Baekjoon and Kattis: a plain program).
-fn rust_template(kind: ScaffoldKind) -> &'static str {
+fn solution_template(kind: ScaffoldKind) -> &'static str {
     match kind {
         ScaffoldKind::NumberedTests => SOLUTION_SWEA,
         ScaffoldKind::Function => SOLUTION_PROGRAMMERS,
@@ -491,8 +491,8 @@ fn solution_files(
     let solutions_dir = repository.root.join(SOLUTIONS_DIR);
     // A count of tests first: Codeforces' template reads them, where the profile's reads one.
     let template = match (counted, profile.online_judge().scaffold) {
-        (true, ScaffoldKind::SingleTest) => rust_template(ScaffoldKind::CountedTests),
-        (_, kind) => rust_template(kind),
+        (true, ScaffoldKind::SingleTest) => solution_template(ScaffoldKind::CountedTests),
+        (_, kind) => solution_template(kind),
     };
     let mut solutions = vec![(solutions_dir.join(format!("{id}.rs")), template)];
     if let Some(python) = python_template(profile) {
