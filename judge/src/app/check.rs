@@ -58,7 +58,7 @@ pub(crate) fn check_file(
         .into_owned();
     notices.info(format_args!("checking {} for {profile}", file.display()));
     let judge = profile.online_judge();
-    if !judge.accepts(language.name) {
+    if !judge.accepts(language.id) {
         refuse_language(context, notices, judge, language, &stem, profile);
         return Ok(Outcome::Rejected);
     }
@@ -120,7 +120,7 @@ fn refuse_language(
         judge.menu()
     ));
     for other in context.repository.solution_files(stem) {
-        if Language::of(&other).is_some_and(|l| judge.accepts(l.name)) {
+        if Language::of(&other).is_some_and(|l| judge.accepts(l.id)) {
             notices.result(format_args!(
                 "  use       {} (check it with `judge check {0} --profile {profile}`)",
                 context.repository.relative(&other).display()
@@ -141,7 +141,7 @@ fn build_as_the_judge(
     java_class: Option<&str>,
 ) -> Result<Outcome> {
     let sources = Sources::read(file)?;
-    let offers = judge.offers(sources.language.name);
+    let offers = judge.offers(sources.language.id);
     let alone = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     let compiler = context.compiler_in(alone.path().to_path_buf());
     let mut builds = Vec::new();

@@ -77,7 +77,7 @@ fn file_the_judge_takes(context: &Context, id: &str, judge: &OnlineJudge) -> Res
     let files = context.repository.solution_files(id);
     files
         .iter()
-        .find(|file| Language::of(file).is_some_and(|language| judge.accepts(language.name)))
+        .find(|file| Language::of(file).is_some_and(|language| judge.accepts(language.id)))
         .cloned()
         .ok_or_else(|| {
             let had: Vec<String> = files
@@ -123,7 +123,7 @@ fn hand_in(
         )),
     }
     let language =
-        Language::of(file).and_then(|language| judge.offers(language.name).first().copied());
+        Language::of(file).and_then(|language| judge.offers(language.id).first().copied());
     if let Some(offer) = language {
         notices.result(format_args!("choose {} on the page", offer.label));
     }

@@ -231,17 +231,10 @@ fn sanitize(text: &str) -> String {
 
 /// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge.
 pub fn profile_for(url: &str) -> Profile {
-    if url.contains("swexpertacademy.com") {
-        Profile::Swea
-    } else if url.contains("programmers.co.kr") {
-        Profile::Programmers
-    } else if url.contains("kattis.com") {
-        Profile::Kattis
-    } else if url.contains("codeforces.com") {
-        Profile::Codeforces
-    } else {
-        Profile::Boj
-    }
+    Profile::ALL
+        .into_iter()
+        .find(|profile| profile.online_judge().hosts_page(url))
+        .unwrap_or(Profile::Boj)
 }
 
 /// The class the page says its judge runs a Java solution as, where the profile's judge
@@ -569,5 +562,14 @@ mod tests {
         );
         // No samples is still a problem.
         assert!(parse("{\"name\": \"x\", \"tests\": []}", origin).is_ok());
+    }
+
+    #[test]
+    fn every_judge_is_recognised_by_each_of_its_hosts() {
+        for profile in Profile::ALL {
+            for host in profile.online_judge().hosts {
+                assert_eq!(profile_for(&format!("https://{host}/problem/1")), profile);
+            }
+        }
     }
 }

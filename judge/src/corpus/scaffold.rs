@@ -19,6 +19,8 @@ use crate::problem::layout::{
 use crate::problem::profile::Profile;
 use crate::problem::Repository;
 use crate::runner::interrupt::Deferred;
+use crate::toolchain::language::LanguageId;
+use crate::toolchain::online_judges::ScaffoldKind;
 
 const STATEMENT: &str = "# {id}\n\n\
 Write the task and its input and output format here, in your own words.\n\n\
@@ -156,12 +158,12 @@ struct Placeholder {
     layout: &'static str,
 }
 
-fn placeholder(profile: Profile) -> Placeholder {
-    match profile {
-        Profile::Swea => counted_cases("case", "println!(\"#{case} {sum}\");"),
-        Profile::Codeforces => counted_cases("_", "println!(\"{sum}\");"),
+fn placeholder(kind: ScaffoldKind) -> Placeholder {
+    match kind {
+        ScaffoldKind::NumberedTests => counted_cases("case", "println!(\"#{case} {sum}\");"),
+        ScaffoldKind::CountedTests => counted_cases("_", "println!(\"{sum}\");"),
         // The judge calls `solution(numbers: int[]) -> int`: one call per line.
-        Profile::Programmers => Placeholder {
+        ScaffoldKind::Function => Placeholder {
             task: "solution(numbers) returns the sum of the integers of its array",
             input: "one call per line, its argument as the judge's page writes it: [1, 2, 3]",
             reference: concat!(
@@ -189,7 +191,7 @@ fn placeholder(profile: Profile) -> Placeholder {
             ),
             layout: "layout = \"lines\"",
         },
-        Profile::Boj | Profile::Kattis => Placeholder {
+        ScaffoldKind::SingleTest => Placeholder {
             task: "print the sum of all integers in the input",
             input: "N integers",
             reference: concat!(
@@ -324,14 +326,13 @@ fn main() {
 }
 "#;
 
-/// The solution template in the convention of the profile's judge (Baekjoon and Kattis: a
-/// plain program).
-pub fn solution_template(profile: Profile) -> &'static str {
-    match profile {
-        Profile::Swea => SOLUTION_SWEA,
-        Profile::Programmers => SOLUTION_PROGRAMMERS,
-        Profile::Codeforces => SOLUTION_CODEFORCES,
-        Profile::Boj | Profile::Kattis => SOLUTION,
+/// The solution template in a judge's convention (Baekjoon and Kattis: a plain program).
+fn solution_template(kind: ScaffoldKind) -> &'static str {
+    match kind {
+        ScaffoldKind::NumberedTests => SOLUTION_SWEA,
+        ScaffoldKind::Function => SOLUTION_PROGRAMMERS,
+        ScaffoldKind::CountedTests => SOLUTION_CODEFORCES,
+        ScaffoldKind::SingleTest => SOLUTION,
     }
 }
 
@@ -363,10 +364,13 @@ const PYTHON_PROGRAMMERS: &str = r#"def solution(numbers):
 
 /// A second template, in Python, for the judges that take no Rust: it is the file to submit.
 pub fn python_template(profile: Profile) -> Option<&'static str> {
-    match profile {
-        Profile::Swea => Some(PYTHON_SWEA),
-        Profile::Programmers => Some(PYTHON_PROGRAMMERS),
-        Profile::Boj | Profile::Kattis | Profile::Codeforces => None,
+    if profile.online_judge().accepts(LanguageId::Rust) {
+        return None;
+    }
+    match profile.online_judge().scaffold {
+        ScaffoldKind::NumberedTests => Some(PYTHON_SWEA),
+        ScaffoldKind::Function => Some(PYTHON_PROGRAMMERS),
+        ScaffoldKind::SingleTest | ScaffoldKind::CountedTests => None,
     }
 }
 
@@ -486,9 +490,9 @@ fn solution_files(
 ) -> Vec<(PathBuf, &'static str)> {
     let solutions_dir = repository.root.join(SOLUTIONS_DIR);
     // A count of tests first: Codeforces' template reads them, where the profile's reads one.
-    let template = match (counted, profile) {
-        (true, Profile::Boj | Profile::Kattis) => SOLUTION_CODEFORCES,
-        _ => solution_template(profile),
+    let template = match (counted, profile.online_judge().scaffold) {
+        (true, ScaffoldKind::SingleTest) => solution_template(ScaffoldKind::CountedTests),
+        (_, kind) => solution_template(kind),
     };
     let mut solutions = vec![(solutions_dir.join(format!("{id}.rs")), template)];
     if let Some(python) = python_template(profile) {
@@ -528,8 +532,9 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
     );
     // Programmers calls a function: the placeholder's, or (from a page, which does not say
     // its types) one for the user to declare.
-    let (metadata, imported_metadata) = match profile {
-        Profile::Programmers => (
+    let kind = profile.online_judge().scaffold;
+    let (metadata, imported_metadata) = match kind {
+        ScaffoldKind::Function => (
             format!("{metadata}function = \"solution(numbers: int[]) -> int\"\n"),
             imported.map(|i| {
                 format!(
@@ -539,9 +544,11 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
                 )
             }),
         ),
-        _ => (metadata, imported.map(|i| i.metadata.clone())),
+        ScaffoldKind::SingleTest | ScaffoldKind::NumberedTests | ScaffoldKind::CountedTests => {
+            (metadata, imported.map(|i| i.metadata.clone()))
+        }
     };
-    let placeholder = placeholder(profile);
+    let placeholder = placeholder(kind);
     let fill = |template: &str| {
         template
             .replace("{id}", id)

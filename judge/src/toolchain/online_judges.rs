@@ -1,19 +1,31 @@
-//! What each online judge accepts, as data: the languages it takes (under the judge's own
-//! names), its compile command where it publishes one, and how it calls a submission (a
-//! program on stdin/stdout, or a function such as Programmers' `solution`). A judge changing
-//! its list is a row to edit here, not a code path.
+//! Everything about each online judge, as one value per judge: its default limits, stack and
+//! code size, compare mode, the languages it takes (under the judge's own names) with its
+//! commands where it publishes them, the extra time and memory it grants some of them, how it
+//! calls a submission (a program on stdin/stdout, or a function such as Programmers'
+//! `solution`), its submit page, the addresses of its problems, and the templates `judge new`
+//! gives its problems. A judge changing any of it is a field to edit here, not a code path;
+//! a new judge is a new value (and its line in `problem::profile`), and a field left out is a
+//! compile error.
 //!
 //! The rows say only what the judges' pages say, as far as we could find; where a judge does
 //! not publish a command or a version, the field is `None` rather than a guess.
+
+use std::time::Duration;
+
+use crate::compare::CompareMode;
+use crate::toolchain::language::LanguageId;
+use crate::toolchain::Limits;
+
+const MIB: u64 = 1024 * 1024;
 
 /// One language a judge offers.
 #[derive(Debug)]
 pub struct Offered {
     /// The judge's own name for it, as its language menu shows it.
     pub label: &'static str,
-    /// The row of our language table it corresponds to (`Language::name`); `None` for a
-    /// language we cannot build here (it is still listed, so the user sees the whole menu).
-    pub language: Option<&'static str>,
+    /// The row of our language table it corresponds to; `None` for a language we cannot
+    /// build here (it is still listed, so the user sees the whole menu).
+    pub language: Option<LanguageId>,
     /// The judge's compile command as it publishes it; `None` where it publishes none (the
     /// language table's is used). In the language table's words: `{source}` the submitted
     /// file, `{exe}` the program; `-static` is dropped where the machine has no static C
@@ -38,11 +50,111 @@ pub enum CallForm {
     Function { name: &'static str },
 }
 
-/// What one judge takes (a problem's profile names its judge: `Profile::online_judge`).
+/// How big the main thread's stack is, for a given memory limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StackRule {
+    /// The judge lets the stack use the memory limit: we give it 7/8 of it, so that an
+    /// overflow ends as the runtime error it is before the rest of the program's memory makes
+    /// it an MLE.
+    MostOfMemory,
+    /// A fixed size, whatever the memory limit.
+    Bytes(u64),
+}
+
+/// Extra time and memory a judge grants slower runtimes: limit × factor + extra.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Allowance {
+    /// What the CPU time limit is multiplied by.
+    pub time_factor: u32,
+    /// What is added to the CPU time limit after that.
+    pub extra_time: Duration,
+    /// What the memory limit is multiplied by.
+    pub memory_factor: u64,
+    /// What is added to the memory limit after that.
+    pub extra_memory_bytes: u64,
+}
+
+impl Allowance {
+    /// The problem's own limits.
+    pub const NONE: Allowance = Allowance {
+        time_factor: 1,
+        extra_time: Duration::ZERO,
+        memory_factor: 1,
+        extra_memory_bytes: 0,
+    };
+
+    /// The limits a program of the language runs with.
+    pub fn apply(self, limits: Limits) -> Limits {
+        Limits {
+            cpu_time: limits.cpu_time * self.time_factor + self.extra_time,
+            memory_bytes: limits.memory_bytes * self.memory_factor + self.extra_memory_bytes,
+            ..limits
+        }
+    }
+}
+
+/// How the address of a problem's submit page is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmitForm {
+    /// `url` with `{number}` replaced by the problem's number (in its `source` address, else
+    /// at the end of its id).
+    Numbered {
+        url: &'static str,
+        /// What the page is, when it is not the judge's own submit form for the problem.
+        note: Option<&'static str>,
+    },
+    /// `<host>/problems/<name>/submit`, from a Kattis problem's `source` address.
+    KattisName,
+    /// The contest (or gym) and the problem's index, from a Codeforces `source` address.
+    CodeforcesContest,
+}
+
+/// Where a problem is handed in on its judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubmitPage {
+    pub url: String,
+    /// What the page is, when it is not the judge's own submit form for the problem.
+    pub note: Option<&'static str>,
+}
+
+/// The convention a judge's solutions follow: `judge new` writes its templates and
+/// placeholder task in it (the templates themselves are the corpus' own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScaffoldKind {
+    /// One test per run, read from stdin (Baekjoon, Kattis).
+    SingleTest,
+    /// A count of tests, then each; each answer after `#<test number> ` (SW Expert Academy).
+    NumberedTests,
+    /// A count of tests, then each (Codeforces).
+    CountedTests,
+    /// A function the judge calls, one call per test (Programmers).
+    Function,
+}
+
+/// One online judge (a problem's profile names its judge: `Profile::online_judge`).
 #[derive(Debug)]
 pub struct OnlineJudge {
     /// The judge's name for people.
     pub name: &'static str,
+    /// What the address of each of its problems contains (its host): a page imported from an
+    /// address is taken to be the judge's by it.
+    pub hosts: &'static [&'static str],
+    /// Default limits; per-problem figures on the judge's pages override these in
+    /// problem.toml.
+    pub time_limit_ms: u64,
+    pub memory_limit_mib: u64,
+    /// The main thread's stack.
+    pub stack: StackRule,
+    /// The largest source the judge takes.
+    pub code_limit_bytes: u64,
+    /// The compare mode the judge uses when a problem names none.
+    pub compare: CompareMode,
+    /// What it adds to the limits for some languages; any other gets the problem's own.
+    pub allowances: &'static [(LanguageId, Allowance)],
+    /// How the address of a problem's submit page is made.
+    pub submit: SubmitForm,
+    /// The convention its solutions follow, which picks `judge new`'s templates.
+    pub scaffold: ScaffoldKind,
     /// Where the list below comes from.
     pub languages_page: &'static str,
     /// Its languages; for each of ours, the first row of it is the one a solution is built
@@ -56,7 +168,7 @@ pub struct OnlineJudge {
     pub dev_in_run_folder: bool,
 }
 
-const fn offered(label: &'static str, language: Option<&'static str>) -> Offered {
+const fn offered(label: &'static str, language: Option<LanguageId>) -> Offered {
     Offered {
         label,
         language,
@@ -66,6 +178,25 @@ const fn offered(label: &'static str, language: Option<&'static str>) -> Offered
         file: None,
     }
 }
+
+const fn allowance(
+    time_factor: u32,
+    extra_ms: u64,
+    memory_factor: u64,
+    extra_mib: u64,
+) -> Allowance {
+    Allowance {
+        time_factor,
+        extra_time: Duration::from_millis(extra_ms),
+        memory_factor,
+        extra_memory_bytes: extra_mib * MIB,
+    }
+}
+
+/// Baekjoon's allowance for Java and Kotlin: ×2 + 1 s, ×2 + 16 MB.
+const BAEKJOON_JVM: Allowance = allowance(2, 1000, 2, 16);
+/// Baekjoon's allowance for Python: ×3 + 2 s, ×2 + 32 MB.
+const BAEKJOON_PYTHON: Allowance = allowance(3, 2000, 2, 32);
 
 /// Baekjoon's JVM for Java and Kotlin alike, and what it runs.
 macro_rules! boj_jvm {
@@ -88,6 +219,25 @@ macro_rules! boj_jvm {
 /// reachable from here); see docs/languages-and-judges.md.
 pub const BAEKJOON: OnlineJudge = OnlineJudge {
     name: "Baekjoon",
+    hosts: &["acmicpc.net"],
+    // Most problems give 1 s and 128-256 MB.
+    time_limit_ms: 1000,
+    memory_limit_mib: 256,
+    stack: StackRule::MostOfMemory,
+    // The limit most judges share (a problem's page may say otherwise).
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    // The JVM and CPython get more, as its per-language table says.
+    allowances: &[
+        (LanguageId::Java, BAEKJOON_JVM),
+        (LanguageId::Kotlin, BAEKJOON_JVM),
+        (LanguageId::Python3, BAEKJOON_PYTHON),
+    ],
+    submit: SubmitForm::Numbered {
+        url: "https://www.acmicpc.net/submit/{number}",
+        note: None,
+    },
+    scaffold: ScaffoldKind::SingleTest,
     languages_page: "https://help.acmicpc.net/language/info",
     offered: &[
         Offered {
@@ -104,7 +254,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-DONLINE_JUDGE",
                 "-DBOJ",
             ]),
-            ..offered("C11", Some("C"))
+            ..offered("C11", Some(LanguageId::C))
         },
         Offered {
             compile: Some(&[
@@ -121,7 +271,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "-DBOJ",
             ]),
             file: Some("Main.cc"),
-            ..offered("C++17", Some("C++"))
+            ..offered("C++17", Some(LanguageId::Cpp))
         },
         Offered {
             // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
@@ -138,16 +288,16 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{source}",
             ]),
             run: Some(boj_jvm!("{class}")),
-            ..offered("Java 11", Some("Java"))
+            ..offered("Java 11", Some(LanguageId::Java))
         },
         Offered {
             run: Some(&["python3", "-W", "ignore", "{source}"]),
-            ..offered("Python 3", Some("Python 3"))
+            ..offered("Python 3", Some(LanguageId::Python3))
         },
         Offered {
             compile: Some(&["pypy3", "-W", "ignore", "-m", "py_compile", "{source}"]),
             run: Some(&["pypy3", "-W", "ignore", "{source}"]),
-            ..offered("PyPy3", Some("Python 3"))
+            ..offered("PyPy3", Some(LanguageId::Python3))
         },
         // Baekjoon offers both editions; a file may build under one and not the other
         // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
@@ -161,7 +311,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2021", Some("Rust"))
+            ..offered("Rust 2021", Some(LanguageId::Rust))
         },
         Offered {
             compile: Some(&[
@@ -173,7 +323,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2018", Some("Rust"))
+            ..offered("Rust 2018", Some(LanguageId::Rust))
         },
         Offered {
             compile: Some(&[
@@ -187,15 +337,15 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
                 "{source}",
             ]),
             run: Some(boj_jvm!("-jar", "{exe}.jar")),
-            ..offered("Kotlin (JVM)", Some("Kotlin"))
+            ..offered("Kotlin (JVM)", Some(LanguageId::Kotlin))
         },
         Offered {
             run: Some(&["node", "--stack-size=65536", "{source}"]),
-            ..offered("node.js", Some("JavaScript"))
+            ..offered("node.js", Some(LanguageId::JavaScript))
         },
         Offered {
             compile: Some(&["go", "build", "-o", "{exe}", "{source}"]),
-            ..offered("Go", Some("Go"))
+            ..offered("Go", Some(LanguageId::Go))
         },
     ],
     entry: CallForm::Program,
@@ -206,13 +356,30 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
 /// SW Expert Academy: it publishes no commands; its Java template names the class.
 pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
     name: "SW Expert Academy",
+    hosts: &["swexpertacademy.com"],
+    // 256 MB of heap.
+    time_limit_ms: 2000,
+    memory_limit_mib: 256,
+    // A famously small stack.
+    stack: StackRule::Bytes(MIB),
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    allowances: &[],
+    submit: SubmitForm::Numbered {
+        url: "https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle={number}",
+        note: Some(
+            "SW Expert Academy's problem list searched for the number: its problem \
+             pages have addresses of their own, not made from the number",
+        ),
+    },
+    scaffold: ScaffoldKind::NumberedTests,
     languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
     // C, C++, Java and Python only; no Rust.
     offered: &[
-        offered("C", Some("C")),
-        offered("C++", Some("C++")),
-        offered("Java", Some("Java")),
-        offered("Python", Some("Python 3")),
+        offered("C", Some(LanguageId::C)),
+        offered("C++", Some(LanguageId::Cpp)),
+        offered("Java", Some(LanguageId::Java)),
+        offered("Python", Some(LanguageId::Python3)),
     ],
     entry: CallForm::Program,
     java_class: Some("Solution"),
@@ -222,14 +389,28 @@ pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
 /// Programmers.
 pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
     name: "Programmers",
+    hosts: &["programmers.co.kr"],
+    // It publishes no limits; generous ones stop only a runaway.
+    time_limit_ms: 10_000,
+    memory_limit_mib: 1024,
+    // It does not say: the usual stack of Linux.
+    stack: StackRule::Bytes(8 * MIB),
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Lines,
+    allowances: &[],
+    submit: SubmitForm::Numbered {
+        url: "https://school.programmers.co.kr/learn/courses/30/lessons/{number}",
+        note: Some("the problem's page: its editor is where the answer goes"),
+    },
+    scaffold: ScaffoldKind::Function,
     languages_page: "https://school.programmers.co.kr/learn/challenges",
     // As listed on the lesson pages we could find; Rust is not among them. Correct this
     // row if the judge adds it.
     offered: &[
-        offered("C", Some("C")),
-        offered("C++", Some("C++")),
-        offered("Java", Some("Java")),
-        offered("Python3", Some("Python 3")),
+        offered("C", Some(LanguageId::C)),
+        offered("C++", Some(LanguageId::Cpp)),
+        offered("Java", Some(LanguageId::Java)),
+        offered("Python3", Some(LanguageId::Python3)),
         offered("JavaScript", None),
         offered("Kotlin", None),
         offered("Swift", None),
@@ -247,6 +428,16 @@ pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
 /// where it agrees with what this machine runs.
 pub const KATTIS: OnlineJudge = OnlineJudge {
     name: "Kattis",
+    hosts: &["kattis.com"],
+    // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code.
+    time_limit_ms: 1000,
+    memory_limit_mib: 2048,
+    stack: StackRule::MostOfMemory,
+    code_limit_bytes: 128 << 10,
+    compare: CompareMode::Tokens,
+    allowances: &[],
+    submit: SubmitForm::KattisName,
+    scaffold: ScaffoldKind::SingleTest,
     languages_page: "https://open.kattis.com/languages",
     offered: &[
         Offered {
@@ -261,7 +452,7 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "{sources}",
                 "-lm",
             ]),
-            ..offered("C", Some("C"))
+            ..offered("C", Some(LanguageId::C))
         },
         Offered {
             // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
@@ -280,7 +471,7 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "-lpthread",
                 "-Wl,--no-whole-archive",
             ]),
-            ..offered("C++", Some("C++"))
+            ..offered("C++", Some(LanguageId::Cpp))
         },
         Offered {
             // Its whole heap from the start, 64 MiB thread stacks.
@@ -293,10 +484,10 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
                 "-Xmx{memory_mib}m",
                 "{class}",
             ]),
-            ..offered("Java", Some("Java"))
+            ..offered("Java", Some(LanguageId::Java))
         },
-        offered("Python 3", Some("Python 3")),
-        offered("Rust", Some("Rust")),
+        offered("Python 3", Some(LanguageId::Python3)),
+        offered("Rust", Some(LanguageId::Rust)),
     ],
     entry: CallForm::Program,
     java_class: None,
@@ -308,6 +499,17 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
 /// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
 pub const CODEFORCES: OnlineJudge = OnlineJudge {
     name: "Codeforces",
+    hosts: &["codeforces.com"],
+    // Most problems give 1-2 s and 256 MB.
+    time_limit_ms: 1000,
+    memory_limit_mib: 256,
+    // It sets the stack to the memory limit, as Baekjoon does.
+    stack: StackRule::MostOfMemory,
+    code_limit_bytes: 64 << 10,
+    compare: CompareMode::Tokens,
+    allowances: &[],
+    submit: SubmitForm::CodeforcesContest,
+    scaffold: ScaffoldKind::CountedTests,
     languages_page: "https://codeforces.com/blog/entry/79",
     offered: &[
         Offered {
@@ -325,7 +527,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{source}",
                 "-lm",
             ]),
-            ..offered("GNU C11", Some("C"))
+            ..offered("GNU C11", Some(LanguageId::C))
         },
         Offered {
             compile: Some(&[
@@ -338,7 +540,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("GNU G++17", Some("C++"))
+            ..offered("GNU G++17", Some(LanguageId::Cpp))
         },
         Offered {
             run: Some(&[
@@ -352,10 +554,10 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "-DONLINE_JUDGE=true",
                 "{class}",
             ]),
-            ..offered("Java 21", Some("Java"))
+            ..offered("Java 21", Some(LanguageId::Java))
         },
-        offered("Python 3", Some("Python 3")),
-        offered("PyPy 3", Some("Python 3")),
+        offered("Python 3", Some(LanguageId::Python3)),
+        offered("PyPy 3", Some(LanguageId::Python3)),
         Offered {
             compile: Some(&[
                 "rustc",
@@ -367,7 +569,7 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
                 "{exe}",
                 "{source}",
             ]),
-            ..offered("Rust 2021", Some("Rust"))
+            ..offered("Rust 2021", Some(LanguageId::Rust))
         },
     ],
     entry: CallForm::Program,
@@ -376,8 +578,69 @@ pub const CODEFORCES: OnlineJudge = OnlineJudge {
 };
 
 impl OnlineJudge {
+    /// Its default limits.
+    pub fn limits(&self) -> Limits {
+        let memory_bytes = self.memory_limit_mib * MIB;
+        Limits {
+            cpu_time: Duration::from_millis(self.time_limit_ms),
+            memory_bytes,
+            output_bytes: 64 * MIB,
+            decided_at: None,
+            stack_bytes: self.stack_bytes(memory_bytes),
+        }
+    }
+
+    /// The main thread's stack for a given memory limit.
+    pub fn stack_bytes(&self, memory_bytes: u64) -> u64 {
+        match self.stack {
+            StackRule::MostOfMemory => memory_bytes - memory_bytes / 8,
+            StackRule::Bytes(bytes) => bytes,
+        }
+    }
+
+    /// What the judge adds to the limits for a language.
+    pub fn allowance(&self, language: LanguageId) -> Allowance {
+        self.allowances
+            .iter()
+            .find(|(granted, _)| *granted == language)
+            .map_or(Allowance::NONE, |(_, allowance)| *allowance)
+    }
+
+    /// Whether a problem's address is on this judge.
+    pub fn hosts_page(&self, url: &str) -> bool {
+        self.hosts.iter().any(|host| url.contains(host))
+    }
+
+    /// The judge's page to submit problem `id` on, where its addresses can be made from what
+    /// the problem says (its `source` address, its id).
+    pub fn submit_page(&self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
+        let page = |url: String| SubmitPage { url, note: None };
+        match self.submit {
+            SubmitForm::Numbered { url, note } => {
+                let from_source =
+                    source.and_then(|url| trailing_number(url.split(['?', '#']).next()?));
+                let number = from_source.or_else(|| trailing_number(id))?;
+                Some(SubmitPage {
+                    url: url.replace("{number}", number),
+                    note,
+                })
+            }
+            SubmitForm::KattisName => {
+                let url = source?;
+                let name = url
+                    .split("/problems/")
+                    .nth(1)?
+                    .split(['/', '?', '#'])
+                    .next()?;
+                let host = url.split("/problems/").next()?;
+                Some(page(format!("{host}/problems/{name}/submit")))
+            }
+            SubmitForm::CodeforcesContest => codeforces_submit(source?).map(page),
+        }
+    }
+
     /// The judge's offers for one of our languages (empty when it does not take it).
-    pub fn offers(&self, language: &str) -> Vec<&'static Offered> {
+    pub fn offers(&self, language: LanguageId) -> Vec<&'static Offered> {
         self.offered
             .iter()
             .filter(|offer| offer.language == Some(language))
@@ -385,7 +648,7 @@ impl OnlineJudge {
     }
 
     /// Whether the judge takes files of this language.
-    pub fn accepts(&self, language: &str) -> bool {
+    pub fn accepts(&self, language: LanguageId) -> bool {
         !self.offers(language).is_empty()
     }
 
@@ -396,19 +659,51 @@ impl OnlineJudge {
     }
 }
 
+/// Codeforces' submit form for the problem at `url`: a problem set's, a contest's or a gym's.
+fn codeforces_submit(url: &str) -> Option<String> {
+    let parts: Vec<&str> = url.split(['/', '?', '#']).collect();
+    let at = |key: &str| parts.iter().position(|part| *part == key);
+    let (contest, index) = if let Some(at) = at("problemset") {
+        (parts.get(at + 2)?, parts.get(at + 3)?)
+    } else {
+        let at = at("contest").or_else(|| at("gym"))?;
+        (parts.get(at + 1)?, parts.get(at + 3)?)
+    };
+    let kind = if at("gym").is_some() {
+        "gym"
+    } else {
+        "contest"
+    };
+    Some(format!(
+        "https://codeforces.com/{kind}/{contest}/submit/{index}"
+    ))
+}
+
+/// The digits at the end of `text` (`boj_2615`, `.../problem/2615`), if any.
+fn trailing_number(text: &str) -> Option<&str> {
+    let text = text.trim_end_matches('/');
+    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    (digits > 0).then(|| &text[text.len() - digits..])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::profile::Profile;
     use crate::toolchain::language::LANGUAGES;
+
+    /// Every judge, found through its profile, so that a test of them all leaves none out.
+    fn judges() -> impl Iterator<Item = &'static OnlineJudge> {
+        Profile::ALL.into_iter().map(Profile::online_judge)
+    }
 
     #[test]
     fn every_row_names_known_languages() {
-        let judges = [BAEKJOON, SW_EXPERT_ACADEMY, PROGRAMMERS, KATTIS, CODEFORCES];
-        for offer in judges.iter().flat_map(|judge| judge.offered) {
+        for offer in judges().flat_map(|judge| judge.offered) {
             if let Some(language) = offer.language {
                 assert!(
-                    LANGUAGES.iter().any(|known| known.name == language),
-                    "{} names `{language}`, not in the language table",
+                    LANGUAGES.iter().any(|known| known.id == language),
+                    "{} names `{language:?}`, not in the language table",
                     offer.label
                 );
             }
@@ -418,13 +713,18 @@ mod tests {
     #[test]
     fn what_the_issue_says_each_judge_takes() {
         let swea = SW_EXPERT_ACADEMY;
-        assert!(!swea.accepts("Rust"));
-        for language in ["C", "C++", "Java", "Python 3"] {
-            assert!(swea.accepts(language), "{language}");
+        assert!(!swea.accepts(LanguageId::Rust));
+        for language in [
+            LanguageId::C,
+            LanguageId::Cpp,
+            LanguageId::Java,
+            LanguageId::Python3,
+        ] {
+            assert!(swea.accepts(language), "{language:?}");
         }
-        assert!(!PROGRAMMERS.accepts("Rust"));
+        assert!(!PROGRAMMERS.accepts(LanguageId::Rust));
         let editions: Vec<&str> = BAEKJOON
-            .offers("Rust")
+            .offers(LanguageId::Rust)
             .iter()
             .map(|offer| offer.label)
             .collect();
@@ -434,5 +734,34 @@ mod tests {
             "2021 first: solutions build so"
         );
         assert_eq!(PROGRAMMERS.entry, CallForm::Function { name: "solution" });
+    }
+
+    #[test]
+    fn every_judge_grants_allowances_only_to_languages_it_takes() {
+        for judge in judges() {
+            for (language, _) in judge.allowances {
+                assert!(judge.accepts(*language), "{}: {language:?}", judge.name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_judge_says_where_its_problems_are_and_numbered_pages_take_the_number() {
+        for judge in judges() {
+            assert!(!judge.hosts.is_empty(), "{}", judge.name);
+            if let SubmitForm::Numbered { url, .. } = judge.submit {
+                assert!(url.contains("{number}"), "{}: {url}", judge.name);
+            }
+        }
+    }
+
+    #[test]
+    fn allowances_are_the_judges_own() {
+        let python = BAEKJOON.allowance(LanguageId::Python3);
+        assert_eq!(python.time_factor, 3);
+        assert_eq!(python.extra_time, Duration::from_secs(2));
+        assert_eq!(BAEKJOON.allowance(LanguageId::Kotlin), BAEKJOON_JVM);
+        assert_eq!(BAEKJOON.allowance(LanguageId::Rust), Allowance::NONE);
+        assert_eq!(KATTIS.allowance(LanguageId::Java), Allowance::NONE);
     }
 }

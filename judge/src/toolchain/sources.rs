@@ -173,7 +173,7 @@ impl Sources {
     /// language (unchanged where it offers none), and a Java file staged under the name of
     /// the class the judge runs.
     pub fn judged_by(self, judge: &'static OnlineJudge) -> Sources {
-        match judge.offers(self.language.name).first() {
+        match judge.offers(self.language.id).first() {
             Some(offer) => self.judged_as(judge, offer),
             None => self,
         }
