@@ -230,11 +230,15 @@ fn sanitize(text: &str) -> String {
 }
 
 /// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge.
+/// Baekjoon, the fallback, is asked last: an address naming another judge's host is that
+/// judge's, whatever else it holds.
 pub fn profile_for(url: &str) -> Profile {
+    const FALLBACK: Profile = Profile::Boj;
     Profile::ALL
         .into_iter()
+        .filter(|profile| *profile != FALLBACK)
         .find(|profile| profile.online_judge().hosts_page(url))
-        .unwrap_or(Profile::Boj)
+        .unwrap_or(FALLBACK)
 }
 
 /// The class the page says its judge runs a Java solution as, where the profile's judge
@@ -544,6 +548,11 @@ mod tests {
         assert_eq!(
             profile_for("https://open.kattis.com/problems/a"),
             Profile::Kattis
+        );
+        // Baekjoon is the fallback: another judge's host wins over a mention of it.
+        assert_eq!(
+            profile_for("https://codeforces.com/problemset/problem/1/A?from=acmicpc.net"),
+            Profile::Codeforces
         );
     }
 
