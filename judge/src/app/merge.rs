@@ -14,7 +14,7 @@ use crate::judging::scorecard::CaseScore;
 use crate::judging::Tally;
 use crate::problem::Problem;
 use crate::report::record::{
-    CaseReport, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
+    CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
     RunRecord, ShardRecord,
 };
 use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary};
@@ -98,53 +98,19 @@ fn check_shards(
             .display()
             .to_string()
     };
-    let whole = PartitionRecord {
-        dealing: "count".to_owned(),
-        shard: 1,
-        shards: 1,
-        balanced_by: None,
-    };
-    let partition = |shard: &Shard| shard.run.partition.clone().unwrap_or(whole.clone());
-    let first = &shards[0];
     for other in shards.iter().skip(1) {
-        let refuse = |what: String| {
-            Err(Error::usage(format!(
-                "{} and {} are not shards of one run: {what}",
-                shown(first),
+        of_one_run(&shards[0], other).map_err(|why| {
+            Error::usage(format!(
+                "{} and {} are not shards of one run: {why}",
+                shown(&shards[0]),
                 shown(other)
-            )))
-        };
-        if other.run.judge_version != first.run.judge_version {
-            return refuse(format!(
-                "judged by judge {} and {}",
-                first.run.judge_version, other.run.judge_version
-            ));
-        }
-        if other.run.case_list.fingerprint != first.run.case_list.fingerprint {
-            return refuse(format!(
-                "cut from different case lists ({} and {}): run every shard on the same \
-                 commit with the same arguments",
-                first.run.case_list.fingerprint, other.run.case_list.fingerprint
-            ));
-        }
-        let (mine, theirs) = (partition(first), partition(other));
-        if (&mine.dealing, mine.shards) != (&theirs.dealing, theirs.shards) {
-            return refuse(format!(
-                "cut as {}:K/{} and {}:K/{}",
-                mine.dealing, mine.shards, theirs.dealing, theirs.shards
-            ));
-        }
-        if mine.balanced_by != theirs.balanced_by {
-            return refuse(
-                "balanced by different case times (--balance): give every shard the same report"
-                    .to_owned(),
-            );
-        }
+            ))
+        })?;
     }
-    shards.sort_by_key(|shard| partition(shard).shard);
+    shards.sort_by_key(|shard| shard.partition().shard);
     for pair in shards.windows(2) {
-        let number = partition(&pair[0]);
-        if number.shard == partition(&pair[1]).shard {
+        let number = pair[0].partition();
+        if number.shard == pair[1].partition().shard {
             return Err(Error::usage(format!(
                 "shard {}/{} given twice: {} and {}",
                 number.shard,
@@ -154,9 +120,9 @@ fn check_shards(
             )));
         }
     }
-    let total = partition(&shards[0]).shards;
+    let total = shards[0].partition().shards;
     let missing: Vec<usize> = (1..=total)
-        .filter(|k| !shards.iter().any(|shard| partition(shard).shard == *k))
+        .filter(|k| !shards.iter().any(|shard| shard.partition().shard == *k))
         .collect();
     if !missing.is_empty() && !allow_partial {
         let named: Vec<String> = missing.iter().map(|k| format!("{k}/{total}")).collect();
@@ -170,6 +136,52 @@ fn check_shards(
         )));
     }
     Ok(missing)
+}
+
+impl Shard {
+    /// The shard this report is of; a report of a whole run is the one shard of one.
+    fn partition(&self) -> PartitionRecord {
+        self.run.partition.clone().unwrap_or(PartitionRecord {
+            dealing: Dealing::Count,
+            shard: 1,
+            shards: 1,
+            balanced_by: None,
+        })
+    }
+}
+
+/// Why `other` and `first` are not shards of one run, if they are not.
+fn of_one_run(first: &Shard, other: &Shard) -> std::result::Result<(), String> {
+    if other.run.judge_version != first.run.judge_version {
+        return Err(format!(
+            "judged by judge {} and {}",
+            first.run.judge_version, other.run.judge_version
+        ));
+    }
+    if other.run.case_list.fingerprint != first.run.case_list.fingerprint {
+        return Err(format!(
+            "cut from different case lists ({} and {}): run every shard on the same \
+             commit with the same arguments",
+            first.run.case_list.fingerprint, other.run.case_list.fingerprint
+        ));
+    }
+    let (mine, theirs) = (first.partition(), other.partition());
+    if (mine.dealing, mine.shards) != (theirs.dealing, theirs.shards) {
+        return Err(format!(
+            "cut as {}:K/{} and {}:K/{}",
+            mine.dealing.name(),
+            mine.shards,
+            theirs.dealing.name(),
+            theirs.shards
+        ));
+    }
+    if mine.balanced_by != theirs.balanced_by {
+        return Err(
+            "balanced by different case times (--balance): give every shard the same report"
+                .to_owned(),
+        );
+    }
+    Ok(())
 }
 
 /// The slowest host's calibration time over the fastest's, when the shards measured one.

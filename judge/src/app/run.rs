@@ -118,7 +118,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     json.run = Some(RunRecord {
         judge_version: env!("CARGO_PKG_VERSION").to_owned(),
         partition: partition.map(|partition| PartitionRecord {
-            dealing: partition.dealing.name().to_owned(),
+            dealing: partition.dealing,
             shard: partition.shard,
             shards: partition.shards,
             balanced_by,

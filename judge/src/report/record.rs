@@ -227,8 +227,7 @@ pub struct RunRecord {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionRecord {
-    /// `count` (cases dealt in order) or `hash` (by each case's identity).
-    pub dealing: String,
+    pub dealing: Dealing,
     /// 1-based.
     pub shard: usize,
     pub shards: usize,
@@ -236,6 +235,26 @@ pub struct PartitionRecord {
     /// fingerprint of the costs they were cut by.
     #[serde(default)]
     pub balanced_by: Option<String>,
+}
+
+/// How cases are dealt to shards (`runner::shard` deals them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dealing {
+    /// The `i`-th case of the run to shard `i mod N`.
+    Count,
+    /// Each case to the shard its identity's hash names.
+    Hash,
+}
+
+impl Dealing {
+    /// As `--partition` and the report write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dealing::Count => "count",
+            Dealing::Hash => "hash",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -452,7 +471,15 @@ mod tests {
                 outcome: Outcome::Error,
             },
             containment: None,
-            run: Some(RunRecord::default()),
+            run: Some(RunRecord {
+                partition: Some(PartitionRecord {
+                    dealing: Dealing::Hash,
+                    shard: 2,
+                    shards: 3,
+                    balanced_by: None,
+                }),
+                ..RunRecord::default()
+            }),
         }
     }
 
@@ -495,6 +522,7 @@ mod tests {
             (r#""side":"expected""#, r#""side":"left""#),
             (r#""kind":"multiplier""#, r#""kind":"bonus""#),
             (r#""outcome":"error""#, r#""outcome":"fine""#),
+            (r#""dealing":"hash""#, r#""dealing":"round-robin""#),
         ] {
             assert!(text.contains(known), "{known} in {text}");
             let dir = tempfile::tempdir().unwrap();
