@@ -392,7 +392,7 @@ fn replay_task(
                 None,
                 format!(
                     "a shard's report holds a case it cannot have: {} {} got `{}`",
-                    problem.id, case.name, case.verdict_text
+                    problem.id, case.name, case.verdict
                 ),
             )
         })?;
