@@ -1,6 +1,8 @@
 //! The JSON report's document (schema: `judge/report.schema.json`), as written by
-//! `JsonReporter` and read back by `judge merge` and `judge run --failed`: one set of types
-//! serves both, so that what is read is what was written.
+//! `JsonReporter` and read back by `judge merge` and `judge run --failed` (and `--balance`):
+//! one set of types serves both, so that what is read is what was written. Verdicts, statuses
+//! and the like are enums written by their names, so that a value no run writes makes the
+//! read fail, naming the file, instead of passing as some default.
 
 use std::collections::BTreeMap;
 use std::path::Path;
