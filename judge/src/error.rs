@@ -14,7 +14,10 @@ pub const EXIT_REJECTED: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
 /// The outcome of a whole command, ordered by severity so that the worst one wins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Every case was accepted (or the command did all it was asked).
     Accepted,

@@ -4,23 +4,22 @@
 //! problem loaded from the repository as the run loaded it.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cli::MergeArgs;
-use crate::compare::diff::{DiffLine, Side};
 use crate::error::{Error, Outcome, Result};
-use crate::judging::scorecard::{CaseScore, ValidatorScore};
-use crate::judging::verdict::Verdict;
-use crate::judging::{CaseResult, Failure, Tally, WrongAt};
+use crate::judging::scorecard::CaseScore;
+use crate::judging::Tally;
 use crate::problem::Problem;
 use crate::report::record::{
-    CaseReport, MergedRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, ShardRecord,
+    CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
+    RunRecord, ShardRecord,
 };
 use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary};
 use crate::runner::host::this_host;
-use crate::sandbox::{Containment, Termination};
+use crate::sandbox::Containment;
 
 use super::run::RunOutputs;
 use super::Context;
@@ -99,53 +98,19 @@ fn check_shards(
             .display()
             .to_string()
     };
-    let whole = PartitionRecord {
-        dealing: "count".to_owned(),
-        shard: 1,
-        shards: 1,
-        balanced_by: None,
-    };
-    let partition = |shard: &Shard| shard.run.partition.clone().unwrap_or(whole.clone());
-    let first = &shards[0];
     for other in shards.iter().skip(1) {
-        let refuse = |what: String| {
-            Err(Error::usage(format!(
-                "{} and {} are not shards of one run: {what}",
-                shown(first),
+        of_one_run(&shards[0], other).map_err(|why| {
+            Error::usage(format!(
+                "{} and {} are not shards of one run: {why}",
+                shown(&shards[0]),
                 shown(other)
-            )))
-        };
-        if other.run.judge_version != first.run.judge_version {
-            return refuse(format!(
-                "judged by judge {} and {}",
-                first.run.judge_version, other.run.judge_version
-            ));
-        }
-        if other.run.case_list.fingerprint != first.run.case_list.fingerprint {
-            return refuse(format!(
-                "cut from different case lists ({} and {}): run every shard on the same \
-                 commit with the same arguments",
-                first.run.case_list.fingerprint, other.run.case_list.fingerprint
-            ));
-        }
-        let (mine, theirs) = (partition(first), partition(other));
-        if (&mine.dealing, mine.shards) != (&theirs.dealing, theirs.shards) {
-            return refuse(format!(
-                "cut as {}:K/{} and {}:K/{}",
-                mine.dealing, mine.shards, theirs.dealing, theirs.shards
-            ));
-        }
-        if mine.balanced_by != theirs.balanced_by {
-            return refuse(
-                "balanced by different case times (--balance): give every shard the same report"
-                    .to_owned(),
-            );
-        }
+            ))
+        })?;
     }
-    shards.sort_by_key(|shard| partition(shard).shard);
+    shards.sort_by_key(|shard| shard.partition().shard);
     for pair in shards.windows(2) {
-        let number = partition(&pair[0]);
-        if number.shard == partition(&pair[1]).shard {
+        let number = pair[0].partition();
+        if number.shard == pair[1].partition().shard {
             return Err(Error::usage(format!(
                 "shard {}/{} given twice: {} and {}",
                 number.shard,
@@ -155,9 +120,9 @@ fn check_shards(
             )));
         }
     }
-    let total = partition(&shards[0]).shards;
+    let total = shards[0].partition().shards;
     let missing: Vec<usize> = (1..=total)
-        .filter(|k| !shards.iter().any(|shard| partition(shard).shard == *k))
+        .filter(|k| !shards.iter().any(|shard| shard.partition().shard == *k))
         .collect();
     if !missing.is_empty() && !allow_partial {
         let named: Vec<String> = missing.iter().map(|k| format!("{k}/{total}")).collect();
@@ -171,6 +136,52 @@ fn check_shards(
         )));
     }
     Ok(missing)
+}
+
+impl Shard {
+    /// The shard this report is of; a report of a whole run is the one shard of one.
+    fn partition(&self) -> PartitionRecord {
+        self.run.partition.clone().unwrap_or(PartitionRecord {
+            dealing: Dealing::Count,
+            shard: 1,
+            shards: 1,
+            balanced_by: None,
+        })
+    }
+}
+
+/// Why `other` and `first` are not shards of one run, if they are not.
+fn of_one_run(first: &Shard, other: &Shard) -> std::result::Result<(), String> {
+    if other.run.judge_version != first.run.judge_version {
+        return Err(format!(
+            "judged by judge {} and {}",
+            first.run.judge_version, other.run.judge_version
+        ));
+    }
+    if other.run.case_list.fingerprint != first.run.case_list.fingerprint {
+        return Err(format!(
+            "cut from different case lists ({} and {}): run every shard on the same \
+             commit with the same arguments",
+            first.run.case_list.fingerprint, other.run.case_list.fingerprint
+        ));
+    }
+    let (mine, theirs) = (first.partition(), other.partition());
+    if (mine.dealing, mine.shards) != (theirs.dealing, theirs.shards) {
+        return Err(format!(
+            "cut as {}:K/{} and {}:K/{}",
+            mine.dealing.name(),
+            mine.shards,
+            theirs.dealing.name(),
+            theirs.shards
+        ));
+    }
+    if mine.balanced_by != theirs.balanced_by {
+        return Err(
+            "balanced by different case times (--balance): give every shard the same report"
+                .to_owned(),
+        );
+    }
+    Ok(())
 }
 
 /// The slowest host's calibration time over the fastest's, when the shards measured one.
@@ -198,7 +209,8 @@ struct Merged<'a> {
 struct MergedTask<'a> {
     report: &'a ProblemReport,
     built: Option<Built>,
-    cases: BTreeMap<usize, (&'a CaseReport, &'a str)>,
+    /// Each case with the shard that judged it.
+    cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
 }
 
 impl<'a> Merged<'a> {
@@ -206,13 +218,8 @@ impl<'a> Merged<'a> {
         let mut tasks: BTreeMap<usize, MergedTask> = BTreeMap::new();
         let mut errors: Vec<(Option<usize>, &str, bool)> = Vec::new();
         for shard in shards {
-            let host = shard.run.host.name.as_str();
             for report in &shard.document.problems {
-                let built = match report.build.as_deref() {
-                    Some("compiled") => Some(Built::Compiled),
-                    Some(_) => Some(Built::Cached),
-                    None => None,
-                };
+                let built = report.build;
                 let task = tasks.entry(report.task).or_insert(MergedTask {
                     report,
                     built,
@@ -222,7 +229,7 @@ impl<'a> Merged<'a> {
                     task.built = built;
                 }
                 for case in &report.cases {
-                    task.cases.entry(case.index).or_insert((case, host));
+                    task.cases.entry(case.index).or_insert((case, shard));
                 }
             }
             // An error every shard says (a problem that failed to load) is said once; one a
@@ -255,32 +262,7 @@ fn replay(
     record: MergedRecord,
 ) -> Result<Outcome> {
     let root = &context.repository.root;
-    let mut order = CaseOrder::default();
-    let mut problems: HashMap<&str, Problem> = HashMap::new();
-    for task in merged.tasks.values() {
-        let dir = task.report.dir.as_str();
-        if !problems.contains_key(dir) {
-            let problem = context.problem(&root.join(dir)).map_err(|error| {
-                Error::usage(format!(
-                    "merge reads the problems the shards judged, in the checkout they \
-                     judged: {error}"
-                ))
-            })?;
-            problems.insert(dir, problem);
-        }
-        // Each case keeps the place its shard recorded: the run's, whatever the checkout
-        // holds now.
-        let places = task
-            .cases
-            .iter()
-            .map(|(&index, (case, _))| (case.name.clone(), index));
-        order.add(
-            &problems[dir].dir,
-            &root.join(&task.report.solution),
-            task.report.task,
-            places,
-        );
-    }
+    let (problems, order) = load_problems(context, &merged)?;
     let mut json = JsonReporter::new(root.clone()).in_order(Arc::new(order));
     json.run = Some(run);
     let mut outputs = RunOutputs::new(context, json, args.junit.as_deref(), args.html.as_deref());
@@ -307,52 +289,136 @@ fn replay(
     say_errors_through(None, &mut reporter, &mut summary);
     for (index, task) in &merged.tasks {
         let problem = &problems[task.report.dir.as_str()];
-        let solution = root.join(&task.report.solution);
         if !ids.contains(&problem.id.as_str()) {
             ids.push(&problem.id);
         }
-        if task.report.status == "compile_error" {
-            summary.compile_errors += 1;
-            reporter.problem_started(problem, &solution, None);
-            let message = task.report.compile_message.as_deref().unwrap_or_default();
-            reporter.compile_error(problem, message);
-        } else {
-            match task.built {
-                Some(Built::Compiled) => summary.compiled += 1,
-                _ => summary.cached += 1,
-            }
-            reporter.problem_started(problem, &solution, task.built.or(Some(Built::Cached)));
-            let mut tally = Tally::default();
-            let mut scores = Vec::new();
-            for (case, host) in task.cases.values() {
-                let result = case_result(case).ok_or_else(|| {
-                    Error::usage(format!(
-                        "a shard's report holds a case it cannot have: {} {} got `{}`",
-                        problem.id, case.name, case.verdict_text
-                    ))
-                })?;
-                if result.confirmed {
-                    near_limit.push((
-                        *index,
-                        case.index,
-                        (*host).to_owned(),
-                        format!("{} {} {} on {host}", problem.id, case.name, result.verdict),
-                    ));
-                }
-                tally.add(&result);
-                scores.push(CaseScore::of(&result));
-                reporter.case_finished(problem, &result);
-            }
-            if let Some(scoring) = &problem.scoring {
-                reporter.problem_scored(problem, &scoring.score(&scores));
-            }
-            summary.tally.merge(&tally);
-            reporter.problem_finished(problem, &tally);
-        }
+        let solution = root.join(&task.report.solution);
+        let replayed = replay_task(problem, &solution, task, &mut reporter, &mut summary)?;
+        near_limit.extend(replayed.into_iter().map(|near| (*index, near)));
         say_errors_through(Some(*index), &mut reporter, &mut summary);
     }
     say_errors_through(Some(usize::MAX), &mut reporter, &mut summary);
     summary.problems += ids.len();
+    add_shards_figures(shards, &mut summary);
+    summary.merged = Some(MergeNote {
+        near_limit: near_limit
+            .iter()
+            .map(|(_, near)| near.line.clone())
+            .collect(),
+        hosts_differ: record.speed_ratio.is_some_and(|ratio| ratio > SPEED_SPREAD),
+        record,
+    });
+    reporter.run_finished(&summary);
+    drop(reporter);
+    let mut document = outputs.finish()?;
+    mark_hosts(&mut document, near_limit);
+    super::run::keep_report(context, &document, args.json.as_deref())?;
+    Ok(summary.outcome())
+}
+
+/// Each problem the shards judged, loaded by its folder, and every solution's and case's
+/// place in the run they were cut from.
+fn load_problems<'a>(
+    context: &Context,
+    merged: &Merged<'a>,
+) -> Result<(HashMap<&'a str, Problem>, CaseOrder)> {
+    let root = &context.repository.root;
+    let mut order = CaseOrder::default();
+    let mut problems: HashMap<&str, Problem> = HashMap::new();
+    for task in merged.tasks.values() {
+        let dir = task.report.dir.as_str();
+        if !problems.contains_key(dir) {
+            let problem = context.problem(&root.join(dir)).map_err(|error| {
+                Error::usage(format!(
+                    "merge reads the problems the shards judged, in the checkout they \
+                     judged: {error}"
+                ))
+            })?;
+            problems.insert(dir, problem);
+        }
+        // Each case keeps the place its shard recorded: the run's, whatever the checkout
+        // holds now.
+        let places = task
+            .cases
+            .iter()
+            .map(|(&index, (case, _))| (case.name.clone(), index));
+        order.add(
+            &problems[dir].dir,
+            &root.join(&task.report.solution),
+            task.report.task,
+            places,
+        );
+    }
+    Ok((problems, order))
+}
+
+/// A case confirmed near the time limit, with the host that judged it.
+struct NearLimit {
+    /// The case's place among its problem's cases.
+    index: usize,
+    host: String,
+    /// As the human report says it.
+    line: String,
+}
+
+/// Feeds one solution's results to the reporters; the cases it holds that were confirmed
+/// near the time limit.
+fn replay_task(
+    problem: &Problem,
+    solution: &Path,
+    task: &MergedTask,
+    reporter: &mut Reporters,
+    summary: &mut RunSummary,
+) -> Result<Vec<NearLimit>> {
+    if task.report.status == ProblemStatus::CompileError {
+        summary.compile_errors += 1;
+        reporter.problem_started(problem, solution, None);
+        let message = task.report.compile_message.as_deref().unwrap_or_default();
+        reporter.compile_error(problem, message);
+        return Ok(Vec::new());
+    }
+    match task.built {
+        Some(Built::Compiled) => summary.compiled += 1,
+        _ => summary.cached += 1,
+    }
+    reporter.problem_started(problem, solution, task.built.or(Some(Built::Cached)));
+    let mut tally = Tally::default();
+    let mut scores = Vec::new();
+    let mut near_limit = Vec::new();
+    for (case, shard) in task.cases.values() {
+        let result = case.result().ok_or_else(|| {
+            Error::parse(
+                &shard.file,
+                None,
+                format!(
+                    "a shard's report holds a case it cannot have: {} {} got `{}`",
+                    problem.id, case.name, case.verdict
+                ),
+            )
+        })?;
+        if result.confirmed {
+            let host = &shard.run.host.name;
+            near_limit.push(NearLimit {
+                index: case.index,
+                host: host.clone(),
+                line: format!("{} {} {} on {host}", problem.id, case.name, result.verdict),
+            });
+        }
+        tally.add(&result);
+        scores.push(CaseScore::of(&result));
+        reporter.case_finished(problem, &result);
+    }
+    if let Some(scoring) = &problem.scoring {
+        reporter.problem_scored(problem, &scoring.score(&scores));
+    }
+    summary.tally.merge(&tally);
+    reporter.problem_finished(problem, &tally);
+    Ok(near_limit)
+}
+
+/// What the shards say of the run as a whole: the cases skipped, the signal that stopped
+/// one, the longest wall time, and the weakest containment.
+fn add_shards_figures(shards: &[Shard], summary: &mut RunSummary) {
     summary.skipped = shards.iter().map(|s| s.document.summary.skipped).sum();
     summary.interrupted = shards.iter().find_map(|s| s.document.summary.interrupted);
     summary.wall_time = shards
@@ -373,85 +439,20 @@ fn replay(
         summary.containment = Some(summary.containment.map_or(held_here, |c| c.meet(held_here)));
         summary.view_refused = summary.view_refused.take().or(held.view_refused.clone());
     }
-    summary.merged = Some(MergeNote {
-        near_limit: near_limit
-            .iter()
-            .map(|(_, _, _, line)| line.clone())
-            .collect(),
-        hosts_differ: record.speed_ratio.is_some_and(|ratio| ratio > SPEED_SPREAD),
-        record,
-    });
-    reporter.run_finished(&summary);
-    drop(reporter);
-    let mut document = outputs.finish()?;
-    for (task, index, host, _) in near_limit {
+}
+
+/// Names, in the merged document, the host of each case confirmed near the time limit
+/// (by solution, `task`).
+fn mark_hosts(document: &mut RunDocument, near_limit: Vec<(usize, NearLimit)>) {
+    for (task, near) in near_limit {
         let case = document
             .problems
             .iter_mut()
             .filter(|problem| problem.task == task)
             .flat_map(|problem| problem.cases.iter_mut())
-            .find(|case| case.index == index);
+            .find(|case| case.index == near.index);
         if let Some(case) = case {
-            case.judged_on = Some(host);
+            case.judged_on = Some(near.host);
         }
     }
-    super::run::keep_report(context, &document, args.json.as_deref())?;
-    Ok(summary.outcome())
-}
-
-/// The case a report holds, as the judge found it; `None` for a verdict no run gives.
-fn case_result(case: &CaseReport) -> Option<CaseResult> {
-    let verdict = match case.verdict.as_str() {
-        "AC" => Verdict::Accepted,
-        "WA" => Verdict::WrongAnswer,
-        "TLE" => Verdict::TimeLimitExceeded,
-        "MLE" => Verdict::MemoryLimitExceeded,
-        "OLE" => Verdict::OutputLimitExceeded,
-        "JE" => Verdict::JudgeError,
-        "RE" => Verdict::RuntimeError(match (case.exit_code, case.signal) {
-            (Some(code), _) => Termination::Exited(code),
-            (None, Some(signal)) => Termination::Signaled(signal),
-            (None, None) => return None,
-        }),
-        _ => return None,
-    };
-    let failure = case.message.as_ref().map(|message| Failure {
-        message: message.clone(),
-        mismatch: case.wrong_at.as_ref().map(|at| WrongAt {
-            line: at.line,
-            case_label: at.case_label.clone(),
-        }),
-        diff: case
-            .diff
-            .iter()
-            .map(|line| DiffLine {
-                side: match line.side.as_str() {
-                    "expected" => Side::Expected,
-                    "actual" => Side::Actual,
-                    _ => Side::Both,
-                },
-                number: line.line,
-                text: line.text.clone(),
-            })
-            .collect(),
-        stderr: case.stderr.clone().unwrap_or_default(),
-    });
-    let seconds = |ms: f64| Duration::from_secs_f64(ms.max(0.0) / 1e3);
-    Some(CaseResult {
-        name: case.name.clone(),
-        verdict,
-        cpu_time: seconds(case.cpu_time_ms),
-        wall_time: seconds(case.wall_time_ms),
-        peak_memory_bytes: case.peak_memory_bytes,
-        confirmed: case.confirmed,
-        beyond_load: case.beyond_load,
-        failure,
-        score: case
-            .validator_score
-            .as_ref()
-            .map(|score| match score.kind.as_str() {
-                "multiplier" => ValidatorScore::Multiplier(score.value),
-                _ => ValidatorScore::Score(score.value),
-            }),
-    })
 }

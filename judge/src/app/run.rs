@@ -6,11 +6,12 @@ use std::sync::Arc;
 use crate::cli::{Format, PartitionArg, RunArgs};
 use crate::corpus::{group_of, Validator};
 use crate::error::{CorpusFault, Error, Outcome, Result};
+use crate::judging::verdict::VerdictKind;
 use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::record::{
-    CaseListRecord, PartitionRecord, ProblemReport, RunDocument, RunRecord, LAST_RUN,
+    CaseListRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument, RunRecord, LAST_RUN,
 };
 use crate::report::{
     print_document, print_note, CaseOrder, HtmlReporter, HumanReporter, JsonReporter,
@@ -117,7 +118,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     json.run = Some(RunRecord {
         judge_version: env!("CARGO_PKG_VERSION").to_owned(),
         partition: partition.map(|partition| PartitionRecord {
-            dealing: partition.dealing.name().to_owned(),
+            dealing: partition.dealing,
             shard: partition.shard,
             shards: partition.shards,
             balanced_by,
@@ -385,10 +386,10 @@ fn failed_tasks(context: &Context, from: &Path) -> Result<Option<Vec<Result<Task
         let failed: Vec<&str> = report
             .cases
             .iter()
-            .filter(|case| case.verdict != "AC")
+            .filter(|case| case.verdict != VerdictKind::Accepted)
             .map(|case| case.name.as_str())
             .collect();
-        let compile_error = report.status == "compile_error";
+        let compile_error = report.status == ProblemStatus::CompileError;
         if failed.is_empty() && !compile_error {
             continue;
         }

@@ -11,7 +11,9 @@ const WINDOW_LINES: usize = 12;
 /// Characters shown of one line.
 const LINE_CHARS: usize = 120;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Reports write it in lowercase: `both`, `expected`, `actual`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     Both,
     Expected,

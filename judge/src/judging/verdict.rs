@@ -1,6 +1,9 @@
 //! Verdicts, and `classify`: the one place that turns the evidence of a run into a verdict.
 
 use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
 use crate::toolchain::Limits;
@@ -19,8 +22,10 @@ pub enum Verdict {
     JudgeError,
 }
 
-/// A verdict without its details: what a tally counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A verdict without its details: what a tally counts. Reports write it and read it back
+/// by its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
 pub enum VerdictKind {
     Accepted,
     WrongAnswer,
@@ -64,6 +69,50 @@ impl VerdictKind {
 impl fmt::Display for VerdictKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+/// A code that is none of `VerdictKind::code`'s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVerdict(pub String);
+
+impl fmt::Display for UnknownVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let codes: Vec<&str> = VerdictKind::ALL.iter().map(|kind| kind.code()).collect();
+        write!(
+            f,
+            "unknown verdict `{}` (expected one of {})",
+            self.0,
+            codes.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownVerdict {}
+
+/// The kind of a short code, `AC`: the inverse of `code`.
+impl FromStr for VerdictKind {
+    type Err = UnknownVerdict;
+
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        VerdictKind::ALL
+            .into_iter()
+            .find(|kind| kind.code() == code)
+            .ok_or_else(|| UnknownVerdict(code.to_owned()))
+    }
+}
+
+impl TryFrom<String> for VerdictKind {
+    type Error = UnknownVerdict;
+
+    fn try_from(code: String) -> Result<Self, Self::Error> {
+        code.parse()
+    }
+}
+
+impl From<VerdictKind> for &'static str {
+    fn from(kind: VerdictKind) -> Self {
+        kind.code()
     }
 }
 
@@ -435,6 +484,17 @@ mod tests {
         assert_eq!(
             crate::sandbox::wall_backstop(&to_the_end.for_run()),
             Duration::from_secs(9)
+        );
+    }
+
+    #[test]
+    fn every_code_reads_back_as_its_kind() {
+        for kind in VerdictKind::ALL {
+            assert_eq!(kind.code().parse(), Ok(kind));
+        }
+        assert_eq!(
+            "RTE".parse::<VerdictKind>(),
+            Err(UnknownVerdict("RTE".to_owned()))
         );
     }
 }

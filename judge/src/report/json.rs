@@ -10,9 +10,9 @@ use super::record::*;
 use super::Built;
 use super::Reporter;
 use super::RunSummary;
-use crate::compare::diff::{DiffLine, Side};
+use crate::compare::diff::DiffLine;
 use crate::error::Error;
-use crate::judging::scorecard::{ScoreError, Scorecard, ValidatorScore};
+use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::sandbox::Termination;
@@ -108,10 +108,7 @@ fn tally_report(tally: &Tally) -> TallyReport {
     TallyReport {
         cases: tally.cases,
         accepted: tally.accepted(),
-        verdicts: tally
-            .by_verdict()
-            .map(|(kind, count)| (kind.code().to_owned(), count))
-            .collect(),
+        verdicts: tally.by_verdict().collect(),
         max_cpu_time_ms: milliseconds(tally.max_cpu_time),
         max_peak_memory_bytes: tally.max_peak_memory_bytes,
     }
@@ -119,12 +116,7 @@ fn tally_report(tally: &Tally) -> TallyReport {
 
 fn diff_line(line: &DiffLine) -> DiffLineReport {
     DiffLineReport {
-        side: match line.side {
-            Side::Both => "both",
-            Side::Expected => "expected",
-            Side::Actual => "actual",
-        }
-        .to_owned(),
+        side: line.side,
         line: line.number,
         text: line.text.clone(),
     }
@@ -153,8 +145,8 @@ impl Reporter for JsonReporter {
             solution: self.relative(solution),
             dir: self.relative(&problem.dir),
             task,
-            status: "judged".to_owned(),
-            build: built.map(|built| built.name().to_owned()),
+            status: ProblemStatus::Judged,
+            build: built,
             compile_message: None,
             cases: Vec::new(),
             summary: None,
@@ -164,7 +156,7 @@ impl Reporter for JsonReporter {
 
     fn compile_error(&mut self, _problem: &Problem, message: &str) {
         if let Some(report) = self.problems.last_mut() {
-            report.status = "compile_error".to_owned();
+            report.status = ProblemStatus::CompileError;
             report.compile_message = Some(message.to_owned());
         }
     }
@@ -191,7 +183,7 @@ impl Reporter for JsonReporter {
         report.cases.push(CaseReport {
             name: result.name.clone(),
             index,
-            verdict: result.verdict.code().to_owned(),
+            verdict: result.verdict.kind(),
             verdict_text: result.verdict.to_string(),
             exit_code,
             signal,
@@ -209,16 +201,7 @@ impl Reporter for JsonReporter {
                 }),
             diff: failure.map_or_else(Vec::new, |f| f.diff.iter().map(diff_line).collect()),
             stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
-            validator_score: result.score.map(|score| match score {
-                ValidatorScore::Score(value) => ValidatorScoreReport {
-                    kind: "score".to_owned(),
-                    value,
-                },
-                ValidatorScore::Multiplier(value) => ValidatorScoreReport {
-                    kind: "multiplier".to_owned(),
-                    value,
-                },
-            }),
+            validator_score: result.score.map(ValidatorScoreReport::from),
             judged_on: None,
         });
     }
@@ -228,7 +211,7 @@ impl Reporter for JsonReporter {
             Ok(card) => ScoreReport {
                 score: card.score,
                 max_score: card.max_score,
-                verdict: card.verdict.map(|kind| kind.code().to_owned()),
+                verdict: card.verdict,
                 parts: card
                     .parts
                     .iter()
@@ -279,7 +262,7 @@ impl Reporter for JsonReporter {
                 skipped: summary.skipped,
                 interrupted: summary.interrupted,
                 wall_time_ms: milliseconds(summary.wall_time),
-                outcome: summary.outcome().name().to_owned(),
+                outcome: summary.outcome(),
             },
             containment: summary.containment.map(|held| ContainmentReport {
                 level: held.level().to_owned(),

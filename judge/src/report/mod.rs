@@ -78,22 +78,13 @@ pub fn print_note(note: &dyn std::fmt::Display) {
 }
 
 /// Where a judged solution's program came from, as the reports say it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Built {
     /// Built in this run.
     Compiled,
     /// Taken from the build cache.
     Cached,
-}
-
-impl Built {
-    /// As the JSON report names it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Built::Compiled => "compiled",
-            Built::Cached => "cached",
-        }
-    }
 }
 
 /// Receives the events of a run, in input order.

@@ -1,13 +1,23 @@
 //! The JSON report's document (schema: `judge/report.schema.json`), as written by
-//! `JsonReporter` and read back by `judge merge` and `judge run --failed`: one set of types
-//! serves both, so that what is read is what was written.
+//! `JsonReporter` and read back by `judge merge` and `judge run --failed` (and `--balance`):
+//! one set of types serves both, so that what is read is what was written. Verdicts, statuses
+//! and the like are enums written by their names, so that a value no run writes makes the
+//! read fail, naming the file, instead of passing as some default.
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::compare::diff::{DiffLine, Side};
+use crate::error::{Error, Outcome, Result};
+use crate::judging::scorecard::ValidatorScore;
+use crate::judging::verdict::{Verdict, VerdictKind};
+use crate::judging::{CaseResult, Failure, WrongAt};
+use crate::sandbox::Termination;
+
+use super::Built;
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -16,7 +26,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const LAST_RUN: &str = "last-run.json";
 
 /// One run's report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunDocument {
     pub version: u32,
     pub problems: Vec<ProblemReport>,
@@ -31,7 +41,7 @@ pub struct RunDocument {
 }
 
 /// How far the run can be trusted (see `sandbox::Containment`).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContainmentReport {
     /// `cgroup+namespaces` (full), `namespaces`, `cgroup` or `rlimits`.
     pub level: String,
@@ -45,7 +55,7 @@ pub struct ContainmentReport {
     pub view_refused: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProblemReport {
     pub id: String,
     pub name: String,
@@ -54,10 +64,9 @@ pub struct ProblemReport {
     pub dir: String,
     /// The solution's place among every solution of the run before it was cut into shards.
     pub task: usize,
-    /// `judged` or `compile_error`.
-    pub status: String,
-    /// `compiled` or `cached`; null for a compile error.
-    pub build: Option<String>,
+    pub status: ProblemStatus,
+    /// Null for a compile error.
+    pub build: Option<Built>,
     pub compile_message: Option<String>,
     pub cases: Vec<CaseReport>,
     pub summary: Option<TallyReport>,
@@ -66,29 +75,37 @@ pub struct ProblemReport {
     pub score: Option<ScoreReport>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Whether a solution's cases were judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemStatus {
+    Judged,
+    CompileError,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreReport {
     pub score: f64,
     pub max_score: Option<f64>,
-    pub verdict: Option<String>,
+    pub verdict: Option<VerdictKind>,
     pub parts: Vec<PartReport>,
     pub error: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PartReport {
     pub name: String,
     pub score: f64,
     pub max_score: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseReport {
     pub name: String,
     /// The case's place among its problem's cases before the run was cut into shards.
     pub index: usize,
-    /// The short code: `AC`, `WA`, `TLE`, `MLE`, `OLE`, `RE`, `JE`.
-    pub verdict: String,
+    /// Written as its short code: `AC`, `WA`, `TLE`, `MLE`, `OLE`, `RE`, `JE`.
+    pub verdict: VerdictKind,
     /// The full verdict: `RE (SIGSEGV)`.
     pub verdict_text: String,
     /// For `RE`: the exit code or the signal that ended the program.
@@ -113,37 +130,69 @@ pub struct CaseReport {
     pub judged_on: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WrongAtReport {
     pub line: usize,
     pub case_label: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ValidatorScoreReport {
-    /// `score` or `multiplier`.
-    pub kind: String,
-    pub value: f64,
+/// Written as `{"kind": "score", "value": 40.0}`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
+pub enum ValidatorScoreReport {
+    Score(f64),
+    Multiplier(f64),
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+impl From<ValidatorScore> for ValidatorScoreReport {
+    fn from(score: ValidatorScore) -> Self {
+        match score {
+            ValidatorScore::Score(value) => ValidatorScoreReport::Score(value),
+            ValidatorScore::Multiplier(value) => ValidatorScoreReport::Multiplier(value),
+        }
+    }
+}
+
+impl From<ValidatorScoreReport> for ValidatorScore {
+    fn from(score: ValidatorScoreReport) -> Self {
+        match score {
+            ValidatorScoreReport::Score(value) => ValidatorScore::Score(value),
+            ValidatorScoreReport::Multiplier(value) => ValidatorScore::Multiplier(value),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DiffLineReport {
-    /// `both`, `expected` or `actual`.
-    pub side: String,
+    pub side: Side,
     pub line: usize,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TallyReport {
     pub cases: usize,
     pub accepted: usize,
-    pub verdicts: BTreeMap<String, usize>,
+    #[serde(serialize_with = "by_code")]
+    pub verdicts: BTreeMap<VerdictKind, usize>,
     pub max_cpu_time_ms: f64,
     pub max_peak_memory_bytes: u64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// The counts by code, in the codes' alphabetical order as reports have always listed them
+/// (not the kinds' own order).
+fn by_code<S: serde::Serializer>(
+    counts: &BTreeMap<VerdictKind, usize>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    let by_code: BTreeMap<&str, usize> = counts
+        .iter()
+        .map(|(kind, count)| (kind.code(), *count))
+        .collect();
+    serializer.collect_map(by_code)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryReport {
     pub problems: usize,
     #[serde(flatten)]
@@ -157,8 +206,8 @@ pub struct SummaryReport {
     #[serde(default)]
     pub interrupted: Option<i32>,
     pub wall_time_ms: f64,
-    /// `accepted`, `rejected` or `error`: the exit code's meaning.
-    pub outcome: String,
+    /// The exit code's meaning.
+    pub outcome: Outcome,
 }
 
 /// What a run was, beyond its results.
@@ -180,8 +229,7 @@ pub struct RunRecord {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionRecord {
-    /// `count` (cases dealt in order) or `hash` (by each case's identity).
-    pub dealing: String,
+    pub dealing: Dealing,
     /// 1-based.
     pub shard: usize,
     pub shards: usize,
@@ -189,6 +237,26 @@ pub struct PartitionRecord {
     /// fingerprint of the costs they were cut by.
     #[serde(default)]
     pub balanced_by: Option<String>,
+}
+
+/// How cases are dealt to shards (`runner::shard` deals them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dealing {
+    /// The `i`-th case of the run to shard `i mod N`.
+    Count,
+    /// Each case to the shard its identity's hash names.
+    Hash,
+}
+
+impl Dealing {
+    /// As `--partition` and the report write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dealing::Count => "count",
+            Dealing::Hash => "hash",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -236,6 +304,59 @@ pub struct ShardRecord {
     pub wall_time_ms: f64,
 }
 
+impl CaseReport {
+    /// The case as the judge found it, for a report read back; `None` for what no run
+    /// writes: a compile error as a case's verdict, a runtime error with neither an exit
+    /// code nor a signal.
+    pub fn result(&self) -> Option<CaseResult> {
+        let verdict = match self.verdict {
+            VerdictKind::Accepted => Verdict::Accepted,
+            VerdictKind::WrongAnswer => Verdict::WrongAnswer,
+            VerdictKind::TimeLimitExceeded => Verdict::TimeLimitExceeded,
+            VerdictKind::MemoryLimitExceeded => Verdict::MemoryLimitExceeded,
+            VerdictKind::OutputLimitExceeded => Verdict::OutputLimitExceeded,
+            VerdictKind::JudgeError => Verdict::JudgeError,
+            VerdictKind::RuntimeError => {
+                Verdict::RuntimeError(match (self.exit_code, self.signal) {
+                    (Some(code), _) => Termination::Exited(code),
+                    (None, Some(signal)) => Termination::Signaled(signal),
+                    (None, None) => return None,
+                })
+            }
+            VerdictKind::CompileError => return None,
+        };
+        let failure = self.message.as_ref().map(|message| Failure {
+            message: message.clone(),
+            mismatch: self.wrong_at.as_ref().map(|at| WrongAt {
+                line: at.line,
+                case_label: at.case_label.clone(),
+            }),
+            diff: self
+                .diff
+                .iter()
+                .map(|line| DiffLine {
+                    side: line.side,
+                    number: line.line,
+                    text: line.text.clone(),
+                })
+                .collect(),
+            stderr: self.stderr.clone().unwrap_or_default(),
+        });
+        let seconds = |ms: f64| Duration::from_secs_f64(ms.max(0.0) / 1e3);
+        Some(CaseResult {
+            name: self.name.clone(),
+            verdict,
+            cpu_time: seconds(self.cpu_time_ms),
+            wall_time: seconds(self.wall_time_ms),
+            peak_memory_bytes: self.peak_memory_bytes,
+            confirmed: self.confirmed,
+            beyond_load: self.beyond_load,
+            failure,
+            score: self.validator_score.map(ValidatorScore::from),
+        })
+    }
+}
+
 impl RunDocument {
     /// A report read from `file`, which must be one of `judge run`'s.
     pub fn read(file: &Path) -> Result<RunDocument> {
@@ -257,5 +378,166 @@ impl RunDocument {
             });
         }
         Ok(document)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A document with a value of every kind each typed field takes.
+    fn document() -> RunDocument {
+        let case = CaseReport {
+            name: "sample/1".to_owned(),
+            index: 0,
+            verdict: VerdictKind::RuntimeError,
+            verdict_text: "RE (SIGSEGV)".to_owned(),
+            exit_code: None,
+            signal: Some(11),
+            confirmed: true,
+            beyond_load: false,
+            cpu_time_ms: 1.5,
+            wall_time_ms: 2.0,
+            peak_memory_bytes: 4096,
+            message: Some("killed by SIGSEGV".to_owned()),
+            wrong_at: Some(WrongAtReport {
+                line: 2,
+                case_label: Some("#2".to_owned()),
+            }),
+            diff: [Side::Both, Side::Expected, Side::Actual]
+                .into_iter()
+                .map(|side| DiffLineReport {
+                    side,
+                    line: 2,
+                    text: "1 2".to_owned(),
+                })
+                .collect(),
+            stderr: Some("panicked".to_owned()),
+            validator_score: Some(ValidatorScoreReport::Multiplier(0.5)),
+            judged_on: Some("ci-1".to_owned()),
+        };
+        let tally = TallyReport {
+            cases: 2,
+            accepted: 1,
+            verdicts: [(VerdictKind::WrongAnswer, 1), (VerdictKind::JudgeError, 1)].into(),
+            max_cpu_time_ms: 1.5,
+            max_peak_memory_bytes: 4096,
+        };
+        let judged = ProblemReport {
+            id: "a".to_owned(),
+            name: "A".to_owned(),
+            solution: "solutions/a.rs".to_owned(),
+            dir: "problems/a".to_owned(),
+            task: 0,
+            status: ProblemStatus::Judged,
+            build: Some(Built::Cached),
+            compile_message: None,
+            cases: vec![case],
+            summary: Some(tally.clone()),
+            score: Some(ScoreReport {
+                score: 40.0,
+                max_score: Some(100.0),
+                verdict: Some(VerdictKind::TimeLimitExceeded),
+                parts: vec![PartReport {
+                    name: "group1".to_owned(),
+                    score: 40.0,
+                    max_score: None,
+                }],
+                error: None,
+            }),
+        };
+        let unbuilt = ProblemReport {
+            task: 1,
+            status: ProblemStatus::CompileError,
+            build: None,
+            compile_message: Some("error[E0425]".to_owned()),
+            cases: Vec::new(),
+            summary: None,
+            score: None,
+            ..judged.clone()
+        };
+        RunDocument {
+            version: SCHEMA_VERSION,
+            problems: vec![judged, unbuilt],
+            errors: vec!["problems/b: no problem.toml".to_owned()],
+            summary: SummaryReport {
+                problems: 2,
+                tally,
+                compiled: 0,
+                cached: 1,
+                compile_errors: 1,
+                errors: 1,
+                skipped: 0,
+                interrupted: None,
+                wall_time_ms: 10.0,
+                outcome: Outcome::Error,
+            },
+            containment: None,
+            run: Some(RunRecord {
+                partition: Some(PartitionRecord {
+                    dealing: Dealing::Hash,
+                    shard: 2,
+                    shards: 3,
+                    balanced_by: None,
+                }),
+                ..RunRecord::default()
+            }),
+        }
+    }
+
+    /// Writes `text` as a report file in `dir`.
+    fn report_file(dir: &tempfile::TempDir, text: &str) -> std::path::PathBuf {
+        let file = dir.path().join("report.json");
+        std::fs::write(&file, text).unwrap();
+        file
+    }
+
+    #[test]
+    fn a_report_read_back_is_the_one_written() {
+        let written = document();
+        let text = serde_json::to_string(&written).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let read = RunDocument::read(&report_file(&dir, &text)).unwrap();
+        assert_eq!(read, written);
+        assert_eq!(serde_json::to_string(&read).unwrap(), text);
+        let case = &read.problems[0].cases[0];
+        let result = case.result().expect("a case a run writes");
+        assert_eq!(
+            result.verdict,
+            Verdict::RuntimeError(Termination::Signaled(11))
+        );
+        assert_eq!(result.verdict.to_string(), case.verdict_text);
+    }
+
+    #[test]
+    fn verdict_counts_are_written_in_the_order_of_their_codes() {
+        let text = serde_json::to_string(&document().summary).unwrap();
+        assert!(text.contains(r#""verdicts":{"JE":1,"WA":1}"#), "{text}");
+    }
+
+    #[test]
+    fn an_unknown_value_read_back_is_an_error_naming_the_file() {
+        let text = serde_json::to_string(&document()).unwrap();
+        for (known, unknown) in [
+            (r#""verdict":"RE""#, r#""verdict":"XX""#),
+            (r#""status":"judged""#, r#""status":"judging""#),
+            (r#""side":"expected""#, r#""side":"left""#),
+            (r#""kind":"multiplier""#, r#""kind":"bonus""#),
+            (r#""outcome":"error""#, r#""outcome":"fine""#),
+            (r#""dealing":"hash""#, r#""dealing":"round-robin""#),
+        ] {
+            assert!(text.contains(known), "{known} in {text}");
+            let dir = tempfile::tempdir().unwrap();
+            let file = report_file(&dir, &text.replacen(known, unknown, 1));
+            let error = RunDocument::read(&file).expect_err(unknown);
+            assert!(
+                matches!(&error, Error::Parse { path, .. } if *path == file),
+                "{unknown}: {error:?}"
+            );
+            let message = error.to_string();
+            assert!(message.contains("report.json"), "{message}");
+            let value = unknown.split(':').nth(1).unwrap().trim_matches('"');
+            assert!(message.contains(value), "{message}");
+        }
     }
 }

@@ -8,24 +8,9 @@
 
 use std::fmt;
 
-/// How cases are dealt to shards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dealing {
-    /// The `i`-th case of the run to shard `i mod N`.
-    Count,
-    /// Each case to the shard its identity's hash names.
-    Hash,
-}
-
-impl Dealing {
-    /// As `--partition` and the report write it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dealing::Count => "count",
-            Dealing::Hash => "hash",
-        }
-    }
-}
+// Defined with the report's records, which write it and read it back: the report cannot
+// import the runner, and the runner can import the report.
+pub use crate::report::record::Dealing;
 
 /// One shard of N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

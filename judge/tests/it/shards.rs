@@ -686,3 +686,49 @@ fn a_merge_of_hosts_of_different_speed_names_the_verdicts_near_the_limit_it_coul
     assert_eq!(marked[0]["judged_on"], "slow-host");
     assert_eq!(merged["run"]["merged"]["speed_ratio"], 2.0);
 }
+
+/// The first case of `report`, to edit.
+fn first_case(report: &mut Value) -> &mut Value {
+    report["problems"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .flat_map(|problem| problem["cases"].as_array_mut().unwrap())
+        .next()
+        .expect("a report with a case")
+}
+
+#[test]
+fn a_report_read_back_with_a_value_no_run_writes_is_refused_naming_the_file() {
+    let dir = workload();
+    let cache = tempfile::tempdir().unwrap();
+    let judge = |args: &[&str]| {
+        let mut command = judge_in(dir.path());
+        command.env("JUDGE_CACHE_DIR", cache.path()).args(args);
+        command
+    };
+    judge(&["run", "--json", "run.json"]).assert().code(1);
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("run.json")).unwrap())
+            .unwrap();
+    let edited = |file: &str, verdict: &str| {
+        let mut report = written.clone();
+        first_case(&mut report)["verdict"] = verdict.into();
+        std::fs::write(dir.path().join(file), report.to_string()).unwrap();
+    };
+    edited("unknown.json", "XX");
+    // A code the judge knows, but never as a case's verdict.
+    edited("whole.json", "CE");
+    for (args, said) in [
+        (vec!["run", "--failed", "unknown.json"], "XX"),
+        (vec!["merge", "unknown.json"], "XX"),
+        (vec!["merge", "whole.json"], "got `CE`"),
+    ] {
+        let file = args.last().unwrap();
+        judge(&args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(*file))
+            .stderr(predicates::str::contains(said));
+    }
+}

@@ -321,6 +321,8 @@ fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<Verdic
     let Value::Sequence(items) = value else {
         return Err(bad());
     };
+    // The format's own four codes, not `VerdictKind`'s (`RTE` is our `RE`; it has no MLE,
+    // OLE, JE): so they are read here, once, and are kinds from then on.
     items
         .iter()
         .map(|item| match item.as_str() {
