@@ -351,6 +351,35 @@ pub(crate) fn files_below(folder: &Path) -> Result<Files> {
     Ok(files)
 }
 
+/// The one language of a folder program's files: `forced` where the folder names one.
+fn folder_language(
+    folder: &Path,
+    files: &[(String, Vec<u8>)],
+    forced: Option<&'static Language>,
+) -> Result<&'static Language> {
+    let mut languages: Vec<&'static Language> = forced.into_iter().collect();
+    for (name, code) in files.iter().filter(|_| forced.is_none()) {
+        if let Some(language) = Language::of_file(Path::new(name), code) {
+            if !languages.iter().any(|known| known.id == language.id) {
+                languages.push(language);
+            }
+        }
+    }
+    match languages.as_slice() {
+        [language] => Ok(*language),
+        [] => Err(Error::language(folder, LanguageFault::NoKnownFile)),
+        several => {
+            let names: Vec<&str> = several.iter().map(|language| language.name).collect();
+            Err(Error::language(
+                folder,
+                LanguageFault::Mixed {
+                    languages: names.join(" and "),
+                },
+            ))
+        }
+    }
+}
+
 /// A folder program: every file below it (dot-files aside), in one language; a folder with a
 /// `build` or `run` script is run by those scripts.
 fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sources> {
@@ -368,27 +397,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
             class_is_required: false,
         });
     }
-    let mut languages: Vec<&'static Language> = forced.into_iter().collect();
-    for (name, code) in files.iter().filter(|_| forced.is_none()) {
-        if let Some(language) = Language::of_file(Path::new(name), code) {
-            if !languages.iter().any(|known| known.id == language.id) {
-                languages.push(language);
-            }
-        }
-    }
-    let language = match languages.as_slice() {
-        [language] => *language,
-        [] => return Err(Error::language(folder, LanguageFault::NoKnownFile)),
-        several => {
-            let names: Vec<&str> = several.iter().map(|language| language.name).collect();
-            return Err(Error::language(
-                folder,
-                LanguageFault::Mixed {
-                    languages: names.join(" and "),
-                },
-            ));
-        }
-    };
+    let language = folder_language(folder, &files, forced)?;
     // Python 2 and 3 share `.py`: a language named for the folder takes both.
     let python = |id: LanguageId| matches!(id, LanguageId::Python2 | LanguageId::Python3);
     let of_language: Vec<&(String, Vec<u8>)> = files
