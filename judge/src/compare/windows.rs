@@ -91,23 +91,11 @@ pub(super) fn compare_file_in_windows(
         None => 0,
     };
     let actual_rest = output.from(line_start)?;
-    let mut window_bytes = first_window_bytes;
-    let (expected_rest, read_whole, mut mismatch) = loop {
-        let (window, read_whole) = read_window(&mut output.file, line_start as u64, window_bytes)?;
-        // When the difference is on the first line, the whole outputs decide (an empty
-        // output is named as such).
-        let outcome = if line_start == 0 {
-            compare(mode, &window, &actual_rest)
-        } else {
-            compare_rest(mode, &window, &actual_rest)
-        };
-        match outcome {
-            Ok(()) if read_whole => return Ok(Ok(())),
-            Err(mismatch) if read_whole || decided_in_window(mode, &mismatch, &window) => {
-                break (window, read_whole, mismatch);
-            }
-            _ => window_bytes = window_bytes.saturating_mul(4),
-        }
+    let rests = (line_start, &actual_rest[..]);
+    let Some((expected_rest, read_whole, mut mismatch)) =
+        mismatch_in_windows(mode, &mut output.file, rests, first_window_bytes)?
+    else {
+        return Ok(Ok(()));
     };
     if let (Reason::MissingLines { expected, .. }, false) = (&mut mismatch.reason, read_whole) {
         // The window's count of lines is not the file's.
@@ -147,6 +135,35 @@ pub(super) fn compare_file_in_windows(
         actual_excerpt: crate::compare::diff::lines_shown(&actual_rest, first).to_vec(),
         mismatch,
     }))
+}
+
+/// The mismatch of the expected file's rest from `line_start` with `actual_rest`, read in
+/// windows from `first_window_bytes` on, each four times the last, until one decides it:
+/// the window read, whether it was the whole rest, and the mismatch; `None` when they match.
+fn mismatch_in_windows(
+    mode: CompareMode,
+    file: &mut std::fs::File,
+    (line_start, actual_rest): (usize, &[u8]),
+    first_window_bytes: usize,
+) -> std::io::Result<Option<(Vec<u8>, bool, Mismatch)>> {
+    let mut window_bytes = first_window_bytes;
+    loop {
+        let (window, read_whole) = read_window(file, line_start as u64, window_bytes)?;
+        // When the difference is on the first line, the whole outputs decide (an empty
+        // output is named as such).
+        let outcome = if line_start == 0 {
+            compare(mode, &window, actual_rest)
+        } else {
+            compare_rest(mode, &window, actual_rest)
+        };
+        match outcome {
+            Ok(()) if read_whole => return Ok(None),
+            Err(mismatch) if read_whole || decided_in_window(mode, &mismatch, &window) => {
+                return Ok(Some((window, read_whole, mismatch)));
+            }
+            _ => window_bytes = window_bytes.saturating_mul(4),
+        }
+    }
 }
 
 /// An output as `compare_file` has it: the expected file's first `start.bytes` bytes, then
