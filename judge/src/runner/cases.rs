@@ -12,12 +12,8 @@ use std::time::Duration;
 
 use super::queue::{Job, Queue};
 use super::Settings;
-use crate::judging::verdict::Verdict;
+use crate::judging::verdict::{confirmed, needs_confirmation};
 use crate::judging::{CaseResult, Tally};
-
-/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
-/// re-run.
-const CONFIRM_SHARE: f64 = 0.9;
 
 /// The judging of cases, as the runner sees it: tasks and cases by their indices.
 pub trait CaseJudge: Sync {
@@ -323,10 +319,7 @@ impl InOrder<'_, '_> {
                     unfinished = true;
                     break;
                 };
-                result = CaseResult {
-                    confirmed: true,
-                    ..again
-                };
+                result = confirmed(again);
             }
             if !started {
                 progress(Progress::TaskStarted(task));
@@ -348,24 +341,13 @@ impl InOrder<'_, '_> {
     }
 }
 
-/// A time verdict that the machine's load may have caused: CPU time near or over the limit,
-/// or a stop at the wall-clock backstop, unless load cannot have caused it
-/// (`CaseResult::beyond_load`).
-fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
-    let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
-    match result.verdict {
-        Verdict::TimeLimitExceeded => !result.beyond_load,
-        Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicBool;
     use std::sync::Mutex;
 
     use super::*;
+    use crate::judging::verdict::Verdict;
     use crate::sandbox::Termination;
 
     const LIMIT: Duration = Duration::from_secs(1);
