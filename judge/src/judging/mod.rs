@@ -290,7 +290,10 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             Termination::Exited(code) => format!("exited with code {code}"),
             Termination::Signaled(_) => format!("killed by {termination}"),
         },
-        other => other.to_string(),
+        // Not the verdicts of a run's limits or end: never asked for, but said plainly.
+        Verdict::Accepted | Verdict::WrongAnswer | Verdict::CompileError | Verdict::JudgeError => {
+            verdict.to_string()
+        }
     };
     Failure {
         message,

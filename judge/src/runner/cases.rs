@@ -172,7 +172,7 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
 }
 
 /// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
-/// has none to judge), on `pool` when there is one, and tells `progress` in input order. The
+/// has none to judge and nothing to build: its readiness says why), on `pool` when there is one, and tells `progress` in input order. The
 /// calling thread is one of the pool's workers: it builds or judges whenever the result it
 /// waits for has not arrived (a result handed over from another thread costs a wake-up per
 /// case).
@@ -735,6 +735,29 @@ mod tests {
             ["skipped 0, interrupted Some(2)"]
         );
         assert!(judge.runs.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn asked_to_stop_before_the_builds_builds_nothing_and_tells_nothing() {
+        let judge = || Scripted {
+            builds: vec![true, true],
+            ..Scripted::new(vec![all(AC, 2), all(AC, 1)])
+        };
+        for threads in [None, Some(3)] {
+            let judge = judge();
+            judge.interrupted.store(true, Ordering::SeqCst);
+            let pool = threads.map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+            });
+            assert_eq!(
+                run_on(&judge, &[Some(2), Some(1)], false, pool.as_ref()),
+                ["skipped 0, interrupted Some(2)"]
+            );
+            assert!(judge.built.lock().unwrap().is_empty());
+        }
     }
 
     #[test]
