@@ -172,10 +172,10 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
 }
 
 /// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
-/// has none to judge and nothing to build: its readiness says why), on `pool` when there is one, and tells `progress` in input order. The
-/// calling thread is one of the pool's workers: it builds or judges whenever the result it
-/// waits for has not arrived (a result handed over from another thread costs a wake-up per
-/// case).
+/// has none to judge and nothing to build: its readiness says why), on `pool` when there is
+/// one, and tells `progress` in input order. The calling thread is one of the pool's
+/// workers: it builds or judges whenever the result it waits for has not arrived (a result
+/// handed over from another thread costs a wake-up per case).
 pub fn run_cases<'j, J: CaseJudge>(
     judge: &'j J,
     cases: &[Option<usize>],
@@ -246,15 +246,10 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
     /// What task `task`'s builds came to, once done (`None`: one did not run); without
     /// workers they are built right here.
     fn built(&mut self, task: usize) -> Option<&'q Outcome<'j, J>> {
-        if !self.pooled {
+        // A task without builds (or cases) has its outcome from the start.
+        if !self.pooled && self.queue.outcome(task).is_none() {
             // Every part, as the workers would: a checker's fault is told before a compile error.
-            let unbuilt = self.queue.outcome(task).is_none();
-            let parts = if unbuilt {
-                self.attempts.judge.builds(task)
-            } else {
-                &[]
-            };
-            for &part in parts {
+            for &part in self.attempts.judge.builds(task) {
                 self.queue.built(task, self.attempts.build(task, part));
             }
         }

@@ -1,5 +1,6 @@
 //! The work not started yet, as the workers take it: builds first (the slowest first), then
-//! cases in input order, each task's once its builds are done.
+//! cases in input order, each task's once its builds are done, handed out with what they
+//! made; and what each task's builds came to, for its events.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, OnceLock};
