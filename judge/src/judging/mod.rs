@@ -1,4 +1,4 @@
-//! Judging one case: run the program on its input, let `verdict::classify` decide from the
+//! Judging one case: run the program on its input, let `verdict::decide` decide from the
 //! run's evidence and, when the run leaves it to the output, from the comparison with the
 //! expected output or the problem's checker; then say why the case failed.
 
@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::compare::{self, FileMismatch};
 use crate::judging::checker::{check, Judgement};
 use crate::judging::scorecard::ValidatorScore;
-use crate::judging::verdict::{beyond_load, classify, OutputCheck, Verdict};
+use crate::judging::verdict::{beyond_load, decide, Decision, OutputCheck, Rules, Verdict};
 use crate::problem::{Problem, TestCase};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::Limits;
@@ -62,13 +62,17 @@ pub fn judge_case(
     // Why the output was not accepted, when it was checked; the validator's score when it was.
     let mut output_failure = None;
     let mut score = None;
-    let verdict = classify(&run, &limits, || {
+    let rules = Rules {
+        package: problem.package.is_some(),
+        validator_decides: false,
+    };
+    let decision = decide(&run, &limits, rules, || {
         let (check, failure, validator_score) = check_output(problem, checker, case, &run);
         output_failure = failure;
         score = validator_score;
         check
     });
-    let mut result = decide(problem, case, &limits, run, verdict, output_failure, score);
+    let mut result = case_result(problem, case, &limits, run, decision, output_failure, score);
     if let (true, Some(failure)) = (program.per_call, result.failure.as_mut()) {
         // The call that failed, as the judge's page writes it: the slowest for a time
         // verdict, the one whose result differs for a wrong answer.
@@ -111,7 +115,7 @@ fn judge_interaction(
         Some(Judgement::Accepted(score)) => *score,
         _ => None,
     };
-    let mut checked = || match &outcome.judgement {
+    let checked = || match &outcome.judgement {
         Some(Judgement::Accepted(_)) => OutputCheck::Matches,
         Some(Judgement::Wrong(message)) => {
             output_failure = Some(Failure {
@@ -130,51 +134,39 @@ fn judge_interaction(
         }
         None => OutputCheck::Failed,
     };
-    let verdict = if outcome.validator_decides {
-        match checked() {
-            OutputCheck::Matches => Verdict::Accepted,
-            OutputCheck::Differs => Verdict::WrongAnswer,
-            OutputCheck::Failed => Verdict::JudgeError,
-        }
-    } else {
-        classify(&run, limits, checked)
+    let rules = Rules {
+        package: problem.package.is_some(),
+        validator_decides: outcome.validator_decides,
     };
-    decide(problem, case, limits, run, verdict, output_failure, score)
+    let decision = decide(&run, limits, rules, checked);
+    case_result(problem, case, limits, run, decision, output_failure, score)
 }
 
-/// The case's result from its verdict: the package rule for memory, and why it failed.
-fn decide(
+/// The case's result from its decision, with why it failed.
+fn case_result(
     problem: &Problem,
     case: &TestCase,
     limits: &Limits,
     run: RunOutput,
-    verdict: Verdict,
+    decision: Decision,
     output_failure: Option<Failure>,
     score: Option<ValidatorScore>,
 ) -> CaseResult {
     let limits = *limits;
-    // The package format has no memory verdict: a judge that applies its memory limit refuses
-    // the allocation that passes it, and the program fails then, before any time it spent
-    // afterwards. So in a package memory over the limit is a run-time error, even when the run
-    // also went on past its time.
-    let over_memory = verdict == Verdict::MemoryLimitExceeded
-        || (verdict == Verdict::TimeLimitExceeded && run.peak_memory_bytes > limits.memory_bytes);
-    let (verdict, failure) = match verdict {
-        _ if over_memory && problem.package.is_some() => {
-            let failure = limit_failure(Verdict::MemoryLimitExceeded, &run, &limits);
-            let message = format!("run-time error: memory limit: {}", failure.message);
-            (
-                Verdict::RuntimeError(run.termination),
-                Some(Failure { message, ..failure }),
-            )
-        }
-        Verdict::Accepted => (verdict, None),
-        Verdict::WrongAnswer => (verdict, output_failure),
+    let verdict = decision.verdict();
+    let failure = match decision {
+        Decision::Output(OutputCheck::Matches) => None,
+        Decision::Output(OutputCheck::Differs) => output_failure,
         // The check failed: the judge's fault, and no figure of the run means anything.
-        Verdict::JudgeError => {
+        Decision::Output(OutputCheck::Failed) => {
             return judge_error(case, output_failure.unwrap_or_default().message)
         }
-        verdict => (verdict, Some(limit_failure(verdict, &run, &limits))),
+        Decision::MemoryInPackage(_) => {
+            let failure = limit_failure(Verdict::MemoryLimitExceeded, &run, &limits);
+            let message = format!("run-time error: memory limit: {}", failure.message);
+            Some(Failure { message, ..failure })
+        }
+        Decision::Run(verdict) => Some(limit_failure(verdict, &run, &limits)),
     };
     let result = CaseResult {
         name: case.name.clone(),
@@ -298,7 +290,10 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             Termination::Exited(code) => format!("exited with code {code}"),
             Termination::Signaled(_) => format!("killed by {termination}"),
         },
-        other => other.to_string(),
+        // Not the verdicts of a run's limits or end: never asked for, but said plainly.
+        Verdict::Accepted | Verdict::WrongAnswer | Verdict::CompileError | Verdict::JudgeError => {
+            verdict.to_string()
+        }
     };
     Failure {
         message,

@@ -1,10 +1,13 @@
-//! Verdicts, and `classify`: the one place that turns the evidence of a run into a verdict.
+//! Verdicts, and `decide`: the one place that turns the evidence of a run into a verdict,
+//! with the problem's rules, its validator's judgement, and a serial re-run's say.
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::result::CaseResult;
 use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
 use crate::toolchain::Limits;
 
@@ -151,6 +154,10 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
+/// re-run.
+const CONFIRM_SHARE: f64 = 0.9;
+
 /// Whether a time limit verdict of `run` is one that the machine's load cannot have caused,
 /// so that no re-run alone is needed to trust it:
 /// - a stop at the wall-clock backstop while the program slept or blocked (one that computes
@@ -209,24 +216,114 @@ pub enum OutputCheck {
     Failed,
 }
 
+impl OutputCheck {
+    /// The verdict when the output decides.
+    fn verdict(self) -> Verdict {
+        match self {
+            OutputCheck::Matches => Verdict::Accepted,
+            OutputCheck::Differs => Verdict::WrongAnswer,
+            OutputCheck::Failed => Verdict::JudgeError,
+        }
+    }
+}
+
 /// The full verdict: the run's, or else its output's, checked only when the run leaves the
-/// verdict to it.
+/// verdict to it: `decide` for a problem without rules of its own, as the tests of the
+/// documented order state it.
+#[cfg(test)]
 pub fn classify(
     run: &RunOutput,
     limits: &Limits,
     check_output: impl FnOnce() -> OutputCheck,
 ) -> Verdict {
-    classify_run(run, limits).unwrap_or_else(|| match check_output() {
-        OutputCheck::Matches => Verdict::Accepted,
-        OutputCheck::Differs => Verdict::WrongAnswer,
-        OutputCheck::Failed => Verdict::JudgeError,
-    })
+    decide(run, limits, Rules::default(), check_output).verdict()
+}
+
+/// What a case's verdict depends on besides its run's evidence and its output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// The problem is a package (Kattis, ICPC), whose format has no memory verdict.
+    pub package: bool,
+    /// The validator's judgement decides whatever the run says: it failed, or rejected the
+    /// interaction before the run's end could (see `interactive::Interaction`).
+    pub validator_decides: bool,
+}
+
+/// What decided a case, and so what its failure has to say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// The run's evidence: a limit, or how it ended (never `Accepted`).
+    Run(Verdict),
+    /// The output, compared or checked.
+    Output(OutputCheck),
+    /// Memory past the limit in a package: a judge that applies its memory limit refuses the
+    /// allocation that passes it, and the program fails then, before any time it spent
+    /// afterwards; so it is a run-time error, even when the run also went on past its time.
+    MemoryInPackage(Termination),
+}
+
+impl Decision {
+    /// The verdict it comes to.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Decision::Run(verdict) => verdict,
+            Decision::Output(check) => check.verdict(),
+            Decision::MemoryInPackage(termination) => Verdict::RuntimeError(termination),
+        }
+    }
+}
+
+/// The one decision on a case: the validator's when `rules` leave it to it, else the run's
+/// (as a package's format has it), else its output's, checked only when needed.
+pub fn decide(
+    run: &RunOutput,
+    limits: &Limits,
+    rules: Rules,
+    check_output: impl FnOnce() -> OutputCheck,
+) -> Decision {
+    if rules.validator_decides {
+        return Decision::Output(check_output());
+    }
+    let Some(verdict) = classify_run(run, limits) else {
+        return Decision::Output(check_output());
+    };
+    let over_memory = verdict == Verdict::MemoryLimitExceeded
+        || (verdict == Verdict::TimeLimitExceeded && run.peak_memory_bytes > limits.memory_bytes);
+    if rules.package && over_memory {
+        return Decision::MemoryInPackage(run.termination);
+    }
+    Decision::Run(verdict)
+}
+
+/// Whether a case's first run may not stand, but a serial re-run must decide it: a time
+/// verdict that the machine's load may have caused (unless it cannot have,
+/// `CaseResult::beyond_load`), or a time near or over the limit for a verdict of the output.
+pub fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
+    let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
+    match result.verdict {
+        Verdict::TimeLimitExceeded => !result.beyond_load,
+        Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
+        // Load does not make a program use more memory or output, crash, or fail to build;
+        // nor does it break the judge.
+        Verdict::MemoryLimitExceeded
+        | Verdict::OutputLimitExceeded
+        | Verdict::RuntimeError(_)
+        | Verdict::CompileError
+        | Verdict::JudgeError => false,
+    }
+}
+
+/// A case confirmed by its serial re-run: that run decides, verdict and figures, since load
+/// cannot have skewed it the way it may have skewed the first.
+pub fn confirmed(rerun: CaseResult) -> CaseResult {
+    CaseResult {
+        confirmed: true,
+        ..rerun
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
 
     fn limits() -> Limits {
@@ -495,6 +592,110 @@ mod tests {
         assert_eq!(
             "RTE".parse::<VerdictKind>(),
             Err(UnknownVerdict("RTE".to_owned()))
+        );
+    }
+
+    #[test]
+    fn in_a_package_memory_past_the_limit_is_a_runtime_error_even_past_the_time_limit() {
+        let package = Rules {
+            package: true,
+            validator_decides: false,
+        };
+        let killed = RunOutput {
+            termination: Termination::Signaled(libc::SIGKILL),
+            peak_memory_bytes: 101,
+            ..clean_run()
+        };
+        let unchecked = || -> OutputCheck { panic!("a failed run's output is not checked") };
+        assert_eq!(
+            decide(&killed, &limits(), package, unchecked),
+            Decision::MemoryInPackage(Termination::Signaled(libc::SIGKILL))
+        );
+        let slow_and_big = RunOutput {
+            wall_timeout: true,
+            ..killed.clone()
+        };
+        let verdict = decide(&slow_and_big, &limits(), package, unchecked).verdict();
+        assert_eq!(verdict.to_string(), "RE (SIGKILL)");
+        assert_eq!(
+            decide(&slow_and_big, &limits(), Rules::default(), unchecked),
+            Decision::Run(Verdict::TimeLimitExceeded),
+            "outside a package"
+        );
+        let only_slow = RunOutput {
+            peak_memory_bytes: 10,
+            ..slow_and_big
+        };
+        assert_eq!(
+            decide(&only_slow, &limits(), package, unchecked),
+            Decision::Run(Verdict::TimeLimitExceeded)
+        );
+    }
+
+    #[test]
+    fn a_validator_that_decides_overrules_the_run() {
+        let rules = Rules {
+            package: true,
+            validator_decides: true,
+        };
+        let crashed = RunOutput {
+            termination: Termination::Exited(1),
+            peak_memory_bytes: 1000,
+            ..clean_run()
+        };
+        for (check, verdict) in [
+            (OutputCheck::Matches, Verdict::Accepted),
+            (OutputCheck::Differs, Verdict::WrongAnswer),
+            (OutputCheck::Failed, Verdict::JudgeError),
+        ] {
+            let decision = decide(&crashed, &limits(), rules, || check);
+            assert_eq!(decision, Decision::Output(check));
+            assert_eq!(decision.verdict(), verdict);
+        }
+    }
+
+    fn result(verdict: Verdict, cpu_ms: u64, beyond_load: bool) -> CaseResult {
+        CaseResult {
+            name: "1".into(),
+            verdict,
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::ZERO,
+            peak_memory_bytes: 0,
+            confirmed: false,
+            beyond_load,
+            failure: None,
+            score: None,
+        }
+    }
+
+    #[test]
+    fn time_verdicts_load_may_explain_and_outputs_near_the_limit_are_run_again() {
+        let limit = Duration::from_secs(1);
+        let rerun =
+            |verdict, cpu_ms, beyond| needs_confirmation(&result(verdict, cpu_ms, beyond), limit);
+        assert!(rerun(Verdict::TimeLimitExceeded, 1100, false));
+        assert!(
+            !rerun(Verdict::TimeLimitExceeded, 1100, true),
+            "beyond load"
+        );
+        assert!(rerun(Verdict::Accepted, 900, false));
+        assert!(!rerun(Verdict::Accepted, 899, false));
+        assert!(rerun(Verdict::WrongAnswer, 950, false));
+        let exited = Verdict::RuntimeError(Termination::Exited(1));
+        for verdict in [
+            Verdict::MemoryLimitExceeded,
+            Verdict::OutputLimitExceeded,
+            exited,
+            Verdict::CompileError,
+            Verdict::JudgeError,
+        ] {
+            assert!(!rerun(verdict, 1100, false), "{verdict}");
+        }
+        let again = confirmed(result(Verdict::Accepted, 700, false));
+        assert!(again.confirmed);
+        assert_eq!(
+            (again.verdict, again.cpu_time),
+            (Verdict::Accepted, Duration::from_millis(700))
         );
     }
 }

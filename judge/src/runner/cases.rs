@@ -10,35 +10,48 @@ use std::sync::mpsc;
 use std::thread::ScopedJoinHandle;
 use std::time::Duration;
 
-use super::queue::{Job, Queue};
+use super::queue::{Job, Outcome, Queue};
 use super::Settings;
-use crate::judging::verdict::Verdict;
+use crate::judging::verdict::{confirmed, needs_confirmation};
 use crate::judging::{CaseResult, Tally};
 
-/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
-/// re-run.
-const CONFIRM_SHARE: f64 = 0.9;
+/// Which of a task's programs a build makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The solution under test.
+    Solution,
+    /// The problem's checker (its output validator).
+    Checker,
+}
 
-/// The judging of cases, as the runner sees it: tasks and cases by their indices.
+/// The judging of cases, as the runner sees it: it builds a task's parts, learns what they
+/// came to, and judges the task's cases with that.
 pub trait CaseJudge: Sync {
-    /// How many programs task `task` needs built before its cases (its solution, its
-    /// checker), each a job of its own.
-    fn builds(&self, _task: usize) -> usize {
-        0
+    /// A task whose cases can be judged: what they are judged with and what its events carry
+    /// (for a real task, its problem, solution and programs).
+    type Ready<'a>: Send + Sync
+    where
+        Self: 'a;
+    /// Why a task's cases cannot be judged (it failed to load, or to build).
+    type Unjudged<'a>: Send + Sync
+    where
+        Self: 'a;
+    /// The programs task `task` needs built before its cases, each a job of its own.
+    fn builds(&self, _task: usize) -> &[Part] {
+        &[]
     }
     /// How long build `part` of task `task` is likely to take, as a rank (smaller first).
-    fn build_rank(&self, _task: usize, _part: usize) -> u8 {
+    fn build_rank(&self, _task: usize, _part: Part) -> u8 {
         0
     }
-    /// Builds part `part` of task `task`; false when its cases cannot be judged (the
-    /// solution does not compile, a compiler is missing).
-    fn build(&self, _task: usize, _part: usize) -> bool {
-        true
-    }
-    /// Judges case `case` of task `task`.
-    fn judge(&self, task: usize, case: usize) -> CaseResult;
-    /// The CPU time limit of task `task`: results near it are confirmed by a serial re-run.
-    fn cpu_time_limit(&self, task: usize) -> Duration;
+    /// Builds part `part` of task `task`.
+    fn build(&self, _task: usize, _part: Part) {}
+    /// What task `task` came to, once every one of its builds ran.
+    fn readiness(&self, task: usize) -> Result<Self::Ready<'_>, Self::Unjudged<'_>>;
+    /// Judges case `case` of a ready task.
+    fn judge(&self, task: &Self::Ready<'_>, case: usize) -> CaseResult;
+    /// The CPU time limit of a ready task: results near it are confirmed by a serial re-run.
+    fn cpu_time_limit(&self, task: &Self::Ready<'_>) -> Duration;
     /// Whether task `task`'s cases run one at a time: for a solution that is expected to
     /// fail, whose later cases `fail_fast` will likely skip, and would only slow (and leave
     /// to be confirmed) the case that decides.
@@ -51,18 +64,23 @@ pub trait CaseJudge: Sync {
     }
 }
 
-/// What `run_cases` tells its caller, in input order.
+/// What `run_cases` tells its caller, in input order, with what a reporter needs: `R` is a
+/// ready task (`CaseJudge::Ready`), `U` why a task is not (`CaseJudge::Unjudged`).
 #[derive(Debug)]
-pub enum Progress<'a> {
-    /// A task that has no cases to judge (it failed to load or to build).
-    Unjudged(usize),
-    /// A task whose cases follow.
-    TaskStarted(usize),
+pub enum Progress<'a, R, U> {
+    /// A task that has no cases to judge, and why.
+    Unjudged(&'a U),
+    /// A task whose cases follow, as its builds made it.
+    TaskStarted(&'a R),
     /// A case of a task was judged.
-    CaseFinished(usize, &'a CaseResult),
+    CaseFinished(&'a R, &'a CaseResult),
     /// The end of a task's cases, with their totals.
-    TaskFinished(usize, &'a Tally),
+    TaskFinished(&'a R, &'a Tally),
 }
+
+/// The events of judge `J`.
+pub type Event<'a, 'j, J> =
+    Progress<'a, <J as CaseJudge>::Ready<'j>, <J as CaseJudge>::Unjudged<'j>>;
 
 /// What `run_cases` came to.
 #[derive(Debug, Default)]
@@ -91,40 +109,45 @@ enum Done {
 }
 
 /// Judges cases, keeping each task's first known failure for `fail_fast`.
-struct Attempts<'a> {
-    judge: &'a dyn CaseJudge,
+struct Attempts<'j, J> {
+    judge: &'j J,
     fail_fast: bool,
     /// Per task, the first case known to fail.
     first_failure: Vec<AtomicUsize>,
 }
 
-impl Attempts<'_> {
+impl<'j, J: CaseJudge> Attempts<'j, J> {
     /// Does `job`, telling `queue` it is over.
-    fn work(&self, queue: &Queue, job: Job) -> Done {
+    fn work(&self, queue: &Queue<'j, J>, job: Job<'_, J::Ready<'j>>) -> Done {
         match job {
             Job::Build { task, part } => {
                 queue.built(task, self.build(task, part));
                 Done::Built
             }
-            Job::Case { task, case } => {
-                let attempt = self.attempt(task, case);
+            Job::Case { task, case, ready } => {
+                let attempt = self.attempt(ready, task, case);
                 queue.done(task);
                 Done::Case((task, case), attempt)
             }
         }
     }
 
-    /// A build, unless the judge was asked to stop (its cases are then never judged).
-    fn build(&self, task: usize, part: usize) -> bool {
-        self.judge.interrupted().is_none() && self.judge.build(task, part)
+    /// A build, unless the judge was asked to stop (its cases are then never judged);
+    /// whether it ran.
+    fn build(&self, task: usize, part: Part) -> bool {
+        let ran = self.judge.interrupted().is_none();
+        if ran {
+            self.judge.build(task, part);
+        }
+        ran
     }
 
     /// A case as the pool takes it: skipped when `fail_fast` and an earlier case failed.
-    fn attempt(&self, task: usize, case: usize) -> Attempt {
+    fn attempt(&self, ready: &J::Ready<'j>, task: usize, case: usize) -> Attempt {
         if self.fail_fast && case > self.first_failure[task].load(Ordering::Relaxed) {
             return Attempt::Skipped;
         }
-        match self.judge_now(task, case) {
+        match self.judge_now(ready, task, case) {
             Some(result) => Attempt::Judged(Box::new(result)),
             None => Attempt::Unfinished,
         }
@@ -133,11 +156,11 @@ impl Attempts<'_> {
     /// Judges a case unless the judge was asked to stop. A case that ends after the request
     /// is not kept either: the sandbox may have stopped it, so its verdict is not the
     /// program's.
-    fn judge_now(&self, task: usize, case: usize) -> Option<CaseResult> {
+    fn judge_now(&self, ready: &J::Ready<'j>, task: usize, case: usize) -> Option<CaseResult> {
         if self.judge.interrupted().is_some() {
             return None;
         }
-        let result = self.judge.judge(task, case);
+        let result = self.judge.judge(ready, case);
         if self.judge.interrupted().is_some() {
             return None;
         }
@@ -149,16 +172,16 @@ impl Attempts<'_> {
 }
 
 /// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
-/// has none to judge), on `pool` when there is one, and tells `progress` in input order. The
-/// calling thread is one of the pool's workers: it builds or judges whenever the result it
-/// waits for has not arrived (a result handed over from another thread costs a wake-up per
-/// case).
-pub fn run_cases(
-    judge: &dyn CaseJudge,
+/// has none to judge and nothing to build: its readiness says why), on `pool` when there is
+/// one, and tells `progress` in input order. The calling thread is one of the pool's
+/// workers: it builds or judges whenever the result it waits for has not arrived (a result
+/// handed over from another thread costs a wake-up per case).
+pub fn run_cases<'j, J: CaseJudge>(
+    judge: &'j J,
     cases: &[Option<usize>],
     settings: &Settings,
     pool: Option<&rayon::ThreadPool>,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(Event<'_, 'j, J>),
 ) -> CaseTotals {
     let attempts = Attempts {
         judge,
@@ -197,11 +220,7 @@ pub fn run_cases(
             receiver,
         };
         for (task, count) in cases.iter().enumerate() {
-            let Some(count) = *count else {
-                progress(Progress::Unjudged(task));
-                continue;
-            };
-            if !in_order.task(task, count, settings, &mut totals, progress) {
+            if !in_order.task(task, *count, settings, &mut totals, progress) {
                 break;
             }
         }
@@ -211,9 +230,9 @@ pub fn run_cases(
 }
 
 /// The results of the cases, taken in input order while the workers judge ahead.
-struct InOrder<'a, 'scope> {
-    attempts: &'a Attempts<'a>,
-    queue: &'a Queue,
+struct InOrder<'q, 'j, 'scope, J: CaseJudge> {
+    attempts: &'q Attempts<'j, J>,
+    queue: &'q Queue<'j, J>,
     /// There is a pool: results come from its workers (and from this thread meanwhile).
     pooled: bool,
     /// The pool's workers, until a confirmation needs them finished; `None` without a pool.
@@ -223,29 +242,29 @@ struct InOrder<'a, 'scope> {
     receiver: mpsc::Receiver<Done>,
 }
 
-impl InOrder<'_, '_> {
-    /// Whether task `task`'s cases can be judged, once its builds are done; without workers
-    /// they are built right here.
-    fn built(&mut self, task: usize) -> bool {
-        if !self.pooled {
+impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
+    /// What task `task`'s builds came to, once done (`None`: one did not run); without
+    /// workers they are built right here.
+    fn built(&mut self, task: usize) -> Option<&'q Outcome<'j, J>> {
+        // A task without builds (or cases) has its outcome from the start.
+        if !self.pooled && self.queue.outcome(task).is_none() {
             // Every part, as the workers would: a checker's fault is told before a compile error.
-            let parts = self.attempts.judge.builds(task);
-            return (0..parts)
-                .map(|part| self.attempts.build(task, part))
-                .fold(true, |all, ok| all & ok);
+            for &part in self.attempts.judge.builds(task) {
+                self.queue.built(task, self.attempts.build(task, part));
+            }
         }
         loop {
-            if let Some(judgeable) = self.queue.readiness(task) {
-                return judgeable;
+            if let Some(outcome) = self.queue.outcome(task) {
+                return outcome;
             }
             self.work_or_wait();
         }
     }
 
     /// Case `case` of task `task`, waiting for it; without workers it is judged right here.
-    fn next(&mut self, task: usize, case: usize) -> Attempt {
+    fn next(&mut self, ready: &J::Ready<'j>, task: usize, case: usize) -> Attempt {
         if !self.pooled {
-            return self.attempts.attempt(task, case);
+            return self.attempts.attempt(ready, task, case);
         }
         loop {
             if let Some(attempt) = self.arrived.remove(&(task, case)) {
@@ -268,41 +287,59 @@ impl InOrder<'_, '_> {
     }
 
     /// Case `case` of task `task` judged again alone, once the parallel pass is over.
-    fn alone(&mut self, task: usize, case: usize) -> Option<CaseResult> {
+    fn alone(&mut self, ready: &J::Ready<'j>, task: usize, case: usize) -> Option<CaseResult> {
         if let Some(workers) = self.workers.take() {
             workers.join().expect("worker threads do not panic");
         }
-        self.attempts.judge_now(task, case)
+        self.attempts.judge_now(ready, task, case)
     }
 
-    /// Takes the `count` cases of `task` in order, telling `progress`; false when the run
-    /// stopped (the judge was asked to) before its end.
+    /// Takes the `count` cases of `task` (`None`: it has none to judge) in order, telling
+    /// `progress`; false when the run stopped (the judge was asked to) before its end.
     fn task(
         &mut self,
+        task: usize,
+        count: Option<usize>,
+        settings: &Settings,
+        totals: &mut CaseTotals,
+        progress: &mut dyn FnMut(Event<'_, 'j, J>),
+    ) -> bool {
+        let outcome = self.built(task);
+        // Asked to stop while building: a compiler may have been stopped, so its build does
+        // not count.
+        if count.is_some() && self.attempts.judge.interrupted().is_some() {
+            return false;
+        }
+        match outcome {
+            // A build did not run: the judge was asked to stop.
+            None => false,
+            Some(Err(unjudged)) => {
+                progress(Progress::Unjudged(unjudged));
+                true
+            }
+            Some(Ok(ready)) => {
+                self.cases(ready, task, count.unwrap_or(0), settings, totals, progress)
+            }
+        }
+    }
+
+    /// Takes the `count` cases of a ready task in order, as `task` does.
+    fn cases(
+        &mut self,
+        ready: &J::Ready<'j>,
         task: usize,
         count: usize,
         settings: &Settings,
         totals: &mut CaseTotals,
-        progress: &mut dyn FnMut(Progress),
+        progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) -> bool {
-        let judge = self.attempts.judge;
-        let judgeable = self.built(task);
-        // Asked to stop while building: a compiler may have been stopped, so its build does
-        // not count.
-        if judge.interrupted().is_some() {
-            return false;
-        }
-        if !judgeable {
-            progress(Progress::Unjudged(task));
-            return true;
-        }
         let mut tally = Tally::default();
         // A task is told only once one of its cases finished (or when it has none).
         let mut started = false;
         let mut stopped = false;
         let mut unfinished = false;
         for case in 0..count {
-            let attempt = self.next(task, case);
+            let attempt = self.next(ready, task, case);
             if stopped {
                 totals.skipped += 1;
                 continue;
@@ -310,53 +347,39 @@ impl InOrder<'_, '_> {
             let result = match attempt {
                 Attempt::Judged(result) => Some(*result),
                 // Skipped for a failure that its confirmation then overturned.
-                Attempt::Skipped => self.attempts.judge_now(task, case),
+                Attempt::Skipped => self.attempts.judge_now(ready, task, case),
                 Attempt::Unfinished => None,
             };
             let Some(mut result) = result else {
                 unfinished = true;
                 break;
             };
-            if needs_confirmation(&result, judge.cpu_time_limit(task)) {
+            let limit = self.attempts.judge.cpu_time_limit(ready);
+            if needs_confirmation(&result, limit) {
                 // Let the parallel pass finish, then re-run this case alone.
-                let Some(again) = self.alone(task, case) else {
+                let Some(again) = self.alone(ready, task, case) else {
                     unfinished = true;
                     break;
                 };
-                result = CaseResult {
-                    confirmed: true,
-                    ..again
-                };
+                result = confirmed(again);
             }
             if !started {
-                progress(Progress::TaskStarted(task));
+                progress(Progress::TaskStarted(ready));
                 started = true;
             }
             tally.add(&result);
-            progress(Progress::CaseFinished(task, &result));
+            progress(Progress::CaseFinished(ready, &result));
             stopped = settings.fail_fast && !result.verdict.is_accepted();
         }
         if !started && !unfinished {
-            progress(Progress::TaskStarted(task));
+            progress(Progress::TaskStarted(ready));
             started = true;
         }
         if started {
-            progress(Progress::TaskFinished(task, &tally));
+            progress(Progress::TaskFinished(ready, &tally));
             totals.tally.merge(&tally);
         }
         !unfinished
-    }
-}
-
-/// A time verdict that the machine's load may have caused: CPU time near or over the limit,
-/// or a stop at the wall-clock backstop, unless load cannot have caused it
-/// (`CaseResult::beyond_load`).
-fn needs_confirmation(result: &CaseResult, cpu_time_limit: Duration) -> bool {
-    let near = cpu_time_limit.mul_f64(CONFIRM_SHARE);
-    match result.verdict {
-        Verdict::TimeLimitExceeded => !result.beyond_load,
-        Verdict::Accepted | Verdict::WrongAnswer => result.cpu_time >= near,
-        _ => false,
     }
 }
 
@@ -366,6 +389,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use crate::judging::verdict::Verdict;
     use crate::sandbox::Termination;
 
     const LIMIT: Duration = Duration::from_secs(1);
@@ -423,16 +447,30 @@ mod tests {
     }
 
     impl CaseJudge for Scripted {
-        fn builds(&self, _task: usize) -> usize {
-            usize::from(!self.builds.is_empty())
+        type Ready<'a> = usize;
+        type Unjudged<'a> = usize;
+
+        fn builds(&self, _task: usize) -> &[Part] {
+            match self.builds.is_empty() {
+                true => &[],
+                false => &[Part::Solution],
+            }
         }
 
-        fn build(&self, task: usize, _part: usize) -> bool {
+        fn build(&self, task: usize, _part: Part) {
             self.built.lock().unwrap().push(task);
-            self.builds[task]
         }
 
-        fn judge(&self, task: usize, case: usize) -> CaseResult {
+        /// A task without a script has no cases to judge.
+        fn readiness(&self, task: usize) -> Result<usize, usize> {
+            let builds = self.builds.get(task).copied().unwrap_or(true);
+            match builds && !self.script[task].is_empty() {
+                true => Ok(task),
+                false => Err(task),
+            }
+        }
+
+        fn judge(&self, &task: &usize, case: usize) -> CaseResult {
             if self.interrupted.load(Ordering::SeqCst) {
                 self.started_after_interrupt.store(true, Ordering::SeqCst);
             }
@@ -457,7 +495,7 @@ mod tests {
             case_result(task, case, verdict, cpu_ms)
         }
 
-        fn cpu_time_limit(&self, _task: usize) -> Duration {
+        fn cpu_time_limit(&self, _task: &usize) -> Duration {
             LIMIT
         }
 
@@ -695,6 +733,29 @@ mod tests {
     }
 
     #[test]
+    fn asked_to_stop_before_the_builds_builds_nothing_and_tells_nothing() {
+        let judge = || Scripted {
+            builds: vec![true, true],
+            ..Scripted::new(vec![all(AC, 2), all(AC, 1)])
+        };
+        for threads in [None, Some(3)] {
+            let judge = judge();
+            judge.interrupted.store(true, Ordering::SeqCst);
+            let pool = threads.map(|threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+            });
+            assert_eq!(
+                run_on(&judge, &[Some(2), Some(1)], false, pool.as_ref()),
+                ["skipped 0, interrupted Some(2)"]
+            );
+            assert!(judge.built.lock().unwrap().is_empty());
+        }
+    }
+
+    #[test]
     fn a_task_that_does_not_build_is_told_in_its_place_and_its_cases_never_run() {
         let judge = || Scripted {
             builds: vec![true, false, true],
@@ -734,15 +795,18 @@ mod tests {
     }
 
     impl CaseJudge for BuildsBeside {
-        fn builds(&self, _task: usize) -> usize {
-            1
+        type Ready<'a> = usize;
+        type Unjudged<'a> = usize;
+
+        fn builds(&self, _task: usize) -> &[Part] {
+            &[Part::Solution]
         }
 
-        fn build_rank(&self, task: usize, _part: usize) -> u8 {
+        fn build_rank(&self, task: usize, _part: Part) -> u8 {
             u8::from(task == 0)
         }
 
-        fn build(&self, task: usize, _part: usize) -> bool {
+        fn build(&self, task: usize, _part: Part) {
             self.built.lock().unwrap().push(task);
             if task == 1 {
                 let judged = self.first_case_judged.lock().unwrap();
@@ -753,10 +817,13 @@ mod tests {
                     self.waited_in_vain.store(true, Ordering::SeqCst);
                 }
             }
-            true
         }
 
-        fn judge(&self, task: usize, case: usize) -> CaseResult {
+        fn readiness(&self, task: usize) -> Result<usize, usize> {
+            Ok(task)
+        }
+
+        fn judge(&self, &task: &usize, case: usize) -> CaseResult {
             if task == 0 {
                 *self.first_case_judged.lock().unwrap() = true;
                 self.judged.notify_all();
@@ -764,7 +831,7 @@ mod tests {
             case_result(task, case, AC, 0)
         }
 
-        fn cpu_time_limit(&self, _task: usize) -> Duration {
+        fn cpu_time_limit(&self, _task: &usize) -> Duration {
             LIMIT
         }
     }
@@ -797,7 +864,14 @@ mod tests {
     }
 
     impl CaseJudge for Overlaps {
-        fn judge(&self, task: usize, case: usize) -> CaseResult {
+        type Ready<'a> = usize;
+        type Unjudged<'a> = usize;
+
+        fn readiness(&self, task: usize) -> Result<usize, usize> {
+            Ok(task)
+        }
+
+        fn judge(&self, &task: &usize, case: usize) -> CaseResult {
             {
                 let mut running = self.running.lock().unwrap();
                 running[task] += 1;
@@ -810,7 +884,7 @@ mod tests {
             case_result(task, case, AC, 0)
         }
 
-        fn cpu_time_limit(&self, _task: usize) -> Duration {
+        fn cpu_time_limit(&self, _task: &usize) -> Duration {
             LIMIT
         }
 
@@ -848,7 +922,14 @@ mod tests {
     }
 
     impl CaseJudge for Concurrency {
-        fn judge(&self, task: usize, case: usize) -> CaseResult {
+        type Ready<'a> = usize;
+        type Unjudged<'a> = usize;
+
+        fn readiness(&self, task: usize) -> Result<usize, usize> {
+            Ok(task)
+        }
+
+        fn judge(&self, &task: &usize, case: usize) -> CaseResult {
             {
                 let mut running = self.running.lock().unwrap();
                 running.0 += 1;
@@ -859,7 +940,7 @@ mod tests {
             case_result(task, case, AC, 0)
         }
 
-        fn cpu_time_limit(&self, _task: usize) -> Duration {
+        fn cpu_time_limit(&self, _task: &usize) -> Duration {
             LIMIT
         }
     }
@@ -877,11 +958,11 @@ mod tests {
     }
 
     /// `run_cases` on a pool of `threads` threads, every case judged.
-    fn run_on_threads(
+    fn run_on_threads<'j, J: CaseJudge>(
         threads: usize,
-        judge: &dyn CaseJudge,
+        judge: &'j J,
         cases: &[Option<usize>],
-        progress: &mut dyn FnMut(Progress),
+        progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

@@ -27,7 +27,7 @@ use crate::problem::Problem;
 use crate::report::{Reporter, RunSummary};
 use crate::toolchain::Compiler;
 
-pub use cases::{run_cases, CaseJudge, CaseTotals, Progress};
+pub use cases::{run_cases, CaseJudge, CaseTotals, Event, Part, Progress};
 use tasks::{report, ProcessJudge};
 
 /// How to judge.
@@ -95,9 +95,9 @@ pub fn judge_all(
         .map(|task| task.as_ref().ok().map(|task| task.problem.cases.len()))
         .collect();
     reporter.run_started(cases.iter().flatten().sum());
-    let mut scored = vec![Vec::new(); tasks.len()];
+    let mut scored = Vec::new();
     let totals = run_cases(&judge, &cases, settings, pool.as_ref(), &mut |progress| {
-        report(&judge, progress, &mut summary, &mut scored, reporter)
+        report(progress, &mut summary, &mut scored, reporter)
     });
     summary.tally = totals.tally;
     summary.skipped = totals.skipped;

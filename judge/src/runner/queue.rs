@@ -1,31 +1,44 @@
 //! The work not started yet, as the workers take it: builds first (the slowest first), then
-//! cases in input order, each task's once its builds are done.
+//! cases in input order, each task's once its builds are done, handed out with what they
+//! made; and what each task's builds came to, for its events.
 
 use std::collections::VecDeque;
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, OnceLock};
 
-use super::CaseJudge;
+use super::{CaseJudge, Part};
 
 /// A piece of work for a worker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Job {
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Job<'q, R> {
     /// Build `part` of a task (see `CaseJudge::builds`).
-    Build { task: usize, part: usize },
-    /// Judge a case of a task.
-    Case { task: usize, case: usize },
+    Build { task: usize, part: Part },
+    /// Judge a case of a task, with what its builds made.
+    Case {
+        task: usize,
+        case: usize,
+        ready: &'q R,
+    },
 }
+
+/// What a task's builds came to: its cases can be judged with `Ok`, or `Err` says why not.
+pub(super) type Outcome<'j, J> =
+    Result<<J as CaseJudge>::Ready<'j>, <J as CaseJudge>::Unjudged<'j>>;
 
 /// The work not started yet. A task's cases wait for its builds; a task whose cases run one
 /// at a time (`CaseJudge::one_at_a_time`) is passed over while one of them runs.
-pub(super) struct Queue {
+pub(super) struct Queue<'j, J: CaseJudge> {
+    judge: &'j J,
     state: Mutex<QueueState>,
     changed: Condvar,
+    /// Per task, what its builds came to, once every one ran; never set for a task one of
+    /// whose builds did not run (the judge was asked to stop).
+    outcomes: Vec<OnceLock<Outcome<'j, J>>>,
 }
 
 struct QueueState {
     /// Builds not started, the likely slowest first: the longest build then starts at once
     /// instead of last, alone on one core while the others wait.
-    builds: VecDeque<(usize, usize)>,
+    builds: VecDeque<(usize, Part)>,
     tasks: Vec<TaskState>,
     /// Tasks before this one have no case left to hand out.
     first_open: usize,
@@ -37,86 +50,97 @@ struct TaskState {
     count: usize,
     /// Builds not done yet; its cases wait for them.
     unbuilt: usize,
-    /// No build failed.
-    judgeable: bool,
+    /// Every build done so far ran.
+    ran: bool,
     one_at_a_time: bool,
     /// One of its cases is running.
     running: bool,
 }
 
 impl QueueState {
-    /// The next job that may start now: a build, else the first case that may, marked
-    /// running.
-    fn take(&mut self) -> Option<Job> {
-        if let Some((task, part)) = self.builds.pop_front() {
-            return Some(Job::Build { task, part });
-        }
-        while self
-            .tasks
-            .get(self.first_open)
-            .is_some_and(|task| task.next == task.count)
-        {
-            self.first_open += 1;
-        }
-        let (task, state) = (self.tasks.iter_mut().enumerate())
-            .skip(self.first_open)
-            .find(|(_, task)| {
-                task.next < task.count && task.unbuilt == 0 && !(task.one_at_a_time && task.running)
-            })?;
-        state.next += 1;
-        state.running = true;
-        Some(Job::Case {
-            task,
-            case: state.next - 1,
-        })
-    }
-
     fn is_empty(&self) -> bool {
         let open = &self.tasks[self.first_open..];
         self.builds.is_empty() && open.iter().all(|task| task.next == task.count)
     }
 }
 
-impl Queue {
-    /// The builds and `cases[task]` cases of every task (`None`: a task with none).
-    pub(super) fn new(judge: &dyn CaseJudge, cases: &[Option<usize>]) -> Queue {
+impl<'j, J: CaseJudge> Queue<'j, J> {
+    /// The builds and `cases[task]` cases of every task (`None`: a task with none, and
+    /// nothing to build); what a task without builds comes to is known at once.
+    pub(super) fn new(judge: &'j J, cases: &[Option<usize>]) -> Self {
         let tasks: Vec<TaskState> = (cases.iter().enumerate())
             .map(|(task, count)| TaskState {
                 next: 0,
                 count: count.unwrap_or(0),
-                unbuilt: count.map_or(0, |_| judge.builds(task)),
-                judgeable: true,
+                unbuilt: count.map_or(0, |_| judge.builds(task).len()),
+                ran: true,
                 one_at_a_time: judge.one_at_a_time(task),
                 running: false,
             })
             .collect();
-        let mut builds: Vec<(usize, usize)> = (tasks.iter().enumerate())
-            .flat_map(|(task, state)| (0..state.unbuilt).map(move |part| (task, part)))
+        let mut builds: Vec<(usize, Part)> = (tasks.iter().enumerate())
+            .filter(|(_, state)| state.unbuilt > 0)
+            .flat_map(|(task, _)| judge.builds(task).iter().map(move |&part| (task, part)))
             .collect();
         builds.sort_by_key(|&(task, part)| judge.build_rank(task, part));
-        Queue {
+        let queue = Queue {
+            judge,
             state: Mutex::new(QueueState {
                 builds: builds.into(),
                 tasks,
                 first_open: 0,
             }),
             changed: Condvar::new(),
+            outcomes: cases.iter().map(|_| OnceLock::new()).collect(),
+        };
+        let mut state = queue.lock();
+        for task in 0..cases.len() {
+            if state.tasks[task].unbuilt == 0 {
+                queue.settle(&mut state, task);
+            }
         }
+        drop(state);
+        queue
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The next job that may start now: a build, else the first case that may, marked
+    /// running.
+    fn take(&self, state: &mut QueueState) -> Option<Job<'_, J::Ready<'j>>> {
+        if let Some((task, part)) = state.builds.pop_front() {
+            return Some(Job::Build { task, part });
+        }
+        while (state.tasks.get(state.first_open)).is_some_and(|task| task.next == task.count) {
+            state.first_open += 1;
+        }
+        let (task, state, ready) = (state.tasks.iter_mut().enumerate())
+            .skip(state.first_open)
+            .filter(|(_, task)| task.next < task.count && !(task.one_at_a_time && task.running))
+            .find_map(|(task, state)| match self.outcomes[task].get() {
+                Some(Ok(ready)) => Some((task, state, ready)),
+                Some(Err(_)) | None => None,
+            })?;
+        state.next += 1;
+        state.running = true;
+        Some(Job::Case {
+            task,
+            case: state.next - 1,
+            ready,
+        })
+    }
+
     /// The next job, waiting while only cases held back or not yet built are left; `None` at
     /// the end.
-    pub(super) fn next(&self) -> Option<Job> {
+    pub(super) fn next(&self) -> Option<Job<'_, J::Ready<'j>>> {
         let mut state = self.lock();
         loop {
             if state.is_empty() {
                 return None;
             }
-            if let Some(next) = state.take() {
+            if let Some(next) = self.take(&mut state) {
                 return Some(next);
             }
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
@@ -124,8 +148,8 @@ impl Queue {
     }
 
     /// The next job if one is free now, without waiting.
-    pub(super) fn try_next(&self) -> Option<Job> {
-        self.lock().take()
+    pub(super) fn try_next(&self) -> Option<Job<'_, J::Ready<'j>>> {
+        self.take(&mut self.lock())
     }
 
     /// Marks that `task` runs no case any more.
@@ -138,26 +162,37 @@ impl Queue {
         }
     }
 
-    /// Marks one build of `task` done, `ok` unless its cases cannot be judged; after its last
-    /// build its cases may start, or are dropped.
-    pub(super) fn built(&self, task: usize, ok: bool) {
+    /// Marks one build of `task` done, `ran` unless it was not started (the judge was asked
+    /// to stop); after its last build its cases may start, or are dropped.
+    pub(super) fn built(&self, task: usize, ran: bool) {
         let mut state = self.lock();
-        let task = &mut state.tasks[task];
-        task.unbuilt -= 1;
-        task.judgeable &= ok;
-        if task.unbuilt == 0 {
-            if !task.judgeable {
-                task.count = task.next;
-            }
+        let entry = &mut state.tasks[task];
+        entry.unbuilt -= 1;
+        entry.ran &= ran;
+        if entry.unbuilt == 0 {
+            self.settle(&mut state, task);
             self.changed.notify_all();
         }
     }
 
-    /// Whether `task`'s builds are done, and then whether its cases can be judged.
-    pub(super) fn readiness(&self, task: usize) -> Option<bool> {
-        let state = self.lock();
-        let task = &state.tasks[task];
-        (task.unbuilt == 0).then_some(task.judgeable)
+    /// Once every build of `task` is done: what they came to, unless one did not run; its
+    /// cases are dropped unless they can be judged.
+    fn settle(&self, state: &mut QueueState, task: usize) {
+        let entry = &mut state.tasks[task];
+        let judgeable = entry.ran
+            && self.outcomes[task]
+                .get_or_init(|| self.judge.readiness(task))
+                .is_ok();
+        if !judgeable {
+            entry.count = entry.next;
+        }
+    }
+
+    /// What `task`'s builds came to, once all are done: `None` while they are not, and
+    /// `Some(None)` when one of them did not run.
+    pub(super) fn outcome(&self, task: usize) -> Option<Option<&Outcome<'j, J>>> {
+        let done = self.lock().tasks[task].unbuilt == 0;
+        done.then(|| self.outcomes[task].get())
     }
 }
 
@@ -173,16 +208,21 @@ mod tests {
     }
 
     impl CaseJudge for Planned {
-        fn builds(&self, task: usize) -> usize {
-            self.builds[task]
+        type Ready<'a> = ();
+        type Unjudged<'a> = ();
+        fn builds(&self, task: usize) -> &[Part] {
+            &[Part::Solution, Part::Checker][..self.builds[task]]
         }
-        fn build_rank(&self, task: usize, _part: usize) -> u8 {
+        fn build_rank(&self, task: usize, _part: Part) -> u8 {
             self.ranks[task]
         }
-        fn judge(&self, _task: usize, _case: usize) -> CaseResult {
+        fn readiness(&self, _task: usize) -> Result<(), ()> {
+            Ok(())
+        }
+        fn judge(&self, _task: &(), _case: usize) -> CaseResult {
             unreachable!("the queue only hands out work")
         }
-        fn cpu_time_limit(&self, _task: usize) -> std::time::Duration {
+        fn cpu_time_limit(&self, _task: &()) -> std::time::Duration {
             std::time::Duration::ZERO
         }
     }
@@ -195,20 +235,32 @@ mod tests {
         };
         let queue = Queue::new(&judge, &[Some(2), Some(1), None]);
         let build = |task, part| Some(Job::Build { task, part });
-        let case = |task, case| Some(Job::Case { task, case });
+        let case = |task, case| {
+            Some(Job::Case {
+                task,
+                case,
+                ready: &(),
+            })
+        };
+        // What a task's builds came to, once done: judgeable or not.
+        let readiness = |task| {
+            queue
+                .outcome(task)
+                .map(|outcome| outcome.is_some_and(|o| o.is_ok()))
+        };
         // The task without cases has nothing to build.
-        assert_eq!(queue.try_next(), build(0, 0));
-        assert_eq!(queue.try_next(), build(0, 1));
-        assert_eq!(queue.try_next(), build(1, 0));
+        assert_eq!(queue.try_next(), build(0, Part::Solution));
+        assert_eq!(queue.try_next(), build(0, Part::Checker));
+        assert_eq!(queue.try_next(), build(1, Part::Solution));
         assert_eq!(queue.try_next(), None, "no case before its task is built");
         queue.built(1, true);
-        assert_eq!(queue.readiness(1), Some(true));
+        assert_eq!(readiness(1), Some(true));
         assert_eq!(queue.try_next(), case(1, 0));
         queue.built(0, true);
-        assert_eq!(queue.readiness(0), None, "one build of task 0 is not done");
+        assert_eq!(readiness(0), None, "one build of task 0 is not done");
         assert_eq!(queue.try_next(), None);
         queue.built(0, false);
-        assert_eq!(queue.readiness(0), Some(false));
+        assert_eq!(readiness(0), Some(false));
         assert_eq!(
             queue.try_next(),
             None,

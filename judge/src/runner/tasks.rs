@@ -1,10 +1,10 @@
 //! The tasks built and judged with real processes (`ProcessJudge`), and what the runner's
-//! progress tells the reporter.
+//! events tell the reporter.
 
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::{CaseJudge, Progress, Task};
+use super::{CaseJudge, Event, Part, Progress, Task};
 use crate::error::Error;
 use crate::judging::checker::build_checker;
 use crate::judging::judge_case;
@@ -13,105 +13,68 @@ use crate::judging::CaseResult;
 use crate::report::{Built, Reporter, RunSummary};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
-/// How far a task got before its cases.
-pub(super) enum Readiness<'a> {
-    /// It could not be loaded, or its solution or checker could not be built.
-    Error(&'a Error),
+/// A task whose cases can be judged: its solution's program and its checker, if it has one.
+#[derive(Debug)]
+pub(super) struct Ready<'a> {
+    task: &'a Task,
+    program: &'a Program,
+    checker: Option<&'a Program>,
+}
+
+/// Why a task's cases cannot be judged.
+#[derive(Debug)]
+pub(super) enum Unjudged<'a> {
+    /// It could not be loaded (no task then), or its solution or checker could not be built.
+    Error(Option<&'a Task>, &'a Error),
     /// Its solution did not compile: the compiler's message.
     CompileError(&'a Task, &'a str),
-    Ready {
-        task: &'a Task,
-        program: &'a Program,
-        checker: Option<&'a Program>,
-    },
 }
 
-impl<'a> Readiness<'a> {
-    /// A task with its solution's build (there once it was built) and its checker's (`None`
-    /// when it has none).
-    fn of(
-        task: &'a Result<Task, Error>,
-        build: Option<&'a Result<Build, Error>>,
-        checker: Option<&'a Result<Option<Program>, Error>>,
-    ) -> Self {
-        let task = match task {
-            Ok(task) => task,
-            Err(error) => return Readiness::Error(error),
-        };
-        let checker = match checker {
-            Some(Ok(checker)) => checker.as_ref(),
-            Some(Err(error)) => return Readiness::Error(error),
-            None => None,
-        };
-        match build.expect("a task is told of once built") {
-            Err(error) => Readiness::Error(error),
-            Ok(Build::CompileError(message)) => Readiness::CompileError(task, message),
-            Ok(Build::Ready(program)) => Readiness::Ready {
-                task,
-                program,
-                checker,
-            },
-        }
-    }
-}
-
-/// Feeds the reporter and the summary's build counts from the runner's progress; for a
-/// scored problem, keeps each task's case results (`scored`) to score it when it ends.
-pub(super) fn report(
-    judge: &ProcessJudge,
-    progress: Progress,
+/// Feeds the reporter and the summary's build counts from the runner's events; for a
+/// scored problem, keeps the task's case results (`scored`) to score it when it ends.
+pub(super) fn report<'j>(
+    progress: Event<'_, 'j, ProcessJudge<'j>>,
     summary: &mut RunSummary,
-    scored: &mut [Vec<CaseScore>],
+    scored: &mut Vec<CaseScore>,
     reporter: &mut dyn Reporter,
 ) {
-    let index = match progress {
-        Progress::Unjudged(index)
-        | Progress::TaskStarted(index)
-        | Progress::CaseFinished(index, _)
-        | Progress::TaskFinished(index, _) => index,
-    };
-    let (task, program) = match judge.readiness(index) {
-        Readiness::Error(error) => {
+    match progress {
+        Progress::Unjudged(Unjudged::Error(task, error)) => {
             summary.errors += 1;
-            if let Ok(task) = &judge.tasks[index] {
+            if let Some(task) = task {
                 reporter.cases_unjudged(task.problem.cases.len());
             }
             reporter.problem_error(error);
-            return;
         }
-        Readiness::CompileError(task, message) => {
+        Progress::Unjudged(Unjudged::CompileError(task, message)) => {
             summary.compile_errors += 1;
             reporter.cases_unjudged(task.problem.cases.len());
             reporter.problem_started(&task.problem, &task.solution, None);
             reporter.compile_error(&task.problem, message);
-            return;
         }
-        Readiness::Ready { task, program, .. } => (task, program),
-    };
-    let problem = &task.problem;
-    match progress {
-        Progress::Unjudged(_) => unreachable!("ready tasks are judged"),
-        Progress::TaskStarted(_) => {
+        Progress::TaskStarted(Ready { task, program, .. }) => {
             let built = match program.cached {
                 true => Built::Cached,
                 false => Built::Compiled,
             };
-            reporter.problem_started(problem, &task.solution, Some(built));
+            reporter.problem_started(&task.problem, &task.solution, Some(built));
             if program.cached {
                 summary.cached += 1;
             } else {
                 summary.compiled += 1;
             }
+            scored.clear();
         }
-        Progress::CaseFinished(index, result) => {
-            if problem.scoring.is_some() {
-                scored[index].push(CaseScore::of(result));
+        Progress::CaseFinished(Ready { task, .. }, result) => {
+            if task.problem.scoring.is_some() {
+                scored.push(CaseScore::of(result));
             }
-            reporter.case_finished(problem, result)
+            reporter.case_finished(&task.problem, result)
         }
-        Progress::TaskFinished(index, tally) => {
+        Progress::TaskFinished(Ready { task, .. }, tally) => {
+            let problem = &task.problem;
             if let Some(scoring) = &problem.scoring {
-                reporter.problem_scored(problem, &scoring.score(&scored[index]));
+                reporter.problem_scored(problem, &scoring.score(scored));
             }
             reporter.problem_finished(problem, tally)
         }
@@ -135,74 +98,86 @@ impl<'a> ProcessJudge<'a> {
             checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
         }
     }
+}
 
-    /// How far task `task` got, once built.
-    fn readiness(&self, task: usize) -> Readiness<'_> {
-        Readiness::of(
-            &self.tasks[task],
-            self.solutions[task].get(),
-            self.checkers[task].get(),
-        )
+impl CaseJudge for ProcessJudge<'_> {
+    type Ready<'a>
+        = Ready<'a>
+    where
+        Self: 'a;
+    type Unjudged<'a>
+        = Unjudged<'a>
+    where
+        Self: 'a;
+
+    /// A task that did not load has nothing to build.
+    fn builds(&self, task: usize) -> &[Part] {
+        match &self.tasks[task] {
+            Err(_) => &[],
+            Ok(task) if task.problem.checker.is_some() => &[Part::Solution, Part::Checker],
+            Ok(_) => &[Part::Solution],
+        }
     }
 
-    fn ready(&self, task: usize) -> (&Task, &Program, Option<&Program>) {
-        match self.readiness(task) {
-            Readiness::Ready {
+    fn build_rank(&self, task: usize, part: Part) -> u8 {
+        let Ok(task) = &self.tasks[task] else {
+            return 0;
+        };
+        match (part, &task.problem.checker) {
+            (Part::Checker, Some(checker)) => build_rank(&checker.source),
+            (Part::Checker, None) | (Part::Solution, _) => build_rank(&task.solution),
+        }
+    }
+
+    fn build(&self, index: usize, part: Part) {
+        let Ok(task) = &self.tasks[index] else {
+            return;
+        };
+        match part {
+            Part::Checker => {
+                let checker = build_checker(self.compiler, &task.problem);
+                self.checkers[index].get_or_init(|| checker);
+            }
+            Part::Solution => {
+                let built = (task.problem)
+                    .solution_sources(&task.solution)
+                    .and_then(|sources| self.compiler.build_from(&task.solution, sources));
+                self.solutions[index].get_or_init(|| built);
+            }
+        }
+    }
+
+    /// A checker's fault is told before a compile error.
+    fn readiness(&self, index: usize) -> Result<Ready<'_>, Unjudged<'_>> {
+        let task = match &self.tasks[index] {
+            Ok(task) => task,
+            Err(error) => return Err(Unjudged::Error(None, error)),
+        };
+        let checker = match self.checkers[index].get() {
+            Some(Ok(checker)) => checker.as_ref(),
+            Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
+            None => None,
+        };
+        let solution = self.solutions[index].get();
+        match solution.expect("readiness is asked once every build ran") {
+            Err(error) => Err(Unjudged::Error(Some(task), error)),
+            Ok(Build::CompileError(message)) => Err(Unjudged::CompileError(task, message)),
+            Ok(Build::Ready(program)) => Ok(Ready {
                 task,
                 program,
                 checker,
-            } => (task, program, checker),
-            _ => unreachable!("only ready tasks have cases"),
+            }),
         }
     }
 
-    fn loaded(&self, task: usize) -> &Task {
-        self.tasks[task]
-            .as_ref()
-            .expect("only loaded tasks are built")
-    }
-}
-
-/// Part 0 of a task is its solution's build, part 1 its checker's.
-impl CaseJudge for ProcessJudge<'_> {
-    fn builds(&self, task: usize) -> usize {
-        self.tasks[task]
-            .as_ref()
-            .map_or(0, |task| 1 + usize::from(task.problem.checker.is_some()))
+    fn judge(&self, ready: &Ready<'_>, case: usize) -> CaseResult {
+        let problem = &ready.task.problem;
+        judge_case(problem, ready.program, ready.checker, &problem.cases[case])
     }
 
-    fn build_rank(&self, task: usize, part: usize) -> u8 {
-        let task = self.loaded(task);
-        match (part, &task.problem.checker) {
-            (1, Some(checker)) => build_rank(&checker.source),
-            _ => build_rank(&task.solution),
-        }
-    }
-
-    fn build(&self, index: usize, part: usize) -> bool {
-        let task = self.loaded(index);
-        if part == 1 {
-            let checker = build_checker(self.compiler, &task.problem);
-            return self.checkers[index].get_or_init(|| checker).is_ok();
-        }
-        let built = task
-            .problem
-            .solution_sources(&task.solution)
-            .and_then(|sources| self.compiler.build_from(&task.solution, sources));
-        matches!(
-            self.solutions[index].get_or_init(|| built),
-            Ok(Build::Ready(_))
-        )
-    }
-
-    fn judge(&self, task: usize, case: usize) -> CaseResult {
-        let (task, program, checker) = self.ready(task);
-        judge_case(&task.problem, program, checker, &task.problem.cases[case])
-    }
-
-    fn cpu_time_limit(&self, task: usize) -> Duration {
-        let (task, program, _) = self.ready(task);
-        task.problem.limits_for(program.language).cpu_time
+    fn cpu_time_limit(&self, ready: &Ready<'_>) -> Duration {
+        let limits = ready.task.problem.limits_for(ready.program.language);
+        limits.cpu_time
     }
 
     fn one_at_a_time(&self, task: usize) -> bool {

@@ -2,7 +2,7 @@
 //! stdout and stderr through pipes into capped buffers here, the limits enforced over the
 //! whole process tree the program makes, and nothing of it left when the run ends.
 //!
-//! It gathers evidence and decides nothing: verdicts are `judging::verdict::classify`'s job.
+//! It gathers evidence and decides nothing: verdicts are `judging::verdict::decide`'s job.
 //!
 //! How each limit is enforced and measured, per setup (docs/limits-and-sandbox.md, "Limits and
 //! safety"):
