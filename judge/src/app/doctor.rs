@@ -7,13 +7,14 @@ use std::time::Duration;
 
 use crate::error::{Outcome, Result};
 use crate::report::Table;
-use crate::sandbox::{Containment, RunLimits, RunSpec};
+use crate::sandbox::{Containment, RunSpec};
+use crate::toolchain::Limits;
 use crate::toolchain::language::LANGUAGES;
 
 use super::Context;
 
 /// A probe's limits: enough for `true`.
-const PROBE: RunLimits = RunLimits {
+const PROBE: Limits = Limits {
     cpu_time: Duration::from_secs(2),
     memory_bytes: 64 << 20,
     output_bytes: 1 << 20,

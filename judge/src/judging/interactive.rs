@@ -188,7 +188,7 @@ impl Work<'_> {
             &output_file,
             self.feedback,
         );
-        let submission_wall = crate::sandbox::wall_backstop(&self.limits.for_run());
+        let submission_wall = crate::sandbox::wall_backstop(&self.limits);
         std::thread::scope(|scope| {
             scope.spawn(move || relay(relay_in, relay_out, validator_ended));
             let validator = scope.spawn(|| {

@@ -575,11 +575,11 @@ mod tests {
         };
         assert!(!beyond_load(&over(4400, load(2000, 0)), &to_the_end, false));
         assert_eq!(
-            crate::sandbox::wall_backstop(&beyond.for_run()),
+            crate::sandbox::wall_backstop(&beyond),
             Duration::from_secs(3)
         );
         assert_eq!(
-            crate::sandbox::wall_backstop(&to_the_end.for_run()),
+            crate::sandbox::wall_backstop(&to_the_end),
             Duration::from_secs(9)
         );
     }

@@ -43,7 +43,7 @@ pub use evidence::{RunOutput, Termination};
 pub use load::Load;
 pub use placement::Unpin;
 pub use pool::Sandbox;
-pub use run_spec::{cpu_cutoff, wall_backstop, RunLimits, RunSpec, Streams, BACKSTOP_SLACK};
+pub use run_spec::{cpu_cutoff, wall_backstop, Limits, RunSpec, Streams, BACKSTOP_SLACK};
 pub use view::View;
 
 /// How much of stderr is kept, to show when a case fails.

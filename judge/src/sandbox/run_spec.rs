@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use super::Environment;
 
-/// Resource limits for one run of a program.
+/// Resource limits for one run of a program: a problem's for its solution, a checker's own, ...
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RunLimits {
+pub struct Limits {
     /// CPU time (user + system) allowed per case.
     pub cpu_time: Duration,
     /// Peak resident memory allowed per case.
@@ -34,7 +34,7 @@ pub struct RunSpec<'a> {
     /// The file the program reads on standard input.
     pub stdin: &'a Path,
     /// The limits the run is held to.
-    pub limits: RunLimits,
+    pub limits: Limits,
     /// The environment it gets from the judge's.
     pub environment: Environment,
     /// Cap the address space where no memory cgroup enforces the limit; false for runtimes
@@ -59,7 +59,7 @@ pub const BACKSTOP_SLACK: Duration = Duration::from_secs(1);
 
 /// When a program that is not computing is stopped, under `limits`: at twice the CPU time
 /// limit its verdicts are decided at, and the slack.
-pub fn wall_backstop(limits: &RunLimits) -> Duration {
+pub fn wall_backstop(limits: &Limits) -> Duration {
     limits.decided_at.unwrap_or(limits.cpu_time) * 2 + BACKSTOP_SLACK
 }
 
@@ -67,7 +67,7 @@ pub fn wall_backstop(limits: &RunLimits) -> Duration {
 /// that a time verdict can be past what load explains (`judging::verdict::beyond_load`) without a
 /// re-run alone. A run past the limit its verdicts are decided at is far past it already, and
 /// stops just past its own.
-pub fn cpu_cutoff(limits: &RunLimits) -> Duration {
+pub fn cpu_cutoff(limits: &Limits) -> Duration {
     let slack = Duration::from_millis(50);
     match limits.decided_at {
         Some(_) => limits.cpu_time + slack,
@@ -82,7 +82,7 @@ pub(super) fn millis(duration: Duration) -> u64 {
 
 impl<'a> RunSpec<'a> {
     /// The usual policy: the wall backstop stops a program that sleeps instead of computing.
-    pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: RunLimits) -> Self {
+    pub fn new(argv: &'a [OsString], stdin: &'a Path, limits: Limits) -> Self {
         RunSpec {
             argv,
             stdin,

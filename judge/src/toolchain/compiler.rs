@@ -254,7 +254,7 @@ impl Compiler {
             .run(&RunSpec {
                 argv: &argv,
                 stdin: Path::new("/dev/null"),
-                limits: COMPILE_LIMITS.for_run(),
+                limits: COMPILE_LIMITS,
                 environment: Environment::Build,
                 address_space_backstop: false,
                 wall_timeout: COMPILE_LIMITS.cpu_time,

@@ -7,38 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::language::Language;
-use crate::sandbox::{self, RunLimits, RunOutput, RunSpec, Sandbox};
+use crate::sandbox::{self, RunOutput, RunSpec, Sandbox};
 
-/// The limits a program runs under: a problem's for its solution, a checker's own, ...
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    /// CPU time (user + system) allowed per case.
-    pub cpu_time: Duration,
-    /// Peak resident memory allowed per case.
-    pub memory_bytes: u64,
-    /// Bytes of standard output kept before the run is stopped as OLE.
-    pub output_bytes: u64,
-    /// Size of the main thread's stack.
-    pub stack_bytes: u64,
-    /// The CPU time limit the verdicts are decided at, when the run goes on past it to
-    /// `cpu_time` to see whether they depend on it (`judge verify`'s margin). The extra time
-    /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
-    /// load can have done to a time verdict.
-    pub decided_at: Option<Duration>,
-}
-
-impl Limits {
-    /// What the sandbox holds the run to.
-    pub fn for_run(&self) -> RunLimits {
-        RunLimits {
-            cpu_time: self.cpu_time,
-            memory_bytes: self.memory_bytes,
-            output_bytes: self.output_bytes,
-            stack_bytes: self.stack_bytes,
-            decided_at: self.decided_at,
-        }
-    }
-}
+/// The limits a program runs under (a problem's for its solution, a checker's own, ...):
+/// what the sandbox holds a run to.
+pub use crate::sandbox::Limits;
 
 /// The largest thread stack the JVM accepts, in MiB.
 const MAX_JVM_STACK_MIB: u64 = 1024;
@@ -93,7 +66,7 @@ impl Program {
             Some(files) => files.wrap(argv),
             None => argv,
         };
-        let mut spec = RunSpec::new(&argv, stdin, limits.for_run());
+        let mut spec = RunSpec::new(&argv, stdin, limits);
         spec.address_space_backstop = !self.language.manages_own_memory;
         if let Some(wall_timeout) = options.wall_timeout {
             spec.wall_timeout = wall_timeout;

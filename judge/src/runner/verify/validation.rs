@@ -255,7 +255,7 @@ impl Validator {
                     false => file,
                 };
                 argv.extend(args.iter().map(OsString::from));
-                let spec = RunSpec::new(&argv, stdin, CHECKER_LIMITS.for_run());
+                let spec = RunSpec::new(&argv, stdin, CHECKER_LIMITS);
                 (sandbox.run(&spec), 0, Some(1))
             }
         };
