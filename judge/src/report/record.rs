@@ -385,9 +385,9 @@ impl RunDocument {
 mod tests {
     use super::*;
 
-    /// A document with a value of every kind each typed field takes.
-    fn document() -> RunDocument {
-        let case = CaseReport {
+    /// A runtime error's case, with every optional part filled in.
+    fn case() -> CaseReport {
+        CaseReport {
             name: "sample/1".to_owned(),
             index: 0,
             verdict: VerdictKind::RuntimeError,
@@ -415,7 +415,11 @@ mod tests {
             stderr: Some("panicked".to_owned()),
             validator_score: Some(ValidatorScoreReport::Multiplier(0.5)),
             judged_on: Some("ci-1".to_owned()),
-        };
+        }
+    }
+
+    /// A document with a value of every kind each typed field takes.
+    fn document() -> RunDocument {
         let tally = TallyReport {
             cases: 2,
             accepted: 1,
@@ -432,7 +436,7 @@ mod tests {
             status: ProblemStatus::Judged,
             build: Some(Built::Cached),
             compile_message: None,
-            cases: vec![case],
+            cases: vec![case()],
             summary: Some(tally.clone()),
             score: Some(ScoreReport {
                 score: 40.0,
