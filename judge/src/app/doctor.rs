@@ -8,8 +8,8 @@ use std::time::Duration;
 use crate::error::{Outcome, Result};
 use crate::report::Table;
 use crate::sandbox::{Containment, RunSpec};
-use crate::toolchain::Limits;
 use crate::toolchain::language::LANGUAGES;
+use crate::toolchain::Limits;
 
 use super::Context;
 

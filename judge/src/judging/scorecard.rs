@@ -41,7 +41,7 @@ impl CaseScore {
 
 /// One part of a score (a subtask, a test data group), for the reports.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Part {
+pub struct ScorePart {
     pub name: String,
     pub score: f64,
     /// `None` when the part has no bound (an unbounded Kattis group).
@@ -56,7 +56,7 @@ pub struct Scorecard {
     /// The verdict the legacy Kattis grader gives the whole submission (what
     /// `partially_accepted/` is checked against); `None` where the format has none.
     pub verdict: Option<VerdictKind>,
-    pub parts: Vec<Part>,
+    pub parts: Vec<ScorePart>,
 }
 
 /// A score the rules do not allow: a validator's score that breaks its group's rules, or a
@@ -105,7 +105,7 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
         .iter()
         .map(|case| (case.name.as_str(), case.verdict))
         .collect();
-    let parts: Vec<Part> = subtasks
+    let parts: Vec<ScorePart> = subtasks
         .iter()
         .map(|subtask| {
             let items: Vec<Scored> = subtask
@@ -116,7 +116,7 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
                     score: 0.0,
                 })
                 .collect();
-            Part {
+            ScorePart {
                 name: subtask.name.clone(),
                 score: Aggregation::PassFail.apply(Some(subtask.points), &items),
                 max_score: Some(subtask.points),
@@ -207,7 +207,7 @@ impl GradedGroup {
         &self,
         judged: &HashMap<&str, &CaseScore>,
         validator_must_score: bool,
-        parts: &mut Vec<Part>,
+        parts: &mut Vec<ScorePart>,
     ) -> Result<Option<(VerdictKind, f64)>, ScoreError> {
         let config = &self.config;
         let mut results = Vec::new();
@@ -239,7 +239,7 @@ impl GradedGroup {
         }
         let result = config.combine(&results);
         if !self.name.is_empty() {
-            parts.push(Part {
+            parts.push(ScorePart {
                 name: self.name.clone(),
                 score: result.1,
                 max_score: Some(config.range.1).filter(|max| max.is_finite()),
@@ -334,7 +334,7 @@ impl BoundedGroup {
     fn score(
         &self,
         judged: &HashMap<&str, &CaseScore>,
-        parts: &mut Vec<Part>,
+        parts: &mut Vec<ScorePart>,
     ) -> Result<Scored, ScoreError> {
         let items: Vec<Scored> = match &self.items {
             BoundedItems::Cases(names) => {
@@ -367,7 +367,7 @@ impl BoundedGroup {
                 max,
             });
         }
-        parts.push(Part {
+        parts.push(ScorePart {
             name: self.name.clone(),
             score,
             max_score: self.max_score,

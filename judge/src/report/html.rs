@@ -96,8 +96,8 @@ fn answer_cells(
     let expected = expected_line.as_deref().and_then(picture::named_cell);
     let given = given_line.as_deref().and_then(picture::named_cell);
     let mut marked = Vec::new();
-    marked.extend(expected.map(|cell| (cell, picture::Mark::Expected)));
-    marked.extend(given.map(|cell| (cell, picture::Mark::Given)));
+    marked.extend(expected.map(|cell| (cell, picture::CellMark::Expected)));
+    marked.extend(given.map(|cell| (cell, picture::CellMark::Given)));
     marked
 }
 

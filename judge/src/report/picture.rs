@@ -110,11 +110,11 @@ const MARK_COLOURS: [&str; 6] = [
 ];
 
 /// A cell marked on a board: (row, column), 0-based, and what it is.
-pub type Marked = ((usize, usize), Mark);
+pub type Marked = ((usize, usize), CellMark);
 
 /// What a marked cell is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mark {
+pub enum CellMark {
     /// The cell the expected answer names.
     Expected,
     /// The cell the program's answer names.
@@ -177,8 +177,8 @@ pub fn svg(board: &Board, marked: &[Marked]) -> String {
             continue;
         }
         let (colour, class, inset) = match mark {
-            Mark::Expected => ("#1e8e3e", "expected-cell", 1),
-            Mark::Given => ("#d6334a", "given-cell", 4),
+            CellMark::Expected => ("#1e8e3e", "expected-cell", 1),
+            CellMark::Given => ("#d6334a", "given-cell", 4),
         };
         out.push_str(&format!(
             "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \
@@ -242,9 +242,9 @@ mod tests {
         let picture = svg(
             &board(&["X.O", "...", "O.X"]),
             &[
-                ((2, 1), Mark::Expected),
-                ((0, 0), Mark::Given),
-                ((5, 5), Mark::Given),
+                ((2, 1), CellMark::Expected),
+                ((0, 0), CellMark::Given),
+                ((5, 5), CellMark::Given),
             ],
         );
         assert_eq!(

@@ -32,17 +32,17 @@ impl Load {
 
 /// The busy time of each CPU the programs may run on, at one moment.
 #[derive(Debug, Clone)]
-pub struct Mark {
+pub struct LoadMark {
     at: Instant,
     /// The run's own CPU time at that moment.
     run_cpu: Duration,
     busy: Vec<Duration>,
 }
 
-impl Mark {
+impl LoadMark {
     /// Now; `None` where `/proc/stat` cannot be read.
-    pub fn now(run_cpu: Duration) -> Option<Mark> {
-        Some(Mark {
+    pub fn now(run_cpu: Duration) -> Option<LoadMark> {
+        Some(LoadMark {
             at: Instant::now(),
             run_cpu,
             busy: busy_per_cpu()?,
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn computing_elsewhere_is_seen_as_load() {
         let start = Instant::now();
-        let mark = Mark::now(Duration::ZERO).expect("/proc/stat is readable");
+        let mark = LoadMark::now(Duration::ZERO).expect("/proc/stat is readable");
         // This thread is not "the run": its 300 ms count as the machine's other load.
         spin(Duration::from_millis(300));
         let load = mark.load_until_now(start, Duration::ZERO).unwrap();
@@ -136,7 +136,7 @@ mod tests {
             .map(|set| set.count() as usize)
             .unwrap_or(1);
         let start = Instant::now();
-        let mark = Mark::now(Duration::ZERO).expect("/proc/stat is readable");
+        let mark = LoadMark::now(Duration::ZERO).expect("/proc/stat is readable");
         std::thread::scope(|scope| {
             for _ in 0..cpus {
                 scope.spawn(|| spin(Duration::from_millis(300)));

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
-use super::load::Mark;
+use super::load::LoadMark;
 use super::namespaces::{Entered, Isolation};
 use super::protocol::{self, Ready, Request, RunReport, ViewReply};
 use super::spawner::{Contained, SpawnRequest, Spawner};
@@ -841,7 +841,7 @@ struct Watchdog {
     /// The last tick saw the program computing or waiting for the judge.
     busy_at_last_tick: bool,
     /// The machine's CPU use at the first tick, to tell the run's load at its end.
-    load_mark: Option<Mark>,
+    load_mark: Option<LoadMark>,
     wall_timeout: bool,
     memory_limit_seen: bool,
     /// The program's stdout is a pipe the judge lent, not the slot's.
@@ -950,7 +950,7 @@ impl Watchdog {
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
         // Only a run that lasts a tick can come near a time limit: shorter ones need no mark.
         if self.load_mark.is_none() {
-            self.load_mark = Mark::now(cpu);
+            self.load_mark = LoadMark::now(cpu);
         }
         // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
         // memory, and what stays (files in tmpfs) may then be below the limit.

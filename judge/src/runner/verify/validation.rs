@@ -43,7 +43,7 @@ pub struct DataReport {
 }
 
 /// A validator of the package, ready to run.
-struct Validator {
+struct PackageValidator {
     /// Inside the package: `input_validators/validate.py`.
     name: String,
     path: PathBuf,
@@ -95,10 +95,10 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
                 .to_owned(),
         );
     }
-    let mut build = |paths: &[PathBuf]| -> Vec<Validator> {
+    let mut build = |paths: &[PathBuf]| -> Vec<PackageValidator> {
         let mut built = Vec::new();
         for path in paths {
-            match Validator::build(problem, compiler, path) {
+            match PackageValidator::build(problem, compiler, path) {
                 Ok(Some(validator)) => built.push(validator),
                 Ok(None) => report.notes.push(format!(
                     "{}: not run, as {} is not installed",
@@ -121,7 +121,7 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     };
     // A validator that is not there to run makes "every validator accepts" unknowable.
     let complete = unbuilt == 0;
-    let context = Context {
+    let context = CaseChecks {
         problem,
         sandbox: compiler.sandbox(),
         inputs: &inputs,
@@ -177,14 +177,14 @@ fn script_tools(path: &Path) -> Option<&'static [&'static str]> {
     }
 }
 
-impl Validator {
+impl PackageValidator {
     /// The validator at `path`, built; `Ok(None)` for a script whose tool is not installed,
     /// `Err` (the package's fault, as a line) when it does not build.
     fn build(
         problem: &Problem,
         compiler: &Compiler,
         path: &Path,
-    ) -> std::result::Result<Option<Validator>, String> {
+    ) -> std::result::Result<Option<PackageValidator>, String> {
         let name = shown(problem, path);
         if let Some(tools) = script_tools(path) {
             let found = tools
@@ -202,13 +202,13 @@ impl Validator {
                 file_as_argument: tools[0] == "viva",
             };
             let path = path.to_path_buf();
-            return Ok(Some(Validator { name, path, how }));
+            return Ok(Some(PackageValidator { name, path, how }));
         }
         let built = problem
             .own_program_sources(path)
             .and_then(|sources| compiler.build_from(path, sources));
         match built {
-            Ok(Build::Ready(program)) => Ok(Some(Validator {
+            Ok(Build::Ready(program)) => Ok(Some(PackageValidator {
                 name,
                 path: path.to_path_buf(),
                 how: How::Program(program),
@@ -322,7 +322,7 @@ fn with_colon(said: &str) -> String {
 /// through the answer validators.
 struct Stage<'a> {
     what: &'static str,
-    validators: &'a [Validator],
+    validators: &'a [PackageValidator],
     file: &'a Path,
     /// The input an answer answers, its validators' first argument.
     input: Option<&'a Path>,
@@ -332,17 +332,17 @@ struct Stage<'a> {
 }
 
 /// What every case's check needs.
-struct Context<'a> {
+struct CaseChecks<'a> {
     problem: &'a Problem,
     sandbox: &'a Sandbox,
-    inputs: &'a [Validator],
-    answers: &'a [Validator],
+    inputs: &'a [PackageValidator],
+    answers: &'a [PackageValidator],
     checker: Option<&'a Program>,
     /// Every validator of the package was built (none is a script without its tool).
     complete: bool,
 }
 
-impl Context<'_> {
+impl CaseChecks<'_> {
     /// The package errors one case shows.
     fn check_case(&self, case: &DataCase) -> Vec<String> {
         let mut errors = Vec::new();
