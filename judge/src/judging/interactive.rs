@@ -192,40 +192,14 @@ impl Work<'_> {
         std::thread::scope(|scope| {
             scope.spawn(move || relay(relay_in, relay_out, validator_ended));
             let validator = scope.spawn(|| {
-                let streams = Streams {
-                    stdin: Some(from_submission),
-                    stdout: Some(to_relay),
-                    ..Streams::default()
-                };
-                let run = self.validator.run_with(
-                    Path::new("/dev/null"),
-                    self.spec.limits,
+                let streams = (from_submission, to_relay);
+                self.run_validator(
+                    streams,
                     &args,
-                    RunOptions {
-                        streams,
-                        wall_timeout: Some(submission_wall + VALIDATOR_GRACE),
-                        run_past_output_limit: false,
-                        judged: false,
-                        ..RunOptions::default()
-                    },
-                );
-                let first = !hung_up(&probe);
-                let judgement = match &run {
-                    Ok(run) => checker::judgement(self.spec, run, self.feedback),
-                    Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
-                };
-                // Ended first and did not accept (or failed): the submission's verdict is
-                // decided, so it is stopped instead of waiting for input that never comes.
-                let decides = matches!(judgement, Judgement::Fault(_))
-                    || (first && !matches!(judgement, Judgement::Accepted(_)));
-                if decides {
-                    let _ = rustix::io::write(&stop_trigger, b"x");
-                }
-                let _ = ended.send(());
-                // After an acceptance the submission's verdict is its run's: writing more
-                // must not break it by SIGPIPE, depending on when the validator ended.
-                let probe = matches!(judgement, Judgement::Accepted(_)).then_some(probe);
-                (judgement, decides, probe)
+                    submission_wall,
+                    probe,
+                    (stop_trigger, ended),
+                )
             });
             let streams = Streams {
                 stdin: Some(submission_in),
@@ -255,6 +229,54 @@ impl Work<'_> {
                 pass: 1,
             })
         })
+    }
+
+    /// The interactive validator's run, its stdin the submission's output and its stdout the
+    /// relay's input: its judgement, whether it decides the verdict (then the submission is
+    /// stopped through `stop_trigger`), and the probe kept open after an acceptance. `ended`
+    /// tells the relay that the validator ended.
+    fn run_validator(
+        &self,
+        (from_submission, to_relay): (OwnedFd, OwnedFd),
+        args: &[String],
+        submission_wall: Duration,
+        probe: OwnedFd,
+        (stop_trigger, ended): (OwnedFd, std::sync::mpsc::Sender<()>),
+    ) -> (Judgement, bool, Option<OwnedFd>) {
+        let streams = Streams {
+            stdin: Some(from_submission),
+            stdout: Some(to_relay),
+            ..Streams::default()
+        };
+        let run = self.validator.run_with(
+            Path::new("/dev/null"),
+            self.spec.limits,
+            args,
+            RunOptions {
+                streams,
+                wall_timeout: Some(submission_wall + VALIDATOR_GRACE),
+                run_past_output_limit: false,
+                judged: false,
+                ..RunOptions::default()
+            },
+        );
+        let first = !hung_up(&probe);
+        let judgement = match &run {
+            Ok(run) => checker::judgement(self.spec, run, self.feedback),
+            Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
+        };
+        // Ended first and did not accept (or failed): the submission's verdict is
+        // decided, so it is stopped instead of waiting for input that never comes.
+        let decides = matches!(judgement, Judgement::Fault(_))
+            || (first && !matches!(judgement, Judgement::Accepted(_)));
+        if decides {
+            let _ = rustix::io::write(&stop_trigger, b"x");
+        }
+        let _ = ended.send(());
+        // After an acceptance the submission's verdict is its run's: writing more
+        // must not break it by SIGPIPE, depending on when the validator ended.
+        let probe = matches!(judgement, Judgement::Accepted(_)).then_some(probe);
+        (judgement, decides, probe)
     }
 }
 
