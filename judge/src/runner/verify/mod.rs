@@ -140,8 +140,21 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
             UNKNOWN_TIME_LIMIT
         }
     };
-    // Each of the others: its first run decided at the limit if that run stands, else
-    // judged again.
+    let limits = (limit, least_limit);
+    let others = rejudge_others(&others, judged_others, limits, &under, (compiler, jobs));
+    report.rows.extend(others);
+    Ok(report)
+}
+
+/// The rows of the submissions judged beside the accepted ones, under `least_limit`: each
+/// first run decided at `limit` if that run stands, else judged again under it.
+fn rejudge_others(
+    others: &[&PlannedSubmission],
+    judged_others: Vec<SubmissionRun>,
+    (limit, least_limit): (Duration, Duration),
+    under: &dyn Fn(Duration) -> Problem,
+    (compiler, jobs): (&Compiler, usize),
+) -> Vec<Row> {
     let mut rows: Vec<Option<Row>> = vec![None; others.len()];
     let mut again: Vec<(usize, &PlannedSubmission)> = Vec::new();
     for (index, (&entry, judgement)) in others.iter().zip(judged_others).enumerate() {
@@ -162,8 +175,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     for ((index, _), judgement) in again.into_iter().zip(judged) {
         rows[index] = Some(judgement.row());
     }
-    report.rows.extend(rows.into_iter().flatten());
-    Ok(report)
+    rows.into_iter().flatten().collect()
 }
 
 /// The time limit the slowest accepted run implies, and how it was found.
