@@ -4,8 +4,6 @@
 pub(crate) mod compiler;
 pub(crate) mod handin;
 pub(crate) mod harness;
-#[cfg(test)]
-mod harness_old;
 pub(crate) mod language;
 pub(crate) mod online_judges;
 pub(crate) mod program;
