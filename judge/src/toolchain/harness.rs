@@ -461,6 +461,9 @@ fn rust(signature: &Signature) -> String {
 const RUST: &str = include_str!("harness/judge_call.rs.txt");
 
 #[cfg(test)]
+pub(crate) mod builds;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
