@@ -471,6 +471,9 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
 }
 
 #[cfg(test)]
+mod builds;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
