@@ -22,125 +22,18 @@ use crate::runner::interrupt::Deferred;
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::online_judges::ScaffoldKind;
 
-const STATEMENT: &str = "# {id}\n\n\
-Write the task and its input and output format here, in your own words.\n\n\
-Until then the templates solve a placeholder task: {task}.\n";
+const STATEMENT: &str = include_str!("scaffold/statement.md");
 
-const REFERENCE: &str = r#"//! Reference for {id}: a brute force written to be obviously right, not fast. Expected
-//! outputs come from here, never from the solution.
-//! Template: {task}.
+const REFERENCE: &str = include_str!("scaffold/reference.rs.txt");
 
-use std::io::Read;
+const GENERATOR: &str = include_str!("scaffold/gen.rs.txt");
 
-fn main() {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).unwrap();
-{reference}}
-"#;
-
-const GENERATOR: &str = r#"//! Generator for {id}: `gen SEED [count=N]` prints one input; the same arguments always
-//! give the same bytes.
-//! Template: {input}.
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut state: u64 = args.first().and_then(|seed| seed.parse().ok()).unwrap_or_else(|| {
-        eprintln!("usage: gen SEED [count=N]");
-        std::process::exit(2);
-    });
-    let mut count = 10;
-    for arg in &args[1..] {
-        match arg.split_once('=') {
-            Some(("count", value)) => count = value.parse().unwrap_or(10),
-            _ => {
-                eprintln!("unknown argument `{arg}`");
-                std::process::exit(2);
-            }
-        }
-    }
-    // splitmix64
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-{generator}}
-
-/// `n` random integers from -1000 to 1000 on one line.
-fn line(next: &mut impl FnMut() -> u64, n: u64) -> String {
-    let numbers: Vec<String> = (0..n).map(|_| ((next() % 2001) as i64 - 1000).to_string()).collect();
-    numbers.join(" ")
-}
-"#;
-
-const VALIDATOR: &str = r#"//! Validator for {id}: reads one input on stdin and exits 0 when the statement allows it,
-//! else 1 with the line and what is wrong on stderr. `judge add`, `gen`, `bless` and `stress`
-//! ask it before a case is written. Template: {input}; write this problem's constraints here,
-//! exactly as its statement gives them.
-
-use std::io::Read;
-use std::ops::RangeInclusive;
-use std::process::exit;
-
-fn reject(line: usize, what: &str) -> ! {
-    eprintln!("line {line}: {what}");
-    exit(1);
-}
-
-/// Line `number` (from 1) of the input.
-fn line<'a>(lines: &[&'a str], number: usize) -> &'a str {
-    lines.get(number - 1).copied().unwrap_or_else(|| reject(number, "the input ends too early"))
-}
-
-/// The integers of `text` (line `number`), separated by `separator`, each within `bounds` and
-/// written as a judge writes it (no sign `+`, no leading zero).
-fn integers(text: &str, number: usize, separator: &str, bounds: RangeInclusive<i64>) -> Vec<i64> {
-    let integer = |token: &str| {
-        let digits = token.strip_prefix('-').unwrap_or(token);
-        let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-        let canonical = plain && (digits == "0" || !digits.starts_with('0')) && token != "-0";
-        match token.parse::<i64>() {
-            Ok(value) if canonical && bounds.contains(&value) => value,
-            _ => reject(
-                number,
-                &format!("expected an integer from {} to {}, got {token:?}", bounds.start(), bounds.end()),
-            ),
-        }
-    };
-    text.split(separator).map(integer).collect()
-}
-
-fn main() {
-    let mut input = String::new();
-    if std::io::stdin().read_to_string(&mut input).is_err() {
-        reject(1, "the input is not text");
-    }
-    let Some(body) = input.strip_suffix('\n') else {
-        reject(1, "the input must end with a newline");
-    };
-    let lines: Vec<&str> = body.split('\n').collect();
-{validator}}
-"#;
+const VALIDATOR: &str = include_str!("scaffold/validator.rs.txt");
 
 /// The `[[generate]]` entry starts commented out: its cases would come from the placeholder
 /// generator and reference, and a recipe whose cases were never generated fails `gen --check`
 /// (and with it `cargo test`) for a problem that has only its samples and a solution.
-const RECIPE: &str = r#"# `judge gen` makes tests/<group>/<name>.in from `gen <args>` and the .out from reference.rs, one case
-# per seed (`{seed}` replaced). Uncomment once gen.rs and reference.rs are this problem's own.
-# [[generate]]
-# group = "random"
-# name = "r-{seed}"
-# args = "{seed} count=10"
-# seeds = [1, 5]
-
-# `judge stress` runs `gen` with fresh seeds and `{size}` = size.
-[stress]
-args = "{seed} count={size}"
-size = 10
-{layout}
-"#;
+const RECIPE: &str = include_str!("scaffold/generators.toml");
 
 /// The placeholder task in the profile's convention, as its solution templates read and write
 /// it, so that the reference, the generator and `judge stress` agree with them.
@@ -258,73 +151,18 @@ fn counted_cases(case: &str, answer: &str) -> Placeholder {
     }
 }
 
-const SOLUTION: &str = r#"use std::io::{self, Read, Write};
-
-fn main() {
-    let mut input = String::new();
-    io::stdin().read_to_string(&mut input).unwrap();
-    let sum: i64 = input.split_ascii_whitespace().map(|t| t.parse::<i64>().unwrap()).sum();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    writeln!(out, "{sum}").unwrap();
-}
-"#;
+const SOLUTION: &str = include_str!("scaffold/solution.rs.txt");
 
 /// A SW Expert Academy program: the number of cases T, then `#t answer` for each.
-const SOLUTION_SWEA: &str = r##"use std::io::{self, Read, Write};
-
-fn main() {
-    let mut input = String::new();
-    io::stdin().read_to_string(&mut input).unwrap();
-    let mut tokens = input.split_ascii_whitespace();
-    let cases: usize = tokens.next().unwrap().parse().unwrap();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for case in 1..=cases {
-        // Read this case's input from `tokens` here.
-        let n: usize = tokens.next().unwrap().parse().unwrap();
-        let answer: i64 = tokens.by_ref().take(n).map(|t| t.parse::<i64>().unwrap()).sum();
-        writeln!(out, "#{case} {answer}").unwrap();
-    }
-}
-"##;
+const SOLUTION_SWEA: &str = include_str!("scaffold/solution_swea.rs.txt");
 
 /// A Codeforces program: the number of test cases t, then an answer line for each.
-const SOLUTION_CODEFORCES: &str = r#"use std::io::{self, Read, Write};
-
-fn main() {
-    let mut input = String::new();
-    io::stdin().read_to_string(&mut input).unwrap();
-    let mut tokens = input.split_ascii_whitespace();
-    let mut next = || tokens.next().unwrap().parse::<i64>().unwrap();
-    let t = next();
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    for _ in 0..t {
-        // Read this test case from `next()` here.
-        let n = next();
-        let answer: i64 = (0..n).map(|_| next()).sum();
-        writeln!(out, "{answer}").unwrap();
-    }
-}
-"#;
+const SOLUTION_CODEFORCES: &str = include_str!("scaffold/solution_codeforces.rs.txt");
 
 /// A Programmers function: the judge calls `solution`; the adapter below the marker lets
 /// `judge` run it on the cases (one call per line) and is not pasted (Programmers takes no
 /// Rust; the Python file is the one to hand in).
-const SOLUTION_PROGRAMMERS: &str = r#"fn solution(numbers: Vec<i64>) -> i64 {
-    numbers.iter().sum()
-}
-
-// --- stdin adapter: not submitted. One call per line (`[1, 2, 3]`), its result on a line.
-fn main() {
-    use std::io::Read;
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).unwrap();
-    for call in input.lines().filter(|line| !line.trim().is_empty()) {
-        let list = call.trim().trim_start_matches('[').trim_end_matches(']');
-        let numbers = list.split(',').filter(|n| !n.trim().is_empty());
-        println!("{}", solution(numbers.map(|n| n.trim().parse().unwrap()).collect()));
-    }
-}
-"#;
+const SOLUTION_PROGRAMMERS: &str = include_str!("scaffold/solution_programmers.rs.txt");
 
 /// The solution template in a judge's convention (Baekjoon and Kattis: a plain program).
 fn solution_template(kind: ScaffoldKind) -> &'static str {
@@ -337,30 +175,11 @@ fn solution_template(kind: ScaffoldKind) -> &'static str {
 }
 
 /// SW Expert Academy in Python, which it takes (Rust it does not).
-const PYTHON_SWEA: &str = r##"import sys
-
-
-def main():
-    tokens = sys.stdin.read().split()
-    cases, at = int(tokens[0]), 1
-    out = []
-    for case in range(1, cases + 1):
-        # Read this case's input from `tokens` here.
-        n = int(tokens[at])
-        answer = sum(int(token) for token in tokens[at + 1 : at + 1 + n])
-        at += 1 + n
-        out.append(f"#{case} {answer}")
-    print("\n".join(out))
-
-
-main()
-"##;
+const PYTHON_SWEA: &str = include_str!("scaffold/solution_swea.py");
 
 /// Programmers in Python, which it takes: the function alone, as its editor starts it; the
 /// judge calls it (`function` in problem.toml).
-const PYTHON_PROGRAMMERS: &str = r#"def solution(numbers):
-    return sum(numbers)
-"#;
+const PYTHON_PROGRAMMERS: &str = include_str!("scaffold/solution_programmers.py");
 
 /// A second template, in Python, for the judges that take no Rust: it is the file to submit.
 pub fn python_template(profile: Profile) -> Option<&'static str> {
@@ -549,15 +368,18 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
         }
     };
     let placeholder = placeholder(kind);
+    // The templates are files of their own language (`scaffold/`): a placeholder is an
+    // identifier in a comment, or a whole comment line where a body of code goes, so that
+    // each file stays what its tools read. No value holds a placeholder's name.
     let fill = |template: &str| {
         template
-            .replace("{id}", id)
-            .replace("{task}", placeholder.task)
-            .replace("{input}", placeholder.input)
-            .replace("{reference}", &placeholder.reference)
-            .replace("{generator}", placeholder.generator)
-            .replace("{validator}", placeholder.validator)
-            .replace("{layout}", placeholder.layout)
+            .replace("PROBLEM_ID", id)
+            .replace("PLACEHOLDER_TASK", placeholder.task)
+            .replace("PLACEHOLDER_INPUT", placeholder.input)
+            .replace("    // REFERENCE_BODY\n", &placeholder.reference)
+            .replace("    // GENERATOR_BODY\n", placeholder.generator)
+            .replace("    // VALIDATOR_BODY\n", placeholder.validator)
+            .replace("# STRESS_LAYOUT", placeholder.layout)
     };
     let mut files = match imported {
         None => vec![
@@ -654,6 +476,9 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
     }
     Ok(Some(document.to_string()))
 }
+
+#[cfg(test)]
+mod builds;
 
 #[cfg(test)]
 mod tests {

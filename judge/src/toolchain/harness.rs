@@ -206,6 +206,33 @@ pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Op
     })
 }
 
+/// `template` with each placeholder replaced by its value, in one pass, so that a value (a
+/// user's file name) is never searched for placeholders itself. The placeholders are
+/// identifiers or comments of the template's own language, so its file stays source that
+/// the language's tools read.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut filled = String::with_capacity(template.len());
+    let mut rest = template;
+    loop {
+        let next = values
+            .iter()
+            .filter_map(|&(placeholder, value)| Some((rest.find(placeholder)?, placeholder, value)))
+            .min_by_key(|&(at, _, _)| at);
+        let Some((at, placeholder, value)) = next else {
+            break;
+        };
+        filled.push_str(&rest[..at]);
+        filled.push_str(value);
+        rest = &rest[at + placeholder.len()..];
+    }
+    filled.push_str(rest);
+    filled
+}
+
+/// The line of the C++ and Rust callers where each argument is read: replaced, newline and
+/// all, by one read per parameter.
+const READ_ARGUMENTS: &str = "        // READ_ARGUMENTS\n";
+
 fn python(signature: &Signature, user_file: &str) -> String {
     let doubles: Vec<&str> = signature
         .parameters
@@ -215,100 +242,35 @@ fn python(signature: &Signature, user_file: &str) -> String {
             _ => "False",
         })
         .collect();
-    PYTHON
-        .replace("{user}", &format!("{user_file:?}"))
-        .replace("{name}", &signature.name)
-        .replace("{count}", &signature.parameters.len().to_string())
-        .replace("{signature}", &signature.to_string())
-        .replace("{doubles}", &doubles.join(", "))
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        PYTHON,
+        &[
+            ("USER_FILE", &format!("{user_file:?}")),
+            ("FUNCTION_NAME", &signature.name),
+            ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
+            ("CALLED_SIGNATURE", &signature.to_string()),
+            ("DOUBLE_FLAGS", &doubles.join(", ")),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
-const PYTHON: &str = r#"# Written by the judge: calls {name} once per input line.
-import importlib.util, inspect, json, os, sys, time
-
-spec = importlib.util.spec_from_file_location("solution_file", os.path.join(os.path.dirname(os.path.abspath(__file__)), {user}))
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-function = getattr(module, "{name}", None)
-if not callable(function):
-    sys.exit("no function `{name}` in " + {user} + ": the judge calls `{signature}`")
-try:
-    count = len(inspect.signature(function).parameters)
-except (TypeError, ValueError):
-    count = {count}
-if count != {count}:
-    sys.exit("`{name}` takes " + str(count) + " parameters in " + {user} + ": the judge calls `{signature}`")
-DOUBLES = [{doubles}]
-
-
-def floats(value):
-    return [floats(item) for item in value] if isinstance(value, list) else float(value)
-
-
-def show(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(item) for item in value) + "]"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-times = []
-for line in sys.stdin.read().splitlines():
-    if not line.strip():
-        continue
-    arguments = json.loads("[" + line + "]")
-    arguments = [floats(a) if double else a for a, double in zip(arguments, DOUBLES)]
-    start = time.process_time()
-    result = function(*arguments)
-    times.append(round((time.process_time() - start) * 1e6))
-    print(show(result))
-sys.stdout.flush()
-sys.stderr.write("\n{marker}" + ",".join(map(str, times)) + "\n")
-"#;
+const PYTHON: &str = include_str!("harness/judge_call.py");
 
 fn javascript(signature: &Signature, user_file: &str) -> String {
-    JAVASCRIPT
-        .replace("{user}", &format!("{user_file:?}"))
-        .replace("{name}", &signature.name)
-        .replace("{count}", &signature.parameters.len().to_string())
-        .replace("{signature}", &signature.to_string())
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        JAVASCRIPT,
+        &[
+            ("USER_FILE", &format!("{user_file:?}")),
+            ("FUNCTION_NAME", &signature.name),
+            ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
+            ("CALLED_SIGNATURE", &signature.to_string()),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
-const JAVASCRIPT: &str = r#"// Written by the judge: calls {name} once per input line.
-const fs = require("fs");
-const path = require("path");
-const code = fs.readFileSync(path.join(__dirname, {user}), "utf8");
-const found = new Function("require", "module", "exports",
-    code + "\nreturn typeof {name} === 'function' ? {name} : undefined;")(require, { exports: {} }, {});
-if (typeof found !== "function") {
-    console.error("no function `{name}` in " + {user} + ": the judge calls `{signature}`");
-    process.exit(1);
-}
-if (found.length !== {count}) {
-    console.error("`{name}` takes " + found.length + " parameters in " + {user} + ": the judge calls `{signature}`");
-    process.exit(1);
-}
-const show = (value) => typeof value === "string" ? JSON.stringify(value)
-    : Array.isArray(value) ? "[" + value.map(show).join(", ") + "]" : String(value);
-const times = [];
-let out = "";
-for (const line of fs.readFileSync(0, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const args = JSON.parse("[" + line + "]");
-    const start = process.cpuUsage();
-    const result = found(...args);
-    const used = process.cpuUsage(start);
-    times.push(used.user + used.system);
-    out += show(result) + "\n";
-}
-process.stdout.write(out);
-process.stderr.write("\n{marker}" + times.join(",") + "\n");
-"#;
+const JAVASCRIPT: &str = include_str!("harness/judge_call.js");
 
 /// A type as Java spells it.
 fn java_type(kind: &Type) -> String {
@@ -357,122 +319,18 @@ fn java(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| java_conversion(kind, &format!("arguments.get({i})"), &mut helpers))
         .collect();
-    JAVA.replace("{class}", JAVA_CLASS)
-        .replace("{name}", &signature.name)
-        .replace("{arguments}", &arguments.join(", "))
-        .replace("{helpers}", &helpers.concat())
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        JAVA,
+        &[
+            ("FUNCTION_NAME", &signature.name),
+            ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("    // CONVERSION_HELPERS", &helpers.concat()),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
-const JAVA: &str = r#"// Written by the judge: calls Solution.{name} once per input line.
-import java.io.*;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.*;
-
-public class {class} {
-    static String text;
-    static int at;
-
-    static void skip() { while (at < text.length() && Character.isWhitespace(text.charAt(at))) at++; }
-
-    static Object value() {
-        skip();
-        char c = text.charAt(at);
-        if (c == '[') {
-            at++;
-            List<Object> list = new ArrayList<>();
-            skip();
-            if (text.charAt(at) == ']') { at++; return list; }
-            while (true) {
-                list.add(value());
-                skip();
-                if (text.charAt(at++) == ']') return list;
-            }
-        }
-        if (c == '"') {
-            StringBuilder s = new StringBuilder();
-            at++;
-            while (text.charAt(at) != '"') {
-                char d = text.charAt(at++);
-                if (d == '\\') {
-                    char e = text.charAt(at++);
-                    switch (e) {
-                        case 'n': s.append('\n'); break;
-                        case 't': s.append('\t'); break;
-                        case 'u': s.append((char) Integer.parseInt(text.substring(at, at + 4), 16)); at += 4; break;
-                        default: s.append(e);
-                    }
-                } else s.append(d);
-            }
-            at++;
-            return s.toString();
-        }
-        if (text.startsWith("true", at)) { at += 4; return Boolean.TRUE; }
-        if (text.startsWith("false", at)) { at += 5; return Boolean.FALSE; }
-        int start = at;
-        while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) at++;
-        String number = text.substring(start, at);
-        if (number.matches("-?\\d+")) return Long.parseLong(number);
-        return Double.parseDouble(number);
-    }
-
-    static int asInt(Object value) { return ((Number) value).intValue(); }
-    static long asLong(Object value) { return ((Number) value).longValue(); }
-    static double asDouble(Object value) { return ((Number) value).doubleValue(); }
-    static boolean asBoolean(Object value) { return (Boolean) value; }
-    static String asString(Object value) { return (String) value; }
-{helpers}
-    static String show(Object value) {
-        if (value == null) return "null";
-        if (value.getClass().isArray()) {
-            StringJoiner joined = new StringJoiner(", ", "[", "]");
-            for (int i = 0; i < java.lang.reflect.Array.getLength(value); i++)
-                joined.add(show(java.lang.reflect.Array.get(value, i)));
-            return joined.toString();
-        }
-        if (value instanceof List) {
-            StringJoiner joined = new StringJoiner(", ", "[", "]");
-            for (Object item : (List<?>) value) joined.add(show(item));
-            return joined.toString();
-        }
-        if (value instanceof String) {
-            String s = (String) value;
-            return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
-        }
-        return String.valueOf(value);
-    }
-
-    public static void main(String[] args) throws IOException {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
-        ThreadMXBean clock = ManagementFactory.getThreadMXBean();
-        StringBuilder out = new StringBuilder();
-        StringJoiner times = new StringJoiner(",");
-        Solution solution = new Solution();
-        for (String line; (line = in.readLine()) != null; ) {
-            if (line.trim().isEmpty()) continue;
-            text = line;
-            at = 0;
-            List<Object> arguments = new ArrayList<>();
-            while (true) {
-                skip();
-                if (at >= text.length()) break;
-                arguments.add(value());
-                skip();
-                if (at < text.length() && text.charAt(at) == ',') at++;
-            }
-            long start = clock.getCurrentThreadCpuTime();
-            Object result = solution.{name}({arguments});
-            times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
-            out.append(show(result)).append('\n');
-        }
-        System.out.print(out);
-        System.out.flush();
-        System.err.println();
-        System.err.println("{marker}" + times);
-    }
-}
-"#;
+const JAVA: &str = include_str!("harness/JudgeCall.java");
 
 /// A type as C++ spells it (by value, as Programmers' C++ templates take parameters).
 fn cpp_type(kind: &Type) -> String {
@@ -506,116 +364,20 @@ fn cpp(signature: &Signature) -> String {
     let arguments: Vec<String> = (0..signature.parameters.len())
         .map(|i| format!("std::move(a{i})"))
         .collect();
-    CPP.replace("{returns}", &cpp_type(&signature.returns))
-        .replace("{name}", &signature.name)
-        .replace("{parameters}", &parameters.join(", "))
-        .replace("{reads}", &reads)
-        .replace("{arguments}", &arguments.join(", "))
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        CPP,
+        &[
+            ("RETURN_TYPE", &cpp_type(&signature.returns)),
+            ("FUNCTION_NAME", &signature.name),
+            ("PARAMETER_LIST", &parameters.join(", ")),
+            (READ_ARGUMENTS, &reads),
+            ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
-const CPP: &str = r#"// Written by the judge: calls {name} once per input line.
-#include <cctype>
-#include <charconv>
-#include <ctime>
-#include <iostream>
-#include <string>
-#include <vector>
-
-{returns} {name}({parameters});
-
-namespace judge_call {
-struct Cursor {
-    const std::string& text;
-    size_t at;
-    void skip() { while (at < text.size() && std::isspace((unsigned char)text[at])) at++; }
-    void comma() { skip(); if (at < text.size() && text[at] == ',') at++; }
-};
-template <class T> struct Read;
-template <> struct Read<long long> {
-    static long long of(Cursor& c) { c.skip(); size_t used; long long v = std::stoll(c.text.substr(c.at), &used); c.at += used; return v; }
-};
-template <> struct Read<int> { static int of(Cursor& c) { return (int)Read<long long>::of(c); } };
-template <> struct Read<double> {
-    static double of(Cursor& c) { c.skip(); size_t used; double v = std::stod(c.text.substr(c.at), &used); c.at += used; return v; }
-};
-template <> struct Read<bool> {
-    static bool of(Cursor& c) { c.skip(); bool v = c.text.compare(c.at, 4, "true") == 0; c.at += v ? 4 : 5; return v; }
-};
-template <> struct Read<std::string> {
-    static std::string of(Cursor& c) {
-        c.skip();
-        std::string s;
-        c.at++;
-        while (c.text[c.at] != '"') {
-            char d = c.text[c.at++];
-            if (d == '\\') {
-                char e = c.text[c.at++];
-                s += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-            } else s += d;
-        }
-        c.at++;
-        return s;
-    }
-};
-template <class T> struct Read<std::vector<T>> {
-    static std::vector<T> of(Cursor& c) {
-        std::vector<T> v;
-        c.skip();
-        c.at++;
-        c.skip();
-        if (c.text[c.at] == ']') { c.at++; return v; }
-        while (true) {
-            v.push_back(Read<T>::of(c));
-            c.skip();
-            if (c.text[c.at++] == ']') return v;
-        }
-    }
-};
-void show(std::ostream& o, long long v) { o << v; }
-void show(std::ostream& o, int v) { o << v; }
-void show(std::ostream& o, bool v) { o << (v ? "true" : "false"); }
-void show(std::ostream& o, double v) {
-    char buffer[64];
-    auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-    std::string s(buffer, end);
-    if (s.find_first_of(".eni") == std::string::npos) s += ".0";
-    o << s;
-}
-void show(std::ostream& o, const std::string& v) {
-    o << '"';
-    for (char ch : v) { if (ch == '"' || ch == '\\') o << '\\'; if (ch == '\n') { o << "\\n"; continue; } o << ch; }
-    o << '"';
-}
-template <class T> void show(std::ostream& o, const std::vector<T>& v) {
-    o << '[';
-    for (size_t i = 0; i < v.size(); i++) { if (i) o << ", "; show(o, (T)v[i]); }
-    o << ']';
-}
-long long cpu_us() {
-    timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
-}
-}  // namespace judge_call
-
-int main() {
-    std::ios::sync_with_stdio(false);
-    std::string line, times;
-    while (std::getline(std::cin, line)) {
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        judge_call::Cursor c{line, 0};
-{reads}        long long start = judge_call::cpu_us();
-        auto result = {name}({arguments});
-        long long used = judge_call::cpu_us() - start;
-        times += (times.empty() ? "" : ",") + std::to_string(used);
-        judge_call::show(std::cout, result);
-        std::cout << '\n';
-    }
-    std::cout.flush();
-    std::cerr << "\n{marker}" << times << "\n";
-}
-"#;
+const CPP: &str = include_str!("harness/judge_call.cpp");
 
 /// A type as Kotlin spells it, as Programmers' Kotlin templates do (`IntArray` for `int[]`).
 fn kotlin_type(kind: &Type) -> String {
@@ -664,99 +426,17 @@ fn kotlin(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| kotlin_conversion(kind, &format!("arguments[{i}]")))
         .collect();
-    KOTLIN
-        .replace("{name}", &signature.name)
-        .replace("{arguments}", &arguments.join(", "))
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        KOTLIN,
+        &[
+            ("FUNCTION_NAME", &signature.name),
+            ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
-const KOTLIN: &str = r#"// Written by the judge: calls Solution().{name} once per input line.
-import java.lang.management.ManagementFactory
-
-private class JudgeCallReader(val text: String) {
-    var at = 0
-    fun skip() { while (at < text.length && text[at].isWhitespace()) at++ }
-    fun value(): Any? {
-        skip()
-        val c = text[at]
-        if (c == '[') {
-            at++
-            val list = ArrayList<Any?>()
-            skip()
-            if (text[at] == ']') { at++; return list }
-            while (true) {
-                list.add(value())
-                skip()
-                if (text[at++] == ']') return list
-            }
-        }
-        if (c == '"') {
-            val s = StringBuilder()
-            at++
-            while (text[at] != '"') {
-                val d = text[at++]
-                if (d == '\\') {
-                    val e = text[at++]
-                    when (e) {
-                        'n' -> s.append('\n')
-                        't' -> s.append('\t')
-                        'u' -> { s.append(text.substring(at, at + 4).toInt(16).toChar()); at += 4 }
-                        else -> s.append(e)
-                    }
-                } else s.append(d)
-            }
-            at++
-            return s.toString()
-        }
-        if (text.startsWith("true", at)) { at += 4; return true }
-        if (text.startsWith("false", at)) { at += 5; return false }
-        val start = at
-        while (at < text.length && "+-0123456789.eE".indexOf(text[at]) >= 0) at++
-        val number = text.substring(start, at)
-        return number.toLongOrNull() ?: number.toDouble()
-    }
-}
-
-private fun judgeCallShow(value: Any?): String = when (value) {
-    null -> "null"
-    is String -> "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\""
-    is IntArray -> value.joinToString(", ", "[", "]")
-    is LongArray -> value.joinToString(", ", "[", "]")
-    is DoubleArray -> value.joinToString(", ", "[", "]")
-    is BooleanArray -> value.joinToString(", ", "[", "]")
-    is Array<*> -> value.joinToString(", ", "[", "]") { judgeCallShow(it) }
-    is Iterable<*> -> value.joinToString(", ", "[", "]") { judgeCallShow(it) }
-    else -> value.toString()
-}
-
-fun main() {
-    val clock = ManagementFactory.getThreadMXBean()
-    val out = StringBuilder()
-    val times = ArrayList<Long>()
-    val solution = Solution()
-    while (true) {
-        val line = readLine() ?: break
-        if (line.isBlank()) continue
-        val reader = JudgeCallReader(line)
-        val arguments = ArrayList<Any?>()
-        while (true) {
-            reader.skip()
-            if (reader.at >= line.length) break
-            arguments.add(reader.value())
-            reader.skip()
-            if (reader.at < line.length && line[reader.at] == ',') reader.at++
-        }
-        val start = clock.currentThreadCpuTime
-        val result = solution.{name}({arguments})
-        times.add((clock.currentThreadCpuTime - start) / 1000)
-        out.append(judgeCallShow(result)).append('\n')
-    }
-    print(out)
-    System.out.flush()
-    System.err.println()
-    System.err.println("{marker}" + times.joinToString(","))
-}
-"#;
+const KOTLIN: &str = include_str!("harness/JudgeCall.kt");
 
 fn rust(signature: &Signature) -> String {
     let count = signature.parameters.len();
@@ -766,240 +446,22 @@ fn rust(signature: &Signature) -> String {
         })
         .collect();
     let arguments: Vec<String> = (0..count).map(|i| format!("a{i}")).collect();
-    RUST.replace("{name}", &signature.name)
-        .replace("{reads}", &reads)
-        .replace("{arguments}", &arguments.join(", "))
-        .replace("{marker}", CALL_TIMES)
+    fill(
+        RUST,
+        &[
+            ("FUNCTION_NAME", &signature.name),
+            (READ_ARGUMENTS, &reads),
+            ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
 }
 
 /// Appended after the user's last line: each argument's type is the parameter's, inferred.
-const RUST: &str = r#"
-// Written by the judge, after the file: calls {name} once per input line.
-#[allow(dead_code)]
-mod judge_call {
-    pub struct Cursor<'a> {
-        text: &'a [u8],
-        at: usize,
-    }
+const RUST: &str = include_str!("harness/judge_call.rs.txt");
 
-    impl<'a> Cursor<'a> {
-        pub fn new(text: &'a str) -> Self {
-            Cursor { text: text.as_bytes(), at: 0 }
-        }
-        fn peek(&self) -> Option<u8> {
-            self.text.get(self.at).copied()
-        }
-        fn skip(&mut self) {
-            while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
-                self.at += 1;
-            }
-        }
-        pub fn comma(&mut self) {
-            self.skip();
-            if self.peek() == Some(b',') {
-                self.at += 1;
-            }
-        }
-        fn token(&mut self) -> &'a str {
-            self.skip();
-            let start = self.at;
-            while self.peek().is_some_and(|b| b != b',' && b != b']' && !b.is_ascii_whitespace()) {
-                self.at += 1;
-            }
-            std::str::from_utf8(&self.text[start..self.at]).unwrap_or("")
-        }
-    }
-
-    pub trait Read: Sized {
-        fn read(c: &mut Cursor) -> Self;
-    }
-
-    macro_rules! numbers {
-        ($($t:ty),*) => {$(
-            impl Read for $t {
-                fn read(c: &mut Cursor) -> Self {
-                    let token = c.token();
-                    token.parse().unwrap_or_else(|_| panic!("`{token}` is not a {}", stringify!($t)))
-                }
-            }
-        )*};
-    }
-    numbers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
-
-    impl Read for bool {
-        fn read(c: &mut Cursor) -> Self {
-            c.token() == "true"
-        }
-    }
-
-    impl Read for String {
-        fn read(c: &mut Cursor) -> Self {
-            c.skip();
-            c.at += 1;
-            let mut bytes = Vec::new();
-            while let Some(b) = c.peek() {
-                c.at += 1;
-                match b {
-                    b'"' => break,
-                    b'\\' => {
-                        let escaped = c.peek().unwrap_or(b'\\');
-                        c.at += 1;
-                        match escaped {
-                            b'n' => bytes.push(b'\n'),
-                            b't' => bytes.push(b'\t'),
-                            b'u' => {
-                                let hex = std::str::from_utf8(&c.text[c.at..c.at + 4]).unwrap_or("0");
-                                c.at += 4;
-                                let unit = char::from_u32(u32::from_str_radix(hex, 16).unwrap_or(0));
-                                let mut buffer = [0; 4];
-                                bytes.extend_from_slice(unit.unwrap_or('?').encode_utf8(&mut buffer).as_bytes());
-                            }
-                            other => bytes.push(other),
-                        }
-                    }
-                    other => bytes.push(other),
-                }
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
-        }
-    }
-
-    impl Read for char {
-        fn read(c: &mut Cursor) -> Self {
-            String::read(c).chars().next().unwrap_or('\0')
-        }
-    }
-
-    impl<T: Read> Read for Vec<T> {
-        fn read(c: &mut Cursor) -> Self {
-            c.skip();
-            c.at += 1;
-            let mut items = Vec::new();
-            c.skip();
-            if c.peek() == Some(b']') {
-                c.at += 1;
-                return items;
-            }
-            loop {
-                items.push(T::read(c));
-                c.skip();
-                let end = c.peek();
-                c.at += 1;
-                if end != Some(b',') {
-                    return items;
-                }
-            }
-        }
-    }
-
-    pub trait Show {
-        fn show(&self, out: &mut String);
-    }
-
-    macro_rules! integers {
-        ($($t:ty),*) => {$(
-            impl Show for $t {
-                fn show(&self, out: &mut String) {
-                    out.push_str(&self.to_string());
-                }
-            }
-        )*};
-    }
-    integers!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, bool);
-
-    impl Show for f64 {
-        fn show(&self, out: &mut String) {
-            let text = self.to_string();
-            out.push_str(&text);
-            if !text.contains(['.', 'e', 'i', 'N']) {
-                out.push_str(".0");
-            }
-        }
-    }
-
-    impl Show for f32 {
-        fn show(&self, out: &mut String) {
-            f64::from(*self).show(out)
-        }
-    }
-
-    impl Show for str {
-        fn show(&self, out: &mut String) {
-            out.push('"');
-            for character in self.chars() {
-                match character {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    '\t' => out.push_str("\\t"),
-                    other => out.push(other),
-                }
-            }
-            out.push('"');
-        }
-    }
-
-    impl Show for String {
-        fn show(&self, out: &mut String) {
-            self.as_str().show(out)
-        }
-    }
-
-    impl Show for char {
-        fn show(&self, out: &mut String) {
-            self.to_string().show(out)
-        }
-    }
-
-    impl<T: Show + ?Sized> Show for &T {
-        fn show(&self, out: &mut String) {
-            (**self).show(out)
-        }
-    }
-
-    impl<T: Show> Show for [T] {
-        fn show(&self, out: &mut String) {
-            out.push('[');
-            for (i, item) in self.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                item.show(out);
-            }
-            out.push(']');
-        }
-    }
-
-    impl<T: Show> Show for Vec<T> {
-        fn show(&self, out: &mut String) {
-            self.as_slice().show(out)
-        }
-    }
-
-    /// This thread's CPU time in microseconds (the scheduler's count, in nanoseconds).
-    pub fn cpu_us() -> u64 {
-        let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-        stat.split_whitespace().next().and_then(|ns| ns.parse::<u64>().ok()).unwrap_or(0) / 1000
-    }
-}
-
-fn main() {
-    use std::io::Read as _;
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).unwrap();
-    let (mut out, mut times) = (String::new(), Vec::new());
-    for line in input.lines().filter(|line| !line.trim().is_empty()) {
-        let mut c = judge_call::Cursor::new(line);
-{reads}        let start = judge_call::cpu_us();
-        let result = {name}({arguments});
-        times.push((judge_call::cpu_us() - start).to_string());
-        judge_call::Show::show(&result, &mut out);
-        out.push('\n');
-    }
-    print!("{out}");
-    eprintln!("\n{marker}{}", times.join(","));
-}
-"#;
+#[cfg(test)]
+pub(crate) mod builds;
 
 #[cfg(test)]
 mod tests {
@@ -1016,6 +478,11 @@ mod tests {
         assert!(differs("fn solution(a: HashMap<i32, i32>) -> i64 { 0 }"));
         assert!(differs("fn solution() -> i64 { 0 }"));
         assert!(differs("fn solution(a: i32, b: i32, c: i32) -> i64 { 0 }"));
+    }
+
+    #[test]
+    fn the_java_caller_declares_the_class_the_jvm_starts() {
+        assert!(JAVA.contains(&format!("\npublic class {JAVA_CLASS} {{\n")));
     }
 
     #[test]

@@ -1,0 +1,2 @@
+def solution(numbers):
+    return sum(numbers)

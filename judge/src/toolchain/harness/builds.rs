@@ -1,0 +1,225 @@
+//! Each caller, as the judge writes it for a small Programmers-style function, built by its
+//! own language's compiler and run on two calls: the templates are only ever seen by those
+//! compilers when a user runs them, so this is where a slip in one shows.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::{placement, source, Placement, CALL_TIMES};
+use crate::toolchain::language::{LanguageId, LANGUAGES};
+use crate::toolchain::signature::Signature;
+
+/// Whether `tool` is on `PATH`. When it is not, the test says so and goes on without it,
+/// except on CI (`CI` set) for a tool that `.ci/run`'s machine is meant to have.
+pub(crate) fn present(tool: &str, needed_on_ci: bool) -> bool {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()) {
+        return true;
+    }
+    assert!(
+        !needed_on_ci || std::env::var_os("CI").is_none(),
+        "CI builds every template: install {tool}"
+    );
+    eprintln!("no {tool} on PATH: its templates are not built here");
+    false
+}
+
+/// Starts every command at once, so that the builds overlap, and fails naming each one that
+/// did not succeed, with what it said.
+pub(crate) fn all_succeed(commands: Vec<Command>) {
+    let started: Vec<_> = commands
+        .into_iter()
+        .map(|mut command| {
+            let shown = format!("{command:?}");
+            let child = command
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|error| panic!("{shown}: {error}"));
+            (shown, child)
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for (shown, child) in started {
+        let output = child.wait_with_output().unwrap();
+        if !output.status.success() {
+            failed.push(format!(
+                "{shown}: {}\n{}{}",
+                output.status,
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+const SIGNATURE: &str = "solution(words: string[], k: int) -> int[]";
+const CALLS: &str = "[\"ab\", \"c\"], 1\n\n[\"abcd\"], 10\n";
+const RESULTS: &str = "[3, 2]\n[14]\n";
+
+/// The user's file in each language: each word's length plus `k`, as Programmers' editor
+/// would start it.
+fn user_file(id: LanguageId) -> (&'static str, &'static str) {
+    match id {
+        LanguageId::Python3 => (
+            "solution.py",
+            "def solution(words, k):\n    return [len(w) + k for w in words]\n",
+        ),
+        LanguageId::JavaScript => (
+            "solution.js",
+            "function solution(words, k) {\n    return words.map((w) => w.length + k);\n}\n",
+        ),
+        LanguageId::Java => (
+            "Solution.java",
+            "class Solution {\n    public int[] solution(String[] words, int k) {\n        \
+             int[] out = new int[words.length];\n        \
+             for (int i = 0; i < words.length; i++) out[i] = words[i].length() + k;\n        \
+             return out;\n    }\n}\n",
+        ),
+        LanguageId::Cpp => (
+            "solution.cpp",
+            "#include <string>\n#include <vector>\nusing namespace std;\n\n\
+             vector<int> solution(vector<string> words, int k) {\n    vector<int> out;\n    \
+             for (auto& w : words) out.push_back((int)w.size() + k);\n    return out;\n}\n",
+        ),
+        LanguageId::Kotlin => (
+            "Solution.kt",
+            "class Solution {\n    fun solution(words: Array<String>, k: Int): IntArray =\n        \
+             words.map { it.length + k }.toIntArray()\n}\n",
+        ),
+        LanguageId::Rust => (
+            "solution.rs",
+            "fn solution(words: Vec<String>, k: i64) -> Vec<i64> {\n    \
+             words.iter().map(|w| w.len() as i64 + k).collect()\n}\n",
+        ),
+        other => panic!("the judge writes no caller for {other:?}"),
+    }
+}
+
+/// The build of one language's program in `dir`, and the command that runs it; `None` where
+/// its compiler is not here.
+fn build_and_run(
+    id: LanguageId,
+    dir: &Path,
+    (files, class): &(Vec<String>, Option<&str>),
+) -> Option<(Command, Command)> {
+    let command = |program: &str, args: &[&str]| {
+        let mut command = Command::new(program);
+        command.current_dir(dir).args(args);
+        command
+    };
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let last = files[files.len() - 1];
+    Some(match id {
+        LanguageId::Python3 => {
+            let build = [&["-m", "py_compile"][..], &files].concat();
+            (command("python3", &build), command("python3", &[last]))
+        }
+        LanguageId::JavaScript if present("node", true) => (
+            command("node", &["--check", last]),
+            command("node", &[last]),
+        ),
+        LanguageId::Java => (
+            command("javac", &[&["-encoding", "UTF-8"][..], &files].concat()),
+            command("java", &["-cp", ".", class.unwrap()]),
+        ),
+        LanguageId::Cpp => (
+            command(
+                "g++",
+                &[&["-std=gnu++17", "-o", "main"][..], &files].concat(),
+            ),
+            command("./main", &[]),
+        ),
+        // Debian's own Kotlin is years behind the language, so `.ci/run` installs none and
+        // CI goes without, as the function-form tests do.
+        LanguageId::Kotlin if present("kotlinc", false) => (
+            command("kotlinc", &[&["-d", "."][..], &files].concat()),
+            command("kotlin", &["-cp", ".", class.unwrap()]),
+        ),
+        LanguageId::Rust => (
+            command("rustc", &["--edition", "2021", "-o", "main", files[0]]),
+            command("./main", &[]),
+        ),
+        _ => return None,
+    })
+}
+
+/// The user's file and the caller, written into `dir` as the judge writes them: the caller
+/// beside it (the file to start last), or after its last line; and the JVM's class to start.
+fn write_program(id: LanguageId, dir: &Path) -> (Vec<String>, Option<&'static str>) {
+    let language = LANGUAGES.iter().find(|l| l.id == id).unwrap();
+    let signature = Signature::parse(SIGNATURE).unwrap();
+    let (user, code) = user_file(id);
+    let caller = source(language, &signature, user).unwrap();
+    match placement(language).unwrap() {
+        Placement::Beside { file, class } => {
+            std::fs::write(dir.join(user), code).unwrap();
+            std::fs::write(dir.join(file), caller).unwrap();
+            (vec![user.to_owned(), file.to_owned()], class)
+        }
+        Placement::Appended => {
+            std::fs::write(dir.join(user), format!("{code}{caller}")).unwrap();
+            (vec![user.to_owned()], None)
+        }
+    }
+}
+
+#[test]
+fn every_caller_builds_with_its_own_compiler_and_answers_two_calls() {
+    let languages = [
+        LanguageId::Python3,
+        LanguageId::JavaScript,
+        LanguageId::Java,
+        LanguageId::Cpp,
+        LanguageId::Kotlin,
+        LanguageId::Rust,
+    ];
+    let root = tempfile::tempdir().unwrap();
+    let mut builds = Vec::new();
+    let mut runs = Vec::new();
+    for id in languages {
+        let dir = root.path().join(format!("{id:?}"));
+        std::fs::create_dir(&dir).unwrap();
+        let program = write_program(id, &dir);
+        if let Some((build, run)) = build_and_run(id, &dir, &program) {
+            builds.push(build);
+            runs.push((id, run));
+        }
+    }
+    // The Python and JavaScript templates are valid before they are filled in too.
+    let raw = root.path().join("template");
+    std::fs::create_dir(&raw).unwrap();
+    std::fs::write(raw.join("judge_call.py"), super::PYTHON).unwrap();
+    std::fs::write(raw.join("judge_call.js"), super::JAVASCRIPT).unwrap();
+    let mut python = Command::new("python3");
+    python
+        .current_dir(&raw)
+        .args(["-m", "py_compile", "judge_call.py"]);
+    builds.push(python);
+    if runs.iter().any(|(id, _)| *id == LanguageId::JavaScript) {
+        let mut node = Command::new("node");
+        node.current_dir(&raw).args(["--check", "judge_call.js"]);
+        builds.push(node);
+    }
+    all_succeed(builds);
+    for (id, mut run) in runs {
+        let mut child = run
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), CALLS.as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{id:?}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout), RESULTS, "{id:?}");
+        let times = stderr.trim_end().lines().last().unwrap_or("");
+        let times = times.strip_prefix(CALL_TIMES).unwrap_or_else(|| {
+            panic!("{id:?}: the last line of stderr gives no call times: {stderr}")
+        });
+        assert_eq!(times.split(',').count(), 2, "{id:?}: {stderr}");
+    }
+}

@@ -1,0 +1,29 @@
+// Written by the judge: calls FUNCTION_NAME once per input line.
+const fs = require("fs");
+const path = require("path");
+const code = fs.readFileSync(path.join(__dirname, USER_FILE), "utf8");
+const found = new Function("require", "module", "exports",
+    code + "\nreturn typeof FUNCTION_NAME === 'function' ? FUNCTION_NAME : undefined;")(require, { exports: {} }, {});
+if (typeof found !== "function") {
+    console.error("no function `FUNCTION_NAME` in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`");
+    process.exit(1);
+}
+if (found.length !== PARAMETER_COUNT) {
+    console.error("`FUNCTION_NAME` takes " + found.length + " parameters in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`");
+    process.exit(1);
+}
+const show = (value) => typeof value === "string" ? JSON.stringify(value)
+    : Array.isArray(value) ? "[" + value.map(show).join(", ") + "]" : String(value);
+const times = [];
+let out = "";
+for (const line of fs.readFileSync(0, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const args = JSON.parse("[" + line + "]");
+    const start = process.cpuUsage();
+    const result = found(...args);
+    const used = process.cpuUsage(start);
+    times.push(used.user + used.system);
+    out += show(result) + "\n";
+}
+process.stdout.write(out);
+process.stderr.write("\nCALL_TIMES_MARKER" + times.join(",") + "\n");
