@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use crate::cli::GenArgs;
-use crate::corpus;
+use crate::corpus::{self, GenSummary};
 use crate::error::{Outcome, Result};
-use crate::report::{agree, plural};
+use crate::report::{agree, plural, Notices};
 
 use super::Context;
 use crate::problem::layout::RECIPE_FILE;
@@ -54,26 +54,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
                     plural(summary.planned, "generated case")
                 ));
             } else {
-                notices.problem(format_args!(
-                    "{}: {} {} from the recipe",
-                    problem.id,
-                    plural(changed, "case"),
-                    agree(changed, "differs", "differ")
-                ));
-                for name in summary.written.iter().take(20) {
-                    let how = if summary.missing.contains(name) {
-                        "missing"
-                    } else {
-                        "differs"
-                    };
-                    notices.problem(format_args!("    {how}: {name}"));
-                }
-                for name in summary.removed.iter().take(20) {
-                    notices.problem(format_args!("    no longer in the recipe: {name}"));
-                }
-                if summary.unfinished {
-                    notices.problem("    a corpus command was killed before it finished: `judge gen` completes its change");
-                }
+                tell_differences(&mut notices, &problem.id, &summary, changed);
             }
         } else {
             notices.result(format_args!(
@@ -94,4 +75,30 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
         }
     }
     Ok(notices.finish(outcome))
+}
+
+/// What `gen --check` found to differ from the recipe in problem `id`: `changed` cases.
+fn tell_differences(notices: &mut Notices, id: &str, summary: &GenSummary, changed: usize) {
+    notices.problem(format_args!(
+        "{}: {} {} from the recipe",
+        id,
+        plural(changed, "case"),
+        agree(changed, "differs", "differ")
+    ));
+    for name in summary.written.iter().take(20) {
+        let how = if summary.missing.contains(name) {
+            "missing"
+        } else {
+            "differs"
+        };
+        notices.problem(format_args!("    {how}: {name}"));
+    }
+    for name in summary.removed.iter().take(20) {
+        notices.problem(format_args!("    no longer in the recipe: {name}"));
+    }
+    if summary.unfinished {
+        notices.problem(
+            "    a corpus command was killed before it finished: `judge gen` completes its change",
+        );
+    }
 }

@@ -21,7 +21,7 @@ use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporte
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
 
-use super::run::RunOutputs;
+use super::run::RunReporters;
 use super::Context;
 
 /// Hosts whose calibration loops took longer than this many times the fastest's judged at
@@ -265,7 +265,7 @@ fn replay(
     let (problems, order) = load_problems(context, &merged)?;
     let mut json = JsonReporter::new(root.clone()).in_order(Arc::new(order));
     json.run = Some(run);
-    let mut outputs = RunOutputs::new(context, json, args.junit.as_deref(), args.html.as_deref());
+    let mut outputs = RunReporters::new(context, json, args.junit.as_deref(), args.html.as_deref());
     let mut reporter = outputs.reporters();
     let mut summary = RunSummary::default();
     let mut ids: Vec<&str> = Vec::new();

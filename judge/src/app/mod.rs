@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use anstream::ColorChoice;
 
-use crate::cli::{Cli, Color, Command, Format, RunArgs};
+use crate::cli::{Cli, Color, Command, Format, Global, RunArgs};
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::problem::Repository;
@@ -101,14 +101,8 @@ pub fn main(cli: Cli, sandbox: Arc<Sandbox>) -> ExitCode {
     }
 }
 
-fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
-    let global = cli.global;
-    let current = std::env::current_dir().map_err(|error| Error::io(".", error))?;
-    let start = match &global.root {
-        Some(root) => current.join(root),
-        None => current.clone(),
-    };
-    let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
+/// `--format json` for a command that cannot speak it is a usage error.
+fn refuse_json_unless_spoken(global: &Global, command: &Command) -> Result<()> {
     // The commands that report through `report` (events or notices) can speak JSON.
     let speaks_json = matches!(
         command,
@@ -126,6 +120,52 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
             "--format json is for run, merge, list, gen, add, new, stress and check only",
         ));
     }
+    Ok(())
+}
+
+impl Context {
+    /// The context of a command with the `global` options, in `repository`, started in
+    /// `current`, its programs run in `sandbox`.
+    fn new(
+        global: &Global,
+        repository: Repository,
+        current: PathBuf,
+        sandbox: Arc<Sandbox>,
+    ) -> Self {
+        Context {
+            repository,
+            current,
+            color: match global.color {
+                Color::Auto => ColorChoice::Auto,
+                Color::Always => ColorChoice::Always,
+                Color::Never => ColorChoice::Never,
+            },
+            jobs: match global.jobs {
+                Some(jobs) => usize::from(jobs),
+                None => std::thread::available_parallelism().map_or(1, usize::from),
+            },
+            format: global.format,
+            detail: if global.verbose {
+                Detail::Verbose
+            } else if global.quiet {
+                Detail::Quiet
+            } else {
+                Detail::Default
+            },
+            sandbox,
+        }
+    }
+}
+
+fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
+    let global = cli.global;
+    let current = std::env::current_dir().map_err(|error| Error::io(".", error))?;
+    let start = match &global.root {
+        Some(root) => current.join(root),
+        None => current.clone(),
+    };
+    let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
+    refuse_json_unless_spoken(&global, &command)?;
     // Judging a package needs no repository: a Kattis package can be anywhere.
     let judges_packages = matches!(
         command,
@@ -142,28 +182,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         &[&repository.root, &current],
         &[&repository.cache_dir()],
     ));
-    let context = Context {
-        repository,
-        current,
-        color: match global.color {
-            Color::Auto => ColorChoice::Auto,
-            Color::Always => ColorChoice::Always,
-            Color::Never => ColorChoice::Never,
-        },
-        jobs: match global.jobs {
-            Some(jobs) => usize::from(jobs),
-            None => std::thread::available_parallelism().map_or(1, usize::from),
-        },
-        format: global.format,
-        detail: if global.verbose {
-            Detail::Verbose
-        } else if global.quiet {
-            Detail::Quiet
-        } else {
-            Detail::Default
-        },
-        sandbox,
-    };
+    let context = Context::new(&global, repository, current, sandbox);
     match command {
         Command::Run(args) => run::run(&context, args),
         Command::List(args) => list::list(&context, args),

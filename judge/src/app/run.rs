@@ -30,6 +30,56 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
+    let partition = partition_of(&args)?;
+    // A shard's host runs the calibration loop, for the merged report to compare hosts.
+    let calibration = partition.map(|_| calibrate());
+    let Some(mut tasks) = tasks_to_judge(context, &args)? else {
+        return Ok(Outcome::Accepted);
+    };
+    let (order, case_list, identities) = place_cases(context, &tasks);
+    let costs = match &args.balance {
+        Some(file) => Some(RunDocument::read(&context.path(file))?),
+        None => None,
+    };
+    let mut balanced_by = None;
+    if let Some(partition) = partition {
+        let keep;
+        (keep, balanced_by) = shard_units(partition, &identities, costs.as_ref());
+        cut(&mut tasks, &keep);
+    }
+    if args.validate {
+        let illegal = illegal_inputs(context, &problems_of(&tasks))?;
+        tasks.extend(illegal.into_iter().map(Err));
+    }
+    // Every folder the programs' view hides or keeps is known and made now (the build cache
+    // is kept in it): the slots make the view while the solutions are built.
+    let cache = context.repository.cache_dir();
+    if std::fs::create_dir_all(&cache).is_ok() {
+        context.sandbox.offer_view();
+    }
+    let mut json = JsonReporter::new(context.repository.root.clone()).in_order(Arc::new(order));
+    json.run = Some(run_record(partition, balanced_by, case_list));
+    let mut outputs = RunReporters::new(context, json, args.junit.as_deref(), args.html.as_deref());
+    let summary = runner::judge_all(
+        tasks,
+        &context.compiler(),
+        &Settings {
+            jobs: context.jobs,
+            fail_fast: args.fail_fast,
+        },
+        &mut outputs.reporters(),
+    );
+    let mut document = outputs.finish()?;
+    if let (Some(run), Some(thread)) = (document.run.as_mut(), calibration) {
+        // Joined only now: the loop ran beside the judging, not before it.
+        run.host.calibration_ms = thread.join().ok();
+    }
+    keep_report(context, &document, args.json.as_deref())?;
+    Ok(summary.outcome())
+}
+
+/// The shard of the cases this run judges, from `--partition`; `--balance` only with one.
+fn partition_of(args: &RunArgs) -> Result<Option<Partition>> {
     let partition = match args.partition {
         None => None,
         Some(PartitionArg::Slice(partition)) => Some(partition),
@@ -37,14 +87,18 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             Some(Partition::from_env(|name| std::env::var(name).ok()).map_err(Error::usage)?)
         }
     };
-    // A shard's host runs the calibration loop, for the merged report to compare hosts.
-    let calibration = partition.map(|_| calibrate());
     if args.balance.is_some() && partition.is_none_or(|p| p.dealing != Dealing::Count) {
         return Err(Error::usage(
             "--balance is for count: shards (--partition count:K/N): hash shards keep each \
              case where its identity puts it",
         ));
     }
+    Ok(partition)
+}
+
+/// The tasks `args` name, with only the cases `--case` matches; `None` when `--failed`
+/// finds nothing to re-run (it says so).
+fn tasks_to_judge(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>>>> {
     let patterns = CasePatterns::new(&args.cases)?;
     let mut tasks = match &args.failed {
         Some(from) => {
@@ -59,7 +113,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
                         "nothing to re-run: every case that {} holds was accepted",
                         context.repository.relative(&from).display()
                     ));
-                    return Ok(Outcome::Accepted);
+                    return Ok(None);
                 }
             }
         }
@@ -93,29 +147,16 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
                 .map_or(true, |task| !task.problem.cases.is_empty())
         });
     }
-    let (order, case_list, identities) = place_cases(context, &tasks);
-    let costs = match &args.balance {
-        Some(file) => Some(RunDocument::read(&context.path(file))?),
-        None => None,
-    };
-    let mut balanced_by = None;
-    if let Some(partition) = partition {
-        let keep;
-        (keep, balanced_by) = shard_units(partition, &identities, costs.as_ref());
-        cut(&mut tasks, &keep);
-    }
-    if args.validate {
-        let illegal = illegal_inputs(context, &problems_of(&tasks))?;
-        tasks.extend(illegal.into_iter().map(Err));
-    }
-    // Every folder the programs' view hides or keeps is known and made now (the build cache
-    // is kept in it): the slots make the view while the solutions are built.
-    let cache = context.repository.cache_dir();
-    if std::fs::create_dir_all(&cache).is_ok() {
-        context.sandbox.offer_view();
-    }
-    let mut json = JsonReporter::new(context.repository.root.clone()).in_order(Arc::new(order));
-    json.run = Some(RunRecord {
+    Ok(Some(tasks))
+}
+
+/// What the kept report says of the run itself: the judge, the shard and the host.
+fn run_record(
+    partition: Option<Partition>,
+    balanced_by: Option<String>,
+    case_list: CaseListRecord,
+) -> RunRecord {
+    RunRecord {
         judge_version: env!("CARGO_PKG_VERSION").to_owned(),
         partition: partition.map(|partition| PartitionRecord {
             dealing: partition.dealing,
@@ -126,36 +167,19 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         case_list,
         host: this_host(None),
         ..RunRecord::default()
-    });
-    let mut outputs = RunOutputs::new(context, json, args.junit.as_deref(), args.html.as_deref());
-    let summary = runner::judge_all(
-        tasks,
-        &context.compiler(),
-        &Settings {
-            jobs: context.jobs,
-            fail_fast: args.fail_fast,
-        },
-        &mut outputs.reporters(),
-    );
-    let mut document = outputs.finish()?;
-    if let (Some(run), Some(thread)) = (document.run.as_mut(), calibration) {
-        // Joined only now: the loop ran beside the judging, not before it.
-        run.host.calibration_ms = thread.join().ok();
     }
-    keep_report(context, &document, args.json.as_deref())?;
-    Ok(summary.outcome())
 }
 
 /// The reporters of a run (or of a merge): the JSON document, always (it is kept), the
 /// human report unless `--format json`, and the `--junit` and `--html` files.
-pub(crate) struct RunOutputs {
+pub(crate) struct RunReporters {
     json: JsonReporter,
     human: Option<HumanReporter>,
     junit: Option<JunitReporter>,
     html: Option<HtmlReporter>,
 }
 
-impl RunOutputs {
+impl RunReporters {
     pub(crate) fn new(
         context: &Context,
         json: JsonReporter,
@@ -163,7 +187,7 @@ impl RunOutputs {
         html: Option<&Path>,
     ) -> Self {
         let root = context.repository.root.clone();
-        RunOutputs {
+        RunReporters {
             json,
             human: (context.format == Format::Human).then(|| {
                 HumanReporter::new(context.color, context.repository.clone(), context.detail)

@@ -28,7 +28,7 @@ use crate::toolchain::{Build, Compiler, Program, Sources};
 /// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
-pub use gen::generate;
+pub use gen::{generate, GenSummary};
 pub use validate::{group_of, Validator};
 
 /// A problem's reference or generator, built and ready.
