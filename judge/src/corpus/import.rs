@@ -256,6 +256,42 @@ fn java_class(payload: &Payload, profile: Profile) -> Option<&str> {
     (said && profile.online_judge().java_class != Some(class)).then_some(class)
 }
 
+/// The statement's page: its name, where the statement is, and its group.
+fn statement_of(payload: &Payload) -> String {
+    let mut statement = format!("# {}\n\n", payload.name);
+    if !payload.url.is_empty() {
+        statement += &format!("The statement: <{}>", payload.url);
+    }
+    if !payload.group.is_empty() {
+        statement += &format!(" ({})", payload.group);
+    }
+    statement.push('\n');
+    statement
+}
+
+/// The `input_file` / `output_file` keys of a page that names its files, added to `metadata`;
+/// what the user must set by hand where the page names them otherwise.
+fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<String> {
+    let mut to_do = Vec::new();
+    for (stream, what, key) in [
+        (&payload.input, "input", "input_file"),
+        (&payload.output, "output", "output_file"),
+    ] {
+        let Some(stream) = stream else { continue };
+        match (stream.file(), stream.kind.as_str()) {
+            (Some(name), _) => *metadata += &format!("{key} = {}\n", toml_string(name)),
+            (None, "stdin" | "stdout") => {}
+            (None, kind) => {
+                to_do.push(format!(
+                "the page names its {what} as `{kind}` {}: set `{key}` in problems/{id}/problem.toml",
+                stream.pattern.as_deref().or(stream.file_name.as_deref()).unwrap_or_default()
+            ))
+            }
+        }
+    }
+    to_do
+}
+
 /// Makes the problem (or completes its samples); the lines to print.
 pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
     let id = problem_id(payload);
@@ -282,31 +318,9 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
         "profile = \"{profile}\"\ntime_limit_ms = {time_ms}\nmemory_limit_mib = {memory_mib}\ncompare = \"{}\"\n",
         profile.compare().name()
     );
-    let mut statement = format!("# {}\n\n", payload.name);
-    if !payload.url.is_empty() {
-        statement += &format!("The statement: <{}>", payload.url);
-    }
-    if !payload.group.is_empty() {
-        statement += &format!(" ({})", payload.group);
-    }
-    statement.push('\n');
+    let mut statement = statement_of(payload);
     let mut to_do = Vec::new();
-    for (stream, what, key) in [
-        (&payload.input, "input", "input_file"),
-        (&payload.output, "output", "output_file"),
-    ] {
-        let Some(stream) = stream else { continue };
-        match (stream.file(), stream.kind.as_str()) {
-            (Some(name), _) => metadata += &format!("{key} = {}\n", toml_string(name)),
-            (None, "stdin" | "stdout") => {}
-            (None, kind) => {
-                to_do.push(format!(
-                "the page names its {what} as `{kind}` {}: set `{key}` in problems/{id}/problem.toml",
-                stream.pattern.as_deref().or(stream.file_name.as_deref()).unwrap_or_default()
-            ))
-            }
-        }
-    }
+    to_do.extend(name_stream_files(payload, &id, &mut metadata));
     if let Some(class) = java_class(payload, profile) {
         metadata += &format!("java_class = {}\n", toml_string(class));
     }
