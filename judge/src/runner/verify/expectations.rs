@@ -123,6 +123,39 @@ struct YamlEntry {
     entrypoint: Option<String>,
 }
 
+/// A group's requirements under a submission's `pattern` (`field` names the group's cases),
+/// added to `entry`; a key it does not check is kept as unchecked.
+fn group_requirement(
+    path: &Path,
+    pattern: &str,
+    field: &str,
+    group: serde_norway::Mapping,
+    entry: &mut YamlEntry,
+) -> Result<()> {
+    let where_ = format!("{pattern}: {field}");
+    let mut requirement = Requirement {
+        cases: Some(field.to_owned()),
+        ..Requirement::default()
+    };
+    for (key, value) in group {
+        match key.as_str().unwrap_or_default() {
+            "permitted" => requirement.permitted = Some(verdicts(path, &where_, &value)?),
+            "required" => requirement.required = Some(verdicts(path, &where_, &value)?),
+            "message" => requirement.message = Some(message(path, &where_, &value)?),
+            // The time limit is not inferred from these bounds.
+            "use_for_time_limit" => {}
+            key => entry.unchecked.push(format!("{field}: {key}")),
+        }
+    }
+    if requirement.permitted.is_some()
+        || requirement.required.is_some()
+        || requirement.message.is_some()
+    {
+        entry.groups.push(requirement);
+    }
+    Ok(())
+}
+
 impl SubmissionsYaml {
     /// Reads `submissions/submissions.yaml`; no file is no entries.
     pub fn read(submissions: &Path) -> Result<SubmissionsYaml> {
@@ -176,35 +209,7 @@ impl SubmissionsYaml {
                     "authors" | "model_solution" | "use_for_time_limit" => {}
                     _ => match value {
                         Value::Mapping(group) => {
-                            let where_ = format!("{pattern}: {field}");
-                            let mut requirement = Requirement {
-                                cases: Some(field.clone()),
-                                ..Requirement::default()
-                            };
-                            for (key, value) in group {
-                                match key.as_str().unwrap_or_default() {
-                                    "permitted" => {
-                                        requirement.permitted =
-                                            Some(verdicts(&path, &where_, &value)?)
-                                    }
-                                    "required" => {
-                                        requirement.required =
-                                            Some(verdicts(&path, &where_, &value)?)
-                                    }
-                                    "message" => {
-                                        requirement.message = Some(message(&path, &where_, &value)?)
-                                    }
-                                    // The time limit is not inferred from these bounds.
-                                    "use_for_time_limit" => {}
-                                    key => entry.unchecked.push(format!("{field}: {key}")),
-                                }
-                            }
-                            if requirement.permitted.is_some()
-                                || requirement.required.is_some()
-                                || requirement.message.is_some()
-                            {
-                                entry.groups.push(requirement);
-                            }
+                            group_requirement(&path, &pattern, &field, group, &mut entry)?
                         }
                         _ => entry.unchecked.push(field),
                     },
