@@ -130,3 +130,51 @@ fn slug(heading: &str) -> String {
         })
         .collect()
 }
+
+/// Where a path in backticks on docs/architecture.md is: from the repository (`judge/...`),
+/// from `judge/src`, or a bare file name of `judge/src` or of the integration tests.
+fn architecture_path_exists(root: &Path, path: &str) -> bool {
+    let src = root.join("judge/src");
+    let candidates = [
+        root.join(path),
+        src.join(path),
+        root.join("judge/tests/it").join(path),
+    ];
+    candidates.iter().any(|candidate| candidate.exists())
+}
+
+/// The paths in backticks of a page that name source files or folders (`*.rs`, `*/`), build
+/// output (`target/`) aside.
+fn source_paths(text: &str) -> Vec<&str> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            (span.ends_with(".rs") || span.ends_with('/'))
+                && !span.starts_with("target/")
+                && span
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+        })
+        .collect()
+}
+
+#[test]
+fn every_path_the_architecture_page_names_exists() {
+    let root = repository_root();
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let paths = source_paths(&text);
+    assert!(paths.len() > 40, "the page names few paths: {paths:?}");
+    let missing: Vec<&str> = paths
+        .into_iter()
+        .filter(|path| !architecture_path_exists(&root, path))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md names paths that do not exist: {missing:?}"
+    );
+    assert_eq!(
+        source_paths("`a/b.rs`, `c/`, `target/x/`, `Problem`, `x.toml`"),
+        ["a/b.rs", "c/"]
+    );
+}
