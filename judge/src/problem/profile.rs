@@ -10,7 +10,7 @@ use crate::toolchain::language::LanguageId;
 use crate::toolchain::online_judges::{self, Allowance, OnlineJudge, SubmitPage};
 use crate::toolchain::Limits;
 
-/// The ranges a problem's files may give the limits in (README, "A problem folder"): wide
+/// The ranges a problem's files may give the limits in (docs/problems.md, "A problem folder"): wide
 /// enough for any real judge, narrow enough that no product or sum the judge makes of them
 /// (bytes, allowances, the wall-clock backstop, `-Xmx`) can overflow.
 pub const TIME_LIMIT_MS: std::ops::RangeInclusive<u64> = 1..=3_600_000;
@@ -63,7 +63,7 @@ profiles! {
 
 impl Profile {
     /// Default limits. Per-problem figures on the judges' pages override these in problem.toml;
-    /// the README says where each default comes from.
+    /// `toolchain::online_judges` says where each default comes from.
     pub fn limits(self) -> Limits {
         self.online_judge().limits()
     }

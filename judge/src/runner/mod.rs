@@ -51,7 +51,7 @@ pub struct Task {
     pub one_at_a_time: bool,
 }
 
-/// Judges every task; `failed` are problems that could not be loaded, reported in place.
+/// Judges every task; a task that could not be loaded (its `Err`) is reported in place.
 pub fn judge_all(
     tasks: Vec<Result<Task, Error>>,
     compiler: &Compiler,
