@@ -198,7 +198,7 @@ impl Work<'_> {
                     &args,
                     submission_wall,
                     probe,
-                    (stop_trigger, ended),
+                    (&stop_trigger, &ended),
                 )
             });
             let streams = Streams {
@@ -234,14 +234,16 @@ impl Work<'_> {
     /// The interactive validator's run, its stdin the submission's output and its stdout the
     /// relay's input: its judgement, whether it decides the verdict (then the submission is
     /// stopped through `stop_trigger`), and the probe kept open after an acceptance. `ended`
-    /// tells the relay that the validator ended.
+    /// tells the relay that the validator ended. Both are borrowed: the submission's
+    /// supervisor takes the stop pipe's hang-up for a stop, so its writing end must outlive
+    /// the submission's run.
     fn run_validator(
         &self,
         (from_submission, to_relay): (OwnedFd, OwnedFd),
         args: &[String],
         submission_wall: Duration,
         probe: OwnedFd,
-        (stop_trigger, ended): (OwnedFd, std::sync::mpsc::Sender<()>),
+        (stop_trigger, ended): (&OwnedFd, &std::sync::mpsc::Sender<()>),
     ) -> (Judgement, bool, Option<OwnedFd>) {
         let streams = Streams {
             stdin: Some(from_submission),
@@ -270,7 +272,7 @@ impl Work<'_> {
         let decides = matches!(judgement, Judgement::Fault(_))
             || (first && !matches!(judgement, Judgement::Accepted(_)));
         if decides {
-            let _ = rustix::io::write(&stop_trigger, b"x");
+            let _ = rustix::io::write(stop_trigger, b"x");
         }
         let _ = ended.send(());
         // After an acceptance the submission's verdict is its run's: writing more
