@@ -21,8 +21,7 @@ use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporte
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
 
-use super::run::RunReporters;
-use super::Context;
+use super::{Context, RunReporters};
 
 /// Hosts whose calibration loops took longer than this many times the fastest's judged at
 /// a different speed: their verdicts near the time limit may depend on the host.
@@ -266,7 +265,7 @@ fn replay(
     let mut json = JsonReporter::new(root.clone()).in_order(Arc::new(order));
     json.run = Some(run);
     let mut outputs = RunReporters::new(context, json, args.junit.as_deref(), args.html.as_deref());
-    let mut reporter = outputs.reporters();
+    let mut reporter = outputs.all();
     let mut summary = RunSummary::default();
     let mut ids: Vec<&str> = Vec::new();
     let mut near_limit = Vec::new();
@@ -312,7 +311,7 @@ fn replay(
     drop(reporter);
     let mut document = outputs.finish()?;
     mark_hosts(&mut document, near_limit);
-    super::run::keep_report(context, &document, args.json.as_deref())?;
+    context.keep_report(&document, args.json.as_deref())?;
     Ok(summary.outcome())
 }
 

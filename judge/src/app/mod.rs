@@ -27,7 +27,11 @@ use crate::cli::{Cli, Color, Command, Format, Global, RunArgs};
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::problem::Repository;
-use crate::report::{print_error, Detail, Notices};
+use crate::report::record::{RunDocument, LAST_RUN};
+use crate::report::{
+    print_document, print_error, print_note, Detail, HtmlReporter, HumanReporter, JsonReporter,
+    JunitReporter, Notices, Reporter, Reporters,
+};
 use crate::sandbox::Sandbox;
 use crate::toolchain::compiler::Compiler;
 
@@ -86,6 +90,98 @@ impl Context {
     /// A PROBLEM argument's metadata only, for commands that work before it has cases.
     pub fn metadata(&self, argument: &Path) -> Result<Problem> {
         self.repository.load_metadata(&self.problem_dir(argument)?)
+    }
+
+    /// Every named problem (all when none is named), each loaded or failed on its own.
+    pub fn problems(&self, names: &[PathBuf]) -> Result<Vec<Result<Problem>>> {
+        let repository = &self.repository;
+        let dirs: Vec<Result<_>> = if names.is_empty() {
+            repository.problem_dirs()?
+        } else {
+            names.iter().map(|name| self.problem_dir(name)).collect()
+        };
+        Ok(dirs
+            .into_iter()
+            .map(|dir| repository.load_problem(&dir?))
+            .collect())
+    }
+
+    /// Writes a finished run's report where it goes: stdout for `--format json`, the `--json`
+    /// file, and the build cache, for `--failed` (a report that cannot be kept there is said).
+    pub fn keep_report(&self, document: &RunDocument, file: Option<&Path>) -> Result<()> {
+        if self.format == Format::Json {
+            print_document(document);
+        }
+        // Compact: a file is for programs, and a large run's is written and read faster.
+        let text = serde_json::to_vec(document).expect("a report is JSON");
+        let last = self.repository.cache_dir().join(LAST_RUN);
+        if let Err(error) = crate::atomic_write::write_cache_record(&last, &text) {
+            print_note(&format_args!(
+                "note: `judge run --failed` will not find this run: {error}"
+            ));
+        }
+        match file {
+            Some(file) => crate::atomic_write::write_record(&self.path(file), &text),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The reporters of a run (or of a merge): the JSON document, always (it is kept), the
+/// human report unless `--format json`, and the `--junit` and `--html` files.
+pub(crate) struct RunReporters {
+    json: JsonReporter,
+    human: Option<HumanReporter>,
+    junit: Option<JunitReporter>,
+    html: Option<HtmlReporter>,
+}
+
+impl RunReporters {
+    pub(crate) fn new(
+        context: &Context,
+        json: JsonReporter,
+        junit: Option<&Path>,
+        html: Option<&Path>,
+    ) -> Self {
+        let root = context.repository.root.clone();
+        RunReporters {
+            json,
+            human: (context.format == Format::Human).then(|| {
+                HumanReporter::new(context.color, context.repository.clone(), context.detail)
+            }),
+            junit: junit.map(|file| JunitReporter::new(context.path(file))),
+            html: html.map(|file| HtmlReporter::new(context.path(file), root)),
+        }
+    }
+
+    /// Every one of them, as one reporter.
+    pub(crate) fn all(&mut self) -> Reporters<'_> {
+        let mut all: Vec<&mut dyn Reporter> = vec![&mut self.json];
+        if let Some(html) = self.html.as_mut() {
+            all.push(html);
+        }
+        if let Some(human) = self.human.as_mut() {
+            all.push(human);
+        }
+        if let Some(junit) = self.junit.as_mut() {
+            all.push(junit);
+        }
+        Reporters(all)
+    }
+
+    /// After the run: the JSON document, or why a file could not be written.
+    pub(crate) fn finish(self) -> Result<RunDocument> {
+        let failed = [
+            self.junit.and_then(|j| j.write_error),
+            self.html.and_then(|h| h.write_error),
+        ];
+        if let Some(error) = failed.into_iter().flatten().next() {
+            return Err(error);
+        }
+        Ok(self
+            .json
+            .document()
+            .expect("a finished run has its document"))
     }
 }
 

@@ -204,7 +204,7 @@ fn judge_round(
         .map(|path| format!(" · {} changed", repository.relative(path).display()))
         .unwrap_or_default();
     notices.info(format_args!("judge watch · round {round}{because}\n"));
-    let problems = match crate::app::run::load_problems(context, &watch.problems) {
+    let problems = match context.problems(&watch.problems) {
         Ok(problems) => problems,
         Err(error) => {
             notices.problem(format_args!("error: {error}"));
@@ -220,7 +220,7 @@ fn judge_round(
             })
         })
         .collect();
-    let tasks = crate::app::run::tasks_for(context, problems, watch.solution.as_deref());
+    let tasks = runner::plan::tasks_for(repository, problems, watch.solution.as_deref());
     let compiler = context.compiler();
     let mut reporter = Failures {
         // A round is a screen of its own: every case has its row, unless asked otherwise.

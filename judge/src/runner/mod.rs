@@ -14,6 +14,7 @@
 mod cases;
 pub mod host;
 pub mod interrupt;
+pub mod plan;
 mod queue;
 pub mod shard;
 mod tasks;
