@@ -8,6 +8,9 @@
 
 use super::language::{Language, LanguageId};
 use super::signature::{Signature, Type};
+use declared::Definition;
+
+mod declared;
 
 /// Starts the last line of a harness's standard error: each call's CPU time in
 /// microseconds, separated by commas.
@@ -23,8 +26,9 @@ pub enum Placement {
         class: Option<&'static str>,
     },
     /// After the user's last line: Rust cannot call another file's private function, and
-    /// `include!` refuses a file that opens with `//!` or `#![...]`. The file's own lines
-    /// keep their numbers in compiler messages.
+    /// `include!` refuses a file that opens with `//!` or `#![...]`; in C++ the compiler then
+    /// picks the function as a caller in the file would (a `const&` parameter, `auto`, an
+    /// overload). The file's own lines keep their numbers in compiler messages.
     Appended,
 }
 
@@ -35,7 +39,7 @@ pub fn placement(language: &Language) -> Option<Placement> {
         LanguageId::Python3 => beside("judge_call.py", None),
         LanguageId::JavaScript => beside("judge_call.js", None),
         LanguageId::Java => beside("JudgeCall.java", Some(JAVA_CLASS)),
-        LanguageId::Cpp => beside("judge_call.cpp", None),
+        LanguageId::Cpp => Placement::Appended,
         LanguageId::Kotlin => beside("JudgeCall.kt", Some("JudgeCallKt")),
         LanguageId::Rust => Placement::Appended,
         _ => return None,
@@ -63,27 +67,37 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
 }
 
 /// Why the file cannot be called as `signature` says, in its own terms: it defines no
-/// function of that name.
+/// function of that name (and which definition came closest), or none of its definitions of
+/// that name takes the parameters the judge passes.
 pub fn missing_function(language: &Language, code: &str, signature: &Signature) -> Option<String> {
     let name = &signature.name;
-    let code = super::language::without_comments(code);
-    if !defines(language, &code, name) {
+    let found: Vec<Definition> = declared::definitions(language.id, code, Some(name))
+        .into_iter()
+        .filter(|definition| definition.body)
+        .collect();
+    if found.is_empty() {
+        let closest = declared::closest(language.id, code, name);
         return Some(format!(
-            "no function `{name}`: the judge calls `{signature}`"
+            "no function `{name}`: the judge calls `{signature}`; {closest}"
         ));
     }
-    match language.id {
-        LanguageId::Java => java_parameters_differ(&code, signature),
-        LanguageId::Rust => rust_parameters_differ(&code, signature),
-        LanguageId::Kotlin => kotlin_parameters_differ(&code, signature),
+    // Overloads: the compiler picks one, so the file is refused only when none can be it.
+    let differs = |definition: &Definition| match language.id {
+        LanguageId::Java => java_parameters_differ(definition, signature),
+        LanguageId::Rust => rust_parameters_differ(definition, signature),
+        LanguageId::Kotlin => kotlin_parameters_differ(definition, signature),
         _ => None,
-    }
+    };
+    let reasons: Vec<String> = found.iter().filter_map(differs).collect();
+    (reasons.len() == found.len())
+        .then(|| reasons.join("\n"))
+        .filter(|r| !r.is_empty())
 }
 
 /// The parameters of the list opening at `code[start..]` (just after its `(`), split at its
 /// top-level commas (not those of `HashMap<i32, i32>` or `(u8, u8)`), trimmed, without an
 /// empty one after a trailing comma.
-fn parameter_list(code: &str, start: usize) -> Vec<String> {
+pub(super) fn parameter_list(code: &str, start: usize) -> Vec<String> {
     let (mut depth, mut parameters, mut current) = (0usize, Vec::new(), String::new());
     for character in code[start..].chars() {
         match character {
@@ -108,9 +122,8 @@ fn parameter_list(code: &str, start: usize) -> Vec<String> {
 
 /// Where a Rust `fn name(...)` takes another number of parameters than the judge passes
 /// (rustc would point at the caller's line).
-fn rust_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
-    let start = code.find(&format!("fn {}(", signature.name))? + signature.name.len() + 4;
-    let found = parameter_list(code, start).len();
+fn rust_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
+    let found = definition.parameters.len();
     let wanted = signature.parameters.len();
     (found != wanted).then(|| {
         format!(
@@ -122,9 +135,9 @@ fn rust_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
 
 /// Where a Kotlin `fun name(...)` takes other parameter types than the judge passes, as
 /// Programmers' Kotlin templates spell them (`IntArray` for `int[]`).
-fn kotlin_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
-    let start = code.find(&format!("fun {}(", signature.name))? + signature.name.len() + 5;
-    let found: Vec<String> = parameter_list(code, start)
+fn kotlin_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
+    let found: Vec<String> = definition
+        .parameters
         .iter()
         .map(|parameter| {
             let kind = parameter.split_once(':').map_or("", |(_, kind)| kind);
@@ -157,30 +170,18 @@ fn types_differ(
     })
 }
 
-/// Whether `code` defines a function `name`: `def name(`, `function name(` (or `name = ...`
-/// in JavaScript), `fn name(`, or the name, its parameters and a body in the C family and
-/// Java.
+/// Whether `code` defines a function `name`, written in any form its language allows.
 pub fn defines(language: &Language, code: &str, name: &str) -> bool {
-    match language.id {
-        LanguageId::Python3 => code.lines().any(|line| {
-            line.strip_prefix("def ")
-                .and_then(|rest| rest.trim_start().strip_prefix(name))
-                .is_some_and(|rest| rest.trim_start().starts_with('('))
-        }),
-        LanguageId::JavaScript => {
-            code.contains(&format!("function {name}(")) || code.contains(&format!("{name} ="))
-        }
-        LanguageId::Rust => code.contains(&format!("fn {name}(")),
-        LanguageId::Kotlin => code.contains(&format!("fun {name}(")),
-        _ => code.contains(&format!(" {name}(")),
-    }
+    declared::definitions(language.id, code, Some(name))
+        .iter()
+        .any(|definition| definition.body)
 }
 
 /// Where a Java `name(...)` takes other parameter types than the judge passes: javac's
 /// message would name the caller's line, not the user's method.
-fn java_parameters_differ(code: &str, signature: &Signature) -> Option<String> {
-    let start = code.find(&format!(" {}(", signature.name))? + signature.name.len() + 2;
-    let found: Vec<String> = parameter_list(code, start)
+fn java_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
+    let found: Vec<String> = definition
+        .parameters
         .iter()
         .map(|parameter| {
             let words: Vec<&str> = parameter
@@ -319,11 +320,29 @@ fn java(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| java_conversion(kind, &format!("arguments.get({i})"), &mut helpers))
         .collect();
+    // Boxed where the type is primitive: the cast from `Object` unboxes, and javac still picks
+    // among overloads as for the primitive.
+    let invoked: Vec<String> = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| {
+            let boxed = match kind {
+                Type::Int => "Integer".into(),
+                Type::Long => "Long".into(),
+                Type::Double => "Double".into(),
+                Type::Boolean => "Boolean".into(),
+                other => java_type(other),
+            };
+            format!("({boxed}) a[{i}]")
+        })
+        .collect();
     fill(
         JAVA,
         &[
             ("FUNCTION_NAME", &signature.name),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("INVOKE_ARGUMENTS", &invoked.join(", ")),
             ("    // CONVERSION_HELPERS", &helpers.concat()),
             ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
@@ -345,11 +364,6 @@ fn cpp_type(kind: &Type) -> String {
 }
 
 fn cpp(signature: &Signature) -> String {
-    let parameters: Vec<String> = signature
-        .parameters
-        .iter()
-        .map(|(name, kind)| format!("{} {name}", cpp_type(kind)))
-        .collect();
     let reads: String = signature
         .parameters
         .iter()
@@ -361,15 +375,14 @@ fn cpp(signature: &Signature) -> String {
             )
         })
         .collect();
+    // Lvalues: they bind to a parameter taken by value, by `const&` or by `&`.
     let arguments: Vec<String> = (0..signature.parameters.len())
-        .map(|i| format!("std::move(a{i})"))
+        .map(|i| format!("a{i}"))
         .collect();
     fill(
         CPP,
         &[
-            ("RETURN_TYPE", &cpp_type(&signature.returns)),
             ("FUNCTION_NAME", &signature.name),
-            ("PARAMETER_LIST", &parameters.join(", ")),
             (READ_ARGUMENTS, &reads),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
             ("CALL_TIMES_MARKER", CALL_TIMES),
@@ -467,10 +480,18 @@ pub(crate) mod builds;
 mod tests {
     use super::*;
 
+    fn language(id: LanguageId) -> &'static Language {
+        super::super::language::LANGUAGES
+            .iter()
+            .find(|l| l.id == id)
+            .unwrap()
+    }
+
     #[test]
     fn a_rust_parameter_list_is_counted_at_its_top_level() {
         let signature = Signature::parse("solution(a: int[], b: int) -> int").unwrap();
-        let differs = |code: &str| rust_parameters_differ(code, &signature).is_some();
+        let differs =
+            |code: &str| missing_function(language(LanguageId::Rust), code, &signature).is_some();
         assert!(!differs("fn solution(a: Vec<i64>, b: i64) -> i64 { 0 }"));
         assert!(!differs(
             "fn solution(\n    a: HashMap<i32, (u8, u8)>,\n    b: [u8; 3],\n) -> i64 {"
@@ -488,7 +509,7 @@ mod tests {
     #[test]
     fn kotlin_parameter_types_are_compared_as_programmers_spells_them() {
         let signature = Signature::parse("solution(a: int[], b: string[][]) -> int").unwrap();
-        let differs = |code: &str| kotlin_parameters_differ(code, &signature);
+        let differs = |code: &str| missing_function(language(LanguageId::Kotlin), code, &signature);
         assert_eq!(
             differs("fun solution(a: IntArray, b: Array<Array<String>>): Int {"),
             None

@@ -249,3 +249,66 @@ fn a_new_function_form_problem_grows_and_judges_the_function_alone() {
         assert!(report.contains("1/1 accepted"), "{name}: {report}");
     }
 }
+
+#[test]
+fn each_call_gets_a_new_solution_as_on_programmers() {
+    // A Solution whose fields carry over from call to call is accepted, as Programmers, which
+    // makes a new one per test, accepts it; and a return type on a line of its own is found.
+    for name in ["fields_160585.java", "split_signature_160585.cpp"] {
+        let file = fixture(&format!("function_form/{name}"));
+        let report = judged(Path::new(&file), 0);
+        assert!(report.contains("17/17 accepted"), "{name}: {report}");
+    }
+}
+
+#[test]
+fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
+    // Each call's answer is 1 + 2 + ... + n; these files only add n to what an earlier call
+    // left, which a new process per test never has.
+    let repository = repository_with(&[
+        (
+            "problems/sums/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\n",
+        ),
+        ("problems/sums/tests/three.in", "1\n2\n3\n"),
+        ("problems/sums/tests/three.out", "1\n3\n6\n"),
+    ]);
+    let files = [
+        (
+            "sums.py",
+            "total = 0\n\ndef solution(n):\n    global total\n    total += n\n    return total\n",
+        ),
+        (
+            "sums.cpp",
+            "long long total = 0;\n\nlong long solution(int n) {\n    return total += n;\n}\n",
+        ),
+        (
+            "sums.js",
+            "let total = 0;\nconst solution = (n) => (total += n);\n",
+        ),
+        (
+            "Sums.java",
+            "class Solution {\n    static int total = 0;\n    public int solution(int n) {\n        return total += n;\n    }\n}\n",
+        ),
+        (
+            "sums.rs",
+            "static TOTAL: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);\n\nfn solution(n: i64) -> i64 {\n    TOTAL.fetch_add(n, std::sync::atomic::Ordering::SeqCst) + n\n}\n",
+        ),
+    ];
+    for (name, code) in files {
+        let file = repository.path().join(name);
+        fs::write(&file, code).unwrap();
+        let output = judge_in(repository.path())
+            .args(["run", "sums", "--solution"])
+            .arg(&file)
+            .assert()
+            .code(1)
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            report.contains("WA") && report.contains("expected `3`, got `2`"),
+            "{name}: {report}"
+        );
+    }
+}

@@ -1,8 +1,13 @@
-// Written by the judge: calls Solution.FUNCTION_NAME once per input line.
+// Written by the judge: calls Solution.FUNCTION_NAME once per input line, each time on a new
+// Solution, as a new JVM per test does. Where a class of the user's file has a static field
+// that can change, a class loader of the call's own defines the user's classes again, so that
+// each call starts from static fields as initialised; where none has, the classes are kept
+// (and the JIT's work on them).
 import java.io.*;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.*;
+import java.util.function.Function;
 
 public class JudgeCall {
     static String text;
@@ -77,12 +82,71 @@ public class JudgeCall {
         return String.valueOf(value);
     }
 
-    public static void main(String[] args) throws IOException {
+    /** Defines the user's classes afresh; the JDK's and this caller's come from the parent. */
+    static final class FreshLoader extends ClassLoader {
+        static final Map<String, byte[]> BYTES = new HashMap<>();
+
+        FreshLoader() { super(JudgeCall.class.getClassLoader()); }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> found = findLoadedClass(name);
+                if (found == null) {
+                    byte[] bytes = name.equals("JudgeCall") || name.startsWith("JudgeCall$") ? null : bytesOf(name);
+                    found = bytes == null ? super.loadClass(name, false) : defineClass(name, bytes, 0, bytes.length);
+                }
+                if (resolve) resolveClass(found);
+                return found;
+            }
+        }
+
+        /** The class file of a class of the user's, read once; null for any other class. */
+        static byte[] bytesOf(String name) {
+            return BYTES.computeIfAbsent(name, key -> {
+                String file = key.replace('.', '/') + ".class";
+                java.net.URL url = JudgeCall.class.getClassLoader().getResource(file);
+                if (url == null || !url.getProtocol().equals("file")) return null;
+                try (InputStream in = url.openStream()) {
+                    return in.readAllBytes();
+                } catch (IOException e) {
+                    return null;
+                }
+            });
+        }
+    }
+
+    /** Whether a class of the user's has a static field other than a constant. */
+    static boolean keepsStaticState() {
+        FreshLoader probe = new FreshLoader();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            File[] files = new File(entry).listFiles((dir, name) -> name.endsWith(".class"));
+            if (files == null) continue;
+            for (File file : files) {
+                String name = file.getName().substring(0, file.getName().length() - ".class".length());
+                if (name.equals("JudgeCall") || name.startsWith("JudgeCall$")) continue;
+                try {
+                    for (java.lang.reflect.Field field : Class.forName(name, false, probe).getDeclaredFields()) {
+                        int modifiers = field.getModifiers();
+                        boolean constant = java.lang.reflect.Modifier.isFinal(modifiers)
+                            && (field.getType().isPrimitive() || field.getType() == String.class);
+                        if (java.lang.reflect.Modifier.isStatic(modifiers) && !constant) return true;
+                    }
+                } catch (Throwable unreadable) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static void main(String[] args) throws Exception {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
         ThreadMXBean clock = ManagementFactory.getThreadMXBean();
         StringBuilder out = new StringBuilder();
         StringJoiner times = new StringJoiner(",");
-        Solution solution = new Solution();
+        FreshLoader kept = keepsStaticState() ? null : new FreshLoader();
         for (String line; (line = in.readLine()) != null; ) {
             if (line.trim().isEmpty()) continue;
             text = line;
@@ -95,8 +159,14 @@ public class JudgeCall {
                 skip();
                 if (at < text.length() && text.charAt(at) == ',') at++;
             }
+            Object[] converted = { CALL_ARGUMENTS };
+            // Accessible by hand: another loader's class is in another runtime package.
+            java.lang.reflect.Constructor<?> invoker =
+                (kept != null ? kept : new FreshLoader()).loadClass("JudgeCallInvoke").getDeclaredConstructor();
+            invoker.setAccessible(true);
+            Function<Object[], Object> call = (Function<Object[], Object>) invoker.newInstance();
             long start = clock.getCurrentThreadCpuTime();
-            Object result = solution.FUNCTION_NAME(CALL_ARGUMENTS);
+            Object result = call.apply(converted);
             times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
             out.append(show(result)).append('\n');
         }
@@ -104,5 +174,13 @@ public class JudgeCall {
         System.out.flush();
         System.err.println();
         System.err.println("CALL_TIMES_MARKER" + times);
+    }
+}
+
+/** The call itself, compiled with the user's Solution so that javac picks the method. */
+class JudgeCallInvoke implements Function<Object[], Object> {
+    @Override
+    public Object apply(Object[] a) {
+        return new Solution().FUNCTION_NAME(INVOKE_ARGUMENTS);
     }
 }

@@ -61,7 +61,6 @@ fun main() {
     val clock = ManagementFactory.getThreadMXBean()
     val out = StringBuilder()
     val times = ArrayList<Long>()
-    val solution = Solution()
     while (true) {
         val line = readLine() ?: break
         if (line.isBlank()) continue
@@ -75,7 +74,8 @@ fun main() {
             if (reader.at < line.length && line[reader.at] == ',') reader.at++
         }
         val start = clock.currentThreadCpuTime
-        val result = solution.FUNCTION_NAME(CALL_ARGUMENTS)
+        // A new Solution per call, as Programmers makes one per test.
+        val result = Solution().FUNCTION_NAME(CALL_ARGUMENTS)
         times.add((clock.currentThreadCpuTime - start) / 1000)
         out.append(judgeCallShow(result)).append('\n')
     }

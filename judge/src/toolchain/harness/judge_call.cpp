@@ -1,12 +1,27 @@
-// Written by the judge: calls FUNCTION_NAME once per input line.
+// Written by the judge after the user's last line: calls FUNCTION_NAME once per input line,
+// each call in a child forked before it, so that every call starts from the state the program
+// had when it began (globals and statics as initialised), as a new process per test does.
+// Here, and not in a file of its own, so that the compiler picks the function as a caller in
+// the user's file would (a `const&` parameter, `auto`, an overload).
+#ifdef int
+#undef int  // `#define int long long` would make this file's `int main` another function
+#endif
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <csignal>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
-
-RETURN_TYPE FUNCTION_NAME(PARAMETER_LIST);
 
 namespace judge_call {
 struct Cursor {
@@ -56,30 +71,78 @@ template <class T> struct Read<std::vector<T>> {
         }
     }
 };
-void show(std::ostream& o, long long v) { o << v; }
-void show(std::ostream& o, int v) { o << v; }
-void show(std::ostream& o, bool v) { o << (v ? "true" : "false"); }
-void show(std::ostream& o, double v) {
-    char buffer[64];
-    auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-    std::string s(buffer, end);
-    if (s.find_first_of(".eni") == std::string::npos) s += ".0";
-    o << s;
-}
-void show(std::ostream& o, const std::string& v) {
+inline void show_text(std::ostream& o, std::string_view v) {
     o << '"';
     for (char ch : v) { if (ch == '"' || ch == '\\') o << '\\'; if (ch == '\n') { o << "\\n"; continue; } o << ch; }
     o << '"';
 }
-template <class T> void show(std::ostream& o, const std::vector<T>& v) {
-    o << '[';
-    for (size_t i = 0; i < v.size(); i++) { if (i) o << ", "; show(o, (T)v[i]); }
-    o << ']';
+// Whatever the function returns, as the judge's page writes it.
+template <class T> void show(std::ostream& o, const T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        o << (v ? "true" : "false");
+    } else if constexpr (std::is_floating_point_v<T>) {
+        char buffer[64];
+        auto end = std::to_chars(buffer, buffer + sizeof buffer, (double)v).ptr;
+        std::string s(buffer, end);
+        if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+        o << s;
+    } else if constexpr (std::is_integral_v<T>) {
+        o << +v;
+    } else if constexpr (std::is_convertible_v<const T&, std::string_view>) {
+        show_text(o, v);
+    } else {
+        o << '[';
+        bool first = true;
+        // By value: a `vector<bool>`'s items are proxies.
+        for (typename T::value_type item : v) {
+            if (!first) o << ", ";
+            first = false;
+            show(o, item);
+        }
+        o << ']';
+    }
 }
-long long cpu_us() {
+inline long long cpu_us() {
     timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+// Runs `call` (which prints its result and returns its CPU time) in a forked child and
+// appends that time to `times`; a child that fails ends this process the same way. The child
+// hands its time back through shared memory, so the parent wakes once, when it ends; both
+// stay on the CPU the parent is on, where the child's memory already is.
+template <class Call> void in_child(Call call, std::string& times) {
+    static long long* used = (long long*)mmap(nullptr, sizeof(long long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (used == MAP_FAILED) { std::perror("judge_call: mmap"); std::exit(1); }
+    *used = -1;
+    cpu_set_t everywhere, here;
+    bool pinned = sched_getaffinity(0, sizeof everywhere, &everywhere) == 0 && sched_getcpu() >= 0;
+    if (pinned) {
+        CPU_ZERO(&here);
+        CPU_SET(sched_getcpu(), &here);
+        pinned = sched_setaffinity(0, sizeof here, &here) == 0;
+    }
+    pid_t child = fork();
+    if (child < 0) { std::perror("judge_call: fork"); std::exit(1); }
+    if (child == 0) {
+        long long spent = call();
+        std::cout.flush();
+        *used = spent;
+        _exit(std::cout ? 0 : 1);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    if (pinned) sched_setaffinity(0, sizeof everywhere, &everywhere);
+    if (WIFSIGNALED(status)) {
+        std::signal(WTERMSIG(status), SIG_DFL);
+        std::raise(WTERMSIG(status));
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+    if (*used < 0) {
+        std::cerr << "the call ended the program before it returned (exit 0)\n";
+        std::exit(1);
+    }
+    times += (times.empty() ? "" : ",") + std::to_string(*used);
 }
 }  // namespace judge_call
 
@@ -90,13 +153,14 @@ int main() {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         judge_call::Cursor c{line, 0};
         // READ_ARGUMENTS
-        long long start = judge_call::cpu_us();
-        auto result = FUNCTION_NAME(CALL_ARGUMENTS);
-        long long used = judge_call::cpu_us() - start;
-        times += (times.empty() ? "" : ",") + std::to_string(used);
-        judge_call::show(std::cout, result);
-        std::cout << '\n';
+        judge_call::in_child([&] {
+            long long start = judge_call::cpu_us();
+            auto result = FUNCTION_NAME(CALL_ARGUMENTS);
+            long long used = judge_call::cpu_us() - start;
+            judge_call::show(std::cout, result);
+            std::cout << '\n';
+            return used;
+        }, times);
     }
-    std::cout.flush();
     std::cerr << "\nCALL_TIMES_MARKER" << times << "\n";
 }

@@ -1,9 +1,19 @@
-// Written by the judge: calls FUNCTION_NAME once per input line.
+// Written by the judge: calls FUNCTION_NAME once per input line. The file's code runs again
+// before every call, and globals it made are taken away after it, so that each call starts
+// from the state the file has when it is loaded, as a new process per test does.
 const fs = require("fs");
 const path = require("path");
 const code = fs.readFileSync(path.join(__dirname, USER_FILE), "utf8");
-const found = new Function("require", "module", "exports",
-    code + "\nreturn typeof FUNCTION_NAME === 'function' ? FUNCTION_NAME : undefined;")(require, { exports: {} }, {});
+const load = new Function("require", "module", "exports",
+    code + "\nreturn typeof FUNCTION_NAME === 'function' ? FUNCTION_NAME : undefined;");
+const fresh = () => load(require, { exports: {} }, {});
+const ownGlobals = new Set(Object.getOwnPropertyNames(globalThis));
+const forgetNewGlobals = () => {
+    for (const name of Object.getOwnPropertyNames(globalThis)) {
+        if (!ownGlobals.has(name)) delete globalThis[name];
+    }
+};
+let found = fresh();
 if (typeof found !== "function") {
     console.error("no function `FUNCTION_NAME` in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`");
     process.exit(1);
@@ -16,9 +26,15 @@ const show = (value) => typeof value === "string" ? JSON.stringify(value)
     : Array.isArray(value) ? "[" + value.map(show).join(", ") + "]" : String(value);
 const times = [];
 let out = "";
+let first = true;
 for (const line of fs.readFileSync(0, "utf8").split("\n")) {
     if (!line.trim()) continue;
     const args = JSON.parse("[" + line + "]");
+    if (!first) {
+        forgetNewGlobals();
+        found = fresh();
+    }
+    first = false;
     const start = process.cpuUsage();
     const result = found(...args);
     const used = process.cpuUsage(start);

@@ -1,10 +1,22 @@
-# Written by the judge: calls FUNCTION_NAME once per input line.
-import importlib.util, inspect, json, os, sys, time
+# Written by the judge: calls FUNCTION_NAME once per input line. The file runs again, in a
+# namespace of its own, before every call, so that each call starts from the module's state
+# as imported, as a new process per test does.
+import inspect, json, os, sys, time
 
-spec = importlib.util.spec_from_file_location("solution_file", os.path.join(os.path.dirname(os.path.abspath(__file__)), USER_FILE))
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-function = getattr(module, "FUNCTION_NAME", None)
+path = os.path.join(os.path.dirname(os.path.abspath(__file__)), USER_FILE)
+with open(path, "rb") as source:
+    code = compile(source.read(), path, "exec")
+# The user's own modules beside the file import as they would if it were the program.
+sys.path.insert(0, os.path.dirname(path))
+
+
+def fresh_function():
+    namespace = {"__name__": "solution_file", "__file__": path, "__builtins__": __builtins__}
+    exec(code, namespace)
+    return namespace.get("FUNCTION_NAME")
+
+
+function = fresh_function()
 if not callable(function):
     sys.exit("no function `FUNCTION_NAME` in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`")
 try:
@@ -31,11 +43,15 @@ def show(value):
 
 
 times = []
+first = True
 for line in sys.stdin.read().splitlines():
     if not line.strip():
         continue
     arguments = json.loads("[" + line + "]")
     arguments = [floats(a) if double else a for a, double in zip(arguments, DOUBLES)]
+    if not first:
+        function = fresh_function()
+    first = False
     start = time.process_time()
     result = function(*arguments)
     times.append(round((time.process_time() - start) * 1e6))
