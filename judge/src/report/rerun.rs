@@ -16,7 +16,11 @@ pub fn rerun_command(
     let target = if by_id {
         problem.id.clone()
     } else {
-        repository.relative(&problem.dir).display().to_string()
+        // A package judged from inside is the root itself: `.` names it there.
+        match repository.relative(&problem.dir).display().to_string() {
+            root if root.is_empty() => ".".to_owned(),
+            relative => relative,
+        }
     };
     let mut words = vec!["judge".to_owned(), "run".to_owned(), shell_word(&target)];
     if solution != problem.solution {

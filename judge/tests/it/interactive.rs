@@ -289,3 +289,26 @@ fn our_problem_with_a_testlib_interactor_is_judged_interactively() {
             "problem.toml: line 1: `interactor` judges the case itself",
         ));
 }
+
+#[test]
+fn a_hint_inside_a_package_names_it_as_typed_there() {
+    // Judged from inside, the package is the root: its hint says `.`, which works there
+    // (an empty path, `''`, does not).
+    let (_dir, package) = package("interactive_2025");
+    let output = judge_in(&package)
+        .args([
+            "run",
+            ".",
+            "--solution",
+            "submissions/wrong_answer/always_one.py",
+        ])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains(
+            "judge run . --solution submissions/wrong_answer/always_one.py --case secret/1"
+        ),
+        "{report}"
+    );
+}
