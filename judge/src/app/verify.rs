@@ -50,7 +50,8 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let mismatches = count(|outcome| *outcome == RowOutcome::Mismatch);
     let skipped = count(|outcome| matches!(outcome, RowOutcome::Skipped(_)));
     let errors = count(|outcome| matches!(outcome, RowOutcome::Error(_)));
-    let summary = format!(
+    let unfinished = count(|outcome| *outcome == RowOutcome::Unfinished);
+    let mut summary = format!(
         "{}: {}, {}, {} skipped, {}",
         problem.id,
         plural(rows.len(), "submission"),
@@ -58,8 +59,16 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         skipped,
         plural(errors, "error")
     );
+    if let Some(signal) = crate::runner::interrupt::requested() {
+        summary.push_str(&format!(
+            "; stopped by {}: {unfinished} not finished",
+            crate::sandbox::Termination::Signaled(signal)
+        ));
+    }
     let _ = writeln!(out, "{summary}");
-    if let Some((limit, how)) = &report.derived_time_limit {
+    // A stopped run's accepted submissions may not all have run: its limit is not kept.
+    let stopped = crate::runner::interrupt::requested().is_some();
+    if let Some((limit, how)) = report.derived_time_limit.as_ref().filter(|_| !stopped) {
         kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
@@ -110,6 +119,7 @@ fn page_rows(rows: &[Row], base: &Path) -> Vec<SubmissionRow> {
                 RowOutcome::Mismatch => "mismatch".to_owned(),
                 RowOutcome::Skipped(why) => format!("skipped: {why}"),
                 RowOutcome::Error(why) => format!("error: {why}"),
+                RowOutcome::Unfinished => "not finished".to_owned(),
             },
             cases: row.cases.clone(),
         })
@@ -164,6 +174,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
             RowOutcome::Mismatch => "MISMATCH".to_owned(),
             RowOutcome::Skipped(why) => format!("skipped ({why})"),
             RowOutcome::Error(why) => format!("ERROR: {why}"),
+            RowOutcome::Unfinished => "not finished".to_owned(),
         };
         table.row(vec![
             name.display().to_string(),

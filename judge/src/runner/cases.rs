@@ -219,10 +219,11 @@ pub fn run_cases<'j, J: CaseJudge>(
             arrived: HashMap::new(),
             receiver,
         };
+        // Past a task the stop cut short too: a later one may have finished before it.
+        let mut cut_short = false;
         for (task, count) in cases.iter().enumerate() {
-            if !in_order.task(task, *count, settings, &mut totals, progress) {
-                break;
-            }
+            let settings = (settings, cut_short);
+            cut_short |= !in_order.task(task, *count, settings, &mut totals, progress);
         }
     });
     totals.interrupted = judge.interrupted();
@@ -295,24 +296,24 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
     }
 
     /// Takes the `count` cases of `task` (`None`: it has none to judge) in order, telling
-    /// `progress`; false when the run stopped (the judge was asked to) before its end.
+    /// `progress`; false when the run stopped (the judge was asked to) before its end. After
+    /// an earlier task was `cut_short`, only the cases judged before the stop are told.
     fn task(
         &mut self,
         task: usize,
         count: Option<usize>,
-        settings: &Settings,
+        (settings, cut_short): (&Settings, bool),
         totals: &mut CaseTotals,
         progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) -> bool {
         let outcome = self.built(task);
-        // Asked to stop while building: a compiler may have been stopped, so its build does
-        // not count.
-        if count.is_some() && self.attempts.judge.interrupted().is_some() {
-            return false;
-        }
+        // Asked to stop: a compiler may have been stopped, so a failed build does not count
+        // (one that succeeded did finish, and its cases judged before the stop stand).
+        let stopped = cut_short || count.is_some() && self.attempts.judge.interrupted().is_some();
         match outcome {
             // A build did not run: the judge was asked to stop.
             None => false,
+            Some(Err(_)) if stopped => false,
             Some(Err(unjudged)) => {
                 progress(Progress::Unjudged(unjudged));
                 true

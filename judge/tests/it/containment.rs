@@ -823,3 +823,59 @@ fn each_run_finds_its_working_folder_empty() {
         print(len(left), dev)\n";
     accepted_run_after_run(solution, ("\n", "0 /dev\n"));
 }
+
+#[test]
+fn an_interrupted_verify_says_what_it_did_not_finish_and_counts_no_mismatch() {
+    let mark = unique_mark();
+    let tmp = tempfile::tempdir().unwrap();
+    let package = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "problem.yaml",
+            "problem_format_version: 2025-09\nname: Sum\nuuid: 3a0c1f8e-0000-4000-8000-0000000000a1\nlimits:\n  time_limit: 20\n".to_owned(),
+        ),
+        ("data/secret/1.in", "1 2\n".to_owned()),
+        ("data/secret/1.ans", "3\n".to_owned()),
+        ("data/secret/2.in", "3 4\n".to_owned()),
+        ("data/secret/2.ans", "7\n".to_owned()),
+        (
+            "submissions/accepted/sum.py",
+            "a, b = map(int, input().split())\nprint(a + b)\n".to_owned(),
+        ),
+        ("submissions/time_limit_exceeded/sleeps.py", sleeper(&mark)),
+    ];
+    for (path, text) in files {
+        let path = package.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let dir = package.path().to_str().unwrap();
+    let judge = start_judge(
+        package.path(),
+        tmp.path(),
+        &["verify", dir, "-j", "2"],
+        true,
+    );
+    assert!(
+        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
+        "the slow submission never started"
+    );
+    // Time for the quick one to be judged beside it, most likely (either row is right).
+    std::thread::sleep(Duration::from_secs(1));
+    // SAFETY: a plain signal to the child this test started.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
+    let output = judge.wait_with_output().unwrap();
+    assert_eq!(ended_by(&output.status), 143);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let row = stdout
+        .lines()
+        .find(|line| line.starts_with("time_limit_exceeded/sleeps.py"))
+        .unwrap_or_else(|| panic!("no row for the slow submission:\n{stdout}"));
+    assert!(row.ends_with("not finished"), "{stdout}");
+    assert!(
+        !stdout.contains("MISMATCH") && stdout.contains(", 0 mismatches"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("stopped by SIGTERM: "), "{stdout}");
+    assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
+}

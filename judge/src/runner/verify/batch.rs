@@ -1,5 +1,7 @@
 //! Judging a batch of submissions as one pool of cases, and each one's row.
 
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::plan::{with_choice, PlannedSubmission};
@@ -99,6 +101,15 @@ impl SubmissionRun {
             Ok(run) => run,
         };
         let problem = &task.problem;
+        if crate::runner::interrupt::requested().is_some() && !finished(run, task) {
+            return Row {
+                outcome: RowOutcome::Unfinished,
+                cases: (run.cases.iter().cloned())
+                    .zip(run.verdicts.iter().map(|verdict| verdict.code()))
+                    .collect(),
+                ..row(format!("{} so far", describe(run)), false, None)
+            };
+        }
         let cases: Vec<(String, &'static str)> = (run.cases.iter().cloned())
             .zip(run.verdicts.iter().map(|verdict| verdict.code()))
             .collect();
@@ -133,6 +144,21 @@ impl SubmissionRun {
         }
         row(got, kept || with_extra_time, Some(warning))
     }
+}
+
+/// Whether `run` is all that judging `task` would give: it did not compile, every case was
+/// judged, or (judged one case at a time, to its first failure) its cases are the first ones
+/// in order and the last of them failed. A run the judge was stopped in may be none of these.
+fn finished(run: &SolutionVerdicts, task: &Task) -> bool {
+    let cases = &task.problem.cases;
+    if run.compile_error || run.cases.len() == cases.len() {
+        return true;
+    }
+    let in_order = (run.cases.iter())
+        .zip(cases)
+        .all(|(judged, case)| *judged == case.name);
+    let ends_failed = run.verdicts.last().is_some_and(|last| !last.is_accepted());
+    task.one_at_a_time && in_order && ends_failed
 }
 
 /// A package's submission that must be too slow runs beyond its time limit, to the limit ×
@@ -245,24 +271,55 @@ pub(super) fn judge_batch(
             fail_fast: !every_case,
         };
         judge_all(tasks, compiler, &settings, &mut collector);
-        let mut runs = collector.judged.into_iter();
-        for (index, task, promise, folder) in pool {
-            let run = (runs.next()).unwrap_or_else(|| {
-                Err(ProblemFault {
-                    message: "the submission was not judged".into(),
-                })
-            });
-            judged[index] = Some(SubmissionRun::JudgedSubmission(Box::new(
-                JudgedSubmission {
+        let runs = runs_by_task(&pool, collector.judged);
+        for ((index, task, promise, folder), run) in pool.into_iter().zip(runs) {
+            judged[index] = Some(match run {
+                Some(run) => SubmissionRun::JudgedSubmission(Box::new(JudgedSubmission {
                     task,
                     folder,
                     promise,
                     run,
-                },
-            )));
+                })),
+                None => SubmissionRun::Skipped(untold(&task, folder)),
+            });
         }
     }
     judged.into_iter().flatten().collect()
+}
+
+/// Each pooled task's run as the collector got them: in order; or, when the judge was stopped
+/// (it then tells a task only for the cases it finished, and may leave one out), by solution.
+fn runs_by_task(
+    pool: &[Pooled],
+    told: Vec<Result<SolutionVerdicts, ProblemFault>>,
+) -> Vec<Option<Result<SolutionVerdicts, ProblemFault>>> {
+    if crate::runner::interrupt::requested().is_none() {
+        let mut told = told.into_iter();
+        return pool.iter().map(|_| told.next()).collect();
+    }
+    let mut by_solution: HashMap<PathBuf, SolutionVerdicts> = (told.into_iter().flatten())
+        .map(|run| (run.solution.clone(), run))
+        .collect();
+    (pool.iter())
+        .map(|(_, task, ..)| by_solution.remove(&task.solution).map(Ok))
+        .collect()
+}
+
+/// The row of a submission the runner told nothing of: the judge was stopped before it
+/// started (else a fault of the judge's).
+fn untold(task: &Task, folder: String) -> Row {
+    let stopped = crate::runner::interrupt::requested().is_some();
+    Row {
+        submission: task.solution.clone(),
+        expected: folder,
+        got: if stopped { "no verdict" } else { "error" }.into(),
+        outcome: match stopped {
+            true => RowOutcome::Unfinished,
+            false => RowOutcome::Error("the submission was not judged".into()),
+        },
+        warning: None,
+        cases: Vec::new(),
+    }
 }
 
 /// A submission in a pool: its place, its task, its promise and its folder.

@@ -35,6 +35,9 @@ pub enum RowOutcome {
     Skipped(String),
     /// The harness or the package failed while judging it (exit 2).
     Error(String),
+    /// The judge was stopped (a signal) before this submission's verdict was known: its
+    /// cases so far are shown, and it counts as neither kept nor broken.
+    Unfinished,
 }
 
 /// One row of the verify table.
