@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{constants, flags, includes, scoring, submissions_in, yaml_line};
+use super::{constants, flags, includes, programs_in, scoring, yaml_line};
 use super::{FormatVersion, Package, Timing};
 use crate::compare::{CompareMode, KattisFlags};
 use crate::error::{CorpusFault, Error, Result};
@@ -529,8 +529,9 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
         return Ok(single);
     }
     let folder = dir.join(LEGACY_OUTPUT_VALIDATORS_DIR);
-    // Each file or folder in it is a program, as each is a submission in a verdict folder.
-    let programs = submissions_in(&folder);
+    // Its programs by the rule of every folder of programs: a header or README beside the
+    // validator is none.
+    let programs = programs_in(&folder);
     match programs.as_slice() {
         [program] => Ok(program.clone()),
         [] => Err(Error::corpus(dir, CorpusFault::NoValidator)),
@@ -548,7 +549,7 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
 /// `*.disabled`); else the first, whose row then says why it cannot be judged.
 fn default_submission(dir: &Path) -> PathBuf {
     let accepted = dir.join(SUBMISSIONS_DIR).join(ACCEPTED_DIR);
-    let submissions = submissions_in(&accepted);
+    let submissions = programs_in(&accepted);
     let buildable = submissions.iter().find(|submission| {
         crate::toolchain::sources::Sources::read(submission)
             .is_ok_and(|sources| sources.language.missing_tool().is_none())

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::cases::{group_setting, GroupYaml, ValidatorArgs};
-use super::{submissions_in, Package};
+use super::{entries_in, Package};
 use crate::error::Result;
 use crate::problem::layout::{
     ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR, INVALID_INPUT_DIR,
@@ -15,6 +15,7 @@ use crate::problem::layout::{
 };
 use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
+use crate::toolchain::sources::is_program;
 
 /// What one case of the data must do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,15 +110,32 @@ impl ValidationPlan {
 /// current one's), and whether the deprecated folder holds any.
 fn input_validators(dir: &Path) -> (Vec<PathBuf>, bool) {
     let [current, deprecated] = INPUT_VALIDATORS_DIRS;
-    let mut validators = submissions_in(&dir.join(current));
-    let old = submissions_in(&dir.join(deprecated));
+    let mut validators = validators_in(&dir.join(current));
+    let old = validators_in(&dir.join(deprecated));
     let deprecated_folder = !old.is_empty();
     validators.extend(old);
     (validators, deprecated_folder)
 }
 
 fn answer_validators(dir: &Path) -> Vec<PathBuf> {
-    submissions_in(&dir.join(ANSWER_VALIDATORS_DIR))
+    validators_in(&dir.join(ANSWER_VALIDATORS_DIR))
+}
+
+/// The validators in a validator folder: its programs, by the rule of every folder of
+/// programs, and its checktestdata and Viva scripts, the format's two other forms of an
+/// input validator ("Input validators"; problemtools' `allow_validation_script`).
+fn validators_in(folder: &Path) -> Vec<PathBuf> {
+    let mut validators = entries_in(folder);
+    validators.retain(|path| is_program(path) || is_validation_script(path));
+    validators
+}
+
+/// A checktestdata (`.ctd`) or Viva (`.viva`) file.
+fn is_validation_script(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .is_some_and(|extension| extension == "ctd" || extension == "viva")
 }
 
 /// Every validator of the package in `dir`, input validators first, without reading its

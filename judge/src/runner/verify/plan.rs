@@ -8,7 +8,7 @@ use super::expectations::SubmissionsYaml;
 use super::promise::{is_format_folder, Promise, FOLDERS};
 use super::{Row, RowOutcome};
 use crate::error::{Error, LanguageFault};
-use crate::problem::kattis::submissions_in;
+use crate::problem::kattis::entries_in;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::language::{Language, LanguageId};
@@ -62,7 +62,7 @@ pub(super) fn plan(
     problem: &Problem,
     compiler: &Compiler,
 ) -> Vec<PlannedSubmission> {
-    let mut folders: Vec<PathBuf> = submissions_in(root)
+    let mut folders: Vec<PathBuf> = entries_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
         .collect();
@@ -80,7 +80,7 @@ pub(super) fn plan(
             entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
         }
-        for submission in submissions_in(&folder) {
+        for submission in entries_in(&folder) {
             let relative = format!("{name}/{}", file_name(&submission));
             let (requirements, unchecked) = yaml.requirements(&relative);
             let choice = choice_of(yaml.program(&relative));
