@@ -126,3 +126,19 @@ fn a_readme_beside_an_input_validator_is_not_run_and_bad_input_is_still_caught()
         );
     }
 }
+
+/// problemtools judges a legacy package whose `output_validators/` holds two programs with
+/// the first by name and warns of the other; so does `verify`, naming the folder and both.
+#[test]
+fn of_several_legacy_output_validators_the_first_judges_as_in_problemtools() {
+    let (dir, _copy) = package("several_output_validators_legacy");
+    let (code, report) = verify_in(dir.path(), "several_output_validators_legacy");
+    // strict.py would refuse the answer off by one: it is not run.
+    kept(code, &report, &NEAR_SUM);
+    assert!(
+        report.contains(
+            "warning: output_validators/ holds 2 programs (near.py, strict.py): only near.py is used"
+        ),
+        "{report}"
+    );
+}

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::cases::{group_setting, GroupYaml, ValidatorArgs};
+use super::package_yaml::legacy_output_validators;
 use super::{entries_in, Package};
 use crate::error::Result;
 use crate::problem::layout::{
@@ -64,6 +65,10 @@ pub struct ValidationPlan {
     pub answer_validators: Vec<PathBuf>,
     /// The input validators are in the deprecated `input_format_validators/`.
     pub deprecated_folder: bool,
+    /// Every program of a legacy `output_validators/` that holds several, when the package
+    /// is judged with the first of them (`package_yaml::legacy_output_validators`); else
+    /// empty.
+    pub several_output_validators: Vec<PathBuf>,
     /// The judged cases, then those of the validation folders.
     pub cases: Vec<DataCase>,
     /// Cases of the validation folders that lack a file their kind needs: package faults,
@@ -100,6 +105,7 @@ impl ValidationPlan {
             input_validators,
             answer_validators,
             deprecated_folder,
+            several_output_validators: several_output_validators(problem),
             cases,
             incomplete,
         })
@@ -136,6 +142,17 @@ fn is_validation_script(path: &Path) -> bool {
         && path
             .extension()
             .is_some_and(|extension| extension == "ctd" || extension == "viva")
+}
+
+/// The programs of the legacy `output_validators/` when it holds several and the package is
+/// judged with the first.
+fn several_output_validators(problem: &Problem) -> Vec<PathBuf> {
+    let programs = legacy_output_validators(&problem.dir);
+    let used = problem.checker.as_ref().map(|spec| &spec.source);
+    match programs.first() {
+        Some(first) if programs.len() > 1 && used == Some(first) => programs,
+        _ => Vec::new(),
+    }
 }
 
 /// Every validator of the package in `dir`, input validators first, without reading its
