@@ -290,12 +290,6 @@ pub enum CorpusFault {
     /// A package that says it has a custom output validator, without one.
     #[error("the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one")]
     NoValidator,
-    /// A legacy package with several output validators.
-    #[error("{count} output validators: only one is supported (all of them would have to accept)")]
-    SeveralValidators {
-        /// How many there are.
-        count: usize,
-    },
 }
 
 /// Why the judge cannot tell (or take) a source's language; the message follows the

@@ -271,6 +271,16 @@ pub const LANGUAGES: &[Language] = &[
     },
 ];
 
+/// The file endings of the package format's languages table (its appendix) whose languages no
+/// row above runs: Ada, Haskell, Ruby, ... A file with one is a program this judge cannot
+/// build (its row says so), not a stray file to pass over.
+const OTHER_FORMAT_EXTENSIONS: &[&str] = &[
+    "adb", "ads", "a68", "apl", "cob", "cr", "d", "dart", "ex", "erl", "fth", "4th", "forth",
+    "frt", "f90", "fs", "ss", "hs", "jl", "lisp", "cl", "lua", "mod", "def", "nim", "m", "ml",
+    "odin", "pas", "pm", "php", "pl", "rkt", "rb", "scala", "sim", "st", "sno", "swift", "ts",
+    "vb", "zig",
+];
+
 impl Language {
     /// The language of a source file, by its extension.
     pub fn of(source: &Path) -> Option<&'static Language> {
@@ -278,6 +288,17 @@ impl Language {
         LANGUAGES
             .iter()
             .find(|language| language.extensions.contains(&extension))
+    }
+
+    /// Whether `source`'s extension names a language: one of this table's, or another of the
+    /// package format's table. Headers (`.h`, `.hpp`), text and unknown endings name none.
+    pub fn names_a_language(source: &Path) -> bool {
+        let known = |extension: &str| OTHER_FORMAT_EXTENSIONS.contains(&extension);
+        Language::of(source).is_some()
+            || source
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(known)
     }
 
     /// The language of a single file given as a source, or what is wrong with it.

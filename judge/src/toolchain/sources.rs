@@ -322,6 +322,23 @@ pub(crate) fn main_class(language: &Language, file_name: &str, code: &[u8]) -> O
     }
 }
 
+/// Whether `path`, an entry of a folder that holds programs (a package's validators, its
+/// submissions of one verdict), is a program: a folder (a program of several files), or a
+/// file whose extension names a language (`Language::names_a_language`). Headers such as
+/// `testlib.h` (a single file's build still finds them, see `with_local_headers`), READMEs,
+/// notes, files of no known kind and dot-files are not. One rule for every such folder, as
+/// the format's "Programs" section has it and problemtools applies it: `run.find_programs`
+/// keeps the entries `get_program` finds a language for and passes over the rest.
+pub fn is_program(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    if name.to_string_lossy().starts_with('.') {
+        return false;
+    }
+    path.is_dir() || Language::names_a_language(path)
+}
+
 /// Every file below `folder` (dot-files and dot-folders aside), by its path relative to it,
 /// with its bytes, in file-name order.
 pub(crate) fn files_below(folder: &Path) -> Result<Files> {
@@ -488,6 +505,50 @@ mod tests {
             Sources::read(dir.path()).unwrap().language.id,
             LanguageId::Scripts
         );
+    }
+
+    #[test]
+    fn a_folder_of_programs_holds_programs_and_files_that_are_none() {
+        let dir = folder(&[
+            ("interactor.cpp", "int main(){}"),
+            ("validate.py", ""),
+            ("Check.C", ""),
+            ("solve.rb", ""),
+            ("several/main.cc", ""),
+            ("several/README.md", ""),
+            ("only_notes/README.txt", ""),
+            ("testlib.h", ""),
+            ("util.hpp", ""),
+            ("common.hh", ""),
+            ("README.txt", ""),
+            ("README.md", ""),
+            ("README", ""),
+            ("notes.txt", ""),
+            ("input.in", ""),
+            (".hidden.py", ""),
+            (".git/config", ""),
+        ]);
+        let mut programs: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| is_program(path))
+            .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        programs.sort();
+        // A Ruby file is a program of the format's table that this judge does not run: it
+        // is one, so that its row can say so. Any folder is one, whatever it holds.
+        assert_eq!(
+            programs,
+            [
+                "Check.C",
+                "interactor.cpp",
+                "only_notes",
+                "several",
+                "solve.rb",
+                "validate.py"
+            ]
+        );
+        assert!(!is_program(&dir.path().join("missing.txt")));
     }
 
     #[test]

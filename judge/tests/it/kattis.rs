@@ -89,8 +89,9 @@ fn each_verify_row_carries_its_own_expectation() {
         ),
         ("accepted/sum.py", &["accepted", "AC 2", "ok"]),
         ("run_time_error/exits.py", &["run_time_error", "RE 1", "ok"]),
+        // A language of the format's table that this judge does not run.
         (
-            "wrong_answer/a_notes.txt",
+            "wrong_answer/a_ruby.rb",
             &["wrong_answer", "not judged", "skipped (unknown language)"],
         ),
         // After a row that could not be judged, the next still has its own folder's promise.
@@ -117,6 +118,10 @@ fn each_verify_row_carries_its_own_expectation() {
     assert!(
         !table.contains(".gitkeep"),
         "dot-files are no submissions:\n{table}"
+    );
+    assert!(
+        !table.contains("a_notes.txt"),
+        "a file whose ending names no language is no submission:\n{table}"
     );
     assert!(
         table.contains("rows: 6 submissions, 1 mismatch, 3 skipped, 0 errors"),

@@ -14,6 +14,7 @@ mod function_form;
 mod interactive;
 mod isolation;
 mod kattis;
+mod kattis_programs;
 mod properties;
 mod reports;
 mod shards;

@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::problem::layout::{DATA_DIR, METADATA_FILE, PACKAGE_FILE};
 use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
+use crate::toolchain::sources::is_program;
 
 pub use cases::ValidatorArgs;
 pub use package_yaml::parse_package;
@@ -166,9 +167,8 @@ pub(crate) fn yaml_line(text: &str, key: &str) -> Option<usize> {
         .map(|index| index + 1)
 }
 
-/// The submissions in one verdict folder, in natural order; dot-files (`.gitkeep`) are no
-/// submissions.
-pub fn submissions_in(folder: &Path) -> Vec<PathBuf> {
+/// The entries of a package folder, in natural order; dot-files (`.gitkeep`) are none.
+pub fn entries_in(folder: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
@@ -178,4 +178,13 @@ pub fn submissions_in(folder: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort_by(|a, b| natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
     files
+}
+
+/// The programs in a package folder of programs (validators, a verdict's submissions), in
+/// natural order: the entries that `sources::is_program`, the one rule for every such
+/// folder, takes; headers, READMEs and other files beside them are passed over.
+pub fn programs_in(folder: &Path) -> Vec<PathBuf> {
+    let mut programs = entries_in(folder);
+    programs.retain(|path| is_program(path));
+    programs
 }

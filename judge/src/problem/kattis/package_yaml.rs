@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{constants, flags, includes, scoring, submissions_in, yaml_line};
+use super::{constants, flags, includes, programs_in, scoring, yaml_line};
 use super::{FormatVersion, Package, Timing};
 use crate::compare::{CompareMode, KattisFlags};
 use crate::error::{CorpusFault, Error, Result};
@@ -521,26 +521,31 @@ fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
 }
 
 /// The package's output validator: the program `output_validator/` (2023-07 and later), or
-/// the one program in legacy `output_validators/` (a file directly in it, or a folder). A
-/// folder is built as one program from all its files, or by its own `build`/`run` scripts.
+/// the first program in legacy `output_validators/` (a file directly in it, or a folder;
+/// see `legacy_output_validators`). A folder is built as one program from all its files, or
+/// by its own `build`/`run` scripts.
 fn find_validator(dir: &Path) -> Result<PathBuf> {
     let single = dir.join(OUTPUT_VALIDATOR_DIR);
     if single.is_dir() {
         return Ok(single);
     }
-    let folder = dir.join(LEGACY_OUTPUT_VALIDATORS_DIR);
-    // Each file or folder in it is a program, as each is a submission in a verdict folder.
-    let programs = submissions_in(&folder);
-    match programs.as_slice() {
-        [program] => Ok(program.clone()),
-        [] => Err(Error::corpus(dir, CorpusFault::NoValidator)),
-        _ => Err(Error::corpus(
-            folder,
-            CorpusFault::SeveralValidators {
-                count: programs.len(),
-            },
-        )),
-    }
+    let programs = legacy_output_validators(dir);
+    programs
+        .first()
+        .cloned()
+        .ok_or_else(|| Error::corpus(dir, CorpusFault::NoValidator))
+}
+
+/// The programs in the package's legacy `output_validators/`, the one used first. The legacy
+/// format would run them all, but problemtools (`OutputValidators.output_validator`) judges
+/// with the first of `find_programs`, which lists the folder in sorted name order, and only
+/// warns of the others ("Support for multiple output validators has been dropped"): a
+/// package it judges is judged alike here, and `verify` warns as it does.
+pub(crate) fn legacy_output_validators(dir: &Path) -> Vec<PathBuf> {
+    let mut programs = programs_in(&dir.join(LEGACY_OUTPUT_VALIDATORS_DIR));
+    // Python's `sorted`, by code point: the bytes' order, not the natural order of names.
+    programs.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    programs
 }
 
 /// The solution judged when none is named: the first accepted submission that this machine
@@ -548,7 +553,7 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
 /// `*.disabled`); else the first, whose row then says why it cannot be judged.
 fn default_submission(dir: &Path) -> PathBuf {
     let accepted = dir.join(SUBMISSIONS_DIR).join(ACCEPTED_DIR);
-    let submissions = submissions_in(&accepted);
+    let submissions = programs_in(&accepted);
     let buildable = submissions.iter().find(|submission| {
         crate::toolchain::sources::Sources::read(submission)
             .is_ok_and(|sources| sources.language.missing_tool().is_none())

@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use super::cases::{group_setting, GroupYaml, ValidatorArgs};
-use super::{submissions_in, Package};
+use super::package_yaml::legacy_output_validators;
+use super::{entries_in, Package};
 use crate::error::Result;
 use crate::problem::layout::{
     ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR, INVALID_INPUT_DIR,
@@ -15,6 +16,7 @@ use crate::problem::layout::{
 };
 use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
+use crate::toolchain::sources::is_program;
 
 /// What one case of the data must do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +65,10 @@ pub struct ValidationPlan {
     pub answer_validators: Vec<PathBuf>,
     /// The input validators are in the deprecated `input_format_validators/`.
     pub deprecated_folder: bool,
+    /// Every program of a legacy `output_validators/` that holds several, when the package
+    /// is judged with the first of them (`package_yaml::legacy_output_validators`); else
+    /// empty.
+    pub several_output_validators: Vec<PathBuf>,
     /// The judged cases, then those of the validation folders.
     pub cases: Vec<DataCase>,
     /// Cases of the validation folders that lack a file their kind needs: package faults,
@@ -99,6 +105,7 @@ impl ValidationPlan {
             input_validators,
             answer_validators,
             deprecated_folder,
+            several_output_validators: several_output_validators(problem),
             cases,
             incomplete,
         })
@@ -109,15 +116,43 @@ impl ValidationPlan {
 /// current one's), and whether the deprecated folder holds any.
 fn input_validators(dir: &Path) -> (Vec<PathBuf>, bool) {
     let [current, deprecated] = INPUT_VALIDATORS_DIRS;
-    let mut validators = submissions_in(&dir.join(current));
-    let old = submissions_in(&dir.join(deprecated));
+    let mut validators = validators_in(&dir.join(current));
+    let old = validators_in(&dir.join(deprecated));
     let deprecated_folder = !old.is_empty();
     validators.extend(old);
     (validators, deprecated_folder)
 }
 
 fn answer_validators(dir: &Path) -> Vec<PathBuf> {
-    submissions_in(&dir.join(ANSWER_VALIDATORS_DIR))
+    validators_in(&dir.join(ANSWER_VALIDATORS_DIR))
+}
+
+/// The validators in a validator folder: its programs, by the rule of every folder of
+/// programs, and its checktestdata and Viva scripts, the format's two other forms of an
+/// input validator ("Input validators"; problemtools' `allow_validation_script`).
+fn validators_in(folder: &Path) -> Vec<PathBuf> {
+    let mut validators = entries_in(folder);
+    validators.retain(|path| is_program(path) || is_validation_script(path));
+    validators
+}
+
+/// A checktestdata (`.ctd`) or Viva (`.viva`) file.
+fn is_validation_script(path: &Path) -> bool {
+    path.is_file()
+        && path
+            .extension()
+            .is_some_and(|extension| extension == "ctd" || extension == "viva")
+}
+
+/// The programs of the legacy `output_validators/` when it holds several and the package is
+/// judged with the first.
+fn several_output_validators(problem: &Problem) -> Vec<PathBuf> {
+    let programs = legacy_output_validators(&problem.dir);
+    let used = problem.checker.as_ref().map(|spec| &spec.source);
+    match programs.first() {
+        Some(first) if programs.len() > 1 && used == Some(first) => programs,
+        _ => Vec::new(),
+    }
 }
 
 /// Every validator of the package in `dir`, input validators first, without reading its

@@ -8,11 +8,11 @@ use super::expectations::SubmissionsYaml;
 use super::promise::{is_format_folder, Promise, FOLDERS};
 use super::{Row, RowOutcome};
 use crate::error::{Error, LanguageFault};
-use crate::problem::kattis::submissions_in;
+use crate::problem::kattis::entries_in;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::language::{Language, LanguageId};
-use crate::toolchain::sources::{Choice, Sources};
+use crate::toolchain::sources::{is_program, Choice, Sources};
 
 pub(super) fn file_name(path: &Path) -> String {
     path.file_name()
@@ -62,7 +62,7 @@ pub(super) fn plan(
     problem: &Problem,
     compiler: &Compiler,
 ) -> Vec<PlannedSubmission> {
-    let mut folders: Vec<PathBuf> = submissions_in(root)
+    let mut folders: Vec<PathBuf> = entries_in(root)
         .into_iter()
         .filter(|path| path.is_dir())
         .collect();
@@ -80,7 +80,7 @@ pub(super) fn plan(
             entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
         }
-        for submission in submissions_in(&folder) {
+        for submission in submissions_in(&folder, &name, yaml) {
             let relative = format!("{name}/{}", file_name(&submission));
             let (requirements, unchecked) = yaml.requirements(&relative);
             let choice = choice_of(yaml.program(&relative));
@@ -115,6 +115,25 @@ pub(super) fn plan(
         }
     }
     skip_unavailable(entries, compiler)
+}
+
+/// The submissions in the verdict folder `folder` (named `name`): its programs, by the rule
+/// of every folder of programs, and the files that rule passes over but that are meant as
+/// submissions all the same: those `submissions.yaml` names a language for (the format
+/// tells a submission's language by that key first), and those set aside by a `.disabled`
+/// ending (BAPCtools' way), whose rows say why they are not judged.
+fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<PathBuf> {
+    let mut submissions = entries_in(folder);
+    submissions.retain(|path| {
+        let set_aside = path.extension().is_some_and(|e| e == "disabled");
+        let named = || {
+            yaml.program(&format!("{name}/{}", file_name(path)))
+                .0
+                .is_some()
+        };
+        is_program(path) || set_aside || named()
+    });
+    submissions
 }
 
 /// Skips the submissions whose toolchain this machine lacks, asking every language at once:

@@ -82,19 +82,9 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     let plan = ValidationPlan::of(problem)?;
     let mut report = DataReport {
         errors: plan.incomplete.clone(),
+        warnings: layout_warnings(&plan),
         ..DataReport::default()
     };
-    if plan.deprecated_folder {
-        report.warnings.push(
-            "input_format_validators/ is the deprecated name of input_validators/".to_owned(),
-        );
-    }
-    if plan.input_validators.is_empty() {
-        report.warnings.push(
-            "no input validators (input_validators/): the format asks for one, and no input was checked"
-                .to_owned(),
-        );
-    }
     let mut build = |paths: &[PathBuf]| -> Vec<PackageValidator> {
         let mut built = Vec::new();
         for path in paths {
@@ -159,12 +149,48 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     Ok(report)
 }
 
+/// What the package's validator folders show that should not be so, and spoils nothing: the
+/// deprecated folder name, no input validator, several legacy output validators.
+fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if plan.deprecated_folder {
+        warnings.push(
+            "input_format_validators/ is the deprecated name of input_validators/".to_owned(),
+        );
+    }
+    if plan.input_validators.is_empty() {
+        warnings.push(
+            "no input validators (input_validators/): the format asks for one, and no input was checked"
+                .to_owned(),
+        );
+    }
+    if let [used, ..] = plan.several_output_validators.as_slice() {
+        let names: Vec<String> = (plan.several_output_validators.iter())
+            .map(|path| file_name(path))
+            .collect();
+        warnings.push(format!(
+            "output_validators/ holds {} programs ({}): only {} is used, as problemtools uses the first (the legacy format would run them all)",
+            names.len(),
+            names.join(", "),
+            file_name(used)
+        ));
+    }
+    warnings
+}
+
 /// The path of `path` inside the package, for messages.
 fn shown(problem: &Problem, path: &Path) -> String {
     path.strip_prefix(&problem.dir)
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The tools that run a validator script, any one will do: checktestdata (or pyctd, its
