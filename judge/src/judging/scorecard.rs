@@ -200,6 +200,90 @@ impl Plan {
     }
 }
 
+impl Scoring {
+    /// For each of `cases` (a task's, in its order), the ranges of earlier cases any one of
+    /// whose rejection makes it count for nothing: a legacy group's `on_reject: break` (the
+    /// default) ends the group at its first rejected item, as problemtools stops judging it
+    /// there. Empty for every case where no such rule applies.
+    pub fn blockers(&self, cases: &[String]) -> Vec<Vec<std::ops::Range<usize>>> {
+        let mut blockers = vec![Vec::new(); cases.len()];
+        if let Scoring::Package(Plan::Graded { root, .. }) = self {
+            let index: HashMap<&str, usize> = (cases.iter().enumerate())
+                .map(|(at, name)| (name.as_str(), at))
+                .collect();
+            root.block(&index, &mut blockers);
+        }
+        blockers
+    }
+}
+
+impl GradedGroup {
+    /// Whether a rejected case anywhere below surely makes this group rejected: no flag of
+    /// its own or of a group between accepts it anyway.
+    fn rejects_with_any_case(&self) -> bool {
+        !self.config.accept_if_any_accepted && self.config.verdicts != VerdictMode::AlwaysAccept
+    }
+
+    /// The indices of the cases below `item` whose rejection surely rejects it.
+    fn rejecting_cases(item: &GradedItem, index: &HashMap<&str, usize>, into: &mut Vec<usize>) {
+        match item {
+            GradedItem::Case(name) => into.extend(index.get(name.as_str())),
+            GradedItem::Group(group) if group.rejects_with_any_case() => {
+                for item in &group.items {
+                    Self::rejecting_cases(item, index, into);
+                }
+            }
+            GradedItem::Group(_) => {}
+        }
+    }
+
+    /// Adds, for each case below this group, the cases of its earlier items that end it
+    /// (when it stops at a rejection), then does the same in its subgroups.
+    fn block(&self, index: &HashMap<&str, usize>, blockers: &mut [Vec<std::ops::Range<usize>>]) {
+        let mut earlier: Vec<usize> = Vec::new();
+        for item in &self.items {
+            if self.config.stop_at_rejection && !earlier.is_empty() {
+                let ranges = runs_of(&earlier);
+                let mut below = Vec::new();
+                Self::cases_below(item, index, &mut below);
+                for case in below {
+                    blockers[case].extend(ranges.iter().cloned());
+                }
+            }
+            Self::rejecting_cases(item, index, &mut earlier);
+            if let GradedItem::Group(group) = item {
+                group.block(index, blockers);
+            }
+        }
+    }
+
+    /// The indices of every case below `item`.
+    fn cases_below(item: &GradedItem, index: &HashMap<&str, usize>, into: &mut Vec<usize>) {
+        match item {
+            GradedItem::Case(name) => into.extend(index.get(name.as_str())),
+            GradedItem::Group(group) => {
+                for item in &group.items {
+                    Self::cases_below(item, index, into);
+                }
+            }
+        }
+    }
+}
+
+/// `indices` as the fewest ranges that hold them.
+fn runs_of(indices: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut sorted = indices.to_vec();
+    sorted.sort_unstable();
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for at in sorted {
+        match runs.last_mut() {
+            Some(run) if run.end == at => run.end += 1,
+            _ => runs.push(at..at + 1),
+        }
+    }
+    runs
+}
+
 impl GradedGroup {
     /// The group's verdict and score, as the default grader gives them; `None` when none of
     /// its cases was judged (left out by `--case`), as problemtools leaves such a group out.
@@ -532,6 +616,51 @@ mod tests {
             assert_eq!(card.score, 11.0);
             assert_eq!(card.verdict, Some(WrongAnswer));
             assert_eq!(card.max_score, None, "the default range has no top");
+        }
+
+        #[test]
+        fn a_case_after_a_rejection_in_a_breaking_group_is_known_not_to_count() {
+            let dir = tempfile::tempdir().unwrap();
+            // group1 breaks (the default); group2 goes on; group3 accepts if any case does.
+            write(
+                dir.path(),
+                "data/secret/group2/testdata.yaml",
+                "on_reject: continue\n",
+            );
+            write(
+                dir.path(),
+                "data/secret/group3/testdata.yaml",
+                "grader_flags: accept_if_any_accepted\n",
+            );
+            let cases = names(&[
+                "sample/1",
+                "secret/group1/1",
+                "secret/group1/2",
+                "secret/group2/1",
+                "secret/group2/2",
+                "secret/group3/1",
+                "secret/group3/2",
+            ]);
+            let plan = plan(
+                dir.path(),
+                FormatVersion::Legacy,
+                &LegacyGrading::default(),
+                false,
+                &cases,
+                &Constants::default(),
+            )
+            .unwrap();
+            let blockers = Scoring::Package(plan).blockers(&cases);
+            // secret breaks at its first rejected group; data/ (the root) at sample.
+            assert_eq!(blockers[0], []);
+            assert_eq!(blockers[1], [0..1]);
+            assert_eq!(blockers[2], [0..1, 1..2]);
+            // group2 goes on past its own rejections, but secret stops after group1.
+            assert_eq!(blockers[3], [0..1, 1..3]);
+            assert_eq!(blockers[4], [0..1, 1..3]);
+            // group3 may accept with a rejected case, so its cases end nothing after them.
+            assert_eq!(blockers[5], [0..1, 1..5]);
+            assert_eq!(blockers[6], [0..1, 1..5, 5..6]);
         }
 
         #[test]

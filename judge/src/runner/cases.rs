@@ -5,7 +5,8 @@
 //! processes.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread::ScopedJoinHandle;
 use std::time::Duration;
@@ -58,6 +59,12 @@ pub trait CaseJudge: Sync {
     fn one_at_a_time(&self, _task: usize) -> bool {
         false
     }
+    /// For each case of task `task`, the ranges of earlier cases any one of whose failure
+    /// makes it count for nothing (a scoring group that ends at its first rejection): such a
+    /// case is not judged. Empty (or shorter than the cases) where no rule applies.
+    fn blockers(&self, _task: usize) -> &[Vec<Range<usize>>] {
+        &[]
+    }
     /// The signal that asked the judge to stop, if one has.
     fn interrupted(&self) -> Option<i32> {
         crate::runner::interrupt::requested()
@@ -108,12 +115,15 @@ enum Done {
     Case((usize, usize), Attempt),
 }
 
-/// Judges cases, keeping each task's first known failure for `fail_fast`.
+/// Judges cases, keeping each task's first known failure for `fail_fast` and every known
+/// failure for its `blockers`.
 struct Attempts<'j, J> {
     judge: &'j J,
     fail_fast: bool,
     /// Per task, the first case known to fail.
     first_failure: Vec<AtomicUsize>,
+    /// Per task, each case known to fail (so far by its first run, not yet confirmed).
+    failed: Vec<Vec<AtomicBool>>,
 }
 
 impl<'j, J: CaseJudge> Attempts<'j, J> {
@@ -147,6 +157,10 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
         if self.fail_fast && case > self.first_failure[task].load(Ordering::Relaxed) {
             return Attempt::Skipped;
         }
+        let failed = |earlier: usize| self.failed[task][earlier].load(Ordering::Relaxed);
+        if blocked(self.judge.blockers(task), case, failed) {
+            return Attempt::Skipped;
+        }
         match self.judge_now(ready, task, case) {
             Some(result) => Attempt::Judged(Box::new(result)),
             None => Attempt::Unfinished,
@@ -166,9 +180,17 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
         }
         if !result.verdict.is_accepted() {
             self.first_failure[task].fetch_min(case, Ordering::Relaxed);
+            self.failed[task][case].store(true, Ordering::Relaxed);
         }
         Some(result)
     }
+}
+
+/// Whether case `case` counts for nothing, one of its `blockers` having `failed`.
+fn blocked(blockers: &[Vec<Range<usize>>], case: usize, failed: impl Fn(usize) -> bool) -> bool {
+    blockers
+        .get(case)
+        .is_some_and(|ranges| ranges.iter().cloned().flatten().any(failed))
 }
 
 /// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
@@ -187,6 +209,13 @@ pub fn run_cases<'j, J: CaseJudge>(
         judge,
         fail_fast: settings.fail_fast,
         first_failure: cases.iter().map(|_| AtomicUsize::new(usize::MAX)).collect(),
+        failed: (cases.iter())
+            .map(|count| {
+                (0..count.unwrap_or(0))
+                    .map(|_| AtomicBool::new(false))
+                    .collect()
+            })
+            .collect(),
     };
     let queue = Queue::new(judge, cases);
     let mut totals = CaseTotals::default();
@@ -339,9 +368,12 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         let mut started = false;
         let mut stopped = false;
         let mut unfinished = false;
+        // The cases that failed, as confirmed: what the blockers are held to here.
+        let mut failed = vec![false; count];
+        let blockers = self.attempts.judge.blockers(task);
         for case in 0..count {
             let attempt = self.next(ready, task, case);
-            if stopped {
+            if stopped || blocked(blockers, case, |earlier| failed[earlier]) {
                 totals.skipped += 1;
                 continue;
             }
@@ -370,7 +402,8 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
             }
             tally.add(&result);
             progress(Progress::CaseFinished(ready, &result));
-            stopped = settings.fail_fast && !result.verdict.is_accepted();
+            failed[case] = !result.verdict.is_accepted();
+            stopped = settings.fail_fast && failed[case];
         }
         if !started && !unfinished {
             progress(Progress::TaskStarted(ready));

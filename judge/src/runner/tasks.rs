@@ -1,6 +1,7 @@
 //! The tasks built and judged with real processes (`ProcessJudge`), and what the runner's
 //! events tell the reporter.
 
+use std::ops::Range;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -87,6 +88,8 @@ pub(super) struct ProcessJudge<'a> {
     compiler: &'a Compiler,
     solutions: Vec<OnceLock<Result<Build, Error>>>,
     checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
+    /// Per task, the cases whose failure ends each case's scoring group (`Scoring::blockers`).
+    blockers: Vec<Vec<Vec<Range<usize>>>>,
 }
 
 impl<'a> ProcessJudge<'a> {
@@ -96,6 +99,17 @@ impl<'a> ProcessJudge<'a> {
             compiler,
             solutions: tasks.iter().map(|_| OnceLock::new()).collect(),
             checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
+            blockers: (tasks.iter())
+                .map(|task| match task {
+                    Ok(Task { problem, .. }) => problem.scoring.as_ref().map(|scoring| {
+                        let names: Vec<String> =
+                            problem.cases.iter().map(|case| case.name.clone()).collect();
+                        scoring.blockers(&names)
+                    }),
+                    Err(_) => None,
+                })
+                .map(Option::unwrap_or_default)
+                .collect(),
         }
     }
 }
@@ -178,6 +192,10 @@ impl CaseJudge for ProcessJudge<'_> {
     fn cpu_time_limit(&self, ready: &Ready<'_>) -> Duration {
         let limits = ready.task.problem.limits_for(ready.program.language);
         limits.cpu_time
+    }
+
+    fn blockers(&self, task: usize) -> &[Vec<Range<usize>>] {
+        &self.blockers[task]
     }
 
     fn one_at_a_time(&self, task: usize) -> bool {

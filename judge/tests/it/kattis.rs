@@ -659,10 +659,12 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
             "AC 5 · score 100/100 · grader AC",
             "ok",
         ),
-        // float is exact for small only: 30, and accepted as a whole.
+        // float is exact for small only: 30, and accepted as a whole; large breaks at its
+        // first rejection, so large/2 is not judged (it could not count), as problemtools
+        // stops there.
         (
             "partially_accepted/float.py",
-            "AC 4, WA 1 · score 30/100 · grader AC",
+            "AC 3, WA 1 · score 30/100 · grader AC",
             "ok",
         ),
         // The best score is not a partial one.
@@ -673,7 +675,7 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
         ),
         (
             "wrong_answer/zero.py",
-            "WA 5 · score 0/100 · grader WA",
+            "WA 4 · score 0/100 · grader WA",
             "ok",
         ),
     ] {
@@ -686,7 +688,7 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
         parts(&[
             // The sample's score (accept_score 1) is left out by `ignore_sample` above it.
             ("sample", 1.0),
-            // large/2 is accepted, but after large/1's rejection: `break` does not count it.
+            // large/2 would be accepted, but after large/1's rejection `break` ends the group.
             ("secret/large", 0.0),
             ("secret/small", 30.0),
             ("secret", 30.0),
