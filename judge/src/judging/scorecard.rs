@@ -619,6 +619,7 @@ mod tests {
         }
 
         #[test]
+        #[allow(clippy::single_range_in_vec_init)]
         fn a_case_after_a_rejection_in_a_breaking_group_is_known_not_to_count() {
             let dir = tempfile::tempdir().unwrap();
             // group1 breaks (the default); group2 goes on; group3 accepts if any case does.
@@ -653,7 +654,7 @@ mod tests {
             let blockers = Scoring::Package(plan).blockers(&cases);
             // secret breaks at its first rejected group; data/ (the root) at sample.
             assert_eq!(blockers[0], []);
-            assert_eq!(blockers[1], [0..1]);
+            assert_eq!(blockers[1], vec![0..1]);
             assert_eq!(blockers[2], [0..1, 1..2]);
             // group2 goes on past its own rejections, but secret stops after group1.
             assert_eq!(blockers[3], [0..1, 1..3]);
