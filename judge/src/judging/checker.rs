@@ -198,14 +198,24 @@ pub fn build_checker(
     compiler: &crate::toolchain::compiler::Compiler,
     problem: &crate::problem::Problem,
 ) -> crate::error::Result<Option<Program>> {
-    let Some(spec) = &problem.checker else {
-        return Ok(None);
-    };
-    match compiler.build_from(&spec.source, problem.own_program_sources(&spec.source)?)? {
-        crate::toolchain::compiler::Build::Ready(program) => Ok(Some(program)),
+    match &problem.checker {
+        Some(spec) => build_own_program(compiler, problem, &spec.source).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// One of the problem's own programs (its checker, a package's grader), built; a compile
+/// error is the problem's fault, naming the file.
+pub fn build_own_program(
+    compiler: &crate::toolchain::compiler::Compiler,
+    problem: &crate::problem::Problem,
+    source: &Path,
+) -> crate::error::Result<Program> {
+    match compiler.build_from(source, problem.own_program_sources(source)?)? {
+        crate::toolchain::compiler::Build::Ready(program) => Ok(program),
         crate::toolchain::compiler::Build::CompileError(message) => {
             Err(crate::error::Error::DoesNotCompile {
-                path: spec.source.clone(),
+                path: source.to_path_buf(),
                 message,
             })
         }

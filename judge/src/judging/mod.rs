@@ -4,6 +4,7 @@
 
 mod calls;
 pub(crate) mod checker;
+pub(crate) mod grader;
 pub(crate) mod interactive;
 pub(crate) mod result;
 pub(crate) mod scorecard;

@@ -84,15 +84,39 @@ pub enum ScoreError {
     MultiplierUnbounded(String),
     #[error("{0}: accepted in an unbounded group, but the validator wrote no score.txt")]
     UnboundedWithoutScore(String),
+    #[error("the custom grader, for {0}")]
+    Grader(String),
 }
+
+/// A custom grader's run: it is given a group's items (verdict, score) and the group's
+/// `grader_flags`, and gives the group's verdict and score, or why it failed (a judge error).
+pub type Grade<'a> =
+    dyn FnMut(&[(VerdictKind, f64)], &[String]) -> Result<(VerdictKind, f64), String> + 'a;
 
 impl Scoring {
     /// The score of a submission's judged cases; an error is a judge error (a validator that
     /// breaks the scoring rules, a score over its maximum), said in one line.
     pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
+        self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
+    }
+
+    /// `score`, with `grade` running the custom grader for the groups of `grading: custom`.
+    pub fn score_with(
+        &self,
+        cases: &[CaseScore],
+        grade: &mut Grade<'_>,
+    ) -> Result<Scorecard, ScoreError> {
         match self {
             Scoring::Subtasks(subtasks) => Ok(score_subtasks(subtasks, cases)),
-            Scoring::Package(plan) => plan.score(cases),
+            Scoring::Package(plan) => plan.score_with(cases, grade),
+        }
+    }
+
+    /// The custom grader the package needs built, if it has one.
+    pub fn grader(&self) -> Option<&std::path::Path> {
+        match self {
+            Scoring::Package(Plan::Graded { grader, .. }) => grader.as_deref(),
+            _ => None,
         }
     }
 }
@@ -148,8 +172,18 @@ pub fn format_score(score: f64) -> String {
 const EPSILON: f64 = 1e-6;
 
 impl Plan {
-    /// The score of a submission's judged cases; `Err` is a judge error.
+    /// The score of a submission's judged cases, for a package with no custom grader.
     pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
+        self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
+    }
+
+    /// The score of a submission's judged cases, `grade` running the custom grader; `Err` is
+    /// a judge error.
+    pub fn score_with(
+        &self,
+        cases: &[CaseScore],
+        grade: &mut Grade<'_>,
+    ) -> Result<Scorecard, ScoreError> {
         let judged: HashMap<&str, &CaseScore> = cases
             .iter()
             .map(|case| (case.name.as_str(), case))
@@ -159,10 +193,11 @@ impl Plan {
                 root,
                 best,
                 validator_must_score,
+                ..
             } => {
                 let mut parts = Vec::new();
                 let result = root
-                    .grade(&judged, *validator_must_score, &mut parts)?
+                    .grade(&judged, (*validator_must_score, grade), &mut parts)?
                     .unwrap_or((VerdictKind::Accepted, 0.0));
                 Ok(Scorecard {
                     score: result.1,
@@ -219,9 +254,11 @@ impl Scoring {
 
 impl GradedGroup {
     /// Whether a rejected case anywhere below surely makes this group rejected: no flag of
-    /// its own or of a group between accepts it anyway.
+    /// its own or of a group between accepts it anyway, and no custom grader decides.
     fn rejects_with_any_case(&self) -> bool {
-        !self.config.accept_if_any_accepted && self.config.verdicts != VerdictMode::AlwaysAccept
+        !self.config.custom
+            && !self.config.accept_if_any_accepted
+            && self.config.verdicts != VerdictMode::AlwaysAccept
     }
 
     /// The indices of the cases below `item` whose rejection surely rejects it.
@@ -290,7 +327,7 @@ impl GradedGroup {
     fn grade(
         &self,
         judged: &HashMap<&str, &CaseScore>,
-        validator_must_score: bool,
+        (validator_must_score, grade): (bool, &mut Grade<'_>),
         parts: &mut Vec<ScorePart>,
     ) -> Result<Option<(VerdictKind, f64)>, ScoreError> {
         let config = &self.config;
@@ -307,7 +344,7 @@ impl GradedGroup {
                     )
                 }
                 GradedItem::Group(group) => {
-                    match group.grade(judged, validator_must_score, parts)? {
+                    match group.grade(judged, (validator_must_score, &mut *grade), parts)? {
                         Some(result) => result,
                         None => continue,
                     }
@@ -321,7 +358,19 @@ impl GradedGroup {
         if results.is_empty() {
             return Ok(None);
         }
-        let result = config.combine(&results);
+        // A judge error below is the group's, before any grader sees it (as problemtools).
+        let judge_error = results.iter().any(|r| r.0 == VerdictKind::JudgeError);
+        let result = if config.custom && !judge_error {
+            let group = if self.name.is_empty() {
+                "data"
+            } else {
+                &self.name
+            };
+            grade(&results, &config.flags)
+                .map_err(|why| ScoreError::Grader(format!("{group}: {why}")))?
+        } else {
+            config.combine(&results)
+        };
         if !self.name.is_empty() {
             parts.push(ScorePart {
                 name: self.name.clone(),

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use super::{CaseJudge, Event, Part, Progress, Task};
 use crate::error::Error;
-use crate::judging::checker::build_checker;
+use crate::judging::checker::{build_checker, build_own_program};
 use crate::judging::judge_case;
 use crate::judging::scorecard::CaseScore;
 use crate::judging::CaseResult;
+use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::report::{Built, Reporter, RunSummary};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
@@ -20,6 +21,8 @@ pub(super) struct Ready<'a> {
     task: &'a Task,
     program: &'a Program,
     checker: Option<&'a Program>,
+    /// A package's custom grader, built with the checker.
+    grader: Option<&'a Program>,
 }
 
 /// Why a task's cases cannot be judged.
@@ -72,14 +75,24 @@ pub(super) fn report<'j>(
             }
             reporter.case_finished(&task.problem, result)
         }
-        Progress::TaskFinished(Ready { task, .. }, tally) => {
+        Progress::TaskFinished(Ready { task, grader, .. }, tally) => {
             let problem = &task.problem;
             if let Some(scoring) = &problem.scoring {
-                reporter.problem_scored(problem, &scoring.score(scored));
+                let limits = (problem.checker.as_ref()).map_or(CHECKER_LIMITS, |spec| spec.limits);
+                let mut grade = |items: &[_], flags: &[String]| match grader {
+                    Some(grader) => crate::judging::grader::grade(grader, limits, items, flags),
+                    None => Err("it was not built".to_owned()),
+                };
+                reporter.problem_scored(problem, &scoring.score_with(scored, &mut grade));
             }
             reporter.problem_finished(problem, tally)
         }
     }
+}
+
+/// The custom grader `task`'s package scores with, if it has one.
+fn grader_of(task: &Task) -> Option<&std::path::Path> {
+    task.problem.scoring.as_ref()?.grader()
 }
 
 /// The building and judging of real tasks: each case runs the task's program in the sandbox.
@@ -88,6 +101,7 @@ pub(super) struct ProcessJudge<'a> {
     compiler: &'a Compiler,
     solutions: Vec<OnceLock<Result<Build, Error>>>,
     checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
+    graders: Vec<OnceLock<Result<Option<Program>, Error>>>,
     /// Per task, the cases whose failure ends each case's scoring group (`Scoring::blockers`).
     blockers: Vec<Vec<Vec<Range<usize>>>>,
 }
@@ -99,6 +113,7 @@ impl<'a> ProcessJudge<'a> {
             compiler,
             solutions: tasks.iter().map(|_| OnceLock::new()).collect(),
             checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
+            graders: tasks.iter().map(|_| OnceLock::new()).collect(),
             blockers: (tasks.iter())
                 .map(|task| match task {
                     Ok(Task { problem, .. }) => problem.scoring.as_ref().map(|scoring| {
@@ -128,7 +143,10 @@ impl CaseJudge for ProcessJudge<'_> {
     fn builds(&self, task: usize) -> &[Part] {
         match &self.tasks[task] {
             Err(_) => &[],
-            Ok(task) if task.problem.checker.is_some() => &[Part::Solution, Part::Checker],
+            // A custom grader is built as a checker is, in the same job.
+            Ok(task) if task.problem.checker.is_some() || grader_of(task).is_some() => {
+                &[Part::Solution, Part::Checker]
+            }
             Ok(_) => &[Part::Solution],
         }
     }
@@ -151,6 +169,10 @@ impl CaseJudge for ProcessJudge<'_> {
             Part::Checker => {
                 let checker = build_checker(self.compiler, &task.problem);
                 self.checkers[index].get_or_init(|| checker);
+                let grader = grader_of(task)
+                    .map(|source| build_own_program(self.compiler, &task.problem, source))
+                    .transpose();
+                self.graders[index].get_or_init(|| grader);
             }
             Part::Solution => {
                 let built = (task.problem)
@@ -172,6 +194,11 @@ impl CaseJudge for ProcessJudge<'_> {
             Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
             None => None,
         };
+        let grader = match self.graders[index].get() {
+            Some(Ok(grader)) => grader.as_ref(),
+            Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
+            None => None,
+        };
         let solution = self.solutions[index].get();
         match solution.expect("readiness is asked once every build ran") {
             Err(error) => Err(Unjudged::Error(Some(task), error)),
@@ -180,6 +207,7 @@ impl CaseJudge for ProcessJudge<'_> {
                 task,
                 program,
                 checker,
+                grader,
             }),
         }
     }

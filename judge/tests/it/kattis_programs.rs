@@ -142,3 +142,38 @@ fn of_several_legacy_output_validators_the_first_judges_as_in_problemtools() {
         "{report}"
     );
 }
+
+#[test]
+fn a_custom_grader_grades_each_group_as_problemtools_runs_it() {
+    // Each group's score is what graders/grader.py makes of its items (sum of the accepted
+    // ones' scores, doubled by its flag), decided by hand: sample [AC 1] -> 2; secret
+    // [AC 1, WA 0, WA 0] -> 2; data [AC 2, AC 2] -> 8 for first_only.py, 16 at best.
+    let (dir, _package) = package("scoring_grader_legacy");
+    let (code, report) = verify_in(dir.path(), "scoring_grader_legacy");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(
+        got(&report, "partially_accepted/first_only.py"),
+        ["AC 2, WA 2 · score 8/16 · grader AC", "ok"]
+    );
+    assert_eq!(
+        got(&report, "accepted/twice.py"),
+        ["AC 4 · score 16/16 · grader AC", "ok"]
+    );
+    // A grader that answers out of its protocol is a judge error, named.
+    let (dir, package) = package("scoring_grader_legacy");
+    fs::write(package.join("graders/grader.py"), "print('fine')\n").unwrap();
+    let (code, report) = verify_in(dir.path(), "scoring_grader_legacy");
+    assert_eq!(code, 2, "{report}");
+    assert!(
+        report.contains("the custom grader, for sample: printed \"fine\\n\""),
+        "{report}"
+    );
+    // `grading: custom` with no grader program (a README is none) is the package's fault.
+    fs::remove_file(package.join("graders/grader.py")).unwrap();
+    let (code, report) = verify_in(dir.path(), "scoring_grader_legacy");
+    assert_ne!(code, 0, "{report}");
+    assert!(
+        report.contains("`grading: custom`, but graders/ holds no grader program"),
+        "{report}"
+    );
+}

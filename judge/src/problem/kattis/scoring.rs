@@ -31,6 +31,8 @@ pub enum Plan {
         best: Option<f64>,
         /// Legacy `validation: custom score`: the validator must write `score.txt`.
         validator_must_score: bool,
+        /// The program in `graders/`, when a group has `grading: custom`.
+        grader: Option<PathBuf>,
     },
     Bounded(BoundedGroup),
 }
@@ -62,6 +64,10 @@ pub(crate) struct GraderConfig {
     pub(crate) accept_score: f64,
     pub(crate) reject_score: f64,
     pub(crate) range: (f64, f64),
+    /// `grading: custom`: the package's grader (`graders/`) combines the group's items.
+    pub(crate) custom: bool,
+    /// `grader_flags` word by word: the custom grader's arguments.
+    pub(crate) flags: Vec<String>,
 }
 
 impl Default for GraderConfig {
@@ -75,6 +81,8 @@ impl Default for GraderConfig {
             accept_score: 1.0,
             reject_score: 0.0,
             range: (f64::NEG_INFINITY, f64::INFINITY),
+            custom: false,
+            flags: Vec::new(),
         }
     }
 }
@@ -229,11 +237,52 @@ fn graded(
     }
     let (low, high) = root.config.range;
     let best = if grading.objective_min { low } else { high };
+    let grader = match root.uses_custom_grading() {
+        Some(group) => Some(the_grader(data, &group)?),
+        None => None,
+    };
     Ok(Plan::Graded {
         root,
         best: best.is_finite().then_some(best),
         validator_must_score,
+        grader,
     })
+}
+
+impl GradedGroup {
+    /// The first group (by its name below `data/`) with `grading: custom`, if one has it.
+    fn uses_custom_grading(&self) -> Option<String> {
+        if self.config.custom {
+            return Some(self.name.clone());
+        }
+        self.items.iter().find_map(|item| match item {
+            GradedItem::Group(group) => group.uses_custom_grading(),
+            GradedItem::Case(_) => None,
+        })
+    }
+}
+
+/// The one program of `graders/` (legacy "Graders": a single file or folder), which
+/// `group`'s `grading: custom` needs; as problemtools, none or several is a fault.
+fn the_grader(data: &Path, group: &str) -> Result<PathBuf> {
+    let folder = data.parent().unwrap_or(data).join("graders");
+    let file = data.join(group).join(TESTDATA_FILE);
+    let mut programs = super::programs_in(&folder);
+    let fault = |message: String| Error::PackageData {
+        package: folder.parent().unwrap_or(&folder).to_path_buf(),
+        message,
+    };
+    match programs.len() {
+        1 => Ok(programs.remove(0)),
+        0 => Err(fault(format!(
+            "{}: `grading: custom`, but graders/ holds no grader program",
+            file.display()
+        ))),
+        _ => Err(fault(format!(
+            "graders/ holds {} programs: a package has one custom grader",
+            programs.len()
+        ))),
+    }
 }
 
 /// `config` (the parent's) with the keys of the group file `path`, if there is one; then the
@@ -246,6 +295,12 @@ fn apply_graded_file(
     // Legacy packages have no constants.
     if let Some((text, map)) = read_map(path, &Constants::default())? {
         let file = YamlFile { path, text: &text };
+        // Read first: it decides how `grader_flags` is read, wherever it stands in the file.
+        match map.get("grading").map(|value| value.as_str()) {
+            Some(Some("custom")) => config.custom = true,
+            Some(Some("default")) => config.custom = false,
+            _ => {}
+        }
         for (key, value) in &map {
             let key = key.as_str().unwrap_or_default();
             match key {
@@ -257,17 +312,17 @@ fn apply_graded_file(
                     }
                 }
                 "grading" => match value.as_str() {
-                    Some("default") => {}
-                    Some("custom") => {
-                        return Err(file.error(
-                            key,
-                            "custom graders (`graders/`) are not supported, so the package is not judged",
-                        ))
-                    }
+                    Some("default") => config.custom = false,
+                    Some("custom") => config.custom = true,
                     _ => return Err(file.error(key, "expected `default` or `custom`")),
                 },
                 "grader_flags" => {
                     let flags = value.as_str().unwrap_or_default().to_owned();
+                    config.flags = flags.split_whitespace().map(str::to_owned).collect();
+                    // A custom grader takes any flags it likes.
+                    if config.custom {
+                        continue;
+                    }
                     // problemtools hands the flags down whole: a group's replace its parent's.
                     config.verdicts = VerdictMode::WorstError;
                     config.aggregation = Aggregation::Sum;
