@@ -52,18 +52,30 @@ pub const JAVA_CLASS: &str = "JudgeCall";
 /// Whether a file is the function alone: it has no entry point of its own (a `main`, code
 /// that reads the standard input, our stdin adapter), so the judge must call it.
 pub fn needs_caller(language: &Language, code: &str) -> bool {
+    // A `main` of its own, found as the language declares one (not `remain(` or `domain(`).
+    if matches!(
+        language.id,
+        LanguageId::Cpp | LanguageId::Rust | LanguageId::Kotlin
+    ) && !declared::definitions(language.id, code, Some("main")).is_empty()
+    {
+        return false;
+    }
     let code = super::language::without_comments(code);
     let own_entry: &[&str] = match language.id {
         LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
-        LanguageId::Kotlin => &["fun main("],
-        LanguageId::Cpp => &["main(", "main ("],
-        LanguageId::Rust => &["fn main("],
+        LanguageId::Kotlin | LanguageId::Cpp | LanguageId::Rust => &[],
         // The languages `placement` names.
         _ => return false,
     };
-    !own_entry.iter().any(|entry| code.contains(entry))
+    // A word of its own: `user_input(` is no call of `input(`.
+    !own_entry.iter().any(|entry| {
+        code.match_indices(entry).any(|(at, _)| {
+            !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+                || entry.contains('.')
+        })
+    })
 }
 
 /// Why the file cannot be called as `signature` says, in its own terms: it defines no
@@ -499,6 +511,31 @@ mod tests {
         assert!(differs("fn solution(a: HashMap<i32, i32>) -> i64 { 0 }"));
         assert!(differs("fn solution() -> i64 { 0 }"));
         assert!(differs("fn solution(a: i32, b: i32, c: i32) -> i64 { 0 }"));
+    }
+
+    #[test]
+    fn a_file_has_its_own_entry_only_where_it_declares_or_reads_one() {
+        let cpp = language(LanguageId::Cpp);
+        assert!(needs_caller(
+            cpp,
+            "int remain(int x) { return x % 3; }\nint solution(int n) { return remain(n); }"
+        ));
+        assert!(!needs_caller(
+            cpp,
+            "int solution(int n) { return n; }\nsigned\nmain() { return 0; }"
+        ));
+        let python = language(LanguageId::Python3);
+        assert!(needs_caller(
+            python,
+            "def user_input(x):\n    return x\n\ndef solution(b):\n    return user_input(b)\n"
+        ));
+        assert!(!needs_caller(python, "n = int(input())\n"));
+        let rust = language(LanguageId::Rust);
+        assert!(needs_caller(
+            rust,
+            "fn domain(x: i64) -> i64 { x }\nfn solution(n: i64) -> i64 { domain(n) }"
+        ));
+        assert!(!needs_caller(rust, "fn main() {\n}\n"));
     }
 
     #[test]
