@@ -45,26 +45,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let report = verify::verify(&problem, &context.compiler(), context.jobs)?;
     let rows = &report.rows;
     print_table(&mut out, rows, &base);
-    let count =
-        |wanted: fn(&RowOutcome) -> bool| rows.iter().filter(|row| wanted(&row.outcome)).count();
-    let mismatches = count(|outcome| *outcome == RowOutcome::Mismatch);
-    let skipped = count(|outcome| matches!(outcome, RowOutcome::Skipped(_)));
-    let errors = count(|outcome| matches!(outcome, RowOutcome::Error(_)));
-    let unfinished = count(|outcome| *outcome == RowOutcome::Unfinished);
-    let mut summary = format!(
-        "{}: {}, {}, {} skipped, {}",
-        problem.id,
-        plural(rows.len(), "submission"),
-        plural(mismatches, "mismatch"),
-        skipped,
-        plural(errors, "error")
-    );
-    if let Some(signal) = crate::runner::interrupt::requested() {
-        summary.push_str(&format!(
-            "; stopped by {}: {unfinished} not finished",
-            crate::sandbox::Termination::Signaled(signal)
-        ));
-    }
+    let (summary, counts) = summary_of(&problem.id, rows);
     let _ = writeln!(out, "{summary}");
     // A stopped run's accepted submissions may not all have run: its limit is not kept.
     let stopped = crate::runner::interrupt::requested().is_some();
@@ -92,14 +73,48 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         );
         crate::atomic_write::write_atomically(&context.path(file), page.as_bytes())?;
     }
-    let judged = rows.len() - skipped;
-    Ok(if errors > 0 || !data.errors.is_empty() {
+    let judged = rows.len() - counts.skipped;
+    Ok(if counts.errors > 0 || !data.errors.is_empty() {
         Outcome::Error
-    } else if mismatches > 0 || judged == 0 {
+    } else if counts.mismatches > 0 || judged == 0 {
         Outcome::Rejected
     } else {
         Outcome::Accepted
     })
+}
+
+/// How many rows came out each way that decides the exit code.
+struct Counts {
+    mismatches: usize,
+    skipped: usize,
+    errors: usize,
+}
+
+/// The summary line of `rows` (`ID: 5 submissions, 1 mismatch, ...`, and what a stop left
+/// unfinished), with its counts.
+fn summary_of(id: &str, rows: &[Row]) -> (String, Counts) {
+    let count =
+        |wanted: fn(&RowOutcome) -> bool| rows.iter().filter(|row| wanted(&row.outcome)).count();
+    let counts = Counts {
+        mismatches: count(|outcome| *outcome == RowOutcome::Mismatch),
+        skipped: count(|outcome| matches!(outcome, RowOutcome::Skipped(_))),
+        errors: count(|outcome| matches!(outcome, RowOutcome::Error(_))),
+    };
+    let mut summary = format!(
+        "{id}: {}, {}, {} skipped, {}",
+        plural(rows.len(), "submission"),
+        plural(counts.mismatches, "mismatch"),
+        counts.skipped,
+        plural(counts.errors, "error")
+    );
+    if let Some(signal) = crate::runner::interrupt::requested() {
+        let unfinished = count(|outcome| *outcome == RowOutcome::Unfinished);
+        summary.push_str(&format!(
+            "; stopped by {}: {unfinished} not finished",
+            crate::sandbox::Termination::Signaled(signal)
+        ));
+    }
+    (summary, counts)
 }
 
 /// The rows as the HTML page shows them.
