@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The fidelity suite: public files other people wrote, judged by `judge`, each compared with
-the verdict its own source states (for a Kattis package, the folder of each submission).
+the verdict its own source states (for a Kattis package, the folder of each submission; for a
+published solution of one of our problems, the judge's verdict its repository records).
 
 usage: python3 bench/fidelity.py [--judge PATH] [--mirror DIR] [--only SUBSTRING]
 
-The files are named in bench/fidelity/manifest.toml by repository, commit and path; they are
+The files are named in bench/fidelity/manifest.toml (packages) and
+bench/fidelity/solutions.toml (solutions) by repository, commit and path; they are
 taken from a mirror of those repositories (default /work/.mirror, one `owner+name/repo` git
 folder each, as the tool library's `fetch` leaves them) and never kept here. A repository or
 commit missing from the mirror is counted as missing, never as agreement. Prints a row per
@@ -12,6 +14,7 @@ submission and the totals; exits 1 on any disagreement the manifest does not lis
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -50,16 +53,69 @@ def verify(judge, package):
     return rows, run.stdout + run.stderr
 
 
+def solution_verdict(judge, problem, source):
+    """What `judge run PROBLEM --solution SOURCE` gives: CE, the first case's verdict that is
+    not AC, or AC; with the output, for a disagreement's row."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = os.path.join(scratch, "report.json")
+        run = subprocess.run([judge, "--color", "never", "run", problem, "--solution", source,
+                              "--json", report], cwd=ROOT, capture_output=True, text=True,
+                             timeout=900, env=dict(os.environ, NO_COLOR="1"))
+        output = run.stdout + run.stderr
+        if not os.path.exists(report):
+            return "error", output
+        with open(report) as file:
+            judged = json.load(file)["problems"]
+    if not judged:
+        return "error", output
+    if judged[0]["status"] == "compile_error":
+        return "CE", output
+    verdicts = [case["verdict"] for case in judged[0]["cases"]]
+    return next((verdict for verdict in verdicts if verdict != "AC"), "AC"), output
+
+
+def judge_solutions(args, manifest, totals):
+    """Each published solution judged on our problem; returns the disagreements not known."""
+    unexplained = 0
+    for entry in manifest.get("solution", []):
+        name = f"{entry['repository']}: {entry['path']}"
+        if args.only not in name and args.only not in entry["problem"]:
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            source = extract(args.mirror, entry, scratch)
+            if source is None:
+                print(f"MISSING  {entry['repository']}@{entry['commit'][:12]}: fetch it into the mirror")
+                totals["missing"] += 1
+                continue
+            # The judge decides the language by the extension; the folder's name stays.
+            got, output = solution_verdict(args.judge, entry["problem"], source)
+        if got == entry["stated"]:
+            totals["agree"] += 1
+            verdict = "agree"
+        else:
+            totals["disagree"] += 1
+            cause = entry.get("known")
+            verdict = f"DISAGREE ({cause})" if cause else "DISAGREE"
+            unexplained += cause is None
+            if cause is None and args.verbose:
+                print(output)
+        print(f"{entry['problem']:20} {name[-68:]:68} {entry['stated']:4} {got:6} {verdict}")
+    return unexplained
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--judge", default=os.path.join(ROOT, "target/release/judge"))
     parser.add_argument("--mirror", default="/work/.mirror")
     parser.add_argument("--only", default="")
+    parser.add_argument("--verbose", action="store_true", help="print the judge's output of a disagreement")
     args = parser.parse_args()
     with open(os.path.join(ROOT, "bench/fidelity/manifest.toml"), "rb") as file:
         manifest = tomllib.load(file)
+    with open(os.path.join(ROOT, "bench/fidelity/solutions.toml"), "rb") as file:
+        solutions = tomllib.load(file)
     totals = {"agree": 0, "disagree": 0, "skipped": 0, "missing": 0}
-    unexplained = 0
+    unexplained = judge_solutions(args, solutions, totals)
     for entry in manifest.get("package", []):
         if args.only not in entry["repository"]:
             continue

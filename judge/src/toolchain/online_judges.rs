@@ -39,6 +39,9 @@ pub struct Offered {
     /// What the judge names the submitted file in its commands, where that is not `Main.`
     /// and the language's first extension (or the Java class's file).
     pub file: Option<&'static str>,
+    /// The row used in its place where this one's programs are not installed here, with a
+    /// warning (Kattis's PyPy, on a machine with only CPython).
+    pub stand_in: Option<&'static Offered>,
 }
 
 /// How the judge runs what is submitted.
@@ -168,14 +171,24 @@ pub struct OnlineJudge {
     pub dev_in_run_folder: bool,
 }
 
-const fn offered(label: &'static str, language: Option<LanguageId>) -> Offered {
-    Offered {
-        label,
-        language,
+impl Offered {
+    /// A row that says nothing of its own, to build others from.
+    pub const NONE: Offered = Offered {
+        label: "",
+        language: None,
         compile: None,
         run: None,
         version: None,
         file: None,
+        stand_in: None,
+    };
+}
+
+const fn offered(label: &'static str, language: Option<LanguageId>) -> Offered {
+    Offered {
+        label,
+        language,
+        ..Offered::NONE
     }
 }
 
@@ -486,7 +499,14 @@ pub const KATTIS: OnlineJudge = OnlineJudge {
             ]),
             ..offered("Java", Some(LanguageId::Java))
         },
-        offered("Python 3", Some(LanguageId::Python3)),
+        Offered {
+            // problemtools' "Python 3 (w/PyPy3)"; the language table's CPython where PyPy
+            // is not installed.
+            compile: Some(&["pypy3", "-m", "py_compile", "{sources}"]),
+            run: Some(&["pypy3", "{source}"]),
+            stand_in: Some(&offered("Python 3 (CPython)", Some(LanguageId::Python3))),
+            ..offered("Python 3 (PyPy)", Some(LanguageId::Python3))
+        },
         offered("Rust", Some(LanguageId::Rust)),
     ],
     entry: CallForm::Program,

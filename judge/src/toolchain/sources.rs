@@ -2,11 +2,14 @@
 //! folder of files built together, with its language and entry point decided once, here.
 
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use crate::error::{Error, LanguageFault, Result};
 use crate::toolchain::handin;
 use crate::toolchain::harness::{self, Placement};
-use crate::toolchain::language::{java_main_class, missing_among, Language, LanguageId, MainClass};
+use crate::toolchain::language::{
+    how_to_install, java_main_class, missing_among, Language, LanguageId, MainClass,
+};
 use crate::toolchain::online_judges::{CallForm, Offered, OnlineJudge};
 use crate::toolchain::signature::Signature;
 
@@ -174,7 +177,7 @@ impl Sources {
     /// the class the judge runs.
     pub fn judged_by(self, judge: &'static OnlineJudge) -> Sources {
         match judge.offers(self.language.id).first() {
-            Some(offer) => self.judged_as(judge, offer),
+            Some(offer) => self.judged_as(judge, installed_row(judge, offer)),
             None => self,
         }
     }
@@ -467,9 +470,61 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     })
 }
 
+/// `offer`, or its stand-in where a program it names is not installed here; said once per
+/// row, as the times its stand-in gives are not the judge's.
+fn installed_row(judge: &OnlineJudge, offer: &'static Offered) -> &'static Offered {
+    let (Some(stand_in), Some(tool)) = (offer.stand_in, missing_among(&[offer.compile, offer.run]))
+    else {
+        return offer;
+    };
+    static WARNED: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(PoisonError::into_inner);
+    if !warned.contains(&offer.label) {
+        warned.push(offer.label);
+        eprintln!(
+            "warning: {} runs {} with `{tool}`, which is not installed here, so {} runs it: \
+             its times, and a time limit derived from them, are not the judge's (install it: {})",
+            judge.name,
+            offer.label,
+            stand_in.label,
+            how_to_install(tool).unwrap_or("see docs/languages-and-judges.md"),
+        );
+    }
+    stand_in
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_whose_programs_are_not_installed_gives_way_to_its_stand_in() {
+        use crate::toolchain::online_judges::KATTIS;
+        static STAND_IN: Offered = Offered {
+            label: "stand-in",
+            ..Offered::NONE
+        };
+        static ABSENT: Offered = Offered {
+            label: "absent",
+            run: Some(&["no-such-program-here", "{source}"]),
+            stand_in: Some(&STAND_IN),
+            ..Offered::NONE
+        };
+        static PRESENT: Offered = Offered {
+            label: "present",
+            run: Some(&["sh", "{source}"]),
+            stand_in: Some(&STAND_IN),
+            ..Offered::NONE
+        };
+        assert_eq!(installed_row(&KATTIS, &ABSENT).label, "stand-in");
+        assert_eq!(installed_row(&KATTIS, &PRESENT).label, "present");
+        let python = KATTIS.offers(LanguageId::Python3)[0];
+        assert_eq!(
+            python.run.unwrap()[0],
+            "pypy3",
+            "problemtools runs Python 3 with PyPy"
+        );
+    }
 
     fn folder(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
