@@ -23,6 +23,8 @@ pub enum Outcome {
     Accepted,
     /// Some case was not accepted, or a solution did not compile.
     Rejected,
+    /// The command was stopped (a signal) before it had judged everything.
+    Interrupted,
     /// The command could not do its work: a fault of the input or of the harness.
     Error,
 }
@@ -33,6 +35,7 @@ impl Outcome {
         match self {
             Outcome::Accepted => "accepted",
             Outcome::Rejected => "rejected",
+            Outcome::Interrupted => "interrupted",
             Outcome::Error => "error",
         }
     }
@@ -42,7 +45,8 @@ impl Outcome {
         ExitCode::from(match self {
             Outcome::Accepted => EXIT_ACCEPTED,
             Outcome::Rejected => EXIT_REJECTED,
-            Outcome::Error => EXIT_ERROR,
+            // Not reached by a stopped command, which ends by its signal (`main`).
+            Outcome::Interrupted | Outcome::Error => EXIT_ERROR,
         })
     }
 }

@@ -210,6 +210,8 @@ struct MergedTask<'a> {
     built: Option<Built>,
     /// Each case with the shard that judged it.
     cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
+    /// The cases a stop left unjudged, in any shard.
+    not_finished: Vec<&'a str>,
 }
 
 impl<'a> Merged<'a> {
@@ -223,7 +225,10 @@ impl<'a> Merged<'a> {
                     report,
                     built,
                     cases: BTreeMap::new(),
+                    not_finished: Vec::new(),
                 });
+                task.not_finished
+                    .extend(report.not_finished.iter().map(String::as_str));
                 if built == Some(Built::Compiled) {
                     task.built = built;
                 }
@@ -407,10 +412,20 @@ fn replay_task(
         scores.push(CaseScore::of(&result));
         reporter.case_finished(problem, &result);
     }
+    summary.tally.merge(&tally);
+    if !task.not_finished.is_empty() {
+        // In the problem's order, as a run tells them.
+        let unfinished: Vec<&str> = (problem.cases.iter())
+            .map(|case| case.name.as_str())
+            .filter(|name| task.not_finished.contains(name))
+            .collect();
+        summary.not_finished += unfinished.len();
+        reporter.problem_stopped(problem, solution, Some(&tally), &unfinished);
+        return Ok(near_limit);
+    }
     if let Some(scoring) = &problem.scoring {
         reporter.problem_scored(problem, &scoring.score(&scores));
     }
-    summary.tally.merge(&tally);
     reporter.problem_finished(problem, &tally);
     Ok(near_limit)
 }

@@ -298,6 +298,16 @@ impl Reporter for Failures {
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
         self.human.problem_finished(problem, tally);
     }
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        self.human
+            .problem_stopped(problem, solution, judged, unfinished);
+    }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.human.run_finished(summary);
     }

@@ -71,5 +71,14 @@ impl Reporter for Collector {
         }
     }
     fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
+    /// Verify tells unfinished submissions by the interruption itself (`Verdicts`' rows).
+    fn problem_stopped(
+        &mut self,
+        _problem: &Problem,
+        _solution: &Path,
+        _judged: Option<&Tally>,
+        _unfinished: &[&str],
+    ) {
+    }
     fn run_finished(&mut self, _summary: &RunSummary) {}
 }

@@ -48,6 +48,8 @@ struct Solution {
     shown_in_full: usize,
     score: Option<String>,
     tally: Option<String>,
+    /// The cases a stop left unjudged.
+    not_finished: Vec<String>,
 }
 
 struct Case {
@@ -137,6 +139,7 @@ impl Reporter for HtmlReporter {
             shown_in_full: 0,
             score: None,
             tally: None,
+            not_finished: Vec::new(),
         });
     }
 
@@ -227,6 +230,25 @@ impl Reporter for HtmlReporter {
     fn problem_finished(&mut self, _problem: &Problem, tally: &Tally) {
         if let Some(solution) = self.solutions.last_mut() {
             solution.tally = Some(super::counts(tally));
+        }
+    }
+
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        if judged.is_none() {
+            self.problem_started(problem, solution, None);
+        }
+        if let Some(solution) = self.solutions.last_mut() {
+            let judged = judged
+                .map(super::counts)
+                .unwrap_or_else(|| "nothing judged".into());
+            solution.tally = Some(format!("not finished: {judged}"));
+            solution.not_finished = unfinished.iter().map(|&name| name.to_owned()).collect();
         }
     }
 
@@ -421,6 +443,13 @@ impl Solution {
         );
         for (at, case) in self.cases.iter().enumerate() {
             self.render_case(index, at, case, out);
+        }
+        for name in &self.not_finished {
+            let _ = write!(
+                out,
+                "<tr class=\"case unfinished\"><td>not finished</td><td>{}</td><td></td><td></td></tr>",
+                escape(name)
+            );
         }
         out.push_str("</table></section>");
     }

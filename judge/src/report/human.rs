@@ -394,6 +394,41 @@ impl Reporter for HumanReporter {
         }
     }
 
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        // Shown case by case already (its heading printed): its line ends the problem.
+        let shown_cases = self.current.take().is_some_and(|c| c.heading.is_none());
+        let judged = judged.map_or_else(
+            || "nothing judged".to_owned(),
+            |tally| format!("{} judged ({})", plural(tally.cases, "case"), counts(tally)),
+        );
+        let mut names = unfinished
+            .iter()
+            .take(5)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if unfinished.len() > 5 {
+            names.push_str(&format!(", … {} more", unfinished.len() - 5));
+        }
+        let solution = self.shown(solution).to_string();
+        let indent = if shown_cases { "  " } else { "" };
+        let mark = if shown_cases { "" } else { "--  " };
+        self.line(format_args!(
+            "{indent}{YELLOW}{mark}{}: not finished{YELLOW:#}: {judged}; not judged ({}): {names} {DIM}· {solution}{DIM:#}",
+            problem.id,
+            unfinished.len(),
+        ));
+        if shown_cases {
+            self.line(format_args!(""));
+        }
+    }
+
     fn run_finished(&mut self, summary: &RunSummary) {
         let style = match summary.outcome() {
             crate::error::Outcome::Accepted => GREEN,
@@ -441,8 +476,9 @@ impl Reporter for HumanReporter {
         }
         if let Some(signal) = summary.interrupted {
             parts.push(format!(
-                "interrupted by {}: the cases not shown were not judged",
-                crate::sandbox::Termination::Signaled(signal)
+                "stopped by {}: {} not finished",
+                crate::sandbox::Termination::Signaled(signal),
+                plural(summary.not_finished, "case"),
             ));
         }
         parts.push(format!(

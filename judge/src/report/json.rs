@@ -151,6 +151,7 @@ impl Reporter for JsonReporter {
             cases: Vec::new(),
             summary: None,
             score: None,
+            not_finished: Vec::new(),
         });
     }
 
@@ -242,6 +243,23 @@ impl Reporter for JsonReporter {
         }
     }
 
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        if judged.is_none() {
+            self.problem_started(problem, solution, None);
+        }
+        if let Some(report) = self.problems.last_mut() {
+            report.status = ProblemStatus::NotFinished;
+            report.summary = judged.map(tally_report);
+            report.not_finished = unfinished.iter().map(|&name| name.to_owned()).collect();
+        }
+    }
+
     fn run_finished(&mut self, summary: &RunSummary) {
         let run = self.run.take().map(|mut run| {
             run.error_places = std::mem::take(&mut self.error_places);
@@ -261,6 +279,7 @@ impl Reporter for JsonReporter {
                 errors: summary.errors,
                 skipped: summary.skipped,
                 interrupted: summary.interrupted,
+                not_finished: summary.not_finished,
                 wall_time_ms: milliseconds(summary.wall_time),
                 outcome: summary.outcome(),
             },

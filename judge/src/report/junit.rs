@@ -108,6 +108,28 @@ impl Reporter for JunitReporter {
         self.close_suite();
     }
 
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        if judged.is_none() {
+            self.problem_started(problem, solution, None);
+        }
+        for name in unfinished {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message("not finished: the run was stopped before this case was judged");
+            let mut case = TestCase::new(*name, status);
+            case.set_classname(problem.id.clone());
+            if let Some(suite) = self.suite.as_mut() {
+                suite.add_test_case(case);
+            }
+        }
+        self.close_suite();
+    }
+
     fn run_finished(&mut self, summary: &RunSummary) {
         self.close_suite();
         // JUnit has properties per suite only: every suite says what held its programs.

@@ -106,6 +106,16 @@ pub trait Reporter {
     fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
     /// Every case of the problem was judged (or the rest skipped), with their totals.
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
+    /// The run was stopped before the cases `unfinished` of the problem were judged; this
+    /// ends the problem in place of `problem_finished`. `judged` holds the totals of those
+    /// told before it, when `problem_started` came first.
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    );
     /// The run ended.
     fn run_finished(&mut self, summary: &RunSummary);
 }
@@ -147,6 +157,17 @@ impl Reporter for Reporters<'_> {
         self.0
             .iter_mut()
             .for_each(|r| r.problem_finished(problem, tally));
+    }
+    fn problem_stopped(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        judged: Option<&Tally>,
+        unfinished: &[&str],
+    ) {
+        self.0
+            .iter_mut()
+            .for_each(|r| r.problem_stopped(problem, solution, judged, unfinished));
     }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.0.iter_mut().for_each(|r| r.run_finished(summary));

@@ -73,6 +73,9 @@ pub struct ProblemReport {
     /// Only for scored problems, so that others' reports keep their shape.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<ScoreReport>,
+    /// The cases a stop left unjudged (status `not_finished`); absent from a whole run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_finished: Vec<String>,
 }
 
 /// Whether a solution's cases were judged.
@@ -81,6 +84,8 @@ pub struct ProblemReport {
 pub enum ProblemStatus {
     Judged,
     CompileError,
+    /// Stopped before all its cases were judged: `not_finished` names the rest.
+    NotFinished,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -205,6 +210,9 @@ pub struct SummaryReport {
     /// The signal that stopped the run early, if one did.
     #[serde(default)]
     pub interrupted: Option<i32>,
+    /// Cases the stop left unjudged; absent from a whole run.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub not_finished: usize,
     pub wall_time_ms: f64,
     /// The exit code's meaning.
     pub outcome: Outcome,
@@ -381,6 +389,10 @@ impl RunDocument {
     }
 }
 
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,6 +461,14 @@ mod tests {
                 }],
                 error: None,
             }),
+            not_finished: Vec::new(),
+        };
+        let stopped = ProblemReport {
+            task: 2,
+            status: ProblemStatus::NotFinished,
+            score: None,
+            not_finished: vec!["random/2".to_owned(), "random/3".to_owned()],
+            ..judged.clone()
         };
         let unbuilt = ProblemReport {
             task: 1,
@@ -462,7 +482,7 @@ mod tests {
         };
         RunDocument {
             version: SCHEMA_VERSION,
-            problems: vec![judged, unbuilt],
+            problems: vec![judged, unbuilt, stopped],
             errors: vec!["problems/b: no problem.toml".to_owned()],
             summary: SummaryReport {
                 problems: 2,
@@ -472,7 +492,8 @@ mod tests {
                 compile_errors: 1,
                 errors: 1,
                 skipped: 0,
-                interrupted: None,
+                interrupted: Some(15),
+                not_finished: 2,
                 wall_time_ms: 10.0,
                 outcome: Outcome::Error,
             },

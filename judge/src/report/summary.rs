@@ -28,6 +28,8 @@ pub struct RunSummary {
     /// The signal that stopped the run before every case was judged: the caller exits with
     /// 128 plus it, as a shell would.
     pub interrupted: Option<i32>,
+    /// Cases the stop left unjudged (of solutions stopped part way, or never begun).
+    pub not_finished: usize,
     /// How long the whole run took.
     pub wall_time: Duration,
     /// What held the programs judged (`None` when none ran).
@@ -50,10 +52,13 @@ pub struct MergeNote {
 }
 
 impl RunSummary {
-    /// The run's outcome: an error, else any case not accepted, else accepted.
+    /// The run's outcome: an error, else a stop before its end, else any case not accepted,
+    /// else accepted.
     pub fn outcome(&self) -> Outcome {
         if self.errors > 0 {
             Outcome::Error
+        } else if self.not_finished > 0 {
+            Outcome::Interrupted
         } else if self.compile_errors > 0 || self.tally.accepted() < self.tally.cases {
             Outcome::Rejected
         } else {

@@ -83,6 +83,9 @@ pub enum Progress<'a, R, U> {
     CaseFinished(&'a R, &'a CaseResult),
     /// The end of a task's cases, with their totals.
     TaskFinished(&'a R, &'a Tally),
+    /// The judge was asked to stop before task `.0`'s cases from `.2` on were judged; `.1`,
+    /// the totals of those before, when it had started (its cases were told).
+    Stopped(usize, Option<(&'a R, &'a Tally)>, usize),
 }
 
 /// The events of judge `J`.
@@ -341,8 +344,14 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         let stopped = cut_short || count.is_some() && self.attempts.judge.interrupted().is_some();
         match outcome {
             // A build did not run: the judge was asked to stop.
-            None => false,
-            Some(Err(_)) if stopped => false,
+            None => {
+                progress(Progress::Stopped(task, None, 0));
+                false
+            }
+            Some(Err(_)) if stopped => {
+                progress(Progress::Stopped(task, None, 0));
+                false
+            }
             Some(Err(unjudged)) => {
                 progress(Progress::Unjudged(unjudged));
                 true
@@ -367,7 +376,8 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         // A task is told only once one of its cases finished (or when it has none).
         let mut started = false;
         let mut stopped = false;
-        let mut unfinished = false;
+        // The first case the stop left unjudged.
+        let mut unfinished = None;
         // The cases that failed, as confirmed: what the blockers are held to here.
         let mut failed = vec![false; count];
         let blockers = self.attempts.judge.blockers(task);
@@ -384,14 +394,14 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
                 Attempt::Unfinished => None,
             };
             let Some(mut result) = result else {
-                unfinished = true;
+                unfinished = Some(case);
                 break;
             };
             let limit = self.attempts.judge.cpu_time_limit(ready);
             if needs_confirmation(&result, limit) {
                 // Let the parallel pass finish, then re-run this case alone.
                 let Some(again) = self.alone(ready, task, case) else {
-                    unfinished = true;
+                    unfinished = Some(case);
                     break;
                 };
                 result = confirmed(again);
@@ -405,15 +415,21 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
             failed[case] = !result.verdict.is_accepted();
             stopped = settings.fail_fast && failed[case];
         }
-        if !started && !unfinished {
-            progress(Progress::TaskStarted(ready));
-            started = true;
-        }
-        if started {
-            progress(Progress::TaskFinished(ready, &tally));
+        if let Some(case) = unfinished {
+            progress(Progress::Stopped(
+                task,
+                started.then_some((ready, &tally)),
+                case,
+            ));
             totals.tally.merge(&tally);
+            return false;
         }
-        !unfinished
+        if !started {
+            progress(Progress::TaskStarted(ready));
+        }
+        progress(Progress::TaskFinished(ready, &tally));
+        totals.tally.merge(&tally);
+        true
     }
 }
 
@@ -574,6 +590,16 @@ mod tests {
                 Progress::TaskFinished(task, tally) => {
                     format!("finish {task}: {}/{}", tally.accepted(), tally.cases)
                 }
+                Progress::Stopped(task, told, case) => match told {
+                    Some((_, tally)) => {
+                        format!(
+                            "stopped {task} at {case}: {}/{}",
+                            tally.accepted(),
+                            tally.cases
+                        )
+                    }
+                    None => format!("stopped {task} at {case}"),
+                },
             })
         });
         told.push(format!(
@@ -725,6 +751,8 @@ mod tests {
                 "case 0/0 AC",
                 "case 0/1 AC",
                 "finish 0: 2/2",
+                "stopped 1 at 0",
+                "stopped 2 at 0",
                 "skipped 0, interrupted Some(2)",
             ]
         );
@@ -745,6 +773,13 @@ mod tests {
         assert!(!judge.started_after_interrupt.load(Ordering::SeqCst));
         assert!(judge.runs.lock().unwrap().len() <= 5, "{told:?}");
         assert_eq!(told.last().unwrap(), "skipped 0, interrupted Some(2)");
+        // The task ends as stopped where its told cases end.
+        let told_cases = told.iter().filter(|line| line.starts_with("case")).count();
+        let stopped = &told[told.len() - 2];
+        assert!(
+            stopped.starts_with(&format!("stopped 0 at {told_cases}")),
+            "{told:?}"
+        );
         for (index, line) in told
             .iter()
             .skip(1)
@@ -756,18 +791,22 @@ mod tests {
     }
 
     #[test]
-    fn asked_to_stop_before_any_case_tells_nothing() {
+    fn asked_to_stop_before_any_case_tells_each_task_unfinished() {
         let judge = Scripted::new(vec![all(AC, 2), Vec::new()]);
         judge.interrupted.store(true, Ordering::SeqCst);
         assert_eq!(
             run_on(&judge, &[Some(2), None], false, None),
-            ["skipped 0, interrupted Some(2)"]
+            [
+                "stopped 0 at 0",
+                "stopped 1 at 0",
+                "skipped 0, interrupted Some(2)"
+            ]
         );
         assert!(judge.runs.lock().unwrap().is_empty());
     }
 
     #[test]
-    fn asked_to_stop_before_the_builds_builds_nothing_and_tells_nothing() {
+    fn asked_to_stop_before_the_builds_builds_nothing_and_tells_each_task_unfinished() {
         let judge = || Scripted {
             builds: vec![true, true],
             ..Scripted::new(vec![all(AC, 2), all(AC, 1)])
@@ -783,7 +822,11 @@ mod tests {
             });
             assert_eq!(
                 run_on(&judge, &[Some(2), Some(1)], false, pool.as_ref()),
-                ["skipped 0, interrupted Some(2)"]
+                [
+                    "stopped 0 at 0",
+                    "stopped 1 at 0",
+                    "skipped 0, interrupted Some(2)"
+                ]
             );
             assert!(judge.built.lock().unwrap().is_empty());
         }

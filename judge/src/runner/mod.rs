@@ -98,7 +98,7 @@ pub fn judge_all(
     reporter.run_started(cases.iter().flatten().sum());
     let mut scored = Vec::new();
     let totals = run_cases(&judge, &cases, settings, pool.as_ref(), &mut |progress| {
-        report(progress, &mut summary, &mut scored, reporter)
+        report(&tasks, progress, &mut summary, &mut scored, reporter)
     });
     summary.tally = totals.tally;
     summary.skipped = totals.skipped;

@@ -218,7 +218,7 @@ pub fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
     problems.into_iter().map(|(problem, _)| problem).collect()
 }
 
-/// The tasks that re-judge what `document` holds that was not accepted: each such case with
+/// The tasks that re-judge what `document` holds that was not accepted (or not finished): each such case with
 /// the same solution, a solution that did not compile with all its cases; each problem
 /// loaded by `load` from its folder. Empty when there is nothing to re-run.
 pub fn failed_tasks(
@@ -235,6 +235,8 @@ pub fn failed_tasks(
             .iter()
             .filter(|case| case.verdict != VerdictKind::Accepted)
             .map(|case| case.name.as_str())
+            // What a stop left unjudged is not accepted either.
+            .chain(report.not_finished.iter().map(String::as_str))
             .collect();
         let compile_error = report.status == ProblemStatus::CompileError;
         if failed.is_empty() && !compile_error {

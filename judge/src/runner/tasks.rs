@@ -37,6 +37,7 @@ pub(super) enum Unjudged<'a> {
 /// Feeds the reporter and the summary's build counts from the runner's events; for a
 /// scored problem, keeps the task's case results (`scored`) to score it when it ends.
 pub(super) fn report<'j>(
+    tasks: &[Result<Task, Error>],
     progress: Event<'_, 'j, ProcessJudge<'j>>,
     summary: &mut RunSummary,
     scored: &mut Vec<CaseScore>,
@@ -86,6 +87,22 @@ pub(super) fn report<'j>(
                 reporter.problem_scored(problem, &scoring.score_with(scored, &mut grade));
             }
             reporter.problem_finished(problem, tally)
+        }
+        Progress::Stopped(index, told, from) => {
+            let (task, judged) = match (told, &tasks[index]) {
+                (Some((Ready { task, .. }, tally)), _) => (*task, Some(tally)),
+                (None, Ok(task)) => (task, None),
+                // A problem that failed to load did so whatever the stop.
+                (None, Err(error)) => {
+                    summary.errors += 1;
+                    return reporter.problem_error(error);
+                }
+            };
+            let unfinished: Vec<&str> = (task.problem.cases[from..].iter())
+                .map(|case| case.name.as_str())
+                .collect();
+            summary.not_finished += unfinished.len();
+            reporter.problem_stopped(&task.problem, &task.solution, judged, &unfinished);
         }
     }
 }

@@ -233,13 +233,63 @@ fn a_signal_stops_the_judge_its_programs_and_cleans_up() {
             "exit status after signal {signal}"
         );
         let stdout = String::from_utf8_lossy(&output.stdout);
+        // Every case sleeps: none finished, and each is said to be unfinished.
         assert!(
-            stdout.contains("Summary") && stdout.contains("interrupted by"),
-            "no summary of what had finished:\n{stdout}"
+            stdout.contains("p: not finished: nothing judged; not judged (4): 1, 2, 3, 4")
+                && stdout.contains("Summary")
+                && stdout.contains(": 4 cases not finished"),
+            "no summary of what had not finished:\n{stdout}"
         );
         assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
         assert_cleaned_up(tmp.path(), judge_pid);
     }
+}
+
+#[test]
+fn an_interrupted_run_marks_what_it_did_not_finish_in_every_report() {
+    let mark = unique_mark();
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [("1\n", "1\n"), ("2\n", "2\n"), ("3\n", "3\n")];
+    // Case 2 sleeps: the stop comes once case 1 is judged and case 2 runs.
+    let solution = format!(
+        "import sys, time\nn = sys.stdin.read().strip()\nif n == '2':\n    \
+         with open('/proc/self/comm', 'w') as comm:\n        comm.write({mark:?})\n    \
+         time.sleep(120)\nprint(n)\n"
+    );
+    let repo = repository(SLOW_PROBLEM, &cases, ("py", &solution));
+    let reports = ["--json", "r.json", "--junit", "r.xml", "--html", "r.html"];
+    let args = [&["run", "p", "-j", "1"][..], &reports].concat();
+    let judge = start_judge(repo.path(), tmp.path(), &args, true);
+    assert!(
+        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
+        "case 2 never started"
+    );
+    // SAFETY: a plain signal to the child this test started.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
+    let output = judge.wait_with_output().unwrap();
+    assert_eq!(ended_by(&output.status), 143);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("p: not finished: 1 case judged (AC 1); not judged (2): 2, 3"),
+        "{stdout}"
+    );
+    let read = |name: &str| std::fs::read_to_string(repo.path().join(name)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&read("r.json")).unwrap();
+    let problem = &json["problems"][0];
+    assert_eq!(problem["status"], "not_finished");
+    assert_eq!(problem["not_finished"], serde_json::json!(["2", "3"]));
+    assert_eq!(problem["cases"].as_array().unwrap().len(), 1);
+    assert_eq!(problem["cases"][0]["verdict"], "AC");
+    assert_eq!(json["summary"]["not_finished"], 2);
+    assert_eq!(json["summary"]["outcome"], "interrupted");
+    let junit = read("r.xml");
+    assert_eq!(
+        junit.matches("<skipped message=\"not finished").count(),
+        2,
+        "{junit}"
+    );
+    let html = read("r.html");
+    assert_eq!(html.matches("<td>not finished</td>").count(), 2);
 }
 
 /// No process named `mark` is alive within `limit`.
