@@ -55,8 +55,12 @@ pub enum CompareMode {
     /// Byte for byte.
     Exact,
     /// Line by line, ignoring trailing whitespace on each line, trailing blank lines and
-    /// CRLF versus LF: what Baekjoon accepts.
+    /// CRLF versus LF.
     Lines,
+    /// Baekjoon's rule: the tokens exactly, and the whitespace between them as expected but
+    /// for a newline written for a space or a space for a newline, and one space at the end
+    /// of a line; any other whitespace difference is its presentation error.
+    Baekjoon,
     /// Whitespace-separated tokens; the amount and kind of whitespace does not matter.
     Tokens,
     /// Tokens, where two numbers match when within `abs` or within `rel` of the larger one.
@@ -84,11 +88,13 @@ pub struct KattisFlags {
 }
 
 impl CompareMode {
-    /// As `problem.toml` spells it: `exact`, `lines`, `tokens`, `float`; `kattis` for a package.
+    /// As `problem.toml` spells it: `exact`, `lines`, `baekjoon`, `tokens`, `float`; `kattis` for
+    /// a package.
     pub fn name(self) -> &'static str {
         match self {
             CompareMode::Exact => "exact",
             CompareMode::Lines => "lines",
+            CompareMode::Baekjoon => "baekjoon",
             CompareMode::Tokens => "tokens",
             CompareMode::Float { .. } => "float",
             CompareMode::Kattis(_) => "kattis",
@@ -266,6 +272,32 @@ mod tests {
             why(CompareMode::Lines, "1\n2\n", "1\n\n2\n"),
             "line 2: expected `2`, got ``"
         );
+    }
+
+    #[test]
+    fn baekjoon_takes_a_newline_for_a_space_and_one_space_at_a_line_end() {
+        const B: CompareMode = CompareMode::Baekjoon;
+        // A published answer to BOJ 2615, accepted there, prints its two lines as one.
+        assert!(matches(B, "1\n3 2\n", "1 3 2\n"));
+        assert!(matches(B, "1 3 2\n", "1\n3\n2"));
+        assert!(matches(B, "1\n2\n", "1 \n2 \n"));
+        assert!(matches(B, "1\n2\n", "1\r\n2\r\n\n\n"));
+        assert!(matches(B, "1\n2\n", "1\n2"));
+        // Anything more is its presentation error, not accepted.
+        for actual in ["1  \n2\n", "1\n\n2\n", " 1\n2\n", "1\t\n2\n"] {
+            assert_eq!(
+                why(B, "1\n2\n", actual),
+                "line 1: whitespace differs",
+                "{actual:?}"
+            );
+        }
+        assert_eq!(why(B, "1 2\n", "1  2\n"), "line 1: whitespace differs");
+        // Tokens are told first, in letter case too.
+        assert_eq!(
+            why(B, "1 2\n", "1\n3\n"),
+            "line 1: different token: expected `2`, got `3`"
+        );
+        assert_eq!(why(B, "valid\n", "Valid\n"), "line 1: letter case differs");
     }
 
     #[test]
@@ -468,11 +500,14 @@ mod tests {
             ("a\n\nb\n", "a\n"),
             ("a  b\nc\nd\ne\n", "a b\nc\n"),
             ("a  b\nc\nd\ne\n", "a b\nc\nd\ne\n"),
+            ("1\n3 2\n", "1 3 2\n"),
+            ("1\n2\n3\n4\n", "1 \n2  \n3\n4\n"),
         ];
         for (expected, actual) in pairs {
             for mode in [
                 CompareMode::Exact,
                 CompareMode::Lines,
+                CompareMode::Baekjoon,
                 CompareMode::Tokens,
                 CompareMode::Kattis(KattisFlags::default()),
                 CompareMode::Kattis(KattisFlags {

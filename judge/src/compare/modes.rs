@@ -26,6 +26,7 @@ pub(super) fn compare_rest(
     match mode {
         CompareMode::Exact => compare_exact(expected, actual),
         CompareMode::Lines => compare_lines(expected, actual),
+        CompareMode::Baekjoon => compare_baekjoon(expected, actual),
         CompareMode::Tokens => compare_tokens(expected, actual, None, true),
         CompareMode::Float { abs, rel } => {
             let tolerance = Tolerance {
@@ -195,6 +196,56 @@ pub(super) fn compare_spacing(
         None => Ok(()),
         Some(((line, _), _)) => Err(mismatch(expected, line, Reason::WhitespaceOnly)),
     }
+}
+
+/// Baekjoon's rule (see `CompareMode::Baekjoon`); blank lines at the very end, and CRLF for
+/// LF, are ignored too.
+pub(super) fn compare_baekjoon(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
+    if let Err(token) = compare_tokens(expected, actual, None, true) {
+        // Shown as the line it is on, as a person reads it, where the lines differ there.
+        return Err(match compare_lines(expected, actual) {
+            Err(line)
+                if line.line == token.line
+                    && matches!(line.reason, Reason::DifferentLine { .. }) =>
+            {
+                line
+            }
+            _ => token,
+        });
+    }
+    let (expected_runs, actual_runs) = (whitespace_runs(expected), whitespace_runs(actual));
+    let last = expected_runs.len() - 1;
+    let differing =
+        expected_runs
+            .iter()
+            .zip(&actual_runs)
+            .enumerate()
+            .find(|(at, ((_, e), (_, a)))| {
+                let (e, a) = (baekjoon_spacing(e), baekjoon_spacing(a));
+                match *at == last {
+                    true => e.trim_end_matches(' ') != a.trim_end_matches(' '),
+                    false => e != a,
+                }
+            });
+    match differing {
+        None => Ok(()),
+        Some((_, ((line, _), _))) => Err(mismatch(expected, *line, Reason::WhitespaceOnly)),
+    }
+}
+
+/// A run of whitespace as Baekjoon tells runs apart: a CR before a LF and one space before
+/// each line's end dropped, then newlines and spaces alike.
+fn baekjoon_spacing(run: &[u8]) -> String {
+    let text = String::from_utf8_lossy(run).replace("\r\n", "\n");
+    let mut spacing = String::new();
+    for line in text.split_inclusive('\n') {
+        let line = match line.strip_suffix('\n') {
+            Some(body) => format!("{}\n", body.strip_suffix(' ').unwrap_or(body)),
+            None => line.to_owned(),
+        };
+        spacing.push_str(&line.replace('\n', " "));
+    }
+    spacing
 }
 
 /// The runs of whitespace before, between and after the tokens (empty where there is none),

@@ -390,7 +390,10 @@ pub(super) fn decided_in_window(mode: CompareMode, mismatch: &Mismatch, window: 
         Reason::ExtraLines { .. } | Reason::ExtraToken { .. } => false,
         Reason::LineEndingsOrTrailingSpace => false,
         // Spacing is compared once every token matched, which only the whole file can tell.
-        Reason::WhitespaceOnly if matches!(mode, CompareMode::Kattis(flags) if flags.space_change_sensitive) => {
+        Reason::WhitespaceOnly
+            if matches!(mode, CompareMode::Kattis(flags) if flags.space_change_sensitive)
+                || mode == CompareMode::Baekjoon =>
+        {
             false
         }
         Reason::WhitespaceOnly

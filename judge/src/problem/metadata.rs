@@ -117,6 +117,7 @@ struct SubtaskToml {
 enum CompareName {
     Exact,
     Lines,
+    Baekjoon,
     Tokens,
     Float,
 }
@@ -378,6 +379,7 @@ fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<Co
         }
         Some(CompareName::Exact) => CompareMode::Exact,
         Some(CompareName::Lines) => CompareMode::Lines,
+        Some(CompareName::Baekjoon) => CompareMode::Baekjoon,
         Some(CompareName::Tokens) => CompareMode::Tokens,
     })
 }
@@ -407,7 +409,7 @@ mod tests {
         let problem = load("").unwrap();
         assert_eq!(problem.profile, Profile::Boj);
         assert_eq!(problem.limits, Profile::Boj.limits());
-        assert_eq!(problem.compare, CompareMode::Lines);
+        assert_eq!(problem.compare, CompareMode::Baekjoon);
         assert_eq!(problem.name, "p");
         assert_eq!(problem.solution, PathBuf::from("s.rs"));
     }

@@ -239,7 +239,7 @@ pub const BAEKJOON: OnlineJudge = OnlineJudge {
     stack: StackRule::MostOfMemory,
     // The limit most judges share (a problem's page may say otherwise).
     code_limit_bytes: 64 << 10,
-    compare: CompareMode::Lines,
+    compare: CompareMode::Baekjoon,
     // The JVM and CPython get more, as its per-language table says.
     allowances: &[
         (LanguageId::Java, BAEKJOON_JVM),

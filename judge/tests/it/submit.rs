@@ -162,7 +162,7 @@ fn new_from_a_saved_payload_makes_a_problem_that_judges() {
     assert_eq!(
         metadata,
         "name = \"A+B\"\nsource = \"https://www.acmicpc.net/problem/1000\"\nprofile = \"boj\"\n\
-         time_limit_ms = 2000\nmemory_limit_mib = 128\ncompare = \"lines\"\n"
+         time_limit_ms = 2000\nmemory_limit_mib = 128\ncompare = \"baekjoon\"\n"
     );
     assert_eq!(
         fs::read_to_string(problem.join("tests/sample/1.in")).unwrap(),
