@@ -202,14 +202,10 @@ pub(super) fn compare_spacing(
 /// LF, are ignored too.
 pub(super) fn compare_baekjoon(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     if let Err(token) = compare_tokens(expected, actual, None, true) {
-        // Shown as the line it is on, as a person reads it, where the lines differ there.
+        // Shown as the line it is on, as a person reads it, where that line holds as many
+        // tokens on both sides (else its spacing, not its token, may be what differs there).
         return Err(match compare_lines(expected, actual) {
-            Err(line)
-                if line.line == token.line
-                    && matches!(line.reason, Reason::DifferentLine { .. }) =>
-            {
-                line
-            }
+            Err(line) if line.line == token.line && same_shape(&line.reason) => line,
             _ => token,
         });
     }
@@ -230,6 +226,16 @@ pub(super) fn compare_baekjoon(expected: &[u8], actual: &[u8]) -> Result<(), Mis
     match differing {
         None => Ok(()),
         Some((_, ((line, _), _))) => Err(mismatch(expected, *line, Reason::WhitespaceOnly)),
+    }
+}
+
+/// Whether a differing line holds as many tokens in both outputs.
+fn same_shape(reason: &Reason) -> bool {
+    match reason {
+        Reason::DifferentLine { expected, actual } => {
+            expected.split_whitespace().count() == actual.split_whitespace().count()
+        }
+        _ => false,
     }
 }
 
