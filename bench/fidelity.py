@@ -4,6 +4,7 @@ the verdict its own source states (for a Kattis package, the folder of each subm
 published solution of one of our problems, the judge's verdict its repository records).
 
 usage: python3 bench/fidelity.py [--judge PATH] [--mirror DIR] [--only SUBSTRING]
+                                [--part all|solutions|packages] [--verbose]
 
 The files are named in bench/fidelity/manifest.toml (packages) and
 bench/fidelity/solutions.toml (solutions) by repository, commit and path; they are
@@ -108,6 +109,7 @@ def main():
     parser.add_argument("--judge", default=os.path.join(ROOT, "target/release/judge"))
     parser.add_argument("--mirror", default="/work/.mirror")
     parser.add_argument("--only", default="")
+    parser.add_argument("--part", choices=["all", "solutions", "packages"], default="all")
     parser.add_argument("--verbose", action="store_true", help="print the judge's output of a disagreement")
     args = parser.parse_args()
     with open(os.path.join(ROOT, "bench/fidelity/manifest.toml"), "rb") as file:
@@ -115,8 +117,10 @@ def main():
     with open(os.path.join(ROOT, "bench/fidelity/solutions.toml"), "rb") as file:
         solutions = tomllib.load(file)
     totals = {"agree": 0, "disagree": 0, "skipped": 0, "missing": 0}
-    unexplained = judge_solutions(args, solutions, totals)
-    for entry in manifest.get("package", []):
+    unexplained = 0
+    if args.part != "packages":
+        unexplained += judge_solutions(args, solutions, totals)
+    for entry in manifest.get("package", []) if args.part != "solutions" else []:
         if args.only not in entry["repository"]:
             continue
         known = entry.get("known", {})

@@ -258,7 +258,7 @@ fn python(signature: &Signature, user_file: &str) -> String {
     fill(
         PYTHON,
         &[
-            ("USER_FILE", &format!("{user_file:?}")),
+            ("USER_FILE", &string_literal(user_file)),
             ("FUNCTION_NAME", &signature.name),
             ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
             ("CALLED_SIGNATURE", &signature.to_string()),
@@ -270,11 +270,17 @@ fn python(signature: &Signature, user_file: &str) -> String {
 
 const PYTHON: &str = include_str!("harness/judge_call.py");
 
+/// `text` as a string literal that Python and JavaScript both read back as it is (a JSON
+/// string: Rust's `{:?}` writes `\u{2005}`, which Python refuses).
+fn string_literal(text: &str) -> String {
+    serde_json::to_string(text).expect("a string is always JSON")
+}
+
 fn javascript(signature: &Signature, user_file: &str) -> String {
     fill(
         JAVASCRIPT,
         &[
-            ("USER_FILE", &format!("{user_file:?}")),
+            ("USER_FILE", &string_literal(user_file)),
             ("FUNCTION_NAME", &signature.name),
             ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
             ("CALLED_SIGNATURE", &signature.to_string()),

@@ -180,12 +180,13 @@ fn every_caller_builds_with_its_own_compiler_and_answers_two_calls() {
 fn counting_file(id: LanguageId) -> (&'static str, &'static str) {
     match id {
         LanguageId::Python3 => (
-            "solution.py",
+            // Named as published archives name them (a four-per-em space, Hangul, a quote).
+            "혼자서\u{2005}하는 \"틱택토\".py",
             "calls = 0\nseen = []\n\ndef solution(words, k):\n    global calls\n    \
              calls += 1\n    seen.append(k)\n    return [calls, len(seen)]\n",
         ),
         LanguageId::JavaScript => (
-            "solution.js",
+            "혼자서\u{2005}하는 \"틱택토\".js",
             "let calls = 0;\nfunction solution(words, k) {\n    calls += 1;\n    \
              leaked = (typeof leaked === 'undefined' ? 0 : leaked) + 1;\n    \
              return [calls, leaked];\n}\n",
