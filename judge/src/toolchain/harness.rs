@@ -39,7 +39,7 @@ pub fn placement(language: &Language) -> Option<Placement> {
         LanguageId::Python3 => beside("judge_call.py", None),
         LanguageId::JavaScript => beside("judge_call.js", None),
         LanguageId::Java => beside("JudgeCall.java", Some(JAVA_CLASS)),
-        LanguageId::Cpp => Placement::Appended,
+        LanguageId::Cpp | LanguageId::C => Placement::Appended,
         LanguageId::Kotlin => beside("JudgeCall.kt", Some("JudgeCallKt")),
         LanguageId::Rust => Placement::Appended,
         _ => return None,
@@ -55,7 +55,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
     // A `main` of its own, found as the language declares one (not `remain(` or `domain(`).
     if matches!(
         language.id,
-        LanguageId::Cpp | LanguageId::Rust | LanguageId::Kotlin
+        LanguageId::Cpp | LanguageId::C | LanguageId::Rust | LanguageId::Kotlin
     ) && !declared::definitions(language.id, code, Some("main")).is_empty()
     {
         return false;
@@ -65,7 +65,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
         LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
-        LanguageId::Kotlin | LanguageId::Cpp | LanguageId::Rust => &[],
+        LanguageId::Kotlin | LanguageId::Cpp | LanguageId::C | LanguageId::Rust => &[],
         // The languages `placement` names.
         _ => return false,
     };
@@ -213,6 +213,7 @@ pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Op
         LanguageId::JavaScript => javascript(signature, user_file),
         LanguageId::Java => java(signature),
         LanguageId::Cpp => cpp(signature),
+        LanguageId::C => c(signature),
         LanguageId::Kotlin => kotlin(signature),
         LanguageId::Rust => rust(signature),
         _ => return None,
@@ -409,6 +410,75 @@ fn cpp(signature: &Signature) -> String {
 }
 
 const CPP: &str = include_str!("harness/judge_call.cpp");
+
+/// A scalar as Programmers' C templates spell it, with the caller's reader of one.
+fn c_scalar(kind: &Type) -> Option<(&'static str, &'static str)> {
+    Some(match kind {
+        Type::Int => ("int", "int"),
+        Type::Long => ("long long", "long"),
+        Type::Double => ("double", "double"),
+        Type::Boolean => ("bool", "bool"),
+        Type::String => ("char*", "string"),
+        Type::Array(_) => return None,
+    })
+}
+
+/// The C caller: each argument as Programmers passes it (an array with its length `_len`,
+/// a table with `_rows` and `_cols`); where the signature has what C cannot be called with
+/// here, the caller is an `#error` that says so, as the compiler's message.
+fn c(signature: &Signature) -> String {
+    let mut reads = String::new();
+    let mut arguments = Vec::new();
+    let unsupported = |what: &str| {
+        format!(
+            "#error \"the judge has no C caller for {what}: Programmers' C template passes \
+             arrays with their lengths, and returns an array whose length only its grader knows\"\n"
+        )
+    };
+    if matches!(signature.returns, Type::Array(_)) {
+        return unsupported("a function that returns an array");
+    }
+    for (i, (_, kind)) in signature.parameters.iter().enumerate() {
+        let (depth, scalar) = kind.depth();
+        let Some((c_type, reader)) = c_scalar(scalar) else {
+            unreachable!("depth() ends at a scalar")
+        };
+        let read = format!("&c, sizeof({c_type}), judge_call_read_{reader}");
+        match depth {
+            0 => {
+                reads +=
+                    &format!("            {c_type} a{i}; judge_call_read_{reader}(&c, &a{i});\n");
+                arguments.push(format!("a{i}"));
+            }
+            1 => {
+                reads += &format!(
+                    "            size_t a{i}_len; void* a{i} = judge_call_list({read}, &a{i}_len);\n"
+                );
+                arguments.push(format!("a{i}, a{i}_len"));
+            }
+            2 => {
+                reads += &format!(
+                    "            size_t a{i}_rows, a{i}_cols;\n            \
+                     void* a{i} = judge_call_table({read}, &a{i}_rows, &a{i}_cols);\n"
+                );
+                arguments.push(format!("a{i}, a{i}_rows, a{i}_cols"));
+            }
+            _ => return unsupported("an array of more than two dimensions"),
+        }
+        reads += "            judge_call_comma(&c);\n";
+    }
+    fill(
+        C,
+        &[
+            ("FUNCTION_NAME", &signature.name),
+            (READ_ARGUMENTS, &reads),
+            ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("CALL_TIMES_MARKER", CALL_TIMES),
+        ],
+    )
+}
+
+const C: &str = include_str!("harness/judge_call.c");
 
 /// A type as Kotlin spells it, as Programmers' Kotlin templates do (`IntArray` for `int[]`).
 fn kotlin_type(kind: &Type) -> String {

@@ -301,3 +301,73 @@ fn unfilled_templates_are_valid(
         builds.push(node);
     }
 }
+
+/// C as Programmers' template declares it: each array with its length, a table with its rows
+/// and columns; every call from the state the program began with. (The shared test returns
+/// an array, which a C caller cannot take: a caller for it is an `#error` that says why.)
+#[test]
+fn the_c_caller_passes_lengths_and_starts_every_call_afresh() {
+    let c = LANGUAGES.iter().find(|l| l.id == LanguageId::C).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let signature =
+        Signature::parse("solution(words: string[], k: int, grid: int[][], name: string) -> long")
+            .unwrap();
+    let user = "#include <stddef.h>\n#include <string.h>\nint calls = 0;\n\n\
+        long long solution(const char* words[], size_t words_len, int k, int** grid, \
+        size_t grid_rows, size_t grid_cols, const char* name) {\n    static int mine = 0;\n    \
+        long long sum = k + (long long)strlen(name);\n    \
+        for (size_t i = 0; i < words_len; i++) sum += (long long)strlen(words[i]);\n    \
+        for (size_t r = 0; r < grid_rows; r++)\n        \
+        for (size_t c = 0; c < grid_cols; c++) sum += grid[r][c];\n    \
+        return (++calls + ++mine) * 1000 + sum;\n}\n";
+    let caller = source(c, &signature, "solution.c").unwrap();
+    std::fs::write(dir.path().join("solution.c"), format!("{user}{caller}")).unwrap();
+    let gcc = |file: &str| {
+        Command::new("gcc")
+            .current_dir(dir.path())
+            .args(["-O2", "-std=gnu11", "-o", "main", file])
+            .output()
+            .unwrap()
+    };
+    let built = gcc("solution.c");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut child = Command::new(dir.path().join("main"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let calls = "[\"ab\", \"c\"], 1, [[1, 2], [3, 4]], \"xyz\"\n\n[\"abcd\"], 10, [], \"\u{e9}\"\n";
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), calls.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // 1 + 3 + 10 + 3, then 10 + 4 + 2 (é is two bytes); each call its first: (1 + 1) * 1000.
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "2017\n2016\n");
+    let times = stderr.trim_end().lines().last().unwrap_or("");
+    assert_eq!(
+        times.strip_prefix(CALL_TIMES).map(|t| t.split(',').count()),
+        Some(2),
+        "{stderr}"
+    );
+
+    let returns_array = Signature::parse(SIGNATURE).unwrap();
+    let caller = source(c, &returns_array, "array.c").unwrap();
+    std::fs::write(
+        dir.path().join("array.c"),
+        format!("int* solution(void);\n{caller}"),
+    )
+    .unwrap();
+    let refused = gcc("array.c");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("no C caller for a function that returns an array"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}

@@ -114,7 +114,7 @@ fn c_family(id: LanguageId, code: &str, wanted: Option<&str>) -> Vec<Definition>
         let body = match end {
             Some((_, b'{')) => true,
             Some((i, b'=')) if id == LanguageId::Kotlin => !tail[i..].starts_with("=="),
-            Some((_, b';')) if id == LanguageId::Cpp => false,
+            Some((_, b';')) if matches!(id, LanguageId::Cpp | LanguageId::C) => false,
             _ => continue,
         };
         found.push(Definition {

@@ -1,0 +1,192 @@
+// Written by the judge after the user's last line: calls FUNCTION_NAME once per input line,
+// as Programmers' C template declares it (an array comes with its length, `arr_len`, a table
+// with `arr_rows` and `arr_cols`), each call in a child forked before it, so that every call
+// starts from the state the program had when it began (globals and statics as initialised).
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct { const char* text; size_t at; } judge_call_cursor;
+
+static void judge_call_skip(judge_call_cursor* c) {
+    while (c->text[c->at] == ' ' || c->text[c->at] == '\t' || c->text[c->at] == '\r') c->at++;
+}
+static void judge_call_comma(judge_call_cursor* c) {
+    judge_call_skip(c);
+    if (c->text[c->at] == ',') c->at++;
+}
+static long long judge_call_long(judge_call_cursor* c) {
+    judge_call_skip(c);
+    char* end;
+    long long v = strtoll(c->text + c->at, &end, 10);
+    c->at = (size_t)(end - c->text);
+    return v;
+}
+static double judge_call_double(judge_call_cursor* c) {
+    judge_call_skip(c);
+    char* end;
+    double v = strtod(c->text + c->at, &end);
+    c->at = (size_t)(end - c->text);
+    return v;
+}
+static bool judge_call_bool(judge_call_cursor* c) {
+    judge_call_skip(c);
+    bool v = strncmp(c->text + c->at, "true", 4) == 0;
+    c->at += v ? 4 : 5;
+    return v;
+}
+static char* judge_call_string(judge_call_cursor* c) {
+    judge_call_skip(c);
+    c->at++;
+    size_t cap = 16, n = 0;
+    char* s = malloc(cap);
+    while (c->text[c->at] != '"') {
+        char d = c->text[c->at++];
+        if (d == '\\') {
+            char e = c->text[c->at++];
+            d = e == 'n' ? '\n' : e == 't' ? '\t' : e;
+        }
+        if (n + 2 > cap) s = realloc(s, cap *= 2);
+        s[n++] = d;
+    }
+    c->at++;
+    s[n] = '\0';
+    return s;
+}
+// Each reads one item into `out`.
+static void judge_call_read_int(judge_call_cursor* c, void* out) { *(int*)out = (int)judge_call_long(c); }
+static void judge_call_read_long(judge_call_cursor* c, void* out) { *(long long*)out = judge_call_long(c); }
+static void judge_call_read_double(judge_call_cursor* c, void* out) { *(double*)out = judge_call_double(c); }
+static void judge_call_read_bool(judge_call_cursor* c, void* out) { *(bool*)out = judge_call_bool(c); }
+static void judge_call_read_string(judge_call_cursor* c, void* out) { *(char**)out = judge_call_string(c); }
+
+// A list of items of `size` bytes, each read by `read`; its length in `len`.
+static void* judge_call_list(judge_call_cursor* c, size_t size, void (*read)(judge_call_cursor*, void*), size_t* len) {
+    size_t cap = 4;
+    char* items = malloc(cap * size);
+    *len = 0;
+    judge_call_skip(c);
+    c->at++;
+    judge_call_skip(c);
+    if (c->text[c->at] == ']') { c->at++; return items; }
+    for (;;) {
+        if (*len == cap) items = realloc(items, (cap *= 2) * size);
+        read(c, items + *len * size);
+        ++*len;
+        judge_call_skip(c);
+        if (c->text[c->at++] == ']') return items;
+    }
+}
+// A list of lists, as Programmers passes `int[][]`: its rows, and the length of the first.
+static void** judge_call_table(judge_call_cursor* c, size_t size, void (*read)(judge_call_cursor*, void*), size_t* rows, size_t* cols) {
+    size_t cap = 4;
+    void** table = malloc(cap * sizeof *table);
+    *rows = 0;
+    *cols = 0;
+    judge_call_skip(c);
+    c->at++;
+    judge_call_skip(c);
+    if (c->text[c->at] == ']') { c->at++; return table; }
+    for (;;) {
+        if (*rows == cap) table = realloc(table, (cap *= 2) * sizeof *table);
+        size_t len;
+        table[*rows] = judge_call_list(c, size, read, &len);
+        if (*rows == 0) *cols = len;
+        ++*rows;
+        judge_call_skip(c);
+        if (c->text[c->at++] == ']') return table;
+    }
+}
+
+// Whatever the function returns, as the judge's page writes it.
+static void judge_call_show_long(long long v) { printf("%lld", v); }
+static void judge_call_show_bool(bool v) { fputs(v ? "true" : "false", stdout); }
+static void judge_call_show_double(double v) {
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", v);
+    // The shortest of the forms that read back as the same number.
+    for (int digits = 1; digits < 17; digits++) {
+        char shorter[64];
+        snprintf(shorter, sizeof shorter, "%.*g", digits, v);
+        if (strtod(shorter, NULL) == v) { strcpy(text, shorter); break; }
+    }
+    fputs(text, stdout);
+    if (!strpbrk(text, ".eni")) fputs(".0", stdout);
+}
+static void judge_call_show_text(const char* v) {
+    putchar('"');
+    for (; *v; v++) {
+        if (*v == '"' || *v == '\\') putchar('\\');
+        if (*v == '\n') { fputs("\\n", stdout); continue; }
+        putchar(*v);
+    }
+    putchar('"');
+}
+#define JUDGE_CALL_SHOW(v) _Generic((v), \
+    bool: judge_call_show_bool, \
+    float: judge_call_show_double, \
+    double: judge_call_show_double, \
+    char*: judge_call_show_text, \
+    const char*: judge_call_show_text, \
+    default: judge_call_show_long)(v)
+
+static long long judge_call_cpu_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+int main(void) {
+    // The child hands its CPU time back through shared memory.
+    long long* used = mmap(NULL, sizeof *used, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (used == MAP_FAILED) { perror("judge_call: mmap"); return 1; }
+    size_t times_cap = 1024, times_len = 0;
+    char* times = malloc(times_cap);
+    times[0] = '\0';
+    char* line = NULL;
+    size_t line_cap = 0;
+    while (getline(&line, &line_cap, stdin) >= 0) {
+        if (strspn(line, " \t\r\n") == strlen(line)) continue;
+        judge_call_cursor c = {line, 0};
+        *used = -1;
+        fflush(stdout);
+        pid_t child = fork();
+        if (child < 0) { perror("judge_call: fork"); return 1; }
+        if (child == 0) {
+        // READ_ARGUMENTS
+            long long start = judge_call_cpu_us();
+            __typeof__(FUNCTION_NAME(CALL_ARGUMENTS)) result = FUNCTION_NAME(CALL_ARGUMENTS);
+            long long spent = judge_call_cpu_us() - start;
+            JUDGE_CALL_SHOW(result);
+            putchar('\n');
+            int failed = fflush(stdout) != 0;
+            *used = spent;
+            _exit(failed);
+        }
+        int status = 0;
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        if (WIFSIGNALED(status)) {
+            signal(WTERMSIG(status), SIG_DFL);
+            raise(WTERMSIG(status));
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+        if (*used < 0) {
+            fputs("the call ended the program before it returned (exit 0)\n", stderr);
+            return 1;
+        }
+        char figure[32];
+        int n = snprintf(figure, sizeof figure, "%s%lld", times_len ? "," : "", *used);
+        if (times_len + (size_t)n + 1 > times_cap) times = realloc(times, times_cap *= 2);
+        memcpy(times + times_len, figure, (size_t)n + 1);
+        times_len += (size_t)n;
+    }
+    fprintf(stderr, "\nCALL_TIMES_MARKER%s\n", times);
+    return 0;
+}
