@@ -340,11 +340,23 @@ pub(super) fn where_groups_go_from(
     if has("cgroup.subtree_control", &dir) {
         return Ok((dir, true, "cgroup v2, on for this group's children"));
     }
-    // Taken over already, by another supervisor of this judge.
+    // Taken over already, for another controller or by another supervisor of this judge:
+    // the leaf's controllers are only those the group turned on, so a controller the group
+    // was given but has not turned on yet is turned on there (it holds no process now).
     let leaf = format!("{PREFIX}{owner}-leaf");
     if dir.file_name().is_some_and(|name| name == leaf.as_str()) {
         let parent = dir.parent().expect("a leaf has a parent").to_path_buf();
         if has("cgroup.subtree_control", &parent) {
+            return Ok((parent, true, "cgroup v2, delegated to this judge"));
+        }
+        if has("cgroup.controllers", &parent) {
+            std::fs::write(
+                parent.join("cgroup.subtree_control"),
+                format!("+{controller}"),
+            )
+            .map_err(|error| {
+                format!("cgroup v2: {controller} cannot be turned on for /{relative}: {error}")
+            })?;
             return Ok((parent, true, "cgroup v2, delegated to this judge"));
         }
     }
@@ -498,6 +510,35 @@ mod tests {
         let (again, _, _) =
             where_groups_go_from(root.path(), in_leaf, "pids", OWNER, &ours).unwrap();
         assert_eq!(again, scope);
+    }
+
+    /// As the kernel has it, a child's controllers are those its parent turned on: once the
+    /// judge sits in its leaf with memory on, pids is turned on in the group as well.
+    #[test]
+    fn every_controller_of_a_delegated_group_is_turned_on_whatever_the_order() {
+        let root = tempfile::tempdir().unwrap();
+        let scope = scope(
+            root.path(),
+            &[
+                ("cgroup.controllers", "cpu memory pids"),
+                ("cgroup.subtree_control", ""),
+                ("cgroup.procs", "100\n"),
+            ],
+        );
+        where_groups_go_from(root.path(), OWN, "memory", OWNER, &ours).unwrap();
+        // What the kernel then shows: memory on in the group, so the leaf has memory alone.
+        std::fs::write(scope.join("cgroup.subtree_control"), "memory").unwrap();
+        std::fs::write(scope.join("judge-100-leaf/cgroup.controllers"), "memory").unwrap();
+        let in_leaf = "0::/user.slice/app.slice/judge.scope/judge-100-leaf\n";
+        let (dir, v2, how) =
+            where_groups_go_from(root.path(), in_leaf, "pids", OWNER, &ours).unwrap();
+        assert_eq!((&dir, v2), (&scope, true), "{how}");
+        let enabled = std::fs::read_to_string(scope.join("cgroup.subtree_control")).unwrap();
+        assert_eq!(enabled, "+pids");
+        // A controller the group was not given stays refused.
+        let refused =
+            where_groups_go_from(root.path(), in_leaf, "hugetlb", OWNER, &ours).unwrap_err();
+        assert!(refused.contains("not delegated"), "{refused}");
     }
 
     #[test]

@@ -361,7 +361,7 @@ impl Compiler {
                 .to_string_lossy()
                 .into_owned()
         });
-        Ok((version.lines().next().unwrap_or_default().to_owned(), path))
+        Ok((version_line(&version).to_owned(), path))
     }
 
     /// The toolchain's version, asked once per language, executable and run, with the
@@ -457,6 +457,22 @@ impl Compiler {
 
 /// What `javac -version` would answer (`javac 17.0.15`), read from the `release` file of the
 /// JDK it is in: asking starts a JVM, half a second of CPU time in a cold run.
+/// The line of a version command's answer that says the version: the first with a dotted
+/// number that is no warning (kotlinc's JVM warns of a deprecated flag first), else the first.
+fn version_line(answer: &str) -> &str {
+    let dotted = |line: &str| {
+        let bytes = line.as_bytes();
+        bytes
+            .windows(3)
+            .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+    };
+    answer
+        .lines()
+        .find(|line| dotted(line) && !line.to_lowercase().contains("warning"))
+        .or_else(|| answer.lines().next())
+        .unwrap_or_default()
+}
+
 fn jdk_release(command: &[String]) -> Option<String> {
     if command.len() != 2 || command[1] != "-version" {
         return None;
@@ -799,6 +815,22 @@ fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_version_line_is_the_one_that_says_a_version() {
+        let kotlinc = "OpenJDK 64-Bit Server VM warning: Options -Xverify:none and -noverify \
+            were deprecated in JDK 13 and will likely be removed in a future release.\n\
+            info: kotlinc-jvm 1.3.31 (JRE 17.0.13+11-Debian-2)";
+        assert_eq!(
+            version_line(kotlinc),
+            "info: kotlinc-jvm 1.3.31 (JRE 17.0.13+11-Debian-2)"
+        );
+        assert_eq!(
+            version_line("gcc (Debian 12.2.0-14) 12.2.0\nCopyright"),
+            "gcc (Debian 12.2.0-14) 12.2.0"
+        );
+        assert_eq!(version_line("no number here"), "no number here");
+    }
 
     #[test]
     fn javacs_jvm_is_started_cheaper_and_keeps_a_collector_its_command_names() {
