@@ -96,7 +96,14 @@ impl Cgroups {
                 .open(memory.dir.join(peak))
                 .ok();
             cgroups.memory_current = File::open(memory.dir.join(current)).ok();
-            if cgroups.memory_peak.is_none() || cgroups.memory_current.is_none() {
+            // A peak that cannot start again at each run (cgroup v2's `memory.peak` before
+            // Linux 6.12 is read-only) would carry one run's into the next: not used.
+            let resettable = cgroups.memory_peak.as_mut().is_some_and(|peak| {
+                peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" })
+                    .is_ok()
+            });
+            if !resettable || cgroups.memory_current.is_none() {
+                cgroups.memory_peak = None;
                 cgroups.memory = None;
             }
         }
@@ -264,7 +271,13 @@ pub fn bases(owner: u32) -> Vec<PathBuf> {
 fn make(controller: &str, owner: u32, name: &str, settings: &[(&str, &str)]) -> Option<Group> {
     let (base, v2) = base(controller, owner)?;
     let dir = base.join(name);
-    std::fs::create_dir(&dir).ok()?;
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {}
+        // cgroup v2 has one tree: the pids group just made (its name is this process's) is the
+        // memory group as well.
+        Err(error) if v2 && error.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(_) => return None,
+    }
     let group = Group { dir, v2 };
     for (file, value) in settings {
         if std::fs::write(group.dir.join(file), value).is_err() {

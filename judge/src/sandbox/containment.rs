@@ -90,12 +90,19 @@ pub fn diagnose(owner: u32) -> Vec<(&'static str, Result<String, String>)> {
                 controller,
                 owner,
             )
-            .and_then(|(dir, _, how)| {
+            .and_then(|(dir, v2, how)| {
                 let writable = rustix::fs::access(&dir, rustix::fs::Access::WRITE_OK).is_ok();
-                match writable {
-                    true => Ok(format!("{how}: {}", dir.display())),
-                    false => Err(format!("{}: not writable by this user", dir.display())),
+                if !writable {
+                    return Err(format!("{}: not writable by this user", dir.display()));
                 }
+                if v2 && controller == "memory" && !peak_resettable(&dir) {
+                    return Err(format!(
+                        "{how}, but its memory.peak cannot be reset (Linux before 6.12), so a \
+                         run's peak would carry into the next: {}",
+                        dir.display()
+                    ));
+                }
+                Ok(format!("{how}: {}", dir.display()))
             }),
         };
         parts.push((part, found));
@@ -105,6 +112,18 @@ pub fn diagnose(owner: u32) -> Vec<(&'static str, Result<String, String>)> {
         user_namespaces(turned_off("JUDGE_NO_NAMESPACES")),
     ));
     parts
+}
+
+/// Whether cgroup v2's `memory.peak` takes a reset here: the kernel makes the file writable
+/// (mode 0644) only where it does. A group that has none yet (the controller not turned on
+/// for it) is judged by its parent's.
+fn peak_resettable(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    [Some(dir), dir.parent()]
+        .into_iter()
+        .flatten()
+        .find_map(|dir| std::fs::metadata(dir.join("memory.peak")).ok())
+        .is_some_and(|peak| peak.permissions().mode() & 0o222 != 0)
 }
 
 /// Whether an ordinary user may make user namespaces here, by the kernel's switches.
