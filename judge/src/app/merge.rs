@@ -17,7 +17,9 @@ use crate::report::record::{
     CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
     RunRecord, ShardRecord,
 };
-use crate::report::{Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary};
+use crate::report::{
+    Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary, Stopped,
+};
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
 
@@ -420,7 +422,12 @@ fn replay_task(
             .filter(|name| task.not_finished.contains(name))
             .collect();
         summary.not_finished += unfinished.len();
-        reporter.problem_stopped(problem, solution, Some(&tally), &unfinished);
+        reporter.problem_stopped(&Stopped {
+            problem,
+            solution,
+            judged: Some(&tally),
+            unfinished: &unfinished,
+        });
         return Ok(near_limit);
     }
     if let Some(scoring) = &problem.scoring {

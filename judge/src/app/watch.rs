@@ -22,7 +22,7 @@ use crate::judging::{CaseResult, Tally};
 use crate::problem::layout::SOLUTIONS_DIR;
 use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
-use crate::report::Built;
+use crate::report::{Built, Stopped};
 use crate::report::{
     Detail, HtmlReporter, HumanReporter, Notices, Reporter, Reporters, RunSummary,
 };
@@ -298,15 +298,8 @@ impl Reporter for Failures {
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
         self.human.problem_finished(problem, tally);
     }
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
-        self.human
-            .problem_stopped(problem, solution, judged, unfinished);
+    fn problem_stopped(&mut self, stopped: &Stopped) {
+        self.human.problem_stopped(stopped);
     }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.human.run_finished(summary);

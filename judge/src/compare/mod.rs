@@ -281,6 +281,7 @@ mod tests {
         assert!(matches(B, "1\n3 2\n", "1 3 2\n"));
         assert!(matches(B, "1 3 2\n", "1\n3\n2"));
         assert!(matches(B, "1\n2\n", "1 \n2 \n"));
+        assert!(matches(B, "1\n2\n", "1 \r\n2\n"));
         assert!(matches(B, "1\n2\n", "1\r\n2\r\n\n\n"));
         assert!(matches(B, "1\n2\n", "1\n2"));
         // Anything more is its presentation error, not accepted.

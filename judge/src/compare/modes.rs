@@ -211,18 +211,13 @@ pub(super) fn compare_baekjoon(expected: &[u8], actual: &[u8]) -> Result<(), Mis
     }
     let (expected_runs, actual_runs) = (whitespace_runs(expected), whitespace_runs(actual));
     let last = expected_runs.len() - 1;
-    let differing =
-        expected_runs
-            .iter()
-            .zip(&actual_runs)
-            .enumerate()
-            .find(|(at, ((_, e), (_, a)))| {
-                let (e, a) = (baekjoon_spacing(e), baekjoon_spacing(a));
-                match *at == last {
-                    true => e.trim_end_matches(' ') != a.trim_end_matches(' '),
-                    false => e != a,
-                }
-            });
+    let differs = |at: usize, e: &[u8], a: &[u8]| match at == last {
+        // After the last token, spaces and blank lines at the very end are free.
+        true => without_final_spaces(e) != without_final_spaces(a),
+        false => !baekjoon_spacing(e).eq(baekjoon_spacing(a)),
+    };
+    let differing = (expected_runs.iter().zip(&actual_runs).enumerate())
+        .find(|(at, ((_, e), (_, a)))| differs(*at, e, a));
     match differing {
         None => Ok(()),
         Some((_, ((line, _), _))) => Err(mismatch(expected, *line, Reason::WhitespaceOnly)),
@@ -239,19 +234,34 @@ fn same_shape(reason: &Reason) -> bool {
     }
 }
 
-/// A run of whitespace as Baekjoon tells runs apart: a CR before a LF and one space before
-/// each line's end dropped, then newlines and spaces alike.
-fn baekjoon_spacing(run: &[u8]) -> String {
-    let text = String::from_utf8_lossy(run).replace("\r\n", "\n");
-    let mut spacing = String::new();
-    for line in text.split_inclusive('\n') {
-        let line = match line.strip_suffix('\n') {
-            Some(body) => format!("{}\n", body.strip_suffix(' ').unwrap_or(body)),
-            None => line.to_owned(),
-        };
-        spacing.push_str(&line.replace('\n', " "));
+/// The run after an output's last token as Baekjoon reads it, its final spaces (and
+/// newlines, read as spaces) left out.
+fn without_final_spaces(run: &[u8]) -> Vec<u8> {
+    let mut spacing: Vec<u8> = baekjoon_spacing(run).collect();
+    while spacing.last() == Some(&b' ') {
+        spacing.pop();
     }
     spacing
+}
+
+/// A run of whitespace as Baekjoon tells runs apart, byte by byte (no allocation: every
+/// run of an output is read): a CR before a LF, and one space before each line's end,
+/// dropped; a newline read as a space.
+fn baekjoon_spacing(run: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    let at = |index: usize| run.get(index).copied();
+    let line_ends_at = move |index: usize| match at(index) {
+        Some(b'\n') => true,
+        Some(b'\r') => at(index + 1) == Some(b'\n'),
+        _ => false,
+    };
+    run.iter()
+        .enumerate()
+        .filter_map(move |(index, &byte)| match byte {
+            b'\r' if at(index + 1) == Some(b'\n') => None,
+            b' ' if line_ends_at(index + 1) => None,
+            b'\n' => Some(b' '),
+            other => Some(other),
+        })
 }
 
 /// The runs of whitespace before, between and after the tokens (empty where there is none),

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::Built;
 use super::Reporter;
 use super::RunSummary;
+use super::{Built, Stopped};
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, SolutionVerdicts, Tally};
@@ -72,13 +72,6 @@ impl Reporter for Collector {
     }
     fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
     /// Verify tells unfinished submissions by the interruption itself (`Verdicts`' rows).
-    fn problem_stopped(
-        &mut self,
-        _problem: &Problem,
-        _solution: &Path,
-        _judged: Option<&Tally>,
-        _unfinished: &[&str],
-    ) {
-    }
+    fn problem_stopped(&mut self, _stopped: &Stopped) {}
     fn run_finished(&mut self, _summary: &RunSummary) {}
 }

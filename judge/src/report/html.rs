@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::picture;
-use super::{Built, Reporter, RunSummary};
+use super::{Built, Reporter, RunSummary, Stopped};
 use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
@@ -233,22 +233,20 @@ impl Reporter for HtmlReporter {
         }
     }
 
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
-        if judged.is_none() {
-            self.problem_started(problem, solution, None);
+    fn problem_stopped(&mut self, stopped: &Stopped) {
+        if stopped.judged.is_none() {
+            self.problem_started(stopped.problem, stopped.solution, None);
         }
         if let Some(solution) = self.solutions.last_mut() {
-            let judged = judged
+            let judged = (stopped.judged)
                 .map(super::counts)
                 .unwrap_or_else(|| "nothing judged".into());
             solution.tally = Some(format!("not finished: {judged}"));
-            solution.not_finished = unfinished.iter().map(|&name| name.to_owned()).collect();
+            solution.not_finished = stopped
+                .unfinished
+                .iter()
+                .map(|&name| name.to_owned())
+                .collect();
         }
     }
 

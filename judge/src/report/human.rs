@@ -11,9 +11,9 @@ use anstream::{AutoStream, ColorChoice};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::Built;
 use super::RunSummary;
 use super::{plural, subcase, Detail, Reporter};
+use super::{Built, Stopped};
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::Error;
 use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
@@ -394,19 +394,14 @@ impl Reporter for HumanReporter {
         }
     }
 
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
+    fn problem_stopped(&mut self, stopped: &Stopped) {
         // Shown case by case already (its heading printed): its line ends the problem.
         let shown_cases = self.current.take().is_some_and(|c| c.heading.is_none());
-        let judged = judged.map_or_else(
+        let judged = stopped.judged.map_or_else(
             || "nothing judged".to_owned(),
             |tally| format!("{} judged ({})", plural(tally.cases, "case"), counts(tally)),
         );
+        let unfinished = stopped.unfinished;
         let mut names = unfinished
             .iter()
             .take(5)
@@ -416,12 +411,12 @@ impl Reporter for HumanReporter {
         if unfinished.len() > 5 {
             names.push_str(&format!(", … {} more", unfinished.len() - 5));
         }
-        let solution = self.shown(solution).to_string();
+        let solution = self.shown(stopped.solution).to_string();
         let indent = if shown_cases { "  " } else { "" };
         let mark = if shown_cases { "" } else { "--  " };
         self.line(format_args!(
             "{indent}{YELLOW}{mark}{}: not finished{YELLOW:#}: {judged}; not judged ({}): {names} {DIM}· {solution}{DIM:#}",
-            problem.id,
+            stopped.problem.id,
             unfinished.len(),
         ));
         if shown_cases {

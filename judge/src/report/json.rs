@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::record::*;
-use super::Built;
 use super::Reporter;
 use super::RunSummary;
+use super::{Built, Stopped};
 use crate::compare::diff::DiffLine;
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
@@ -243,20 +243,18 @@ impl Reporter for JsonReporter {
         }
     }
 
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
-        if judged.is_none() {
-            self.problem_started(problem, solution, None);
+    fn problem_stopped(&mut self, stopped: &Stopped) {
+        if stopped.judged.is_none() {
+            self.problem_started(stopped.problem, stopped.solution, None);
         }
         if let Some(report) = self.problems.last_mut() {
             report.status = ProblemStatus::NotFinished;
-            report.summary = judged.map(tally_report);
-            report.not_finished = unfinished.iter().map(|&name| name.to_owned()).collect();
+            report.summary = stopped.judged.map(tally_report);
+            report.not_finished = stopped
+                .unfinished
+                .iter()
+                .map(|&name| name.to_owned())
+                .collect();
         }
     }
 

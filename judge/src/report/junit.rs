@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::Built;
 use super::Reporter;
 use super::RunSummary;
+use super::{Built, Stopped};
 use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::verdict::Verdict;
@@ -108,21 +108,15 @@ impl Reporter for JunitReporter {
         self.close_suite();
     }
 
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
-        if judged.is_none() {
-            self.problem_started(problem, solution, None);
+    fn problem_stopped(&mut self, stopped: &Stopped) {
+        if stopped.judged.is_none() {
+            self.problem_started(stopped.problem, stopped.solution, None);
         }
-        for name in unfinished {
+        for name in stopped.unfinished {
             let mut status = TestCaseStatus::skipped();
             status.set_message("not finished: the run was stopped before this case was judged");
             let mut case = TestCase::new(*name, status);
-            case.set_classname(problem.id.clone());
+            case.set_classname(stopped.problem.id.clone());
             if let Some(suite) = self.suite.as_mut() {
                 suite.add_test_case(case);
             }

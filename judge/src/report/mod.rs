@@ -87,6 +87,19 @@ pub enum Built {
     Cached,
 }
 
+/// A solution the run was stopped in, or before.
+pub struct Stopped<'a> {
+    /// The problem, with all its cases.
+    pub problem: &'a Problem,
+    /// The solution it was being judged with.
+    pub solution: &'a Path,
+    /// The totals of the cases told before the stop, when `problem_started` came first;
+    /// `None` when the solution was never begun.
+    pub judged: Option<&'a Tally>,
+    /// The cases not judged, in the problem's order.
+    pub unfinished: &'a [&'a str],
+}
+
 /// Receives the events of a run, in input order.
 pub trait Reporter {
     /// The run begins with this many cases to judge.
@@ -106,16 +119,9 @@ pub trait Reporter {
     fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
     /// Every case of the problem was judged (or the rest skipped), with their totals.
     fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
-    /// The run was stopped before the cases `unfinished` of the problem were judged; this
-    /// ends the problem in place of `problem_finished`. `judged` holds the totals of those
-    /// told before it, when `problem_started` came first.
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    );
+    /// The run was stopped before some cases of a problem were judged; this ends the problem
+    /// in place of `problem_finished` (see `Stopped`).
+    fn problem_stopped(&mut self, stopped: &Stopped);
     /// The run ended.
     fn run_finished(&mut self, summary: &RunSummary);
 }
@@ -158,16 +164,8 @@ impl Reporter for Reporters<'_> {
             .iter_mut()
             .for_each(|r| r.problem_finished(problem, tally));
     }
-    fn problem_stopped(
-        &mut self,
-        problem: &Problem,
-        solution: &Path,
-        judged: Option<&Tally>,
-        unfinished: &[&str],
-    ) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.problem_stopped(problem, solution, judged, unfinished));
+    fn problem_stopped(&mut self, stopped: &Stopped) {
+        self.0.iter_mut().for_each(|r| r.problem_stopped(stopped));
     }
     fn run_finished(&mut self, summary: &RunSummary) {
         self.0.iter_mut().for_each(|r| r.run_finished(summary));

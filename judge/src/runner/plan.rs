@@ -218,9 +218,9 @@ pub fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
     problems.into_iter().map(|(problem, _)| problem).collect()
 }
 
-/// The tasks that re-judge what `document` holds that was not accepted (or not finished): each such case with
-/// the same solution, a solution that did not compile with all its cases; each problem
-/// loaded by `load` from its folder. Empty when there is nothing to re-run.
+/// The tasks that re-judge what `document` holds that was not accepted or not finished: each
+/// such case with the same solution, a solution that did not compile with all its cases; each
+/// problem loaded by `load` from its folder. Empty when there is nothing to re-run.
 pub fn failed_tasks(
     repository: &Repository,
     document: &RunDocument,

@@ -12,7 +12,7 @@ use crate::judging::judge_case;
 use crate::judging::scorecard::CaseScore;
 use crate::judging::CaseResult;
 use crate::problem::checker_spec::CHECKER_LIMITS;
-use crate::report::{Built, Reporter, RunSummary};
+use crate::report::{Built, Reporter, RunSummary, Stopped};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
 /// A task whose cases can be judged: its solution's program and its checker, if it has one.
@@ -102,7 +102,12 @@ pub(super) fn report<'j>(
                 .map(|case| case.name.as_str())
                 .collect();
             summary.not_finished += unfinished.len();
-            reporter.problem_stopped(&task.problem, &task.solution, judged, &unfinished);
+            reporter.problem_stopped(&Stopped {
+                problem: &task.problem,
+                solution: &task.solution,
+                judged,
+                unfinished: &unfinished,
+            });
         }
     }
 }

@@ -411,16 +411,17 @@ fn cpp(signature: &Signature) -> String {
 
 const CPP: &str = include_str!("harness/judge_call.cpp");
 
-/// A scalar as Programmers' C templates spell it, with the caller's reader of one.
-fn c_scalar(kind: &Type) -> Option<(&'static str, &'static str)> {
-    Some(match kind {
+/// A scalar (the innermost type of `Type::depth`) as Programmers' C templates spell it, with
+/// the caller's reader of one.
+fn c_scalar(kind: &Type) -> (&'static str, &'static str) {
+    match kind {
         Type::Int => ("int", "int"),
         Type::Long => ("long long", "long"),
         Type::Double => ("double", "double"),
         Type::Boolean => ("bool", "bool"),
         Type::String => ("char*", "string"),
-        Type::Array(_) => return None,
-    })
+        Type::Array(_) => unreachable!("depth() ends at a scalar"),
+    }
 }
 
 /// The C caller: each argument as Programmers passes it (an array with its length `_len`,
@@ -440,9 +441,7 @@ fn c(signature: &Signature) -> String {
     }
     for (i, (_, kind)) in signature.parameters.iter().enumerate() {
         let (depth, scalar) = kind.depth();
-        let Some((c_type, reader)) = c_scalar(scalar) else {
-            unreachable!("depth() ends at a scalar")
-        };
+        let (c_type, reader) = c_scalar(scalar);
         let read = format!("&c, sizeof({c_type}), judge_call_read_{reader}");
         match depth {
             0 => {
