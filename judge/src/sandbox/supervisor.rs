@@ -450,9 +450,17 @@ impl Supervisor {
             .cgroups
             .memory_peak()
             .map(|peak| peak.saturating_sub(baseline));
+        // Without a memory cgroup the watchdog's ticks may all have missed a run that wrote
+        // its files and exited between two of them: what it left in the slot's own folders
+        // (emptied only after this) is read now, once every process of it is gone.
+        let left = match charged {
+            Some(_) => 0,
+            None => self.shared_files_bytes(),
+        };
         charged
             .unwrap_or(watch.max_resident)
             .max(watch.reaped.max_resident_bytes)
+            .max(left)
     }
 
     /// Pins this process to `cpu`, and the spawners with it: they follow wherever it moves.

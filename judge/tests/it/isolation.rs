@@ -67,6 +67,27 @@ print(a + b if not reached else "reached " + ", ".join(reached))
     let shm = hiding(&format!(
         "    for i in range(5):\n        with open('/dev/shm/{mark}-%d' % i, 'wb') as f: f.write(b'x' * (50 << 20))"
     ));
+    // Files written and left between two of the watchdog's readings (C, to be done before
+    // the first): the run's memory all the same, read when it ends.
+    let shm_left = format!(
+        r#"#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+static char chunk[1 << 20];
+int main(void) {{
+    for (int i = 0; i < 4; i++) {{
+        char name[128];
+        snprintf(name, sizeof name, "/dev/shm/{mark}-left-%d", i);
+        int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        for (int k = 0; fd >= 0 && k < 60 && write(fd, chunk, sizeof chunk) > 0; k++) {{}}
+    }}
+    int a, b;
+    if (scanf("%d %d", &a, &b) != 2) return 1;
+    printf("%d\n", a + b);
+    return 0;
+}}
+"#
+    );
     [
         ("attacks", attacks, "AC"),
         ("memfd", memfd, "MLE"),
@@ -74,6 +95,12 @@ print(a + b if not reached else "reached " + ", ".join(reached))
     ]
     .into_iter()
     .map(|(id, source, verdict)| (id.into(), format!("{id}.py"), source, verdict.into()))
+    .chain([(
+        "shm_left".into(),
+        "shm_left.c".into(),
+        shm_left,
+        "MLE".into(),
+    )])
     .collect()
 }
 
