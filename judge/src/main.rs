@@ -12,11 +12,18 @@ fn main() -> ExitCode {
     {
         judge::sandbox::supervisor::main();
     }
+    let parsed = judge::cli::parse(std::env::args_os());
+    // On cgroup v2 a judge that runs programs needs a group of its own: asked of systemd, it
+    // is a second judge, whose end this one takes (before any thread or supervisor starts).
+    if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {
+        if let Some(code) = judge::sandbox::scope::enter() {
+            return code;
+        }
+    }
     // Every run stops when the judge is asked to (Ctrl-C): the interrupt's wake-up descriptor.
     let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::stopped_by(
         judge::runner::interrupt::wake_fd(),
     ));
-    let parsed = judge::cli::parse(std::env::args_os());
     // The first run's supervisor starts now, so that its start overlaps with finding the
     // problems; a command that runs nothing has none.
     if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {

@@ -90,8 +90,9 @@ fn advise(containment: &Containment) {
     println!("To get more:");
     if !containment.memory_cgroup || !containment.pids_cgroup {
         println!(
-            "  laptop (systemd, cgroup v2): run the judge in a group of its own that systemd \
-             delegates to you:\n    systemd-run --user --scope -p Delegate=yes judge run"
+            "  laptop (systemd, cgroup v2): the judge asks your systemd for a group of its \
+             own (the own cgroup line above says why it did not get one); by hand:\n    \
+             systemd-run --user --scope -p Delegate=yes judge run"
         );
         println!(
             "  Docker: docker run --cgroupns=private ... with the judge as the container's only \

@@ -47,6 +47,9 @@ pub struct Cgroups {
     ready: Option<u64>,
     /// `stop_all_but` lowered pids.max: `allow_processes` raises it again.
     stopped: std::cell::Cell<bool>,
+    /// cgroup v2's `memory.peak` cannot start again (before Linux 6.12): every count is of a
+    /// new group, the slot's processes moved into it (see `renew`); how many were made.
+    renewals: Option<u32>,
 }
 
 /// The memory cgroup's hard limit is the run's limit above the baseline rounded up to this.
@@ -69,6 +72,7 @@ impl Cgroups {
             requested: 0,
             ready: None,
             stopped: Default::default(),
+            renewals: None,
         };
         let one_thread = single_threaded();
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
@@ -79,35 +83,84 @@ impl Cgroups {
         }
         cgroups.pids = cgroups.pids.take().filter(|g| contains_self(&g.dir));
         cgroups.memory = cgroups.memory.take().filter(|g| contains_self(&g.dir));
-        if let Some(memory) = &cgroups.memory {
-            let peak = if memory.v2 {
-                "memory.peak"
-            } else {
-                "memory.max_usage_in_bytes"
-            };
-            let current = if memory.v2 {
-                "memory.current"
-            } else {
-                "memory.usage_in_bytes"
-            };
-            cgroups.memory_peak = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(memory.dir.join(peak))
-                .ok();
-            cgroups.memory_current = File::open(memory.dir.join(current)).ok();
-            // A peak that cannot start again at each run (cgroup v2's `memory.peak` before
-            // Linux 6.12 is read-only) would carry one run's into the next: not used.
-            let resettable = cgroups.memory_peak.as_mut().is_some_and(|peak| {
-                peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" })
-                    .is_ok()
-            });
-            if !resettable || cgroups.memory_current.is_none() {
-                cgroups.memory_peak = None;
-                cgroups.memory = None;
-            }
+        if cgroups.memory.is_some() && !cgroups.open_memory_files() {
+            (cgroups.memory, cgroups.memory_peak) = (None, None);
         }
         cgroups
+    }
+
+    /// Opens the memory group's peak and charge, and tells whether its peak can start again
+    /// at each run: in place (cgroup v1, v2 from Linux 6.12), or by a new group per count.
+    fn open_memory_files(&mut self) -> bool {
+        let Some(memory) = &self.memory else {
+            return false;
+        };
+        let (peak, current) = match memory.v2 {
+            true => ("memory.peak", "memory.current"),
+            false => ("memory.max_usage_in_bytes", "memory.usage_in_bytes"),
+        };
+        let peak = memory.dir.join(peak);
+        self.memory_peak = (std::fs::OpenOptions::new().read(true).write(true))
+            .open(&peak)
+            .or_else(|_| File::open(&peak))
+            .ok();
+        self.memory_current = File::open(memory.dir.join(current)).ok();
+        let resettable = self.memory_peak.as_mut().is_some_and(|peak| {
+            peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" })
+                .is_ok()
+        });
+        if memory.v2 && !resettable && self.memory_peak.is_some() && self.renewals.is_none() {
+            self.renewals = Some(0);
+        }
+        (resettable || self.renewals.is_some()) && self.memory_current.is_some()
+    }
+
+    /// Moves the slot's processes (this one and its spawners; no run's) into a new group
+    /// beside the memory group and removes the old one: a new group's peak starts from
+    /// nothing, and the charges of earlier runs stay behind. Where that fails, the memory
+    /// group is no longer used (its limit lifted): the watchdog measures instead.
+    fn renew(&mut self) {
+        let (Some(old), Some(count)) = (&self.memory, self.renewals) else {
+            return;
+        };
+        let name = old.dir.file_name().unwrap_or_default().to_string_lossy();
+        let stem = name.split_once('.').map_or(&*name, |(stem, _)| stem);
+        let dir = old.dir.with_file_name(format!("{stem}.{}", count + 1));
+        let shares_pids = self.pids.as_ref().is_some_and(|pids| pids.dir == old.dir);
+        let moved = (|| -> std::io::Result<()> {
+            std::fs::create_dir(&dir)?;
+            if shares_pids {
+                std::fs::write(dir.join("pids.max"), PIDS_MAX.to_string())?;
+            }
+            let procs = std::fs::read_to_string(old.dir.join("cgroup.procs"))?;
+            // A process outside this PID namespace reads as 0: the keeper has left already.
+            for pid in procs.lines().map(str::trim).filter(|pid| *pid != "0") {
+                std::fs::write(dir.join("cgroup.procs"), pid)?;
+            }
+            Ok(())
+        })();
+        if moved.is_err() {
+            if let Ok(procs) = std::fs::read_to_string(dir.join("cgroup.procs")) {
+                for pid in procs.lines().map(str::trim) {
+                    let _ = std::fs::write(old.dir.join("cgroup.procs"), pid);
+                }
+            }
+            let _ = std::fs::remove_dir(&dir);
+            let _ = std::fs::write(old.dir.join("memory.max"), "max");
+            (self.memory_peak, self.memory_current, self.renewals) = (None, None, None);
+            return;
+        }
+        remove(&old.dir, std::time::Duration::from_millis(20));
+        if shares_pids {
+            self.pids = Some(Group {
+                dir: dir.clone(),
+                v2: true,
+            });
+        }
+        self.memory = Some(Group { dir, v2: true });
+        self.renewals = Some(count + 1);
+        self.memory_limit = None;
+        self.open_memory_files();
     }
 
     pub fn has_pids(&self) -> bool {
@@ -115,7 +168,7 @@ impl Cgroups {
     }
 
     pub fn has_memory(&self) -> bool {
-        self.memory.is_some()
+        self.memory.is_some() && self.memory_peak.is_some()
     }
 
     /// Moves this process back to where it came from, leaving the groups to the processes
@@ -165,7 +218,8 @@ impl Cgroups {
     }
 
     fn start_count(&mut self, limit_bytes: u64) -> u64 {
-        let Some(memory) = &self.memory else {
+        self.renew();
+        let Some(memory) = self.memory.as_ref().filter(|_| self.memory_peak.is_some()) else {
             return 0;
         };
         let baseline = self
@@ -173,7 +227,11 @@ impl Cgroups {
             .as_ref()
             .and_then(read_number)
             .unwrap_or(0);
-        if let Some(peak) = self.memory_peak.as_mut() {
+        if let Some(peak) = self
+            .memory_peak
+            .as_mut()
+            .filter(|_| self.renewals.is_none())
+        {
             let _ = peak.write_all(if memory.v2 { b"reset\n" } else { b"0\n" });
         }
         let max = if memory.v2 {

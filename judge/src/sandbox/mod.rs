@@ -31,6 +31,7 @@ mod placement;
 mod pool;
 mod protocol;
 mod run_spec;
+pub mod scope;
 mod spawner;
 pub mod supervisor;
 mod tree;
