@@ -25,6 +25,7 @@ pub(crate) use json::{print_document, CaseOrder, JsonReporter};
 pub(crate) use junit::JunitReporter;
 pub(crate) use notice::Notices;
 pub use summary::{MergeNote, RunSummary};
+pub(crate) use summary::{RunBook, RunEvent};
 pub(crate) use table::Table;
 
 use crate::error::Error;
