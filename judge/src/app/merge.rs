@@ -272,7 +272,6 @@ fn replay(
     let mut outputs = RunReporters::new(context, json, args.junit.as_deref(), args.html.as_deref());
     let mut reporter = outputs.all();
     let mut book = RunBook::default();
-    let mut ids: Vec<&str> = Vec::new();
     let mut near_limit = Vec::new();
     reporter.run_started(merged.tasks.values().map(|task| task.cases.len()).sum());
     let mut errors = merged.errors.iter().peekable();
@@ -290,9 +289,6 @@ fn replay(
     say_errors_through(None, &mut reporter, &mut book);
     for (index, task) in &merged.tasks {
         let problem = &problems[task.report.dir.as_str()];
-        if !ids.contains(&problem.id.as_str()) {
-            ids.push(&problem.id);
-        }
         let solution = root.join(&task.report.solution);
         let replayed = replay_task(problem, &solution, task, &mut reporter, &mut book)?;
         near_limit.extend(replayed.into_iter().map(|near| (*index, near)));
@@ -300,7 +296,6 @@ fn replay(
     }
     say_errors_through(Some(usize::MAX), &mut reporter, &mut book);
     let mut summary = book.summary;
-    summary.problems += ids.len();
     add_shards_figures(shards, &mut summary);
     summary.merged = Some(MergeNote {
         near_limit: near_limit

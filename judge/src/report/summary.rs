@@ -2,6 +2,7 @@
 //! of a run's events (`RunBook`): a run judged here and one merged from shards' reports are
 //! counted and told to the reporters by the same code.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
@@ -76,10 +77,11 @@ impl RunSummary {
 /// An event of a run, in input order: what the runner tells, and what `judge merge` reads
 /// back from the shards' reports. A solution is a problem with a solution file.
 pub(crate) enum RunEvent<'a> {
-    /// A problem could not be judged; with the cases of its solution, now not to be judged
-    /// (`None`: it has none, it was not loaded).
-    Error(&'a Error, Option<usize>),
-    /// A solution did not compile: the compiler's message, and its cases, as for `Error`.
+    /// A problem could not be judged; with it when it was loaded: its solution's cases,
+    /// counted at the start, are now not to be judged.
+    Error(&'a Error, Option<&'a Problem>),
+    /// A solution did not compile: the compiler's message, and how many of its cases were
+    /// counted at the start (none, in a merge).
     CompileError(&'a Problem, &'a Path, &'a str, usize),
     /// A solution's cases follow.
     Started(&'a Problem, &'a Path, Built),
@@ -96,6 +98,8 @@ pub(crate) enum RunEvent<'a> {
 #[derive(Default)]
 pub(crate) struct RunBook {
     pub summary: RunSummary,
+    /// The problems counted: one judged with several solutions (one per language) counts once.
+    ids: HashSet<String>,
     begun: bool,
     tally: Tally,
     scores: Vec<CaseScore>,
@@ -103,12 +107,19 @@ pub(crate) struct RunBook {
 
 impl RunBook {
     pub fn tell(&mut self, event: RunEvent<'_>, reporter: &mut dyn Reporter) {
+        if let RunEvent::Error(_, Some(problem))
+        | RunEvent::CompileError(problem, ..)
+        | RunEvent::Started(problem, ..)
+        | RunEvent::Stopped(problem, ..) = &event
+        {
+            self.summary.problems += usize::from(self.ids.insert(problem.id.clone()));
+        }
         let summary = &mut self.summary;
         match event {
-            RunEvent::Error(error, cases) => {
+            RunEvent::Error(error, problem) => {
                 summary.errors += 1;
-                match cases {
-                    Some(cases) => reporter.cases_unjudged(cases),
+                match problem {
+                    Some(problem) => reporter.cases_unjudged(problem.cases.len()),
                     // A problem that failed to load counts; an illegal input is a loaded one's.
                     None => summary.problems += usize::from(!error.is_of_a_loaded_problem()),
                 }

@@ -74,16 +74,7 @@ pub fn judge_all(
             .build()
             .expect("a thread pool can be built")
     });
-    // A problem judged with several solution files (one per language) counts once.
-    let mut ids: Vec<&str> = tasks
-        .iter()
-        .flatten()
-        .map(|task| task.problem.id.as_str())
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
     let mut book = RunBook::default();
-    book.summary.problems = ids.len();
     let judge = ProcessJudge::new(&tasks, compiler);
     let cases: Vec<Option<usize>> = (tasks.iter())
         .map(|task| task.as_ref().ok().map(|task| task.problem.cases.len()))

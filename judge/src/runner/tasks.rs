@@ -43,7 +43,7 @@ pub(super) fn report<'j>(
 ) {
     let event = match progress {
         Progress::Unjudged(Unjudged::Error(task, error)) => {
-            RunEvent::Error(error, task.map(|task| task.problem.cases.len()))
+            RunEvent::Error(error, task.map(|task| &task.problem))
         }
         Progress::Unjudged(Unjudged::CompileError(task, message)) => {
             let cases = task.problem.cases.len();
