@@ -68,12 +68,12 @@ pub(super) fn report<'j>(
             };
             return book.tell(RunEvent::Finished(problem, Some(&mut grade)), reporter);
         }
-        Progress::Stopped(index, told, from) => {
-            let task = match (told, &tasks[index]) {
-                (Some((Ready { task, .. }, _)), _) => *task,
-                (None, Ok(task)) => task,
+        // The book knows whether the task was begun.
+        Progress::Stopped(index, _, from) => {
+            let task = match &tasks[index] {
+                Ok(task) => task,
                 // A problem that failed to load did so whatever the stop.
-                (None, Err(error)) => return book.tell(RunEvent::Error(error, None), reporter),
+                Err(error) => return book.tell(RunEvent::Error(error, None), reporter),
             };
             let unfinished = task.problem.cases[from..].iter();
             let unfinished = unfinished.map(|case| case.name.as_str()).collect();
