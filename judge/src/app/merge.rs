@@ -207,7 +207,7 @@ struct Merged<'a> {
 
 struct MergedTask<'a> {
     report: &'a ProblemReport,
-    built: Option<Built>,
+    built: Built,
     /// Each case with the shard that judged it.
     cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
     /// The cases a stop left unjudged, in any shard.
@@ -220,7 +220,7 @@ impl<'a> Merged<'a> {
         let mut errors: Vec<(Option<usize>, &str, bool)> = Vec::new();
         for shard in shards {
             for report in &shard.document.problems {
-                let built = report.build;
+                let built = report.build.unwrap_or(Built::Cached);
                 let task = tasks.entry(report.task).or_insert(MergedTask {
                     report,
                     built,
@@ -229,7 +229,7 @@ impl<'a> Merged<'a> {
                 });
                 task.not_finished
                     .extend(report.not_finished.iter().map(String::as_str));
-                if built == Some(Built::Compiled) {
+                if built == Built::Compiled {
                     task.built = built;
                 }
                 for case in &report.cases {
@@ -373,8 +373,7 @@ fn replay_task(
         book.tell(event, reporter);
         return Ok(Vec::new());
     }
-    let built = task.built.unwrap_or(Built::Cached);
-    book.tell(RunEvent::Started(problem, solution, built), reporter);
+    book.tell(RunEvent::Started(problem, solution, task.built), reporter);
     let mut near_limit = Vec::new();
     for (case, shard) in task.cases.values() {
         let result = case.result().ok_or_else(|| {

@@ -1,6 +1,5 @@
-//! What a whole run comes to, as the reporters are told at its end, and the one bookkeeping
-//! of a run's events (`RunBook`): a run judged here and one merged from shards' reports are
-//! counted and told to the reporters by the same code.
+//! What a whole run comes to, and `RunBook`, which counts a run's events into it and tells
+//! them to the reporters: one bookkeeping for a run judged here and one merged from shards.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -74,20 +73,16 @@ impl RunSummary {
     }
 }
 
-/// An event of a run, in input order: what the runner tells, and what `judge merge` reads
-/// back from the shards' reports. A solution is a problem with a solution file.
+/// A run's event, in input order: told by the runner, or read back from shards by `merge`.
 pub(crate) enum RunEvent<'a> {
-    /// A problem could not be judged; with it when it was loaded: its solution's cases,
-    /// counted at the start, are now not to be judged.
+    /// A problem not judged; with it when it was loaded (its cases counted at the start).
     Error(&'a Error, Option<&'a Problem>),
-    /// A solution did not compile: the compiler's message, and how many of its cases were
-    /// counted at the start (none, in a merge).
+    /// A solution did not compile: the message, and its cases counted at the start.
     CompileError(&'a Problem, &'a Path, &'a str, usize),
     /// A solution's cases follow.
     Started(&'a Problem, &'a Path, Built),
     CaseFinished(&'a Problem, &'a CaseResult),
-    /// Its cases are all told; with the package's custom grader, which the runner built and
-    /// a merge cannot run (`None`).
+    /// All its cases told; with the custom grader the runner built (a merge cannot run one).
     Finished(&'a Problem, Option<&'a mut Grade<'a>>),
     /// The run stopped before these cases of a solution (in the problem's order) were judged.
     Stopped(&'a Problem, &'a Path, Vec<&'a str>),
@@ -98,7 +93,6 @@ pub(crate) enum RunEvent<'a> {
 #[derive(Default)]
 pub(crate) struct RunBook {
     pub summary: RunSummary,
-    /// The problems counted: one judged with several solutions (one per language) counts once.
     ids: HashSet<String>,
     begun: bool,
     tally: Tally,
@@ -137,15 +131,12 @@ impl RunBook {
                     Built::Compiled => summary.compiled += 1,
                     Built::Cached => summary.cached += 1,
                 }
-                (self.begun, self.tally) = (true, Tally::default());
-                self.scores.clear();
+                (self.begun, self.tally, self.scores) = (true, Tally::default(), Vec::new());
             }
             RunEvent::CaseFinished(problem, result) => {
                 self.tally.add(result);
                 summary.tally.add(result);
-                if problem.scoring.is_some() {
-                    self.scores.push(CaseScore::of(result));
-                }
+                self.scores.push(CaseScore::of(result));
                 reporter.case_finished(problem, result)
             }
             RunEvent::Finished(problem, grade) => {
