@@ -10,15 +10,13 @@ use std::time::Duration;
 
 use crate::cli::MergeArgs;
 use crate::error::{Error, Outcome, Result};
-use crate::judging::scorecard::CaseScore;
-use crate::judging::Tally;
 use crate::problem::Problem;
 use crate::report::record::{
     CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
     RunRecord, ShardRecord,
 };
 use crate::report::{
-    Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunSummary, Stopped,
+    Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunBook, RunEvent, RunSummary,
 };
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
@@ -209,7 +207,7 @@ struct Merged<'a> {
 
 struct MergedTask<'a> {
     report: &'a ProblemReport,
-    built: Option<Built>,
+    built: Built,
     /// Each case with the shard that judged it.
     cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
     /// The cases a stop left unjudged, in any shard.
@@ -222,7 +220,7 @@ impl<'a> Merged<'a> {
         let mut errors: Vec<(Option<usize>, &str, bool)> = Vec::new();
         for shard in shards {
             for report in &shard.document.problems {
-                let built = report.build;
+                let built = report.build.unwrap_or(Built::Cached);
                 let task = tasks.entry(report.task).or_insert(MergedTask {
                     report,
                     built,
@@ -231,7 +229,7 @@ impl<'a> Merged<'a> {
                 });
                 task.not_finished
                     .extend(report.not_finished.iter().map(String::as_str));
-                if built == Some(Built::Compiled) {
+                if built == Built::Compiled {
                     task.built = built;
                 }
                 for case in &report.cases {
@@ -273,38 +271,31 @@ fn replay(
     json.run = Some(run);
     let mut outputs = RunReporters::new(context, json, args.junit.as_deref(), args.html.as_deref());
     let mut reporter = outputs.all();
-    let mut summary = RunSummary::default();
-    let mut ids: Vec<&str> = Vec::new();
+    let mut book = RunBook::default();
     let mut near_limit = Vec::new();
     reporter.run_started(merged.tasks.values().map(|task| task.cases.len()).sum());
     let mut errors = merged.errors.iter().peekable();
     let mut say_errors_through = |through: Option<usize>,
                                   reporter: &mut Reporters,
-                                  summary: &mut RunSummary| {
+                                  book: &mut RunBook| {
         while let Some((_, message, unloaded)) = errors.next_if(|(after, _, _)| *after <= through) {
-            summary.errors += 1;
-            if *unloaded {
-                summary.problems += 1;
-            }
-            reporter.problem_error(&Error::Reported {
+            let error = Error::Reported {
                 message: (*message).to_owned(),
                 unloaded: *unloaded,
-            });
+            };
+            book.tell(RunEvent::Error(&error, None), reporter);
         }
     };
-    say_errors_through(None, &mut reporter, &mut summary);
+    say_errors_through(None, &mut reporter, &mut book);
     for (index, task) in &merged.tasks {
         let problem = &problems[task.report.dir.as_str()];
-        if !ids.contains(&problem.id.as_str()) {
-            ids.push(&problem.id);
-        }
         let solution = root.join(&task.report.solution);
-        let replayed = replay_task(problem, &solution, task, &mut reporter, &mut summary)?;
+        let replayed = replay_task(problem, &solution, task, &mut reporter, &mut book)?;
         near_limit.extend(replayed.into_iter().map(|near| (*index, near)));
-        say_errors_through(Some(*index), &mut reporter, &mut summary);
+        say_errors_through(Some(*index), &mut reporter, &mut book);
     }
-    say_errors_through(Some(usize::MAX), &mut reporter, &mut summary);
-    summary.problems += ids.len();
+    say_errors_through(Some(usize::MAX), &mut reporter, &mut book);
+    let mut summary = book.summary;
     add_shards_figures(shards, &mut summary);
     summary.merged = Some(MergeNote {
         near_limit: near_limit
@@ -367,29 +358,22 @@ struct NearLimit {
     line: String,
 }
 
-/// Feeds one solution's results to the reporters; the cases it holds that were confirmed
-/// near the time limit.
+/// Tells one solution's results through the runner's bookkeeping (`RunBook`); the cases it
+/// holds that were confirmed near the time limit.
 fn replay_task(
     problem: &Problem,
     solution: &Path,
     task: &MergedTask,
     reporter: &mut Reporters,
-    summary: &mut RunSummary,
+    book: &mut RunBook,
 ) -> Result<Vec<NearLimit>> {
     if task.report.status == ProblemStatus::CompileError {
-        summary.compile_errors += 1;
-        reporter.problem_started(problem, solution, None);
         let message = task.report.compile_message.as_deref().unwrap_or_default();
-        reporter.compile_error(problem, message);
+        let event = RunEvent::CompileError(problem, solution, message, 0);
+        book.tell(event, reporter);
         return Ok(Vec::new());
     }
-    match task.built {
-        Some(Built::Compiled) => summary.compiled += 1,
-        _ => summary.cached += 1,
-    }
-    reporter.problem_started(problem, solution, task.built.or(Some(Built::Cached)));
-    let mut tally = Tally::default();
-    let mut scores = Vec::new();
+    book.tell(RunEvent::Started(problem, solution, task.built), reporter);
     let mut near_limit = Vec::new();
     for (case, shard) in task.cases.values() {
         let result = case.result().ok_or_else(|| {
@@ -410,30 +394,21 @@ fn replay_task(
                 line: format!("{} {} {} on {host}", problem.id, case.name, result.verdict),
             });
         }
-        tally.add(&result);
-        scores.push(CaseScore::of(&result));
-        reporter.case_finished(problem, &result);
+        book.tell(RunEvent::CaseFinished(problem, &result), reporter);
     }
-    summary.tally.merge(&tally);
-    if !task.not_finished.is_empty() {
+    let event = match task.not_finished.is_empty() {
+        true => RunEvent::Finished(problem, None),
         // In the problem's order, as a run tells them.
-        let unfinished: Vec<&str> = (problem.cases.iter())
-            .map(|case| case.name.as_str())
-            .filter(|name| task.not_finished.contains(name))
-            .collect();
-        summary.not_finished += unfinished.len();
-        reporter.problem_stopped(&Stopped {
+        false => RunEvent::Stopped(
             problem,
             solution,
-            judged: Some(&tally),
-            unfinished: &unfinished,
-        });
-        return Ok(near_limit);
-    }
-    if let Some(scoring) = &problem.scoring {
-        reporter.problem_scored(problem, &scoring.score(&scores));
-    }
-    reporter.problem_finished(problem, &tally);
+            (problem.cases.iter())
+                .map(|case| case.name.as_str())
+                .filter(|name| task.not_finished.contains(name))
+                .collect(),
+        ),
+    };
+    book.tell(event, reporter);
     Ok(near_limit)
 }
 

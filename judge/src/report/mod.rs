@@ -25,6 +25,7 @@ pub(crate) use json::{print_document, CaseOrder, JsonReporter};
 pub(crate) use junit::JunitReporter;
 pub(crate) use notice::Notices;
 pub use summary::{MergeNote, RunSummary};
+pub(crate) use summary::{RunBook, RunEvent};
 pub(crate) use table::Table;
 
 use crate::error::Error;
@@ -129,46 +130,27 @@ pub trait Reporter {
 /// Several reporters fed the same events: the human or JSON report, plus JUnit.
 pub struct Reporters<'a>(pub Vec<&'a mut dyn Reporter>);
 
+/// Each event, as the trait names it, told to every reporter in turn.
+macro_rules! to_each {
+    ($($event:ident($($arg:ident: $type:ty),*);)*) => {$(
+        fn $event(&mut self, $($arg: $type),*) {
+            self.0.iter_mut().for_each(|r| r.$event($($arg),*));
+        }
+    )*};
+}
+
 impl Reporter for Reporters<'_> {
-    fn run_started(&mut self, cases: usize) {
-        self.0.iter_mut().for_each(|r| r.run_started(cases));
-    }
-    fn cases_unjudged(&mut self, cases: usize) {
-        self.0.iter_mut().for_each(|r| r.cases_unjudged(cases));
-    }
-    fn problem_error(&mut self, error: &Error) {
-        self.0.iter_mut().for_each(|r| r.problem_error(error));
-    }
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.problem_started(problem, solution, built));
-    }
-    fn compile_error(&mut self, problem: &Problem, message: &str) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.compile_error(problem, message));
-    }
-    fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.case_finished(problem, result));
-    }
-    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, ScoreError>) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.problem_scored(problem, score));
-    }
-    fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
-        self.0
-            .iter_mut()
-            .for_each(|r| r.problem_finished(problem, tally));
-    }
-    fn problem_stopped(&mut self, stopped: &Stopped) {
-        self.0.iter_mut().for_each(|r| r.problem_stopped(stopped));
-    }
-    fn run_finished(&mut self, summary: &RunSummary) {
-        self.0.iter_mut().for_each(|r| r.run_finished(summary));
+    to_each! {
+        run_started(cases: usize);
+        cases_unjudged(cases: usize);
+        problem_error(error: &Error);
+        problem_started(problem: &Problem, solution: &Path, built: Option<Built>);
+        compile_error(problem: &Problem, message: &str);
+        case_finished(problem: &Problem, result: &CaseResult);
+        problem_scored(problem: &Problem, score: &Result<Scorecard, ScoreError>);
+        problem_finished(problem: &Problem, tally: &Tally);
+        problem_stopped(stopped: &Stopped);
+        run_finished(summary: &RunSummary);
     }
 }
 

@@ -1,12 +1,18 @@
-//! What a whole run comes to, as the reporters are told at its end.
+//! What a whole run comes to, and `RunBook`, which counts a run's events into it and tells
+//! them to the reporters: one bookkeeping for a run judged here and one merged from shards.
 
+use std::collections::HashSet;
+use std::path::Path;
 use std::time::Duration;
 
-use crate::error::Outcome;
-use crate::judging::Tally;
+use crate::error::{Error, Outcome};
+use crate::judging::scorecard::{CaseScore, Grade};
+use crate::judging::{CaseResult, Tally};
+use crate::problem::Problem;
 use crate::sandbox::Containment;
 
 use super::record::MergedRecord;
+use super::{Built, Reporter, Stopped};
 
 /// What a whole run came to.
 #[derive(Debug, Clone, Default)]
@@ -63,6 +69,96 @@ impl RunSummary {
             Outcome::Rejected
         } else {
             Outcome::Accepted
+        }
+    }
+}
+
+/// A run's event, in input order: told by the runner, or read back from shards by `merge`.
+pub(crate) enum RunEvent<'a> {
+    /// A problem not judged; with it when it was loaded (its cases counted at the start).
+    Error(&'a Error, Option<&'a Problem>),
+    /// A solution did not compile: the message, and its cases counted at the start.
+    CompileError(&'a Problem, &'a Path, &'a str, usize),
+    /// A solution's cases follow.
+    Started(&'a Problem, &'a Path, Built),
+    CaseFinished(&'a Problem, &'a CaseResult),
+    /// All its cases told; with the custom grader the runner built (a merge cannot run one).
+    Finished(&'a Problem, Option<&'a mut Grade<'a>>),
+    /// The run stopped before these cases of a solution (in the problem's order) were judged.
+    Stopped(&'a Problem, &'a Path, Vec<&'a str>),
+}
+
+/// The summary of a run as its events are told to the reporters, with what the solution
+/// being told needs at its end: whether it was begun, its totals, its cases' scores.
+#[derive(Default)]
+pub(crate) struct RunBook {
+    pub summary: RunSummary,
+    ids: HashSet<String>,
+    begun: bool,
+    tally: Tally,
+    scores: Vec<CaseScore>,
+}
+
+impl RunBook {
+    pub fn tell(&mut self, event: RunEvent<'_>, reporter: &mut dyn Reporter) {
+        if let RunEvent::Error(_, Some(problem))
+        | RunEvent::CompileError(problem, ..)
+        | RunEvent::Started(problem, ..)
+        | RunEvent::Stopped(problem, ..) = &event
+        {
+            self.summary.problems += usize::from(self.ids.insert(problem.id.clone()));
+        }
+        let summary = &mut self.summary;
+        match event {
+            RunEvent::Error(error, problem) => {
+                summary.errors += 1;
+                match problem {
+                    Some(problem) => reporter.cases_unjudged(problem.cases.len()),
+                    // A problem that failed to load counts; an illegal input is a loaded one's.
+                    None => summary.problems += usize::from(!error.is_of_a_loaded_problem()),
+                }
+                reporter.problem_error(error);
+            }
+            RunEvent::CompileError(problem, solution, message, cases) => {
+                summary.compile_errors += 1;
+                reporter.cases_unjudged(cases);
+                reporter.problem_started(problem, solution, None);
+                reporter.compile_error(problem, message);
+            }
+            RunEvent::Started(problem, solution, built) => {
+                reporter.problem_started(problem, solution, Some(built));
+                match built {
+                    Built::Compiled => summary.compiled += 1,
+                    Built::Cached => summary.cached += 1,
+                }
+                (self.begun, self.tally, self.scores) = (true, Tally::default(), Vec::new());
+            }
+            RunEvent::CaseFinished(problem, result) => {
+                self.tally.add(result);
+                summary.tally.add(result);
+                self.scores.push(CaseScore::of(result));
+                reporter.case_finished(problem, result)
+            }
+            RunEvent::Finished(problem, grade) => {
+                self.begun = false;
+                if let Some(scoring) = &problem.scoring {
+                    let score = match grade {
+                        Some(grade) => scoring.score_with(&self.scores, grade),
+                        None => scoring.score(&self.scores),
+                    };
+                    reporter.problem_scored(problem, &score);
+                }
+                reporter.problem_finished(problem, &self.tally)
+            }
+            RunEvent::Stopped(problem, solution, unfinished) => {
+                summary.not_finished += unfinished.len();
+                reporter.problem_stopped(&Stopped {
+                    problem,
+                    solution,
+                    judged: std::mem::take(&mut self.begun).then_some(&self.tally),
+                    unfinished: &unfinished,
+                });
+            }
         }
     }
 }

@@ -95,8 +95,6 @@ pub type Event<'a, 'j, J> =
 /// What `run_cases` came to.
 #[derive(Debug, Default)]
 pub struct CaseTotals {
-    /// The totals of the cases judged.
-    pub tally: Tally,
     /// Cases not judged because an earlier case of the same task failed (`fail_fast`).
     pub skipped: usize,
     /// The signal that stopped the run, if one did.
@@ -421,14 +419,12 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
                 started.then_some((ready, &tally)),
                 case,
             ));
-            totals.tally.merge(&tally);
             return false;
         }
         if !started {
             progress(Progress::TaskStarted(ready));
         }
         progress(Progress::TaskFinished(ready, &tally));
-        totals.tally.merge(&tally);
         true
     }
 }

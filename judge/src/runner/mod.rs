@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use crate::error::Error;
 use crate::problem::Problem;
-use crate::report::{Reporter, RunSummary};
+use crate::report::{Reporter, RunBook, RunSummary};
 use crate::toolchain::Compiler;
 
 pub use cases::{run_cases, CaseJudge, CaseTotals, Event, Part, Progress};
@@ -74,33 +74,16 @@ pub fn judge_all(
             .build()
             .expect("a thread pool can be built")
     });
-    // A problem judged with several solution files (one per language) counts once.
-    let mut ids: Vec<&str> = tasks
-        .iter()
-        .flatten()
-        .map(|task| task.problem.id.as_str())
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    // A problem that failed to load counts; an illegal input (`--validate`) is a loaded one's.
-    let unloaded = tasks
-        .iter()
-        .filter(|task| matches!(task, Err(error) if !error.is_of_a_loaded_problem()))
-        .count();
-    let mut summary = RunSummary {
-        problems: ids.len() + unloaded,
-        ..RunSummary::default()
-    };
+    let mut book = RunBook::default();
     let judge = ProcessJudge::new(&tasks, compiler);
     let cases: Vec<Option<usize>> = (tasks.iter())
         .map(|task| task.as_ref().ok().map(|task| task.problem.cases.len()))
         .collect();
     reporter.run_started(cases.iter().flatten().sum());
-    let mut scored = Vec::new();
     let totals = run_cases(&judge, &cases, settings, pool.as_ref(), &mut |progress| {
-        report(&tasks, progress, &mut summary, &mut scored, reporter)
+        report(&tasks, progress, &mut book, reporter)
     });
-    summary.tally = totals.tally;
+    let mut summary = book.summary;
     summary.skipped = totals.skipped;
     summary.interrupted = totals.interrupted;
     summary.wall_time = started.elapsed();

@@ -9,10 +9,9 @@ use super::{CaseJudge, Event, Part, Progress, Task};
 use crate::error::Error;
 use crate::judging::checker::{build_checker, build_own_program};
 use crate::judging::judge_case;
-use crate::judging::scorecard::CaseScore;
 use crate::judging::CaseResult;
 use crate::problem::checker_spec::CHECKER_LIMITS;
-use crate::report::{Built, Reporter, RunSummary, Stopped};
+use crate::report::{Built, Reporter, RunBook, RunEvent};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
 /// A task whose cases can be judged: its solution's program and its checker, if it has one.
@@ -34,82 +33,54 @@ pub(super) enum Unjudged<'a> {
     CompileError(&'a Task, &'a str),
 }
 
-/// Feeds the reporter and the summary's build counts from the runner's events; for a
-/// scored problem, keeps the task's case results (`scored`) to score it when it ends.
+/// Tells the runner's events to the reporters through `book`, the bookkeeping `judge merge`
+/// shares: only a task's program and grader are the runner's own.
 pub(super) fn report<'j>(
     tasks: &[Result<Task, Error>],
     progress: Event<'_, 'j, ProcessJudge<'j>>,
-    summary: &mut RunSummary,
-    scored: &mut Vec<CaseScore>,
+    book: &mut RunBook,
     reporter: &mut dyn Reporter,
 ) {
-    match progress {
+    let event = match progress {
         Progress::Unjudged(Unjudged::Error(task, error)) => {
-            summary.errors += 1;
-            if let Some(task) = task {
-                reporter.cases_unjudged(task.problem.cases.len());
-            }
-            reporter.problem_error(error);
+            RunEvent::Error(error, task.map(|task| &task.problem))
         }
         Progress::Unjudged(Unjudged::CompileError(task, message)) => {
-            summary.compile_errors += 1;
-            reporter.cases_unjudged(task.problem.cases.len());
-            reporter.problem_started(&task.problem, &task.solution, None);
-            reporter.compile_error(&task.problem, message);
+            let cases = task.problem.cases.len();
+            RunEvent::CompileError(&task.problem, &task.solution, message, cases)
         }
         Progress::TaskStarted(Ready { task, program, .. }) => {
             let built = match program.cached {
                 true => Built::Cached,
                 false => Built::Compiled,
             };
-            reporter.problem_started(&task.problem, &task.solution, Some(built));
-            if program.cached {
-                summary.cached += 1;
-            } else {
-                summary.compiled += 1;
-            }
-            scored.clear();
+            RunEvent::Started(&task.problem, &task.solution, built)
         }
         Progress::CaseFinished(Ready { task, .. }, result) => {
-            if task.problem.scoring.is_some() {
-                scored.push(CaseScore::of(result));
-            }
-            reporter.case_finished(&task.problem, result)
+            RunEvent::CaseFinished(&task.problem, result)
         }
-        Progress::TaskFinished(Ready { task, grader, .. }, tally) => {
+        Progress::TaskFinished(Ready { task, grader, .. }, _) => {
             let problem = &task.problem;
-            if let Some(scoring) = &problem.scoring {
-                let limits = (problem.checker.as_ref()).map_or(CHECKER_LIMITS, |spec| spec.limits);
-                let mut grade = |items: &[_], flags: &[String]| match grader {
-                    Some(grader) => crate::judging::grader::grade(grader, limits, items, flags),
-                    None => Err("it was not built".to_owned()),
-                };
-                reporter.problem_scored(problem, &scoring.score_with(scored, &mut grade));
-            }
-            reporter.problem_finished(problem, tally)
-        }
-        Progress::Stopped(index, told, from) => {
-            let (task, judged) = match (told, &tasks[index]) {
-                (Some((Ready { task, .. }, tally)), _) => (*task, Some(tally)),
-                (None, Ok(task)) => (task, None),
-                // A problem that failed to load did so whatever the stop.
-                (None, Err(error)) => {
-                    summary.errors += 1;
-                    return reporter.problem_error(error);
-                }
+            let limits = (problem.checker.as_ref()).map_or(CHECKER_LIMITS, |spec| spec.limits);
+            let mut grade = |items: &[_], flags: &[String]| match grader {
+                Some(grader) => crate::judging::grader::grade(grader, limits, items, flags),
+                None => Err("it was not built".to_owned()),
             };
-            let unfinished: Vec<&str> = (task.problem.cases[from..].iter())
-                .map(|case| case.name.as_str())
-                .collect();
-            summary.not_finished += unfinished.len();
-            reporter.problem_stopped(&Stopped {
-                problem: &task.problem,
-                solution: &task.solution,
-                judged,
-                unfinished: &unfinished,
-            });
+            return book.tell(RunEvent::Finished(problem, Some(&mut grade)), reporter);
         }
-    }
+        // The book knows whether the task was begun.
+        Progress::Stopped(index, _, from) => {
+            let task = match &tasks[index] {
+                Ok(task) => task,
+                // A problem that failed to load did so whatever the stop.
+                Err(error) => return book.tell(RunEvent::Error(error, None), reporter),
+            };
+            let unfinished = task.problem.cases[from..].iter();
+            let unfinished = unfinished.map(|case| case.name.as_str()).collect();
+            RunEvent::Stopped(&task.problem, &task.solution, unfinished)
+        }
+    };
+    book.tell(event, reporter)
 }
 
 /// The custom grader `task`'s package scores with, if it has one.
