@@ -3,11 +3,10 @@
 //! key. Everything about a judge is its value in `toolchain::online_judges`; this is the
 //! name `problem.toml` and `--profile` give it.
 
-use serde::Deserialize;
-
 use crate::compare::CompareMode;
 use crate::toolchain::language::LanguageId;
-use crate::toolchain::online_judges::{self, Allowance, OnlineJudge, SubmitPage};
+pub use crate::toolchain::online_judges::Profile;
+use crate::toolchain::online_judges::{Allowance, SubmitPage};
 use crate::toolchain::Limits;
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem folder"): wide
@@ -16,50 +15,6 @@ use crate::toolchain::Limits;
 pub const TIME_LIMIT_MS: std::ops::RangeInclusive<u64> = 1..=3_600_000;
 /// Memory, stack and output limits, in MiB: up to 1 TiB.
 pub const SIZE_LIMIT_MIB: std::ops::RangeInclusive<u64> = 1..=1 << 20;
-
-/// Declares `Profile` with `ALL`, `name` and `online_judge` made from one list, so that a
-/// judge is one line of it (and its value): none of them can leave a judge out.
-macro_rules! profiles {
-    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal => $judge:ident,)+) => {
-        /// An online judge whose behaviour a problem follows.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-        pub enum Profile {
-            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)+
-        }
-
-        impl Profile {
-            /// Every profile, in the order they are listed.
-            pub const ALL: [Profile; [$(Profile::$variant),+].len()] = [$(Profile::$variant),+];
-
-            /// As `problem.toml` and `--profile` spell it: `boj`, `swea`, ...
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(Profile::$variant => $name,)+
-                }
-            }
-
-            /// The online judge this profile judges as: everything about it.
-            pub fn online_judge(self) -> &'static OnlineJudge {
-                match self {
-                    $(Profile::$variant => &online_judges::$judge,)+
-                }
-            }
-        }
-    };
-}
-
-profiles! {
-    /// Baekjoon Online Judge.
-    Boj = "boj" => BAEKJOON,
-    /// SW Expert Academy.
-    Swea = "swea" => SW_EXPERT_ACADEMY,
-    /// Programmers.
-    Programmers = "programmers" => PROGRAMMERS,
-    /// Kattis, and the Kattis / ICPC package format.
-    Kattis = "kattis" => KATTIS,
-    /// Codeforces.
-    Codeforces = "codeforces" => CODEFORCES,
-}
 
 impl Profile {
     /// Default limits. Per-problem figures on the judges' pages override these in problem.toml;
@@ -194,6 +149,7 @@ mod tests {
     #[test]
     fn every_profile_is_spelled_as_problem_toml_takes_it() {
         use serde::de::{value, IntoDeserializer};
+        use serde::Deserialize;
         for profile in Profile::ALL {
             let read = Profile::deserialize(IntoDeserializer::<value::Error>::into_deserializer(
                 profile.name(),

@@ -228,374 +228,411 @@ macro_rules! boj_jvm {
     };
 }
 
-/// Baekjoon: help.acmicpc.net/language/info, as copies of it show it (the page itself was not
-/// reachable from here); see docs/languages-and-judges.md.
-pub const BAEKJOON: OnlineJudge = OnlineJudge {
-    name: "Baekjoon",
-    hosts: &["acmicpc.net"],
-    // Most problems give 1 s and 128-256 MB.
-    time_limit_ms: 1000,
-    memory_limit_mib: 256,
-    stack: StackRule::MostOfMemory,
-    // The limit most judges share (a problem's page may say otherwise).
-    code_limit_bytes: 64 << 10,
-    compare: CompareMode::Baekjoon,
-    // The JVM and CPython get more, as its per-language table says.
-    allowances: &[
-        (LanguageId::Java, BAEKJOON_JVM),
-        (LanguageId::Kotlin, BAEKJOON_JVM),
-        (LanguageId::Python3, BAEKJOON_PYTHON),
-    ],
-    submit: SubmitForm::Numbered {
-        url: "https://www.acmicpc.net/submit/{number}",
-        note: None,
-    },
-    scaffold: ScaffoldKind::SingleTest,
-    languages_page: "https://help.acmicpc.net/language/info",
-    offered: &[
-        Offered {
-            compile: Some(&[
-                "gcc",
-                "{source}",
-                "-o",
-                "{exe}",
-                "-O2",
-                "-Wall",
-                "-lm",
-                "-static",
-                "-std=gnu11",
-                "-DONLINE_JUDGE",
-                "-DBOJ",
-            ]),
-            ..offered("C11", Some(LanguageId::C))
-        },
-        Offered {
-            compile: Some(&[
-                "g++",
-                "{source}",
-                "-o",
-                "{exe}",
-                "-O2",
-                "-Wall",
-                "-lm",
-                "-static",
-                "-std=gnu++17",
-                "-DONLINE_JUDGE",
-                "-DBOJ",
-            ]),
-            file: Some("Main.cc"),
-            ..offered("C++17", Some(LanguageId::Cpp))
-        },
-        Offered {
-            // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
-            // `--release`; the newer javac accepts only the latter.
-            compile: Some(&[
-                "javac",
-                "--release",
-                "11",
-                "-J-Xms1024m",
-                "-J-Xmx1920m",
-                "-J-Xss512m",
-                "-encoding",
-                "UTF-8",
-                "{source}",
-            ]),
-            run: Some(boj_jvm!("{class}")),
-            ..offered("Java 11", Some(LanguageId::Java))
-        },
-        Offered {
-            run: Some(&["python3", "-W", "ignore", "{source}"]),
-            ..offered("Python 3", Some(LanguageId::Python3))
-        },
-        Offered {
-            compile: Some(&["pypy3", "-W", "ignore", "-m", "py_compile", "{source}"]),
-            run: Some(&["pypy3", "-W", "ignore", "{source}"]),
-            ..offered("PyPy3", Some(LanguageId::Python3))
-        },
-        // Baekjoon offers both editions; a file may build under one and not the other
-        // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
-        Offered {
-            compile: Some(&[
-                "rustc",
-                "--edition",
-                "2021",
-                "-O",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            ..offered("Rust 2021", Some(LanguageId::Rust))
-        },
-        Offered {
-            compile: Some(&[
-                "rustc",
-                "--edition",
-                "2018",
-                "-O",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            ..offered("Rust 2018", Some(LanguageId::Rust))
-        },
-        Offered {
-            compile: Some(&[
-                "kotlinc-jvm",
-                "-J-Xms1024m",
-                "-J-Xmx1920m",
-                "-J-Xss512m",
-                "-include-runtime",
-                "-d",
-                "{exe}.jar",
-                "{source}",
-            ]),
-            run: Some(boj_jvm!("-jar", "{exe}.jar")),
-            ..offered("Kotlin (JVM)", Some(LanguageId::Kotlin))
-        },
-        Offered {
-            run: Some(&["node", "--stack-size=65536", "{source}"]),
-            ..offered("node.js", Some(LanguageId::JavaScript))
-        },
-        Offered {
-            compile: Some(&["go", "build", "-o", "{exe}", "{source}"]),
-            ..offered("Go", Some(LanguageId::Go))
-        },
-    ],
-    entry: CallForm::Program,
-    java_class: Some("Main"),
-    dev_in_run_folder: true,
-};
+/// Declares each online judge's value and `Profile`, the name a problem gives it, from one
+/// list: a judge is one entry (its variant, its name in `problem.toml`, its value), and
+/// nothing else needs an edit for it (`Profile::ALL`, `name` and `online_judge` are made
+/// here; a field left out of a value is a compile error).
+macro_rules! online_judges {
+    ($($(#[doc = $doc:literal])* $variant:ident = $name:literal => $judge:ident = $value:expr;)+) => {
+        $($(#[doc = $doc])* pub const $judge: OnlineJudge = $value;)+
 
-/// SW Expert Academy: it publishes no commands; its Java template names the class.
-pub const SW_EXPERT_ACADEMY: OnlineJudge = OnlineJudge {
-    name: "SW Expert Academy",
-    hosts: &["swexpertacademy.com"],
-    // 256 MB of heap.
-    time_limit_ms: 2000,
-    memory_limit_mib: 256,
-    // A famously small stack.
-    stack: StackRule::Bytes(MIB),
-    code_limit_bytes: 64 << 10,
-    compare: CompareMode::Lines,
-    allowances: &[],
-    submit: SubmitForm::Numbered {
-        url: "https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle={number}",
-        note: Some(
-            "SW Expert Academy's problem list searched for the number: its problem \
-             pages have addresses of their own, not made from the number",
-        ),
-    },
-    scaffold: ScaffoldKind::NumberedTests,
-    languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
-    // C, C++, Java and Python only; no Rust.
-    offered: &[
-        offered("C", Some(LanguageId::C)),
-        offered("C++", Some(LanguageId::Cpp)),
-        offered("Java", Some(LanguageId::Java)),
-        offered("Python", Some(LanguageId::Python3)),
-    ],
-    entry: CallForm::Program,
-    java_class: Some("Solution"),
-    dev_in_run_folder: false,
-};
+        /// An online judge whose behaviour a problem follows.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+        pub enum Profile {
+            $($(#[doc = $doc])* #[serde(rename = $name)] $variant,)+
+        }
 
-/// Programmers.
-pub const PROGRAMMERS: OnlineJudge = OnlineJudge {
-    name: "Programmers",
-    hosts: &["programmers.co.kr"],
-    // It publishes no limits; generous ones stop only a runaway.
-    time_limit_ms: 10_000,
-    memory_limit_mib: 1024,
-    // It does not say: the usual stack of Linux.
-    stack: StackRule::Bytes(8 * MIB),
-    code_limit_bytes: 64 << 10,
-    compare: CompareMode::Lines,
-    allowances: &[],
-    submit: SubmitForm::Numbered {
-        url: "https://school.programmers.co.kr/learn/courses/30/lessons/{number}",
-        note: Some("the problem's page: its editor is where the answer goes"),
-    },
-    scaffold: ScaffoldKind::Function,
-    languages_page: "https://school.programmers.co.kr/learn/challenges",
-    // As listed on the lesson pages we could find; Rust is not among them. Correct this
-    // row if the judge adds it.
-    offered: &[
-        offered("C", Some(LanguageId::C)),
-        offered("C++", Some(LanguageId::Cpp)),
-        offered("Java", Some(LanguageId::Java)),
-        offered("Python3", Some(LanguageId::Python3)),
-        offered("JavaScript", None),
-        offered("Kotlin", None),
-        offered("Swift", None),
-        offered("Go", None),
-        offered("C#", None),
-        offered("Ruby", None),
-        offered("Scala", None),
-    ],
-    entry: CallForm::Function { name: "solution" },
-    java_class: Some("Solution"),
-    dev_in_run_folder: false,
-};
+        impl Profile {
+            /// Every profile, in the order they are listed.
+            pub const ALL: [Profile; [$(Profile::$variant),+].len()] = [$(Profile::$variant),+];
 
-/// Kattis: problemtools' `problemtools/config/languages.yaml` (the package tools' own table),
-/// where it agrees with what this machine runs.
-pub const KATTIS: OnlineJudge = OnlineJudge {
-    name: "Kattis",
-    hosts: &["kattis.com"],
-    // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code.
-    time_limit_ms: 1000,
-    memory_limit_mib: 2048,
-    stack: StackRule::MostOfMemory,
-    code_limit_bytes: 128 << 10,
-    compare: CompareMode::Tokens,
-    allowances: &[],
-    submit: SubmitForm::KattisName,
-    scaffold: ScaffoldKind::SingleTest,
-    languages_page: "https://open.kattis.com/languages",
-    offered: &[
-        Offered {
-            compile: Some(&[
-                "gcc",
-                "-g",
-                "-O2",
-                "-std=gnu17",
-                "-static",
-                "-o",
-                "{exe}",
-                "{sources}",
-                "-lm",
-            ]),
-            ..offered("C", Some(LanguageId::C))
-        },
-        Offered {
-            // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
-            // pthread are for static threads.
-            compile: Some(&[
-                "g++",
-                "-g",
-                "-O2",
-                "-std=gnu++20",
-                "-static",
-                "-o",
-                "{exe}",
-                "{sources}",
-                "-lrt",
-                "-Wl,--whole-archive",
-                "-lpthread",
-                "-Wl,--no-whole-archive",
-            ]),
-            ..offered("C++", Some(LanguageId::Cpp))
-        },
-        Offered {
-            // Its whole heap from the start, 64 MiB thread stacks.
-            run: Some(&[
-                "java",
-                "-Dfile.encoding=UTF-8",
-                "-XX:+UseSerialGC",
-                "-Xss64m",
-                "-Xms{memory_mib}m",
-                "-Xmx{memory_mib}m",
-                "{class}",
-            ]),
-            ..offered("Java", Some(LanguageId::Java))
-        },
-        Offered {
-            // problemtools' "Python 3 (w/PyPy3)"; the language table's CPython where PyPy
-            // is not installed.
-            compile: Some(&["pypy3", "-m", "py_compile", "{sources}"]),
-            run: Some(&["pypy3", "{source}"]),
-            stand_in: Some(&offered("Python 3 (CPython)", Some(LanguageId::Python3))),
-            ..offered("Python 3 (PyPy)", Some(LanguageId::Python3))
-        },
-        offered("Rust", Some(LanguageId::Rust)),
-    ],
-    entry: CallForm::Program,
-    java_class: None,
-    dev_in_run_folder: false,
-};
+            /// As `problem.toml` and `--profile` spell it: `boj`, `swea`, ...
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Profile::$variant => $name,)+
+                }
+            }
 
-/// Codeforces: codeforces.com/blog/entry/121114 ("command lines"), as copies of it show it.
-/// It judges on Windows: its `-Wl,--stack=268435456` (and Rust's `/STACK`) set the stack at
-/// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
-pub const CODEFORCES: OnlineJudge = OnlineJudge {
-    name: "Codeforces",
-    hosts: &["codeforces.com"],
-    // Most problems give 1-2 s and 256 MB.
-    time_limit_ms: 1000,
-    memory_limit_mib: 256,
-    // It sets the stack to the memory limit, as Baekjoon does.
-    stack: StackRule::MostOfMemory,
-    code_limit_bytes: 64 << 10,
-    compare: CompareMode::Tokens,
-    allowances: &[],
-    submit: SubmitForm::CodeforcesContest,
-    scaffold: ScaffoldKind::CountedTests,
-    languages_page: "https://codeforces.com/blog/entry/79",
-    offered: &[
-        Offered {
-            // `-lm` after the file: on Linux a static link takes libraries in order.
-            compile: Some(&[
-                "gcc",
-                "-std=c11",
-                "-static",
-                "-DONLINE_JUDGE",
-                "-fno-asm",
-                "-s",
-                "-O2",
-                "-o",
-                "{exe}",
-                "{source}",
-                "-lm",
-            ]),
-            ..offered("GNU C11", Some(LanguageId::C))
+            /// The online judge this profile judges as: everything about it.
+            pub fn online_judge(self) -> &'static OnlineJudge {
+                match self {
+                    $(Profile::$variant => &$judge,)+
+                }
+            }
+        }
+    };
+}
+
+online_judges! {
+    /// Baekjoon: help.acmicpc.net/language/info, as copies of it show it (the page itself was not
+    /// reachable from here); see docs/languages-and-judges.md.
+    Boj = "boj" => BAEKJOON = OnlineJudge {
+        name: "Baekjoon",
+        hosts: &["acmicpc.net"],
+        // Most problems give 1 s and 128-256 MB.
+        time_limit_ms: 1000,
+        memory_limit_mib: 256,
+        stack: StackRule::MostOfMemory,
+        // The limit most judges share (a problem's page may say otherwise).
+        code_limit_bytes: 64 << 10,
+        compare: CompareMode::Baekjoon,
+        // The JVM and CPython get more, as its per-language table says.
+        allowances: &[
+            (LanguageId::Java, BAEKJOON_JVM),
+            (LanguageId::Kotlin, BAEKJOON_JVM),
+            (LanguageId::Python3, BAEKJOON_PYTHON),
+        ],
+        submit: SubmitForm::Numbered {
+            url: "https://www.acmicpc.net/submit/{number}",
+            note: None,
         },
-        Offered {
-            compile: Some(&[
-                "g++",
-                "-static",
-                "-DONLINE_JUDGE",
-                "-O2",
-                "-std=c++17",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            ..offered("GNU G++17", Some(LanguageId::Cpp))
+        scaffold: ScaffoldKind::SingleTest,
+        languages_page: "https://help.acmicpc.net/language/info",
+        offered: &[
+            Offered {
+                compile: Some(&[
+                    "gcc",
+                    "{source}",
+                    "-o",
+                    "{exe}",
+                    "-O2",
+                    "-Wall",
+                    "-lm",
+                    "-static",
+                    "-std=gnu11",
+                    "-DONLINE_JUDGE",
+                    "-DBOJ",
+                ]),
+                ..offered("C11", Some(LanguageId::C))
+            },
+            Offered {
+                compile: Some(&[
+                    "g++",
+                    "{source}",
+                    "-o",
+                    "{exe}",
+                    "-O2",
+                    "-Wall",
+                    "-lm",
+                    "-static",
+                    "-std=gnu++17",
+                    "-DONLINE_JUDGE",
+                    "-DBOJ",
+                ]),
+                file: Some("Main.cc"),
+                ..offered("C++17", Some(LanguageId::Cpp))
+            },
+            Offered {
+                // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
+                // `--release`; the newer javac accepts only the latter.
+                compile: Some(&[
+                    "javac",
+                    "--release",
+                    "11",
+                    "-J-Xms1024m",
+                    "-J-Xmx1920m",
+                    "-J-Xss512m",
+                    "-encoding",
+                    "UTF-8",
+                    "{source}",
+                ]),
+                run: Some(boj_jvm!("{class}")),
+                ..offered("Java 11", Some(LanguageId::Java))
+            },
+            Offered {
+                run: Some(&["python3", "-W", "ignore", "{source}"]),
+                ..offered("Python 3", Some(LanguageId::Python3))
+            },
+            Offered {
+                compile: Some(&["pypy3", "-W", "ignore", "-m", "py_compile", "{source}"]),
+                run: Some(&["pypy3", "-W", "ignore", "{source}"]),
+                ..offered("PyPy3", Some(LanguageId::Python3))
+            },
+            // Baekjoon offers both editions; a file may build under one and not the other
+            // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
+            Offered {
+                compile: Some(&[
+                    "rustc",
+                    "--edition",
+                    "2021",
+                    "-O",
+                    "-o",
+                    "{exe}",
+                    "{source}",
+                ]),
+                ..offered("Rust 2021", Some(LanguageId::Rust))
+            },
+            Offered {
+                compile: Some(&[
+                    "rustc",
+                    "--edition",
+                    "2018",
+                    "-O",
+                    "-o",
+                    "{exe}",
+                    "{source}",
+                ]),
+                ..offered("Rust 2018", Some(LanguageId::Rust))
+            },
+            Offered {
+                compile: Some(&[
+                    "kotlinc-jvm",
+                    "-J-Xms1024m",
+                    "-J-Xmx1920m",
+                    "-J-Xss512m",
+                    "-include-runtime",
+                    "-d",
+                    "{exe}.jar",
+                    "{source}",
+                ]),
+                run: Some(boj_jvm!("-jar", "{exe}.jar")),
+                ..offered("Kotlin (JVM)", Some(LanguageId::Kotlin))
+            },
+            Offered {
+                run: Some(&["node", "--stack-size=65536", "{source}"]),
+                ..offered("node.js", Some(LanguageId::JavaScript))
+            },
+            Offered {
+                compile: Some(&["go", "build", "-o", "{exe}", "{source}"]),
+                ..offered("Go", Some(LanguageId::Go))
+            },
+        ],
+        entry: CallForm::Program,
+        java_class: Some("Main"),
+        dev_in_run_folder: true,
+    };
+
+    /// SW Expert Academy: it publishes no commands; its Java template names the class.
+    Swea = "swea" => SW_EXPERT_ACADEMY = OnlineJudge {
+        name: "SW Expert Academy",
+        hosts: &["swexpertacademy.com"],
+        // 256 MB of heap.
+        time_limit_ms: 2000,
+        memory_limit_mib: 256,
+        // A famously small stack.
+        stack: StackRule::Bytes(MIB),
+        code_limit_bytes: 64 << 10,
+        compare: CompareMode::Lines,
+        allowances: &[],
+        submit: SubmitForm::Numbered {
+            url: "https://swexpertacademy.com/main/code/problem/problemList.do?problemTitle={number}",
+            note: Some(
+                "SW Expert Academy's problem list searched for the number: its problem \
+                 pages have addresses of their own, not made from the number",
+            ),
         },
-        Offered {
-            run: Some(&[
-                "java",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:NewRatio=5",
-                "-Xms8M",
-                "-Xmx{memory_mib}M",
-                "-Xss64M",
-                "-DONLINE_JUDGE=true",
-                "{class}",
-            ]),
-            ..offered("Java 21", Some(LanguageId::Java))
+        scaffold: ScaffoldKind::NumberedTests,
+        languages_page: "https://swexpertacademy.com/main/code/problem/problemList.do",
+        // C, C++, Java and Python only; no Rust.
+        offered: &[
+            offered("C", Some(LanguageId::C)),
+            offered("C++", Some(LanguageId::Cpp)),
+            offered("Java", Some(LanguageId::Java)),
+            offered("Python", Some(LanguageId::Python3)),
+        ],
+        entry: CallForm::Program,
+        java_class: Some("Solution"),
+        dev_in_run_folder: false,
+    };
+
+    /// Programmers.
+    Programmers = "programmers" => PROGRAMMERS = OnlineJudge {
+        name: "Programmers",
+        hosts: &["programmers.co.kr"],
+        // It publishes no limits; generous ones stop only a runaway.
+        time_limit_ms: 10_000,
+        memory_limit_mib: 1024,
+        // It does not say: the usual stack of Linux.
+        stack: StackRule::Bytes(8 * MIB),
+        code_limit_bytes: 64 << 10,
+        compare: CompareMode::Lines,
+        allowances: &[],
+        submit: SubmitForm::Numbered {
+            url: "https://school.programmers.co.kr/learn/courses/30/lessons/{number}",
+            note: Some("the problem's page: its editor is where the answer goes"),
         },
-        offered("Python 3", Some(LanguageId::Python3)),
-        offered("PyPy 3", Some(LanguageId::Python3)),
-        Offered {
-            compile: Some(&[
-                "rustc",
-                "--edition=2021",
-                "-O",
-                "--cfg",
-                "ONLINE_JUDGE",
-                "-o",
-                "{exe}",
-                "{source}",
-            ]),
-            ..offered("Rust 2021", Some(LanguageId::Rust))
-        },
-    ],
-    entry: CallForm::Program,
-    java_class: None,
-    dev_in_run_folder: false,
-};
+        scaffold: ScaffoldKind::Function,
+        languages_page: "https://school.programmers.co.kr/learn/challenges",
+        // As listed on the lesson pages we could find; Rust is not among them. Correct this
+        // row if the judge adds it.
+        offered: &[
+            offered("C", Some(LanguageId::C)),
+            offered("C++", Some(LanguageId::Cpp)),
+            offered("Java", Some(LanguageId::Java)),
+            offered("Python3", Some(LanguageId::Python3)),
+            offered("JavaScript", None),
+            offered("Kotlin", None),
+            offered("Swift", None),
+            offered("Go", None),
+            offered("C#", None),
+            offered("Ruby", None),
+            offered("Scala", None),
+        ],
+        entry: CallForm::Function { name: "solution" },
+        java_class: Some("Solution"),
+        dev_in_run_folder: false,
+    };
+
+    /// Kattis: problemtools' `problemtools/config/languages.yaml` (the package tools' own table),
+    /// where it agrees with what this machine runs.
+    Kattis = "kattis" => KATTIS = OnlineJudge {
+        name: "Kattis",
+        hosts: &["kattis.com"],
+        // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code.
+        time_limit_ms: 1000,
+        memory_limit_mib: 2048,
+        stack: StackRule::MostOfMemory,
+        code_limit_bytes: 128 << 10,
+        compare: CompareMode::Tokens,
+        allowances: &[],
+        submit: SubmitForm::KattisName,
+        scaffold: ScaffoldKind::SingleTest,
+        languages_page: "https://open.kattis.com/languages",
+        offered: &[
+            Offered {
+                compile: Some(&[
+                    "gcc",
+                    "-g",
+                    "-O2",
+                    "-std=gnu17",
+                    "-static",
+                    "-o",
+                    "{exe}",
+                    "{sources}",
+                    "-lm",
+                ]),
+                ..offered("C", Some(LanguageId::C))
+            },
+            Offered {
+                // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
+                // pthread are for static threads.
+                compile: Some(&[
+                    "g++",
+                    "-g",
+                    "-O2",
+                    "-std=gnu++20",
+                    "-static",
+                    "-o",
+                    "{exe}",
+                    "{sources}",
+                    "-lrt",
+                    "-Wl,--whole-archive",
+                    "-lpthread",
+                    "-Wl,--no-whole-archive",
+                ]),
+                ..offered("C++", Some(LanguageId::Cpp))
+            },
+            Offered {
+                // Its whole heap from the start, 64 MiB thread stacks.
+                run: Some(&[
+                    "java",
+                    "-Dfile.encoding=UTF-8",
+                    "-XX:+UseSerialGC",
+                    "-Xss64m",
+                    "-Xms{memory_mib}m",
+                    "-Xmx{memory_mib}m",
+                    "{class}",
+                ]),
+                ..offered("Java", Some(LanguageId::Java))
+            },
+            Offered {
+                // problemtools' "Python 3 (w/PyPy3)"; the language table's CPython where PyPy
+                // is not installed.
+                compile: Some(&["pypy3", "-m", "py_compile", "{sources}"]),
+                run: Some(&["pypy3", "{source}"]),
+                stand_in: Some(&offered("Python 3 (CPython)", Some(LanguageId::Python3))),
+                ..offered("Python 3 (PyPy)", Some(LanguageId::Python3))
+            },
+            offered("Rust", Some(LanguageId::Rust)),
+        ],
+        entry: CallForm::Program,
+        java_class: None,
+        dev_in_run_folder: false,
+    };
+
+    /// Codeforces: codeforces.com/blog/entry/121114 ("command lines"), as copies of it show it.
+    /// It judges on Windows: its `-Wl,--stack=268435456` (and Rust's `/STACK`) set the stack at
+    /// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
+    Codeforces = "codeforces" => CODEFORCES = OnlineJudge {
+        name: "Codeforces",
+        hosts: &["codeforces.com"],
+        // Most problems give 1-2 s and 256 MB.
+        time_limit_ms: 1000,
+        memory_limit_mib: 256,
+        // It sets the stack to the memory limit, as Baekjoon does.
+        stack: StackRule::MostOfMemory,
+        code_limit_bytes: 64 << 10,
+        compare: CompareMode::Tokens,
+        allowances: &[],
+        submit: SubmitForm::CodeforcesContest,
+        scaffold: ScaffoldKind::CountedTests,
+        languages_page: "https://codeforces.com/blog/entry/79",
+        offered: &[
+            Offered {
+                // `-lm` after the file: on Linux a static link takes libraries in order.
+                compile: Some(&[
+                    "gcc",
+                    "-std=c11",
+                    "-static",
+                    "-DONLINE_JUDGE",
+                    "-fno-asm",
+                    "-s",
+                    "-O2",
+                    "-o",
+                    "{exe}",
+                    "{source}",
+                    "-lm",
+                ]),
+                ..offered("GNU C11", Some(LanguageId::C))
+            },
+            Offered {
+                compile: Some(&[
+                    "g++",
+                    "-static",
+                    "-DONLINE_JUDGE",
+                    "-O2",
+                    "-std=c++17",
+                    "-o",
+                    "{exe}",
+                    "{source}",
+                ]),
+                ..offered("GNU G++17", Some(LanguageId::Cpp))
+            },
+            Offered {
+                run: Some(&[
+                    "java",
+                    "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:NewRatio=5",
+                    "-Xms8M",
+                    "-Xmx{memory_mib}M",
+                    "-Xss64M",
+                    "-DONLINE_JUDGE=true",
+                    "{class}",
+                ]),
+                ..offered("Java 21", Some(LanguageId::Java))
+            },
+            offered("Python 3", Some(LanguageId::Python3)),
+            offered("PyPy 3", Some(LanguageId::Python3)),
+            Offered {
+                compile: Some(&[
+                    "rustc",
+                    "--edition=2021",
+                    "-O",
+                    "--cfg",
+                    "ONLINE_JUDGE",
+                    "-o",
+                    "{exe}",
+                    "{source}",
+                ]),
+                ..offered("Rust 2021", Some(LanguageId::Rust))
+            },
+        ],
+        entry: CallForm::Program,
+        java_class: None,
+        dev_in_run_folder: false,
+    };
+}
 
 impl OnlineJudge {
     /// Its default limits.
