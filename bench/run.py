@@ -257,7 +257,8 @@ def main():
     subprocess.run(["gcc", "-O2", "-pthread", "-o", FLOOR, ROOT / "bench" / "floor.c"], check=True)
     oj = None if args.no_oj else shutil.which("oj")
 
-    env = dict(os.environ, JUDGE_CACHE_DIR=str(CACHE), NO_COLOR="1")
+    # Each round judges every case: the result cache would time its reuse instead.
+    env = dict(os.environ, JUDGE_CACHE_DIR=str(CACHE), NO_COLOR="1", JUDGE_NO_RESULT_CACHE="1")
     baseline_env = dict(env, JUDGE_CACHE_DIR=str(BASELINE_CACHE))
     as_user = []
     if args.as_user:

@@ -142,6 +142,9 @@ pub(crate) struct RunArgs {
     /// Stop judging a solution at its first case that is not accepted (as Kattis does).
     #[arg(long)]
     pub fail_fast: bool,
+    /// Judge every case, reusing no kept result (and keeping none).
+    #[arg(long)]
+    pub no_cache: bool,
     /// First run each problem's validator on every input judged: an input it rejects is an
     /// error naming the case and what is wrong.
     #[arg(long)]

@@ -254,6 +254,7 @@ fn run_cases(context: &Context, notices: &mut Notices, problem: Problem, file: &
     let settings = Settings {
         jobs: context.jobs,
         fail_fast: false,
+        result_cache: false,
     };
     let compiler = context.compiler();
     let summary = if notices.json() {

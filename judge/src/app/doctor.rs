@@ -1,26 +1,12 @@
 //! `judge doctor`: what this machine allows the judge and why not, and the toolchains it
 //! finds, with how to get the best containment on a laptop, in a container and in CI.
 
-use std::ffi::OsString;
-use std::path::Path;
-use std::time::Duration;
-
 use crate::error::{Outcome, Result};
 use crate::report::Table;
-use crate::sandbox::{Containment, RunSpec};
+use crate::sandbox::Containment;
 use crate::toolchain::language::LANGUAGES;
-use crate::toolchain::Limits;
 
 use super::Context;
-
-/// A probe's limits: enough for `true`.
-const PROBE: Limits = Limits {
-    cpu_time: Duration::from_secs(2),
-    memory_bytes: 64 << 20,
-    output_bytes: 1 << 20,
-    stack_bytes: 8 << 20,
-    decided_at: None,
-};
 
 pub fn doctor(context: &Context) -> Result<Outcome> {
     let who = match rustix::process::getuid().as_raw() {
@@ -34,14 +20,10 @@ pub fn doctor(context: &Context) -> Result<Outcome> {
         kernel.release().to_string_lossy()
     );
     // What a program being judged really gets: one run of `true`, as a judged run is made.
-    let argv = [OsString::from("true")];
-    let mut probe = RunSpec::new(&argv, Path::new("/dev/null"), PROBE);
-    probe.contained = true;
-    let probed = context.sandbox.run(&probe);
-    let held = context.sandbox.containment();
+    let held = context.sandbox.containment_probed();
     println!();
-    match (&probed, &held) {
-        (Ok(_), Some((containment, refused))) => {
+    match &held {
+        Some((containment, refused)) => {
             let level = match containment.is_full() {
                 true => format!("{} (full)", containment.level()),
                 false => containment.level().to_owned(),
@@ -54,8 +36,7 @@ pub fn doctor(context: &Context) -> Result<Outcome> {
                 println!("  the file system view was refused: {refused}");
             }
         }
-        (Err(error), _) => println!("Containment: a probe run failed: {error}"),
-        (Ok(_), None) => println!("Containment: unknown (the probe was not judged)"),
+        None => println!("Containment: unknown (a probe run failed)"),
     }
     let mut parts = Table::new(&[("part", false), ("", false), ("how, or why not", false)]);
     for (part, found) in crate::sandbox::diagnose(std::process::id()) {

@@ -12,8 +12,8 @@ use crate::cli::MergeArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::report::record::{
-    CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus, RunDocument,
-    RunRecord, ShardRecord,
+    CacheRecord, CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus,
+    RunDocument, RunRecord, ShardRecord,
 };
 use crate::report::{
     Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunBook, RunEvent, RunSummary,
@@ -422,6 +422,18 @@ fn add_shards_figures(shards: &[Shard], summary: &mut RunSummary) {
         .map(|s| Duration::from_secs_f64(s.document.summary.wall_time_ms / 1e3))
         .max()
         .unwrap_or_default();
+    for cache in shards
+        .iter()
+        .filter_map(|s| s.document.summary.result_cache.as_ref())
+    {
+        let merged = summary.result_cache.get_or_insert_with(|| CacheRecord {
+            seed: cache.seed,
+            ..CacheRecord::default()
+        });
+        merged.reused += cache.reused;
+        merged.sampled += cache.sampled;
+        merged.dropped.extend(cache.dropped.iter().cloned());
+    }
     for held in shards
         .iter()
         .filter_map(|s| s.document.containment.as_ref())

@@ -75,6 +75,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         &Settings {
             jobs: context.jobs,
             fail_fast: args.fail_fast,
+            result_cache: !args.no_cache,
         },
         &mut reporters.all(),
     );

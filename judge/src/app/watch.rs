@@ -248,6 +248,7 @@ fn judge_round(
         &Settings {
             jobs: context.jobs,
             fail_fast: false,
+            result_cache: true,
         },
         &mut Reporters(reporters),
     );

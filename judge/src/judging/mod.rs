@@ -180,6 +180,7 @@ fn case_result(
             && beyond_load(&run, &limits, problem.interaction().is_some()),
         failure,
         score: score.filter(|_| verdict == Verdict::Accepted),
+        cached: false,
     };
     crate::sandbox::recycle(run.stdout);
     result
@@ -317,6 +318,7 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
             ..Failure::default()
         }),
         score: None,
+        cached: false,
     }
 }
 

@@ -32,6 +32,8 @@ pub struct CaseResult {
     pub failure: Option<Failure>,
     /// The score the output validator gave an accepted case (`score.txt`), if any.
     pub score: Option<ValidatorScore>,
+    /// The verdict and figures are an earlier run's, kept in the result cache.
+    pub cached: bool,
 }
 
 /// Why a case was not accepted.
@@ -221,6 +223,7 @@ mod tests {
             beyond_load: false,
             failure: None,
             score: None,
+            cached: false,
         }
     }
 

@@ -665,6 +665,7 @@ mod tests {
             beyond_load,
             failure: None,
             score: None,
+            cached: false,
         }
     }
 

@@ -188,11 +188,20 @@ fn verdict_style(verdict: Verdict) -> Style {
     }
 }
 
+/// The verdict as a case's row says it: confirmed by a re-run, or kept from an earlier run.
 fn verdict_text(result: &CaseResult) -> String {
-    if result.confirmed {
-        format!("{} (confirmed)", result.verdict)
-    } else {
-        result.verdict.to_string()
+    match result.cached {
+        true => format!("{} (cached)", result.verdict),
+        false => failure_text(result),
+    }
+}
+
+/// The verdict as the table of failures says it (the same in a run and in its shards merged,
+/// whichever of them reused it).
+fn failure_text(result: &CaseResult) -> String {
+    match result.confirmed {
+        true => format!("{} (confirmed)", result.verdict),
+        false => result.verdict.to_string(),
     }
 }
 
@@ -293,7 +302,7 @@ impl Reporter for HumanReporter {
             }
             return;
         };
-        self.failed(problem, verdict_text(result), Some(&result.name));
+        self.failed(problem, failure_text(result), Some(&result.name));
         if self.detail == Detail::Quiet {
             let style = verdict_style(result.verdict);
             self.line(format_args!(
@@ -480,6 +489,18 @@ impl Reporter for HumanReporter {
             "compiled {}, cached {}",
             summary.compiled, summary.cached
         ));
+        if let Some(cache) = summary
+            .result_cache
+            .as_ref()
+            .filter(|c| c.reused + c.sampled > 0)
+        {
+            parts.push(format!(
+                "{} kept, {} of them judged again (sample seed {})",
+                plural(cache.reused + cache.sampled, "result"),
+                cache.sampled,
+                cache.seed
+            ));
+        }
         parts.push(format!("{:.2} s", summary.wall_time.as_secs_f64()));
         self.line(format_args!(
             "{style}Summary{style:#}: {}",
@@ -487,6 +508,9 @@ impl Reporter for HumanReporter {
         ));
         if let Some(note) = &summary.merged {
             self.merge_note(note);
+        }
+        for dropped in summary.result_cache.iter().flat_map(|cache| &cache.dropped) {
+            self.line(format_args!("{YELLOW}Result cache{YELLOW:#}: {dropped}"));
         }
         if let Some(containment) = summary.containment.filter(|held| !held.is_full()) {
             // Said only when the figures or the safety are less than everywhere else.

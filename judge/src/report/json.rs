@@ -10,12 +10,10 @@ use super::record::*;
 use super::Reporter;
 use super::RunSummary;
 use super::{Built, Stopped};
-use crate::compare::diff::DiffLine;
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
-use crate::sandbox::Termination;
 
 pub struct JsonReporter {
     problems: Vec<ProblemReport>,
@@ -100,10 +98,6 @@ pub fn print_document(document: &RunDocument) {
     let _ = writeln!(out);
 }
 
-fn milliseconds(duration: std::time::Duration) -> f64 {
-    (duration.as_secs_f64() * 1e6).round() / 1e3
-}
-
 fn tally_report(tally: &Tally) -> TallyReport {
     TallyReport {
         cases: tally.cases,
@@ -111,14 +105,6 @@ fn tally_report(tally: &Tally) -> TallyReport {
         verdicts: tally.by_verdict().collect(),
         max_cpu_time_ms: milliseconds(tally.max_cpu_time),
         max_peak_memory_bytes: tally.max_peak_memory_bytes,
-    }
-}
-
-fn diff_line(line: &DiffLine) -> DiffLineReport {
-    DiffLineReport {
-        side: line.side,
-        line: line.number,
-        text: line.text.clone(),
     }
 }
 
@@ -166,45 +152,12 @@ impl Reporter for JsonReporter {
         let Some(report) = self.problems.last_mut() else {
             return;
         };
-        let failure = result.failure.as_ref();
-        let (exit_code, signal) = match result.verdict {
-            crate::judging::verdict::Verdict::RuntimeError(Termination::Exited(code)) => {
-                (Some(code), None)
-            }
-            crate::judging::verdict::Verdict::RuntimeError(Termination::Signaled(signal)) => {
-                (None, Some(signal))
-            }
-            _ => (None, None),
-        };
         let index = self
             .places
             .as_ref()
             .and_then(|places| places.get(&result.name).copied())
             .unwrap_or(report.cases.len());
-        report.cases.push(CaseReport {
-            name: result.name.clone(),
-            index,
-            verdict: result.verdict.kind(),
-            verdict_text: result.verdict.to_string(),
-            exit_code,
-            signal,
-            confirmed: result.confirmed,
-            beyond_load: result.beyond_load,
-            cpu_time_ms: milliseconds(result.cpu_time),
-            wall_time_ms: milliseconds(result.wall_time),
-            peak_memory_bytes: result.peak_memory_bytes,
-            message: failure.map(|f| f.message.clone()),
-            wrong_at: failure
-                .and_then(|f| f.mismatch.as_ref())
-                .map(|at| WrongAtReport {
-                    line: at.line,
-                    case_label: at.case_label.clone(),
-                }),
-            diff: failure.map_or_else(Vec::new, |f| f.diff.iter().map(diff_line).collect()),
-            stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
-            validator_score: result.score.map(ValidatorScoreReport::from),
-            judged_on: None,
-        });
+        report.cases.push(CaseReport::of(result, index));
     }
 
     fn problem_scored(&mut self, _problem: &Problem, score: &Result<Scorecard, ScoreError>) {
@@ -280,6 +233,7 @@ impl Reporter for JsonReporter {
                 not_finished: summary.not_finished,
                 wall_time_ms: milliseconds(summary.wall_time),
                 outcome: summary.outcome(),
+                result_cache: summary.result_cache.clone(),
             },
             containment: summary.containment.map(|held| ContainmentReport {
                 level: held.level().to_owned(),

@@ -99,6 +99,10 @@ impl Reporter for JunitReporter {
         let mut case = TestCase::new(result.name.clone(), status);
         case.set_classname(problem.id.clone())
             .set_time(result.wall_time);
+        if result.cached {
+            // An earlier run's verdict and time, from the result cache.
+            case.add_property(Property::new("cached", "true"));
+        }
         if let Some(suite) = self.suite.as_mut() {
             suite.add_test_case(case);
         }

@@ -133,6 +133,9 @@ pub struct CaseReport {
     /// In a merged report, the host of a verdict near the time limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_on: Option<String>,
+    /// The verdict and figures are an earlier run's, from the result cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,6 +175,21 @@ pub struct DiffLineReport {
     pub side: Side,
     pub line: usize,
     pub text: String,
+}
+
+impl DiffLineReport {
+    fn of(line: &DiffLine) -> DiffLineReport {
+        DiffLineReport {
+            side: line.side,
+            line: line.number,
+            text: line.text.clone(),
+        }
+    }
+}
+
+/// A duration in milliseconds, to the microsecond, as the reports write them.
+pub(crate) fn milliseconds(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1e6).round() / 1e3
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -216,6 +234,23 @@ pub struct SummaryReport {
     pub wall_time_ms: f64,
     /// The exit code's meaning.
     pub outcome: Outcome,
+    /// What the result cache did; absent where it was not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_cache: Option<CacheRecord>,
+}
+
+/// What the result cache did in a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CacheRecord {
+    /// Cases whose kept result was reused.
+    pub reused: usize,
+    /// Cases with a kept result judged again all the same, as the audit's sample.
+    pub sampled: usize,
+    /// What drew the sample (`JUDGE_CACHE_SEED` draws the same one again).
+    pub seed: u64,
+    /// A sample that disagreed with its kept result, each; its problem's results were
+    /// dropped.
+    pub dropped: Vec<String>,
 }
 
 /// What a run was, beyond its results.
@@ -313,6 +348,43 @@ pub struct ShardRecord {
 }
 
 impl CaseReport {
+    /// `result`, the case at `index` among its problem's, as the JSON report writes it.
+    pub fn of(result: &CaseResult, index: usize) -> CaseReport {
+        let failure = result.failure.as_ref();
+        let (exit_code, signal) = match result.verdict {
+            Verdict::RuntimeError(Termination::Exited(code)) => (Some(code), None),
+            Verdict::RuntimeError(Termination::Signaled(signal)) => (None, Some(signal)),
+            _ => (None, None),
+        };
+        CaseReport {
+            name: result.name.clone(),
+            index,
+            verdict: result.verdict.kind(),
+            verdict_text: result.verdict.to_string(),
+            exit_code,
+            signal,
+            confirmed: result.confirmed,
+            beyond_load: result.beyond_load,
+            cpu_time_ms: milliseconds(result.cpu_time),
+            wall_time_ms: milliseconds(result.wall_time),
+            peak_memory_bytes: result.peak_memory_bytes,
+            message: failure.map(|f| f.message.clone()),
+            wrong_at: failure
+                .and_then(|f| f.mismatch.as_ref())
+                .map(|at| WrongAtReport {
+                    line: at.line,
+                    case_label: at.case_label.clone(),
+                }),
+            diff: failure.map_or_else(Vec::new, |f| {
+                f.diff.iter().map(DiffLineReport::of).collect()
+            }),
+            stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
+            validator_score: result.score.map(ValidatorScoreReport::from),
+            judged_on: None,
+            cached: result.cached,
+        }
+    }
+
     /// The case as the judge found it, for a report read back; `None` for what no run
     /// writes: a compile error as a case's verdict, a runtime error with neither an exit
     /// code nor a signal.
@@ -361,6 +433,7 @@ impl CaseReport {
             beyond_load: self.beyond_load,
             failure,
             score: self.validator_score.map(ValidatorScore::from),
+            cached: self.cached,
         })
     }
 }
@@ -425,6 +498,7 @@ mod tests {
                 })
                 .collect(),
             stderr: Some("panicked".to_owned()),
+            cached: false,
             validator_score: Some(ValidatorScoreReport::Multiplier(0.5)),
             judged_on: Some("ci-1".to_owned()),
         }
@@ -496,6 +570,7 @@ mod tests {
                 not_finished: 2,
                 wall_time_ms: 10.0,
                 outcome: Outcome::Error,
+                result_cache: None,
             },
             containment: None,
             run: Some(RunRecord {

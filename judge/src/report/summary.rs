@@ -11,7 +11,7 @@ use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::sandbox::Containment;
 
-use super::record::MergedRecord;
+use super::record::{CacheRecord, MergedRecord};
 use super::{Built, Reporter, Stopped};
 
 /// What a whole run came to.
@@ -44,6 +44,8 @@ pub struct RunSummary {
     pub view_refused: Option<String>,
     /// For a report merged from shards (`judge merge`): what they were.
     pub merged: Option<MergeNote>,
+    /// What the result cache did, where it was used.
+    pub result_cache: Option<CacheRecord>,
 }
 
 /// What a merged report says of its shards.

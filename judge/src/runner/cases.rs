@@ -456,6 +456,7 @@ mod tests {
             beyond_load: verdict == Verdict::TimeLimitExceeded && cpu_ms < 100,
             failure: None,
             score: None,
+            cached: false,
         }
     }
 
@@ -571,7 +572,11 @@ mod tests {
         fail_fast: bool,
         pool: Option<&rayon::ThreadPool>,
     ) -> Vec<String> {
-        let settings = Settings { jobs: 3, fail_fast };
+        let settings = Settings {
+            jobs: 3,
+            fail_fast,
+            result_cache: false,
+        };
         let mut told = Vec::new();
         let totals = run_cases(judge, cases, &settings, pool, &mut |progress| {
             told.push(match progress {
@@ -1044,6 +1049,7 @@ mod tests {
         let settings = Settings {
             jobs: threads,
             fail_fast: false,
+            result_cache: false,
         };
         run_cases(judge, cases, &settings, Some(&pool), progress);
     }

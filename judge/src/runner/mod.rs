@@ -16,6 +16,7 @@ pub mod host;
 pub mod interrupt;
 pub mod plan;
 mod queue;
+mod result_cache;
 pub mod shard;
 mod tasks;
 pub(crate) mod verify;
@@ -39,6 +40,9 @@ pub struct Settings {
     /// Stop judging a solution at its first case that is not accepted, as Kattis does; the
     /// cases after it are skipped.
     pub fail_fast: bool,
+    /// Reuse the results of cases judged before while nothing that decides them changed
+    /// (`result_cache`), and keep this run's for the next.
+    pub result_cache: bool,
 }
 
 /// A problem to judge with the solution to judge it with.
@@ -75,7 +79,11 @@ pub fn judge_all(
             .expect("a thread pool can be built")
     });
     let mut book = RunBook::default();
-    let judge = ProcessJudge::new(&tasks, compiler);
+    // `JUDGE_NO_RESULT_CACHE=1` is `--no-cache` for every command (benchmarks, scripts).
+    let turned_off = std::env::var_os("JUDGE_NO_RESULT_CACHE").is_some_and(|v| v != "0");
+    let cache = (settings.result_cache && !turned_off)
+        .then(|| result_cache::ResultCache::new(compiler.cache_dir()));
+    let judge = ProcessJudge::new(&tasks, compiler, cache.as_ref());
     let cases: Vec<Option<usize>> = (tasks.iter())
         .map(|task| task.as_ref().ok().map(|task| task.problem.cases.len()))
         .collect();
@@ -84,6 +92,12 @@ pub fn judge_all(
         report(&tasks, progress, &mut book, reporter)
     });
     let mut summary = book.summary;
+    if let Some(cache) = &cache {
+        cache.save();
+        // Said where it did anything: a first run's report is as it always was.
+        let record = cache.record();
+        summary.result_cache = (record.reused + record.sampled > 0).then_some(record);
+    }
     summary.skipped = totals.skipped;
     summary.interrupted = totals.interrupted;
     summary.wall_time = started.elapsed();

@@ -5,6 +5,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use super::result_cache::ResultCache;
 use super::{CaseJudge, Event, Part, Progress, Task};
 use crate::error::Error;
 use crate::judging::checker::{build_checker, build_own_program};
@@ -92,6 +93,8 @@ fn grader_of(task: &Task) -> Option<&std::path::Path> {
 pub(super) struct ProcessJudge<'a> {
     tasks: &'a [Result<Task, Error>],
     compiler: &'a Compiler,
+    /// Results kept from earlier runs, where they are used.
+    cache: Option<&'a ResultCache>,
     solutions: Vec<OnceLock<Result<Build, Error>>>,
     checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
     graders: Vec<OnceLock<Result<Option<Program>, Error>>>,
@@ -100,10 +103,15 @@ pub(super) struct ProcessJudge<'a> {
 }
 
 impl<'a> ProcessJudge<'a> {
-    pub(super) fn new(tasks: &'a [Result<Task, Error>], compiler: &'a Compiler) -> Self {
+    pub(super) fn new(
+        tasks: &'a [Result<Task, Error>],
+        compiler: &'a Compiler,
+        cache: Option<&'a ResultCache>,
+    ) -> Self {
         ProcessJudge {
             tasks,
             compiler,
+            cache,
             solutions: tasks.iter().map(|_| OnceLock::new()).collect(),
             checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
             graders: tasks.iter().map(|_| OnceLock::new()).collect(),
@@ -207,7 +215,22 @@ impl CaseJudge for ProcessJudge<'_> {
 
     fn judge(&self, ready: &Ready<'_>, case: usize) -> CaseResult {
         let problem = &ready.task.problem;
-        judge_case(problem, ready.program, ready.checker, &problem.cases[case])
+        let case = &problem.cases[case];
+        let judge = || judge_case(problem, ready.program, ready.checker, case);
+        let Some(cache) = self.cache else {
+            return judge();
+        };
+        let containment = || {
+            let sandbox = self.compiler.sandbox();
+            sandbox.containment_probed().map(|(held, _)| held)
+        };
+        cache.judge(
+            (problem, &ready.task.solution),
+            (ready.program, ready.checker),
+            case,
+            &containment,
+            judge,
+        )
     }
 
     fn cpu_time_limit(&self, ready: &Ready<'_>) -> Duration {

@@ -6,6 +6,16 @@ use std::os::fd::BorrowedFd;
 use std::sync::{Mutex, MutexGuard};
 
 use super::handle::SupervisorHandle;
+use super::Limits;
+
+/// A probe's limits: enough for `true`.
+const PROBE: Limits = Limits {
+    cpu_time: std::time::Duration::from_secs(2),
+    memory_bytes: 64 << 20,
+    output_bytes: 1 << 20,
+    stack_bytes: 8 << 20,
+    decided_at: None,
+};
 use super::{placement, Containment, RunOutput, RunSpec, Streams, View};
 
 /// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
@@ -169,6 +179,19 @@ impl Sandbox {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
+    }
+
+    /// `containment`, learnt by running `true` as a judged program is run where no program
+    /// ran yet: what a judged program really gets.
+    pub fn containment_probed(&self) -> Option<(Containment, Option<String>)> {
+        if let Some(known) = self.containment() {
+            return Some(known);
+        }
+        let argv = [std::ffi::OsString::from("true")];
+        let mut probe = RunSpec::new(&argv, std::path::Path::new("/dev/null"), PROBE);
+        probe.contained = true;
+        self.run(&probe).ok()?;
+        self.containment()
     }
 
     fn first_start(&self) -> bool {

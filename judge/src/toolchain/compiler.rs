@@ -88,6 +88,11 @@ pub struct Compiler {
 }
 
 impl Compiler {
+    /// Where built programs are kept.
+    pub fn cache_dir(&self) -> &Path {
+        &self.cache_dir
+    }
+
     /// Where its builds and programs run.
     pub fn sandbox(&self) -> &Sandbox {
         &self.sandbox

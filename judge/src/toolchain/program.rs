@@ -42,6 +42,15 @@ pub struct Program {
 }
 
 impl Program {
+    /// What tells this program from any other: its run command names its build (the build
+    /// cache's key covers the sources, commands and compiler) and its interpreter.
+    pub fn identity(&self) -> String {
+        format!(
+            "{:?} {} {} {}",
+            self.run, self.origin, self.per_call, self.dev_in_run_folder
+        )
+    }
+
     /// The command line under `limits`.
     pub fn command(&self, limits: &Limits) -> Vec<OsString> {
         command_under(&self.run, limits)

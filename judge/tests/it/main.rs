@@ -17,6 +17,7 @@ mod kattis;
 mod kattis_programs;
 mod properties;
 mod reports;
+mod result_cache;
 mod shards;
 mod submit;
 mod subtasks;

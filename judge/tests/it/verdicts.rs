@@ -169,6 +169,7 @@ fn every_fixture_gets_its_verdict_in_one_parallel_run() {
         &Settings {
             jobs: 2,
             fail_fast: false,
+            result_cache: false,
         },
         &mut collected,
     );

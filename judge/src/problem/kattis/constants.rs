@@ -2,7 +2,7 @@
 //! before they are built or read.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_norway::Value;
@@ -12,7 +12,7 @@ use crate::toolchain::sources::Sources;
 
 /// `constants` of `problem.yaml`: `name` and `name.variant` to the text they stand for.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Constants(HashMap<String, String>);
+pub struct Constants(BTreeMap<String, String>);
 
 impl Constants {
     /// The `constants` map; an error names `path` and `line` (where `constants:` stands).
@@ -21,7 +21,7 @@ impl Constants {
         let Value::Mapping(map) = value else {
             return Err(fail("`constants` must be a map of names to values".into()));
         };
-        let mut values = HashMap::new();
+        let mut values = BTreeMap::new();
         for (name, constant) in map {
             let name = match name {
                 Value::String(name) if is_name(name) => name,

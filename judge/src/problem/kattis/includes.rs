@@ -1,6 +1,6 @@
 //! `include/`: the files a package adds beside each submission, before it is built.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,14 +16,14 @@ use crate::toolchain::sources::{Files, Sources};
 pub struct Includes {
     /// Folder name (`default`, `cpp`, ...) to its files, relative to it, with their bytes;
     /// shared, as the problem is copied for every submission judged.
-    folders: Arc<HashMap<String, Files>>,
+    folders: Arc<BTreeMap<String, Files>>,
 }
 
 impl Includes {
     /// The `include/` folder of the package at `dir`, if it has one.
     pub fn read(dir: &Path) -> Result<Includes> {
         let root = dir.join(INCLUDE_DIR);
-        let mut folders = HashMap::new();
+        let mut folders = BTreeMap::new();
         let entries = match std::fs::read_dir(&root) {
             Ok(entries) => entries,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {

@@ -269,6 +269,8 @@ pub(super) fn judge_batch(
         let settings = Settings {
             jobs,
             fail_fast: !every_case,
+            // A submission is judged against what its folder promises, every time.
+            result_cache: false,
         };
         judge_all(tasks, compiler, &settings, &mut collector);
         let runs = runs_by_task(&pool, collector.judged);

@@ -1,0 +1,367 @@
+//! The result cache: a case judged before is not judged again while nothing that decides its
+//! result has changed. Its key is a hash of all of that: the program (its build's key, which
+//! covers the sources, commands and compiler version, and its interpreter), the checker or
+//! interactor, the problem's settings (limits, compare mode, files, checker arguments), the
+//! case's input and answer bytes, the environment programs inherit, the containment level,
+//! the host class (CPU model, kernel) and the judge binary itself.
+//!
+//! It is audited, not trusted: a result that time or memory may have decided (within a
+//! quarter of a limit, or over it) is always judged again, and so is a seeded sample of the
+//! rest; a sample that disagrees with its kept result drops its problem's results. A file
+//! that cannot be read is ignored and written anew.
+//!
+//! One file per problem and solution in `results/` of the build cache, written whole at the
+//! end of a run; the oldest files go past `SIZE_BOUND`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use crate::judging::verdict::Verdict;
+use crate::judging::CaseResult;
+use crate::problem::{Problem, TestCase};
+use crate::report::record::{CacheRecord, CaseReport};
+use crate::sandbox::Containment;
+use crate::toolchain::Program;
+
+/// The most the kept results may take on disk.
+const SIZE_BOUND: u64 = 64 << 20;
+/// The share of reusable results judged again all the same, in percent.
+const SAMPLE_PERCENT: u64 = 5;
+/// A result whose time or memory came within this share of its limit is judged again.
+const NEAR_LIMIT: f64 = 0.75;
+/// The version of the files' layout (and of what the key covers).
+const VERSION: u32 = 1;
+
+/// The cache one run reads and writes.
+pub struct ResultCache {
+    dir: PathBuf,
+    seed: u64,
+    sample_percent: u64,
+    /// The host class and the judge binary, in every key.
+    host: String,
+    /// By file: what it held and what this run judged.
+    files: Mutex<HashMap<PathBuf, Kept>>,
+    /// Each problem's settings as hashed, by folder.
+    settings: Mutex<HashMap<PathBuf, String>>,
+    reused: AtomicUsize,
+    sampled: AtomicUsize,
+    dropped: Mutex<Vec<String>>,
+}
+
+/// One file's results.
+#[derive(Default)]
+struct Kept {
+    /// As read: given up when its problem's cache is dropped.
+    read: HashMap<String, CaseReport>,
+    /// Judged in this run.
+    fresh: HashMap<String, CaseReport>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct File {
+    version: u32,
+    results: HashMap<String, CaseReport>,
+}
+
+impl ResultCache {
+    /// The cache kept below the build cache `build_cache`; the sample is drawn with
+    /// `JUDGE_CACHE_SEED` where set (and `JUDGE_CACHE_SAMPLE_PERCENT` sizes it).
+    pub fn new(build_cache: &Path) -> ResultCache {
+        let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
+        let seed = number("JUDGE_CACHE_SEED").unwrap_or_else(|| {
+            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+            now.map_or(0, |since| since.as_nanos() as u64 % 1_000_000)
+        });
+        ResultCache {
+            dir: build_cache.join("results"),
+            seed,
+            sample_percent: number("JUDGE_CACHE_SAMPLE_PERCENT").unwrap_or(SAMPLE_PERCENT),
+            host: host_class(),
+            files: Mutex::default(),
+            settings: Mutex::default(),
+            reused: AtomicUsize::new(0),
+            sampled: AtomicUsize::new(0),
+            dropped: Mutex::default(),
+        }
+    }
+
+    /// The result of `case`: kept, or judged by `judge` (and kept for the next run).
+    pub fn judge(
+        &self,
+        (problem, solution): (&Problem, &Path),
+        (program, checker): (&Program, Option<&Program>),
+        case: &TestCase,
+        containment: &dyn Fn() -> Option<Containment>,
+        judge: impl FnOnce() -> CaseResult,
+    ) -> CaseResult {
+        let key = |held: Option<Containment>| self.key(problem, (program, checker), case, held?);
+        let file = self.file_of(problem, solution);
+        // The containment is known once a slot has run a program: the first cases are kept
+        // under the key it gives after they ran.
+        let Some(key) = key(containment()) else {
+            let fresh = judge();
+            if let Some(key) = key(containment()) {
+                self.keep_unless_near(file, key, &fresh, problem, program);
+            }
+            return fresh;
+        };
+        let reusable = (self.kept(&file, &key))
+            .and_then(|report| report.result())
+            .filter(|result| !near_a_limit(result, problem, program));
+        let Some(mut reused) = reusable else {
+            let fresh = judge();
+            self.keep_unless_near(file, key, &fresh, problem, program);
+            return fresh;
+        };
+        if self.sample_percent > 0
+            && hash_number(&format!("{}:{key}", self.seed)) % 100 < self.sample_percent
+        {
+            self.sampled.fetch_add(1, Ordering::Relaxed);
+            let fresh = judge();
+            if fresh.verdict.kind() != reused.verdict.kind() {
+                self.drop_problem(problem, &case.name, &reused.verdict, &fresh.verdict);
+            } else {
+                self.keep_unless_near(file, key, &fresh, problem, program);
+            }
+            return fresh;
+        }
+        self.reused.fetch_add(1, Ordering::Relaxed);
+        reused.name = case.name.clone();
+        reused.cached = true;
+        reused.confirmed = false;
+        reused
+    }
+
+    /// What the run did with the cache, for its summary.
+    pub fn record(&self) -> CacheRecord {
+        CacheRecord {
+            reused: self.reused.load(Ordering::Relaxed),
+            sampled: self.sampled.load(Ordering::Relaxed),
+            seed: self.seed,
+            dropped: lock(&self.dropped).clone(),
+        }
+    }
+
+    /// Writes every file this run changed, then keeps the folder within its bound. A file
+    /// that cannot be written only costs the next run its results.
+    pub fn save(&self) {
+        let files = std::mem::take(&mut *lock(&self.files));
+        let mut wrote = false;
+        for (path, kept) in files {
+            if kept.fresh.is_empty() {
+                continue;
+            }
+            let mut results = kept.read;
+            results.extend(kept.fresh);
+            let file = File {
+                version: VERSION,
+                results,
+            };
+            if std::fs::create_dir_all(&self.dir).is_ok() {
+                let _ = write_whole(&path, &file);
+                wrote = true;
+            }
+        }
+        if wrote {
+            bound(&self.dir, SIZE_BOUND);
+        }
+    }
+
+    /// The key of `case` judged with these programs under `containment`, or `None` where a
+    /// file it covers cannot be read (the case is then judged, and not kept).
+    fn key(
+        &self,
+        problem: &Problem,
+        (program, checker): (&Program, Option<&Program>),
+        case: &TestCase,
+        containment: Containment,
+    ) -> Option<String> {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(format!("{VERSION}\0{}\0{containment:?}\0", self.host).as_bytes());
+        hasher.update(self.settings_of(problem).as_bytes());
+        for part in [Some(program), checker] {
+            hasher.update(part.map(Program::identity).unwrap_or_default().as_bytes());
+            hasher.update(b"\0");
+        }
+        hasher.update(format!("{:?}\0{:?}\0", case.validator_args, case.compare).as_bytes());
+        for path in [&case.input, &case.expected] {
+            let bytes = std::fs::read(path).ok()?;
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+        Some(hasher.finalize().to_hex().to_string())
+    }
+
+    /// The problem's settings as the key covers them: everything of it but its list of
+    /// cases (each case is in its own key), and the environment its programs inherit.
+    fn settings_of(&self, problem: &Problem) -> String {
+        let mut settings = lock(&self.settings);
+        let text = settings.entry(problem.dir.clone()).or_insert_with(|| {
+            let bare = Problem {
+                cases: Vec::new(),
+                ..problem.clone()
+            };
+            let inherited: Vec<_> = crate::sandbox::inherited_env().collect();
+            format!("{bare:?}\0{inherited:?}")
+        });
+        text.clone()
+    }
+
+    fn file_of(&self, problem: &Problem, solution: &Path) -> PathBuf {
+        let folder = hash_text(&problem.dir.to_string_lossy());
+        let solution = hash_text(&solution.to_string_lossy());
+        (self.dir).join(format!("{}-{}.json", &folder[..16], &solution[..16]))
+    }
+
+    /// The result kept under `key` in `file`, reading the file the first time.
+    fn kept(&self, file: &Path, key: &str) -> Option<CaseReport> {
+        let mut files = lock(&self.files);
+        let kept = files.entry(file.to_path_buf()).or_insert_with(|| Kept {
+            read: read(file),
+            fresh: HashMap::new(),
+        });
+        kept.read.get(key).cloned()
+    }
+
+    /// Keeps `result` for the next run, unless time or memory may have decided it (it is
+    /// judged again then anyway) or it is the judge's own error.
+    fn keep_unless_near(
+        &self,
+        file: PathBuf,
+        key: String,
+        result: &CaseResult,
+        problem: &Problem,
+        program: &Program,
+    ) {
+        if result.verdict == Verdict::JudgeError || near_a_limit(result, problem, program) {
+            return;
+        }
+        let mut files = lock(&self.files);
+        let kept = files.entry(file).or_default();
+        kept.fresh.insert(key, CaseReport::of(result, 0));
+    }
+
+    /// Forgets every result kept for `problem` (with any solution): one of them disagreed
+    /// with a new judging of its case.
+    fn drop_problem(&self, problem: &Problem, case: &str, kept: &Verdict, now: &Verdict) {
+        let folder = hash_text(&problem.dir.to_string_lossy());
+        let prefix = format!("{}-", &folder[..16]);
+        let mut files = lock(&self.files);
+        for (path, kept) in files.iter_mut() {
+            if path
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with(&prefix))
+            {
+                kept.read.clear();
+            }
+        }
+        if let Ok(entries) = std::fs::read_dir(&self.dir) {
+            for entry in entries.flatten() {
+                if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        lock(&self.dropped).push(format!(
+            "{} {case}: kept {kept}, judged again {now}: the problem's kept results were dropped",
+            problem.id
+        ));
+    }
+}
+
+/// Whether time or memory may have decided `result`: within a quarter of a limit, or over
+/// one, or confirmed near the time limit by a re-run.
+fn near_a_limit(result: &CaseResult, problem: &Problem, program: &Program) -> bool {
+    let limits = problem.limits_for(program.language);
+    result.cpu_time.as_secs_f64() >= limits.cpu_time.as_secs_f64() * NEAR_LIMIT
+        || result.peak_memory_bytes as f64 >= limits.memory_bytes as f64 * NEAR_LIMIT
+        || matches!(
+            result.verdict,
+            Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+        )
+        || result.confirmed
+}
+
+/// A file's results; none where it is missing, damaged or of another version.
+fn read(file: &Path) -> HashMap<String, CaseReport> {
+    std::fs::read(file)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<File>(&bytes).ok())
+        .filter(|file| file.version == VERSION)
+        .map(|file| file.results)
+        .unwrap_or_default()
+}
+
+/// Writes `file` beside `path` and renames it into place: a reader sees all of it or none.
+fn write_whole(path: &Path, file: &File) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut staged = tempfile::NamedTempFile::new_in(dir)?;
+    serde_json::to_writer(&mut staged, file)?;
+    staged
+        .persist(path)
+        .map(|_| ())
+        .map_err(|error| error.error)
+}
+
+/// Removes the oldest files of `dir` until what stays takes at most `limit` bytes.
+fn bound(dir: &Path, limit: u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let metadata = entry.metadata().ok()?;
+            Some((metadata.modified().ok()?, metadata.len(), entry.path()))
+        })
+        .collect();
+    let mut total: u64 = files.iter().map(|(_, size, _)| size).sum();
+    files.sort();
+    for (_, size, path) in files {
+        if total <= limit {
+            break;
+        }
+        if std::fs::remove_file(&path).is_ok() {
+            total -= size;
+        }
+    }
+}
+
+/// The machine's class as far as timing goes (CPU model, kernel), and the judge binary
+/// (its size and time: a new build of the judge judges anew).
+fn host_class() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|line| line.starts_with("model name"))
+        .unwrap_or_default();
+    let kernel = rustix::system::uname();
+    let judge = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|metadata| format!("{} {:?}", metadata.len(), metadata.modified().ok()))
+        .unwrap_or_default();
+    format!(
+        "{model}\0{}\0{}\0{judge}",
+        kernel.release().to_string_lossy(),
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn hash_text(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
+fn hash_number(text: &str) -> u64 {
+    let hash = blake3::hash(text.as_bytes());
+    u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("eight bytes"))
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
