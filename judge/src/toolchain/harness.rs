@@ -526,11 +526,19 @@ fn kotlin(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| kotlin_conversion(kind, &format!("arguments[{i}]")))
         .collect();
+    // Converted before the call, by the caller's own (kept) classes; the call only casts back.
+    let invoked: Vec<String> = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| format!("a[{i}] as {}", kotlin_type(kind)))
+        .collect();
     fill(
         KOTLIN,
         &[
             ("FUNCTION_NAME", &signature.name),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
+            ("INVOKE_ARGUMENTS", &invoked.join(", ")),
             ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )

@@ -132,9 +132,9 @@ fn build_and_run(
             ),
             command("./main", &[]),
         ),
-        // Debian's own Kotlin is years behind the language, so `.ci/run` installs none and
-        // CI goes without, as the function-form tests do.
-        LanguageId::Kotlin if present("kotlinc", false) => (
+        // Debian's Kotlin (1.3) is years behind the language, but it is what Programmers'
+        // callers are tested with, so `.ci/run` installs it.
+        LanguageId::Kotlin if present("kotlinc", true) => (
             command("kotlinc", &[&["-d", "."][..], &files].concat()),
             command("kotlin", &["-cp", ".", class.unwrap()]),
         ),
@@ -203,13 +203,15 @@ fn counting_file(id: LanguageId) -> (&'static str, &'static str) {
              vector<int> solution(const vector<string>& words, int k) {\n    \
              static int mine = 0;\n    return {++calls, ++mine};\n}\n",
         ),
-        // Only the instance is new per call in Kotlin: an `object`'s state is carried (see
-        // docs/function-form.md); no Kotlin compiler here to build a fresh-loader caller with.
+        // A top-level `var`, an `object`'s and a companion object's: static fields of classes
+        // the caller defines again for every call.
         LanguageId::Kotlin => (
             "Solution.kt",
-            "class Solution {\n    var mine = 0\n    \
-             fun solution(words: Array<String>, k: Int): IntArray {\n        \
-             mine++\n        return intArrayOf(mine, mine)\n    }\n}\n",
+            "var calls = 0\n\nobject Seen {\n    var count = 0\n}\n\nclass Solution {\n    \
+             companion object {\n        val shared = ArrayList<Int>()\n    }\n    var mine = 0\n    \
+             fun solution(words: Array<String>, k: Int): IntArray {\n        calls++\n        \
+             Seen.count++\n        shared.add(k)\n        mine++\n        \
+             return intArrayOf(calls * Seen.count * shared.size, mine)\n    }\n}\n",
         ),
         LanguageId::Rust => (
             "solution.rs",
