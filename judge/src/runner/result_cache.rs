@@ -24,7 +24,7 @@ use crate::judging::verdict::Verdict;
 use crate::judging::CaseResult;
 use crate::problem::{Problem, TestCase};
 use crate::report::record::{CacheRecord, CaseReport};
-use crate::sandbox::Containment;
+use crate::sandbox::{Containment, Sandbox};
 use crate::toolchain::Program;
 
 /// The most the kept results may take on disk.
@@ -53,7 +53,6 @@ pub struct ResultCache {
 }
 
 /// One file's results.
-#[derive(Default)]
 struct Kept {
     /// As read: given up when its problem's cache is dropped.
     read: HashMap<String, CaseReport>,
@@ -95,16 +94,22 @@ impl ResultCache {
         (problem, solution): (&Problem, &Path),
         (program, checker): (&Program, Option<&Program>),
         case: &TestCase,
-        containment: &dyn Fn() -> Option<Containment>,
+        sandbox: &Sandbox,
         judge: impl FnOnce() -> CaseResult,
     ) -> CaseResult {
-        let key = |held: Option<Containment>| self.key(problem, (program, checker), case, held?);
+        let key =
+            |held: Option<(Containment, _)>| self.key(problem, (program, checker), case, held?.0);
         let file = self.file_of(problem, solution);
-        // The containment is known once a slot has run a program: the first cases are kept
-        // under the key it gives after they ran.
-        let Some(key) = key(containment()) else {
+        // The containment is known once a slot has run a program. Where something is kept
+        // to be looked up, a probe learns it first; else the case is kept under the key it
+        // gives after the case ran.
+        let held = match self.holds_any(&file) {
+            true => sandbox.containment_probed(),
+            false => sandbox.containment(),
+        };
+        let Some(key) = key(held) else {
             let fresh = judge();
-            if let Some(key) = key(containment()) {
+            if let Some(key) = key(sandbox.containment()) {
                 self.keep_unless_near(file, key, &fresh, problem, program);
             }
             return fresh;
@@ -217,14 +222,24 @@ impl ResultCache {
         (self.dir).join(format!("{}-{}.json", &folder[..16], &solution[..16]))
     }
 
-    /// The result kept under `key` in `file`, reading the file the first time.
+    /// The result kept under `key` in `file`.
     fn kept(&self, file: &Path, key: &str) -> Option<CaseReport> {
+        self.with_file(file, |kept| kept.read.get(key).cloned())
+    }
+
+    /// Whether `file` holds any result to look up.
+    fn holds_any(&self, file: &Path) -> bool {
+        self.with_file(file, |kept| !kept.read.is_empty())
+    }
+
+    /// `what` of `file`'s results, reading the file the first time.
+    fn with_file<T>(&self, file: &Path, what: impl FnOnce(&Kept) -> T) -> T {
         let mut files = lock(&self.files);
-        let kept = files.entry(file.to_path_buf()).or_insert_with(|| Kept {
+        let kept = (files.entry(file.to_path_buf())).or_insert_with_key(|file| Kept {
             read: read(file),
             fresh: HashMap::new(),
         });
-        kept.read.get(key).cloned()
+        what(kept)
     }
 
     /// Keeps `result` for the next run, unless time or memory may have decided it (it is
@@ -241,7 +256,10 @@ impl ResultCache {
             return;
         }
         let mut files = lock(&self.files);
-        let kept = files.entry(file).or_default();
+        let kept = files.entry(file).or_insert_with_key(|file| Kept {
+            read: read(file),
+            fresh: HashMap::new(),
+        });
         kept.fresh.insert(key, CaseReport::of(result, 0));
     }
 

@@ -220,15 +220,11 @@ impl CaseJudge for ProcessJudge<'_> {
         let Some(cache) = self.cache else {
             return judge();
         };
-        let containment = || {
-            let sandbox = self.compiler.sandbox();
-            sandbox.containment_probed().map(|(held, _)| held)
-        };
         cache.judge(
             (problem, &ready.task.solution),
             (ready.program, ready.checker),
             case,
-            &containment,
+            self.compiler.sandbox(),
             judge,
         )
     }
