@@ -443,7 +443,11 @@ pub(super) fn where_groups_go_from(
         .lines()
         .filter_map(|line| line.trim().parse().ok())
         .collect();
-    if let Some(stranger) = pids.iter().find(|pid| !ours(**pid)) {
+    // The root of a cgroup namespace of its own (a container's `--cgroupns=private`) is the
+    // container's alone: its other processes (a shell that started the judge) move into the
+    // leaf with it. Elsewhere a stranger's group is left alone.
+    let namespace_root = relative.is_empty();
+    if let Some(stranger) = pids.iter().find(|pid| !ours(**pid) && !namespace_root) {
         return Err(format!(
             "cgroup v2: the group /{relative} holds process {stranger}, not the judge's: run \
              the judge in a group of its own (systemd-run --user --scope -p Delegate=yes)"
@@ -632,5 +636,23 @@ mod tests {
         std::fs::write(scope.join("cgroup.controllers"), "cpu").unwrap();
         let closed = where_groups_go_from(root.path(), OWN, "pids", OWNER, &ours).unwrap_err();
         assert!(closed.contains("not delegated"), "{closed}");
+    }
+
+    #[test]
+    fn the_root_of_a_cgroup_namespace_is_taken_over_with_the_shell_that_started_the_judge() {
+        let root = tempfile::tempdir().unwrap();
+        for (file, text) in [
+            ("cgroup.controllers", "memory pids"),
+            ("cgroup.subtree_control", ""),
+            ("cgroup.procs", "1\n100\n"),
+        ] {
+            std::fs::write(root.path().join(file), text).unwrap();
+        }
+        let (dir, v2, _) = where_groups_go_from(root.path(), "0::/\n", "pids", OWNER, &ours)
+            .expect("a container's own group");
+        assert!(v2 && dir == root.path());
+        let leaf = root.path().join("judge-100-leaf/cgroup.procs");
+        // The fake tree keeps the last pid written: the shell's and the judge's both were.
+        assert_eq!(std::fs::read_to_string(leaf).unwrap(), "100");
     }
 }
