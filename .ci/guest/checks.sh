@@ -30,12 +30,39 @@ expect() { # expect NAME WANTED GOT [DETAIL]
 echo "guest: $(uname -r), $(systemctl --version | head -1), $(stat -fc %T /sys/fs/cgroup)," \
   "user $(id -un), delegated: $(cat "/sys/fs/cgroup/user.slice/user-$(id -u).slice/user@$(id -u).service/cgroup.controllers" 2>/dev/null)"
 
+# The level in doctor.txt; its containment lines (or, without them, its end) are shown,
+# indented, to say why when the level is lower.
+shown_level() {
+  if grep -q '^Containment' doctor.txt; then
+    sed -n '/^Containment/,/^$/s/^/    /p' doctor.txt >&2
+  else
+    tail -n 5 doctor.txt | sed 's/^/    /' >&2
+  fi
+  sed -n 's/^Containment of a judged run: \([^ ]*\).*/\1/p' doctor.txt
+}
+
+# --- d. as root, in Docker (test.sh's second boot, with --root) -------------------------------
+# Root in a container with Docker's default seccomp profile and a private cgroup namespace,
+# the judge as the container's only process: the docs' `cgroup` level (the profile refuses
+# unshare to a root without CAP_SYS_ADMIN).
+if [ "$(id -u)" = 0 ]; then
+  systemctl start docker
+  docker import /opt/container.tar judge-guest-root >/dev/null
+  docker_level() {
+    docker run --rm --network none --cgroupns=private -e NO_COLOR=1 -v "$work:/repo" -w /repo \
+      -v "$judge:/usr/local/bin/judge:ro" judge-guest-root judge doctor >doctor.txt 2>&1 || true
+    shown_level
+  }
+  expect "doctor as root in Docker, default seccomp, --cgroupns=private" cgroup "$(docker_level)"
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+fi
+
 # --- a. the containment level doctor reports -------------------------------------------------
-# The doctor's containment lines are shown, indented, to say why when the level is lower.
 level() {
   "$@" doctor >doctor.txt 2>&1 || true
-  sed -n '/^Containment/,/^$/s/^/    /p' doctor.txt >&2
-  sed -n 's/^Containment of a judged run: \([^ ]*\).*/\1/p' doctor.txt
+  shown_level
 }
 expect "doctor, plain" cgroup+namespaces "$(level "$judge")"
 expect "doctor, in a delegated scope" cgroup+namespaces \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The guest checks from the host: builds (or reuses) the image, shares a copy of the
 # checkout's tracked files and its release judge with the guest, and runs checks.sh there
-# as the ordinary user. Build the judge first: cargo build --release -p judge.
+# as the ordinary user, then the Docker check as root. Build the judge first: cargo build --release -p judge.
 # Exit status: checks.sh's (0 when every check passed), or boot.sh's 124/125.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,4 +14,9 @@ trap 'rm -rf "$stage"' EXIT
 git ls-files -z | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$stage"
 install -D -m 0755 target/release/judge "$stage/target/release/judge"
 chmod -R a+rX "$stage"
-.ci/guest/boot.sh "$@" "$stage" 'bash .ci/guest/checks.sh'
+# The ordinary user's checks, then root's in Docker: a boot each, since root's session is
+# not the user's. Both run; the status is the first failure's.
+status=0
+.ci/guest/boot.sh "$@" "$stage" 'bash .ci/guest/checks.sh' || status=$?
+.ci/guest/boot.sh --root "$@" "$stage" 'bash .ci/guest/checks.sh' || [ "$status" != 0 ] || status=$?
+exit "$status"
