@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# = 2 ] || { sed -n '2,/^set/p' "$0" | sed '$d' >&2; exit 125; }
 host_dir=$(realpath "$1")
-image=$("$here/image.sh")
+image=$("$here/image.sh") || exit 125   # no image, and none can be built here
 
 # KVM only where a stock kernel boots on it (kvm_intel or kvm_amd); software emulation
 # (TCG) otherwise, 20-50 times slower but the same kernel, cgroups and sessions.

@@ -68,7 +68,8 @@ packages=(
   gcc g++ libc6-dev python3 procps psmisc                      # what the checks compile and use
   docker.io apparmor                                           # the check as root in Docker
 )
-log "root file system (mmdebstrap)"
+log "root file system (mmdebstrap; its log: $out/build.log)"
+# mmdebstrap and the packages' scripts say a great deal: kept in a log, shown when it fails.
 "${slow[@]}" mmdebstrap --mode=root --variant=apt --format=directory \
   --include="$(IFS=,; echo "${packages[*]}")" \
   --aptopt='APT::Install-Recommends "false"' \
@@ -77,7 +78,8 @@ log "root file system (mmdebstrap)"
   --customize-hook="'$here/inside/customize' \"\$1\"" \
   bookworm "$tmp/root" \
   "deb $mirror/debian bookworm main" "deb $mirror/debian bookworm-updates main" \
-  "deb $mirror/debian-security bookworm-security main" >&2
+  "deb $mirror/debian-security bookworm-security main" >"$tmp/build.log" 2>&1 ||
+  { tail -n 40 "$tmp/build.log" >&2; log "mmdebstrap failed"; exit 1; }
 
 # --- kernel, initrd and disk ------------------------------------------------------------------
 kernel=$(ls "$tmp"/root/boot/vmlinuz-* | sort -V | tail -1)
