@@ -42,18 +42,23 @@ shown_level() {
 }
 
 # --- d. as root, in Docker (test.sh's second boot, with --root) -------------------------------
-# Root in a container with Docker's default seccomp profile and a private cgroup namespace,
-# the judge as the container's only process: the docs' `cgroup` level (the profile refuses
-# unshare to a root without CAP_SYS_ADMIN).
+# Root in a container with a private cgroup namespace, the judge as its only process. An
+# unprivileged container gets the cgroup file system read-only and the default seccomp
+# profile refuses unshare: the lowest level, with doctor saying why. A privileged one: full.
 if [ "$(id -u)" = 0 ]; then
   systemctl start docker
   docker import /opt/container.tar judge-guest-root >/dev/null
   docker_level() {
-    docker run --rm --network none --cgroupns=private -e NO_COLOR=1 -v "$work:/repo" -w /repo \
+    docker run --rm "$@" --network none --cgroupns=private -e NO_COLOR=1 -v "$work:/repo" -w /repo \
       -v "$judge:/usr/local/bin/judge:ro" judge-guest-root judge doctor >doctor.txt 2>&1 || true
     shown_level
   }
-  expect "doctor as root in Docker, default seccomp, --cgroupns=private" cgroup "$(docker_level)"
+  level=$(docker_level)
+  if grep -q 'Read-only file system' doctor.txt; then said=", doctor says the cgroups are read-only"; else said=", doctor does not say why"; fi
+  expect "doctor as root in Docker, default seccomp, --cgroupns=private" \
+    "rlimits, doctor says the cgroups are read-only" "$level$said"
+  expect "doctor as root in Docker, --privileged --cgroupns=private" \
+    cgroup+namespaces "$(docker_level --privileged)"
   echo "$passed passed, $failed failed"
   [ "$failed" = 0 ]
   exit

@@ -76,8 +76,8 @@ fn advise(containment: &Containment) {
              systemd-run --user --scope -p Delegate=yes judge run"
         );
         println!(
-            "  Docker: docker run --cgroupns=private ... with the judge as the container's only \
-             process, or as root inside; Podman (rootless): podman run --cgroupns=private ..."
+            "  Docker: an unprivileged container has the cgroups read-only: docker run \
+             --privileged --cgroupns=private ..."
         );
         println!("  CI: run as root (the usual CI runner), or in a job container as above");
     }

@@ -480,6 +480,8 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
             .rsplit_once(") ")
             .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
         match parent {
+            // The judge may be pid 1 (a container's only process).
+            Some(parent) if parent == owner => return true,
             Some(parent) if parent > 1 => current = parent,
             _ => return false,
         }
