@@ -309,6 +309,12 @@ def main():
             runs.append(("judge, 4 shards + merge", 2, ["sh", "-c", script]))
             commands[name] = runs
             continue
+        if name == "repo":
+            # The same run with the result cache (off in every other row): an unchanged
+            # repository judged again, its sample of 5 % judged all the same.
+            unset = ["env", "-u", "JUDGE_NO_RESULT_CACHE"]
+            subprocess.run([*unset, JUDGE], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+            runs.append(("judge, unchanged (result cache)", 2, [*unset, JUDGE, "--jobs", "2", "--color", "never"]))
         for jobs in (1, 2):
             runs.append(("floor", jobs, [FLOOR, "-j", str(jobs), *floor_args]))
             runs.append(("judge", jobs, [JUDGE, "--root", judge_root, "--jobs", str(jobs), "--color", "never"]))

@@ -82,6 +82,18 @@ fn kept_file(repo: &Path) -> std::path::PathBuf {
     files[0].clone()
 }
 
+/// Changes the kept result of case `name` with `change`, as a stale or forged entry would be.
+fn edit_kept(repo: &Path, name: &str, change: impl Fn(&mut Value)) {
+    let file = kept_file(repo);
+    let mut kept: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    for result in kept["results"].as_object_mut().unwrap().values_mut() {
+        if result["name"] == name {
+            change(result);
+        }
+    }
+    std::fs::write(&file, serde_json::to_vec(&kept).unwrap()).unwrap();
+}
+
 #[test]
 fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it() {
     let repo = repository();
@@ -140,15 +152,10 @@ fn a_sample_that_disagrees_drops_the_kept_results_and_a_damaged_file_is_rewritte
     let repo = repository();
     run(repo.path(), 0);
     // A kept result that is not what a judging gives: a sample of every result finds it.
-    let file = kept_file(repo.path());
-    let mut kept: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    for result in kept["results"].as_object_mut().unwrap().values_mut() {
-        if result["name"] == "2" {
-            result["verdict"] = "WA".into();
-            result["verdict_text"] = "WA".into();
-        }
-    }
-    std::fs::write(&file, serde_json::to_vec(&kept).unwrap()).unwrap();
+    edit_kept(repo.path(), "2", |result| {
+        result["verdict"] = "WA".into();
+        result["verdict_text"] = "WA".into();
+    });
     let audited = run(repo.path(), 100);
     assert_eq!(
         cases(&audited),
@@ -193,15 +200,10 @@ fn a_sample_that_disagrees_drops_the_kept_results_and_a_damaged_file_is_rewritte
 fn a_result_near_its_limit_is_always_judged_again() {
     let repo = repository();
     run(repo.path(), 0);
-    let file = kept_file(repo.path());
-    let mut kept: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    for result in kept["results"].as_object_mut().unwrap().values_mut() {
-        if result["name"] == "3" {
-            // Baekjoon gives Python 3 × 1 s + 2 s: 4 s is within a quarter of it.
-            result["cpu_time_ms"] = 4000.0.into();
-        }
-    }
-    std::fs::write(&file, serde_json::to_vec(&kept).unwrap()).unwrap();
+    // Baekjoon gives Python 3 × 1 s + 2 s: 4 s is within a quarter of it.
+    edit_kept(repo.path(), "3", |result| {
+        result["cpu_time_ms"] = 4000.0.into()
+    });
     assert_eq!(
         cases(&run(repo.path(), 0)),
         [
