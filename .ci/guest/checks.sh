@@ -41,11 +41,15 @@ shown_level() {
   sed -n 's/^Containment of a judged run: \([^ ]*\).*/\1/p' doctor.txt
 }
 
-# --- d. as root, in Docker (test.sh's second boot, with --root) -------------------------------
+# --- d. as root, plainly and in Docker (test.sh's second boot, with --root) ---------------
 # Root in a container with a private cgroup namespace, the judge as its only process. An
 # unprivileged container gets the cgroup file system read-only and the default seccomp
 # profile refuses unshare: the lowest level, with doctor saying why. A privileged one: full.
 if [ "$(id -u)" = 0 ]; then
+  # Root in a login session first: its session's group is shared, so the judge asks the
+  # system's systemd for a scope of its own.
+  "$judge" doctor >doctor.txt 2>&1 || true
+  expect "doctor as root in a login session" cgroup+namespaces "$(shown_level)"
   systemctl start docker
   docker import /opt/container.tar judge-guest-root >/dev/null
   docker_level() {
