@@ -155,16 +155,18 @@ impl HumanReporter {
         }
     }
 
-    /// The case's row: verdict, name, CPU time, peak memory.
+    /// The case's row: verdict, name, CPU time, peak memory, and `cached` at its end where
+    /// an earlier run's result was reused (the columns stay where scripts read them).
     fn row(&mut self, result: &CaseResult) {
         let width = self.current.as_ref().map_or(0, |c| c.name_width);
         let style = verdict_style(result.verdict);
         self.line(format_args!(
-            "  {style}{:<VERDICT_WIDTH$}{style:#} {:<width$} {:>6} ms {:>10}",
+            "  {style}{:<VERDICT_WIDTH$}{style:#} {:<width$} {:>6} ms {:>10}{DIM}{}{DIM:#}",
             verdict_text(result),
             result.name,
             result.cpu_time.as_millis(),
             format_bytes(result.peak_memory_bytes),
+            if result.cached { "  cached" } else { "" },
         ));
     }
 }
@@ -188,17 +190,8 @@ fn verdict_style(verdict: Verdict) -> Style {
     }
 }
 
-/// The verdict as a case's row says it: confirmed by a re-run, or kept from an earlier run.
+/// The verdict, and whether a re-run alone confirmed it.
 fn verdict_text(result: &CaseResult) -> String {
-    match result.cached {
-        true => format!("{} (cached)", result.verdict),
-        false => failure_text(result),
-    }
-}
-
-/// The verdict as the table of failures says it (the same in a run and in its shards merged,
-/// whichever of them reused it).
-fn failure_text(result: &CaseResult) -> String {
     match result.confirmed {
         true => format!("{} (confirmed)", result.verdict),
         false => result.verdict.to_string(),
@@ -302,7 +295,7 @@ impl Reporter for HumanReporter {
             }
             return;
         };
-        self.failed(problem, failure_text(result), Some(&result.name));
+        self.failed(problem, verdict_text(result), Some(&result.name));
         if self.detail == Detail::Quiet {
             let style = verdict_style(result.verdict);
             self.line(format_args!(
@@ -459,48 +452,7 @@ impl Reporter for HumanReporter {
             self.write(rows.as_bytes());
             self.line(format_args!(""));
         }
-        let mut parts = vec![format!(
-            "{}, {}: {}",
-            plural(summary.problems, "problem"),
-            plural(summary.tally.cases, "case"),
-            if summary.tally.cases == 0 {
-                "none run".to_owned()
-            } else {
-                counts(&summary.tally)
-            }
-        )];
-        if summary.compile_errors > 0 {
-            parts.push(format!("{} CE", summary.compile_errors));
-        }
-        if summary.errors > 0 {
-            parts.push(plural(summary.errors, "error"));
-        }
-        if summary.skipped > 0 {
-            parts.push(format!("{} skipped after a failure", summary.skipped));
-        }
-        if let Some(signal) = summary.interrupted {
-            parts.push(format!(
-                "stopped by {}: {} not finished",
-                crate::sandbox::Termination::Signaled(signal),
-                plural(summary.not_finished, "case"),
-            ));
-        }
-        parts.push(format!(
-            "compiled {}, cached {}",
-            summary.compiled, summary.cached
-        ));
-        if let Some(cache) = summary
-            .result_cache
-            .as_ref()
-            .filter(|c| c.reused + c.sampled > 0)
-        {
-            parts.push(format!(
-                "{} kept, {} of them judged again (sample seed {})",
-                plural(cache.reused + cache.sampled, "result"),
-                cache.sampled,
-                cache.seed
-            ));
-        }
+        let mut parts = summary_parts(summary);
         parts.push(format!("{:.2} s", summary.wall_time.as_secs_f64()));
         self.line(format_args!(
             "{style}Summary{style:#}: {}",
@@ -522,6 +474,53 @@ impl Reporter for HumanReporter {
         }
         let _ = self.out.flush();
     }
+}
+
+/// The summary line's parts before its time: the counts, the stop, the builds, the cache.
+fn summary_parts(summary: &RunSummary) -> Vec<String> {
+    let mut parts = vec![format!(
+        "{}, {}: {}",
+        plural(summary.problems, "problem"),
+        plural(summary.tally.cases, "case"),
+        if summary.tally.cases == 0 {
+            "none run".to_owned()
+        } else {
+            counts(&summary.tally)
+        }
+    )];
+    if summary.compile_errors > 0 {
+        parts.push(format!("{} CE", summary.compile_errors));
+    }
+    if summary.errors > 0 {
+        parts.push(plural(summary.errors, "error"));
+    }
+    if summary.skipped > 0 {
+        parts.push(format!("{} skipped after a failure", summary.skipped));
+    }
+    if let Some(signal) = summary.interrupted {
+        parts.push(format!(
+            "stopped by {}: {} not finished",
+            crate::sandbox::Termination::Signaled(signal),
+            plural(summary.not_finished, "case"),
+        ));
+    }
+    parts.push(format!(
+        "compiled {}, cached {}",
+        summary.compiled, summary.cached
+    ));
+    if let Some(cache) = summary
+        .result_cache
+        .as_ref()
+        .filter(|c| c.reused + c.sampled > 0)
+    {
+        parts.push(format!(
+            "{} kept, {} of them judged again (sample seed {})",
+            plural(cache.reused + cache.sampled, "result"),
+            cache.sampled,
+            cache.seed
+        ));
+    }
+    parts
 }
 
 /// A diff as indented lines, `-` for `old` and `+` for `new`, coloured (the stream drops the

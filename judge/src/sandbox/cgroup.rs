@@ -437,6 +437,19 @@ pub(super) fn where_groups_go_from(
              (not delegated)"
         ));
     }
+    take_over(&dir, &relative, controller, &leaf, ours)?;
+    Ok((dir, true, "cgroup v2, delegated to this judge"))
+}
+
+/// Takes the delegated group `dir` (`/relative`) over: its processes move into the leaf
+/// `leaf`, and `controller` is turned on for its children; why not, where it cannot be.
+fn take_over(
+    dir: &Path,
+    relative: &str,
+    controller: &str,
+    leaf: &str,
+    ours: &dyn Fn(u32) -> bool,
+) -> Result<(), String> {
     let processes = std::fs::read_to_string(dir.join("cgroup.procs"))
         .map_err(|error| format!("cgroup v2: /{relative}: {error}"))?;
     let pids: Vec<u32> = processes
@@ -453,7 +466,7 @@ pub(super) fn where_groups_go_from(
              the judge in a group of its own (systemd-run --user --scope -p Delegate=yes)"
         ));
     }
-    let leaf_dir = dir.join(&leaf);
+    let leaf_dir = dir.join(leaf);
     let taken = (|| -> std::io::Result<()> {
         match std::fs::create_dir(&leaf_dir) {
             Err(error) if error.kind() != std::io::ErrorKind::AlreadyExists => return Err(error),
@@ -465,7 +478,7 @@ pub(super) fn where_groups_go_from(
         std::fs::write(dir.join("cgroup.subtree_control"), format!("+{controller}"))
     })();
     taken.map_err(|error| format!("cgroup v2: /{relative} cannot be taken over: {error}"))?;
-    Ok((dir, true, "cgroup v2, delegated to this judge"))
+    Ok(())
 }
 
 /// Whether `pid` is the judge `owner` or one of its descendants.
