@@ -171,13 +171,6 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
             ),
         ));
     }
-    let extra = description.input_pattern.path(count + 1);
-    if count > 0 && dir.join(&extra).is_file() {
-        return Err(at(
-            count_line,
-            format!("<test-count> is {count}, but the package also holds `{extra}`"),
-        ));
-    }
     let mut cases = Vec::with_capacity(count);
     for (index, test) in description.tests.iter().enumerate() {
         let number = index + 1;
@@ -215,6 +208,13 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
             validator_args: Vec::new(),
             compare: None,
         });
+    }
+    let extra = description.input_pattern.path(count + 1);
+    if count > 0 && dir.join(&extra).is_file() {
+        return Err(at(
+            count_line,
+            format!("<test-count> is {count}, but the package also holds `{extra}`"),
+        ));
     }
     if cases.is_empty() {
         return Err(at(count_line, "the testset has no tests".to_owned()));
