@@ -146,7 +146,19 @@ impl<'a, 'input> Reader<'a, 'input> {
                 .filter(|name| !name.is_empty())
                 .map(|name| (name.to_owned(), self.line(judging)))
         };
+        if let Some(count) = judging.attribute("run-count").filter(|count| *count != "1") {
+            return Err(self.fault(
+                judging,
+                format!("run-count=\"{count}\": run-twice problems are not supported yet"),
+            ));
+        }
         let assets = self.child(root, "assets");
+        if let Some(interactor) = assets.and_then(|assets| self.child(assets, "interactor")) {
+            return Err(self.fault(
+                interactor,
+                "<interactor>: interactive problems are not supported yet",
+            ));
+        }
         let checker = match assets.and_then(|assets| self.child(assets, "checker")) {
             Some(checker) => {
                 if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
@@ -311,6 +323,22 @@ mod tests {
             .to_string();
         assert!(error.starts_with("problem.xml: line "), "{error}");
         assert!(error.contains("not well-formed XML"), "{error}");
+        let interactive = SMALL.replace("<solutions>", "<interactor/><solutions>");
+        let error = parse(Path::new("problem.xml"), &interactive)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 27: <interactor>: interactive"),
+            "{error}"
+        );
+        let twice = SMALL.replace("output-file=", "run-count=\"2\" output-file=");
+        let error = parse(Path::new("problem.xml"), &twice)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 7: run-count=\"2\": run-twice"),
+            "{error}"
+        );
         let no_number = SMALL.replace("tests/%02d.a", "tests/answer.a");
         let error = parse(Path::new("problem.xml"), &no_number)
             .unwrap_err()
