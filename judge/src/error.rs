@@ -184,7 +184,7 @@ pub enum Error {
         suggestion: Option<String>,
     },
     /// A folder named as a problem holds none of a problem's files.
-    #[error("{}: not a problem folder: it holds none of problem.toml, problem.yaml, tests/ or data/", path.display())]
+    #[error("{}: not a problem folder: it holds none of problem.toml, problem.yaml, problem.xml, tests/ or data/", path.display())]
     NotAProblem {
         /// The folder.
         path: PathBuf,

@@ -262,10 +262,15 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     };
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
     refuse_json_unless_spoken(&global, &command)?;
-    // Judging a package needs no repository: a Kattis package can be anywhere.
+    // Judging a package needs no repository: a Kattis or Polygon package can be anywhere,
+    // and `list` run inside one lists it.
     let judges_packages = matches!(
         command,
-        Command::Run(_) | Command::Verify(_) | Command::Check(_) | Command::Merge(_)
+        Command::Run(_)
+            | Command::Verify(_)
+            | Command::Check(_)
+            | Command::Merge(_)
+            | Command::List(_)
     );
     let repository = match Repository::find(&start) {
         Ok(repository) => repository,

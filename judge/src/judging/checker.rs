@@ -110,10 +110,24 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         (Protocol::Testlib, Termination::Exited(1)) => {
             Judgement::Wrong(with_default(stderr, "wrong answer"))
         }
-        (Protocol::Testlib, Termination::Exited(2)) => Judgement::Wrong(format!(
+        // testlib's `_pe`, and `_dirt` (extra output after an accepted answer, which testlib
+        // itself reports as a presentation error): both are wrong answers here.
+        (Protocol::Testlib, Termination::Exited(2 | 4)) => Judgement::Wrong(format!(
             "presentation error: {}",
             with_default(stderr, "bad format")
         )),
+        (Protocol::Testlib, Termination::Exited(3)) => Judgement::Fault(format!(
+            "checker failed (exit 3){}",
+            if stderr.is_empty() {
+                String::new()
+            } else {
+                format!(": {stderr}")
+            }
+        )),
+        // `_points`: accepted, its points kept as the case's score.
+        (Protocol::Testlib, Termination::Exited(7)) => {
+            Judgement::Accepted(testlib_points(&stderr).map(ValidatorScore::Score))
+        }
         (Protocol::Kattis, Termination::Exited(42)) if spec.reads_scores => {
             match validator_score(feedback) {
                 Ok(score) => Judgement::Accepted(score),
@@ -144,6 +158,16 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             }
         )),
     }
+}
+
+/// The points a testlib checker's `quitp` gave: the number after `points` in its message.
+fn testlib_points(message: &str) -> Option<f64> {
+    let rest = message.strip_prefix("points").unwrap_or(message);
+    rest.split_whitespace()
+        .next()?
+        .parse::<f64>()
+        .ok()
+        .filter(|points| points.is_finite() && *points >= 0.0)
 }
 
 const SCORE_FILE: &str = "score.txt";
@@ -225,6 +249,14 @@ pub fn build_own_program(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn testlib_points_are_the_number_its_message_starts_with() {
+        assert_eq!(testlib_points("points 7.5 most of it"), Some(7.5));
+        assert_eq!(testlib_points("12"), Some(12.0));
+        assert_eq!(testlib_points("points well done"), None);
+        assert_eq!(testlib_points(""), None);
+    }
 
     #[test]
     fn a_validator_score_is_one_non_negative_number_in_one_file() {

@@ -22,8 +22,8 @@ pub const CHECKER_LIMITS: Limits = Limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
-    /// `checker input output answer`; exit 0 accepted, 1 wrong answer, 2 presentation error,
-    /// 3 checker failure.
+    /// `checker input output answer`; exit 0 accepted, 1 wrong answer, 2 presentation error
+    /// and 4 (testlib's "dirt") wrong answers, 3 checker failure, 7 accepted with points.
     Testlib,
     /// `validator input answer feedback_dir [flags] < output`; exit 42 accepted, 43 wrong
     /// answer; the reason in `feedback_dir/judgemessage.txt`.

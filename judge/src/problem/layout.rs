@@ -1,6 +1,6 @@
 //! Every file and folder name of a repository and of a problem, in one place: our problem
 //! folders (`problem.toml`, `tests/`, the recipe and its provenance) and the Kattis package
-//! format (`problem.yaml`, `data/`, `submissions/`, ...). Code that reads or writes one of
+//! format (`problem.yaml`, `data/`, `submissions/`, ...) and Polygon's (`problem.xml`). Code that reads or writes one of
 //! them names it from here.
 
 /// The repository's folder of problems, one folder each.
@@ -66,6 +66,10 @@ pub const INVALID_OUTPUT_DIR: &str = "invalid_output";
 pub const VALID_OUTPUT_DIR: &str = "valid_output";
 /// Files added to every submission, per language: `include/<language code>/`.
 pub const INCLUDE_DIR: &str = "include";
+/// A Codeforces Polygon package's description.
+pub const POLYGON_FILE: &str = "problem.xml";
+/// A Polygon package's folder of resources and programs (its `testlib.h`).
+pub const POLYGON_FILES_DIR: &str = "files";
 /// A package's submissions, in one folder per verdict they promise.
 pub const SUBMISSIONS_DIR: &str = "submissions";
 /// The folder of submissions that must be accepted.

@@ -1,5 +1,5 @@
-//! A problem: its model and its cases, and everything read from a problem folder or a
-//! Kattis package to make one: `problem.toml` (every key optional, defaults from the judge
+//! A problem: its model and its cases, and everything read from a problem folder, a
+//! Kattis package or a Polygon package to make one: `problem.toml` (every key optional, defaults from the judge
 //! profile), the cases found on disk, the recipe and provenance of generated cases, and the
 //! names of it all (`layout`).
 
@@ -11,6 +11,7 @@ pub mod kattis;
 pub(crate) mod layout;
 mod metadata;
 pub(crate) mod natural_order;
+pub mod polygon;
 pub(crate) mod profile;
 pub mod provenance;
 pub mod recipe;
@@ -122,6 +123,10 @@ impl Problem {
         let mut sources = Sources::read(program)?;
         if let Some(folder) = program.parent().filter(|_| program.is_file()) {
             sources = sources.with_local_headers(folder)?;
+        }
+        if polygon::is_package(&self.dir) {
+            // A Polygon package keeps its `testlib.h` in `files/`, wherever the program is.
+            sources = sources.with_local_headers(&self.dir.join(layout::POLYGON_FILES_DIR))?;
         }
         Ok(match &self.package {
             Some(package) => package.constants.apply_to(sources),

@@ -6,9 +6,11 @@ use std::cmp::Ordering;
 use std::path::{Component, Path, PathBuf};
 
 use super::cases::find_cases;
-use super::layout::{CASE_DIRS, METADATA_FILE, PACKAGE_FILE, PROBLEMS_DIR, SOLUTIONS_DIR};
+use super::layout::{
+    CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR, SOLUTIONS_DIR,
+};
 use super::natural_order::natural_cmp;
-use super::{kattis, Problem};
+use super::{kattis, polygon, Problem};
 use crate::error::{CorpusFault, Error, Result};
 
 /// The repository the judge works in.
@@ -98,7 +100,7 @@ impl Repository {
     pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
         if self.standalone {
             // Outside a repository the one problem is the package the judge was started in.
-            if kattis::is_package(&self.root) {
+            if kattis::is_package(&self.root) || polygon::is_package(&self.root) {
                 return Ok(vec![Ok(self.root.clone())]);
             }
             return Err(Error::NoRoot {
@@ -174,6 +176,10 @@ impl Repository {
     /// Loads a problem folder: metadata and cases.
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
         let mut problem = self.load_metadata(dir)?;
+        if polygon::is_package(dir) {
+            // Its description names every case: they were read with it.
+            return Ok(problem);
+        }
         problem.cases = match &problem.package {
             Some(_) => kattis::find_cases(&problem)?,
             None => find_cases(dir)?,
@@ -186,7 +192,8 @@ impl Repository {
     }
 
     /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
-    /// A Kattis package is read from its `problem.yaml`.
+    /// A Kattis package is read from its `problem.yaml`; a Polygon package from its
+    /// `problem.xml`, with its cases.
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
         // `judge verify .` names the package by its folder, as any other path would.
         let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
@@ -196,6 +203,9 @@ impl Repository {
             .unwrap_or_default();
         if kattis::is_package(dir) {
             return kattis::load_package(dir, id.to_owned());
+        }
+        if polygon::is_package(dir) {
+            return polygon::load_package(dir, id.to_owned());
         }
         Problem::load(dir, self.default_solution(id))
     }
@@ -224,10 +234,11 @@ fn closest(name: &str, known: &[String]) -> Option<String> {
         .map(|(_, candidate)| candidate.clone())
 }
 
-/// A folder the judge can read as a problem: ours, or a Kattis package.
+/// A folder the judge can read as a problem: ours, a Kattis package or a Polygon package.
 fn is_problem_dir(dir: &Path) -> bool {
     dir.join(METADATA_FILE).is_file()
         || dir.join(PACKAGE_FILE).is_file()
+        || dir.join(POLYGON_FILE).is_file()
         || CASE_DIRS.iter().any(|case_dir| dir.join(case_dir).is_dir())
 }
 

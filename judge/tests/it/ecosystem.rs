@@ -214,7 +214,7 @@ fn testlib_checker_accepts_any_right_answer_and_a_broken_checker_is_a_judge_erro
         .code(1)
         .stdout(predicate::str::contains("JE"))
         .stdout(predicate::str::contains(
-            "checker ended with exit 7, which its protocol does not allow",
+            "checker ended with exit 5, which its protocol does not allow",
         ))
         .stdout(predicate::str::contains(" WA ").not());
 }

@@ -15,6 +15,7 @@ mod interactive;
 mod isolation;
 mod kattis;
 mod kattis_programs;
+mod polygon;
 mod properties;
 mod reports;
 mod result_cache;

@@ -1,0 +1,244 @@
+//! Codeforces Polygon packages: a folder holding `problem.xml`, judged where it lies as a
+//! Kattis package is. `problem_xml` reads the description; this module makes the problem:
+//! the `tests` testset's limits and cases, its file I/O, the testlib checker built from the
+//! package's own source (with the package's `files/testlib.h`), and the `main` solution.
+
+mod pattern;
+mod problem_xml;
+
+use std::path::{Component, Path};
+
+use crate::error::{Error, Result};
+use crate::problem::checker_spec::{Mode, CHECKER_LIMITS};
+use crate::problem::layout::{METADATA_FILE, POLYGON_FILE, SAMPLE_GROUPS};
+use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
+use crate::toolchain::language::LanguageId;
+use crate::toolchain::Limits;
+
+use problem_xml::{Description, SourceRef};
+
+/// Standard output kept per case, as for our problems.
+const OUTPUT_BYTES: u64 = 64 << 20;
+
+/// Whether `dir` is a Polygon package rather than one of our problem folders.
+pub fn is_package(dir: &Path) -> bool {
+    dir.join(POLYGON_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
+}
+
+/// Loads a package: its description, checked against the files it names, and its cases.
+pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
+    let path = dir.join(POLYGON_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|error| Error::io(&path, error))?;
+    let description = problem_xml::parse(&path, &text)?;
+    problem_of(dir, &path, id, description)
+}
+
+fn problem_of(dir: &Path, xml: &Path, id: String, description: Description) -> Result<Problem> {
+    let at = |line: usize, message: String| Error::parse(xml, Some(line), message);
+    let file_io = |file: &Option<(String, usize)>| -> Result<Option<String>> {
+        match file {
+            Some((name, _)) if FileIo::is_plain_name(name) => Ok(Some(name.clone())),
+            Some((name, line)) => Err(at(
+                *line,
+                format!("<judging>: `{name}` is not a plain file name in the program's folder"),
+            )),
+            None => Ok(None),
+        }
+    };
+    let files = FileIo {
+        input: file_io(&description.input_file)?,
+        output: file_io(&description.output_file)?,
+    };
+    let checker_source = description.checker.as_ref().ok_or_else(|| {
+        at(
+            description.assets_line,
+            "no <checker> in <assets>: a Polygon package always has one".to_owned(),
+        )
+    })?;
+    let checker = CheckerSpec {
+        source: program_file(dir, xml, checker_source, "checker")?,
+        protocol: Protocol::Testlib,
+        flags: Vec::new(),
+        reads_scores: false,
+        limits: CHECKER_LIMITS,
+        mode: Mode::AFTER_RUN,
+    };
+    let solution = match &description.main_solution {
+        Some(main) => program_file(dir, xml, main, "main solution")?,
+        // `--solution` may still name one; without it the run says none was found.
+        None => dir.join("solutions").join("main"),
+    };
+    let memory_bytes = description.memory_bytes;
+    let limits = Limits {
+        cpu_time: std::time::Duration::from_millis(description.time_limit_ms),
+        memory_bytes,
+        output_bytes: OUTPUT_BYTES,
+        // Codeforces gives the stack the whole memory limit.
+        stack_bytes: memory_bytes,
+        decided_at: None,
+    };
+    let profile = Profile::Codeforces;
+    Ok(Problem {
+        name: description.name.clone().unwrap_or_else(|| id.clone()),
+        source_url: None,
+        submit_url: None,
+        picture: Default::default(),
+        java_class: None,
+        profile,
+        solution,
+        limits,
+        compare: profile.compare(),
+        checker: Some(checker),
+        cases: cases(dir, xml, &description)?,
+        subtasks: Vec::new(),
+        scoring: None,
+        dir: dir.to_path_buf(),
+        id,
+        function: None,
+        validator_args: Default::default(),
+        files,
+        package: None,
+    })
+}
+
+/// The file of a program `problem.xml` names: inside the package, present, of a type this
+/// judge builds.
+fn program_file(
+    dir: &Path,
+    xml: &Path,
+    source: &SourceRef,
+    what: &str,
+) -> Result<std::path::PathBuf> {
+    let at = |message: String| Error::parse(xml, Some(source.line), message);
+    if language_of(&source.kind).is_none() {
+        return Err(at(format!(
+            "the {what}'s source type `{}` is not one this judge builds \
+             (c.*, cpp.*, java*, kotlin*, python.*, pypy*, rust*, go*, csharp*, js*)",
+            source.kind
+        )));
+    }
+    let inside = Path::new(&source.path)
+        .components()
+        .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+    if !inside {
+        return Err(at(format!(
+            "the {what}'s source `{}` leaves the package folder",
+            source.path
+        )));
+    }
+    let path = dir.join(&source.path);
+    if !path.is_file() {
+        return Err(at(format!(
+            "the {what}'s source `{}` is not in the package",
+            source.path
+        )));
+    }
+    Ok(path)
+}
+
+/// The language of a Polygon source type (`cpp.g++17`, `python.3`, `java11`), by its family.
+fn language_of(kind: &str) -> Option<LanguageId> {
+    let family = kind.split('.').next().unwrap_or_default();
+    let family = family.trim_end_matches(|c: char| c.is_ascii_digit());
+    Some(match family {
+        "c" => LanguageId::C,
+        "cpp" => LanguageId::Cpp,
+        "java" => LanguageId::Java,
+        "kotlin" => LanguageId::Kotlin,
+        "python" if kind.ends_with('2') => LanguageId::Python2,
+        "python" | "pypy" => LanguageId::Python3,
+        "rust" => LanguageId::Rust,
+        "go" => LanguageId::Go,
+        "csharp" => LanguageId::CSharp,
+        "js" => LanguageId::JavaScript,
+        _ => return None,
+    })
+}
+
+/// The testset's cases, numbered 1 to `test-count`, each named by its number as the input
+/// pattern writes it (`01`), a sample's below `sample/` (`sample/01`). Every input and
+/// answer must be in the package: a test count that the files or the `<tests>` list do not
+/// match is an error, and so is a generated test whose files were not kept.
+fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCase>> {
+    let (count, count_line) = description.test_count;
+    let at = |line: usize, message: String| Error::parse(xml, Some(line), message);
+    if description.tests.len() != count {
+        return Err(at(
+            count_line,
+            format!(
+                "<test-count> is {count}, but <tests> lists {} tests",
+                description.tests.len()
+            ),
+        ));
+    }
+    let mut cases = Vec::with_capacity(count);
+    for (index, test) in description.tests.iter().enumerate() {
+        let number = index + 1;
+        let input = description.input_pattern.path(number);
+        let answer = description.answer_pattern.path(number);
+        for file in [&input, &answer] {
+            if dir.join(file).is_file() {
+                continue;
+            }
+            let why = match &test.generated {
+                Some(command) if file == &input => format!(
+                    "it is generated (`{command}`), and making tests from their generators \
+                     is not supported yet"
+                ),
+                _ if file == &answer => {
+                    "making answers with the main solution is not supported yet".to_owned()
+                }
+                _ => "it is a manual test".to_owned(),
+            };
+            return Err(at(
+                test.line,
+                format!("test {number}: `{file}` is not in the package: {why}"),
+            ));
+        }
+        let shown = description.input_pattern.number(number);
+        let name = if test.sample {
+            format!("{}/{shown}", SAMPLE_GROUPS[0])
+        } else {
+            shown
+        };
+        cases.push(TestCase {
+            name,
+            input: dir.join(input),
+            expected: dir.join(answer),
+            validator_args: Vec::new(),
+            compare: None,
+        });
+    }
+    let extra = description.input_pattern.path(count + 1);
+    if count > 0 && dir.join(&extra).is_file() {
+        return Err(at(
+            count_line,
+            format!("<test-count> is {count}, but the package also holds `{extra}`"),
+        ));
+    }
+    if cases.is_empty() {
+        return Err(at(count_line, "the testset has no tests".to_owned()));
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_types_are_told_by_their_family() {
+        assert_eq!(language_of("cpp.g++17"), Some(LanguageId::Cpp));
+        assert_eq!(
+            language_of("cpp.msys2-mingw64-9-g++17"),
+            Some(LanguageId::Cpp)
+        );
+        assert_eq!(language_of("c.gcc"), Some(LanguageId::C));
+        assert_eq!(language_of("java11"), Some(LanguageId::Java));
+        assert_eq!(language_of("python.3"), Some(LanguageId::Python3));
+        assert_eq!(language_of("python.2"), Some(LanguageId::Python2));
+        assert_eq!(language_of("python.pypy3"), Some(LanguageId::Python3));
+        assert_eq!(language_of("pascal.fpc"), None);
+        assert_eq!(language_of("delphi.7"), None);
+    }
+}

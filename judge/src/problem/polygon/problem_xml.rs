@@ -1,0 +1,348 @@
+//! `problem.xml` as this judge reads it: the `tests` testset's limits, patterns and tests,
+//! the file I/O of `<judging>`, the name, the checker and the main solution. Every value
+//! read keeps its line, so that a fault names it.
+
+use std::path::Path;
+
+use roxmltree::{Document, Node};
+
+use super::pattern::PathPattern;
+use crate::error::{Error, Result};
+
+/// A program of the package: its source file and Polygon's type for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SourceRef {
+    /// Relative to the package.
+    pub path: String,
+    /// Polygon's type: `cpp.g++17`, `python.3`, ...
+    pub kind: String,
+    /// The line of its `<source>`.
+    pub line: usize,
+}
+
+/// One `<test>` of the testset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TestEntry {
+    /// `sample="true"`: shown in the statement.
+    pub sample: bool,
+    /// `method="generated"`: the generator's command line.
+    pub generated: Option<String>,
+    /// The line of its `<test>`.
+    pub line: usize,
+}
+
+/// What the judge takes from `problem.xml`.
+#[derive(Debug, Clone)]
+pub(super) struct Description {
+    pub name: Option<String>,
+    pub input_file: Option<(String, usize)>,
+    pub output_file: Option<(String, usize)>,
+    pub time_limit_ms: u64,
+    pub memory_bytes: u64,
+    pub test_count: (usize, usize),
+    pub input_pattern: PathPattern,
+    pub answer_pattern: PathPattern,
+    pub tests: Vec<TestEntry>,
+    pub checker: Option<SourceRef>,
+    /// The line of `<assets>`, or of the root when there is none.
+    pub assets_line: usize,
+    pub main_solution: Option<SourceRef>,
+}
+
+/// Reads the text of `path`.
+pub(super) fn parse(path: &Path, text: &str) -> Result<Description> {
+    let document = Document::parse(text).map_err(|error| {
+        Error::parse(
+            path,
+            Some(error.pos().row as usize),
+            format!("not well-formed XML: {error}"),
+        )
+    })?;
+    let reader = Reader {
+        path,
+        document: &document,
+    };
+    reader.description()
+}
+
+struct Reader<'a, 'input> {
+    path: &'a Path,
+    document: &'a Document<'input>,
+}
+
+impl<'a, 'input> Reader<'a, 'input> {
+    fn line(&self, node: Node) -> usize {
+        self.document.text_pos_at(node.range().start).row as usize
+    }
+
+    fn fault(&self, node: Node, message: impl Into<String>) -> Error {
+        Error::parse(self.path, Some(self.line(node)), message)
+    }
+
+    fn child<'n>(&self, node: Node<'n, 'input>, tag: &str) -> Option<Node<'n, 'input>> {
+        node.children().find(|child| child.has_tag_name(tag))
+    }
+
+    fn required<'n>(&self, node: Node<'n, 'input>, tag: &str) -> Result<Node<'n, 'input>> {
+        self.child(node, tag)
+            .ok_or_else(|| self.fault(node, format!("<{}> has no <{tag}>", node.tag_name().name())))
+    }
+
+    fn number(&self, node: Node, what: &str) -> Result<u64> {
+        let text = node.text().unwrap_or_default().trim();
+        text.parse::<u64>()
+            .map_err(|_| self.fault(node, format!("<{what}> `{text}` is not a whole number")))
+    }
+
+    fn description(&self) -> Result<Description> {
+        let root = self.document.root_element();
+        if !root.has_tag_name("problem") {
+            return Err(self.fault(root, "the root element is not <problem>"));
+        }
+        let judging = self.required(root, "judging")?;
+        let testset = judging
+            .children()
+            .find(|node| node.has_tag_name("testset") && node.attribute("name") == Some("tests"))
+            .ok_or_else(|| self.fault(judging, "<judging> has no <testset name=\"tests\">"))?;
+        let time = self.required(testset, "time-limit")?;
+        let time_limit_ms = self.number(time, "time-limit")?;
+        if !(1..=3_600_000).contains(&time_limit_ms) {
+            return Err(self.fault(
+                time,
+                format!("<time-limit> {time_limit_ms} ms is not from 1 to 3600000"),
+            ));
+        }
+        let memory = self.required(testset, "memory-limit")?;
+        let memory_bytes = self.number(memory, "memory-limit")?;
+        if !(1 << 20..=1 << 40).contains(&memory_bytes) {
+            return Err(self.fault(
+                memory,
+                format!("<memory-limit> {memory_bytes} bytes is not from 1 MiB to 1 TiB"),
+            ));
+        }
+        let count = self.required(testset, "test-count")?;
+        let test_count = (self.number(count, "test-count")? as usize, self.line(count));
+        let pattern = |tag: &str| -> Result<PathPattern> {
+            let node = self.required(testset, tag)?;
+            PathPattern::parse(node.text().unwrap_or_default())
+                .map_err(|message| self.fault(node, format!("<{tag}>: {message}")))
+        };
+        let input_pattern = pattern("input-path-pattern")?;
+        let answer_pattern = pattern("answer-path-pattern")?;
+        let tests_node = self.child(testset, "tests");
+        let tests = tests_node
+            .into_iter()
+            .flat_map(|tests| tests.children().filter(|node| node.has_tag_name("test")))
+            .map(|test| TestEntry {
+                sample: test.attribute("sample") == Some("true"),
+                generated: (test.attribute("method") == Some("generated"))
+                    .then(|| test.attribute("cmd").unwrap_or_default().to_owned()),
+                line: self.line(test),
+            })
+            .collect();
+        let file = |attribute: &str| {
+            judging
+                .attribute(attribute)
+                .filter(|name| !name.is_empty())
+                .map(|name| (name.to_owned(), self.line(judging)))
+        };
+        if let Some(count) = judging.attribute("run-count").filter(|count| *count != "1") {
+            return Err(self.fault(
+                judging,
+                format!("run-count=\"{count}\": run-twice problems are not supported yet"),
+            ));
+        }
+        let assets = self.child(root, "assets");
+        if let Some(interactor) = assets.and_then(|assets| self.child(assets, "interactor")) {
+            return Err(self.fault(
+                interactor,
+                "<interactor>: interactive problems are not supported yet",
+            ));
+        }
+        let checker = match assets.and_then(|assets| self.child(assets, "checker")) {
+            Some(checker) => {
+                if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
+                    return Err(self.fault(
+                        checker,
+                        format!("<checker type=\"{kind}\">: only testlib checkers are judged"),
+                    ));
+                }
+                Some(self.source(checker)?)
+            }
+            None => None,
+        };
+        let main_solution = match assets
+            .and_then(|assets| self.child(assets, "solutions"))
+            .and_then(|solutions| {
+                solutions.children().find(|node| {
+                    node.has_tag_name("solution") && node.attribute("tag") == Some("main")
+                })
+            }) {
+            Some(solution) => Some(self.source(solution)?),
+            None => None,
+        };
+        Ok(Description {
+            name: self.name(root),
+            input_file: file("input-file"),
+            output_file: file("output-file"),
+            time_limit_ms,
+            memory_bytes,
+            test_count,
+            input_pattern,
+            answer_pattern,
+            tests,
+            checker,
+            assets_line: self.line(assets.unwrap_or(root)),
+            main_solution,
+        })
+    }
+
+    /// The problem's name: the English one, else the first.
+    fn name(&self, root: Node) -> Option<String> {
+        let names: Vec<Node> = self
+            .child(root, "names")?
+            .children()
+            .filter(|node| node.has_tag_name("name"))
+            .collect();
+        names
+            .iter()
+            .find(|name| name.attribute("language") == Some("english"))
+            .or(names.first())
+            .and_then(|name| name.attribute("value"))
+            .map(str::to_owned)
+    }
+
+    /// The `<source path type>` of a checker or solution.
+    fn source(&self, node: Node) -> Result<SourceRef> {
+        let what = node.tag_name().name();
+        let source = self.required(node, "source")?;
+        let attribute = |name: &str| {
+            source
+                .attribute(name)
+                .filter(|value| !value.is_empty())
+                .ok_or_else(|| {
+                    self.fault(source, format!("the <source> of <{what}> has no `{name}`"))
+                })
+        };
+        Ok(SourceRef {
+            path: attribute("path")?.to_owned(),
+            kind: attribute("type")?.to_owned(),
+            line: self.line(source),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="sum">
+    <names>
+        <name language="russian" value="Сумма"/>
+        <name language="english" value="Sum"/>
+    </names>
+    <judging input-file="" output-file="output.txt">
+        <testset name="pretests">
+            <time-limit>1</time-limit>
+        </testset>
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" sample="true"/>
+                <test cmd="gen 5" method="generated"/>
+            </tests>
+        </testset>
+    </judging>
+    <assets>
+        <checker name="std::wcmp.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+        </checker>
+        <solutions>
+            <solution tag="accepted"><source path="solutions/other.py" type="python.3"/></solution>
+            <solution tag="main"><source path="solutions/main.cpp" type="cpp.g++17"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#;
+
+    #[test]
+    fn the_tests_testset_the_name_checker_and_main_solution_are_read() {
+        let read = parse(Path::new("problem.xml"), SMALL).unwrap();
+        assert_eq!(read.name.as_deref(), Some("Sum"));
+        assert_eq!(read.input_file, None);
+        assert_eq!(read.output_file, Some(("output.txt".to_owned(), 7)));
+        assert_eq!(read.time_limit_ms, 2000);
+        assert_eq!(read.memory_bytes, 256 << 20);
+        assert_eq!(read.test_count, (2, 14));
+        assert_eq!(read.input_pattern.path(2), "tests/02");
+        assert_eq!(
+            read.tests,
+            vec![
+                TestEntry {
+                    sample: true,
+                    generated: None,
+                    line: 18,
+                },
+                TestEntry {
+                    sample: false,
+                    generated: Some("gen 5".into()),
+                    line: 19,
+                },
+            ]
+        );
+        let checker = read.checker.unwrap();
+        assert_eq!(
+            (checker.path.as_str(), checker.line),
+            ("files/check.cpp", 25)
+        );
+        let main = read.main_solution.unwrap();
+        assert_eq!(
+            (main.path.as_str(), main.kind.as_str()),
+            ("solutions/main.cpp", "cpp.g++17")
+        );
+    }
+
+    #[test]
+    fn faults_name_their_line() {
+        let broken = SMALL.replace("<test-count>2</test-count>", "<test-count>two</test-count>");
+        let error = parse(Path::new("problem.xml"), &broken)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "problem.xml: line 14: <test-count> `two` is not a whole number"
+        );
+        let unclosed = SMALL.replace("</tests>", "");
+        let error = parse(Path::new("problem.xml"), &unclosed)
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("problem.xml: line "), "{error}");
+        assert!(error.contains("not well-formed XML"), "{error}");
+        let interactive = SMALL.replace("<solutions>", "<interactor/><solutions>");
+        let error = parse(Path::new("problem.xml"), &interactive)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 27: <interactor>: interactive"),
+            "{error}"
+        );
+        let twice = SMALL.replace("output-file=", "run-count=\"2\" output-file=");
+        let error = parse(Path::new("problem.xml"), &twice)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("line 7: run-count=\"2\": run-twice"),
+            "{error}"
+        );
+        let no_number = SMALL.replace("tests/%02d.a", "tests/answer.a");
+        let error = parse(Path::new("problem.xml"), &no_number)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("line 16: <answer-path-pattern>"), "{error}");
+    }
+}

@@ -1,0 +1,296 @@
+//! Codeforces Polygon packages (`problem.xml`) judged with the real binary: our own small
+//! packages under `judge/tests/fixtures/polygon/`, each copied to a folder of its own (no
+//! repository above it) with a stand-in `files/testlib.h` written here, then changed to
+//! break one rule at a time.
+
+use crate::common::*;
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+/// A stand-in for testlib.h, written for these tests: only what their checkers use.
+const TESTLIB_STAND_IN: &str = r#"#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+enum TResult { _ok = 0, _wa = 1, _pe = 2, _fail = 3, _dirt = 4, _points = 7 };
+
+[[noreturn]] inline void quitf(TResult result, const char* format, ...) {
+    if (result == _points) std::fputs("points ", stderr);
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
+    std::fputc('\n', stderr);
+    std::exit(result);
+}
+
+struct InStream {
+    std::ifstream file;
+    bool output = false;
+    bool seekEof() {
+        while (file.peek() == ' ' || file.peek() == '\t' || file.peek() == '\r' || file.peek() == '\n')
+            file.get();
+        return file.peek() == EOF;
+    }
+    std::string readToken() {
+        std::string token;
+        if (seekEof()) quitf(output ? _pe : _fail, "unexpected end of file");
+        while (file.peek() != EOF && std::string(" \t\r\n").find(char(file.peek())) == std::string::npos)
+            token += char(file.get());
+        return token;
+    }
+};
+
+inline InStream inf, ouf, ans;
+
+inline void registerTestlibCmd(int argc, char* argv[]) {
+    if (argc < 4) quitf(_fail, "usage: checker input output answer");
+    inf.file.open(argv[1]);
+    ouf.file.open(argv[2]);
+    ouf.output = true;
+    ans.file.open(argv[3]);
+}
+"#;
+
+/// A copy of `fixtures/polygon/<name>` in a fresh temporary folder, with its `testlib.h`;
+/// `None` (the test passed over) where there is no g++ to build its checker.
+fn package(name: &str) -> Option<(tempfile::TempDir, PathBuf)> {
+    if !on_path("g++") {
+        skip_off_ci("g++ is not installed: Polygon checkers are C++");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(name);
+    copy_tree(Path::new(&fixture(&format!("polygon/{name}"))), &copy);
+    std::fs::write(copy.join("files/testlib.h"), TESTLIB_STAND_IN).unwrap();
+    Some((dir, copy))
+}
+
+/// `problem.xml` of `package` with `from` replaced by `to` (which must be there).
+fn edit_xml(package: &Path, from: &str, to: &str) {
+    let path = package.join("problem.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "problem.xml holds no `{from}`");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn the_main_solution_is_accepted_with_the_packages_std_checker() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    // Polygon ships tests with CRLF line ends at times: testlib reads them as line ends.
+    std::fs::write(package.join("tests/02.a"), "6\r\n").unwrap();
+    let before = snapshot(&package);
+    judge_in(dir.path())
+        .args(["run", "sum"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "AC  sum: 3/3 accepted · Pair sum · sum/solutions/main.py",
+        ));
+    assert_eq!(snapshot(&package), before, "the package is not written to");
+    // From inside the package, `run` and `list` need no argument.
+    judge_in(&package).arg("run").assert().code(0);
+    let listed = stdout_of(judge_in(&package).arg("list"), 0);
+    let row = listed
+        .lines()
+        .find(|line| line.starts_with("sum "))
+        .unwrap();
+    let columns: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        columns,
+        [
+            "sum",
+            "3",
+            "2000",
+            "ms",
+            "256.0",
+            "MiB",
+            "tokens",
+            "codeforces",
+            "solutions/main.py"
+        ],
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_package_in_a_repositorys_problems_is_listed_and_its_samples_named() {
+    let Some((_dir, package)) = package("sum") else {
+        return;
+    };
+    let repository = tempfile::tempdir().unwrap();
+    copy_tree(&package, &repository.path().join("problems/sum"));
+    let listed = stdout_of(judge_in(repository.path()).arg("list"), 0);
+    assert!(
+        listed.contains("problems/sum/solutions/main.py"),
+        "{listed}"
+    );
+    let json = stdout_of(
+        judge_in(repository.path()).args(["--format", "json", "run", "sum"]),
+        0,
+    );
+    let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let names: Vec<&str> = document["problems"][0]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| case["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["sample/01", "02", "03"]);
+}
+
+#[test]
+fn a_wrong_solution_gets_wa_from_the_checker() {
+    let Some((dir, _package)) = package("sum") else {
+        return;
+    };
+    judge_in(dir.path())
+        .args(["run", "sum", "--solution", "sum/solutions/off_by_one.py"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("token 1: expected '6', found '7'"))
+        .stdout(predicate::str::contains("sum: 1/3 accepted (AC 1, WA 2)"));
+}
+
+#[test]
+fn testlib_exit_codes_are_read_as_polygon_reads_them() {
+    let Some((dir, _package)) = package("verdicts") else {
+        return;
+    };
+    let json = stdout_of(
+        judge_in(dir.path()).args(["--format", "json", "run", "verdicts"]),
+        1,
+    );
+    let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let cases = document["problems"][0]["cases"].as_array().unwrap().clone();
+    let verdicts: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|case| {
+            (
+                case["name"].as_str().unwrap(),
+                case["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // 0 OK; 7 points, accepted; 1 WA; 3 the checker's failure, a judge error.
+    assert_eq!(
+        verdicts,
+        [("1", "AC"), ("2", "AC"), ("3", "WA"), ("4", "JE")]
+    );
+    assert!(
+        cases[1]["validator_score"].to_string().contains('5'),
+        "the points are kept: {}",
+        cases[1]
+    );
+    judge_in(dir.path())
+        .args(["run", "verdicts", "--case", "4"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "checker failed (exit 3): the answer file is broken",
+        ));
+}
+
+#[test]
+fn named_input_and_output_files_are_the_programs() {
+    let Some((dir, _package)) = package("fileio") else {
+        return;
+    };
+    judge_in(dir.path())
+        .args(["run", "fileio"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("fileio: 2/2 accepted · Double"));
+}
+
+/// `judge run` on `package` fails with exit 2 and `message` on stderr.
+fn refused(dir: &Path, package: &str, message: &str) {
+    judge_in(dir)
+        .args(["run", package])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(message))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn bad_packages_are_refused_naming_the_file_and_line() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let xml = package.join("problem.xml").display().to_string();
+    let original = std::fs::read_to_string(package.join("problem.xml")).unwrap();
+    let restore = || std::fs::write(package.join("problem.xml"), &original).unwrap();
+
+    edit_xml(&package, "</tests>", "");
+    refused(dir.path(), "sum", &format!("{xml}: line "));
+    refused(dir.path(), "sum", "not well-formed XML");
+    restore();
+
+    edit_xml(&package, "tests/%02d.a", "tests/answer.a");
+    refused(
+        dir.path(),
+        "sum",
+        &format!(
+            "{xml}: line 12: <answer-path-pattern>: path pattern `tests/answer.a` has no `%d`"
+        ),
+    );
+    restore();
+
+    edit_xml(
+        &package,
+        "<test-count>3</test-count>",
+        "<test-count>2</test-count>",
+    );
+    refused(
+        dir.path(),
+        "sum",
+        &format!("{xml}: line 10: <test-count> is 2, but <tests> lists 3 tests"),
+    );
+    restore();
+
+    edit_xml(&package, r#"type="python.3""#, r#"type="pascal.fpc""#);
+    refused(
+        dir.path(),
+        "sum",
+        &format!("{xml}: line 32: the main solution's source type `pascal.fpc` is not one"),
+    );
+    restore();
+
+    edit_xml(&package, "files/check.cpp", "files/checker.cpp");
+    refused(
+        dir.path(),
+        "sum",
+        &format!("{xml}: line 27: the checker's source `files/checker.cpp` is not in the package"),
+    );
+    restore();
+
+    // A test the files do not match: one missing, one more than the count.
+    std::fs::rename(package.join("tests/03"), package.join("tests/04")).unwrap();
+    refused(
+        dir.path(),
+        "sum",
+        &format!(
+            "{xml}: line 16: test 3: `tests/03` is not in the package: it is generated \
+             (`gen 3`), and making tests from their generators is not supported yet"
+        ),
+    );
+    std::fs::copy(package.join("tests/04"), package.join("tests/03")).unwrap();
+    refused(
+        dir.path(),
+        "sum",
+        &format!("{xml}: line 10: <test-count> is 3, but the package also holds `tests/04`"),
+    );
+    std::fs::remove_file(package.join("tests/04")).unwrap();
+    std::fs::remove_file(package.join("tests/01.a")).unwrap();
+    refused(
+        dir.path(),
+        "sum",
+        &format!("{xml}: line 14: test 1: `tests/01.a` is not in the package"),
+    );
+}
