@@ -46,7 +46,7 @@ pub struct ResultCache {
     /// By file: what it held and what this run judged.
     files: Mutex<HashMap<PathBuf, Kept>>,
     /// Each problem's settings as hashed, by folder.
-    settings: Mutex<HashMap<PathBuf, String>>,
+    settings: Mutex<HashMap<PathBuf, blake3::Hash>>,
     reused: AtomicUsize,
     sampled: AtomicUsize,
     dropped: Mutex<Vec<String>>,
@@ -110,7 +110,7 @@ impl ResultCache {
         let Some(key) = key(held) else {
             let fresh = judge();
             if let Some(key) = key(sandbox.containment()) {
-                self.keep_unless_near(file, key, &fresh, problem, program);
+                self.keep_unless_near(&file, key, &fresh, problem, program);
             }
             return fresh;
         };
@@ -119,7 +119,7 @@ impl ResultCache {
             .filter(|result| !near_a_limit(result, problem, program));
         let Some(mut reused) = reusable else {
             let fresh = judge();
-            self.keep_unless_near(file, key, &fresh, problem, program);
+            self.keep_unless_near(&file, key, &fresh, problem, program);
             return fresh;
         };
         if self.sample_percent > 0
@@ -130,14 +130,13 @@ impl ResultCache {
             if fresh.verdict.kind() != reused.verdict.kind() {
                 self.drop_problem(problem, &case.name, &reused.verdict, &fresh.verdict);
             } else {
-                self.keep_unless_near(file, key, &fresh, problem, program);
+                self.keep_unless_near(&file, key, &fresh, problem, program);
             }
             return fresh;
         }
         self.reused.fetch_add(1, Ordering::Relaxed);
         reused.name = case.name.clone();
         reused.cached = true;
-        reused.confirmed = false;
         reused
     }
 
@@ -160,7 +159,16 @@ impl ResultCache {
             if kept.fresh.is_empty() {
                 continue;
             }
-            let mut results = kept.read;
+            // A case judged anew replaces what was kept for its name (a result of the case's
+            // or the solution's earlier content): a file holds a result a case at most.
+            let judged: std::collections::HashSet<&str> = kept
+                .fresh
+                .values()
+                .map(|report| report.name.as_str())
+                .collect();
+            let mut results: HashMap<String, CaseReport> = (kept.read.into_iter())
+                .filter(|(_, report)| !judged.contains(report.name.as_str()))
+                .collect();
             results.extend(kept.fresh);
             let file = File {
                 version: VERSION,
@@ -201,25 +209,26 @@ impl ResultCache {
         Some(hasher.finalize().to_hex().to_string())
     }
 
-    /// The problem's settings as the key covers them: everything of it but its list of
-    /// cases (each case is in its own key), and the environment its programs inherit.
-    fn settings_of(&self, problem: &Problem) -> String {
+    /// The hash of the problem's settings as the key covers them: everything of it but its
+    /// list of cases (each case is in its own key), and the environment its programs inherit.
+    /// Made once per problem.
+    fn settings_of(&self, problem: &Problem) -> blake3::Hash {
         let mut settings = lock(&self.settings);
-        let text = settings.entry(problem.dir.clone()).or_insert_with(|| {
+        *settings.entry(problem.dir.clone()).or_insert_with(|| {
             let bare = Problem {
                 cases: Vec::new(),
                 ..problem.clone()
             };
             let inherited: Vec<_> = crate::sandbox::inherited_env().collect();
-            format!("{bare:?}\0{inherited:?}")
-        });
-        text.clone()
+            blake3::hash(format!("{bare:?}\0{inherited:?}").as_bytes())
+        })
     }
 
+    /// The file of `problem`'s results judged with `solution`: named by both, so that
+    /// `drop_problem` finds every solution's by the problem's part.
     fn file_of(&self, problem: &Problem, solution: &Path) -> PathBuf {
-        let folder = hash_text(&problem.dir.to_string_lossy());
-        let solution = hash_text(&solution.to_string_lossy());
-        (self.dir).join(format!("{}-{}.json", &folder[..16], &solution[..16]))
+        let solution = &hash_text(&solution.to_string_lossy())[..16];
+        (self.dir).join(format!("{}{solution}.json", problem_prefix(problem)))
     }
 
     /// The result kept under `key` in `file`.
@@ -232,8 +241,8 @@ impl ResultCache {
         self.with_file(file, |kept| !kept.read.is_empty())
     }
 
-    /// `what` of `file`'s results, reading the file the first time.
-    fn with_file<T>(&self, file: &Path, what: impl FnOnce(&Kept) -> T) -> T {
+    /// `what` done with `file`'s results, reading the file the first time.
+    fn with_file<T>(&self, file: &Path, what: impl FnOnce(&mut Kept) -> T) -> T {
         let mut files = lock(&self.files);
         let kept = (files.entry(file.to_path_buf())).or_insert_with_key(|file| Kept {
             read: read(file),
@@ -246,7 +255,7 @@ impl ResultCache {
     /// judged again then anyway) or it is the judge's own error.
     fn keep_unless_near(
         &self,
-        file: PathBuf,
+        file: &Path,
         key: String,
         result: &CaseResult,
         problem: &Problem,
@@ -255,19 +264,15 @@ impl ResultCache {
         if result.verdict == Verdict::JudgeError || near_a_limit(result, problem, program) {
             return;
         }
-        let mut files = lock(&self.files);
-        let kept = files.entry(file).or_insert_with_key(|file| Kept {
-            read: read(file),
-            fresh: HashMap::new(),
+        self.with_file(file, |kept| {
+            kept.fresh.insert(key, CaseReport::of(result, 0))
         });
-        kept.fresh.insert(key, CaseReport::of(result, 0));
     }
 
     /// Forgets every result kept for `problem` (with any solution): one of them disagreed
     /// with a new judging of its case.
     fn drop_problem(&self, problem: &Problem, case: &str, kept: &Verdict, now: &Verdict) {
-        let folder = hash_text(&problem.dir.to_string_lossy());
-        let prefix = format!("{}-", &folder[..16]);
+        let prefix = problem_prefix(problem);
         let mut files = lock(&self.files);
         for (path, kept) in files.iter_mut() {
             if path
@@ -289,6 +294,11 @@ impl ResultCache {
             problem.id
         ));
     }
+}
+
+/// The start of the names of `problem`'s files, whichever solution judged it.
+fn problem_prefix(problem: &Problem) -> String {
+    format!("{}-", &hash_text(&problem.dir.to_string_lossy())[..16])
 }
 
 /// Whether time or memory may have decided `result`: within a quarter of a limit, or over

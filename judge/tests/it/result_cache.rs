@@ -82,6 +82,12 @@ fn kept_file(repo: &Path) -> std::path::PathBuf {
     files[0].clone()
 }
 
+/// How many results the repository's one file keeps.
+fn kept_count(repo: &Path) -> usize {
+    let kept: Value = serde_json::from_slice(&std::fs::read(kept_file(repo)).unwrap()).unwrap();
+    kept["results"].as_object().unwrap().len()
+}
+
 /// Changes the kept result of case `name` with `change`, as a stale or forged entry would be.
 fn edit_kept(repo: &Path, name: &str, change: impl Fn(&mut Value)) {
     let file = kept_file(repo);
@@ -124,6 +130,8 @@ fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it(
             row("3", "AC", true)
         ]
     );
+    // The edited case's new result took the place of its old one.
+    assert_eq!(kept_count(repo.path()), 3);
     // The solution edited: every case is judged again.
     std::fs::write(repo.path().join("solutions/p.py"), format!("{SOLUTION}\n")).unwrap();
     let rebuilt = run(repo.path(), 0);
@@ -135,6 +143,7 @@ fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it(
             row("3", "AC", false)
         ]
     );
+    assert_eq!(kept_count(repo.path()), 3);
     // --no-cache judges everything and says nothing of a cache.
     let output = judge_in(repo.path())
         .args(["run", "--no-cache", "--format", "json"])
@@ -183,9 +192,7 @@ fn a_sample_that_disagrees_drops_the_kept_results_and_a_damaged_file_is_rewritte
             row("3", "AC", false)
         ]
     );
-    let rewritten: Value =
-        serde_json::from_slice(&std::fs::read(kept_file(repo.path())).unwrap()).unwrap();
-    assert_eq!(rewritten["results"].as_object().unwrap().len(), 3);
+    assert_eq!(kept_count(repo.path()), 3);
     assert_eq!(
         cases(&run(repo.path(), 0)),
         [
