@@ -50,8 +50,8 @@ pub fn enter() -> Option<ExitCode> {
     let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
     let relative = own.strip_prefix("0::/")?.trim_end();
     let systemd_run = match needed(&Path::new("/sys/fs/cgroup").join(relative)) {
-        Ok(program) => program,
-        Err(why) if why.is_empty() => {
+        Ok(Some(program)) => program,
+        Ok(None) => {
             let _ = HOW.set(Ok(
                 "not needed: the group the judge is in can hold its groups".into(),
             ));
@@ -72,13 +72,13 @@ pub fn enter() -> Option<ExitCode> {
 }
 
 /// The `systemd-run` to ask, where the judge's cgroup v2 group `dir` cannot hold its groups
-/// and a scope can be asked for; else why not (nothing said: not needed).
-fn needed(dir: &Path) -> Result<std::path::PathBuf, String> {
+/// and a scope can be asked for (`None`: the group can); else why not.
+fn needed(dir: &Path) -> Result<Option<std::path::PathBuf>, String> {
     if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
         return Err("turned off by JUDGE_NO_CGROUPS=1".into());
     }
     if usable(dir) {
-        return Err(String::new());
+        return Ok(None);
     }
     let manager = match rustix::process::getuid().is_root() {
         true => Path::new("/run/systemd/system").to_path_buf(),
@@ -94,7 +94,7 @@ fn needed(dir: &Path) -> Result<std::path::PathBuf, String> {
     }
     let found = std::path::PathBuf::from(super::find_on_path("systemd-run".as_ref()));
     match found.is_absolute() {
-        true => Ok(found),
+        true => Ok(Some(found)),
         false => Err("systemd-run is not on PATH".into()),
     }
 }

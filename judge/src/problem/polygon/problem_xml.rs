@@ -309,40 +309,35 @@ mod tests {
 
     #[test]
     fn faults_name_their_line() {
+        let refused = |xml: &str| {
+            parse(Path::new("problem.xml"), xml)
+                .unwrap_err()
+                .to_string()
+        };
         let broken = SMALL.replace("<test-count>2</test-count>", "<test-count>two</test-count>");
-        let error = parse(Path::new("problem.xml"), &broken)
-            .unwrap_err()
-            .to_string();
+        let error = refused(&broken);
         assert_eq!(
             error,
             "problem.xml: line 14: <test-count> `two` is not a whole number"
         );
         let unclosed = SMALL.replace("</tests>", "");
-        let error = parse(Path::new("problem.xml"), &unclosed)
-            .unwrap_err()
-            .to_string();
+        let error = refused(&unclosed);
         assert!(error.starts_with("problem.xml: line "), "{error}");
         assert!(error.contains("not well-formed XML"), "{error}");
         let interactive = SMALL.replace("<solutions>", "<interactor/><solutions>");
-        let error = parse(Path::new("problem.xml"), &interactive)
-            .unwrap_err()
-            .to_string();
+        let error = refused(&interactive);
         assert!(
             error.contains("line 27: <interactor>: interactive"),
             "{error}"
         );
         let twice = SMALL.replace("output-file=", "run-count=\"2\" output-file=");
-        let error = parse(Path::new("problem.xml"), &twice)
-            .unwrap_err()
-            .to_string();
+        let error = refused(&twice);
         assert!(
             error.contains("line 7: run-count=\"2\": run-twice"),
             "{error}"
         );
         let no_number = SMALL.replace("tests/%02d.a", "tests/answer.a");
-        let error = parse(Path::new("problem.xml"), &no_number)
-            .unwrap_err()
-            .to_string();
+        let error = refused(&no_number);
         assert!(error.contains("line 16: <answer-path-pattern>"), "{error}");
     }
 }
