@@ -651,26 +651,29 @@ fn compile_argv(
 /// Kotlin's tools through `-J`), none of which the program or its class files can tell:
 /// - no `/tmp/hsperfdata_USER/PID` file: runs in PID namespaces of their own share pids, and
 ///   a JVM that finds another's file there says so on standard output;
-/// - javac's JVM compiles its hot code with the quick compiler alone and collects with the
-///   serial collector (unless the command names a collector): javac is done sooner and writes
-///   the same class files (docs/performance.md has the figures).
-fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
+/// - the JVM of a compiler (javac, kotlinc) compiles its hot code with the quick compiler
+///   alone and collects with the serial collector (unless the command names a collector): the
+///   compiler is done sooner, on half the CPU, and writes the same class files
+///   (docs/performance.md has the figures).
+pub(crate) fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
     let tool = Path::new(&argv[0])
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let compiler = matches!(tool.as_str(), "javac" | "kotlinc" | "kotlinc-jvm");
     let mut flags = match tool.as_str() {
         "java" => vec!["-XX:-UsePerfData"],
-        "javac" => vec!["-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1"],
-        "kotlinc" | "kotlinc-jvm" | "kotlin" => vec!["-J-XX:-UsePerfData"],
+        _ if compiler => vec!["-J-XX:-UsePerfData", "-J-XX:TieredStopAtLevel=1"],
+        // `kotlin` runs the judged program: its JVM keeps every compiler it has.
+        "kotlin" => vec!["-J-XX:-UsePerfData"],
         _ => return argv,
     };
-    // A second collector would stop the JVM before javac starts.
+    // A second collector would stop the JVM before the compiler starts.
     let names_a_collector = || {
         argv.iter()
             .any(|word| word.starts_with("-J-XX:+Use") && word.ends_with("GC"))
     };
-    if tool == "javac" && !names_a_collector() {
+    if compiler && !names_a_collector() {
         flags.push("-J-XX:+UseSerialGC");
     }
     argv.splice(1..1, flags.into_iter().map(str::to_owned));
@@ -838,7 +841,7 @@ mod tests {
     }
 
     #[test]
-    fn javacs_jvm_is_started_cheaper_and_keeps_a_collector_its_command_names() {
+    fn a_compilers_jvm_is_started_cheaper_and_keeps_a_collector_its_command_names() {
         let argv = |words: &[&str]| words.iter().map(|word| word.to_string()).collect();
         assert_eq!(
             with_jvm_flags(argv(&["/usr/bin/javac", "-encoding", "UTF-8", "A.java"])),
@@ -862,6 +865,23 @@ mod tests {
                 "-J-XX:+UseParallelGC",
                 "A.java"
             ])
+        );
+        // Kotlin's compiler likewise; the JVM that `kotlin` starts runs the judged program.
+        assert_eq!(
+            with_jvm_flags(argv(&["kotlinc", "-d", ".", "a.kt"])),
+            argv(&[
+                "kotlinc",
+                "-J-XX:-UsePerfData",
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseSerialGC",
+                "-d",
+                ".",
+                "a.kt"
+            ])
+        );
+        assert_eq!(
+            with_jvm_flags(argv(&["kotlin", "-cp", ".", "MainKt"])),
+            argv(&["kotlin", "-J-XX:-UsePerfData", "-cp", ".", "MainKt"])
         );
         // A program's JVM is the judge's, as its command says.
         assert_eq!(
