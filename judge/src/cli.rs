@@ -70,7 +70,8 @@ pub(crate) enum Command {
     Gen(GenArgs),
     /// Recompute expected outputs from the reference and show what would change.
     Bless(BlessArgs),
-    /// Check that every submission of a Kattis package gets the verdict its folder promises.
+    /// Check that every submission of a Kattis package gets the verdict its folder promises,
+    /// and every solution of a Polygon package the verdict its tag promises.
     Verify(VerifyArgs),
     /// Check that one file will work on the online judge as it is: built alone with the
     /// judge's command, std only, within the code-size limit, and passing the problem's cases.
@@ -282,7 +283,8 @@ pub(crate) struct BlessArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct VerifyArgs {
-    /// The Kattis package folder (with problem.yaml and submissions/): an id or a path.
+    /// The Kattis package folder (with problem.yaml and submissions/) or Polygon package
+    /// folder (with problem.xml): an id or a path.
     #[arg(value_name = "PACKAGE")]
     pub package: PathBuf,
     /// Only run the package's validators over its data (which a full verify does first),

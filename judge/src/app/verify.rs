@@ -1,4 +1,5 @@
-//! `judge verify`: every submission of a Kattis package against its folder's promise.
+//! `judge verify`: every submission of a Kattis package against its folder's promise, every
+//! solution of a Polygon package against its tag.
 
 use std::io::Write;
 use std::path::Path;
@@ -7,7 +8,7 @@ use anstyle::{AnsiColor, Style};
 
 use crate::cli::VerifyArgs;
 use crate::error::{Error, Outcome, Result};
-use crate::problem::kattis;
+use crate::problem::{kattis, polygon};
 use crate::report::{plural, verify_page, SubmissionRow, Table};
 use crate::runner::verify::validation::{check_data, DataReport};
 use crate::runner::verify::{self, Row, RowOutcome};
@@ -18,7 +19,8 @@ use crate::problem::layout::{PACKAGE_FILE, SUBMISSIONS_DIR};
 pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let dir = context.problem_dir(&args.package)?;
     let shown = context.repository.relative(&dir).to_path_buf();
-    if !kattis::is_package(&dir) {
+    let polygon = polygon::is_package(&dir);
+    if !kattis::is_package(&dir) && !polygon {
         return Err(Error::NotAPackage {
             path: shown,
             missing: PACKAGE_FILE.to_owned(),
@@ -34,7 +36,11 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             false => Outcome::Error,
         });
     }
-    let base = problem.dir.join(SUBMISSIONS_DIR);
+    // Rows name a submission below `submissions/`, a Polygon solution below the package.
+    let base = match polygon {
+        true => problem.dir.clone(),
+        false => problem.dir.join(SUBMISSIONS_DIR),
+    };
     if !base.is_dir() {
         return Err(Error::NotAPackage {
             path: shown,

@@ -10,6 +10,9 @@ use crate::problem::{CheckerSpec, Protocol, TestCase};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::Program;
 
+/// How a wrong answer that a testlib checker calls a presentation error begins.
+pub const PRESENTATION_ERROR: &str = "presentation error";
+
 /// What a checker made of an output.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Judgement {
@@ -113,7 +116,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         // testlib's `_pe`, and `_dirt` (extra output after an accepted answer, which testlib
         // itself reports as a presentation error): both are wrong answers here.
         (Protocol::Testlib, Termination::Exited(2 | 4)) => Judgement::Wrong(format!(
-            "presentation error: {}",
+            "{PRESENTATION_ERROR}: {}",
             with_default(stderr, "bad format")
         )),
         (Protocol::Testlib, Termination::Exited(3)) => Judgement::Fault(format!(

@@ -294,3 +294,91 @@ fn bad_packages_are_refused_naming_the_file_and_line() {
         &format!("{xml}: line 14: test 1: `tests/01.a` is not in the package"),
     );
 }
+
+#[test]
+fn verify_checks_every_solution_against_its_tag() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let solutions = package.join("solutions");
+    let write = |name: &str, text: &str| std::fs::write(solutions.join(name), text).unwrap();
+    write("spins.py", "while True:\n    pass\n");
+    write("crashes.py", "raise SystemExit(3)\n");
+    write("old.pas", "begin end.\n");
+    // Each tag as Polygon reads it; off_by_one.py is tagged wrongly on purpose.
+    let tagged = |tag: &str, path: &str, kind: &str| {
+        format!("<solution tag=\"{tag}\"><source path=\"solutions/{path}\" type=\"{kind}\"/></solution>\n")
+    };
+    let list = [
+        tagged("time-limit-exceeded", "spins.py", "python.3"),
+        tagged("time-limit-exceeded-or-accepted", "main.py", "python.3"),
+        tagged("failed", "crashes.py", "python.3"),
+        tagged("accepted", "off_by_one.py", "python.3"),
+        tagged("rejected", "old.pas", "pascal.fpc"),
+    ]
+    .concat();
+    edit_xml(
+        &package,
+        r#"<solution tag="wrong-answer">
+                <source path="solutions/off_by_one.py" type="python.3"/>
+            </solution>"#,
+        &list,
+    );
+    edit_xml(&package, "<time-limit>2000", "<time-limit>500");
+    let before = snapshot(&package);
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
+    let row = |submission: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|line| line.starts_with(submission))
+            .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
+        line.split("  ")
+            .map(str::trim)
+            .filter(|cell| !cell.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        row("solutions/main.py ")[1..],
+        ["main", "AC 3", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        row("solutions/spins.py")[1..],
+        ["time-limit-exceeded", "TLE 1", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        row("solutions/crashes.py")[1..],
+        ["failed", "RE 1", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        row("solutions/off_by_one.py")[1..],
+        ["accepted", "AC 1, WA 1", "MISMATCH"],
+        "{table}"
+    );
+    assert_eq!(row("solutions/old.pas")[2], "not judged", "{table}");
+    assert!(
+        table.contains("source type `pascal.fpc` is not one this judge builds"),
+        "{table}"
+    );
+    assert!(
+        table.contains("sum: 6 submissions, 1 mismatch, 1 skipped, 0 errors"),
+        "{table}"
+    );
+    assert_eq!(
+        snapshot(&package),
+        before,
+        "verify writes nothing into the package"
+    );
+    // A tag Polygon does not have is the package's fault, named with its line.
+    edit_xml(&package, "tag=\"failed\"", "tag=\"crashes\"");
+    judge_in(dir.path())
+        .args(["verify", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<solution tag=\"crashes\">: the tags are main, accepted, rejected,",
+        ));
+}

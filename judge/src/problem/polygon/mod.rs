@@ -15,6 +15,7 @@ use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::Limits;
 
+pub use problem_xml::Tag;
 use problem_xml::{Description, SourceRef};
 
 /// Standard output kept per case, as for our problems.
@@ -31,6 +32,41 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     let text = std::fs::read_to_string(&path).map_err(|error| Error::io(&path, error))?;
     let description = problem_xml::parse(&path, &text)?;
     problem_of(dir, &path, id, description)
+}
+
+/// A solution the package lists, with its tag; `Err` says why it cannot be judged here (a
+/// source type this judge does not build).
+pub struct TaggedSolution {
+    /// Its source file.
+    pub path: std::path::PathBuf,
+    /// What it must get.
+    pub tag: Tag,
+    /// Whether it can be judged here, and if not, why.
+    pub judged: std::result::Result<(), String>,
+}
+
+/// Every solution `problem.xml` of the package in `dir` lists, in its order. A source that
+/// is missing or leaves the package is a fault of the package; one in a language this judge
+/// does not build (Pascal, Delphi, ...) is only not judged.
+pub fn solutions(dir: &Path) -> Result<Vec<TaggedSolution>> {
+    let xml = dir.join(POLYGON_FILE);
+    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
+    let description = problem_xml::parse(&xml, &text)?;
+    let solution = |(source, tag): (SourceRef, Tag)| {
+        let judged = match language_of(&source.kind) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "its source type `{}` is not one this judge builds",
+                source.kind
+            )),
+        };
+        Ok(TaggedSolution {
+            path: source_in(dir, &xml, &source, "solution")?,
+            tag,
+            judged,
+        })
+    };
+    description.solutions.into_iter().map(solution).collect()
 }
 
 fn problem_of(dir: &Path, xml: &Path, id: String, description: Description) -> Result<Problem> {
@@ -117,6 +153,12 @@ fn program_file(
             source.kind
         )));
     }
+    source_in(dir, xml, source, what)
+}
+
+/// The file of a source `problem.xml` names: inside the package, present.
+fn source_in(dir: &Path, xml: &Path, source: &SourceRef, what: &str) -> Result<std::path::PathBuf> {
+    let at = |message: String| Error::parse(xml, Some(source.line), message);
     let inside = Path::new(&source.path)
         .components()
         .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));

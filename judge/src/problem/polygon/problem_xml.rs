@@ -47,6 +47,70 @@ pub(super) struct Description {
     /// The line of `<assets>`, or of the root when there is none.
     pub assets_line: usize,
     pub main_solution: Option<SourceRef>,
+    /// Every `<solution>` of `<solutions>`, the main one too, with its tag, in file order.
+    pub solutions: Vec<(SourceRef, Tag)>,
+}
+
+/// What a solution's `tag` says it gets, as Polygon checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    /// Passes; its answers are the jury's.
+    Main,
+    /// Passes.
+    Accepted,
+    /// Fails, for any reason.
+    Rejected,
+    /// Fails with a wrong answer.
+    WrongAnswer,
+    /// Fails with a presentation error (the checker's exit 2).
+    PresentationError,
+    /// Fails by running out of time.
+    TimeLimitExceeded,
+    /// Passes, or runs out of time.
+    TimeLimitExceededOrAccepted,
+    /// Fails by running out of time or memory.
+    TimeLimitExceededOrMemoryLimitExceeded,
+    /// Fails by running out of memory.
+    MemoryLimitExceeded,
+    /// Fails by crashing.
+    Failed,
+}
+
+impl Tag {
+    /// Every tag with its name in `problem.xml`.
+    pub const ALL: [(Tag, &'static str); 10] = [
+        (Tag::Main, "main"),
+        (Tag::Accepted, "accepted"),
+        (Tag::Rejected, "rejected"),
+        (Tag::WrongAnswer, "wrong-answer"),
+        (Tag::PresentationError, "presentation-error"),
+        (Tag::TimeLimitExceeded, "time-limit-exceeded"),
+        (
+            Tag::TimeLimitExceededOrAccepted,
+            "time-limit-exceeded-or-accepted",
+        ),
+        (
+            Tag::TimeLimitExceededOrMemoryLimitExceeded,
+            "time-limit-exceeded-or-memory-limit-exceeded",
+        ),
+        (Tag::MemoryLimitExceeded, "memory-limit-exceeded"),
+        (Tag::Failed, "failed"),
+    ];
+
+    /// Its name in `problem.xml`.
+    pub fn name(self) -> &'static str {
+        Tag::ALL
+            .iter()
+            .find(|(tag, _)| *tag == self)
+            .map_or("", |(_, name)| name)
+    }
+
+    fn named(name: &str) -> Option<Tag> {
+        Tag::ALL
+            .iter()
+            .find(|(_, known)| *known == name)
+            .map(|(tag, _)| *tag)
+    }
 }
 
 /// Reads the text of `path`.
@@ -171,16 +235,13 @@ impl<'a, 'input> Reader<'a, 'input> {
             }
             None => None,
         };
-        let main_solution = match assets
-            .and_then(|assets| self.child(assets, "solutions"))
-            .and_then(|solutions| {
-                solutions.children().find(|node| {
-                    node.has_tag_name("solution") && node.attribute("tag") == Some("main")
-                })
-            }) {
-            Some(solution) => Some(self.source(solution)?),
-            None => None,
+        let solutions = match assets.and_then(|assets| self.child(assets, "solutions")) {
+            Some(solutions) => self.solutions(solutions)?,
+            None => Vec::new(),
         };
+        let main_solution = (solutions.iter())
+            .find(|(_, tag)| *tag == Tag::Main)
+            .map(|(source, _)| source.clone());
         Ok(Description {
             name: self.name(root),
             input_file: file("input-file"),
@@ -194,7 +255,24 @@ impl<'a, 'input> Reader<'a, 'input> {
             checker,
             assets_line: self.line(assets.unwrap_or(root)),
             main_solution,
+            solutions,
         })
+    }
+
+    /// The `<solution tag>` entries of `<solutions>`; a tag Polygon does not have is a fault.
+    fn solutions(&self, solutions: Node) -> Result<Vec<(SourceRef, Tag)>> {
+        let known = || Tag::ALL.map(|(_, name)| name).join(", ");
+        (solutions.children())
+            .filter(|node| node.has_tag_name("solution"))
+            .map(|solution| {
+                let name = solution.attribute("tag").unwrap_or_default();
+                let tag = Tag::named(name).ok_or_else(|| {
+                    let message = format!("<solution tag=\"{name}\">: the tags are {}", known());
+                    self.fault(solution, message)
+                })?;
+                Ok((self.source(solution)?, tag))
+            })
+            .collect()
     }
 
     /// The problem's name: the English one, else the first.
@@ -305,6 +383,16 @@ mod tests {
             (main.path.as_str(), main.kind.as_str()),
             ("solutions/main.cpp", "cpp.g++17")
         );
+        let tagged: Vec<(&str, Tag)> = (read.solutions.iter())
+            .map(|(source, tag)| (source.path.as_str(), *tag))
+            .collect();
+        assert_eq!(
+            tagged,
+            [
+                ("solutions/other.py", Tag::Accepted),
+                ("solutions/main.cpp", Tag::Main)
+            ]
+        );
     }
 
     #[test]
@@ -334,6 +422,12 @@ mod tests {
         let error = refused(&twice);
         assert!(
             error.contains("line 7: run-count=\"2\": run-twice"),
+            "{error}"
+        );
+        let unknown_tag = SMALL.replace("tag=\"accepted\"", "tag=\"ok\"");
+        let error = refused(&unknown_tag);
+        assert!(
+            error.contains("line 28: <solution tag=\"ok\">: the tags are main, accepted,"),
             "{error}"
         );
         let no_number = SMALL.replace("tests/%02d.a", "tests/answer.a");

@@ -241,7 +241,10 @@ pub(super) fn judge_batch(
                     || matches!(&promise, Promise::Requirements(requirements)
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
                 // Expected to fail at some case, after which the rest is skipped.
-                let fails = matches!(promise, Promise::Some(_) | Promise::Rejected);
+                let fails = matches!(
+                    promise,
+                    Promise::Some(_) | Promise::Rejected | Promise::Tagged { .. }
+                );
                 let task = Task {
                     problem: with_tle_margin(&problem, promise),
                     solution: submission.clone(),

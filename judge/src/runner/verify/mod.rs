@@ -1,5 +1,6 @@
 //! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` folders
-//! must get the verdict its folder promises.
+//! must get the verdict its folder promises, and every solution a Polygon package lists the
+//! verdict its tag promises.
 //!
 //! Each row is made from its own submission's result, so that a submission that cannot be
 //! judged (no toolchain, unknown language, a build fault) stands in its own row and can never
@@ -17,6 +18,7 @@ use std::time::Duration;
 use crate::error::Result;
 use crate::problem::kattis::{FormatVersion, Package};
 use crate::problem::layout::SUBMISSIONS_DIR;
+use crate::problem::polygon;
 use crate::problem::Problem;
 use crate::runner::verify::expectations::SubmissionsYaml;
 use crate::toolchain::compiler::Compiler;
@@ -84,6 +86,9 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// under the limit an earlier `verify` derived was tried: their load moved the new limit,
 /// and their verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
+    if polygon::is_package(&problem.dir) {
+        return verify_tagged(problem, compiler, jobs);
+    }
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let yaml = SubmissionsYaml::read(&root);
     let entries = match &yaml {
@@ -147,6 +152,26 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let others = rejudge_others(&others, judged_others, limits, &under, (compiler, jobs));
     report.rows.extend(others);
     Ok(report)
+}
+
+/// A Polygon package's verify: every solution it lists against its tag, under the package's
+/// own limits.
+fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
+    let entries = plan::polygon_plan(problem, compiler)?;
+    prebuild(
+        &validation::programs(problem),
+        &entries,
+        problem,
+        compiler,
+        jobs,
+    );
+    let all: Vec<&PlannedSubmission> = entries.iter().collect();
+    let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
+    Ok(VerifyReport {
+        rows: judged.iter().map(SubmissionRun::row).collect(),
+        notes: vec!["the package's validators are not run (not supported yet)".into()],
+        ..VerifyReport::default()
+    })
 }
 
 /// The rows of the submissions judged beside the accepted ones, under `least_limit`: each

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::expectations::SubmissionsYaml;
-use super::promise::{is_format_folder, Promise, FOLDERS};
+use super::promise::{is_format_folder, of_tag, Promise, FOLDERS};
 use super::{Row, RowOutcome};
 use crate::error::{Error, LanguageFault};
 use crate::problem::kattis::entries_in;
+use crate::problem::polygon;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::language::{Language, LanguageId};
@@ -115,6 +116,33 @@ pub(super) fn plan(
         }
     }
     skip_unavailable(entries, compiler)
+}
+
+/// Every solution a Polygon package lists, with what its tag promises, or why it is not
+/// judged; the row's `expected` is the tag.
+pub(super) fn polygon_plan(
+    problem: &Problem,
+    compiler: &Compiler,
+) -> crate::error::Result<Vec<PlannedSubmission>> {
+    let choice = Choice::default();
+    let entries = polygon::solutions(&problem.dir)?
+        .into_iter()
+        .map(|solution| {
+            let tag = solution.tag.name();
+            let judged = (solution.judged.clone())
+                .and_then(|()| language_of(&solution.path, &choice).map_err(|e| e.to_string()));
+            match judged {
+                Ok(language) => PlannedSubmission::Judge {
+                    submission: solution.path,
+                    folder: tag.to_owned(),
+                    promise: of_tag(solution.tag),
+                    language,
+                    choice: choice.clone(),
+                },
+                Err(reason) => PlannedSubmission::skipped(solution.path, tag, reason),
+            }
+        });
+    Ok(skip_unavailable(entries.collect(), compiler))
 }
 
 /// The submissions in the verdict folder `folder` (named `name`): its programs, by the rule

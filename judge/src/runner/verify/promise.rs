@@ -2,9 +2,11 @@
 //! it.
 
 use super::expectations::{default_for, Requirement};
+use crate::judging::checker::PRESENTATION_ERROR;
 use crate::judging::scorecard::format_score;
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
+use crate::problem::polygon::Tag;
 use crate::problem::scoring::Scoring;
 
 /// The verdict folders of the package format, and the verdict each promises.
@@ -49,6 +51,38 @@ pub(super) enum Promise {
     Rejected,
     /// What `submissions.yaml` asks (with the folder's default), every one of them.
     Requirements(Vec<Requirement>),
+    /// A Polygon tag beyond those above: every case AC or among `failing`, and unless
+    /// `may_pass`, some case among `failing`, whose message, with `message`, begins so.
+    Tagged {
+        failing: &'static [VerdictKind],
+        may_pass: bool,
+        message: Option<&'static str>,
+    },
+}
+
+/// What a Polygon solution's tag promises. Codeforces stops a solution at its first failed
+/// test, and its verdict is that test's: so is each of these read.
+pub(super) fn of_tag(tag: Tag) -> Promise {
+    use VerdictKind::*;
+    let tagged = |failing, may_pass, message| Promise::Tagged {
+        failing,
+        may_pass,
+        message,
+    };
+    match tag {
+        Tag::Main | Tag::Accepted => Promise::Accepted,
+        Tag::Rejected => Promise::Rejected,
+        Tag::WrongAnswer => Promise::Some(WrongAnswer),
+        // The checker's exit 2 is a wrong answer here, its message saying which.
+        Tag::PresentationError => tagged(&[WrongAnswer], false, Some(PRESENTATION_ERROR)),
+        Tag::TimeLimitExceeded => Promise::Some(TimeLimitExceeded),
+        Tag::TimeLimitExceededOrAccepted => tagged(&[TimeLimitExceeded], true, None),
+        Tag::TimeLimitExceededOrMemoryLimitExceeded => {
+            tagged(&[TimeLimitExceeded, MemoryLimitExceeded], false, None)
+        }
+        Tag::MemoryLimitExceeded => Promise::Some(MemoryLimitExceeded),
+        Tag::Failed => Promise::Some(RuntimeError),
+    }
 }
 
 /// A folder whose requirement the package format defines (and `submissions.yaml` may change).
@@ -89,6 +123,22 @@ pub(super) fn keeps(
         Promise::Rejected => !kinds.iter().all(accepted),
         Promise::Some(verdict) => {
             kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
+        }
+        Promise::Tagged {
+            failing,
+            may_pass,
+            message,
+        } => {
+            let cases = || {
+                let messages = verdicts.messages.iter().map(Option::as_deref);
+                kinds.iter().zip(messages)
+            };
+            let failed = |(kind, said): (&VerdictKind, Option<&str>)| {
+                failing.contains(kind)
+                    && message.is_none_or(|start| said.is_some_and(|m| m.starts_with(start)))
+            };
+            cases().all(|case| accepted(case.0) || failed(case))
+                && (*may_pass || cases().any(failed))
         }
         Promise::Requirements(requirements) => requirements.iter().all(|r| {
             let cases = || {
@@ -187,5 +237,28 @@ mod tests {
             !keeps_(&Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
         );
+    }
+
+    #[test]
+    fn polygon_tags_are_kept_as_polygon_reads_them() {
+        let either = of_tag(Tag::TimeLimitExceededOrAccepted);
+        assert!(keeps_(&either, &got(&[AC, AC])));
+        assert!(keeps_(&either, &got(&[AC, TLE])));
+        assert!(!keeps_(&either, &got(&[AC, WA])));
+        let heavy = of_tag(Tag::TimeLimitExceededOrMemoryLimitExceeded);
+        assert!(keeps_(&heavy, &got(&[AC, MLE])));
+        assert!(keeps_(&heavy, &got(&[TLE])));
+        assert!(!keeps_(&heavy, &got(&[AC, AC])), "it must fail");
+        assert!(!keeps_(&heavy, &got(&[AC, RE])));
+        assert!(keeps_(&of_tag(Tag::MemoryLimitExceeded), &got(&[AC, MLE])));
+        assert!(!keeps_(&of_tag(Tag::MemoryLimitExceeded), &got(&[AC, RE])));
+        assert!(keeps_(&of_tag(Tag::Failed), &got(&[RE])));
+        assert!(keeps_(&of_tag(Tag::Main), &got(&[AC])));
+        // A presentation error is a wrong answer whose message says it is one.
+        let mut presentation = got(&[AC, WA]);
+        assert!(!keeps_(&of_tag(Tag::PresentationError), &presentation));
+        presentation.messages[1] = Some(format!("{PRESENTATION_ERROR}: extra spaces"));
+        assert!(keeps_(&of_tag(Tag::PresentationError), &presentation));
+        assert!(!keeps_(&of_tag(Tag::WrongAnswer), &got(&[AC, TLE])));
     }
 }
