@@ -66,7 +66,8 @@ pub(crate) enum Command {
     /// Add one test case (refuses to overwrite an existing one).
     Add(AddArgs),
     /// Rebuild the generated cases from the problem's generators.toml (all problems with one
-    /// when none is named); hand-written cases are never touched.
+    /// when none is named); hand-written cases are never touched. On a Polygon package: make
+    /// the tests and answers it lacks with its generators and main solution.
     Gen(GenArgs),
     /// Recompute expected outputs from the reference and show what would change.
     Bless(BlessArgs),
@@ -264,7 +265,7 @@ pub(crate) struct AddArgs {
 #[derive(Debug, Args)]
 pub(crate) struct GenArgs {
     /// Problems whose generated cases to rebuild (ids or folders; default: every problem with
-    /// a generators.toml).
+    /// a generators.toml, and every Polygon package).
     #[arg(value_name = "PROBLEM")]
     pub problems: Vec<PathBuf>,
     /// Write nothing; exit 1 if the committed cases differ from what the recipe makes.

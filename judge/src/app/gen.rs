@@ -1,10 +1,12 @@
-//! `judge gen`: rebuild the generated cases from each problem's recipe, or check them.
+//! `judge gen`: rebuild the generated cases from each problem's recipe, or check them; on a
+//! Polygon package, make what it lacks from its generators and main solution.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::GenArgs;
-use crate::corpus::{self, GenSummary};
+use crate::corpus::{self, generate_package, GenSummary, PackageGen};
 use crate::error::{Outcome, Result};
+use crate::problem::polygon;
 use crate::report::{agree, plural, Notices};
 
 use super::Context;
@@ -18,7 +20,8 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
             .into_iter()
             .collect::<Result<Vec<_>>>()?
             .into_iter()
-            .filter(|dir| dir.join(RECIPE_FILE).is_file())
+            // A Polygon package's generators and main solution are its recipe.
+            .filter(|dir| dir.join(RECIPE_FILE).is_file() || polygon::is_package(dir))
             .collect()
     } else {
         args.problems
@@ -30,6 +33,13 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let mut notices = context.notices("gen");
     let mut outcome = Outcome::Accepted;
     for dir in dirs {
+        if polygon::is_package(&dir) {
+            let summary = package_gen(context, &dir, args.check, &mut notices)?;
+            if !summary.differing.is_empty() || (args.check && !summary.written.is_empty()) {
+                outcome = Outcome::Rejected;
+            }
+            continue;
+        }
         // A generated corpus may not exist yet: only the metadata is needed.
         let problem = repository.load_metadata(&dir)?;
         let summary = corpus::generate(&problem, &compiler, context.jobs, args.check)?;
@@ -75,6 +85,43 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
         }
     }
     Ok(notices.finish(outcome))
+}
+
+/// `judge gen` on the Polygon package in `dir`: what it made, and every generated input
+/// that differs from the one the package holds.
+fn package_gen(
+    context: &Context,
+    dir: &Path,
+    check: bool,
+    notices: &mut Notices,
+) -> Result<PackageGen> {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let id = absolute.file_name().unwrap_or_default().to_string_lossy();
+    let summary = generate_package(
+        dir,
+        id.to_string(),
+        &context.compiler(),
+        context.jobs,
+        check,
+    )?;
+    let made = match check {
+        true => "missing",
+        false => "written",
+    };
+    notices.result(format_args!(
+        "{id}: {}: {} {made}; of the generated inputs it holds, {} the same, {} different",
+        plural(summary.tests, "test"),
+        plural(summary.written.len(), "file"),
+        summary.reproduced,
+        summary.differing.len(),
+    ));
+    for file in summary.written.iter().take(20) {
+        notices.problem(format_args!("    {made}: {file}"));
+    }
+    for difference in &summary.differing {
+        notices.problem(format_args!("    {difference}"));
+    }
+    Ok(summary)
 }
 
 /// What `gen --check` found to differ from the recipe in problem `id`: `changed` cases.

@@ -263,7 +263,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
     refuse_json_unless_spoken(&global, &command)?;
     // Judging a package needs no repository: a Kattis or Polygon package can be anywhere,
-    // and `list` run inside one lists it.
+    // `list` run inside one lists it, and `gen` makes what a Polygon package lacks.
     let judges_packages = matches!(
         command,
         Command::Run(_)
@@ -271,6 +271,7 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
             | Command::Check(_)
             | Command::Merge(_)
             | Command::List(_)
+            | Command::Gen(_)
     );
     let repository = match Repository::find(&start) {
         Ok(repository) => repository,

@@ -11,6 +11,7 @@ mod add;
 mod bless;
 mod gen;
 pub(crate) mod import;
+mod package_gen;
 pub(crate) mod scaffold;
 pub(crate) mod stress;
 pub(crate) mod transaction;
@@ -29,6 +30,7 @@ use crate::toolchain::{Build, Compiler, Program, Sources};
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
 pub use gen::{generate, GenSummary};
+pub use package_gen::{generate_package, PackageGen};
 pub use validate::{group_of, Validator};
 
 /// A problem's reference or generator, built and ready.

@@ -277,7 +277,7 @@ fn bad_packages_are_refused_naming_the_file_and_line() {
         "sum",
         &format!(
             "{xml}: line 16: test 3: `tests/03` is not in the package: it is generated \
-             (`gen 3`), and making tests from their generators is not supported yet"
+             (`gen 3`): `judge gen` makes it with the package's generator"
         ),
     );
     std::fs::copy(package.join("tests/04"), package.join("tests/03")).unwrap();
@@ -381,4 +381,73 @@ fn verify_checks_every_solution_against_its_tag() {
         .stderr(predicate::str::contains(
             "<solution tag=\"crashes\">: the tags are main, accepted, rejected,",
         ));
+}
+
+#[test]
+fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    // Test 3 is `gen 3`: its generator prints n·10^6 twice.
+    std::fs::write(
+        package.join("files/gen.py"),
+        "import sys\nn = int(sys.argv[1])\nprint(n * 333334 - 2, n * 333334 - 2)\n",
+    )
+    .unwrap();
+    edit_xml(
+        &package,
+        "</resources>",
+        "</resources>\n<executables><executable><source path=\"files/gen.py\" \
+         type=\"python.3\"/></executable></executables>",
+    );
+    let shipped = std::fs::read(package.join("tests/03")).unwrap();
+    std::fs::remove_file(package.join("tests/03")).unwrap();
+    std::fs::remove_file(package.join("tests/03.a")).unwrap();
+    std::fs::remove_file(package.join("tests/02.a")).unwrap();
+    // `run` says what is missing and what makes it.
+    judge_in(dir.path())
+        .args(["run", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+        "test 2: `tests/02.a` is not in the package: `judge gen` makes it with the main solution",
+    ));
+    let before = snapshot(&package);
+    let check = stdout_of(judge_in(dir.path()).args(["gen", "--check", "sum"]), 1);
+    assert!(
+        check.contains("sum: 3 tests: 3 files missing; of the generated inputs it holds, 0 the same, 0 different"),
+        "{check}"
+    );
+    assert_eq!(snapshot(&package), before, "--check writes nothing");
+    let made = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+    assert!(made.contains("3 files written"), "{made}");
+    assert_eq!(std::fs::read(package.join("tests/03")).unwrap(), shipped);
+    assert_eq!(
+        std::fs::read_to_string(package.join("tests/03.a")).unwrap(),
+        "2000000\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(package.join("tests/02.a")).unwrap(),
+        "6\n"
+    );
+    judge_in(dir.path()).args(["run", "sum"]).assert().code(0);
+    // Run again, it writes nothing and finds the input it made the same.
+    let again = stdout_of(judge_in(dir.path()).args(["gen", "--check", "sum"]), 0);
+    assert!(
+        again
+            .contains("0 files missing; of the generated inputs it holds, 1 the same, 0 different"),
+        "{again}"
+    );
+    // A generator whose output is not the package's: named, and the package's file kept.
+    std::fs::write(
+        package.join("files/gen.py"),
+        "import random\nprint(random.randrange(10**6), 1)\n",
+    )
+    .unwrap();
+    let differs = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 1);
+    assert!(
+        differs.contains("test 3 (`tests/03`): `gen 3` differs from the package's file at byte "),
+        "{differs}"
+    );
+    assert_eq!(std::fs::read(package.join("tests/03")).unwrap(), shipped);
 }

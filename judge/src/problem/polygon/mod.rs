@@ -31,7 +31,8 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     let path = dir.join(POLYGON_FILE);
     let text = std::fs::read_to_string(&path).map_err(|error| Error::io(&path, error))?;
     let description = problem_xml::parse(&path, &text)?;
-    problem_of(dir, &path, id, description)
+    let cases = cases(dir, &path, &description)?;
+    problem_of(dir, &path, id, &description, cases)
 }
 
 /// A solution the package lists, with its tag; `Err` says why it cannot be judged here (a
@@ -69,7 +70,13 @@ pub fn solutions(dir: &Path) -> Result<Vec<TaggedSolution>> {
     description.solutions.into_iter().map(solution).collect()
 }
 
-fn problem_of(dir: &Path, xml: &Path, id: String, description: Description) -> Result<Problem> {
+fn problem_of(
+    dir: &Path,
+    xml: &Path,
+    id: String,
+    description: &Description,
+    cases: Vec<TestCase>,
+) -> Result<Problem> {
     let at = |line: usize, message: String| Error::parse(xml, Some(line), message);
     let file_io = |file: &Option<(String, usize)>| -> Result<Option<String>> {
         match file {
@@ -125,7 +132,7 @@ fn problem_of(dir: &Path, xml: &Path, id: String, description: Description) -> R
         limits,
         compare: profile.compare(),
         checker: Some(checker),
-        cases: cases(dir, xml, &description)?,
+        cases,
         subtasks: Vec::new(),
         scoring: None,
         dir: dir.to_path_buf(),
@@ -197,11 +204,27 @@ fn language_of(kind: &str) -> Option<LanguageId> {
     })
 }
 
-/// The testset's cases, numbered 1 to `test-count`, each named by its number as the input
-/// pattern writes it (`01`), a sample's below `sample/` (`sample/01`). Every input and
-/// answer must be in the package: a test count that the files or the `<tests>` list do not
-/// match is an error, and so is a generated test whose files were not kept.
-fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCase>> {
+/// One test of the testset: its number, its case name, its files (which may be missing) and
+/// the generator command that makes its input, if it is generated.
+pub struct PackageTest {
+    /// 1 to `test-count`.
+    pub number: usize,
+    /// As the case is named: its number as the input pattern writes it (`01`), a sample's
+    /// below `sample/`.
+    pub name: String,
+    /// Its input file.
+    pub input: std::path::PathBuf,
+    /// Its answer file.
+    pub answer: std::path::PathBuf,
+    /// `cmd` of a generated test: the generator's name, then its arguments.
+    pub command: Option<Vec<String>>,
+    /// The line of its `<test>`.
+    pub line: usize,
+}
+
+/// The testset's tests, numbered 1 to `test-count`, whether their files are there or not; a
+/// count that the `<tests>` list or the files beyond it contradict is an error.
+fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<PackageTest>> {
     let (count, count_line) = description.test_count;
     let at = |line: usize, message: String| Error::parse(xml, Some(line), message);
     if description.tests.len() != count {
@@ -213,55 +236,118 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
             ),
         ));
     }
-    let mut cases = Vec::with_capacity(count);
-    for (index, test) in description.tests.iter().enumerate() {
+    if count == 0 {
+        return Err(at(count_line, "the testset has no tests".to_owned()));
+    }
+    let tests = description.tests.iter().enumerate().map(|(index, test)| {
         let number = index + 1;
-        let input = description.input_pattern.path(number);
-        let answer = description.answer_pattern.path(number);
-        for file in [&input, &answer] {
-            if dir.join(file).is_file() {
+        let shown = description.input_pattern.number(number);
+        PackageTest {
+            number,
+            name: match test.sample {
+                true => format!("{}/{shown}", SAMPLE_GROUPS[0]),
+                false => shown,
+            },
+            input: dir.join(description.input_pattern.path(number)),
+            answer: dir.join(description.answer_pattern.path(number)),
+            command: (test.generated.as_deref())
+                .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect()),
+            line: test.line,
+        }
+    });
+    Ok(tests.collect())
+}
+
+/// A file past the last test (`tests/64` when `test-count` is 63): the count is wrong.
+fn nothing_beyond(dir: &Path, xml: &Path, description: &Description) -> Result<()> {
+    let (count, count_line) = description.test_count;
+    let extra = description.input_pattern.path(count + 1);
+    match dir.join(&extra).is_file() {
+        true => Err(Error::parse(
+            xml,
+            Some(count_line),
+            format!("<test-count> is {count}, but the package also holds `{extra}`"),
+        )),
+        false => Ok(()),
+    }
+}
+
+/// The testset's cases. Every input and answer must be in the package: a missing one is an
+/// error that says how `judge gen` makes it.
+fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCase>> {
+    let mut cases = Vec::new();
+    for test in tests(dir, xml, description)? {
+        for file in [&test.input, &test.answer] {
+            if file.is_file() {
                 continue;
             }
-            let why = match &test.generated {
-                Some(command) if file == &input => format!(
-                    "it is generated (`{command}`), and making tests from their generators \
-                     is not supported yet"
+            let why = match &test.command {
+                Some(command) if file == &test.input => format!(
+                    "it is generated (`{}`): `judge gen` makes it with the package's generator",
+                    command.join(" ")
                 ),
-                _ if file == &answer => {
-                    "making answers with the main solution is not supported yet".to_owned()
+                _ if file == &test.answer => {
+                    "`judge gen` makes it with the main solution".to_owned()
                 }
                 _ => "it is a manual test".to_owned(),
             };
-            return Err(at(
-                test.line,
-                format!("test {number}: `{file}` is not in the package: {why}"),
+            let shown = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+            return Err(Error::parse(
+                xml,
+                Some(test.line),
+                format!(
+                    "test {}: `{shown}` is not in the package: {why}",
+                    test.number
+                ),
             ));
         }
-        let shown = description.input_pattern.number(number);
-        let name = if test.sample {
-            format!("{}/{shown}", SAMPLE_GROUPS[0])
-        } else {
-            shown
-        };
         cases.push(TestCase {
-            name,
-            input: dir.join(input),
-            expected: dir.join(answer),
+            name: test.name,
+            input: test.input,
+            expected: test.answer,
             validator_args: Vec::new(),
             compare: None,
         });
     }
-    let extra = description.input_pattern.path(count + 1);
-    if count > 0 && dir.join(&extra).is_file() {
-        return Err(at(
-            count_line,
-            format!("<test-count> is {count}, but the package also holds `{extra}`"),
-        ));
-    }
-    if cases.is_empty() {
-        return Err(at(count_line, "the testset has no tests".to_owned()));
-    }
+    nothing_beyond(dir, xml, description)?;
     Ok(cases)
+}
+
+/// What `judge gen` needs of a package, whose tests may lack their files: the problem (its
+/// limits, no cases), its tests, the sources of its generators by the name a command calls
+/// them (`files/gen.cpp` is `gen`).
+pub struct Generation {
+    /// The package as a problem with no cases: its limits and main solution.
+    pub problem: Problem,
+    /// Every test of the testset.
+    pub tests: Vec<PackageTest>,
+    /// `<executables>`' sources that `judge` builds, by their file name without extension.
+    pub generators: Vec<(String, std::path::PathBuf)>,
+    /// `problem.xml`, for the faults gen finds to name.
+    pub xml: std::path::PathBuf,
+}
+
+/// Reads what `judge gen` needs of the package in `dir`, known as `id`.
+pub fn generation(dir: &Path, id: String) -> Result<Generation> {
+    let xml = dir.join(POLYGON_FILE);
+    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
+    let description = problem_xml::parse(&xml, &text)?;
+    let generators = (description.executables.iter())
+        .filter(|source| language_of(&source.kind).is_some())
+        .map(|source| {
+            let path = source_in(dir, &xml, source, "executable")?;
+            let name = path.file_stem().unwrap_or_default().to_string_lossy();
+            Ok((name.into_owned(), path))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let tests = tests(dir, &xml, &description)?;
+    nothing_beyond(dir, &xml, &description)?;
+    Ok(Generation {
+        problem: problem_of(dir, &xml, id, &description, Vec::new())?,
+        tests,
+        generators,
+        xml,
+    })
 }
 
 #[cfg(test)]

@@ -49,6 +49,8 @@ pub(super) struct Description {
     pub main_solution: Option<SourceRef>,
     /// Every `<solution>` of `<solutions>`, the main one too, with its tag, in file order.
     pub solutions: Vec<(SourceRef, Tag)>,
+    /// The programs of `<files><executables>` (generators, validators), in file order.
+    pub executables: Vec<SourceRef>,
 }
 
 /// What a solution's `tag` says it gets, as Polygon checks it.
@@ -239,6 +241,14 @@ impl<'a, 'input> Reader<'a, 'input> {
             Some(solutions) => self.solutions(solutions)?,
             None => Vec::new(),
         };
+        let executables = (root.children())
+            .filter(|node| node.has_tag_name("files"))
+            .flat_map(|files| files.children())
+            .filter(|node| node.has_tag_name("executables"))
+            .flat_map(|executables| executables.children())
+            .filter(|node| node.has_tag_name("executable"))
+            .map(|executable| self.source(executable))
+            .collect::<Result<Vec<_>>>()?;
         let main_solution = (solutions.iter())
             .find(|(_, tag)| *tag == Tag::Main)
             .map(|(source, _)| source.clone());
@@ -256,6 +266,7 @@ impl<'a, 'input> Reader<'a, 'input> {
             assets_line: self.line(assets.unwrap_or(root)),
             main_solution,
             solutions,
+            executables,
         })
     }
 

@@ -1,0 +1,221 @@
+//! `judge gen` on a Polygon package: every generated test's input made again by running its
+//! `cmd` with the package's own generator, built from its source, and every answer the
+//! package lacks made by its main solution. A file the package holds is only compared, never
+//! replaced: a regenerated input that differs from it is a finding (a generator that is not
+//! reproducible). What is missing is written in one transaction, as `judge gen` writes.
+
+use std::path::{Path, PathBuf};
+
+use super::transaction::{Session, Transaction};
+use super::{in_parallel, run_tool, Tool};
+use crate::error::{Error, Result};
+use crate::problem::polygon::{self, PackageTest};
+use crate::problem::provenance::content_hash;
+use crate::problem::Problem;
+use crate::toolchain::{Build, Compiler};
+
+/// What `judge gen` did to a package, or with `check`, would do.
+#[derive(Debug, Default)]
+pub struct PackageGen {
+    /// Tests in the package.
+    pub tests: usize,
+    /// Files written (with `check`: missing, that gen would write), relative to the package.
+    pub written: Vec<String>,
+    /// Generated inputs the package holds that came out byte for byte the same.
+    pub reproduced: usize,
+    /// Generated inputs that came out differently from the package's file: what differs.
+    pub differing: Vec<String>,
+}
+
+/// Makes what the package in `dir` (known as `id`) lacks, and compares what it holds.
+pub fn generate_package(
+    dir: &Path,
+    id: String,
+    compiler: &Compiler,
+    jobs: usize,
+    check: bool,
+) -> Result<PackageGen> {
+    // Before anything is read: an interrupted command's change is completed first.
+    let session = if check {
+        None
+    } else {
+        Some(Session::begin(dir)?)
+    };
+    let generation = polygon::generation(dir, id)?;
+    let problem = &generation.problem;
+    let generators = generators_called(&generation, compiler)?;
+    let inputs = in_parallel(jobs, &generation.tests, |test| {
+        let Some(command) = &test.command else {
+            return Ok(None);
+        };
+        let context = format!("`{}` (test {})", command.join(" "), test.number);
+        let generator = &generators[&command[0]];
+        run_tool(generator, &command[1..], b"", problem, &context).map(Some)
+    })?;
+    let mut report = PackageGen {
+        tests: generation.tests.len(),
+        ..PackageGen::default()
+    };
+    let shown = |path: &Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
+    let mut writes: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut inputs_now = Vec::new();
+    for (test, made) in generation.tests.iter().zip(inputs) {
+        let shipped = read_if_there(&test.input)?;
+        match (shipped, made) {
+            (Some(shipped), Some(made)) => {
+                match first_difference(&shipped, &made) {
+                    None => report.reproduced += 1,
+                    Some(at) => report.differing.push(format!(
+                        "test {} (`{}`): `{}` differs from the package's file at byte {at} \
+                         ({} bytes made, {} shipped)",
+                        test.number,
+                        shown(&test.input),
+                        test.command.as_deref().unwrap_or_default().join(" "),
+                        made.len(),
+                        shipped.len()
+                    )),
+                }
+                inputs_now.push(shipped);
+            }
+            (Some(shipped), None) => inputs_now.push(shipped),
+            (None, Some(made)) => {
+                writes.push((test.input.clone(), made.clone()));
+                inputs_now.push(made);
+            }
+            (None, None) => return Err(missing_manual(&generation.xml, test, &shown)),
+        }
+    }
+    let answers = missing_answers(&generation.tests, &inputs_now, problem, compiler, jobs)?;
+    writes.extend(answers);
+    report.written = writes.iter().map(|(path, _)| shown(path)).collect();
+    let Some(session) = session else {
+        return Ok(report);
+    };
+    let mut transaction = Transaction::new(&session);
+    for (path, bytes) in &writes {
+        transaction.write(path, bytes, None)?;
+    }
+    for path in transaction.commit()? {
+        // The lock keeps other judge commands out: a person made this file meanwhile.
+        report.written.retain(|written| *written != shown(&path));
+    }
+    Ok(report)
+}
+
+/// Every generator a test's command calls, built, by its name; a command that calls a
+/// program the package does not list is a fault of the package, named with its line.
+fn generators_called(
+    generation: &polygon::Generation,
+    compiler: &Compiler,
+) -> Result<std::collections::HashMap<String, Tool>> {
+    let mut built = std::collections::HashMap::new();
+    for test in &generation.tests {
+        let Some(name) = test.command.as_ref().and_then(|command| command.first()) else {
+            continue;
+        };
+        if built.contains_key(name) {
+            continue;
+        }
+        let Some((_, source)) = generation
+            .generators
+            .iter()
+            .find(|(known, _)| known == name)
+        else {
+            return Err(Error::parse(
+                &generation.xml,
+                Some(test.line),
+                format!(
+                    "test {}: its command calls `{name}`, which is not a program of \
+                     <files><executables> that this judge builds",
+                    test.number
+                ),
+            ));
+        };
+        built.insert(name.clone(), build(compiler, &generation.problem, source)?);
+    }
+    Ok(built)
+}
+
+/// The answers the package lacks, each made by the main solution from its test's input.
+fn missing_answers(
+    tests: &[PackageTest],
+    inputs: &[Vec<u8>],
+    problem: &Problem,
+    compiler: &Compiler,
+    jobs: usize,
+) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+    let missing: Vec<(&PackageTest, &Vec<u8>)> = (tests.iter().zip(inputs))
+        .filter(|(test, _)| !test.answer.is_file())
+        .collect();
+    if missing.is_empty() {
+        return Ok(Vec::new());
+    }
+    if problem.files.input.is_some() || problem.files.output.is_some() {
+        return Err(Error::usage(format!(
+            "{}: answers of a package that reads and writes named files are not made yet",
+            problem.dir.display()
+        )));
+    }
+    let main = build(compiler, problem, &problem.solution)?;
+    in_parallel(jobs, &missing, |(test, input)| {
+        let context = format!("test {}, as the main solution answers it", test.number);
+        let answer = run_tool(&main, &[], input, problem, &context)?;
+        Ok((test.answer.clone(), answer))
+    })
+}
+
+/// `source` of the package built as a tool (its testlib.h on the include path).
+fn build(compiler: &Compiler, problem: &Problem, source: &Path) -> Result<Tool> {
+    let bytes = std::fs::read(source).map_err(|error| Error::io(source, error))?;
+    match compiler.build_from(source, problem.own_program_sources(source)?)? {
+        Build::Ready(program) => Ok(Tool {
+            path: source.to_path_buf(),
+            file_name: source.display().to_string(),
+            hash: content_hash(&bytes),
+            program,
+        }),
+        Build::CompileError(message) => Err(Error::DoesNotCompile {
+            path: source.to_path_buf(),
+            message,
+        }),
+    }
+}
+
+fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(Error::io(path, error)),
+    }
+}
+
+/// The first byte at which `a` and `b` differ, if they do.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    (common < a.len().max(b.len())).then_some(common)
+}
+
+fn missing_manual(xml: &Path, test: &PackageTest, shown: &dyn Fn(&Path) -> String) -> Error {
+    Error::parse(
+        xml,
+        Some(test.line),
+        format!(
+            "test {}: `{}` is not in the package, and it is a manual test: nothing makes it",
+            test.number,
+            shown(&test.input)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_difference;
+
+    #[test]
+    fn the_first_difference_is_where_the_bytes_part() {
+        assert_eq!(first_difference(b"1 2\n", b"1 2\n"), None);
+        assert_eq!(first_difference(b"1 2\n", b"1 3\n"), Some(2));
+        assert_eq!(first_difference(b"1 2\n", b"1 2\n3\n"), Some(4));
+        assert_eq!(first_difference(b"", b"x"), Some(0));
+    }
+}
