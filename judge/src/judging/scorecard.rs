@@ -129,14 +129,20 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
         .iter()
         .map(|case| (case.name.as_str(), case.verdict))
         .collect();
+    let accepted = |name: &String| verdicts.get(name.as_str()) == Some(&VerdictKind::Accepted);
+    let passed = |subtask: &Subtask| subtask.cases.iter().all(accepted);
+    let passed_by_name = |name: &String| {
+        (subtasks.iter())
+            .filter(|subtask| subtask.name == *name)
+            .all(passed)
+    };
     let parts: Vec<ScorePart> = subtasks
         .iter()
         .map(|subtask| {
-            let items: Vec<Scored> = subtask
-                .cases
-                .iter()
+            let dependencies_passed = subtask.dependencies.iter().all(passed_by_name);
+            let items: Vec<Scored> = (subtask.cases.iter())
                 .map(|name| Scored {
-                    accepted: verdicts.get(name.as_str()) == Some(&VerdictKind::Accepted),
+                    accepted: accepted(name) && dependencies_passed,
                     score: 0.0,
                 })
                 .collect();
@@ -575,11 +581,13 @@ mod tests {
                 name: "small".into(),
                 points: 30.0,
                 cases: vec!["sample/1".into(), "small/1".into()],
+                dependencies: Vec::new(),
             },
             Subtask {
                 name: "large".into(),
                 points: 70.0,
                 cases: vec!["small/1".into(), "large/1".into(), "large/2".into()],
+                dependencies: Vec::new(),
             },
         ];
         let judged = [
@@ -605,6 +613,40 @@ mod tests {
             .map(|name| case(name, VerdictKind::Accepted))
             .collect();
         assert_eq!(score_subtasks(&subtasks, &all).score, 100.0);
+    }
+
+    #[test]
+    fn a_subtask_counts_only_when_the_ones_it_depends_on_pass_whole() {
+        let subtask = |name: &str, points, cases: &[&str], dependencies: &[&str]| Subtask {
+            name: name.into(),
+            points,
+            cases: cases.iter().map(|case| case.to_string()).collect(),
+            dependencies: dependencies.iter().map(|d| d.to_string()).collect(),
+        };
+        // Polygon's each-test groups are one subtask a test, sharing the group's name.
+        let subtasks = vec![
+            subtask("example", 0.0, &["sample/1"], &[]),
+            subtask("easy", 10.0, &["1"], &[]),
+            subtask("easy", 10.0, &["2"], &[]),
+            subtask("hard", 80.0, &["3"], &["example", "easy"]),
+        ];
+        let scored = |verdicts: [VerdictKind; 4]| {
+            let names = ["sample/1", "1", "2", "3"];
+            let judged: Vec<CaseScore> = names
+                .iter()
+                .zip(verdicts)
+                .map(|(n, v)| case(n, v))
+                .collect();
+            score_subtasks(&subtasks, &judged).score
+        };
+        use VerdictKind::{Accepted as AC, WrongAnswer as WA};
+        assert_eq!(scored([AC, AC, AC, AC]), 100.0);
+        assert_eq!(scored([AC, AC, WA, AC]), 10.0, "hard needs all of easy");
+        assert_eq!(
+            scored([WA, AC, AC, AC]),
+            20.0,
+            "a group of no points still gates"
+        );
     }
 
     #[test]

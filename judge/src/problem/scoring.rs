@@ -64,6 +64,9 @@ pub struct Subtask {
     pub points: f64,
     /// The names of its cases, the problem's cases its patterns matched when it was loaded.
     pub cases: Vec<String>,
+    /// The subtasks every case of which must be accepted for this one to score (a Polygon
+    /// group's dependencies); none for Baekjoon's.
+    pub dependencies: Vec<String>,
 }
 
 /// A subtask as `problem.toml` gives it, before its patterns are matched to the cases.
@@ -113,6 +116,7 @@ impl Problem {
                 name: spec.name.clone(),
                 points: spec.points,
                 cases,
+                dependencies: Vec::new(),
             });
         }
         Ok(Some(Scoring::Subtasks(resolved)))

@@ -451,3 +451,94 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
     );
     assert_eq!(std::fs::read(package.join("tests/03")).unwrap(), shipped);
 }
+
+#[test]
+fn groups_are_scored_with_their_points_policy_and_dependencies() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let tests = r#"<test method="manual" sample="true" group="samples" points="0"/>
+                <test method="manual" group="a" points="4"/>
+                <test cmd="gen 3" method="generated" group="b" points="90"/>"#;
+    edit_xml(
+        &package,
+        r#"<test method="manual" sample="true"/>
+                <test method="manual"/>
+                <test cmd="gen 3" method="generated"/>"#,
+        tests,
+    );
+    let groups = r#"</tests>
+            <groups>
+                <group name="samples" points-policy="complete-group"/>
+                <group name="a" points="10" points-policy="complete-group"/>
+                <group name="b" points-policy="complete-group">
+                    <dependencies><dependency group="a"/></dependencies>
+                </group>
+            </groups>"#;
+    edit_xml(&package, "</tests>", groups);
+    let solutions = package.join("solutions");
+    // Wrong on test 3 alone (its numbers are large); wrong on test 2 alone (a = 10).
+    std::fs::write(
+        solutions.join("small.py"),
+        "a, b = map(int, input().split())\nprint(a + b if a < 100 else 0)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        solutions.join("ten.py"),
+        "a, b = map(int, input().split())\nprint(a + b if a != 10 else 0)\n",
+    )
+    .unwrap();
+    let score = |solution: &str, code: i32| {
+        let report = stdout_of(
+            judge_in(dir.path()).args([
+                "run",
+                "sum",
+                "--solution",
+                &format!("sum/solutions/{solution}"),
+            ]),
+            code,
+        );
+        let line = report
+            .lines()
+            .find(|line| line.contains("score"))
+            .map(str::trim);
+        line.unwrap_or_else(|| panic!("no score:\n{report}"))
+            .to_owned()
+    };
+    assert_eq!(
+        score("main.py", 0),
+        "sum: score 100 / 100 (samples 0/0, a 10/10, b 90/90)"
+    );
+    assert_eq!(
+        score("small.py", 1),
+        "sum: score 10 / 100 (samples 0/0, a 10/10, b 0/90)"
+    );
+    // Test 3 passes, but b depends on a, which test 2 fails.
+    assert_eq!(
+        score("ten.py", 1),
+        "sum: score 0 / 100 (samples 0/0, a 0/10, b 0/90)"
+    );
+    // Each test of an each-test group wins its own points.
+    edit_xml(
+        &package,
+        r#"name="a" points="10" points-policy="complete-group""#,
+        r#"name="a" points-policy="each-test""#,
+    );
+    assert_eq!(
+        score("main.py", 0),
+        "sum: score 94 / 94 (samples 0/0, a 4/4, b 90/90)"
+    );
+    // A dependency on no group is the package's fault, named with its line.
+    edit_xml(
+        &package,
+        r#"<dependency group="a"/>"#,
+        r#"<dependency group="c"/>"#,
+    );
+    judge_in(dir.path())
+        .args(["run", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "group `b` depends on `c`, which is not a group",
+        ));
+}

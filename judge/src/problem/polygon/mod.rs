@@ -11,6 +11,7 @@ use std::path::{Component, Path};
 use crate::error::{Error, Result};
 use crate::problem::checker_spec::{Mode, CHECKER_LIMITS};
 use crate::problem::layout::{METADATA_FILE, POLYGON_FILE, SAMPLE_GROUPS};
+use crate::problem::scoring::{Scoring, Subtask};
 use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::Limits;
@@ -132,9 +133,9 @@ fn problem_of(
         limits,
         compare: profile.compare(),
         checker: Some(checker),
+        scoring: scoring(xml, description, &cases)?,
         cases,
         subtasks: Vec::new(),
-        scoring: None,
         dir: dir.to_path_buf(),
         id,
         function: None,
@@ -142,6 +143,69 @@ fn problem_of(
         files,
         package: None,
     })
+}
+
+/// How the package scores a solution, when its tests have groups or points: a
+/// `complete-group` group is one subtask worth the group's points (else its tests' sum),
+/// won when every test of it passes; an `each-test` group, or a test in no group, a subtask a
+/// test worth its points. A group counts only when the groups it depends on pass whole.
+fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<Option<Scoring>> {
+    let tests = &description.tests;
+    let scored = tests
+        .iter()
+        .any(|test| test.group.is_some() || test.points.is_some());
+    if !scored || cases.len() != tests.len() {
+        return Ok(None);
+    }
+    let group_of = |name: &str| description.groups.iter().find(|group| group.name == name);
+    for group in &description.groups {
+        if let Some(unknown) = group.dependencies.iter().find(|d| group_of(d).is_none()) {
+            return Err(Error::parse(
+                xml,
+                Some(group.line),
+                format!(
+                    "group `{}` depends on `{unknown}`, which is not a group",
+                    group.name
+                ),
+            ));
+        }
+    }
+    let mut subtasks: Vec<Subtask> = Vec::new();
+    for (test, case) in tests.iter().zip(cases) {
+        let group = test.group.as_deref().map(|name| (name, group_of(name)));
+        let dependencies = (group.and_then(|(_, entry)| entry))
+            .map(|entry| entry.dependencies.clone())
+            .unwrap_or_default();
+        let points = test.points.unwrap_or(0.0);
+        match group {
+            // Its group's one subtask, made at its first test.
+            Some((name, entry)) if !entry.is_some_and(|entry| entry.each_test) => {
+                match subtasks.iter_mut().find(|subtask| subtask.name == name) {
+                    Some(subtask) => {
+                        subtask.cases.push(case.name.clone());
+                        if entry.and_then(|entry| entry.points).is_none() {
+                            subtask.points += points;
+                        }
+                    }
+                    None => subtasks.push(Subtask {
+                        name: name.to_owned(),
+                        points: entry.and_then(|entry| entry.points).unwrap_or(points),
+                        cases: vec![case.name.clone()],
+                        dependencies,
+                    }),
+                }
+            }
+            _ => subtasks.push(Subtask {
+                name: group
+                    .map_or(case.name.as_str(), |(name, _)| name)
+                    .to_owned(),
+                points,
+                cases: vec![case.name.clone()],
+                dependencies,
+            }),
+        }
+    }
+    Ok(Some(Scoring::Subtasks(subtasks)))
 }
 
 /// The file of a program `problem.xml` names: inside the package, present, of a type this

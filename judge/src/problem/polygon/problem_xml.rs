@@ -21,13 +21,32 @@ pub(super) struct SourceRef {
 }
 
 /// One `<test>` of the testset.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct TestEntry {
     /// `sample="true"`: shown in the statement.
     pub sample: bool,
     /// `method="generated"`: the generator's command line.
     pub generated: Option<String>,
+    /// The group it is in, if the testset has groups.
+    pub group: Option<String>,
+    /// The points it is worth, if it says.
+    pub points: Option<f64>,
     /// The line of its `<test>`.
+    pub line: usize,
+}
+
+/// One `<group>` of the testset.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct GroupEntry {
+    pub name: String,
+    /// `points`: what the whole group is worth, if it says.
+    pub points: Option<f64>,
+    /// `points-policy="each-test"`: each test's points won by itself; else (`complete-group`)
+    /// the group's only when every test of it passes.
+    pub each_test: bool,
+    /// The groups that must pass whole for this one to count.
+    pub dependencies: Vec<String>,
+    /// The line of its `<group>`.
     pub line: usize,
 }
 
@@ -43,6 +62,7 @@ pub(super) struct Description {
     pub input_pattern: PathPattern,
     pub answer_pattern: PathPattern,
     pub tests: Vec<TestEntry>,
+    pub groups: Vec<GroupEntry>,
     pub checker: Option<SourceRef>,
     /// The line of `<assets>`, or of the root when there is none.
     pub assets_line: usize,
@@ -195,17 +215,23 @@ impl<'a, 'input> Reader<'a, 'input> {
         };
         let input_pattern = pattern("input-path-pattern")?;
         let answer_pattern = pattern("answer-path-pattern")?;
-        let tests_node = self.child(testset, "tests");
-        let tests = tests_node
-            .into_iter()
+        let tests = (self.child(testset, "tests").into_iter())
             .flat_map(|tests| tests.children().filter(|node| node.has_tag_name("test")))
-            .map(|test| TestEntry {
-                sample: test.attribute("sample") == Some("true"),
-                generated: (test.attribute("method") == Some("generated"))
-                    .then(|| test.attribute("cmd").unwrap_or_default().to_owned()),
-                line: self.line(test),
+            .map(|test| {
+                Ok(TestEntry {
+                    sample: test.attribute("sample") == Some("true"),
+                    generated: (test.attribute("method") == Some("generated"))
+                        .then(|| test.attribute("cmd").unwrap_or_default().to_owned()),
+                    group: test.attribute("group").map(str::to_owned),
+                    points: self.points(test)?,
+                    line: self.line(test),
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
+        let groups = (self.child(testset, "groups").into_iter())
+            .flat_map(|groups| groups.children().filter(|node| node.has_tag_name("group")))
+            .map(|group| self.group(group))
+            .collect::<Result<Vec<_>>>()?;
         let file = |attribute: &str| {
             judging
                 .attribute(attribute)
@@ -262,6 +288,7 @@ impl<'a, 'input> Reader<'a, 'input> {
             input_pattern,
             answer_pattern,
             tests,
+            groups,
             checker,
             assets_line: self.line(assets.unwrap_or(root)),
             main_solution,
@@ -284,6 +311,51 @@ impl<'a, 'input> Reader<'a, 'input> {
                 Ok((self.source(solution)?, tag))
             })
             .collect()
+    }
+
+    /// A `points` attribute: a number of points, not below 0.
+    fn points(&self, node: Node) -> Result<Option<f64>> {
+        let Some(text) = node.attribute("points") else {
+            return Ok(None);
+        };
+        match text.trim().parse::<f64>() {
+            Ok(points) if points.is_finite() && points >= 0.0 => Ok(Some(points)),
+            _ => Err(self.fault(node, format!("points=\"{text}\" is not a number of points"))),
+        }
+    }
+
+    /// A `<group name points points-policy>` with its `<dependencies>`.
+    fn group(&self, group: Node) -> Result<GroupEntry> {
+        let name = group.attribute("name").filter(|name| !name.is_empty());
+        let name = name.ok_or_else(|| self.fault(group, "<group> has no `name`"))?;
+        let each_test = match group.attribute("points-policy") {
+            None | Some("complete-group") => false,
+            Some("each-test") => true,
+            Some(other) => {
+                return Err(self.fault(
+                    group,
+                    format!(
+                        "<group name=\"{name}\">: points-policy=\"{other}\" is neither \
+                         complete-group nor each-test"
+                    ),
+                ))
+            }
+        };
+        let dependencies = (self.child(group, "dependencies").into_iter())
+            .flat_map(|dependencies| dependencies.children())
+            .filter(|node| node.has_tag_name("dependency"))
+            .map(|dependency| {
+                (dependency.attribute("group").map(str::to_owned))
+                    .ok_or_else(|| self.fault(dependency, "<dependency> has no `group`"))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(GroupEntry {
+            name: name.to_owned(),
+            points: self.points(group)?,
+            each_test,
+            dependencies,
+            line: self.line(group),
+        })
     }
 
     /// The problem's name: the English one, else the first.
@@ -375,11 +447,15 @@ mod tests {
                 TestEntry {
                     sample: true,
                     generated: None,
+                    group: None,
+                    points: None,
                     line: 18,
                 },
                 TestEntry {
                     sample: false,
                     generated: Some("gen 5".into()),
+                    group: None,
+                    points: None,
                     line: 19,
                 },
             ]
