@@ -121,6 +121,9 @@ fn package_gen(
     for difference in &summary.differing {
         notices.problem(format_args!("    {difference}"));
     }
+    for why in &summary.not_made {
+        notices.problem(format_args!("    not made again: {why}"));
+    }
     Ok(summary)
 }
 

@@ -7,6 +7,7 @@ use std::path::Path;
 use anstyle::{AnsiColor, Style};
 
 use crate::cli::VerifyArgs;
+use crate::corpus::generate_package;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::{kattis, polygon};
 use crate::report::{plural, verify_page, SubmissionRow, Table};
@@ -61,6 +62,10 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     }
     let data = &report.data;
     print_data(&mut out, data, &report.notes);
+    let irreproducible = match polygon {
+        true => regenerated(context, &problem.dir, &problem.id, &mut out)?,
+        false => 0,
+    };
     for row in rows {
         if let Some(warning) = &row.warning {
             let name = row
@@ -82,11 +87,32 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let judged = rows.len() - counts.skipped;
     Ok(if counts.errors > 0 || !data.errors.is_empty() {
         Outcome::Error
-    } else if counts.mismatches > 0 || judged == 0 {
+    } else if counts.mismatches > 0 || judged == 0 || irreproducible > 0 {
         Outcome::Rejected
     } else {
         Outcome::Accepted
     })
+}
+
+/// A Polygon package's generated tests made again by their generators and compared with the
+/// package's files, as `judge gen --check` compares them: the number that differ.
+fn regenerated(context: &Context, dir: &Path, id: &str, out: &mut impl Write) -> Result<usize> {
+    let summary = generate_package(dir, id.to_owned(), &context.compiler(), context.jobs, true)?;
+    let generated = summary.reproduced + summary.differing.len();
+    let _ = writeln!(
+        out,
+        "tests: {} made again by their generators: {} the same as the package's, {} different",
+        plural(generated, "generated input"),
+        summary.reproduced,
+        summary.differing.len()
+    );
+    for difference in &summary.differing {
+        let _ = writeln!(out, "    {difference}");
+    }
+    for why in &summary.not_made {
+        let _ = writeln!(out, "note: not made again: {why}");
+    }
+    Ok(summary.differing.len())
 }
 
 /// How many rows came out each way that decides the exit code.

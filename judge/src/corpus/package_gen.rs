@@ -25,6 +25,8 @@ pub struct PackageGen {
     pub reproduced: usize,
     /// Generated inputs that came out differently from the package's file: what differs.
     pub differing: Vec<String>,
+    /// Generated inputs the package holds that could not be made again, and why.
+    pub not_made: Vec<String>,
 }
 
 /// Makes what the package in `dir` (known as `id`) lacks, and compares what it holds.
@@ -48,8 +50,10 @@ pub fn generate_package(
         let Some(command) = &test.command else {
             return Ok(None);
         };
+        let Some(generator) = generators.get(&command[0]) else {
+            return Ok(None);
+        };
         let context = format!("`{}` (test {})", command.join(" "), test.number);
-        let generator = &generators[&command[0]];
         run_tool(generator, &command[1..], b"", problem, &context).map(Some)
     })?;
     let mut report = PackageGen {
@@ -77,12 +81,28 @@ pub fn generate_package(
                 }
                 inputs_now.push(shipped);
             }
-            (Some(shipped), None) => inputs_now.push(shipped),
+            (Some(shipped), None) => {
+                if let Some(command) = &test.command {
+                    report.not_made.push(unlisted(test, command));
+                }
+                inputs_now.push(shipped);
+            }
             (None, Some(made)) => {
                 writes.push((test.input.clone(), made.clone()));
                 inputs_now.push(made);
             }
-            (None, None) => return Err(missing_manual(&generation.xml, test, &shown)),
+            (None, None) => {
+                let why = match &test.command {
+                    Some(command) => unlisted(test, command),
+                    None => format!(
+                        "test {}: `{}` is not in the package, and it is a manual test: \
+                         nothing makes it",
+                        test.number,
+                        shown(&test.input)
+                    ),
+                };
+                return Err(Error::parse(&generation.xml, Some(test.line), why));
+            }
         }
     }
     let answers = missing_answers(&generation.tests, &inputs_now, problem, compiler, jobs)?;
@@ -102,8 +122,7 @@ pub fn generate_package(
     Ok(report)
 }
 
-/// Every generator a test's command calls, built, by its name; a command that calls a
-/// program the package does not list is a fault of the package, named with its line.
+/// Every generator a test's command calls that the package lists, built, by its name.
 fn generators_called(
     generation: &polygon::Generation,
     compiler: &Compiler,
@@ -116,22 +135,13 @@ fn generators_called(
         if built.contains_key(name) {
             continue;
         }
-        let Some((_, source)) = generation
+        let listed = generation
             .generators
             .iter()
-            .find(|(known, _)| known == name)
-        else {
-            return Err(Error::parse(
-                &generation.xml,
-                Some(test.line),
-                format!(
-                    "test {}: its command calls `{name}`, which is not a program of \
-                     <files><executables> that this judge builds",
-                    test.number
-                ),
-            ));
-        };
-        built.insert(name.clone(), build(compiler, &generation.problem, source)?);
+            .find(|(known, _)| known == name);
+        if let Some((_, source)) = listed {
+            built.insert(name.clone(), build(compiler, &generation.problem, source)?);
+        }
     }
     Ok(built)
 }
@@ -195,15 +205,14 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
     (common < a.len().max(b.len())).then_some(common)
 }
 
-fn missing_manual(xml: &Path, test: &PackageTest, shown: &dyn Fn(&Path) -> String) -> Error {
-    Error::parse(
-        xml,
-        Some(test.line),
-        format!(
-            "test {}: `{}` is not in the package, and it is a manual test: nothing makes it",
-            test.number,
-            shown(&test.input)
-        ),
+/// Why a generated test's input cannot be made: its command calls no program listed.
+fn unlisted(test: &PackageTest, command: &[String]) -> String {
+    format!(
+        "test {}: `{}` calls `{}`, which is not a program of <files><executables> that this \
+         judge builds",
+        test.number,
+        command.join(" "),
+        command[0]
     )
 }
 

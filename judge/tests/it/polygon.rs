@@ -372,6 +372,14 @@ fn verify_checks_every_solution_against_its_tag() {
         before,
         "verify writes nothing into the package"
     );
+    // Test 3's input is shipped; its generator is not: it is compared with nothing, and said.
+    assert!(
+        table.contains(
+            "note: not made again: test 3: `gen 3` calls `gen`, which is not a program of \
+             <files><executables>"
+        ),
+        "{table}"
+    );
     // A tag Polygon does not have is the package's fault, named with its line.
     edit_xml(&package, "tag=\"failed\"", "tag=\"crashes\"");
     judge_in(dir.path())
@@ -450,6 +458,13 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
         "{differs}"
     );
     assert_eq!(std::fs::read(package.join("tests/03")).unwrap(), shipped);
+    // verify finds it too, and says so in its exit code though every tag is kept.
+    let verified = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
+    assert!(verified.contains("0 mismatches"), "{verified}");
+    assert!(
+        verified.contains("tests: 1 generated input made again by their generators: 0 the same as the package's, 1 different"),
+        "{verified}"
+    );
 }
 
 #[test]
