@@ -97,7 +97,12 @@ impl Programs<'_> {
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
         std::fs::write(&case.expected, &expected)
             .map_err(|error| Error::io(&case.expected, error))?;
-        let result = judge_case(self.problem, &self.solution, self.checker.as_ref(), &case);
+        let result = judge_case(
+            self.problem,
+            &self.solution,
+            (self.checker.as_ref(), None),
+            &case,
+        );
         let reason = result
             .failure
             .map(|failure| failure.message)

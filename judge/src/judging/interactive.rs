@@ -30,6 +30,9 @@ use crate::toolchain::{Program, RunOptions};
 /// it sees its input end when the submission does, and should end right after.
 const VALIDATOR_GRACE: Duration = Duration::from_secs(5);
 
+/// The file an interactor writes as its output argument (testlib's `tout`).
+const INTERACTOR_OUTPUT: &str = "interactor-output";
+
 /// What judging a case came to.
 #[derive(Debug)]
 pub struct Interaction {
@@ -44,11 +47,13 @@ pub struct Interaction {
     pub pass: u32,
 }
 
-/// Judges `case`: one pass or several, interactive or not, as `spec.mode` says.
+/// Judges `case`: one pass or several, interactive or not, as `spec.mode` says. `after`, with
+/// an interactor, is the checker that then reads what the interactor wrote (testlib's
+/// `tout`): an accepted interaction is then its to judge.
 pub fn judge(
     program: &Program,
     limits: Limits,
-    validator: &Program,
+    (validator, after): (&Program, Option<(&Program, &CheckerSpec)>),
     spec: &CheckerSpec,
     case: &TestCase,
 ) -> std::io::Result<Interaction> {
@@ -77,6 +82,9 @@ pub fn judge(
         } else {
             work.run_then_check(program)?
         };
+        if let Some((checker, checker_spec)) = after {
+            work.check_what_the_interactor_wrote(&mut outcome, checker, checker_spec);
+        }
         slowest = slowest.max(outcome.run.cpu_time);
         peak = peak.max(outcome.run.peak_memory_bytes);
         outcome.run.cpu_time = slowest;
@@ -162,6 +170,28 @@ impl Work<'_> {
         })
     }
 
+    /// After an accepted interaction whose run stands, the checker's judgement of what the
+    /// interactor wrote (`checker input tout answer`) replaces the interactor's.
+    fn check_what_the_interactor_wrote(
+        &self,
+        outcome: &mut Interaction,
+        checker: &Program,
+        spec: &CheckerSpec,
+    ) {
+        let accepted = matches!(outcome.judgement, Some(Judgement::Accepted(_)));
+        if !accepted || classify_run(&outcome.run, &self.limits).is_some() {
+            return;
+        }
+        let tout = self.scratch.join(INTERACTOR_OUTPUT);
+        let judgement =
+            checker::check_file(checker, spec, self.case, self.input, &tout, self.feedback)
+                .unwrap_or_else(|error| {
+                    Judgement::Fault(format!("checker could not run: {error}"))
+                });
+        outcome.validator_decides = matches!(judgement, Judgement::Fault(_));
+        outcome.judgement = Some(judgement);
+    }
+
     /// An interactive pass: both programs at once, their streams crossed.
     ///
     /// The validator's output reaches the submission through a relay in the judge, for one
@@ -180,7 +210,7 @@ impl Work<'_> {
         let probe = from_submission.try_clone()?;
         let (stop, stop_trigger) = pipe()?;
         let (ended, validator_ended) = std::sync::mpsc::channel::<()>();
-        let output_file = self.scratch.join("interactor-output");
+        let output_file = self.scratch.join(INTERACTOR_OUTPUT);
         let args = checker::arguments(
             self.spec,
             self.case,

@@ -23,11 +23,12 @@ use crate::toolchain::{Program, RunOptions};
 pub use result::{format_bytes, CaseResult, Failure, SolutionVerdicts, Tally, WrongAt};
 
 /// Runs one case and decides its verdict: by the problem's checker when it has one, else by
-/// comparing with the expected output.
+/// comparing with the expected output. `checkers` are the problem's checker (or interactor)
+/// and, after an interactor, the checker of what it wrote, as far as they were built.
 pub fn judge_case(
     problem: &Problem,
     program: &Program,
-    checker: Option<&Program>,
+    (checker, tout_checker): (Option<&Program>, Option<&Program>),
     case: &TestCase,
 ) -> CaseResult {
     let limits = problem.limits_for(program.language);
@@ -35,7 +36,14 @@ pub fn judge_case(
         let Some(validator) = checker else {
             return judge_error(case, "the problem's validator was not built".into());
         };
-        return match interactive::judge(program, limits, validator, spec, case) {
+        let after = match (&problem.tout_checker, tout_checker) {
+            (Some(spec), Some(program)) => Some((program, spec)),
+            (Some(_), None) => {
+                return judge_error(case, "the problem's checker was not built".into())
+            }
+            (None, _) => None,
+        };
+        return match interactive::judge(program, limits, (validator, after), spec, case) {
             Ok(outcome) => judge_interaction(problem, case, &limits, outcome),
             Err(error) => judge_error(case, format!("cannot run the solution: {error}")),
         };

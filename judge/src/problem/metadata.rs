@@ -163,6 +163,7 @@ impl Problem {
             limits: limits(&metadata, profile, file)?,
             compare: compare_mode(&metadata, profile, file.path)?,
             checker: checker(&metadata, dir, file)?,
+            tout_checker: tout_checker(&metadata, dir, file)?,
             subtasks: subtasks(&metadata, file)?,
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,
@@ -267,11 +268,42 @@ fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limit
     })
 }
 
+/// The checker after an interactor (testlib's checker of `tout`), when both are named.
+fn tout_checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
+    match (&metadata.checker, &metadata.interactor) {
+        (Some(source), Some(_)) => Ok(Some(CheckerSpec {
+            source: file.inside(dir, source, "checker")?,
+            protocol: Protocol::Testlib,
+            flags: Vec::new(),
+            reads_scores: false,
+            limits: CHECKER_LIMITS,
+            mode: Mode::AFTER_RUN,
+        })),
+        _ => Ok(None),
+    }
+}
+
 /// The checker or interactor the keys name, inside the problem folder.
 fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
     Ok(
-        match (&metadata.checker, metadata.checker_protocol, &metadata.interactor) {
+        match (
+            &metadata.checker,
+            metadata.checker_protocol,
+            &metadata.interactor,
+        ) {
             (None, None, Some(source)) => Some(CheckerSpec {
+                source: file.inside(dir, source, "interactor")?,
+                protocol: Protocol::Testlib,
+                flags: Vec::new(),
+                reads_scores: false,
+                limits: CHECKER_LIMITS,
+                mode: Mode {
+                    interactive: true,
+                    passes: 1,
+                },
+            }),
+            // With a checker, the interactor talks and the checker reads what it wrote.
+            (Some(_), None | Some(Protocol::Testlib), Some(source)) => Some(CheckerSpec {
                 source: file.inside(dir, source, "interactor")?,
                 protocol: Protocol::Testlib,
                 flags: Vec::new(),
@@ -286,7 +318,8 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
                 return Err(file.error(
                     source.span(),
                     "interactor",
-                    "judges the case itself (testlib protocol): it takes no `checker` nor `checker_protocol`",
+                    "talks in the testlib protocol: the checker that reads what it wrote is a \
+                     testlib checker too (no other `checker_protocol`)",
                 ))
             }
             (Some(source), protocol, None) => Some(CheckerSpec {

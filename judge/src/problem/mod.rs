@@ -80,6 +80,9 @@ pub struct Problem {
     /// The class the problem's judge runs a Java solution as, where it is not the judge's
     /// usual one (Google's `Solution`, USACO training's task id).
     pub java_class: Option<String>,
+    /// With an interactor: the checker that then reads what the interactor wrote (testlib's
+    /// `tout`), as `checker input tout answer`, as Polygon judges an interactive problem.
+    pub tout_checker: Option<CheckerSpec>,
 }
 
 /// How the HTML report draws a problem's boards, where it cannot tell alone.

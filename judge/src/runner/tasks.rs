@@ -23,6 +23,8 @@ pub(super) struct Ready<'a> {
     checker: Option<&'a Program>,
     /// A package's custom grader, built with the checker.
     grader: Option<&'a Program>,
+    /// The checker of what an interactor wrote, built with it.
+    tout_checker: Option<&'a Program>,
 }
 
 /// Why a task's cases cannot be judged.
@@ -98,6 +100,7 @@ pub(super) struct ProcessJudge<'a> {
     solutions: Vec<OnceLock<Result<Build, Error>>>,
     checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
     graders: Vec<OnceLock<Result<Option<Program>, Error>>>,
+    tout_checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
     /// Per task, the cases whose failure ends each case's scoring group (`Scoring::blockers`).
     blockers: Vec<Vec<Vec<Range<usize>>>>,
 }
@@ -115,6 +118,7 @@ impl<'a> ProcessJudge<'a> {
             solutions: tasks.iter().map(|_| OnceLock::new()).collect(),
             checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
             graders: tasks.iter().map(|_| OnceLock::new()).collect(),
+            tout_checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
             blockers: (tasks.iter())
                 .map(|task| match task {
                     Ok(Task { problem, .. }) => problem.scoring.as_ref().map(|scoring| {
@@ -174,6 +178,10 @@ impl CaseJudge for ProcessJudge<'_> {
                     .map(|source| build_own_program(self.compiler, &task.problem, source))
                     .transpose();
                 self.graders[index].get_or_init(|| grader);
+                let tout_checker = (task.problem.tout_checker.as_ref())
+                    .map(|spec| build_own_program(self.compiler, &task.problem, &spec.source))
+                    .transpose();
+                self.tout_checkers[index].get_or_init(|| tout_checker);
             }
             Part::Solution => {
                 let built = (task.problem)
@@ -200,6 +208,11 @@ impl CaseJudge for ProcessJudge<'_> {
             Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
             None => None,
         };
+        let tout_checker = match self.tout_checkers[index].get() {
+            Some(Ok(tout_checker)) => tout_checker.as_ref(),
+            Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
+            None => None,
+        };
         let solution = self.solutions[index].get();
         match solution.expect("readiness is asked once every build ran") {
             Err(error) => Err(Unjudged::Error(Some(task), error)),
@@ -209,6 +222,7 @@ impl CaseJudge for ProcessJudge<'_> {
                 program,
                 checker,
                 grader,
+                tout_checker,
             }),
         }
     }
@@ -216,8 +230,10 @@ impl CaseJudge for ProcessJudge<'_> {
     fn judge(&self, ready: &Ready<'_>, case: usize) -> CaseResult {
         let problem = &ready.task.problem;
         let case = &problem.cases[case];
-        let judge = || judge_case(problem, ready.program, ready.checker, case);
-        let Some(cache) = self.cache else {
+        let checkers = (ready.checker, ready.tout_checker);
+        let judge = || judge_case(problem, ready.program, checkers, case);
+        // A kept result names one checker: a problem judged by two is judged every time.
+        let Some(cache) = self.cache.filter(|_| problem.tout_checker.is_none()) else {
             return judge();
         };
         cache.judge(

@@ -275,10 +275,28 @@ fn our_problem_with_a_testlib_interactor_is_judged_interactively() {
         .code(1)
         .stdout(predicate::str::contains("0/2 accepted (WA 2)"))
         .stdout(predicate::str::contains("7 guesses, none correct"));
-    // An interactor judges alone: a checker beside it is an error naming the line.
+    // With a checker beside it, the checker then judges what the interactor wrote (`tout`),
+    // as Polygon judges: here one that rejects whatever it reads.
+    fs::write(
+        repo.path().join("problems/guess/picky.py"),
+        "import sys\nsys.stderr.write('the checker read ' + sys.argv[2])\nsys.exit(1)\n",
+    )
+    .unwrap();
     fs::write(
         repo.path().join("problems/guess/problem.toml"),
-        "interactor = \"interactor.rs\"\nchecker = \"interactor.rs\"\n",
+        "interactor = \"interactor.rs\"\nchecker = \"picky.py\"\nsolution = \"bisect.py\"\n",
+    )
+    .unwrap();
+    judge_in(repo.path())
+        .args(["run", "guess"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("0/2 accepted (WA 2)"))
+        .stdout(predicate::str::contains("the checker read /"));
+    // That checker is a testlib one: another protocol is an error naming the line.
+    fs::write(
+        repo.path().join("problems/guess/problem.toml"),
+        "interactor = \"interactor.rs\"\nchecker = \"picky.py\"\nchecker_protocol = \"kattis\"\n",
     )
     .unwrap();
     judge_in(repo.path())
@@ -286,7 +304,7 @@ fn our_problem_with_a_testlib_interactor_is_judged_interactively() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "problem.toml: line 1: `interactor` judges the case itself",
+            "problem.toml: line 1: `interactor` talks in the testlib protocol",
         ));
 }
 

@@ -557,3 +557,77 @@ fn groups_are_scored_with_their_points_policy_and_dependencies() {
             "group `b` depends on `c`, which is not a group",
         ));
 }
+
+#[test]
+fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    // Guess the number: the interactor answers `<`, `>` or `=` and writes to `tout` how many
+    // guesses it took; the checker accepts at most the answer file's number of guesses.
+    let write = |path: &str, text: &str| std::fs::write(package.join(path), text).unwrap();
+    write(
+        "files/interactor.py",
+        "import sys\nsecret = int(open(sys.argv[1]).read())\nguesses = 0\n\
+         while True:\n    line = sys.stdin.readline()\n    if not line:\n        \
+         sys.stderr.write('the solution stopped guessing')\n        sys.exit(1)\n    \
+         guesses += 1\n    guess = int(line)\n    \
+         print('=' if guess == secret else '<' if secret < guess else '>', flush=True)\n    \
+         if guess == secret:\n        break\nopen(sys.argv[2], 'w').write(f'{guesses}\\n')\n",
+    );
+    write(
+        "files/check.py",
+        "import sys\nguesses = int(open(sys.argv[2]).read())\nmost = int(open(sys.argv[3]).read())\n\
+         if guesses > most:\n    sys.stderr.write(f'{guesses} guesses, at most {most} allowed')\n    sys.exit(1)\n",
+    );
+    let halving = "low, high = 1, 100\nwhile True:\n    guess = (low + high) // 2\n    \
+                   print(guess, flush=True)\n    said = input()\n    if said == '=':\n        break\n    \
+                   if said == '<':\n        high = guess - 1\n    else:\n        low = guess + 1\n";
+    write("solutions/main.py", halving);
+    write(
+        "solutions/one_by_one.py",
+        "guess = 0\nwhile True:\n    guess += 1\n    print(guess, flush=True)\n    if input() == '=':\n        break\n",
+    );
+    write("solutions/quits.py", "print(50, flush=True)\n");
+    for (number, secret) in [("01", "37"), ("02", "100"), ("03", "1")] {
+        write(&format!("tests/{number}"), &format!("{secret}\n"));
+        write(&format!("tests/{number}.a"), "7\n");
+    }
+    edit_xml(
+        &package,
+        r#"<source path="files/check.cpp" type="cpp.g++17"/>"#,
+        r#"<source path="files/check.py" type="python.3"/>"#,
+    );
+    edit_xml(
+        &package,
+        "<solutions>",
+        r#"<interactor><source path="files/interactor.py" type="python.3"/></interactor>
+        <solutions>"#,
+    );
+    edit_xml(
+        &package,
+        r#"<solution tag="wrong-answer">
+                <source path="solutions/off_by_one.py" type="python.3"/>"#,
+        r#"<solution tag="wrong-answer">
+                <source path="solutions/one_by_one.py" type="python.3"/>"#,
+    );
+    judge_in(dir.path())
+        .args(["run", "sum"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("sum: 3/3 accepted"));
+    // Every guess right, too many of them: the checker's wrong answer, on tout.
+    let slow = stdout_of(
+        judge_in(dir.path()).args(["run", "sum", "--solution", "sum/solutions/one_by_one.py"]),
+        1,
+    );
+    assert!(slow.contains("37 guesses, at most 7 allowed"), "{slow}");
+    // Stopping early: the interactor's wrong answer; its checker is not asked.
+    let quits = stdout_of(
+        judge_in(dir.path()).args(["run", "sum", "--solution", "sum/solutions/quits.py"]),
+        1,
+    );
+    assert!(quits.contains("the solution stopped guessing"), "{quits}");
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+    assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
+}

@@ -271,6 +271,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         submit_url: None,
         picture: Default::default(),
         java_class: None,
+        tout_checker: None,
         profile,
         solution: default_submission(dir),
         limits,

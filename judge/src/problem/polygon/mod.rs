@@ -99,13 +99,29 @@ fn problem_of(
             "no <checker> in <assets>: a Polygon package always has one".to_owned(),
         )
     })?;
-    let checker = CheckerSpec {
-        source: program_file(dir, xml, checker_source, "checker")?,
+    let testlib = |source, mode| CheckerSpec {
+        source,
         protocol: Protocol::Testlib,
         flags: Vec::new(),
         reads_scores: false,
         limits: CHECKER_LIMITS,
-        mode: Mode::AFTER_RUN,
+        mode,
+    };
+    let checker = testlib(
+        program_file(dir, xml, checker_source, "checker")?,
+        Mode::AFTER_RUN,
+    );
+    // An interactor talks with the solution; the checker then reads what it wrote.
+    let (checker, tout_checker) = match &description.interactor {
+        Some(interactor) => {
+            let interactive = Mode {
+                interactive: true,
+                passes: 1,
+            };
+            let source = program_file(dir, xml, interactor, "interactor")?;
+            (testlib(source, interactive), Some(checker))
+        }
+        None => (checker, None),
     };
     let solution = match &description.main_solution {
         Some(main) => program_file(dir, xml, main, "main solution")?,
@@ -128,6 +144,7 @@ fn problem_of(
         submit_url: None,
         picture: Default::default(),
         java_class: None,
+        tout_checker,
         profile,
         solution,
         limits,

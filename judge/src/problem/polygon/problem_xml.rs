@@ -64,6 +64,9 @@ pub(super) struct Description {
     pub tests: Vec<TestEntry>,
     pub groups: Vec<GroupEntry>,
     pub checker: Option<SourceRef>,
+    /// `<assets><interactor>`: the program that talks with the solution, before the checker
+    /// reads what it wrote.
+    pub interactor: Option<SourceRef>,
     /// The line of `<assets>`, or of the root when there is none.
     pub assets_line: usize,
     pub main_solution: Option<SourceRef>,
@@ -245,12 +248,10 @@ impl<'a, 'input> Reader<'a, 'input> {
             ));
         }
         let assets = self.child(root, "assets");
-        if let Some(interactor) = assets.and_then(|assets| self.child(assets, "interactor")) {
-            return Err(self.fault(
-                interactor,
-                "<interactor>: interactive problems are not supported yet",
-            ));
-        }
+        let interactor = match assets.and_then(|assets| self.child(assets, "interactor")) {
+            Some(interactor) => Some(self.source(interactor)?),
+            None => None,
+        };
         let checker = match assets.and_then(|assets| self.child(assets, "checker")) {
             Some(checker) => {
                 if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
@@ -290,6 +291,7 @@ impl<'a, 'input> Reader<'a, 'input> {
             tests,
             groups,
             checker,
+            interactor,
             assets_line: self.line(assets.unwrap_or(root)),
             main_solution,
             solutions,
@@ -502,7 +504,7 @@ mod tests {
         let interactive = SMALL.replace("<solutions>", "<interactor/><solutions>");
         let error = refused(&interactive);
         assert!(
-            error.contains("line 27: <interactor>: interactive"),
+            error.contains("line 27: <interactor> has no <source>"),
             "{error}"
         );
         let twice = SMALL.replace("output-file=", "run-count=\"2\" output-file=");
