@@ -631,3 +631,84 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
     assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
 }
+
+#[test]
+fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let write = |path: &str, text: &str| {
+        let path = package.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    // Strict as testlib on Linux: one line of two numbers up to 10^6, LF-ended; it says the
+    // testset and group it was given.
+    write(
+        "files/val.py",
+        "import sys\ndata = sys.stdin.buffer.read()\n\
+         if not data.endswith(b'\\n') or b'\\r' in data or len(data.split()) != 2:\n    \
+         sys.stderr.write('not two numbers on an LF-ended line'); sys.exit(3)\n\
+         if any(abs(int(x)) > 10**6 for x in data.split()):\n    \
+         sys.stderr.write('a number past 10^6 (' + ' '.join(sys.argv[1:]) + ')'); sys.exit(3)\n",
+    );
+    // Test 2 shipped as Windows packages ship it: CRLF, which Polygon's validator reads there.
+    write("tests/02", "10 -4\r\n");
+    write("tests/03", "1000001 1\n");
+    write("tests/03.a", "1000002\n");
+    write("files/tests/validator-tests/01", "1 2\n");
+    write("files/tests/validator-tests/02", "1 2 3\n");
+    // Checker self-tests numbered with a gap (02 deleted), and one marked wrongly.
+    for (number, output, answer) in [("01", "3", "3"), ("03", "4", "3"), ("04", "3", "3")] {
+        write(&format!("files/tests/checker-tests/{number}"), "1 2\n");
+        write(
+            &format!("files/tests/checker-tests/{number}.o"),
+            &format!("{output}\n"),
+        );
+        write(
+            &format!("files/tests/checker-tests/{number}.a"),
+            &format!("{answer}\n"),
+        );
+    }
+    edit_xml(
+        &package,
+        r#"<checker name="std::wcmp.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>"#,
+        r#"<checker name="std::wcmp.cpp" type="testlib">
+            <source path="files/check.cpp" type="cpp.g++17"/>
+            <testset><test-count>4</test-count>
+                <input-path-pattern>files/tests/checker-tests/%02d</input-path-pattern>
+                <output-path-pattern>files/tests/checker-tests/%02d.o</output-path-pattern>
+                <answer-path-pattern>files/tests/checker-tests/%02d.a</answer-path-pattern>
+                <tests><test verdict="ok"/><test verdict="wrong-answer"/><test verdict="wrong-answer"/><test verdict="ok"/></tests>
+            </testset>"#,
+    );
+    edit_xml(
+        &package,
+        "<solutions>",
+        r#"<validators><validator><source path="files/val.py" type="python.3"/>
+            <testset><test-count>2</test-count>
+                <input-path-pattern>files/tests/validator-tests/%02d</input-path-pattern>
+                <tests><test verdict="valid"/><test verdict="valid"/></tests>
+            </testset></validator></validators>
+        <solutions>"#,
+    );
+    edit_xml(
+        &package,
+        r#"<test cmd="gen 3" method="generated"/>"#,
+        r#"<test cmd="gen 3" method="generated" group="big"/>"#,
+    );
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
+    assert!(table.contains("0 mismatches"), "{table}");
+    for line in [
+        "validator files/val.py: 2 of 3 tests valid; 1 of 2 self-tests as marked",
+        "test 3 (`tests/03`): files/val.py rejects it: a number past 10^6 (--testset tests --group big)",
+        "self-test 2 (`files/tests/validator-tests/02`): marked valid, got invalid: not two numbers",
+        // 01, 03, 04 are the first three tests: 02 was deleted, and the fourth is missing.
+        "checker files/check.cpp: 2 of 4 self-tests as marked",
+        "self-test 4 (`files/tests/checker-tests/04`): marked wrong-answer, got ok: 1 tokens",
+        "self-test 5 (marked ok): `files/tests/checker-tests/05` is not in the package",
+    ] {
+        assert!(table.contains(line), "{line}:\n{table}");
+    }
+}

@@ -19,6 +19,10 @@ use crate::toolchain::Limits;
 pub use problem_xml::Tag;
 use problem_xml::{Description, SourceRef};
 
+/// How many numbers past a self-test testset's count are looked at for its files: the gaps
+/// deleted tests may leave.
+const SELF_TEST_GAPS: usize = 100;
+
 /// Standard output kept per case, as for our problems.
 const OUTPUT_BYTES: u64 = 64 << 20;
 
@@ -162,15 +166,19 @@ fn problem_of(
     })
 }
 
-/// How the package scores a solution, when its tests have groups or points: a
+/// How the package scores a solution, when its tests or groups have points: a
 /// `complete-group` group is one subtask worth the group's points (else its tests' sum),
 /// won when every test of it passes; an `each-test` group, or a test in no group, a subtask a
 /// test worth its points. A group counts only when the groups it depends on pass whole.
 fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<Option<Scoring>> {
     let tests = &description.tests;
-    let scored = tests
-        .iter()
-        .any(|test| test.group.is_some() || test.points.is_some());
+    // Groups alone (for validators, say) score nothing: points do.
+    let positive = |points: Option<f64>| points.is_some_and(|points| points > 0.0);
+    let scored = tests.iter().any(|test| positive(test.points))
+        || description
+            .groups
+            .iter()
+            .any(|group| positive(group.points));
     if !scored || cases.len() != tests.len() {
         return Ok(None);
     }
@@ -299,6 +307,8 @@ pub struct PackageTest {
     pub answer: std::path::PathBuf,
     /// `cmd` of a generated test: the generator's name, then its arguments.
     pub command: Option<Vec<String>>,
+    /// The group it is in.
+    pub group: Option<String>,
     /// The line of its `<test>`.
     pub line: usize,
 }
@@ -333,6 +343,7 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
             answer: dir.join(description.answer_pattern.path(number)),
             command: (test.generated.as_deref())
                 .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect()),
+            group: test.group.clone(),
             line: test.line,
         }
     });
@@ -392,6 +403,85 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
     }
     nothing_beyond(dir, xml, description)?;
     Ok(cases)
+}
+
+/// A self-test of the package's checker or of a validator: its files (which may be missing
+/// from the download) and the verdict `problem.xml` marks it with.
+pub struct SelfTest {
+    /// The number its files are named by.
+    pub number: usize,
+    /// Its input file.
+    pub input: std::path::PathBuf,
+    /// A checker test's output and answer files.
+    pub output_and_answer: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// `valid` or `invalid` for a validator; `ok`, `wrong-answer`, `presentation-error`, ...
+    /// for the checker.
+    pub verdict: String,
+    /// The line of its `<test>`.
+    pub line: usize,
+}
+
+/// What `verify` checks of a package beside its solutions: its tests (with their groups)
+/// through each validator, the validators' self-tests and the checker's.
+pub struct SelfChecks {
+    /// Every test of the testset.
+    pub tests: Vec<PackageTest>,
+    /// Each validator's source that this judge builds, with its self-tests.
+    pub validators: Vec<(std::path::PathBuf, Vec<SelfTest>)>,
+    /// The checker's self-tests.
+    pub checker_tests: Vec<SelfTest>,
+}
+
+/// Reads what `verify` checks of the package in `dir` beside its solutions.
+pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
+    let xml = dir.join(POLYGON_FILE);
+    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
+    let description = problem_xml::parse(&xml, &text)?;
+    let self_tests = |tests: &Option<problem_xml::SelfTests>| -> Vec<SelfTest> {
+        let Some(tests) = tests else {
+            return Vec::new();
+        };
+        let files = |number| {
+            let output = tests.output.as_ref()?.path(number);
+            let answer = tests.answer.as_ref()?.path(number);
+            Some((dir.join(output), dir.join(answer)))
+        };
+        // Polygon numbers self-tests by their ids, which a deleted test leaves a gap in:
+        // the tests, in order, are the files there are, in order; a test past them is missing.
+        let count = tests.verdicts.len();
+        let mut numbers: Vec<usize> = (1..=count + SELF_TEST_GAPS)
+            .filter(|number| dir.join(tests.input.path(*number)).is_file())
+            .take(count)
+            .collect();
+        let mut next = numbers.last().copied().unwrap_or(0);
+        while numbers.len() < count {
+            next += 1;
+            numbers.push(next);
+        }
+        (tests.verdicts.iter().zip(numbers))
+            .map(|((verdict, line), number)| SelfTest {
+                number,
+                input: dir.join(tests.input.path(number)),
+                output_and_answer: files(number),
+                verdict: verdict.clone(),
+                line: *line,
+            })
+            .collect()
+    };
+    let mut validators = Vec::new();
+    for (source, tests) in &description.validators {
+        if language_of(&source.kind).is_some() {
+            validators.push((
+                source_in(dir, &xml, source, "validator")?,
+                self_tests(tests),
+            ));
+        }
+    }
+    Ok(SelfChecks {
+        tests: tests(dir, &xml, &description)?,
+        validators,
+        checker_tests: self_tests(&description.checker_tests),
+    })
 }
 
 /// What `judge gen` needs of a package, whose tests may lack their files: the problem (its

@@ -35,6 +35,17 @@ pub(super) struct TestEntry {
     pub line: usize,
 }
 
+/// The self-tests of a checker or validator (its `<testset>`): the file patterns and each
+/// test's expected verdict with its line.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SelfTests {
+    pub input: PathPattern,
+    /// A checker test's output, and its answer.
+    pub output: Option<PathPattern>,
+    pub answer: Option<PathPattern>,
+    pub verdicts: Vec<(String, usize)>,
+}
+
 /// One `<group>` of the testset.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct GroupEntry {
@@ -67,6 +78,10 @@ pub(super) struct Description {
     /// `<assets><interactor>`: the program that talks with the solution, before the checker
     /// reads what it wrote.
     pub interactor: Option<SourceRef>,
+    /// The checker's self-tests.
+    pub checker_tests: Option<SelfTests>,
+    /// `<assets><validators>`: each validator with its self-tests.
+    pub validators: Vec<(SourceRef, Option<SelfTests>)>,
     /// The line of `<assets>`, or of the root when there is none.
     pub assets_line: usize,
     pub main_solution: Option<SourceRef>,
@@ -276,6 +291,16 @@ impl<'a, 'input> Reader<'a, 'input> {
             .filter(|node| node.has_tag_name("executable"))
             .map(|executable| self.source(executable))
             .collect::<Result<Vec<_>>>()?;
+        let checker_tests = match assets.and_then(|assets| self.child(assets, "checker")) {
+            Some(checker) => self.self_tests(checker)?,
+            None => None,
+        };
+        let validators = (assets.into_iter())
+            .filter_map(|assets| self.child(assets, "validators"))
+            .flat_map(|validators| validators.children())
+            .filter(|node| node.has_tag_name("validator"))
+            .map(|validator| Ok((self.source(validator)?, self.self_tests(validator)?)))
+            .collect::<Result<Vec<_>>>()?;
         let main_solution = (solutions.iter())
             .find(|(_, tag)| *tag == Tag::Main)
             .map(|(source, _)| source.clone());
@@ -292,6 +317,8 @@ impl<'a, 'input> Reader<'a, 'input> {
             groups,
             checker,
             interactor,
+            checker_tests,
+            validators,
             assets_line: self.line(assets.unwrap_or(root)),
             main_solution,
             solutions,
@@ -313,6 +340,39 @@ impl<'a, 'input> Reader<'a, 'input> {
                 Ok((self.source(solution)?, tag))
             })
             .collect()
+    }
+
+    /// The `<testset>` of a checker or validator, if it has one.
+    fn self_tests(&self, program: Node) -> Result<Option<SelfTests>> {
+        let Some(testset) = self.child(program, "testset") else {
+            return Ok(None);
+        };
+        let pattern = |tag: &str| -> Result<Option<PathPattern>> {
+            let Some(node) = self.child(testset, tag) else {
+                return Ok(None);
+            };
+            let parsed = PathPattern::parse(node.text().unwrap_or_default())
+                .map_err(|message| self.fault(node, format!("<{tag}>: {message}")))?;
+            Ok(Some(parsed))
+        };
+        let verdicts = (self.child(testset, "tests").into_iter())
+            .flat_map(|tests| tests.children().filter(|node| node.has_tag_name("test")))
+            .map(|test| {
+                let verdict = test.attribute("verdict").unwrap_or_default().to_owned();
+                (verdict, self.line(test))
+            })
+            .collect::<Vec<_>>();
+        if verdicts.is_empty() {
+            return Ok(None);
+        }
+        let input = pattern("input-path-pattern")?
+            .ok_or_else(|| self.fault(testset, "<testset> has no <input-path-pattern>"))?;
+        Ok(Some(SelfTests {
+            input,
+            output: pattern("output-path-pattern")?,
+            answer: pattern("answer-path-pattern")?,
+            verdicts,
+        }))
     }
 
     /// A `points` attribute: a number of points, not below 0.

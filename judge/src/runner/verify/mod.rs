@@ -9,6 +9,7 @@
 mod batch;
 pub(crate) mod expectations;
 mod plan;
+pub mod polygon;
 mod promise;
 pub mod validation;
 
@@ -18,7 +19,7 @@ use std::time::Duration;
 use crate::error::Result;
 use crate::problem::kattis::{FormatVersion, Package};
 use crate::problem::layout::SUBMISSIONS_DIR;
-use crate::problem::polygon;
+use crate::problem::polygon as polygon_package;
 use crate::problem::Problem;
 use crate::runner::verify::expectations::SubmissionsYaml;
 use crate::toolchain::compiler::Compiler;
@@ -86,7 +87,7 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// under the limit an earlier `verify` derived was tried: their load moved the new limit,
 /// and their verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
-    if polygon::is_package(&problem.dir) {
+    if polygon_package::is_package(&problem.dir) {
         return verify_tagged(problem, compiler, jobs);
     }
     let root = problem.dir.join(SUBMISSIONS_DIR);
@@ -169,7 +170,6 @@ fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<
     let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
     Ok(VerifyReport {
         rows: judged.iter().map(SubmissionRun::row).collect(),
-        notes: vec!["the package's validators are not run (not supported yet)".into()],
         ..VerifyReport::default()
     })
 }
