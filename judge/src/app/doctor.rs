@@ -7,6 +7,7 @@ use crate::sandbox::Containment;
 use crate::toolchain::language::LANGUAGES;
 
 use super::Context;
+use crate::problem::polygon::Tag;
 
 pub fn doctor(context: &Context) -> Result<Outcome> {
     let who = match rustix::process::getuid().as_raw() {
@@ -59,11 +60,36 @@ pub fn doctor(context: &Context) -> Result<Outcome> {
         toolchains.row(vec![language.name.to_owned(), version, path]);
     }
     print!("{}", toolchains.render("  "));
+    println!();
+    polygon_support();
     if let Some((containment, _)) = held.filter(|(containment, _)| !containment.is_full()) {
         println!();
         advise(&containment);
     }
     Ok(Outcome::Accepted)
+}
+
+/// What this judge reads of a Polygon package (docs/polygon.md says more).
+fn polygon_support() {
+    println!("Polygon packages (problem.xml):");
+    println!(
+        "  read: the tests testset, named input/output files, the testlib checker, an \
+         interactor then the checker, groups and points, validators and self-tests; \
+         `judge gen` makes generated tests and missing answers"
+    );
+    println!(
+        "  not yet: run-twice problems, pretests, tests listed only in doall.sh, points \
+         from the checker in a group's score"
+    );
+    let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);
+    for (tag, name) in Tag::ALL {
+        tags.row(vec![name.to_owned(), tag.kept_when().to_owned()]);
+    }
+    print!("{}", tags.render("  "));
+    println!(
+        "  checker exit codes: 0 AC, 1 WA, 2 and 4 WA (presentation error), 3 JE (the \
+         checker failed), 7 AC with its points; anything else JE"
+    );
 }
 
 /// How to get what `containment` lacks, where people run the judge.

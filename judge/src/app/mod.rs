@@ -263,8 +263,9 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
     refuse_json_unless_spoken(&global, &command)?;
     // Judging a package needs no repository: a Kattis or Polygon package can be anywhere,
-    // `list` run inside one lists it, and `gen` makes what a Polygon package lacks.
-    let judges_packages = matches!(
+    // `list` run inside one lists it, and `gen` makes what a Polygon package lacks; `doctor`
+    // speaks of the machine.
+    let needs_no_repository = matches!(
         command,
         Command::Run(_)
             | Command::Verify(_)
@@ -272,10 +273,11 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
             | Command::Merge(_)
             | Command::List(_)
             | Command::Gen(_)
+            | Command::Doctor
     );
     let repository = match Repository::find(&start) {
         Ok(repository) => repository,
-        Err(_) if judges_packages => Repository::find_or_standalone(&start),
+        Err(_) if needs_no_repository => Repository::find_or_standalone(&start),
         Err(error) => return Err(error),
     };
     // What the programs being judged must not see: the repository (or the package), the

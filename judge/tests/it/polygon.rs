@@ -712,3 +712,30 @@ fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
         assert!(table.contains(line), "{line}:\n{table}");
     }
 }
+
+#[test]
+fn doctor_says_what_of_a_polygon_package_is_read_with_every_tag() {
+    let dir = tempfile::tempdir().unwrap();
+    let doctor = stdout_of(judge_in(dir.path()).arg("doctor"), 0);
+    let section = &doctor[doctor.find("Polygon packages").expect("a Polygon section")..];
+    for (tag, rule) in [
+        ("main", "every test AC"),
+        ("rejected", "some test not AC"),
+        (
+            "time-limit-exceeded-or-accepted",
+            "every test AC, or the first failed one TLE",
+        ),
+        (
+            "time-limit-exceeded-or-memory-limit-exceeded",
+            "the first failed test TLE or MLE",
+        ),
+        ("failed", "the first failed test RE"),
+    ] {
+        let row = section
+            .lines()
+            .find(|line| line.trim_start().starts_with(&format!("{tag} ")));
+        let row = row.unwrap_or_else(|| panic!("no row for {tag}:\n{section}"));
+        assert!(row.ends_with(rule), "{row}");
+    }
+    assert!(section.contains("3 JE (the checker failed)"), "{section}");
+}

@@ -145,6 +145,22 @@ impl Tag {
             .map_or("", |(_, name)| name)
     }
 
+    /// When `judge verify` finds a solution keeps it: Codeforces' verdict is the first failed
+    /// test's.
+    pub fn kept_when(self) -> &'static str {
+        match self {
+            Tag::Main | Tag::Accepted => "every test AC",
+            Tag::Rejected => "some test not AC",
+            Tag::WrongAnswer => "the first failed test WA",
+            Tag::PresentationError => "the first failed test WA by the checker's exit 2 or 4",
+            Tag::TimeLimitExceeded => "the first failed test TLE",
+            Tag::TimeLimitExceededOrAccepted => "every test AC, or the first failed one TLE",
+            Tag::TimeLimitExceededOrMemoryLimitExceeded => "the first failed test TLE or MLE",
+            Tag::MemoryLimitExceeded => "the first failed test MLE",
+            Tag::Failed => "the first failed test RE",
+        }
+    }
+
     fn named(name: &str) -> Option<Tag> {
         Tag::ALL
             .iter()
