@@ -15,6 +15,8 @@ status. Without --verifyproblem it is taken from PATH, else installed from PyPI 
 target/bench/problemtools/. With perf installed, the empty-cache run's CPU time (every process
 of it) is shown too: over the cores, it is what no scheduling can beat. --baseline times
 another judge binary with an empty cache in every round, for paired comparisons of two builds.
+A Polygon package (a folder with problem.xml), which verifyproblem does not read, is timed by
+the judge alone, its verifyproblem columns left empty.
 """
 
 import argparse
@@ -72,7 +74,9 @@ def main():
     parser.add_argument("--baseline", type=Path)
     parser.add_argument("packages", nargs="+", type=Path)
     args = parser.parse_args()
-    verifyproblem = find_verifyproblem(args.verifyproblem)
+    polygon = {package.resolve() for package in args.packages if (package / "problem.xml").is_file()}
+    kattis = any(package.resolve() not in polygon for package in args.packages)
+    verifyproblem = find_verifyproblem(args.verifyproblem) if kattis else None
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "judge"], cwd=ROOT, check=True)
     WORK.mkdir(parents=True, exist_ok=True)
     warm_cache = Path(tempfile.mkdtemp(prefix="kattis-warm-", dir=WORK))
@@ -89,8 +93,9 @@ def main():
         env_warm = dict(os.environ, JUDGE_CACHE_DIR=str(warm_cache), NO_COLOR="1")
         timed([JUDGE, "verify", package], env_warm)  # fills the warm cache
         for _ in range(args.rounds):
-            elapsed, codes["vp"] = timed([verifyproblem, package, "-p", "submissions"])
-            times["vp"].append(elapsed)
+            if package not in polygon:
+                elapsed, codes["vp"] = timed([verifyproblem, package, "-p", "submissions"])
+                times["vp"].append(elapsed)
             with tempfile.TemporaryDirectory(dir=WORK) as cold_cache:
                 env_cold = dict(env_warm, JUDGE_CACHE_DIR=cold_cache)
                 elapsed, codes["judge"] = timed([JUDGE, "verify", package], env_cold)
@@ -106,10 +111,15 @@ def main():
                 cpu = cpu_seconds([JUDGE, "verify", package], env_cold)
             if cpu is not None:
                 times["cpu"].append(cpu)
-        vp, cold, warm = (statistics.median(times[key]) for key in ("vp", "cold", "warm"))
-        ratio, warm_ratio = vp / cold, vp / warm
+        cold, warm = (statistics.median(times[key]) for key in ("cold", "warm"))
         cpu = f"{statistics.median(times['cpu']) / cores:.2f} s" if times["cpu"] else "-"
         baseline = f"{statistics.median(times['baseline']):.2f} s" if times["baseline"] else "-"
+        if package in polygon:
+            rows.append(f"| {package.name} (Polygon) | - | {cold:.2f} s | {warm:.2f} s | - | - | {cpu} "
+                        f"| {baseline} | - / {codes['judge']} |")
+            continue
+        vp = statistics.median(times["vp"])
+        ratio, warm_ratio = vp / cold, vp / warm
         rows.append(f"| {package.name} | {vp:.2f} s | {cold:.2f} s | {warm:.2f} s | {ratio:.1f}x | "
                     f"{warm_ratio:.1f}x | {cpu} | {baseline} | {codes['vp']} / {codes['judge']} |")
         for how, value, target in (("cold", ratio, 2), ("warm", warm_ratio, 3)):
