@@ -79,7 +79,7 @@ fn polygon_support() {
     );
     println!(
         "  not yet: run-twice problems, pretests, tests listed only in doall.sh, points \
-         from the checker in a group's score"
+         from the checker in a complete group, the -appes report file"
     );
     let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);
     for (tag, name) in Tag::ALL {

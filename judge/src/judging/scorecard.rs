@@ -130,6 +130,12 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
         .map(|case| (case.name.as_str(), case.verdict))
         .collect();
     let accepted = |name: &String| verdicts.get(name.as_str()) == Some(&VerdictKind::Accepted);
+    let scores: HashMap<&str, f64> = (cases.iter())
+        .filter_map(|case| match case.validator {
+            Some(ValidatorScore::Score(points)) => Some((case.name.as_str(), points)),
+            _ => None,
+        })
+        .collect();
     let passed = |subtask: &Subtask| subtask.cases.iter().all(accepted);
     let passed_by_name = |name: &String| {
         (subtasks.iter())
@@ -146,9 +152,18 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
                     score: 0.0,
                 })
                 .collect();
+            // A checker's points (testlib's exit 7) on a test scored by itself.
+            let given = match (subtask.checker_points, subtask.cases.as_slice()) {
+                (Some(worth), [case]) => scores.get(case.as_str()).map(|points| points * worth),
+                _ => None,
+            };
+            let score = match given {
+                Some(points) if dependencies_passed && accepted(&subtask.cases[0]) => points,
+                _ => Aggregation::PassFail.apply(Some(subtask.points), &items),
+            };
             ScorePart {
                 name: subtask.name.clone(),
-                score: Aggregation::PassFail.apply(Some(subtask.points), &items),
+                score,
                 max_score: Some(subtask.points),
             }
         })
@@ -582,12 +597,14 @@ mod tests {
                 points: 30.0,
                 cases: vec!["sample/1".into(), "small/1".into()],
                 dependencies: Vec::new(),
+                checker_points: None,
             },
             Subtask {
                 name: "large".into(),
                 points: 70.0,
                 cases: vec!["small/1".into(), "large/1".into(), "large/2".into()],
                 dependencies: Vec::new(),
+                checker_points: None,
             },
         ];
         let judged = [
@@ -622,6 +639,7 @@ mod tests {
             points,
             cases: cases.iter().map(|case| case.to_string()).collect(),
             dependencies: dependencies.iter().map(|d| d.to_string()).collect(),
+            checker_points: None,
         };
         // Polygon's each-test groups are one subtask a test, sharing the group's name.
         let subtasks = vec![

@@ -67,6 +67,10 @@ pub struct Subtask {
     /// The subtasks every case of which must be accepted for this one to score (a Polygon
     /// group's dependencies); none for Baekjoon's.
     pub dependencies: Vec<String>,
+    /// A Polygon test scored by itself: what one point a testlib checker gives (exit 7) is
+    /// worth here (1, or the test's points / 100 as `treat-points-from-checker-as-percent`
+    /// has it); `None` where the checker's points are not the score.
+    pub checker_points: Option<f64>,
 }
 
 /// A subtask as `problem.toml` gives it, before its patterns are matched to the cases.
@@ -117,6 +121,7 @@ impl Problem {
                 points: spec.points,
                 cases,
                 dependencies: Vec::new(),
+                checker_points: None,
             });
         }
         Ok(Some(Scoring::Subtasks(resolved)))

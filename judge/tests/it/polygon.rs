@@ -739,3 +739,44 @@ fn doctor_says_what_of_a_polygon_package_is_read_with_every_tag() {
     }
     assert!(section.contains("3 JE (the checker failed)"), "{section}");
 }
+
+#[test]
+fn a_checkers_points_score_a_test_as_they_are_or_as_a_percentage() {
+    let Some((dir, package)) = package("verdicts") else {
+        return;
+    };
+    // Tests 1 and 2 only (ok, then the checker's 5 points), each worth 20 by itself.
+    edit_xml(
+        &package,
+        "<test-count>4</test-count>",
+        "<test-count>2</test-count>",
+    );
+    edit_xml(
+        &package,
+        r#"<test method="manual"/>
+                <test method="manual"/>
+                <test method="manual"/>
+                <test method="manual"/>"#,
+        r#"<test method="manual" points="20"/>
+                <test method="manual" points="20"/>"#,
+    );
+    for number in [3, 4] {
+        for end in ["in", "ans"] {
+            std::fs::remove_file(package.join(format!("tests/{number}.{end}"))).unwrap();
+        }
+    }
+    let score = || {
+        let report = stdout_of(judge_in(dir.path()).args(["run", "verdicts"]), 0);
+        let line = report.lines().find(|line| line.contains("score"));
+        line.unwrap_or_else(|| panic!("no score:\n{report}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(score(), "verdicts: score 25 / 40 (1 20/20, 2 5/20)");
+    edit_xml(
+        &package,
+        r#"<judging input-file="""#,
+        r#"<judging treat-points-from-checker-as-percent="true" input-file="""#,
+    );
+    assert_eq!(score(), "verdicts: score 21 / 40 (1 20/20, 2 1/20)");
+}

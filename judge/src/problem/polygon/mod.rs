@@ -217,6 +217,7 @@ fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<
                         points: entry.and_then(|entry| entry.points).unwrap_or(points),
                         cases: vec![case.name.clone()],
                         dependencies,
+                        checker_points: None,
                     }),
                 }
             }
@@ -227,6 +228,11 @@ fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<
                 points,
                 cases: vec![case.name.clone()],
                 dependencies,
+                // Points a checker gives: as they are, or a percentage of the test's.
+                checker_points: Some(match description.points_as_percent {
+                    true => points / 100.0,
+                    false => 1.0,
+                }),
             }),
         }
     }

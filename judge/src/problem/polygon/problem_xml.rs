@@ -66,6 +66,9 @@ pub(super) struct GroupEntry {
 pub(super) struct Description {
     pub name: Option<String>,
     pub input_file: Option<(String, usize)>,
+    /// `treat-points-from-checker-as-percent="true"`: a checker's points are a percentage of
+    /// the test's.
+    pub points_as_percent: bool,
     pub output_file: Option<(String, usize)>,
     pub time_limit_ms: u64,
     pub memory_bytes: u64,
@@ -323,6 +326,8 @@ impl<'a, 'input> Reader<'a, 'input> {
         Ok(Description {
             name: self.name(root),
             input_file: file("input-file"),
+            points_as_percent: judging.attribute("treat-points-from-checker-as-percent")
+                == Some("true"),
             output_file: file("output-file"),
             time_limit_ms,
             memory_bytes,
