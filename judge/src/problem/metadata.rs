@@ -291,19 +291,9 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
             metadata.checker_protocol,
             &metadata.interactor,
         ) {
-            (None, None, Some(source)) => Some(CheckerSpec {
-                source: file.inside(dir, source, "interactor")?,
-                protocol: Protocol::Testlib,
-                flags: Vec::new(),
-                reads_scores: false,
-                limits: CHECKER_LIMITS,
-                mode: Mode {
-                    interactive: true,
-                    passes: 1,
-                },
-            }),
             // With a checker, the interactor talks and the checker reads what it wrote.
-            (Some(_), None | Some(Protocol::Testlib), Some(source)) => Some(CheckerSpec {
+            (None, None, Some(source))
+            | (Some(_), None | Some(Protocol::Testlib), Some(source)) => Some(CheckerSpec {
                 source: file.inside(dir, source, "interactor")?,
                 protocol: Protocol::Testlib,
                 flags: Vec::new(),

@@ -159,13 +159,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
 /// own limits.
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let entries = plan::polygon_plan(problem, compiler)?;
-    prebuild(
-        &validation::programs(problem),
-        &entries,
-        problem,
-        compiler,
-        jobs,
-    );
+    prebuild(&[], &entries, problem, compiler, jobs);
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
     Ok(VerifyReport {
