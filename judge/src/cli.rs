@@ -224,12 +224,17 @@ pub(crate) struct ListArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct NewArgs {
-    /// The problem's id, like `boj_1000`: the folder and solution file name.
-    #[arg(required_unless_present = "from", conflicts_with = "from")]
+    /// The problem's id, like `boj_1000`: the folder and solution file name (with
+    /// --from-polygon: default, the package folder's name).
+    #[arg(required_unless_present_any = ["from", "from_polygon"], conflicts_with = "from")]
     pub id: Option<String>,
     /// Make it from a saved Competitive Companion payload instead (id, limits, samples).
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(long, value_name = "FILE.json", conflicts_with = "from_polygon")]
     pub from: Option<PathBuf>,
+    /// Make it from a Polygon package (a folder with problem.xml): its limits, every test,
+    /// its checker (and interactor) and its main solution.
+    #[arg(long, value_name = "PACKAGE")]
+    pub from_polygon: Option<PathBuf>,
     /// The judge whose defaults (limits, compare mode, templates) the problem takes.
     #[arg(long, default_value = "boj", value_parser = profile_parser())]
     pub profile: Profile,

@@ -75,7 +75,8 @@ fn polygon_support() {
     println!(
         "  read: the tests testset, named input/output files, the testlib checker, an \
          interactor then the checker, groups and points, validators and self-tests; \
-         `judge gen` makes generated tests and missing answers"
+         `judge gen` makes generated tests and missing answers, `judge new --from-polygon` \
+         one of our problems"
     );
     println!(
         "  not yet: run-twice problems, pretests, tests listed only in doall.sh, points \

@@ -1,7 +1,7 @@
 //! `judge new`: scaffold a problem folder and its solution file.
 
 use crate::cli::NewArgs;
-use crate::corpus::scaffold;
+use crate::corpus::{self, scaffold};
 use crate::error::{Outcome, Result};
 
 use super::Context;
@@ -12,6 +12,24 @@ pub fn new(context: &Context, args: NewArgs) -> Result<Outcome> {
         for line in crate::corpus::import::import_file(&context.repository, &context.path(file))? {
             notices.result(line);
         }
+        return Ok(notices.finish(Outcome::Accepted));
+    }
+    if let Some(package) = &args.from_polygon {
+        let made = corpus::from_polygon(
+            &context.repository,
+            &context.path(package),
+            args.id.as_deref(),
+        )?;
+        notices.result(format_args!(
+            "created problems/{}/ from {}: {}",
+            made.id,
+            package.display(),
+            crate::report::plural(made.files, "file")
+        ));
+        for left_out in made.left_out {
+            notices.info(format_args!("not carried over: {left_out}"));
+        }
+        notices.info(format_args!("next: judge run {}", made.id));
         return Ok(notices.finish(Outcome::Accepted));
     }
     let id = args.id.as_deref().unwrap_or_default();

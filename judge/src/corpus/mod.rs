@@ -9,6 +9,7 @@
 
 mod add;
 mod bless;
+mod from_polygon;
 mod gen;
 pub(crate) mod import;
 mod package_gen;
@@ -29,6 +30,7 @@ use crate::toolchain::{Build, Compiler, Program, Sources};
 /// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
+pub use from_polygon::from_polygon;
 pub use gen::{generate, GenSummary};
 pub use package_gen::{generate_package, PackageGen};
 pub use validate::{group_of, Validator};

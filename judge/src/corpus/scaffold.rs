@@ -237,15 +237,7 @@ fn make(
     profile: Profile,
     imported: Option<&Imported>,
 ) -> Result<Scaffolded> {
-    let valid = !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if !valid {
-        return Err(Error::usage(format!(
-            "problem id `{id}`: use lowercase letters, digits and `_` (like `boj_1000`)"
-        )));
-    }
+    check_id(id)?;
     let _signals = Deferred::new();
     let problems = repository.problems_dir();
     let dir = problems.join(id);
@@ -297,6 +289,20 @@ fn make(
         files: made,
         registered_bin,
     })
+}
+
+/// A problem id is lowercase letters, digits and `_`: it names a folder and a Rust binary.
+pub(super) fn check_id(id: &str) -> Result<()> {
+    let valid = !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    match valid {
+        true => Ok(()),
+        false => Err(Error::usage(format!(
+            "problem id `{id}`: use lowercase letters, digits and `_` (like `boj_1000`)"
+        ))),
+    }
 }
 
 /// The solution files a new problem gets, with their templates: Rust, and Python where the

@@ -780,3 +780,52 @@ fn a_checkers_points_score_a_test_as_they_are_or_as_a_percentage() {
     );
     assert_eq!(score(), "verdicts: score 21 / 40 (1 20/20, 2 1/20)");
 }
+
+#[test]
+fn new_from_polygon_makes_one_of_our_problems_that_judges_as_the_package_does() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let repository = repository_with(&[("problems/.keep", "")]);
+    let made = stdout_of(
+        judge_in(repository.path())
+            .args(["new", "--from-polygon"])
+            .arg(&package),
+        0,
+    );
+    assert!(made.contains("created problems/sum/"), "{made}");
+    let problem = repository.path().join("problems/sum");
+    let toml = std::fs::read_to_string(problem.join("problem.toml")).unwrap();
+    for line in [
+        "name = \"Pair sum\"",
+        "profile = \"codeforces\"",
+        "time_limit_ms = 2000",
+        "memory_limit_mib = 256",
+        "solution = \"main.py\"",
+        "checker = \"checker.cpp\"",
+    ] {
+        assert!(toml.lines().any(|l| l == line), "{line}:\n{toml}");
+    }
+    assert_eq!(
+        std::fs::read(problem.join("tests/sample/01.in")).unwrap(),
+        std::fs::read(package.join("tests/01")).unwrap()
+    );
+    judge_in(repository.path())
+        .args(["run", "sum"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("sum: 3/3 accepted"));
+    judge_in(repository.path())
+        .args(["run", "sum", "--solution"])
+        .arg(package.join("solutions/off_by_one.py"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("token 1: expected '6', found '7'"));
+    // A second time, the folder is there: refused, nothing changed.
+    judge_in(repository.path())
+        .args(["new", "--from-polygon"])
+        .arg(&package)
+        .assert()
+        .code(2);
+    drop(dir);
+}

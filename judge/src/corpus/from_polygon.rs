@@ -1,0 +1,126 @@
+//! `judge new --from-polygon PACKAGE`: one of our problem folders made from a Polygon package:
+//! its limits and file I/O in `problem.toml`, every test as a case (the samples below
+//! `sample/`), its checker (and interactor) with the package's `testlib.h` beside them, and its
+//! main solution as the problem's solution. The folder appears whole or not at all.
+
+use std::path::Path;
+
+use crate::atomic_write::{self, Replace};
+use crate::error::{Error, Result};
+use crate::problem::layout::{METADATA_FILE, POLYGON_FILES_DIR, TESTS_DIR};
+use crate::problem::polygon;
+use crate::problem::Repository;
+
+/// What `judge new --from-polygon` made, and what of the package it did not carry over.
+pub struct FromPolygon {
+    pub id: String,
+    pub files: usize,
+    pub left_out: Vec<&'static str>,
+}
+
+/// Makes `problems/<id>/` from the package in `package`; the id is the package folder's name
+/// made a problem id (`Attack-Plan` is `attack_plan`) unless one is given.
+pub fn from_polygon(
+    repository: &Repository,
+    package: &Path,
+    id: Option<&str>,
+) -> Result<FromPolygon> {
+    let package = std::path::absolute(package).map_err(|error| Error::io(package, error))?;
+    let folder = package.file_name().unwrap_or_default().to_string_lossy();
+    let id = match id {
+        Some(id) => id.to_owned(),
+        None => (folder.chars())
+            .map(|c| match c.is_ascii_alphanumeric() {
+                true => c.to_ascii_lowercase(),
+                false => '_',
+            })
+            .collect(),
+    };
+    super::scaffold::check_id(&id)?;
+    let problem = polygon::load_package(&package, id.clone())?;
+    let problems = repository.problems_dir();
+    let dir = problems.join(&id);
+    if dir.symlink_metadata().is_ok() {
+        return Err(Error::exists(&dir));
+    }
+    let _signals = crate::runner::interrupt::Deferred::new();
+    // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
+    let staging = problems.join(format!(".judge-new-{id}.tmp"));
+    match std::fs::remove_dir_all(&staging) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            return Err(Error::io(&staging, error))
+        }
+        _ => {}
+    }
+    let mut files = 0;
+    let mut copy = |from: &Path, to: &str| -> Result<()> {
+        let to = staging.join(to);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|error| Error::io(parent, error))?;
+        }
+        std::fs::copy(from, &to).map_err(|error| Error::io(from, error))?;
+        files += 1;
+        Ok(())
+    };
+    let named = |stem: &str, source: &Path| match source.extension() {
+        Some(extension) => format!("{stem}.{}", extension.to_string_lossy()),
+        None => stem.to_owned(),
+    };
+    let quoted = |text: &str| toml::Value::String(text.to_owned()).to_string();
+    let mut toml = format!(
+        "# Made by `judge new --from-polygon` from {}\nname = {}\nprofile = \"codeforces\"\n\
+         time_limit_ms = {}\nmemory_limit_mib = {}\n",
+        package.display(),
+        quoted(&problem.name),
+        problem.limits.cpu_time.as_millis(),
+        problem.limits.memory_bytes.div_ceil(1 << 20)
+    );
+    for (key, name) in [
+        ("input_file", &problem.files.input),
+        ("output_file", &problem.files.output),
+    ] {
+        if let Some(name) = name {
+            toml.push_str(&format!("{key} = {}\n", quoted(name)));
+        }
+    }
+    if problem.solution.is_file() {
+        let main = named("main", &problem.solution);
+        copy(&problem.solution, &main)?;
+        toml.push_str(&format!("solution = {}\n", quoted(&main)));
+    }
+    let (checker, interactor) = match &problem.tout_checker {
+        Some(checker) => (Some(checker), problem.checker.as_ref()),
+        None => (problem.checker.as_ref(), None),
+    };
+    for (key, spec) in [("checker", checker), ("interactor", interactor)] {
+        if let Some(spec) = spec {
+            let file = named(key, &spec.source);
+            copy(&spec.source, &file)?;
+            toml.push_str(&format!("{key} = {}\n", quoted(&file)));
+        }
+    }
+    let testlib = package.join(POLYGON_FILES_DIR).join("testlib.h");
+    if testlib.is_file() {
+        copy(&testlib, "testlib.h")?;
+    }
+    for case in &problem.cases {
+        copy(&case.input, &format!("{TESTS_DIR}/{}.in", case.name))?;
+        copy(&case.expected, &format!("{TESTS_DIR}/{}.out", case.name))?;
+    }
+    std::fs::write(staging.join(METADATA_FILE), toml)
+        .map_err(|error| Error::io(staging.join(METADATA_FILE), error))?;
+    // The commit point: the problem appears whole. Never over a folder made meanwhile.
+    atomic_write::place(&staging, &dir, Replace::No)?;
+    let mut left_out = vec![
+        "the other solutions and their tags (judge verify PACKAGE checks them)",
+        "the generators and validators",
+    ];
+    if problem.scoring.is_some() {
+        left_out.push("groups and points (subtasks here have no dependencies or each-test points)");
+    }
+    Ok(FromPolygon {
+        id,
+        files: files + 1,
+        left_out,
+    })
+}
