@@ -79,7 +79,7 @@ fn polygon_support() {
          one of our problems"
     );
     println!(
-        "  not yet: run-twice problems, pretests, tests listed only in doall.sh, points \
+        "  not yet: run-twice problems, pretests, generators that write several files, points \
          from the checker in a complete group, the -appes report file"
     );
     let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);

@@ -336,6 +336,8 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
     if count == 0 {
         return Err(at(count_line, "the testset has no tests".to_owned()));
     }
+    // Older packages mark every test manual; their doall.sh still holds each command.
+    let scripted = doall_commands(dir);
     let tests = description.tests.iter().enumerate().map(|(index, test)| {
         let number = index + 1;
         let shown = description.input_pattern.number(number);
@@ -348,12 +350,43 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
             input: dir.join(description.input_pattern.path(number)),
             answer: dir.join(description.answer_pattern.path(number)),
             command: (test.generated.as_deref())
-                .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect()),
+                .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect())
+                .or_else(|| scripted.get(&number).cloned()),
             group: test.group.clone(),
             line: test.line,
         }
     });
     Ok(tests.collect())
+}
+
+/// The generator command of each test `doall.sh` makes through
+/// `scripts/gen-input-via-stdout.sh "wine files/gen.exe ARGS" "tests/NN" N`, by its number, as
+/// a test's `cmd` reads: `gen ARGS` (Polygon writes `wine` before the Windows build it runs).
+fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("doall.sh")).unwrap_or_default();
+    let command = |line: &str| -> Option<(usize, Vec<String>)> {
+        let rest = line
+            .trim()
+            .strip_prefix("scripts/gen-input-via-stdout.sh")?;
+        let mut quoted = rest.split('"');
+        let (_, cmd, _, _, number) = (
+            quoted.next()?,
+            quoted.next()?,
+            quoted.next()?,
+            quoted.next()?,
+            quoted.next()?,
+        );
+        let mut words = cmd.split_whitespace().skip_while(|word| *word == "wine");
+        let program = Path::new(words.next()?)
+            .file_stem()?
+            .to_string_lossy()
+            .into_owned();
+        let command = std::iter::once(program)
+            .chain(words.map(str::to_owned))
+            .collect();
+        Some((number.trim().parse().ok()?, command))
+    };
+    text.lines().filter_map(command).collect()
 }
 
 /// A file past the last test (`tests/64` when `test-count` is 63): the count is wrong.
@@ -530,6 +563,25 @@ pub fn generation(dir: &Path, id: String) -> Result<Generation> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doall_sh_gives_the_commands_of_tests_marked_manual() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("doall.sh"),
+            "#!/usr/bin/env bash\nmkdir -p tests\necho \"Generating test #3\"\n\
+             scripts/gen-input-via-stdout.sh \"wine files/gen.exe --type=tree 01\" \"tests/03\" 3\n\
+             scripts/gen-input-via-stdout.sh \"files/gen2 7\" \"tests/04\" 4\n\
+             scripts/gen-answer.sh tests/03 tests/03.a\n",
+        )
+        .unwrap();
+        let commands = doall_commands(dir.path());
+        let words = |text: &str| text.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(commands.len(), 2);
+        assert_eq!(commands[&3], words("gen --type=tree 01"));
+        assert_eq!(commands[&4], words("gen2 7"));
+        assert!(doall_commands(&dir.path().join("none")).is_empty());
+    }
 
     #[test]
     fn source_types_are_told_by_their_family() {
