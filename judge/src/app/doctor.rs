@@ -80,7 +80,7 @@ fn polygon_support() {
     );
     println!(
         "  not yet: run-twice problems, pretests, generators that write several files, points \
-         from the checker in a complete group, the -appes report file"
+         from the checker in a complete group"
     );
     let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);
     for (tag, name) in Tag::ALL {
@@ -88,8 +88,8 @@ fn polygon_support() {
     }
     print!("{}", tags.render("  "));
     println!(
-        "  checker exit codes: 0 AC, 1 WA, 2 and 4 WA (presentation error), 3 JE (the \
-         checker failed), 7 AC with its points; anything else JE"
+        "  checker exit codes (after its -appes report): 0 AC, 1 WA, 2 and 4 WA (presentation \
+         error), 3 JE (the checker failed), 7 AC with its points; anything else JE"
     );
 }
 

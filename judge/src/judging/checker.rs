@@ -10,6 +10,10 @@ use crate::problem::{CheckerSpec, Protocol, TestCase};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::Program;
 
+/// The file a testlib checker called with `-appes` writes its result to, in the feedback
+/// folder.
+const APPES_REPORT: &str = "appes.xml";
+
 /// How a wrong answer that a testlib checker calls a presentation error begins.
 pub const PRESENTATION_ERROR: &str = "presentation error";
 
@@ -64,6 +68,33 @@ pub fn check_file(
     Ok(judgement(spec, &run, feedback))
 }
 
+/// What the `<result outcome [points]>message</result>` a testlib checker wrote with
+/// `-appes` says; `None` where it wrote none (a checker that is not testlib's), or an outcome
+/// it does not define, or a failure (exit 3 in every build of testlib, said with its code):
+/// the exit code decides then.
+fn appes_judgement(report: &Path) -> Option<Judgement> {
+    let bytes = std::fs::read(report).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let document = roxmltree::Document::parse(&text).ok()?;
+    let result = document.root_element();
+    let message = result.text().unwrap_or_default().trim().to_owned();
+    let or = |default: &str| match message.is_empty() {
+        true => default.to_owned(),
+        false => message.clone(),
+    };
+    let number = |name: &str| result.attribute(name)?.trim().parse::<f64>().ok();
+    Some(match result.attribute("outcome")? {
+        "accepted" => Judgement::Accepted(None),
+        "wrong-answer" => Judgement::Wrong(or("wrong answer")),
+        "presentation-error" | "unexpected-eof" => {
+            Judgement::Wrong(format!("{PRESENTATION_ERROR}: {}", or("bad format")))
+        }
+        "points" => Judgement::Accepted(Some(ValidatorScore::Score(number("points")?))),
+        "partially-correct" => Judgement::Accepted(Some(ValidatorScore::Score(number("pctype")?))),
+        _ => return None,
+    })
+}
+
 /// The checker's command-line arguments: testlib's `input output answer`, or Kattis'
 /// `input answer feedback_dir/` then the problem's flags and the case's (its test group's
 /// `output_validator_args`). An interactor gets the same, `output` being where it may write.
@@ -82,7 +113,13 @@ pub fn arguments(
     };
     let answer = case.expected.as_path();
     match spec.protocol {
-        Protocol::Testlib => vec![path(input), path(output_file), path(answer)],
+        Protocol::Testlib => {
+            let mut args = vec![path(input), path(output_file), path(answer)];
+            if spec.appes {
+                args.extend([path(&feedback.join(APPES_REPORT)), "-appes".to_owned()]);
+            }
+            args
+        }
         Protocol::Kattis => {
             let mut args = vec![path(input), path(answer), format!("{}/", path(feedback))];
             args.extend(spec.flags.iter().chain(&case.validator_args).cloned());
@@ -108,6 +145,12 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             .to_owned()
     };
     let stderr = said(&run.stderr);
+    if let Some(judgement) = (spec.appes && spec.protocol == Protocol::Testlib)
+        .then(|| appes_judgement(&feedback.join(APPES_REPORT)))
+        .flatten()
+    {
+        return judgement;
+    }
     match (spec.protocol, run.termination) {
         (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted(None),
         (Protocol::Testlib, Termination::Exited(1)) => {
@@ -252,6 +295,50 @@ pub fn build_own_program(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_appes_report_is_read_as_testlib_writes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("appes.xml");
+        let read = |xml: &str| {
+            std::fs::write(&report, xml).unwrap();
+            appes_judgement(&report)
+        };
+        let head = "<?xml version=\"1.0\" encoding=\"windows-1251\"?>";
+        assert_eq!(
+            read(&format!(
+                "{head}<result outcome = \"points\" points = \"2.5\">2.5 of 10</result>\n"
+            )),
+            Some(Judgement::Accepted(Some(ValidatorScore::Score(2.5))))
+        );
+        // Exit code 3 in the default build, which the exit code alone reads as a failure.
+        assert_eq!(
+            read(&format!(
+                "{head}<result outcome = \"partially-correct\" pctype = \"3\">close</result>"
+            )),
+            Some(Judgement::Accepted(Some(ValidatorScore::Score(3.0))))
+        );
+        assert_eq!(
+            read(&format!("{head}<result outcome = \"wrong-answer\">1st numbers differ - expected: &apos;6&apos;</result>")),
+            Some(Judgement::Wrong("1st numbers differ - expected: '6'".into()))
+        );
+        assert_eq!(
+            read(&format!(
+                "{head}<result outcome = \"presentation-error\"></result>"
+            )),
+            Some(Judgement::Wrong("presentation error: bad format".into()))
+        );
+        // A failure is exit 3 in every build: the exit code says it, with its code.
+        assert_eq!(
+            read(&format!("{head}<result outcome = \"fail\">no</result>")),
+            None
+        );
+        assert_eq!(read("not xml"), None);
+        assert_eq!(
+            read(&format!("{head}<result outcome = \"reserved\"/>")),
+            None
+        );
+    }
 
     #[test]
     fn testlib_points_are_the_number_its_message_starts_with() {

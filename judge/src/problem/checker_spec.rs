@@ -46,6 +46,10 @@ pub struct CheckerSpec {
     pub limits: Limits,
     /// Whether it reads the output after the run or talks with the submission.
     pub mode: Mode,
+    /// A testlib checker called `input output answer report -appes`, its result read from the
+    /// XML it writes to `report`, as Polygon and Codeforces read it (exit codes alone cannot
+    /// tell a partially correct answer from a wrong one).
+    pub appes: bool,
 }
 
 /// How a checker meets the submission (see `judging::interactive`).

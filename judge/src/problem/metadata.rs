@@ -276,6 +276,7 @@ fn tout_checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Optio
             protocol: Protocol::Testlib,
             flags: Vec::new(),
             reads_scores: false,
+            appes: false,
             limits: CHECKER_LIMITS,
             mode: Mode::AFTER_RUN,
         })),
@@ -298,6 +299,7 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
                 protocol: Protocol::Testlib,
                 flags: Vec::new(),
                 reads_scores: false,
+                appes: false,
                 limits: CHECKER_LIMITS,
                 mode: Mode {
                     interactive: true,
@@ -317,6 +319,7 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
                 protocol: protocol.unwrap_or(Protocol::Testlib),
                 flags: Vec::new(),
                 reads_scores: false,
+                appes: false,
                 limits: CHECKER_LIMITS,
                 mode: Mode::AFTER_RUN,
             }),

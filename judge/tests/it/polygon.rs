@@ -18,14 +18,36 @@ const TESTLIB_STAND_IN: &str = r#"#include <cstdarg>
 
 enum TResult { _ok = 0, _wa = 1, _pe = 2, _fail = 3, _dirt = 4, _points = 7 };
 
+// With `report -appes` after the three files, the result goes there as testlib writes it.
+inline std::string appes_report;
+
+[[noreturn]] inline void quit_with(const char* outcome, const char* extra, int code, const char* message) {
+    if (code == _points) std::fputs("points ", stderr);
+    std::fprintf(stderr, "%s\n", message);
+    if (!appes_report.empty()) {
+        std::FILE* report = std::fopen(appes_report.c_str(), "w");
+        std::fprintf(report, "<?xml version=\"1.0\" encoding=\"windows-1251\"?><result outcome = \"%s\"%s>%s</result>\n", outcome, extra, message);
+        std::fclose(report);
+    }
+    std::exit(code);
+}
+
 [[noreturn]] inline void quitf(TResult result, const char* format, ...) {
-    if (result == _points) std::fputs("points ", stderr);
+    char message[512];
     va_list args;
     va_start(args, format);
-    std::vfprintf(stderr, format, args);
+    std::vsnprintf(message, sizeof message, format, args);
     va_end(args);
-    std::fputc('\n', stderr);
-    std::exit(result);
+    const char* outcomes[] = {"accepted", "wrong-answer", "presentation-error", "fail", "presentation-error", "", "", "points"};
+    std::string extra = result == _points ? " points = \"" + std::string(message).substr(0, std::string(message).find(' ')) + "\"" : "";
+    quit_with(outcomes[result], extra.c_str(), result, message);
+}
+
+// testlib's partially correct answer: in its default build the exit code is the percentage's
+// index itself (1 here, a wrong answer's code), which only the -appes report tells apart.
+[[noreturn]] inline void quitpc(int pctype, const char* message) {
+    std::string extra = " pctype = \"" + std::to_string(pctype) + "\"";
+    quit_with("partially-correct", extra.c_str(), pctype, message);
 }
 
 struct InStream {
@@ -53,6 +75,7 @@ inline void registerTestlibCmd(int argc, char* argv[]) {
     ouf.file.open(argv[2]);
     ouf.output = true;
     ans.file.open(argv[3]);
+    if (argc >= 6 && std::string(argv[5]) == "-appes") appes_report = argv[4];
 }
 "#;
 
@@ -828,4 +851,43 @@ fn new_from_polygon_makes_one_of_our_problems_that_judges_as_the_package_does() 
         .assert()
         .code(2);
     drop(dir);
+}
+
+#[test]
+fn a_checkers_appes_report_decides_where_its_exit_code_cannot() {
+    let Some((dir, package)) = package("verdicts") else {
+        return;
+    };
+    // Output `partly`: testlib's partially correct, exit code 1 in its default build.
+    std::fs::write(
+        package.join("files/checker.cpp"),
+        "#include \"testlib.h\"\n#include <string>\nint main(int argc, char* argv[]) {\n    \
+         registerTestlibCmd(argc, argv);\n    std::string said = ouf.readToken();\n    \
+         if (said == \"partly\") quitpc(1, \"one part of two\");\n    \
+         if (said == \"points\") quitf(_points, \"5 of 10\");\n    quitf(_ok, \"fine\");\n}\n",
+    )
+    .unwrap();
+    std::fs::write(package.join("tests/3.in"), "partly\n").unwrap();
+    let json = stdout_of(
+        judge_in(dir.path()).args([
+            "--format", "json", "run", "verdicts", "--case", "2", "--case", "3",
+        ]),
+        0,
+    );
+    let document: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let cases = document["problems"][0]["cases"].as_array().unwrap().clone();
+    let got: Vec<(&str, &str, String)> = cases
+        .iter()
+        .map(|case| {
+            let score = case["validator_score"].to_string();
+            (
+                case["name"].as_str().unwrap(),
+                case["verdict"].as_str().unwrap(),
+                score,
+            )
+        })
+        .collect();
+    assert_eq!(got[0].0, "2");
+    assert_eq!((got[0].1, got[1].1), ("AC", "AC"), "{json}");
+    assert!(got[0].2.contains('5') && got[1].2.contains('1'), "{got:?}");
 }

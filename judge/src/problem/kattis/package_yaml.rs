@@ -322,6 +322,7 @@ fn compare_and_checker(
         protocol: Protocol::Kattis,
         flags,
         reads_scores: kinds.scoring,
+        appes: false,
         limits,
         mode,
     };

@@ -108,6 +108,7 @@ fn problem_of(
         protocol: Protocol::Testlib,
         flags: Vec::new(),
         reads_scores: false,
+        appes: true,
         limits: CHECKER_LIMITS,
         mode,
     };
