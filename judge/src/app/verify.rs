@@ -66,16 +66,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         print_data(&mut out, data, &report.notes);
     }
     let findings = match polygon {
-        true => {
-            let checks = verify::polygon::check_programs(&problem, &context.compiler())?;
-            for line in &checks.lines {
-                let _ = writeln!(out, "{line}");
-            }
-            for finding in &checks.findings {
-                let _ = writeln!(out, "    {finding}");
-            }
-            checks.findings.len() + regenerated(context, &problem.dir, &problem.id, &mut out)?
-        }
+        true => package_findings(context, &problem, &mut out)?,
         false => 0,
     };
     for row in rows {
@@ -104,6 +95,23 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+/// What a Polygon package's own programs make of it (its validators and self-tests, its
+/// generators), told as they come: the number of findings.
+fn package_findings(
+    context: &Context,
+    problem: &crate::problem::Problem,
+    out: &mut impl Write,
+) -> Result<usize> {
+    let checks = verify::polygon::check_programs(problem, &context.compiler())?;
+    for line in &checks.lines {
+        let _ = writeln!(out, "{line}");
+    }
+    for finding in &checks.findings {
+        let _ = writeln!(out, "    {finding}");
+    }
+    Ok(checks.findings.len() + regenerated(context, &problem.dir, &problem.id, out)?)
 }
 
 /// A Polygon package's generated tests made again by their generators and compared with the

@@ -18,6 +18,44 @@ pub struct FromPolygon {
     pub left_out: Vec<&'static str>,
 }
 
+/// A package folder's name as a problem id: `Attack-Plan` is `attack_plan`.
+fn id_of(folder: &str) -> String {
+    (folder.chars())
+        .map(|c| match c.is_ascii_alphanumeric() {
+            true => c.to_ascii_lowercase(),
+            false => '_',
+        })
+        .collect()
+}
+
+/// A value as `problem.toml` writes it.
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+/// The start of the new problem's `problem.toml`: where it came from, its name, judge,
+/// limits and file I/O.
+fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
+    let mut toml = format!(
+        "# Made by `judge new --from-polygon` from {}\nname = {}\nprofile = \"codeforces\"\n\
+         time_limit_ms = {}\nmemory_limit_mib = {}\n",
+        package.display(),
+        quoted(&problem.name),
+        problem.limits.cpu_time.as_millis(),
+        problem.limits.memory_bytes.div_ceil(1 << 20)
+    );
+    let files = [
+        ("input_file", &problem.files.input),
+        ("output_file", &problem.files.output),
+    ];
+    for (key, name) in files {
+        if let Some(name) = name {
+            toml.push_str(&format!("{key} = {}\n", quoted(name)));
+        }
+    }
+    toml
+}
+
 /// Makes `problems/<id>/` from the package in `package`; the id is the package folder's name
 /// made a problem id (`Attack-Plan` is `attack_plan`) unless one is given.
 pub fn from_polygon(
@@ -29,12 +67,7 @@ pub fn from_polygon(
     let folder = package.file_name().unwrap_or_default().to_string_lossy();
     let id = match id {
         Some(id) => id.to_owned(),
-        None => (folder.chars())
-            .map(|c| match c.is_ascii_alphanumeric() {
-                true => c.to_ascii_lowercase(),
-                false => '_',
-            })
-            .collect(),
+        None => id_of(&folder),
     };
     super::scaffold::check_id(&id)?;
     let problem = polygon::load_package(&package, id.clone())?;
@@ -52,6 +85,26 @@ pub fn from_polygon(
         }
         _ => {}
     }
+    let files = fill(&staging, &package, &problem)?;
+    // The commit point: the problem appears whole. Never over a folder made meanwhile.
+    atomic_write::place(&staging, &dir, Replace::No)?;
+    let mut left_out = vec![
+        "the other solutions and their tags (judge verify PACKAGE checks them)",
+        "the generators and validators",
+    ];
+    if problem.scoring.is_some() {
+        left_out.push("groups and points (subtasks here have no dependencies or each-test points)");
+    }
+    Ok(FromPolygon {
+        id,
+        files,
+        left_out,
+    })
+}
+
+/// Writes the new problem's files into `staging`: its `problem.toml`, the package's main
+/// solution, checker, interactor and `testlib.h`, and every test as a case. How many.
+fn fill(staging: &Path, package: &Path, problem: &crate::problem::Problem) -> Result<usize> {
     let mut files = 0;
     let mut copy = |from: &Path, to: &str| -> Result<()> {
         let to = staging.join(to);
@@ -66,23 +119,7 @@ pub fn from_polygon(
         Some(extension) => format!("{stem}.{}", extension.to_string_lossy()),
         None => stem.to_owned(),
     };
-    let quoted = |text: &str| toml::Value::String(text.to_owned()).to_string();
-    let mut toml = format!(
-        "# Made by `judge new --from-polygon` from {}\nname = {}\nprofile = \"codeforces\"\n\
-         time_limit_ms = {}\nmemory_limit_mib = {}\n",
-        package.display(),
-        quoted(&problem.name),
-        problem.limits.cpu_time.as_millis(),
-        problem.limits.memory_bytes.div_ceil(1 << 20)
-    );
-    for (key, name) in [
-        ("input_file", &problem.files.input),
-        ("output_file", &problem.files.output),
-    ] {
-        if let Some(name) = name {
-            toml.push_str(&format!("{key} = {}\n", quoted(name)));
-        }
-    }
+    let mut toml = problem_toml(package, problem);
     if problem.solution.is_file() {
         let main = named("main", &problem.solution);
         copy(&problem.solution, &main)?;
@@ -109,18 +146,5 @@ pub fn from_polygon(
     }
     std::fs::write(staging.join(METADATA_FILE), toml)
         .map_err(|error| Error::io(staging.join(METADATA_FILE), error))?;
-    // The commit point: the problem appears whole. Never over a folder made meanwhile.
-    atomic_write::place(&staging, &dir, Replace::No)?;
-    let mut left_out = vec![
-        "the other solutions and their tags (judge verify PACKAGE checks them)",
-        "the generators and validators",
-    ];
-    if problem.scoring.is_some() {
-        left_out.push("groups and points (subtasks here have no dependencies or each-test points)");
-    }
-    Ok(FromPolygon {
-        id,
-        files: files + 1,
-        left_out,
-    })
+    Ok(files + 1)
 }

@@ -14,6 +14,9 @@ use crate::problem::provenance::content_hash;
 use crate::problem::Problem;
 use crate::toolchain::{Build, Compiler};
 
+/// Files to write: each path with its bytes.
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
 /// What `judge gen` did to a package, or with `check`, would do.
 #[derive(Debug, Default)]
 pub struct PackageGen {
@@ -61,7 +64,34 @@ pub fn generate_package(
         ..PackageGen::default()
     };
     let shown = |path: &Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
-    let mut writes: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let (mut writes, inputs_now) = take_inputs(&generation, inputs, &mut report, &shown)?;
+    let answers = missing_answers(&generation.tests, &inputs_now, problem, compiler, jobs)?;
+    writes.extend(answers);
+    report.written = writes.iter().map(|(path, _)| shown(path)).collect();
+    let Some(session) = session else {
+        return Ok(report);
+    };
+    let mut transaction = Transaction::new(&session);
+    for (path, bytes) in &writes {
+        transaction.write(path, bytes, None)?;
+    }
+    for path in transaction.commit()? {
+        // The lock keeps other judge commands out: a person made this file meanwhile.
+        report.written.retain(|written| *written != shown(&path));
+    }
+    Ok(report)
+}
+
+/// Each test's input as it will be: the package's where it holds one (compared with what its
+/// generator made, when that could run), else the one made, to be written. The files to
+/// write, and every input.
+fn take_inputs(
+    generation: &polygon::Generation,
+    inputs: Vec<Option<Vec<u8>>>,
+    report: &mut PackageGen,
+    shown: &dyn Fn(&Path) -> String,
+) -> Result<(Files, Vec<Vec<u8>>)> {
+    let mut writes: Files = Vec::new();
     let mut inputs_now = Vec::new();
     for (test, made) in generation.tests.iter().zip(inputs) {
         let shipped = read_if_there(&test.input)?;
@@ -105,21 +135,7 @@ pub fn generate_package(
             }
         }
     }
-    let answers = missing_answers(&generation.tests, &inputs_now, problem, compiler, jobs)?;
-    writes.extend(answers);
-    report.written = writes.iter().map(|(path, _)| shown(path)).collect();
-    let Some(session) = session else {
-        return Ok(report);
-    };
-    let mut transaction = Transaction::new(&session);
-    for (path, bytes) in &writes {
-        transaction.write(path, bytes, None)?;
-    }
-    for path in transaction.commit()? {
-        // The lock keeps other judge commands out: a person made this file meanwhile.
-        report.written.retain(|written| *written != shown(&path));
-    }
-    Ok(report)
+    Ok((writes, inputs_now))
 }
 
 /// Every generator a test's command calls that the package lists, built, by its name.
@@ -153,7 +169,7 @@ fn missing_answers(
     problem: &Problem,
     compiler: &Compiler,
     jobs: usize,
-) -> Result<Vec<(PathBuf, Vec<u8>)>> {
+) -> Result<Files> {
     let missing: Vec<(&PackageTest, &Vec<u8>)> = (tests.iter().zip(inputs))
         .filter(|(test, _)| !test.answer.is_file())
         .collect();

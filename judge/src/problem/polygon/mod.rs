@@ -97,37 +97,7 @@ fn problem_of(
         input: file_io(&description.input_file)?,
         output: file_io(&description.output_file)?,
     };
-    let checker_source = description.checker.as_ref().ok_or_else(|| {
-        at(
-            description.assets_line,
-            "no <checker> in <assets>: a Polygon package always has one".to_owned(),
-        )
-    })?;
-    let testlib = |source, mode| CheckerSpec {
-        source,
-        protocol: Protocol::Testlib,
-        flags: Vec::new(),
-        reads_scores: false,
-        appes: true,
-        limits: CHECKER_LIMITS,
-        mode,
-    };
-    let checker = testlib(
-        program_file(dir, xml, checker_source, "checker")?,
-        Mode::AFTER_RUN,
-    );
-    // An interactor talks with the solution; the checker then reads what it wrote.
-    let (checker, tout_checker) = match &description.interactor {
-        Some(interactor) => {
-            let interactive = Mode {
-                interactive: true,
-                passes: 1,
-            };
-            let source = program_file(dir, xml, interactor, "interactor")?;
-            (testlib(source, interactive), Some(checker))
-        }
-        None => (checker, None),
-    };
+    let (checker, tout_checker) = checkers(dir, xml, description)?;
     let solution = match &description.main_solution {
         Some(main) => program_file(dir, xml, main, "main solution")?,
         // `--solution` may still name one; without it the run says none was found.
@@ -164,6 +134,46 @@ fn problem_of(
         validator_args: Default::default(),
         files,
         package: None,
+    })
+}
+
+/// The package's checker, and with an interactor, the interactor first and the checker of
+/// what it wrote second: testlib programs, called with `-appes` as Polygon calls them.
+fn checkers(
+    dir: &Path,
+    xml: &Path,
+    description: &Description,
+) -> Result<(CheckerSpec, Option<CheckerSpec>)> {
+    let checker_source = description.checker.as_ref().ok_or_else(|| {
+        Error::parse(
+            xml,
+            Some(description.assets_line),
+            "no <checker> in <assets>: a Polygon package always has one",
+        )
+    })?;
+    let testlib = |source, mode| CheckerSpec {
+        source,
+        protocol: Protocol::Testlib,
+        flags: Vec::new(),
+        reads_scores: false,
+        appes: true,
+        limits: CHECKER_LIMITS,
+        mode,
+    };
+    let checker = testlib(
+        program_file(dir, xml, checker_source, "checker")?,
+        Mode::AFTER_RUN,
+    );
+    Ok(match &description.interactor {
+        Some(interactor) => {
+            let interactive = Mode {
+                interactive: true,
+                passes: 1,
+            };
+            let source = program_file(dir, xml, interactor, "interactor")?;
+            (testlib(source, interactive), Some(checker))
+        }
+        None => (checker, None),
     })
 }
 

@@ -227,22 +227,7 @@ impl<'a, 'input> Reader<'a, 'input> {
             .children()
             .find(|node| node.has_tag_name("testset") && node.attribute("name") == Some("tests"))
             .ok_or_else(|| self.fault(judging, "<judging> has no <testset name=\"tests\">"))?;
-        let time = self.required(testset, "time-limit")?;
-        let time_limit_ms = self.number(time, "time-limit")?;
-        if !(1..=3_600_000).contains(&time_limit_ms) {
-            return Err(self.fault(
-                time,
-                format!("<time-limit> {time_limit_ms} ms is not from 1 to 3600000"),
-            ));
-        }
-        let memory = self.required(testset, "memory-limit")?;
-        let memory_bytes = self.number(memory, "memory-limit")?;
-        if !(1 << 20..=1 << 40).contains(&memory_bytes) {
-            return Err(self.fault(
-                memory,
-                format!("<memory-limit> {memory_bytes} bytes is not from 1 MiB to 1 TiB"),
-            ));
-        }
+        let (time_limit_ms, memory_bytes) = self.limits(testset)?;
         let count = self.required(testset, "test-count")?;
         let test_count = (self.number(count, "test-count")? as usize, self.line(count));
         let pattern = |tag: &str| -> Result<PathPattern> {
@@ -252,72 +237,35 @@ impl<'a, 'input> Reader<'a, 'input> {
         };
         let input_pattern = pattern("input-path-pattern")?;
         let answer_pattern = pattern("answer-path-pattern")?;
-        let tests = (self.child(testset, "tests").into_iter())
-            .flat_map(|tests| tests.children().filter(|node| node.has_tag_name("test")))
-            .map(|test| {
-                Ok(TestEntry {
-                    sample: test.attribute("sample") == Some("true"),
-                    generated: (test.attribute("method") == Some("generated"))
-                        .then(|| test.attribute("cmd").unwrap_or_default().to_owned()),
-                    group: test.attribute("group").map(str::to_owned),
-                    points: self.points(test)?,
-                    line: self.line(test),
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let groups = (self.child(testset, "groups").into_iter())
-            .flat_map(|groups| groups.children().filter(|node| node.has_tag_name("group")))
-            .map(|group| self.group(group))
-            .collect::<Result<Vec<_>>>()?;
+        let (tests, groups) = self.tests_and_groups(testset)?;
         let file = |attribute: &str| {
             judging
                 .attribute(attribute)
                 .filter(|name| !name.is_empty())
                 .map(|name| (name.to_owned(), self.line(judging)))
         };
-        if let Some(count) = judging.attribute("run-count").filter(|count| *count != "1") {
-            return Err(self.fault(
-                judging,
-                format!("run-count=\"{count}\": run-twice problems are not supported yet"),
-            ));
-        }
+        self.run_once(judging)?;
         let assets = self.child(root, "assets");
         let interactor = match assets.and_then(|assets| self.child(assets, "interactor")) {
             Some(interactor) => Some(self.source(interactor)?),
             None => None,
         };
-        let checker = match assets.and_then(|assets| self.child(assets, "checker")) {
-            Some(checker) => {
-                if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
-                    return Err(self.fault(
-                        checker,
-                        format!("<checker type=\"{kind}\">: only testlib checkers are judged"),
-                    ));
-                }
-                Some(self.source(checker)?)
-            }
-            None => None,
+        let checker_node = assets.and_then(|assets| self.child(assets, "checker"));
+        let (checker, checker_tests) = match checker_node {
+            Some(checker) => (Some(self.checker(checker)?), self.self_tests(checker)?),
+            None => (None, None),
         };
         let solutions = match assets.and_then(|assets| self.child(assets, "solutions")) {
             Some(solutions) => self.solutions(solutions)?,
             None => Vec::new(),
         };
-        let executables = (root.children())
-            .filter(|node| node.has_tag_name("files"))
-            .flat_map(|files| files.children())
-            .filter(|node| node.has_tag_name("executables"))
+        let executables = (self.grandchildren(root, "files", "executables"))
             .flat_map(|executables| executables.children())
             .filter(|node| node.has_tag_name("executable"))
             .map(|executable| self.source(executable))
             .collect::<Result<Vec<_>>>()?;
-        let checker_tests = match assets.and_then(|assets| self.child(assets, "checker")) {
-            Some(checker) => self.self_tests(checker)?,
-            None => None,
-        };
         let validators = (assets.into_iter())
-            .filter_map(|assets| self.child(assets, "validators"))
-            .flat_map(|validators| validators.children())
-            .filter(|node| node.has_tag_name("validator"))
+            .flat_map(|assets| self.grandchildren(assets, "validators", "validator"))
             .map(|validator| Ok((self.source(validator)?, self.self_tests(validator)?)))
             .collect::<Result<Vec<_>>>()?;
         let main_solution = (solutions.iter())
@@ -345,6 +293,83 @@ impl<'a, 'input> Reader<'a, 'input> {
             solutions,
             executables,
         })
+    }
+
+    /// The children named `tag` of every child of `node` named `parent`.
+    fn grandchildren<'n>(
+        &self,
+        node: Node<'n, 'input>,
+        parent: &'n str,
+        tag: &'n str,
+    ) -> impl Iterator<Item = Node<'n, 'input>> {
+        (node
+            .children()
+            .filter(move |child| child.has_tag_name(parent)))
+        .flat_map(|child| child.children())
+        .filter(move |child| child.has_tag_name(tag))
+    }
+
+    /// The testset's time limit (ms) and memory limit (bytes), each in its range.
+    fn limits(&self, testset: Node) -> Result<(u64, u64)> {
+        let time = self.required(testset, "time-limit")?;
+        let time_limit_ms = self.number(time, "time-limit")?;
+        if !(1..=3_600_000).contains(&time_limit_ms) {
+            return Err(self.fault(
+                time,
+                format!("<time-limit> {time_limit_ms} ms is not from 1 to 3600000"),
+            ));
+        }
+        let memory = self.required(testset, "memory-limit")?;
+        let memory_bytes = self.number(memory, "memory-limit")?;
+        if !(1 << 20..=1 << 40).contains(&memory_bytes) {
+            return Err(self.fault(
+                memory,
+                format!("<memory-limit> {memory_bytes} bytes is not from 1 MiB to 1 TiB"),
+            ));
+        }
+        Ok((time_limit_ms, memory_bytes))
+    }
+
+    /// The testset's `<tests>` and `<groups>`.
+    fn tests_and_groups(&self, testset: Node) -> Result<(Vec<TestEntry>, Vec<GroupEntry>)> {
+        let tests = (self.grandchildren(testset, "tests", "test"))
+            .map(|test| {
+                Ok(TestEntry {
+                    sample: test.attribute("sample") == Some("true"),
+                    generated: (test.attribute("method") == Some("generated"))
+                        .then(|| test.attribute("cmd").unwrap_or_default().to_owned()),
+                    group: test.attribute("group").map(str::to_owned),
+                    points: self.points(test)?,
+                    line: self.line(test),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let groups = (self.grandchildren(testset, "groups", "group"))
+            .map(|group| self.group(group))
+            .collect::<Result<Vec<_>>>()?;
+        Ok((tests, groups))
+    }
+
+    /// A run-twice problem (`run-count` other than 1) is not judged yet.
+    fn run_once(&self, judging: Node) -> Result<()> {
+        match judging.attribute("run-count").filter(|count| *count != "1") {
+            Some(count) => Err(self.fault(
+                judging,
+                format!("run-count=\"{count}\": run-twice problems are not supported yet"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The checker's source: a testlib one, the only kind judged.
+    fn checker(&self, checker: Node) -> Result<SourceRef> {
+        if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
+            return Err(self.fault(
+                checker,
+                format!("<checker type=\"{kind}\">: only testlib checkers are judged"),
+            ));
+        }
+        self.source(checker)
     }
 
     /// The `<solution tag>` entries of `<solutions>`; a tag Polygon does not have is a fault.
