@@ -82,7 +82,7 @@ fn appes_judgement(report: &Path) -> Option<Judgement> {
         true => default.to_owned(),
         false => message.clone(),
     };
-    let number = |name: &str| result.attribute(name)?.trim().parse::<f64>().ok();
+    let number = |name: &str| points(result.attribute(name)?);
     Some(match result.attribute("outcome")? {
         "accepted" => Judgement::Accepted(None),
         "wrong-answer" => Judgement::Wrong(or("wrong answer")),
@@ -145,11 +145,15 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             .to_owned()
     };
     let stderr = said(&run.stderr);
-    if let Some(judgement) = (spec.appes && spec.protocol == Protocol::Testlib)
-        .then(|| appes_judgement(&feedback.join(APPES_REPORT)))
-        .flatten()
-    {
-        return judgement;
+    if spec.appes {
+        // Read once and gone: the next program that shares the feedback folder (the checker
+        // after an interactor, the next pass) must not find this one's result as its own.
+        let report = feedback.join(APPES_REPORT);
+        let appes = appes_judgement(&report);
+        let _ = std::fs::remove_file(&report);
+        if let Some(judgement) = appes {
+            return judgement;
+        }
     }
     match (spec.protocol, run.termination) {
         (Protocol::Testlib, Termination::Exited(0)) => Judgement::Accepted(None),
@@ -209,11 +213,12 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
 /// The points a testlib checker's `quitp` gave: the number after `points` in its message.
 fn testlib_points(message: &str) -> Option<f64> {
     let rest = message.strip_prefix("points").unwrap_or(message);
-    rest.split_whitespace()
-        .next()?
-        .parse::<f64>()
-        .ok()
-        .filter(|points| points.is_finite() && *points >= 0.0)
+    points(rest.split_whitespace().next()?)
+}
+
+/// A number of points as a checker writes it: finite, not below 0.
+fn points(text: &str) -> Option<f64> {
+    (text.trim().parse::<f64>().ok()).filter(|points| points.is_finite() && *points >= 0.0)
 }
 
 const SCORE_FILE: &str = "score.txt";
@@ -331,6 +336,13 @@ mod tests {
         // A failure is exit 3 in every build: the exit code says it, with its code.
         assert_eq!(
             read(&format!("{head}<result outcome = \"fail\">no</result>")),
+            None
+        );
+        // Points no checker can give: the exit code decides.
+        assert_eq!(
+            read(&format!(
+                "{head}<result outcome = \"points\" points = \"-1\">x</result>"
+            )),
             None
         );
         assert_eq!(read("not xml"), None);

@@ -596,7 +596,9 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
          sys.stderr.write('the solution stopped guessing')\n        sys.exit(1)\n    \
          guesses += 1\n    guess = int(line)\n    \
          print('=' if guess == secret else '<' if secret < guess else '>', flush=True)\n    \
-         if guess == secret:\n        break\nopen(sys.argv[2], 'w').write(f'{guesses}\\n')\n",
+         if guess == secret:\n        break\nopen(sys.argv[2], 'w').write(f'{guesses}\\n')\n\
+         if sys.argv[5:] == ['-appes']:\n    \
+         open(sys.argv[4], 'w').write('<result outcome = \"accepted\">found</result>')\n",
     );
     write(
         "files/check.py",
@@ -653,6 +655,17 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
     assert!(quits.contains("the solution stopped guessing"), "{quits}");
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
     assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
+    // The interactor's accepted report is its own: a checker that then fails, with no report
+    // of its own, is a judge error, not the interactor's acceptance read again.
+    write(
+        "files/check.py",
+        "import sys\nsys.stderr.write('broken')\nsys.exit(3)\n",
+    );
+    let failed = stdout_of(judge_in(dir.path()).args(["run", "sum"]), 1);
+    assert!(
+        failed.contains("checker failed (exit 3): broken"),
+        "{failed}"
+    );
 }
 
 #[test]
