@@ -1,7 +1,7 @@
 //! The result cache: a case judged before is not judged again while nothing that decides its
 //! result has changed. Its key is a hash of all of that: the program (its build's key, which
 //! covers the sources, commands and compiler version, and its interpreter), the checker or
-//! interactor, the problem's settings (limits, compare mode, files, checker arguments), the
+//! interactor (and the checker after an interactor), the problem's settings (limits, compare mode, files, checker arguments), the
 //! case's input and answer bytes, the environment programs inherit, the containment level,
 //! the host class (CPU model, kernel) and the judge binary itself.
 //!
@@ -92,13 +92,14 @@ impl ResultCache {
     pub fn judge(
         &self,
         (problem, solution): (&Problem, &Path),
-        (program, checker): (&Program, Option<&Program>),
+        (program, (checker, tout_checker)): (&Program, (Option<&Program>, Option<&Program>)),
         case: &TestCase,
         sandbox: &Sandbox,
         judge: impl FnOnce() -> CaseResult,
     ) -> CaseResult {
-        let key =
-            |held: Option<(Containment, _)>| self.key(problem, (program, checker), case, held?.0);
+        let key = |held: Option<(Containment, _)>| {
+            self.key(problem, (program, (checker, tout_checker)), case, held?.0)
+        };
         let file = self.file_of(problem, solution);
         // The containment is known once a slot has run a program. Where something is kept
         // to be looked up, a probe learns it first; else the case is kept under the key it
@@ -189,14 +190,14 @@ impl ResultCache {
     fn key(
         &self,
         problem: &Problem,
-        (program, checker): (&Program, Option<&Program>),
+        (program, (checker, tout_checker)): (&Program, (Option<&Program>, Option<&Program>)),
         case: &TestCase,
         containment: Containment,
     ) -> Option<String> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(format!("{VERSION}\0{}\0{containment:?}\0", self.host).as_bytes());
         hasher.update(self.settings_of(problem).as_bytes());
-        for part in [Some(program), checker] {
+        for part in [Some(program), checker, tout_checker] {
             hasher.update(part.map(Program::identity).unwrap_or_default().as_bytes());
             hasher.update(b"\0");
         }

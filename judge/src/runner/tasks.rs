@@ -15,16 +15,41 @@ use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::report::{Built, Reporter, RunBook, RunEvent};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
-/// A task whose cases can be judged: its solution's program and its checker, if it has one.
+/// A task whose cases can be judged: its solution's program and the programs of its
+/// checker job.
 #[derive(Debug)]
 pub(super) struct Ready<'a> {
     task: &'a Task,
     program: &'a Program,
-    checker: Option<&'a Program>,
-    /// A package's custom grader, built with the checker.
-    grader: Option<&'a Program>,
-    /// The checker of what an interactor wrote, built with it.
-    tout_checker: Option<&'a Program>,
+    judges: &'a Judges,
+}
+
+/// What a task's checker job builds, each where the problem has one: its checker (or
+/// interactor), the checker of what an interactor wrote, and a package's custom grader.
+#[derive(Debug, Default)]
+pub(super) struct Judges {
+    checker: Option<Program>,
+    tout_checker: Option<Program>,
+    grader: Option<Program>,
+}
+
+impl Judges {
+    fn build(compiler: &Compiler, task: &Task) -> Result<Judges, Error> {
+        let problem = &task.problem;
+        let own = |source: &std::path::Path| build_own_program(compiler, problem, source);
+        Ok(Judges {
+            checker: build_checker(compiler, problem)?,
+            grader: grader_of(task).map(own).transpose()?,
+            tout_checker: (problem.tout_checker.as_ref())
+                .map(|spec| own(&spec.source))
+                .transpose()?,
+        })
+    }
+
+    /// The checkers of a case, as `judge_case` takes them.
+    fn of_cases(&self) -> (Option<&Program>, Option<&Program>) {
+        (self.checker.as_ref(), self.tout_checker.as_ref())
+    }
 }
 
 /// Why a task's cases cannot be judged.
@@ -62,10 +87,10 @@ pub(super) fn report<'j>(
         Progress::CaseFinished(Ready { task, .. }, result) => {
             RunEvent::CaseFinished(&task.problem, result)
         }
-        Progress::TaskFinished(Ready { task, grader, .. }, _) => {
+        Progress::TaskFinished(Ready { task, judges, .. }, _) => {
             let problem = &task.problem;
             let limits = (problem.checker.as_ref()).map_or(CHECKER_LIMITS, |spec| spec.limits);
-            let mut grade = |items: &[_], flags: &[String]| match grader {
+            let mut grade = |items: &[_], flags: &[String]| match &judges.grader {
                 Some(grader) => crate::judging::grader::grade(grader, limits, items, flags),
                 None => Err("it was not built".to_owned()),
             };
@@ -98,9 +123,7 @@ pub(super) struct ProcessJudge<'a> {
     /// Results kept from earlier runs, where they are used.
     cache: Option<&'a ResultCache>,
     solutions: Vec<OnceLock<Result<Build, Error>>>,
-    checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
-    graders: Vec<OnceLock<Result<Option<Program>, Error>>>,
-    tout_checkers: Vec<OnceLock<Result<Option<Program>, Error>>>,
+    judges: Vec<OnceLock<Result<Judges, Error>>>,
     /// Per task, the cases whose failure ends each case's scoring group (`Scoring::blockers`).
     blockers: Vec<Vec<Vec<Range<usize>>>>,
 }
@@ -116,9 +139,7 @@ impl<'a> ProcessJudge<'a> {
             compiler,
             cache,
             solutions: tasks.iter().map(|_| OnceLock::new()).collect(),
-            checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
-            graders: tasks.iter().map(|_| OnceLock::new()).collect(),
-            tout_checkers: tasks.iter().map(|_| OnceLock::new()).collect(),
+            judges: tasks.iter().map(|_| OnceLock::new()).collect(),
             blockers: (tasks.iter())
                 .map(|task| match task {
                     Ok(Task { problem, .. }) => problem.scoring.as_ref().map(|scoring| {
@@ -172,16 +193,8 @@ impl CaseJudge for ProcessJudge<'_> {
         };
         match part {
             Part::Checker => {
-                let checker = build_checker(self.compiler, &task.problem);
-                self.checkers[index].get_or_init(|| checker);
-                let grader = grader_of(task)
-                    .map(|source| build_own_program(self.compiler, &task.problem, source))
-                    .transpose();
-                self.graders[index].get_or_init(|| grader);
-                let tout_checker = (task.problem.tout_checker.as_ref())
-                    .map(|spec| build_own_program(self.compiler, &task.problem, &spec.source))
-                    .transpose();
-                self.tout_checkers[index].get_or_init(|| tout_checker);
+                let judges = Judges::build(self.compiler, task);
+                self.judges[index].get_or_init(|| judges);
             }
             Part::Solution => {
                 let built = (task.problem)
@@ -198,20 +211,15 @@ impl CaseJudge for ProcessJudge<'_> {
             Ok(task) => task,
             Err(error) => return Err(Unjudged::Error(None, error)),
         };
-        let checker = match self.checkers[index].get() {
-            Some(Ok(checker)) => checker.as_ref(),
-            Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
-            None => None,
+        static NONE: Judges = Judges {
+            checker: None,
+            tout_checker: None,
+            grader: None,
         };
-        let grader = match self.graders[index].get() {
-            Some(Ok(grader)) => grader.as_ref(),
+        let judges = match self.judges[index].get() {
+            Some(Ok(judges)) => judges,
             Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
-            None => None,
-        };
-        let tout_checker = match self.tout_checkers[index].get() {
-            Some(Ok(tout_checker)) => tout_checker.as_ref(),
-            Some(Err(error)) => return Err(Unjudged::Error(Some(task), error)),
-            None => None,
+            None => &NONE,
         };
         let solution = self.solutions[index].get();
         match solution.expect("readiness is asked once every build ran") {
@@ -220,9 +228,7 @@ impl CaseJudge for ProcessJudge<'_> {
             Ok(Build::Ready(program)) => Ok(Ready {
                 task,
                 program,
-                checker,
-                grader,
-                tout_checker,
+                judges,
             }),
         }
     }
@@ -230,15 +236,14 @@ impl CaseJudge for ProcessJudge<'_> {
     fn judge(&self, ready: &Ready<'_>, case: usize) -> CaseResult {
         let problem = &ready.task.problem;
         let case = &problem.cases[case];
-        let checkers = (ready.checker, ready.tout_checker);
+        let checkers = ready.judges.of_cases();
         let judge = || judge_case(problem, ready.program, checkers, case);
-        // A kept result names one checker: a problem judged by two is judged every time.
-        let Some(cache) = self.cache.filter(|_| problem.tout_checker.is_none()) else {
+        let Some(cache) = self.cache else {
             return judge();
         };
         cache.judge(
             (problem, &ready.task.solution),
-            (ready.program, ready.checker),
+            (ready.program, checkers),
             case,
             self.compiler.sandbox(),
             judge,
