@@ -48,13 +48,24 @@ pub struct Tool {
 /// as solutions.
 pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<Tool> {
     let path = problem.dir.join(file);
-    let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
     if same_file(&path, &problem.solution) {
         return Err(Error::corpus(&path, CorpusFault::ReferenceIsSolution));
     }
+    tool_at(compiler, problem, path, file.to_owned())
+}
+
+/// The program at `path`, one of the problem's own (`file_name` as provenance records it),
+/// built through the same cache as solutions.
+fn tool_at(
+    compiler: &Compiler,
+    problem: &Problem,
+    path: PathBuf,
+    file_name: String,
+) -> Result<Tool> {
+    let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
     match compiler.build_from(&path, problem.own_program_sources(&path)?)? {
         Build::Ready(program) => Ok(Tool {
-            file_name: file.to_owned(),
+            file_name,
             hash: content_hash(&source),
             path,
             program,

@@ -10,9 +10,8 @@ use super::transaction::{Session, Transaction};
 use super::{in_parallel, run_tool, Tool};
 use crate::error::{Error, Result};
 use crate::problem::polygon::{self, PackageTest};
-use crate::problem::provenance::content_hash;
 use crate::problem::Problem;
-use crate::toolchain::{Build, Compiler};
+use crate::toolchain::Compiler;
 
 /// Files to write: each path with its bytes.
 type Files = Vec<(PathBuf, Vec<u8>)>;
@@ -64,13 +63,28 @@ pub fn generate_package(
         ..PackageGen::default()
     };
     let shown = |path: &Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
-    let (mut writes, inputs_now) = take_inputs(&generation, inputs, &mut report, &shown)?;
-    let answers = missing_answers(&generation.tests, &inputs_now, problem, compiler, jobs)?;
-    writes.extend(answers);
-    report.written = writes.iter().map(|(path, _)| shown(path)).collect();
+    let tests = &generation.tests;
+    let (mut inputs, made) = take_inputs(&generation, inputs, &mut report, &shown)?;
+    let unanswered: Vec<usize> = (0..tests.len())
+        .filter(|&index| !tests[index].answer.is_file())
+        .collect();
+    let to_write = (made.iter().map(|&index| &tests[index].input))
+        .chain(unanswered.iter().map(|&index| &tests[index].answer));
+    report.written = to_write.map(|path| shown(path)).collect();
+    // With --check, what is missing is said, and nothing is made for it.
     let Some(session) = session else {
         return Ok(report);
     };
+    let answers = answers(tests, &unanswered, &inputs, problem, compiler, jobs)?;
+    let mut writes: Files = (made.iter())
+        .map(|&index| {
+            (
+                tests[index].input.clone(),
+                std::mem::take(&mut inputs[index]),
+            )
+        })
+        .collect();
+    writes.extend(answers);
     let mut transaction = Transaction::new(&session);
     for (path, bytes) in &writes {
         transaction.write(path, bytes, None)?;
@@ -83,17 +97,17 @@ pub fn generate_package(
 }
 
 /// Each test's input as it will be: the package's where it holds one (compared with what its
-/// generator made, when that could run), else the one made, to be written. The files to
-/// write, and every input.
+/// generator made, when that could run), else the one made. Every input, and the tests whose
+/// input was made (to be written).
 fn take_inputs(
     generation: &polygon::Generation,
     inputs: Vec<Option<Vec<u8>>>,
     report: &mut PackageGen,
     shown: &dyn Fn(&Path) -> String,
-) -> Result<(Files, Vec<Vec<u8>>)> {
-    let mut writes: Files = Vec::new();
+) -> Result<(Vec<Vec<u8>>, Vec<usize>)> {
+    let mut made_here = Vec::new();
     let mut inputs_now = Vec::new();
-    for (test, made) in generation.tests.iter().zip(inputs) {
+    for (index, (test, made)) in generation.tests.iter().zip(inputs).enumerate() {
         let shipped = read_if_there(&test.input)?;
         match (shipped, made) {
             (Some(shipped), Some(made)) => {
@@ -118,7 +132,7 @@ fn take_inputs(
                 inputs_now.push(shipped);
             }
             (None, Some(made)) => {
-                writes.push((test.input.clone(), made.clone()));
+                made_here.push(index);
                 inputs_now.push(made);
             }
             (None, None) => {
@@ -135,7 +149,7 @@ fn take_inputs(
             }
         }
     }
-    Ok((writes, inputs_now))
+    Ok((inputs_now, made_here))
 }
 
 /// Every generator a test's command calls that the package lists, built, by its name.
@@ -162,20 +176,22 @@ fn generators_called(
     Ok(built)
 }
 
-/// The answers the package lacks, each made by the main solution from its test's input.
-fn missing_answers(
+/// The answers of the tests `unanswered` (by index), each made by the main solution from its
+/// test's input.
+fn answers(
     tests: &[PackageTest],
+    unanswered: &[usize],
     inputs: &[Vec<u8>],
     problem: &Problem,
     compiler: &Compiler,
     jobs: usize,
 ) -> Result<Files> {
-    let missing: Vec<(&PackageTest, &Vec<u8>)> = (tests.iter().zip(inputs))
-        .filter(|(test, _)| !test.answer.is_file())
-        .collect();
-    if missing.is_empty() {
+    if unanswered.is_empty() {
         return Ok(Vec::new());
     }
+    let missing: Vec<(&PackageTest, &Vec<u8>)> = (unanswered.iter())
+        .map(|&index| (&tests[index], &inputs[index]))
+        .collect();
     if problem.files.input.is_some() || problem.files.output.is_some() {
         return Err(Error::usage(format!(
             "{}: answers of a package that reads and writes named files are not made yet",
@@ -192,19 +208,13 @@ fn missing_answers(
 
 /// `source` of the package built as a tool (its testlib.h on the include path).
 fn build(compiler: &Compiler, problem: &Problem, source: &Path) -> Result<Tool> {
-    let bytes = std::fs::read(source).map_err(|error| Error::io(source, error))?;
-    match compiler.build_from(source, problem.own_program_sources(source)?)? {
-        Build::Ready(program) => Ok(Tool {
-            path: source.to_path_buf(),
-            file_name: source.display().to_string(),
-            hash: content_hash(&bytes),
-            program,
-        }),
-        Build::CompileError(message) => Err(Error::DoesNotCompile {
-            path: source.to_path_buf(),
-            message,
-        }),
-    }
+    let shown = source.strip_prefix(&problem.dir).unwrap_or(source);
+    super::tool_at(
+        compiler,
+        problem,
+        source.to_path_buf(),
+        shown.display().to_string(),
+    )
 }
 
 fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>> {
