@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use crate::error::Result;
-use crate::judging::checker::build_own_program;
+use crate::judging::checker::{self, build_own_program, Judgement, PRESENTATION_ERROR};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::polygon::{self, SelfTest};
-use crate::problem::Problem;
+use crate::problem::{CheckerSpec, Problem, TestCase};
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::Program;
@@ -44,9 +44,9 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             if let Some(group) = &test.group {
                 args.extend(["--group".to_owned(), group.clone()]);
             }
-            match verdict_of(&validator, &test.input, &args, validator_verdict) {
-                Ok((verdict, _)) if verdict == "valid" => accepted += 1,
-                Ok((_, said)) => report.findings.push(format!(
+            match validated(&validator, &test.input, &args) {
+                Ok((true, _)) => accepted += 1,
+                Ok((false, said)) => report.findings.push(format!(
                     "test {} (`{}`): {} rejects it: {said}",
                     test.number,
                     shown(&test.input),
@@ -56,7 +56,8 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             }
         }
         let (kept, findings) = self_tested(self_tests, &shown, |test| {
-            verdict_of(&validator, &test.input, &[], validator_verdict)
+            let (valid, said) = validated(&validator, &test.input, &[])?;
+            Ok((if valid { "valid" } else { "invalid" }.to_owned(), said))
         });
         report.findings.extend(findings);
         report.lines.push(format!(
@@ -75,11 +76,7 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             let Some((output, answer)) = &test.output_and_answer else {
                 return Err("the checker's testset names no output or answer files".into());
             };
-            let files = [&test.input, output, answer].map(|path| {
-                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-                absolute.display().to_string()
-            });
-            verdict_of(&checker, Path::new("/dev/null"), &files, checker_verdict)
+            checker_verdict(&checker, spec, test, output, answer).map_err(|e| e.to_string())
         });
         report.findings.extend(findings);
         report.lines.push(format!(
@@ -126,61 +123,84 @@ fn self_tested(
     (kept, findings)
 }
 
-/// `program`'s verdict on `stdin` with `args`, by `read`, with the first line it wrote to
+/// Whether `validator` takes `input` (called with `args`), and the first line it wrote to
 /// standard error; `Err` when it could not run. A file with CRLF line ends (a package
 /// downloaded for Windows) is given with LF ones: Polygon's validators read it on Windows,
 /// where CRLF is the line end testlib's strict reading expects.
-fn verdict_of(
-    program: &Program,
-    stdin: &Path,
-    args: &[String],
-    read: fn(&RunOutput) -> &'static str,
-) -> Result<(String, String), String> {
-    let bytes = std::fs::read(stdin).unwrap_or_default();
+fn validated(validator: &Program, input: &Path, args: &[String]) -> Result<(bool, String), String> {
+    let bytes = std::fs::read(input).map_err(|error| format!("cannot read it: {error}"))?;
     let lf_copy = match memchr::memmem::find(&bytes, b"\r\n") {
         Some(_) => {
             let copy = tempfile::NamedTempFile::new().map_err(|error| error.to_string())?;
-            let mut lf = bytes.clone();
-            lf.dedup_by(|next, before| {
-                *before == b'\r' && *next == b'\n' && {
-                    *before = b'\n';
-                    true
-                }
-            });
-            std::fs::write(copy.path(), lf).map_err(|error| error.to_string())?;
+            std::fs::write(copy.path(), with_lf_ends(&bytes)).map_err(|error| error.to_string())?;
             Some(copy)
         }
         None => None,
     };
-    let stdin = lf_copy.as_ref().map_or(stdin, |copy| copy.path());
-    let run = program
-        .run(stdin, CHECKER_LIMITS, args)
+    let input = lf_copy.as_ref().map_or(input, |copy| copy.path());
+    let run = (validator.run(input, CHECKER_LIMITS, args))
         .map_err(|error| format!("cannot run: {error}"))?;
+    Ok((run.termination == Termination::Exited(0), first_line(&run)))
+}
+
+/// `bytes` with each CRLF made LF.
+fn with_lf_ends(bytes: &[u8]) -> Vec<u8> {
+    let crlf = |index: usize| bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n');
+    (0..bytes.len())
+        .filter(|&index| !crlf(index))
+        .map(|index| bytes[index])
+        .collect()
+}
+
+/// The first line a program wrote to standard error.
+fn first_line(run: &RunOutput) -> String {
     let said = String::from_utf8_lossy(&run.stderr);
-    let said = said
-        .lines()
+    said.lines()
         .next()
         .unwrap_or("(nothing on stderr)")
-        .to_owned();
-    Ok((read(&run).to_owned(), said))
+        .to_owned()
 }
 
-/// A validator's verdict: exit 0 is valid, anything else invalid.
-fn validator_verdict(run: &RunOutput) -> &'static str {
-    match run.termination {
-        Termination::Exited(0) => "valid",
-        _ => "invalid",
-    }
+/// The checker's verdict on a self-test, as the judge reads a checker on a case (its exit
+/// code, its -appes report), named as `problem.xml` marks it; with the first line it wrote
+/// to standard error.
+fn checker_verdict(
+    checker: &Program,
+    spec: &CheckerSpec,
+    test: &SelfTest,
+    output: &Path,
+    answer: &Path,
+) -> std::io::Result<(String, String)> {
+    let case = TestCase {
+        name: test.number.to_string(),
+        input: test.input.clone(),
+        expected: answer.to_path_buf(),
+        validator_args: Vec::new(),
+        compare: None,
+    };
+    let feedback = tempfile::tempdir()?;
+    let args = checker::arguments(spec, &case, &test.input, output, feedback.path());
+    let run = checker.run(Path::new("/dev/null"), spec.limits, &args)?;
+    let verdict = match checker::judgement(spec, &run, feedback.path()) {
+        Judgement::Accepted(None) => "ok",
+        Judgement::Accepted(Some(_)) => "points",
+        Judgement::Wrong(message) if message.starts_with(PRESENTATION_ERROR) => {
+            "presentation-error"
+        }
+        Judgement::Wrong(_) => "wrong-answer",
+        Judgement::Fault(_) => "fail",
+    };
+    Ok((verdict.to_owned(), first_line(&run)))
 }
 
-/// A checker's verdict, by testlib's exit codes, as `problem.xml` names them.
-fn checker_verdict(run: &RunOutput) -> &'static str {
-    match run.termination {
-        Termination::Exited(0) => "ok",
-        Termination::Exited(1) => "wrong-answer",
-        Termination::Exited(2 | 4) => "presentation-error",
-        Termination::Exited(3) => "fail",
-        Termination::Exited(7) => "points",
-        _ => "crashed",
+#[cfg(test)]
+mod tests {
+    use super::with_lf_ends;
+
+    #[test]
+    fn only_a_cr_before_lf_goes() {
+        assert_eq!(with_lf_ends(b"a\r\nb\r\r\nc\r"), b"a\nb\r\nc\r");
+        assert_eq!(with_lf_ends(b"\r\n\r\n"), b"\n\n");
+        assert_eq!(with_lf_ends(b""), b"");
     }
 }
