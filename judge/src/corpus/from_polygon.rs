@@ -69,22 +69,9 @@ pub fn from_polygon(
         Some(id) => id.to_owned(),
         None => id_of(&folder),
     };
-    super::scaffold::check_id(&id)?;
-    let problem = polygon::load_package(&package, id.clone())?;
-    let problems = repository.problems_dir();
-    let dir = problems.join(&id);
-    if dir.symlink_metadata().is_ok() {
-        return Err(Error::exists(&dir));
-    }
     let _signals = crate::runner::interrupt::Deferred::new();
-    // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
-    let staging = problems.join(format!(".judge-new-{id}.tmp"));
-    match std::fs::remove_dir_all(&staging) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            return Err(Error::io(&staging, error))
-        }
-        _ => {}
-    }
+    let (dir, staging) = super::scaffold::new_problem_folder(repository, &id)?;
+    let problem = polygon::load_package(&package, id.clone())?;
     let files = fill(&staging, &package, &problem)?;
     // The commit point: the problem appears whole. Never over a folder made meanwhile.
     atomic_write::place(&staging, &dir, Replace::No)?;

@@ -237,14 +237,9 @@ fn make(
     profile: Profile,
     imported: Option<&Imported>,
 ) -> Result<Scaffolded> {
-    check_id(id)?;
     let _signals = Deferred::new();
-    let problems = repository.problems_dir();
-    let dir = problems.join(id);
+    let (dir, staging) = new_problem_folder(repository, id)?;
     let manifest_path = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
-    if dir.symlink_metadata().is_ok() {
-        return Err(Error::exists(&dir));
-    }
     let counted = imported.is_some_and(|imported| imported.counted);
     let solutions = solution_files(repository, id, profile, counted);
     let to_write = solutions_to_write(&solutions)?;
@@ -253,14 +248,6 @@ fn make(
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => return Err(Error::io(&manifest_path, error)),
     };
-    // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
-    let staging = problems.join(format!(".judge-new-{id}.tmp"));
-    match std::fs::remove_dir_all(&staging) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            return Err(Error::io(&staging, error))
-        }
-        _ => {}
-    }
     let files = problem_files(id, profile, imported);
     let samples = staging.join(TESTS_DIR).join("sample");
     std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
@@ -291,8 +278,27 @@ fn make(
     })
 }
 
+/// The folder of the new problem `id`, refused where the id is not one or the folder exists,
+/// and the hidden folder it is made in until it is whole (emptied of an interrupted run's).
+pub(super) fn new_problem_folder(repository: &Repository, id: &str) -> Result<(PathBuf, PathBuf)> {
+    check_id(id)?;
+    let problems = repository.problems_dir();
+    let dir = problems.join(id);
+    if dir.symlink_metadata().is_ok() {
+        return Err(Error::exists(&dir));
+    }
+    // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
+    let staging = problems.join(format!(".judge-new-{id}.tmp"));
+    match std::fs::remove_dir_all(&staging) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error::io(&staging, error))
+        }
+        _ => Ok((dir, staging)),
+    }
+}
+
 /// A problem id is lowercase letters, digits and `_`: it names a folder and a Rust binary.
-pub(super) fn check_id(id: &str) -> Result<()> {
+fn check_id(id: &str) -> Result<()> {
     let valid = !id.is_empty()
         && id
             .bytes()
