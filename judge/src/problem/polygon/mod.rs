@@ -31,11 +31,17 @@ pub fn is_package(dir: &Path) -> bool {
     dir.join(POLYGON_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
 }
 
+/// The package's `problem.xml`, and what it describes.
+fn read(dir: &Path) -> Result<(std::path::PathBuf, Description)> {
+    let xml = dir.join(POLYGON_FILE);
+    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
+    let description = problem_xml::parse(&xml, &text)?;
+    Ok((xml, description))
+}
+
 /// Loads a package: its description, checked against the files it names, and its cases.
 pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
-    let path = dir.join(POLYGON_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|error| Error::io(&path, error))?;
-    let description = problem_xml::parse(&path, &text)?;
+    let (path, description) = read(dir)?;
     let cases = cases(dir, &path, &description)?;
     problem_of(dir, &path, id, &description, cases)
 }
@@ -55,9 +61,7 @@ pub struct TaggedSolution {
 /// is missing or leaves the package is a fault of the package; one in a language this judge
 /// does not build (Pascal, Delphi, ...) is only not judged.
 pub fn solutions(dir: &Path) -> Result<Vec<TaggedSolution>> {
-    let xml = dir.join(POLYGON_FILE);
-    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
-    let description = problem_xml::parse(&xml, &text)?;
+    let (xml, description) = read(dir)?;
     let solution = |(source, tag): (SourceRef, Tag)| {
         let judged = match language_of(&source.kind) {
             Some(_) => Ok(()),
@@ -484,9 +488,7 @@ pub struct SelfChecks {
 
 /// Reads what `verify` checks of the package in `dir` beside its solutions.
 pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
-    let xml = dir.join(POLYGON_FILE);
-    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
-    let description = problem_xml::parse(&xml, &text)?;
+    let (xml, description) = read(dir)?;
     let self_tests = |tests: &Option<problem_xml::SelfTests>| -> Vec<SelfTest> {
         let Some(tests) = tests else {
             return Vec::new();
@@ -550,9 +552,7 @@ pub struct Generation {
 
 /// Reads what `judge gen` needs of the package in `dir`, known as `id`.
 pub fn generation(dir: &Path, id: String) -> Result<Generation> {
-    let xml = dir.join(POLYGON_FILE);
-    let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
-    let description = problem_xml::parse(&xml, &text)?;
+    let (xml, description) = read(dir)?;
     let generators = (description.executables.iter())
         .filter(|source| language_of(&source.kind).is_some())
         .map(|source| {
