@@ -95,15 +95,8 @@ fn package_gen(
     check: bool,
     notices: &mut Notices,
 ) -> Result<PackageGen> {
-    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let id = absolute.file_name().unwrap_or_default().to_string_lossy();
-    let summary = generate_package(
-        dir,
-        id.to_string(),
-        &context.compiler(),
-        context.jobs,
-        check,
-    )?;
+    let id = crate::problem::Repository::id_of(dir);
+    let summary = generate_package(dir, id.clone(), &context.compiler(), context.jobs, check)?;
     let made = match check {
         true => "missing",
         false => "written",

@@ -195,19 +195,23 @@ impl Repository {
     /// A Kattis package is read from its `problem.yaml`; a Polygon package from its
     /// `problem.xml`, with its cases.
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
-        // `judge verify .` names the package by its folder, as any other path would.
-        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        let id = absolute
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
+        let id = Repository::id_of(dir);
         if kattis::is_package(dir) {
-            return kattis::load_package(dir, id.to_owned());
+            return kattis::load_package(dir, id);
         }
         if polygon::is_package(dir) {
-            return polygon::load_package(dir, id.to_owned());
+            return polygon::load_package(dir, id);
         }
-        Problem::load(dir, self.default_solution(id))
+        let solution = self.default_solution(&id);
+        Problem::load(dir, solution)
+    }
+
+    /// A problem's id: its folder's name. `judge verify .` names the package by its folder,
+    /// as any other path would.
+    pub fn id_of(dir: &Path) -> String {
+        let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let name = absolute.file_name().and_then(|name| name.to_str());
+        name.unwrap_or_default().to_owned()
     }
 }
 
