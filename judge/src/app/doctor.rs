@@ -74,7 +74,8 @@ fn polygon_support() {
     println!("Polygon packages (problem.xml):");
     println!(
         "  read: the tests testset, named input/output files, the testlib checker, an \
-         interactor then the checker, groups and points, validators and self-tests; \
+         interactor then the checker, groups and points, validators and self-tests, \
+         solutions' tags and extra tags per group; \
          `judge gen` makes generated tests and missing answers, `judge new --from-polygon` \
          one of our problems"
     );

@@ -415,6 +415,116 @@ fn verify_checks_every_solution_against_its_tag() {
 }
 
 #[test]
+fn extra_tags_hold_a_solution_to_its_tag_on_each_group() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    edit_xml(
+        &package,
+        r#"<test method="manual" sample="true"/>
+                <test method="manual"/>
+                <test cmd="gen 3" method="generated"/>"#,
+        r#"<test method="manual" sample="true" group="samples"/>
+                <test method="manual" group="a"/>
+                <test cmd="gen 3" method="generated" group="b"/>"#,
+    );
+    let solutions = package.join("solutions");
+    // Wrong on test 3 alone (its numbers are large); wrong on test 2 alone (a = 10).
+    let write = |name: &str, text: &str| std::fs::write(solutions.join(name), text).unwrap();
+    write(
+        "small.py",
+        "a, b = map(int, input().split())\nprint(a + b if a < 100 else 0)\n",
+    );
+    write(
+        "ten.py",
+        "a, b = map(int, input().split())\nprint(a + b if a != 10 else 0)\n",
+    );
+    let tagged = |path: &str, extra: &str| {
+        format!(
+            "<solution tag=\"wrong-answer\"><source path=\"solutions/{path}\" type=\"python.3\"/>\
+             <extra-tags>{extra}</extra-tags></solution>\n"
+        )
+    };
+    let list = [
+        tagged(
+            "off_by_one.py",
+            r#"<extra-tag group="samples" tag="OK" testset="tests"/>"#,
+        ),
+        tagged(
+            "small.py",
+            r#"<extra-tag group="a" tag="OK"/><extra-tag group="b" tag="wrong-answer"/>
+               <extra-tag testset="pretests" tag="OK"/>"#,
+        ),
+        // Wrong in group a, which its extra tag says it passes: a finding.
+        tagged("ten.py", r#"<extra-tag group="a" tag="OK"/>"#),
+    ]
+    .concat();
+    edit_xml(
+        &package,
+        r#"<solution tag="wrong-answer">
+                <source path="solutions/off_by_one.py" type="python.3"/>
+            </solution>"#,
+        &list,
+    );
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
+    let row = |submission: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|line| line.starts_with(submission))
+            .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
+        line.split("  ")
+            .map(str::trim)
+            .filter(|cell| !cell.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        row("solutions/off_by_one.py")[1..],
+        ["wrong-answer; group samples accepted", "AC 1, WA 2", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        row("solutions/small.py")[1..],
+        [
+            "wrong-answer; group a accepted; group b wrong-answer; pretests accepted (not judged here)",
+            "AC 2, WA 1",
+            "ok"
+        ],
+        "{table}"
+    );
+    assert_eq!(
+        row("solutions/ten.py")[1..],
+        ["wrong-answer; group a accepted", "AC 2, WA 1", "MISMATCH"],
+        "{table}"
+    );
+    // An extra tag on a group no test is in, or with a tag Polygon does not have, is the
+    // package's fault, named with its line.
+    let refused = |from: &str, to: &str, message: &str| {
+        edit_xml(&package, from, to);
+        let xml = std::fs::read_to_string(package.join("problem.xml")).unwrap();
+        let line = xml.lines().position(|line| line.contains(to)).unwrap() + 1;
+        judge_in(dir.path())
+            .args(["verify", "sum"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "problem.xml: line {line}: {message}"
+            )));
+        edit_xml(&package, to, from);
+    };
+    refused(
+        r#"group="samples" tag="OK""#,
+        r#"group="c" tag="OK""#,
+        "<extra-tag group=\"c\">: no test is in that group",
+    );
+    refused(
+        r#"group="samples" tag="OK""#,
+        r#"group="samples" tag="XX""#,
+        "<extra-tag tag=\"XX\">: the tags are OK, RJ, WA, PE, TL, TO, ML, RE or main,",
+    );
+}
+
+#[test]
 fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible() {
     let Some((dir, package)) = package("sum") else {
         return;

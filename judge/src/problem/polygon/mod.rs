@@ -16,8 +16,8 @@ use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::Limits;
 
-pub use problem_xml::Tag;
-use problem_xml::{Description, SourceRef};
+use problem_xml::{Description, ListedSolution, SourceRef};
+pub use problem_xml::{ExtraTag, Tag};
 
 /// How many numbers past a self-test testset's count are looked at for its files: the gaps
 /// deleted tests may leave.
@@ -51,28 +51,66 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
 pub struct TaggedSolution {
     /// Its source file.
     pub path: std::path::PathBuf,
-    /// What it must get.
+    /// What it must get on the `tests` testset.
     pub tag: Tag,
+    /// What it must get on parts of the tests (`<extra-tags>`).
+    pub extra_tags: Vec<PartTag>,
     /// Whether it can be judged here, and if not, why.
     pub judged: std::result::Result<(), String>,
 }
 
+/// An extra tag with the cases it concerns.
+pub struct PartTag {
+    /// The extra tag as `problem.xml` gives it.
+    pub tag: ExtraTag,
+    /// The names of the group's cases; none for another testset than `tests` (`pretests`),
+    /// which this judge does not judge.
+    pub cases: Option<Vec<String>>,
+}
+
 /// Every solution `problem.xml` of the package in `dir` lists, in its order. A source that
 /// is missing or leaves the package is a fault of the package; one in a language this judge
-/// does not build (Pascal, Delphi, ...) is only not judged.
+/// does not build (Pascal, Delphi, ...) is only not judged. An extra tag on a group no test
+/// is in is a fault.
 pub fn solutions(dir: &Path) -> Result<Vec<TaggedSolution>> {
     let (xml, description) = read(dir)?;
-    let solution = |(source, tag): (SourceRef, Tag)| {
-        let judged = match language_of(&source.kind) {
+    let tests = tests(dir, &xml, &description)?;
+    let part = |tag: ExtraTag| -> Result<PartTag> {
+        if tag.testset != "tests" {
+            return Ok(PartTag { tag, cases: None });
+        }
+        let in_group = |test: &&PackageTest| tag.group.is_none() || test.group == tag.group;
+        let cases: Vec<String> = tests
+            .iter()
+            .filter(in_group)
+            .map(|t| t.name.clone())
+            .collect();
+        if cases.is_empty() {
+            let group = tag.group.as_deref().unwrap_or_default();
+            let message = format!("<extra-tag group=\"{group}\">: no test is in that group");
+            return Err(Error::parse(&xml, Some(tag.line), message));
+        }
+        Ok(PartTag {
+            tag,
+            cases: Some(cases),
+        })
+    };
+    let solution = |listed: ListedSolution| {
+        let judged = match language_of(&listed.source.kind) {
             Some(_) => Ok(()),
             None => Err(format!(
                 "its source type `{}` is not one this judge builds",
-                source.kind
+                listed.source.kind
             )),
         };
         Ok(TaggedSolution {
-            path: source_in(dir, &xml, &source, "solution")?,
-            tag,
+            path: source_in(dir, &xml, &listed.source, "solution")?,
+            tag: listed.tag,
+            extra_tags: listed
+                .extra_tags
+                .into_iter()
+                .map(part)
+                .collect::<Result<_>>()?,
             judged,
         })
     };

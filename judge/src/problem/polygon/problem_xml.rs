@@ -89,9 +89,31 @@ pub(super) struct Description {
     pub assets_line: usize,
     pub main_solution: Option<SourceRef>,
     /// Every `<solution>` of `<solutions>`, the main one too, with its tag, in file order.
-    pub solutions: Vec<(SourceRef, Tag)>,
+    pub solutions: Vec<ListedSolution>,
     /// The programs of `<files><executables>` (generators, validators), in file order.
     pub executables: Vec<SourceRef>,
+}
+
+/// A `<solution>`: its source, its tag and the tags it has on parts of the tests.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ListedSolution {
+    pub source: SourceRef,
+    pub tag: Tag,
+    pub extra_tags: Vec<ExtraTag>,
+}
+
+/// An `<extra-tag>`: what a solution gets on one group of a testset (or on a whole other
+/// testset, such as `pretests`), beside its tag on the whole `tests` testset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtraTag {
+    /// The testset it concerns (`tests` when it does not say).
+    pub testset: String,
+    /// The group it concerns; none: the whole testset.
+    pub group: Option<String>,
+    /// What it must get there.
+    pub tag: Tag,
+    /// The line of its `<extra-tag>`.
+    pub line: usize,
 }
 
 /// What a solution's `tag` says it gets, as Polygon checks it.
@@ -169,6 +191,23 @@ impl Tag {
             .iter()
             .find(|(_, known)| *known == name)
             .map(|(tag, _)| *tag)
+    }
+
+    /// An extra tag: a tag's name, or the two letters Polygon's interface and API give it
+    /// (`OK`, `RJ`, `WA`, `PE`, `TL`, `TO` for time limit or OK, `ML`, `RE`).
+    fn extra_named(name: &str) -> Option<Tag> {
+        let short = match name.to_ascii_uppercase().as_str() {
+            "OK" => Tag::Accepted,
+            "RJ" => Tag::Rejected,
+            "WA" => Tag::WrongAnswer,
+            "PE" => Tag::PresentationError,
+            "TL" => Tag::TimeLimitExceeded,
+            "TO" => Tag::TimeLimitExceededOrAccepted,
+            "ML" => Tag::MemoryLimitExceeded,
+            "RE" => Tag::Failed,
+            _ => return Tag::named(name),
+        };
+        Some(short)
     }
 }
 
@@ -269,8 +308,8 @@ impl<'a, 'input> Reader<'a, 'input> {
             .map(|validator| Ok((self.source(validator)?, self.self_tests(validator)?)))
             .collect::<Result<Vec<_>>>()?;
         let main_solution = (solutions.iter())
-            .find(|(_, tag)| *tag == Tag::Main)
-            .map(|(source, _)| source.clone());
+            .find(|solution| solution.tag == Tag::Main)
+            .map(|solution| solution.source.clone());
         Ok(Description {
             name: self.name(root),
             input_file: file("input-file"),
@@ -372,8 +411,9 @@ impl<'a, 'input> Reader<'a, 'input> {
         self.source(checker)
     }
 
-    /// The `<solution tag>` entries of `<solutions>`; a tag Polygon does not have is a fault.
-    fn solutions(&self, solutions: Node) -> Result<Vec<(SourceRef, Tag)>> {
+    /// The `<solution tag>` entries of `<solutions>`, with their `<extra-tags>`; a tag
+    /// Polygon does not have is a fault.
+    fn solutions(&self, solutions: Node) -> Result<Vec<ListedSolution>> {
         let known = || Tag::ALL.map(|(_, name)| name).join(", ");
         (solutions.children())
             .filter(|node| node.has_tag_name("solution"))
@@ -383,9 +423,39 @@ impl<'a, 'input> Reader<'a, 'input> {
                     let message = format!("<solution tag=\"{name}\">: the tags are {}", known());
                     self.fault(solution, message)
                 })?;
-                Ok((self.source(solution)?, tag))
+                let extra_tags = (self.grandchildren(solution, "extra-tags", "extra-tag"))
+                    .map(|extra| self.extra_tag(extra))
+                    .collect::<Result<_>>()?;
+                Ok(ListedSolution {
+                    source: self.source(solution)?,
+                    tag,
+                    extra_tags,
+                })
             })
             .collect()
+    }
+
+    fn extra_tag(&self, extra: Node) -> Result<ExtraTag> {
+        let name = extra.attribute("tag").unwrap_or_default();
+        let tag = Tag::extra_named(name).ok_or_else(|| {
+            let message = format!(
+                "<extra-tag tag=\"{name}\">: the tags are OK, RJ, WA, PE, TL, TO, ML, RE or {}",
+                Tag::ALL.map(|(_, name)| name).join(", ")
+            );
+            self.fault(extra, message)
+        })?;
+        let group = extra.attribute("group").map(str::to_owned);
+        let testset = extra.attribute("testset").map(str::to_owned);
+        if group.is_none() && testset.is_none() {
+            let message = "<extra-tag> names neither a group nor a testset".to_owned();
+            return Err(self.fault(extra, message));
+        }
+        Ok(ExtraTag {
+            testset: testset.unwrap_or_else(|| "tests".to_owned()),
+            group,
+            tag,
+            line: self.line(extra),
+        })
     }
 
     /// The `<testset>` of a checker or validator, if it has one.

@@ -238,6 +238,7 @@ pub(super) fn judge_batch(
             } => {
                 let problem = with_choice(problem_for(entry), choice);
                 let every_case = problem.scoring.is_some()
+                    || matches!(promise, Promise::Grouped { .. })
                     || matches!(&promise, Promise::Requirements(requirements)
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
                 // Expected to fail at some case, after which the rest is skipped.

@@ -128,21 +128,50 @@ pub(super) fn polygon_plan(
     let entries = polygon::solutions(&problem.dir)?
         .into_iter()
         .map(|solution| {
-            let tag = solution.tag.name();
+            let (promise, expected) = tagged_promise(&solution);
             let judged = (solution.judged.clone())
                 .and_then(|()| language_of(&solution.path, &choice).map_err(|e| e.to_string()));
             match judged {
                 Ok(language) => PlannedSubmission::Judge {
                     submission: solution.path,
-                    folder: tag.to_owned(),
-                    promise: of_tag(solution.tag),
+                    folder: expected,
+                    promise,
                     language,
                     choice: choice.clone(),
                 },
-                Err(reason) => PlannedSubmission::skipped(solution.path, tag, reason),
+                Err(reason) => PlannedSubmission::skipped(solution.path, &expected, reason),
             }
         });
     Ok(skip_unavailable(entries.collect(), compiler))
+}
+
+/// What a Polygon solution's tag and extra tags promise, and how its row says it: `rejected;
+/// group 1 accepted`. An extra tag on another testset than `tests` (`pretests`) is named as
+/// not judged here.
+fn tagged_promise(solution: &polygon::TaggedSolution) -> (Promise, String) {
+    let mut expected = solution.tag.name().to_owned();
+    let mut parts = Vec::new();
+    for part in &solution.extra_tags {
+        let extra = &part.tag;
+        let place = match (&extra.group, extra.testset.as_str()) {
+            (Some(group), "tests") => format!("group {group}"),
+            (Some(group), testset) => format!("{testset} group {group}"),
+            (None, testset) => testset.to_owned(),
+        };
+        expected.push_str(&format!("; {place} {}", extra.tag.name()));
+        match &part.cases {
+            Some(cases) => parts.push((cases.clone(), of_tag(extra.tag))),
+            None => expected.push_str(" (not judged here)"),
+        }
+    }
+    let promise = match parts.is_empty() {
+        true => of_tag(solution.tag),
+        false => Promise::Grouped {
+            whole: Box::new(of_tag(solution.tag)),
+            parts,
+        },
+    };
+    (promise, expected)
 }
 
 /// The submissions in the verdict folder `folder` (named `name`): its programs, by the rule

@@ -58,6 +58,12 @@ pub(super) enum Promise {
         may_pass: bool,
         message: Option<&'static str>,
     },
+    /// A Polygon solution with extra tags: `whole` on every test, and each part's promise on
+    /// its cases; each read at its first failed test, as Codeforces reads a tag.
+    Grouped {
+        whole: Box<Promise>,
+        parts: Vec<(Vec<String>, Promise)>,
+    },
 }
 
 /// What a Polygon solution's tag promises. Codeforces stops a solution at its first failed
@@ -140,6 +146,16 @@ pub(super) fn keeps(
             cases().all(|case| accepted(case.0) || failed(case))
                 && (*may_pass || cases().any(failed))
         }
+        Promise::Grouped { whole, parts } => {
+            let every_case: Option<&[String]> = None;
+            std::iter::once((every_case, whole.as_ref()))
+                .chain(
+                    parts
+                        .iter()
+                        .map(|(cases, promise)| (Some(&cases[..]), promise)),
+                )
+                .all(|(cases, promise)| keeps(promise, &to_first_failure(verdicts, cases), None))
+        }
         Promise::Requirements(requirements) => requirements.iter().all(|r| {
             let cases = || {
                 let messages = verdicts.messages.iter().map(Option::as_deref);
@@ -153,6 +169,27 @@ pub(super) fn keeps(
             r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
         }),
     }
+}
+
+/// The verdicts of `cases` (all when none) up to the first that is not AC.
+fn to_first_failure(verdicts: &SolutionVerdicts, cases: Option<&[String]>) -> SolutionVerdicts {
+    let mut part = SolutionVerdicts {
+        compile_error: verdicts.compile_error,
+        ..SolutionVerdicts::default()
+    };
+    let each = (verdicts.verdicts.iter().zip(&verdicts.cases)).zip(&verdicts.messages);
+    for ((verdict, case), message) in each {
+        if cases.is_some_and(|cases| !cases.contains(case)) {
+            continue;
+        }
+        part.verdicts.push(verdict.clone());
+        part.cases.push(case.clone());
+        part.messages.push(message.clone());
+        if verdict.kind() != VerdictKind::Accepted {
+            break;
+        }
+    }
+    part
 }
 
 pub(super) fn describe(verdicts: &SolutionVerdicts) -> String {
