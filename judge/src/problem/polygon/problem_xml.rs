@@ -649,7 +649,7 @@ mod tests {
             ("solutions/main.cpp", "cpp.g++17")
         );
         let tagged: Vec<(&str, Tag)> = (read.solutions.iter())
-            .map(|(source, tag)| (source.path.as_str(), *tag))
+            .map(|solution| (solution.source.path.as_str(), solution.tag))
             .collect();
         assert_eq!(
             tagged,

@@ -182,7 +182,7 @@ fn to_first_failure(verdicts: &SolutionVerdicts, cases: Option<&[String]>) -> So
         if cases.is_some_and(|cases| !cases.contains(case)) {
             continue;
         }
-        part.verdicts.push(verdict.clone());
+        part.verdicts.push(*verdict);
         part.cases.push(case.clone());
         part.messages.push(message.clone());
         if verdict.kind() != VerdictKind::Accepted {
