@@ -80,7 +80,7 @@ fn polygon_support() {
          one of our problems"
     );
     println!(
-        "  not yet: run-twice problems, pretests, generators that write several files, points \
+        "  not yet: run-twice problems, pretests, points \
          from the checker in a complete group"
     );
     let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);

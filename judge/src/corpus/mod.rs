@@ -24,8 +24,9 @@ use crate::error::{CorpusFault, Error, Result};
 use crate::judging::verdict::classify_run;
 use crate::problem::layout::{GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR};
 use crate::problem::provenance::content_hash;
-use crate::problem::Problem;
-use crate::toolchain::{Build, Compiler, Program, Sources};
+use crate::problem::{FileIo, Problem};
+use crate::sandbox::RunOutput;
+use crate::toolchain::{Build, Compiler, Program, RunOptions, Sources};
 
 /// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
@@ -115,17 +116,33 @@ pub fn run_tool(
     problem: &Problem,
     context: &str,
 ) -> Result<Vec<u8>> {
+    run_tool_with(tool, args, input, problem, context, None).map(|run| run.stdout)
+}
+
+/// `run_tool`, its standard output replaced by the file `files` names where it does: the
+/// whole run is returned, for its standard error to say whether that file was written.
+pub fn run_tool_with(
+    tool: &Tool,
+    args: &[String],
+    input: &[u8],
+    problem: &Problem,
+    context: &str,
+    files: Option<&FileIo>,
+) -> Result<RunOutput> {
     let stdin =
         tempfile::NamedTempFile::new().map_err(|error| Error::io(std::env::temp_dir(), error))?;
     std::fs::write(stdin.path(), input).map_err(|error| Error::io(stdin.path(), error))?;
     let limits = problem.limits_for(tool.program.language);
-    let run = tool
-        .program
-        .run(stdin.path(), limits, args)
-        .map_err(|error| Error::ToolFailed {
+    let options = RunOptions {
+        files,
+        ..RunOptions::default()
+    };
+    let run = (tool.program.run_with(stdin.path(), limits, args, options)).map_err(|error| {
+        Error::ToolFailed {
             path: tool.path.clone(),
             message: format!("cannot run: {error}"),
-        })?;
+        }
+    })?;
     if let Some(verdict) = classify_run(&run, &limits) {
         // The tool's own message is what says why; Rust's hint about backtraces is not.
         let stderr = String::from_utf8_lossy(&run.stderr);
@@ -140,7 +157,7 @@ pub fn run_tool(
             message: format!("{verdict} on {context}{detail}"),
         });
     }
-    Ok(run.stdout)
+    Ok(run)
 }
 
 /// `work` on every item with `jobs` threads, results in item order. Once an interrupting

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use super::transaction::{Session, Transaction};
-use super::{in_parallel, run_tool, Tool};
+use super::{in_parallel, run_tool, run_tool_with, Tool};
 use crate::error::{Error, Result};
 use crate::problem::polygon::{self, PackageTest};
-use crate::problem::Problem;
+use crate::problem::{FileIo, Problem};
 use crate::toolchain::Compiler;
 
 /// Files to write: each path with its bytes.
@@ -56,7 +56,10 @@ pub fn generate_package(
             return Ok(None);
         };
         let context = format!("`{}` (test {})", command.join(" "), test.number);
-        run_tool(generator, &command[1..], b"", problem, &context).map(Some)
+        match &test.from_file {
+            None => run_tool(generator, &command[1..], b"", problem, &context).map(Some),
+            Some(file) => written_file(generator, &command[1..], file, problem, &context),
+        }
     })?;
     let mut report = PackageGen {
         tests: generation.tests.len(),
@@ -150,6 +153,31 @@ fn take_inputs(
         }
     }
     Ok((inputs_now, made_here))
+}
+
+/// The file `file` that the generator writes in its folder, run with `args`: named as it is,
+/// or with one or two zeros before it, as Polygon's `gen-input-via-files.sh` looks for it.
+fn written_file(
+    generator: &Tool,
+    args: &[String],
+    file: &str,
+    problem: &Problem,
+    context: &str,
+) -> Result<Option<Vec<u8>>> {
+    for name in [file.to_owned(), format!("0{file}"), format!("00{file}")] {
+        let files = FileIo {
+            input: None,
+            output: Some(name.clone()),
+        };
+        let run = run_tool_with(generator, args, b"", problem, context, Some(&files))?;
+        if files.output_written(&run.stderr) {
+            return Ok(Some(run.stdout));
+        }
+    }
+    Err(Error::ToolFailed {
+        path: generator.path.clone(),
+        message: format!("{context} wrote no file `{file}` in its folder"),
+    })
 }
 
 /// Every generator a test's command calls that the package lists, built, by its name.

@@ -159,6 +159,16 @@ impl FileIo {
         !name.is_empty() && !name.contains(['/', '\0']) && name != "." && name != ".."
     }
 
+    /// Whether a run through these files wrote its answer's file: `WITH_FILES` says so on
+    /// standard error when it did not.
+    pub fn output_written(&self, stderr: &[u8]) -> bool {
+        let Some(output) = &self.output else {
+            return true;
+        };
+        let said = format!("no {output} was written");
+        !String::from_utf8_lossy(stderr).contains(&said)
+    }
+
     /// `argv` run through `WITH_FILES`, when the problem names a file.
     fn wrap(&self, argv: Vec<OsString>) -> Vec<OsString> {
         if self.input.is_none() && self.output.is_none() {

@@ -601,6 +601,62 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
 }
 
 #[test]
+fn gen_takes_the_files_a_generator_writes_as_doall_sh_says() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    // One run writes tests 2 and 3 as the files `1` and `02` of its folder (Polygon's script
+    // looks for a number with one or two zeros before it too); it prints nothing.
+    std::fs::write(
+        package.join("files/multi.py"),
+        "open('1', 'w').write('10 -4\\n')\nopen('02', 'w').write('1000000 1000000\\n')\n",
+    )
+    .unwrap();
+    edit_xml(
+        &package,
+        "</resources>",
+        "</resources>\n<executables><executable><source path=\"files/multi.py\" \
+         type=\"python.3\"/></executable></executables>",
+    );
+    edit_xml(
+        &package,
+        r#"<test cmd="gen 3" method="generated"/>"#,
+        r#"<test method="manual"/>"#,
+    );
+    std::fs::write(
+        package.join("doall.sh"),
+        "#!/usr/bin/env bash\nmkdir -p tests\n\
+         scripts/gen-input-via-files.sh \"wine files/multi.exe 2\" \"tests/02:tests/03\" \"1:2\"\n",
+    )
+    .unwrap();
+    let shipped = ["tests/02", "tests/03"].map(|file| std::fs::read(package.join(file)).unwrap());
+    for file in ["tests/02", "tests/03", "tests/02.a", "tests/03.a"] {
+        std::fs::remove_file(package.join(file)).unwrap();
+    }
+    let made = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+    assert!(made.contains("4 files written"), "{made}");
+    for (file, bytes) in ["tests/02", "tests/03"].iter().zip(&shipped) {
+        assert_eq!(&std::fs::read(package.join(file)).unwrap(), bytes, "{file}");
+    }
+    let again = stdout_of(judge_in(dir.path()).args(["gen", "--check", "sum"]), 0);
+    assert!(again.contains("2 the same, 0 different"), "{again}");
+    // A file the generator does not write is its fault, named.
+    std::fs::write(
+        package.join("files/multi.py"),
+        "open('1', 'w').write('10 -4\\n')\n",
+    )
+    .unwrap();
+    std::fs::remove_file(package.join("tests/03")).unwrap();
+    judge_in(dir.path())
+        .args(["gen", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "`multi 2` (test 3) wrote no file `2` in its folder",
+        ));
+}
+
+#[test]
 fn groups_are_scored_with_their_points_policy_and_dependencies() {
     let Some((dir, package)) = package("sum") else {
         return;

@@ -366,6 +366,9 @@ pub struct PackageTest {
     pub answer: std::path::PathBuf,
     /// `cmd` of a generated test: the generator's name, then its arguments.
     pub command: Option<Vec<String>>,
+    /// The file in its folder the generator writes this input to (`doall.sh`'s
+    /// `gen-input-via-file.sh` and `gen-input-via-files.sh`); none: its standard output.
+    pub from_file: Option<String>,
     /// The group it is in.
     pub group: Option<String>,
     /// The line of its `<test>`.
@@ -404,7 +407,10 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
             answer: dir.join(description.answer_pattern.path(number)),
             command: (test.generated.as_deref())
                 .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect())
-                .or_else(|| scripted.get(&number).cloned()),
+                .or_else(|| scripted.get(&number).map(|made| made.command.clone())),
+            from_file: scripted
+                .get(&number)
+                .and_then(|made| made.from_file.clone()),
             group: test.group.clone(),
             line: test.line,
         }
@@ -412,34 +418,77 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
     Ok(tests.collect())
 }
 
-/// The generator command of each test `doall.sh` makes through
-/// `scripts/gen-input-via-stdout.sh "wine files/gen.exe ARGS" "tests/NN" N`, by its number, as
-/// a test's `cmd` reads: `gen ARGS` (Polygon writes `wine` before the Windows build it runs).
-fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Vec<String>> {
-    let text = std::fs::read_to_string(dir.join("doall.sh")).unwrap_or_default();
-    let command = |line: &str| -> Option<(usize, Vec<String>)> {
-        let rest = line
-            .trim()
-            .strip_prefix("scripts/gen-input-via-stdout.sh")?;
-        let mut quoted = rest.split('"');
-        let (_, cmd, _, _, number) = (
-            quoted.next()?,
-            quoted.next()?,
-            quoted.next()?,
-            quoted.next()?,
-            quoted.next()?,
-        );
-        let mut words = cmd.split_whitespace().skip_while(|word| *word == "wine");
-        let program = Path::new(words.next()?)
-            .file_stem()?
-            .to_string_lossy()
-            .into_owned();
-        let command = std::iter::once(program)
-            .chain(words.map(str::to_owned))
+/// How `doall.sh` makes a test: the generator command as a test's `cmd` reads (`gen ARGS`:
+/// Polygon writes `wine` before the Windows build it runs), and the file it writes the input
+/// to, if not standard output.
+#[derive(Debug, PartialEq)]
+struct Scripted {
+    command: Vec<String>,
+    from_file: Option<String>,
+}
+
+/// Each test `doall.sh` (or `doall.bat`) makes, by its number, from the lines of Polygon's
+/// three scripts:
+/// `gen-input-via-stdout.sh "CMD" "tests/NN" N`, `gen-input-via-file.sh "CMD" "tests/NN" FILE`
+/// and `gen-input-via-files.sh "CMD" "tests/NN:tests/MM" "N:M"`, the last two running the
+/// generator in an empty folder and taking the files it writes there.
+fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Scripted> {
+    // A Windows download may have only `doall.bat`: `call scripts\gen-input-via-stdout.bat ...`.
+    let text = ["doall.sh", "doall.bat"]
+        .iter()
+        .find_map(|script| std::fs::read_to_string(dir.join(script)).ok())
+        .unwrap_or_default();
+    let mut made = std::collections::HashMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let line = line.strip_prefix("call ").unwrap_or(line).replace('\\', "/");
+        let Some((script, rest)) = (line.strip_prefix("scripts/gen-input-via-"))
+            .and_then(|rest| rest.split_once(' '))
+        else {
+            continue;
+        };
+        let script = script.trim_end_matches(".sh").trim_end_matches(".bat");
+        let words: Vec<&str> = (rest.split('"').map(str::trim))
+            .filter(|word| !word.is_empty())
             .collect();
-        Some((number.trim().parse().ok()?, command))
-    };
-    text.lines().filter_map(command).collect()
+        let [cmd, paths, third] = words[..] else {
+            continue;
+        };
+        let Some(command) = generator_command(cmd) else {
+            continue;
+        };
+        let number = |path: &str| -> Option<usize> {
+            let name = Path::new(path).file_name()?.to_str()?;
+            name.trim_start_matches('0').parse().ok()
+        };
+        let tests: Vec<(Option<usize>, Option<String>)> = match script {
+            "stdout" => vec![(third.parse().ok(), None)],
+            "file" => vec![(number(paths), Some(third.to_owned()))],
+            "files" => (paths.split(':').zip(third.split(':')))
+                .map(|(path, index)| (number(path), Some(index.to_owned())))
+                .collect(),
+            _ => continue,
+        };
+        for (test, from_file) in tests {
+            let command = command.clone();
+            made.extend(test.map(|test| (test, Scripted { command, from_file })));
+        }
+    }
+    made
+}
+
+/// `wine files/gen.exe ARGS` (or `files/gen ARGS`) as a test's `cmd` reads: `gen ARGS`.
+fn generator_command(cmd: &str) -> Option<Vec<String>> {
+    let mut words = cmd.split_whitespace().skip_while(|word| *word == "wine");
+    let program = Path::new(words.next()?)
+        .file_stem()?
+        .to_string_lossy()
+        .into_owned();
+    Some(
+        std::iter::once(program)
+            .chain(words.map(str::to_owned))
+            .collect(),
+    )
 }
 
 /// A file past the last test (`tests/64` when `test-count` is 63): the count is wrong.
@@ -621,15 +670,33 @@ mod tests {
             "#!/usr/bin/env bash\nmkdir -p tests\necho \"Generating test #3\"\n\
              scripts/gen-input-via-stdout.sh \"wine files/gen.exe --type=tree 01\" \"tests/03\" 3\n\
              scripts/gen-input-via-stdout.sh \"files/gen2 7\" \"tests/04\" 4\n\
+             scripts/gen-input-via-file.sh \"wine files/one.exe 5\" \"tests/05\" \"in.txt\"\n\
+             scripts/gen-input-via-files.sh \"wine files/multi.exe 2\" \"tests/06:tests/10\" \"1:2\"\n\
              scripts/gen-answer.sh tests/03 tests/03.a\n",
         )
         .unwrap();
         let commands = doall_commands(dir.path());
-        let words = |text: &str| text.split(' ').map(str::to_owned).collect::<Vec<_>>();
-        assert_eq!(commands.len(), 2);
-        assert_eq!(commands[&3], words("gen --type=tree 01"));
-        assert_eq!(commands[&4], words("gen2 7"));
+        let made = |text: &str, from_file: Option<&str>| Scripted {
+            command: text.split(' ').map(str::to_owned).collect(),
+            from_file: from_file.map(str::to_owned),
+        };
+        assert_eq!(commands.len(), 5);
+        assert_eq!(commands[&3], made("gen --type=tree 01", None));
+        assert_eq!(commands[&4], made("gen2 7", None));
+        assert_eq!(commands[&5], made("one 5", Some("in.txt")));
+        assert_eq!(commands[&6], made("multi 2", Some("1")));
+        assert_eq!(commands[&10], made("multi 2", Some("2")));
         assert!(doall_commands(&dir.path().join("none")).is_empty());
+        // A Windows download's `doall.bat` says the same.
+        std::fs::remove_file(dir.path().join("doall.sh")).unwrap();
+        std::fs::write(
+            dir.path().join("doall.bat"),
+            "md tests\r\ncall scripts\\gen-input-via-stdout.bat \"files\\gen.exe 9\" \"tests\\07\" 7\r\n",
+        )
+        .unwrap();
+        let commands = doall_commands(dir.path());
+        assert_eq!(commands.len(), 1);
+        assert_eq!(commands[&7], made("gen 9", None));
     }
 
     #[test]
