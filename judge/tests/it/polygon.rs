@@ -318,6 +318,19 @@ fn bad_packages_are_refused_naming_the_file_and_line() {
     );
 }
 
+/// The cells of `verify`'s row for `submission` in `table`.
+fn cells_of(table: &str, submission: &str) -> Vec<String> {
+    let line = table
+        .lines()
+        .find(|line| line.starts_with(submission))
+        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|cell| !cell.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 #[test]
 fn verify_checks_every_solution_against_its_tag() {
     let Some((dir, package)) = package("sum") else {
@@ -350,17 +363,7 @@ fn verify_checks_every_solution_against_its_tag() {
     edit_xml(&package, "<time-limit>2000", "<time-limit>500");
     let before = snapshot(&package);
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
-    let row = |submission: &str| -> Vec<String> {
-        let line = table
-            .lines()
-            .find(|line| line.starts_with(submission))
-            .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
-        line.split("  ")
-            .map(str::trim)
-            .filter(|cell| !cell.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
+    let row = |submission: &str| cells_of(&table, submission);
     assert_eq!(
         row("solutions/main.py ")[1..],
         ["main", "AC 3", "ok"],
@@ -467,17 +470,7 @@ fn extra_tags_hold_a_solution_to_its_tag_on_each_group() {
         &list,
     );
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
-    let row = |submission: &str| -> Vec<String> {
-        let line = table
-            .lines()
-            .find(|line| line.starts_with(submission))
-            .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
-        line.split("  ")
-            .map(str::trim)
-            .filter(|cell| !cell.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
+    let row = |submission: &str| cells_of(&table, submission);
     assert_eq!(
         row("solutions/off_by_one.py")[1..],
         ["wrong-answer; group samples accepted", "AC 1, WA 2", "ok"],

@@ -441,9 +441,12 @@ fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Scripted> {
     let mut made = std::collections::HashMap::new();
     for line in text.lines() {
         let line = line.trim();
-        let line = line.strip_prefix("call ").unwrap_or(line).replace('\\', "/");
-        let Some((script, rest)) = (line.strip_prefix("scripts/gen-input-via-"))
-            .and_then(|rest| rest.split_once(' '))
+        let line = line
+            .strip_prefix("call ")
+            .unwrap_or(line)
+            .replace('\\', "/");
+        let Some((script, rest)) =
+            (line.strip_prefix("scripts/gen-input-via-")).and_then(|rest| rest.split_once(' '))
         else {
             continue;
         };
