@@ -335,19 +335,22 @@ fn source_in(dir: &Path, xml: &Path, source: &SourceRef, what: &str) -> Result<s
 
 /// The language of a Polygon source type (`cpp.g++17`, `python.3`, `java11`), by its family.
 fn language_of(kind: &str) -> Option<LanguageId> {
-    let family = kind.split('.').next().unwrap_or_default();
-    let family = family.trim_end_matches(|c: char| c.is_ascii_digit());
+    // `python.3`, `pypy2`, `java11`, or the long form `python=3.cpython`, `python^2`.
+    let head = kind.split('.').next().unwrap_or_default();
+    let family = (head.split(['=', '^']).next().unwrap_or_default())
+        .trim_end_matches(|c: char| c.is_ascii_digit());
+    let python2 = kind.ends_with('2') || head.ends_with('2') || head.contains("^2");
     Some(match family {
         "c" => LanguageId::C,
         "cpp" => LanguageId::Cpp,
         "java" => LanguageId::Java,
         "kotlin" => LanguageId::Kotlin,
-        "python" if kind.ends_with('2') => LanguageId::Python2,
+        "python" | "pypy" if python2 => LanguageId::Python2,
         "python" | "pypy" => LanguageId::Python3,
         "rust" => LanguageId::Rust,
         "go" => LanguageId::Go,
         "csharp" => LanguageId::CSharp,
-        "js" => LanguageId::JavaScript,
+        "js" | "javascript" | "nodejs" => LanguageId::JavaScript,
         _ => return None,
     })
 }
@@ -714,6 +717,12 @@ mod tests {
         assert_eq!(language_of("python.3"), Some(LanguageId::Python3));
         assert_eq!(language_of("python.2"), Some(LanguageId::Python2));
         assert_eq!(language_of("python.pypy3"), Some(LanguageId::Python3));
+        assert_eq!(language_of("pypy2"), Some(LanguageId::Python2));
+        assert_eq!(language_of("python2"), Some(LanguageId::Python2));
+        assert_eq!(language_of("python=3.cpython"), Some(LanguageId::Python3));
+        assert_eq!(language_of("python^2.pypy"), Some(LanguageId::Python2));
+        assert_eq!(language_of("nodejs"), Some(LanguageId::JavaScript));
+        assert_eq!(language_of("kotlin16"), Some(LanguageId::Kotlin));
         assert_eq!(language_of("pascal.fpc"), None);
         assert_eq!(language_of("delphi.7"), None);
     }
