@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """The fidelity suite: public files other people wrote, judged by `judge`, each compared with
 the verdict its own source states (for a Kattis package, the folder of each submission; for a
-published solution of one of our problems, the judge's verdict its repository records).
+Polygon package, each solution's tag; for a published solution of one of our problems, the
+judge's verdict its repository records).
 
 usage: python3 bench/fidelity.py [--judge PATH] [--mirror DIR] [--only SUBSTRING]
-                                [--part all|solutions|packages] [--verbose]
+                                [--part all|solutions|packages|polygon] [--verbose]
 
-The files are named in bench/fidelity/manifest.toml (packages) and
+The files are named in bench/fidelity/manifest.toml (Kattis packages),
+bench/fidelity/polygon.toml (Polygon packages: `judge gen` on a copy first, then `judge
+verify`, and every regenerated input must equal the shipped one) and
 bench/fidelity/solutions.toml (solutions) by repository, commit and path; they are
 taken from a mirror of those repositories (default /work/.mirror, one `owner+name/repo` git
 folder each, as the tool library's `fetch` leaves them) and never kept here. A repository or
@@ -24,7 +27,8 @@ import tempfile
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROW = re.compile(r"^(\S+)\s{2,}(\S+)\s{2,}(.+?)\s{2,}(ok|MISMATCH|skipped \(.*\)|ERROR: .*|not finished)$")
+ROW = re.compile(r"^(\S+)\s{2,}(.+?)\s{2,}(.+?)\s{2,}(ok|MISMATCH|skipped \(.*\)|ERROR: .*|not finished)$")
+REGENERATED = re.compile(r"^tests: \d+ generated inputs? made again .*, (\d+) different$", re.M)
 
 
 def git_dir(mirror, repository):
@@ -104,23 +108,12 @@ def judge_solutions(args, manifest, totals):
     return unexplained
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--judge", default=os.path.join(ROOT, "target/release/judge"))
-    parser.add_argument("--mirror", default="/work/.mirror")
-    parser.add_argument("--only", default="")
-    parser.add_argument("--part", choices=["all", "solutions", "packages"], default="all")
-    parser.add_argument("--verbose", action="store_true", help="print the judge's output of a disagreement")
-    args = parser.parse_args()
-    with open(os.path.join(ROOT, "bench/fidelity/manifest.toml"), "rb") as file:
-        manifest = tomllib.load(file)
-    with open(os.path.join(ROOT, "bench/fidelity/solutions.toml"), "rb") as file:
-        solutions = tomllib.load(file)
-    totals = {"agree": 0, "disagree": 0, "skipped": 0, "missing": 0}
+def judge_packages(args, manifest, totals, polygon):
+    """Each package's submissions against what it states; returns the disagreements not
+    known. A Polygon package gets what it lacks from `judge gen` first, and an input its
+    generator makes otherwise than shipped is a disagreement too."""
     unexplained = 0
-    if args.part != "packages":
-        unexplained += judge_solutions(args, solutions, totals)
-    for entry in manifest.get("package", []) if args.part != "solutions" else []:
+    for entry in manifest.get("package", []):
         if args.only not in entry["repository"]:
             continue
         known = entry.get("known", {})
@@ -130,9 +123,19 @@ def main():
                 print(f"MISSING  {entry['repository']}@{entry['commit'][:12]}: fetch it into the mirror")
                 totals["missing"] += 1
                 continue
+            made = ""
+            if polygon:
+                gen = subprocess.run([args.judge, "--color", "never", "gen", package], capture_output=True,
+                                     text=True, timeout=1800, env=dict(os.environ, NO_COLOR="1"))
+                made = gen.stdout + gen.stderr
             rows, output = verify(args.judge, package)
+        different = [int(count) for count in REGENERATED.findall(output + made)]
+        if polygon and any(different):
+            print(f"{entry['repository']}: {max(different)} generated inputs differ from the shipped ones  DISAGREE")
+            totals["disagree"] += 1
+            unexplained += 1
         if not rows:
-            print(f"NO ROWS  {entry['repository']}:\n{output}")
+            print(f"NO ROWS  {entry['repository']}:\n{made}{output}")
             totals["disagree"] += 1
             unexplained += 1
             continue
@@ -150,6 +153,31 @@ def main():
                 verdict = f"DISAGREE ({cause})" if cause else "DISAGREE"
                 unexplained += cause is None
             print(f"{name:70} {stated:20} {got:40} {verdict}")
+    return unexplained
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--judge", default=os.path.join(ROOT, "target/release/judge"))
+    parser.add_argument("--mirror", default="/work/.mirror")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--part", choices=["all", "solutions", "packages", "polygon"], default="all")
+    parser.add_argument("--verbose", action="store_true", help="print the judge's output of a disagreement")
+    args = parser.parse_args()
+    with open(os.path.join(ROOT, "bench/fidelity/manifest.toml"), "rb") as file:
+        manifest = tomllib.load(file)
+    with open(os.path.join(ROOT, "bench/fidelity/solutions.toml"), "rb") as file:
+        solutions = tomllib.load(file)
+    with open(os.path.join(ROOT, "bench/fidelity/polygon.toml"), "rb") as file:
+        polygon = tomllib.load(file)
+    totals = {"agree": 0, "disagree": 0, "skipped": 0, "missing": 0}
+    unexplained = 0
+    if args.part in ("all", "solutions"):
+        unexplained += judge_solutions(args, solutions, totals)
+    if args.part in ("all", "packages"):
+        unexplained += judge_packages(args, manifest, totals, polygon=False)
+    if args.part in ("all", "polygon"):
+        unexplained += judge_packages(args, polygon, totals, polygon=True)
     print(", ".join(f"{count} {what}" for what, count in totals.items()))
     sys.exit(1 if unexplained or totals["missing"] else 0)
 

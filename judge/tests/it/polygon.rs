@@ -725,6 +725,19 @@ fn groups_are_scored_with_their_points_policy_and_dependencies() {
         score("main.py", 0),
         "sum: score 94 / 94 (samples 0/0, a 4/4, b 90/90)"
     );
+    // verify reads a tag at the first failed test: a solution promised to fail stops there
+    // though the tests have points, and the main one is scored.
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+    assert_eq!(
+        cells_of(&table, "solutions/off_by_one.py")[1..],
+        ["wrong-answer", "AC 1, WA 1", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        cells_of(&table, "solutions/main.py")[1..],
+        ["main", "AC 3 · score 94/94", "ok"],
+        "{table}"
+    );
     // A dependency on no group is the package's fault, named with its line.
     edit_xml(
         &package,

@@ -25,6 +25,7 @@ use crate::runner::verify::expectations::SubmissionsYaml;
 use crate::toolchain::compiler::Compiler;
 use batch::{judge_batch, Order, SubmissionRun};
 use plan::{plan, prebuild, PlannedSubmission};
+use promise::Promise;
 
 /// How a row came out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,12 +157,25 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
 }
 
 /// A Polygon package's verify: every solution it lists against its tag, under the package's
-/// own limits.
+/// own limits. A tag is read at the first failed test, so a solution promised to fail stops
+/// there even where the package scores its tests: its score could not change its tag (one
+/// with extra tags runs every test, for its groups).
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let entries = plan::polygon_plan(problem, compiler)?;
     prebuild(&[], &entries, problem, compiler, jobs);
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
-    let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
+    let unscored = Problem {
+        scoring: None,
+        ..problem.clone()
+    };
+    let problem_for = |entry: &PlannedSubmission| match entry {
+        PlannedSubmission::Judge {
+            promise: Promise::Accepted | Promise::Grouped { .. },
+            ..
+        } => problem.clone(),
+        _ => unscored.clone(),
+    };
+    let judged = judge_batch(&all, &problem_for, compiler, jobs, Order::SlowFirst);
     Ok(VerifyReport {
         rows: judged.iter().map(SubmissionRun::row).collect(),
         ..VerifyReport::default()

@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::judging::checker::{self, build_own_program, Judgement, PRESENTATION_ERROR};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::polygon::{self, SelfTest};
 use crate::problem::{CheckerSpec, Problem, TestCase};
+use crate::runner::interrupt;
 use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::Program;
@@ -30,10 +31,16 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
         relative.display().to_string()
     };
     let mut report = ProgramChecks::default();
+    // A build or run cut off by a signal says nothing of the package.
+    let stopped = || match interrupt::pending() {
+        true => Err(Error::Interrupted),
+        false => Ok(()),
+    };
     for (source, self_tests) in &checks.validators {
         let validator = match build_own_program(compiler, problem, source) {
             Ok(validator) => validator,
             Err(error) => {
+                stopped()?;
                 report.findings.push(format!("{}: {error}", shown(source)));
                 continue;
             }
@@ -59,6 +66,7 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             let (valid, said) = validated(&validator, &test.input, &[])?;
             Ok((if valid { "valid" } else { "invalid" }.to_owned(), said))
         });
+        stopped()?;
         report.findings.extend(findings);
         report.lines.push(format!(
             "validator {}: {accepted} of {} tests valid; {kept} of {} self-tests as marked",
@@ -78,6 +86,7 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             };
             checker_verdict(&checker, spec, test, output, answer).map_err(|e| e.to_string())
         });
+        stopped()?;
         report.findings.extend(findings);
         report.lines.push(format!(
             "checker {}: {kept} of {} self-tests as marked",
