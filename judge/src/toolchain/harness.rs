@@ -11,6 +11,7 @@ use super::signature::{Signature, Type};
 use declared::Definition;
 
 mod declared;
+mod state;
 
 /// Starts the last line of a harness's standard error: each call's CPU time in
 /// microseconds, separated by commas.
@@ -206,16 +207,24 @@ fn java_parameters_differ(definition: &Definition, signature: &Signature) -> Opt
     types_differ(found, signature, java_type)
 }
 
-/// The harness's source for `language`, calling the function of `user_file`.
-pub fn source(language: &Language, signature: &Signature, user_file: &str) -> Option<String> {
+/// The harness's source for `language`, calling the function of `user_file`, whose text is
+/// `code`. The C++ and Rust callers fork a child per call only where the file may keep state
+/// from one call to the next (`state::may_keep_state`): a fork costs far more than most calls.
+pub fn source(
+    language: &Language,
+    signature: &Signature,
+    user_file: &str,
+    code: &str,
+) -> Option<String> {
+    let fork_each_call = state::may_keep_state(language.id, code);
     Some(match language.id {
         LanguageId::Python3 => python(signature, user_file),
         LanguageId::JavaScript => javascript(signature, user_file),
         LanguageId::Java => java(signature),
-        LanguageId::Cpp => cpp(signature),
+        LanguageId::Cpp => cpp(signature, fork_each_call),
         LanguageId::C => c(signature),
         LanguageId::Kotlin => kotlin(signature),
-        LanguageId::Rust => rust(signature),
+        LanguageId::Rust => rust(signature, fork_each_call),
         _ => return None,
     })
 }
@@ -382,7 +391,7 @@ fn cpp_type(kind: &Type) -> String {
     }
 }
 
-fn cpp(signature: &Signature) -> String {
+fn cpp(signature: &Signature, fork_each_call: bool) -> String {
     let reads: String = signature
         .parameters
         .iter()
@@ -401,6 +410,10 @@ fn cpp(signature: &Signature) -> String {
     fill(
         CPP,
         &[
+            (
+                "FORK_EACH_CALL",
+                if fork_each_call { "true" } else { "false" },
+            ),
             ("FUNCTION_NAME", &signature.name),
             (READ_ARGUMENTS, &reads),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
@@ -546,7 +559,7 @@ fn kotlin(signature: &Signature) -> String {
 
 const KOTLIN: &str = include_str!("harness/JudgeCall.kt");
 
-fn rust(signature: &Signature) -> String {
+fn rust(signature: &Signature, fork_each_call: bool) -> String {
     let count = signature.parameters.len();
     let reads: String = (0..count)
         .map(|i| {
@@ -557,6 +570,10 @@ fn rust(signature: &Signature) -> String {
     fill(
         RUST,
         &[
+            (
+                "FORK_EACH_CALL",
+                if fork_each_call { "true" } else { "false" },
+            ),
             ("FUNCTION_NAME", &signature.name),
             (READ_ARGUMENTS, &reads),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
@@ -580,6 +597,20 @@ mod tests {
             .iter()
             .find(|l| l.id == id)
             .unwrap()
+    }
+
+    #[test]
+    fn the_cpp_and_rust_callers_fork_only_for_a_file_that_may_keep_state() {
+        let signature = Signature::parse("solution(n: int) -> int").unwrap();
+        let caller = |id, code: &str| source(language(id), &signature, "f", code).unwrap();
+        let cpp = "int solution(int n) { return n; }";
+        assert!(caller(LanguageId::Cpp, cpp).contains("if (!false)"));
+        let cpp = "int calls;\nint solution(int n) { return calls++; }";
+        assert!(caller(LanguageId::Cpp, cpp).contains("if (!true)"));
+        let rust = "fn solution(n: i32) -> i32 { n }";
+        assert!(caller(LanguageId::Rust, rust).contains("if !false"));
+        let rust = "static mut CALLS: i32 = 0;\nfn solution(n: i32) -> i32 { n }";
+        assert!(caller(LanguageId::Rust, rust).contains("if !true"));
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl Sources {
         }
         let (Some(placement), Some(text)) = (
             harness::placement(self.language),
-            harness::source(self.language, signature, &self.files[0].0),
+            harness::source(self.language, signature, &self.files[0].0, &code),
         ) else {
             return self;
         };

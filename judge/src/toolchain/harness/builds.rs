@@ -158,7 +158,7 @@ fn write_program(
 ) -> (Vec<String>, Option<&'static str>) {
     let language = LANGUAGES.iter().find(|l| l.id == id).unwrap();
     let signature = Signature::parse(SIGNATURE).unwrap();
-    let caller = source(language, &signature, user).unwrap();
+    let caller = source(language, &signature, user, code).unwrap();
     match placement(language).unwrap() {
         Placement::Beside { file, class } => {
             std::fs::write(dir.join(user), code).unwrap();
@@ -325,7 +325,7 @@ fn the_c_caller_passes_lengths_and_starts_every_call_afresh() {
         for (size_t r = 0; r < grid_rows; r++)\n        \
         for (size_t c = 0; c < grid_cols; c++) sum += grid[r][c];\n    \
         return (++calls + ++mine) * 1000 + sum;\n}\n";
-    let caller = source(c, &signature, "solution.c").unwrap();
+    let caller = source(c, &signature, "solution.c", user).unwrap();
     std::fs::write(dir.path().join("solution.c"), format!("{user}{caller}")).unwrap();
     let gcc = |file: &str| {
         Command::new("gcc")
@@ -361,7 +361,7 @@ fn the_c_caller_passes_lengths_and_starts_every_call_afresh() {
     );
 
     let returns_array = Signature::parse(SIGNATURE).unwrap();
-    let caller = source(c, &returns_array, "array.c").unwrap();
+    let caller = source(c, &returns_array, "array.c", "").unwrap();
     std::fs::write(
         dir.path().join("array.c"),
         format!("int* solution(void);\n{caller}"),
