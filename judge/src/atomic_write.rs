@@ -46,8 +46,9 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
 /// the disk: a run writes one or two, and a power cut costs only a re-run.
 ///
 /// An existing report is swapped with the new one, not renamed over: ext4 writes out a file
-/// renamed over another at the rename (its `auto_da_alloc`), 0.2-1 ms of every run's end,
-/// while a swap and the removal of the old one take 0.02 ms. Readers still see a whole file.
+/// renamed over another at the rename (its `auto_da_alloc`), which every run's end would wait
+/// for, while a swap does not (docs/performance.md measures both). Readers still see a whole
+/// file.
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = staged(path, bytes, false)?;
     let is_file = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file());
@@ -74,9 +75,9 @@ pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Writes a record of the judge's own cache (the last run's report) by way of a spare file
 /// kept beside it (`.NAME.spare`): the bytes go into the spare in place, and the two are
-/// swapped. Nothing is made or removed at the end of a run: on ext4 a new temporary file took
-/// 0.2 ms and removing the old record 0.6 ms (its blocks freed), where the write in place and
-/// the swap take 0.2 ms together. Writers hold the spare's lock and readers the record's
+/// swapped. Nothing is made or removed at the end of a run: on ext4 making a temporary file
+/// and freeing the old record's blocks cost more than the write in place and the swap
+/// (docs/performance.md). Writers hold the spare's lock and readers the record's
 /// (`read_locked`), so that nobody reads a file while another judge writes it; where any of
 /// this fails, the record is written as `write_record` writes it.
 pub fn write_cache_record(path: &Path, bytes: &[u8]) -> Result<()> {

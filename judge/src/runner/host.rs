@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use crate::report::record::HostRecord;
 
-/// Rounds of the calibration loop: about 2 ms of CPU time on a 2020s core.
+/// Rounds of the calibration loop: a few milliseconds of CPU time, long enough to rise above
+/// the clock's resolution and short enough to cost a run nothing it would notice.
 const CALIBRATION_ROUNDS: u64 = 1_000_000;
 
 /// This machine, with `calibration_ms` if it was measured.
