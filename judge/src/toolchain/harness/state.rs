@@ -43,6 +43,15 @@ const C_WORDS: &[&str] = &[
     "random_shuffle",
     "fopen",
     "freopen",
+    "ofstream",
+    "ifstream",
+    "fstream",
+    "thread",
+    "async",
+    "pthread_create",
+    "mmap",
+    "sbrk",
+    "brk",
 ];
 
 /// The same for Rust: statics and their cells, memory made to outlive a call, the process's
@@ -65,6 +74,8 @@ const RUST_WORDS: &[&str] = &[
     "set_current_dir",
     "set_hook",
     "File",
+    "into_raw",
+    "spawn",
 ];
 
 /// Whether calls of the function in `code` (a `language` file) may see state an earlier
@@ -109,9 +120,27 @@ fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
             continue;
         }
         if c == b'#' && line_start && !rust {
-            // A preprocessor line, with the lines its `\` continues.
+            // A preprocessor line, with the lines its `\` continues. A macro may hide a
+            // declaration or a `static` where it is used: one whose text could, and one that
+            // names a word of state, is not followed.
+            let start = at;
             while at < bytes.len() && !(bytes[at] == b'\n' && bytes[at - 1] != b'\\') {
                 at += 1;
+            }
+            let directive = &code[start..at];
+            if directive
+                .trim_start_matches(['#', ' ', '\t'])
+                .starts_with("define")
+            {
+                let body = self::tokens(&directive[1..], true)?;
+                let hides = |token: &Token| match token {
+                    Token::Punct(';' | '{') => true,
+                    Token::Word(word) => C_WORDS.contains(word) || *word == "static",
+                    _ => false,
+                };
+                if body.iter().any(hides) {
+                    return None;
+                }
             }
             continue;
         }
@@ -412,6 +441,8 @@ int solution(vector<string> board) {
             "int solution(int n) { exit(0); }",
             "map<const int, int> cache;\nint solution(int n) { return cache[n]++; }",
             "int solution(int n) { const char* s = R\"(x)\"; return 0; }",
+            "#define KEEP static int kept\nint solution(int n) { KEEP; return kept++; }",
+            "#define G int g;\nG\nint solution(int n) { return g++; }",
         ];
         for code in stateful {
             assert!(cpp(code), "{code}");
