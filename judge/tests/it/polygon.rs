@@ -572,6 +572,13 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
             .contains("0 files missing; of the generated inputs it holds, 1 the same, 0 different"),
         "{again}"
     );
+    // A Windows download holds the same input with CRLF ends: the same generator made it.
+    let lf = std::fs::read(package.join("tests/03")).unwrap();
+    let crlf = String::from_utf8(lf.clone()).unwrap().replace('\n', "\r\n");
+    std::fs::write(package.join("tests/03"), crlf).unwrap();
+    let again = stdout_of(judge_in(dir.path()).args(["gen", "--check", "sum"]), 0);
+    assert!(again.contains("1 the same, 0 different"), "{again}");
+    std::fs::write(package.join("tests/03"), lf).unwrap();
     // A generator whose output is not the package's: named, and the package's file kept.
     std::fs::write(
         package.join("files/gen.py"),

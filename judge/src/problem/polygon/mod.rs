@@ -664,9 +664,26 @@ pub fn generation(dir: &Path, id: String) -> Result<Generation> {
     })
 }
 
+/// `bytes` with each CRLF made LF: a file of a package downloaded for Windows, whose text
+/// Polygon's Windows machines wrote and read with CRLF line ends, as Linux reads and writes it.
+pub fn with_lf_ends(bytes: &[u8]) -> Vec<u8> {
+    let crlf = |index: usize| bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n');
+    (0..bytes.len())
+        .filter(|&index| !crlf(index))
+        .map(|index| bytes[index])
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_cr_before_lf_goes() {
+        assert_eq!(with_lf_ends(b"a\r\nb\r\r\nc\r"), b"a\nb\r\nc\r");
+        assert_eq!(with_lf_ends(b"\r\n\r\n"), b"\n\n");
+        assert_eq!(with_lf_ends(b""), b"");
+    }
 
     #[test]
     fn doall_sh_gives_the_commands_of_tests_marked_manual() {

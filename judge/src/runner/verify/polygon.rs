@@ -141,7 +141,8 @@ fn validated(validator: &Program, input: &Path, args: &[String]) -> Result<(bool
     let lf_copy = match memchr::memmem::find(&bytes, b"\r\n") {
         Some(_) => {
             let copy = tempfile::NamedTempFile::new().map_err(|error| error.to_string())?;
-            std::fs::write(copy.path(), with_lf_ends(&bytes)).map_err(|error| error.to_string())?;
+            std::fs::write(copy.path(), polygon::with_lf_ends(&bytes))
+                .map_err(|error| error.to_string())?;
             Some(copy)
         }
         None => None,
@@ -150,15 +151,6 @@ fn validated(validator: &Program, input: &Path, args: &[String]) -> Result<(bool
     let run = (validator.run(input, CHECKER_LIMITS, args))
         .map_err(|error| format!("cannot run: {error}"))?;
     Ok((run.termination == Termination::Exited(0), first_line(&run)))
-}
-
-/// `bytes` with each CRLF made LF.
-fn with_lf_ends(bytes: &[u8]) -> Vec<u8> {
-    let crlf = |index: usize| bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n');
-    (0..bytes.len())
-        .filter(|&index| !crlf(index))
-        .map(|index| bytes[index])
-        .collect()
 }
 
 /// The first line a program wrote to standard error.
@@ -200,16 +192,4 @@ fn checker_verdict(
         Judgement::Fault(_) => "fail",
     };
     Ok((verdict.to_owned(), first_line(&run)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::with_lf_ends;
-
-    #[test]
-    fn only_a_cr_before_lf_goes() {
-        assert_eq!(with_lf_ends(b"a\r\nb\r\r\nc\r"), b"a\nb\r\nc\r");
-        assert_eq!(with_lf_ends(b"\r\n\r\n"), b"\n\n");
-        assert_eq!(with_lf_ends(b""), b"");
-    }
 }
