@@ -27,8 +27,14 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             missing: PACKAGE_FILE.to_owned(),
         });
     }
-    let problem = context.repository.load_problem(&dir)?;
     let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
+    // Kept while the verify runs: the scratch copy of a package that lacks files.
+    let scratch = match polygon && !args.validate {
+        true => with_missing_made(context, &dir, &mut out)?,
+        false => None,
+    };
+    let dir = scratch.as_ref().map_or(dir, |(_, copy)| copy.clone());
+    let problem = context.repository.load_problem(&dir)?;
     if args.validate {
         let data = check_data(&problem, &context.compiler(), context.jobs)?;
         print_data(&mut out, &data, &[]);
@@ -95,6 +101,61 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+/// Most Polygon downloads ship neither the generated inputs nor any answer. For such a package
+/// the files `judge gen` would make are made in a scratch copy, which this verify then judges:
+/// the package itself is not changed. `None` when nothing is missing.
+fn with_missing_made(
+    context: &Context,
+    dir: &Path,
+    out: &mut impl Write,
+) -> Result<Option<(tempfile::TempDir, std::path::PathBuf)>> {
+    let id = crate::problem::Repository::id_of(dir);
+    let generation = polygon::generation(dir, id.clone())?;
+    let files = generation
+        .tests
+        .iter()
+        .flat_map(|test| [&test.input, &test.answer]);
+    let missing: Vec<&std::path::PathBuf> = files.filter(|file| !file.is_file()).collect();
+    let Some(first) = missing.first() else {
+        return Ok(None);
+    };
+    let shown = first
+        .strip_prefix(dir)
+        .unwrap_or(first)
+        .display()
+        .to_string();
+    let others = match missing.len() {
+        1 => String::new(),
+        more => format!(" and {}", plural(more - 1, "more file")),
+    };
+    let _ = writeln!(
+        out,
+        "note: `{shown}`{others} not in the package: made in a scratch copy for this verify, \
+         as `judge gen` makes them (which writes them into the package)"
+    );
+    let scratch = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
+    let copy = scratch.path().join(&id);
+    copy_folder(dir, &copy)?;
+    // Its answers are as hidden from the judged programs as the package's.
+    context.sandbox.hide(&copy);
+    generate_package(&copy, id, &context.compiler(), context.jobs, false)?;
+    Ok(Some((scratch, copy)))
+}
+
+/// Copies the folder `from` to `to`, files and folders (links as the files they point to).
+fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+    for entry in walkdir::WalkDir::new(from).follow_links(true) {
+        let entry = entry.map_err(|error| Error::io(from, std::io::Error::other(error)))?;
+        let target = to.join(entry.path().strip_prefix(from).unwrap_or(entry.path()));
+        let copied = match entry.file_type().is_dir() {
+            true => std::fs::create_dir_all(&target),
+            false => std::fs::copy(entry.path(), &target).map(drop),
+        };
+        copied.map_err(|error| Error::io(&target, error))?;
+    }
+    Ok(())
 }
 
 /// What a Polygon package's own programs make of it (its validators and self-tests, its

@@ -547,6 +547,27 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
         "test 2: `tests/02.a` is not in the package: `judge gen` makes it with the main solution",
     ));
     let before = snapshot(&package);
+    // verify judges it all the same, what it lacks made in a scratch copy.
+    let verified = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+    assert!(
+        verified.contains(
+            "note: `tests/02.a` and 2 more files not in the package: made in a scratch copy"
+        ),
+        "{verified}"
+    );
+    assert_eq!(
+        cells_of(&verified, "solutions/main.py")[1..],
+        ["main", "AC 3", "ok"]
+    );
+    assert!(
+        verified.contains("1 the same as the package's, 0 different"),
+        "{verified}"
+    );
+    assert_eq!(
+        snapshot(&package),
+        before,
+        "verify writes nothing into the package"
+    );
     let check = stdout_of(judge_in(dir.path()).args(["gen", "--check", "sum"]), 1);
     assert!(
         check.contains("sum: 3 tests: 3 files missing; of the generated inputs it holds, 0 the same, 0 different"),
