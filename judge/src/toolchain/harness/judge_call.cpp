@@ -115,7 +115,10 @@ inline long long cpu_us() {
 // `false` for a file that keeps no state between calls: then every call runs here.
 template <class Call> void in_child(Call call, std::string& times) {
     if (!FORK_EACH_CALL) {
-        times += (times.empty() ? "" : ",") + std::to_string(call());
+        long long spent = call();
+        // Out before the next call, which may crash: the report names the call that did.
+        std::cout.flush();
+        times += (times.empty() ? "" : ",") + std::to_string(spent);
         return;
     }
     static long long* used = (long long*)mmap(nullptr, sizeof(long long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
