@@ -147,11 +147,6 @@ pub struct SolutionVerdicts {
 }
 
 impl SolutionVerdicts {
-    /// The short code of every case, in case order.
-    pub fn codes(&self) -> Vec<&'static str> {
-        self.verdicts.iter().map(|verdict| verdict.code()).collect()
-    }
-
     /// What this run, made under a larger time limit, would have got under `limit`: a case
     /// that took longer is too slow. With `first_failure_ends`, the cases after the first
     /// failure are dropped, as a run under `limit` would have stopped there. (A score is

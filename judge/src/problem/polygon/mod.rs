@@ -564,8 +564,6 @@ pub struct SelfTest {
     /// `valid` or `invalid` for a validator; `ok`, `wrong-answer`, `presentation-error`, ...
     /// for the checker.
     pub verdict: String,
-    /// The line of its `<test>`.
-    pub line: usize,
 }
 
 /// What `verify` checks of a package beside its solutions: its tests (with their groups)
@@ -604,12 +602,11 @@ pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
             numbers.push(next);
         }
         (tests.verdicts.iter().zip(numbers))
-            .map(|((verdict, line), number)| SelfTest {
+            .map(|((verdict, _), number)| SelfTest {
                 number,
                 input: dir.join(tests.input.path(number)),
                 output_and_answer: files(number),
                 verdict: verdict.clone(),
-                line: *line,
             })
             .collect()
     };
