@@ -89,7 +89,7 @@ fn polygon_support() {
     }
     print!("{}", tags.render("  "));
     println!(
-        "  checker exit codes (after its -appes report): 0 AC, 1 WA, 2 and 4 WA (presentation \
+        "  checker exit codes (after its -appes report): 0 AC, 1 WA, 2, 4 and 8 WA (presentation \
          error), 3 JE (the checker failed), 7 AC with its points; anything else JE"
     );
 }

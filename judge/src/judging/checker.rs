@@ -160,9 +160,10 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         (Protocol::Testlib, Termination::Exited(1)) => {
             Judgement::Wrong(with_default(stderr, "wrong answer"))
         }
-        // testlib's `_pe`, and `_dirt` (extra output after an accepted answer, which testlib
-        // itself reports as a presentation error): both are wrong answers here.
-        (Protocol::Testlib, Termination::Exited(2 | 4)) => Judgement::Wrong(format!(
+        // testlib's `_pe`, `_dirt` (extra output after an accepted answer, which testlib
+        // itself reports as a presentation error) and `_unexpected_eof` where testlib is built
+        // to tell it apart (`ENABLE_UNEXPECTED_EOF`): all wrong answers here.
+        (Protocol::Testlib, Termination::Exited(2 | 4 | 8)) => Judgement::Wrong(format!(
             "{PRESENTATION_ERROR}: {}",
             with_default(stderr, "bad format")
         )),

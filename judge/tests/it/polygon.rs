@@ -201,11 +201,20 @@ fn testlib_exit_codes_are_read_as_polygon_reads_them() {
             )
         })
         .collect();
-    // 0 OK; 7 points, accepted; 1 WA; 3 the checker's failure, a judge error.
+    // 0 OK; 7 points, accepted; 1 WA; 3 the checker's failure, a judge error; 8 testlib's
+    // unexpected end of file, a presentation error.
     assert_eq!(
         verdicts,
-        [("1", "AC"), ("2", "AC"), ("3", "WA"), ("4", "JE")]
+        [
+            ("1", "AC"),
+            ("2", "AC"),
+            ("3", "WA"),
+            ("4", "JE"),
+            ("5", "WA")
+        ]
     );
+    let eof = cases[4]["message"].to_string();
+    assert!(eof.contains("presentation error"), "{}", cases[4]);
     assert!(
         cases[1]["validator_score"].to_string().contains('5'),
         "the points are kept: {}",
@@ -984,7 +993,7 @@ fn a_checkers_points_score_a_test_as_they_are_or_as_a_percentage() {
     // Tests 1 and 2 only (ok, then the checker's 5 points), each worth 20 by itself.
     edit_xml(
         &package,
-        "<test-count>4</test-count>",
+        "<test-count>5</test-count>",
         "<test-count>2</test-count>",
     );
     edit_xml(
@@ -992,11 +1001,12 @@ fn a_checkers_points_score_a_test_as_they_are_or_as_a_percentage() {
         r#"<test method="manual"/>
                 <test method="manual"/>
                 <test method="manual"/>
+                <test method="manual"/>
                 <test method="manual"/>"#,
         r#"<test method="manual" points="20"/>
                 <test method="manual" points="20"/>"#,
     );
-    for number in [3, 4] {
+    for number in [3, 4, 5] {
         for end in ["in", "ans"] {
             std::fs::remove_file(package.join(format!("tests/{number}.{end}"))).unwrap();
         }
