@@ -300,14 +300,20 @@ fn is_function_head(item: &[&Token]) -> bool {
     let Some(open) = item.iter().position(|token| **token == Token::Punct('(')) else {
         return false;
     };
-    let assigned = item[..open]
-        .iter()
-        .any(|token| **token == Token::Punct('='));
+    let assigned = assigned_before(item, open);
     let keyword = matches!(
         words_of(item).first(),
         Some(&("struct" | "class" | "union" | "enum"))
     );
     !assigned && !keyword
+}
+
+/// Whether a `=` stands before `item[open]` other than in an operator's name (`operator==`).
+fn assigned_before(item: &[&Token], open: usize) -> bool {
+    let name = (item[..open].iter()).position(|token| **token == Token::Word("operator"));
+    item[..name.unwrap_or(open)]
+        .iter()
+        .any(|token| **token == Token::Punct('='))
 }
 
 /// Whether a top-level declaration (up to its `;`) defines a variable that is not constant.
@@ -348,10 +354,7 @@ fn declares_variable(item: &[&Token]) -> bool {
         // `int n;`, `long long memo[100];`, `vector<int> graph;`
         return true;
     };
-    if item[..open]
-        .iter()
-        .any(|token| **token == Token::Punct('='))
-    {
+    if assigned_before(item, open) {
         return true;
     }
     // `int f(int a, const vector<int>& v);` declares a function: each parameter is a type
@@ -401,6 +404,8 @@ const int N = 3;
 constexpr int dx[] = {1, 0, -1, 0};
 const string WINS[] = {"OOO", "XXX"};
 struct Point { int x, y; bool operator<(const Point& o) const { return x < o.x; } };
+bool operator==(const Point& a, const Point& b) { return a.x == b.x && a.y == b.y; }
+bool operator!=(const Point& a, const Point& b);
 enum class Side { O, X };
 template <class T> T largest(const vector<T>& v) { return *max_element(v.begin(), v.end()); }
 static bool
