@@ -327,6 +327,20 @@ fn bad_packages_are_refused_naming_the_file_and_line() {
     );
 }
 
+/// `package` with the Python generator `files/NAME` holding `source`, listed in
+/// `<executables>`.
+fn with_generator(package: &Path, name: &str, source: &str) {
+    std::fs::write(package.join("files").join(name), source).unwrap();
+    edit_xml(
+        package,
+        "</resources>",
+        &format!(
+            "</resources>\n<executables><executable><source path=\"files/{name}\" \
+             type=\"python.3\"/></executable></executables>"
+        ),
+    );
+}
+
 /// The cells of `verify`'s row for `submission` in `table`.
 fn cells_of(table: &str, submission: &str) -> Vec<String> {
     let line = table
@@ -532,16 +546,10 @@ fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible
         return;
     };
     // Test 3 is `gen 3`: its generator prints n·10^6 twice.
-    std::fs::write(
-        package.join("files/gen.py"),
-        "import sys\nn = int(sys.argv[1])\nprint(n * 333334 - 2, n * 333334 - 2)\n",
-    )
-    .unwrap();
-    edit_xml(
+    with_generator(
         &package,
-        "</resources>",
-        "</resources>\n<executables><executable><source path=\"files/gen.py\" \
-         type=\"python.3\"/></executable></executables>",
+        "gen.py",
+        "import sys\nn = int(sys.argv[1])\nprint(n * 333334 - 2, n * 333334 - 2)\n",
     );
     let shipped = std::fs::read(package.join("tests/03")).unwrap();
     std::fs::remove_file(package.join("tests/03")).unwrap();
@@ -637,16 +645,10 @@ fn gen_takes_the_files_a_generator_writes_as_doall_sh_says() {
     };
     // One run writes tests 2 and 3 as the files `1` and `02` of its folder (Polygon's script
     // looks for a number with one or two zeros before it too); it prints nothing.
-    std::fs::write(
-        package.join("files/multi.py"),
-        "open('1', 'w').write('10 -4\\n')\nopen('02', 'w').write('1000000 1000000\\n')\n",
-    )
-    .unwrap();
-    edit_xml(
+    with_generator(
         &package,
-        "</resources>",
-        "</resources>\n<executables><executable><source path=\"files/multi.py\" \
-         type=\"python.3\"/></executable></executables>",
+        "multi.py",
+        "open('1', 'w').write('10 -4\\n')\nopen('02', 'w').write('1000000 1000000\\n')\n",
     );
     edit_xml(
         &package,
