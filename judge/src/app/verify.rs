@@ -7,7 +7,7 @@ use std::path::Path;
 use anstyle::{AnsiColor, Style};
 
 use crate::cli::VerifyArgs;
-use crate::corpus::generate_package;
+use crate::corpus::{generate_package, PackageGen};
 use crate::error::{Error, Outcome, Result};
 use crate::problem::{kattis, polygon};
 use crate::report::{plural, verify_page, SubmissionRow, Table};
@@ -33,7 +33,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         true => with_missing_made(context, &dir, &mut out)?,
         false => None,
     };
-    let dir = scratch.as_ref().map_or(dir, |(_, copy)| copy.clone());
+    let dir = scratch.as_ref().map_or(dir, |(_, copy, _)| copy.clone());
     let problem = context.repository.load_problem(&dir)?;
     if args.validate {
         let data = check_data(&problem, &context.compiler(), context.jobs)?;
@@ -72,7 +72,10 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         print_data(&mut out, data, &report.notes);
     }
     let findings = match polygon {
-        true => package_findings(context, &problem, &mut out)?,
+        true => {
+            let made = scratch.as_ref().map(|(_, _, made)| made);
+            package_findings(context, &problem, made, &mut out)?
+        }
         false => 0,
     };
     for row in rows {
@@ -105,12 +108,13 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
 
 /// Most Polygon downloads ship neither the generated inputs nor any answer. For such a package
 /// the files `judge gen` would make are made in a scratch copy, which this verify then judges:
-/// the package itself is not changed. `None` when nothing is missing.
+/// the package itself is not changed. `None` when nothing is missing; else the copy and what
+/// making the files found of the generated inputs the package holds.
 fn with_missing_made(
     context: &Context,
     dir: &Path,
     out: &mut impl Write,
-) -> Result<Option<(tempfile::TempDir, std::path::PathBuf)>> {
+) -> Result<Option<(tempfile::TempDir, std::path::PathBuf, PackageGen)>> {
     let id = crate::problem::Repository::id_of(dir);
     let generation = polygon::generation(dir, id.clone())?;
     let files = generation
@@ -140,8 +144,8 @@ fn with_missing_made(
     copy_folder(dir, &copy)?;
     // Its answers are as hidden from the judged programs as the package's.
     context.sandbox.hide(&copy);
-    generate_package(&copy, id, &context.compiler(), context.jobs, false)?;
-    Ok(Some((scratch, copy)))
+    let made = generate_package(&copy, id, &context.compiler(), context.jobs, false)?;
+    Ok(Some((scratch, copy, made)))
 }
 
 /// Copies the folder `from` to `to`, files and folders (links as the files they point to).
@@ -159,10 +163,12 @@ fn copy_folder(from: &Path, to: &Path) -> Result<()> {
 }
 
 /// What a Polygon package's own programs make of it (its validators and self-tests, its
-/// generators), told as they come: the number of findings.
+/// generators), told as they come: the number of findings. `made`: what making the missing
+/// files in a scratch copy found, which already compared the inputs the package holds.
 fn package_findings(
     context: &Context,
     problem: &crate::problem::Problem,
+    made: Option<&PackageGen>,
     out: &mut impl Write,
 ) -> Result<usize> {
     let checks = verify::polygon::check_programs(problem, &context.compiler())?;
@@ -172,13 +178,20 @@ fn package_findings(
     for finding in &checks.findings {
         let _ = writeln!(out, "    {finding}");
     }
-    Ok(checks.findings.len() + regenerated(context, &problem.dir, &problem.id, out)?)
+    let regenerated = match made {
+        Some(made) => regenerated(made, out),
+        None => {
+            let (dir, id) = (&problem.dir, problem.id.clone());
+            let checked = generate_package(dir, id, &context.compiler(), context.jobs, true)?;
+            regenerated(&checked, out)
+        }
+    };
+    Ok(checks.findings.len() + regenerated)
 }
 
-/// A Polygon package's generated tests made again by their generators and compared with the
-/// package's files, as `judge gen --check` compares them: the number that differ.
-fn regenerated(context: &Context, dir: &Path, id: &str, out: &mut impl Write) -> Result<usize> {
-    let summary = generate_package(dir, id.to_owned(), &context.compiler(), context.jobs, true)?;
+/// A Polygon package's generated inputs that it holds, made again by their generators and
+/// compared with its files, as `judge gen --check` compares them: the number that differ.
+fn regenerated(summary: &PackageGen, out: &mut impl Write) -> usize {
     let generated = summary.reproduced + summary.differing.len();
     let _ = writeln!(
         out,
@@ -193,7 +206,7 @@ fn regenerated(context: &Context, dir: &Path, id: &str, out: &mut impl Write) ->
     for why in &summary.not_made {
         let _ = writeln!(out, "note: not made again: {why}");
     }
-    Ok(summary.differing.len())
+    summary.differing.len()
 }
 
 /// How many rows came out each way that decides the exit code.
