@@ -10,7 +10,6 @@
 //! JUnit), `corpus` (commands that write cases, as transactions) and `app` (one file per
 //! command); `cli` is the command line and `error` the harness's own faults.
 
-#![warn(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod app;
