@@ -27,7 +27,6 @@ pub enum Judgement {
     Fault(String),
 }
 
-/// Runs `checker` on one case's output.
 pub fn check(checker: &Program, spec: &CheckerSpec, case: &TestCase, output: &[u8]) -> Judgement {
     match run_checker(checker, spec, case, output) {
         Ok(judgement) => judgement,
@@ -69,9 +68,8 @@ pub fn check_file(
 }
 
 /// What the `<result outcome [points]>message</result>` a testlib checker wrote with
-/// `-appes` says; `None` where it wrote none (a checker that is not testlib's), or an outcome
-/// it does not define, or a failure (exit 3 in every build of testlib, said with its code):
-/// the exit code decides then.
+/// `-appes` says; `None` (the exit code decides) where it wrote none, or an outcome it does
+/// not define, or a failure (exit 3 in every build of testlib).
 fn appes_judgement(report: &Path) -> Option<Judgement> {
     let bytes = std::fs::read(report).ok()?;
     let text = String::from_utf8_lossy(&bytes);
@@ -268,8 +266,6 @@ fn with_default(message: String, default: &str) -> String {
     }
 }
 
-/// Builds the problem's checker, if it has one; a checker that does not compile is a fault
-/// of the problem, not a verdict.
 pub fn build_checker(
     compiler: &crate::toolchain::compiler::Compiler,
     problem: &crate::problem::Problem,
