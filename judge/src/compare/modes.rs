@@ -5,7 +5,6 @@ use std::io::Read;
 
 use super::{CompareMode, KattisFlags, Mismatch, Reason};
 
-/// Compares `actual` with `expected` under `mode`.
 pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     if expected == actual {
         return Ok(());
@@ -122,7 +121,6 @@ pub(super) fn line_reason(expected: &[u8], actual: &[u8]) -> Reason {
     }
 }
 
-/// How far apart two numbers may be.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Tolerance {
     abs: f64,
@@ -400,7 +398,6 @@ pub(super) struct LineCounter {
 }
 
 impl LineCounter {
-    /// The count after `breaks` line breaks, the last filled line being `last_filled`.
     pub(super) fn at(breaks: usize, last_filled: usize) -> LineCounter {
         LineCounter {
             breaks,
@@ -409,8 +406,7 @@ impl LineCounter {
     }
 
     pub(super) fn feed(&mut self, text: &[u8]) {
-        // Counted whole, which the compiler turns into vector instructions, rather than byte
-        // by byte: outputs of many MiB are fed here.
+        // Counted whole (vectorised), not byte by byte: outputs of many MiB are fed here.
         let breaks = count_breaks(text);
         if let Some(last) = text.iter().rposition(|byte| !is_space(byte)) {
             self.last_filled = self.breaks + breaks - count_breaks(&text[last..]) + 1;
@@ -423,10 +419,8 @@ impl LineCounter {
     }
 }
 
-/// Line breaks in `text`. Counted in byte-sized sums of 255 bytes at most, which the compiler
-/// turns into 16 bytes compared and added at a time: every matched chunk of an output is
-/// counted as it streams, and a count in a machine word per byte is markedly slower on large
-/// outputs (`bench/`'s `big`).
+/// Line breaks in `text`, summed in a `u8` per block of 255 bytes, which the compiler
+/// vectorises: every matched chunk of an output is counted as it streams (`bench/`'s `big`).
 pub(super) fn count_breaks(text: &[u8]) -> usize {
     text.chunks(255)
         .map(|block| {
