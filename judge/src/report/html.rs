@@ -1,9 +1,6 @@
 //! The report as one self-contained HTML page (`--html FILE`): styles and pictures inline, no
 //! script, nothing fetched (a Content-Security-Policy forbids it), so it opens from disk and
-//! reads the same in any browser. A summary as the terminal's; a grid per solution with a
-//! cell per case, coloured by verdict, linking to the case; per case its CPU time and peak
-//! memory against the limits; for a failure the reason, the input (its boards drawn), the diff
-//! and stderr; a chart of time against input size where the inputs' sizes vary.
+//! reads the same in any browser.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +27,6 @@ pub struct HtmlReporter {
     root: PathBuf,
     errors: Vec<String>,
     solutions: Vec<Solution>,
-    /// Why writing the file failed, if it did.
     pub write_error: Option<Error>,
 }
 
@@ -381,7 +377,6 @@ pub fn verify_page(
     out
 }
 
-/// The page's head, its style and its heading.
 fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
