@@ -1,7 +1,6 @@
-//! `judge new --from-polygon PACKAGE`: one of our problem folders made from a Polygon package:
-//! its limits and file I/O in `problem.toml`, every test as a case (the samples below
-//! `sample/`), its checker (and interactor) with the package's `testlib.h` beside them, and its
-//! main solution as the problem's solution. The folder appears whole or not at all.
+//! `judge new --from-polygon PACKAGE`: a problem folder made from a Polygon package (limits,
+//! file I/O, every test, its checker and interactor with `testlib.h`, its main solution),
+//! appearing whole or not at all.
 
 use std::path::Path;
 
@@ -56,8 +55,7 @@ fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
     toml
 }
 
-/// Makes `problems/<id>/` from the package in `package`; the id is the package folder's name
-/// made a problem id (`Attack-Plan` is `attack_plan`) unless one is given.
+/// Makes `problems/<id>/` from `package`; `id` defaults to the folder's name (`id_of`).
 pub fn from_polygon(
     repository: &Repository,
     package: &Path,
