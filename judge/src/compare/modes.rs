@@ -64,6 +64,23 @@ pub(super) fn compare_exact(expected: &[u8], actual: &[u8]) -> Result<(), Mismat
 pub(super) fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     let mut expected_lines = trimmed_lines(expected);
     let mut actual_lines = trimmed_lines(actual);
+    let counts = || (count_lines(expected), count_lines(actual));
+    let missing = |line| {
+        let (expected_count, actual_count) = counts();
+        let reason = Reason::MissingLines {
+            expected: expected_count,
+            actual: actual_count,
+        };
+        Err(mismatch(expected, line, reason))
+    };
+    let extra = |line| {
+        let (expected_count, actual_count) = counts();
+        let reason = Reason::ExtraLines {
+            expected: expected_count,
+            actual: actual_count,
+        };
+        Err(mismatch(expected, line, reason))
+    };
     let mut line = 0;
     loop {
         line += 1;
@@ -72,38 +89,18 @@ pub(super) fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismat
             (Some(e), Some(a)) if e == a => {}
             // One side has only blank lines left: it has ended, the other has more.
             (Some(_), Some(a)) if a.is_empty() && actual_lines.clone().all(<[u8]>::is_empty) => {
-                let reason = Reason::MissingLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
+                return missing(line)
             }
             (Some(e), Some(_)) if e.is_empty() && expected_lines.clone().all(<[u8]>::is_empty) => {
-                let reason = Reason::ExtraLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
+                return extra(line)
             }
             (Some(e), Some(a)) => return Err(mismatch(expected, line, line_reason(e, a))),
             (Some(e), None) if e.is_empty() && expected_lines.all(<[u8]>::is_empty) => {
                 return Ok(())
             }
             (None, Some(a)) if a.is_empty() && actual_lines.all(<[u8]>::is_empty) => return Ok(()),
-            (Some(_), None) => {
-                let reason = Reason::MissingLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
-            }
-            (None, Some(_)) => {
-                let reason = Reason::ExtraLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
-            }
+            (Some(_), None) => return missing(line),
+            (None, Some(_)) => return extra(line),
         }
     }
 }

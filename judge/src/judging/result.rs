@@ -139,10 +139,7 @@ impl SolutionVerdicts {
             solution: self.solution.clone(),
             compile_error: self.compile_error,
             // The compiler's message stands; a case's is found again below.
-            first_failure: match self.compile_error {
-                true => self.first_failure.clone(),
-                false => None,
-            },
+            first_failure: self.first_failure.clone().filter(|_| self.compile_error),
             score: self.score.clone(),
             ..SolutionVerdicts::default()
         };
