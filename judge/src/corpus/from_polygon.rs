@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::import::toml_string;
 use crate::atomic_write::{self, Replace};
 use crate::error::{Error, Result};
 use crate::problem::layout::{METADATA_FILE, POLYGON_FILES_DIR, TESTS_DIR};
@@ -27,11 +28,6 @@ fn id_of(folder: &str) -> String {
         .collect()
 }
 
-/// A value as `problem.toml` writes it.
-fn quoted(text: &str) -> String {
-    toml::Value::String(text.to_owned()).to_string()
-}
-
 /// The start of the new problem's `problem.toml`: where it came from, its name, judge,
 /// limits and file I/O.
 fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
@@ -39,7 +35,7 @@ fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
         "# Made by `judge new --from-polygon` from {}\nname = {}\nprofile = \"codeforces\"\n\
          time_limit_ms = {}\nmemory_limit_mib = {}\n",
         package.display(),
-        quoted(&problem.name),
+        toml_string(&problem.name),
         problem.limits.cpu_time.as_millis(),
         problem.limits.memory_bytes.div_ceil(1 << 20)
     );
@@ -49,7 +45,7 @@ fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
     ];
     for (key, name) in files {
         if let Some(name) = name {
-            toml.push_str(&format!("{key} = {}\n", quoted(name)));
+            toml.push_str(&format!("{key} = {}\n", toml_string(name)));
         }
     }
     toml
@@ -108,7 +104,7 @@ fn fill(staging: &Path, package: &Path, problem: &crate::problem::Problem) -> Re
     if problem.solution.is_file() {
         let main = named("main", &problem.solution);
         copy(&problem.solution, &main)?;
-        toml.push_str(&format!("solution = {}\n", quoted(&main)));
+        toml.push_str(&format!("solution = {}\n", toml_string(&main)));
     }
     let (checker, interactor) = match &problem.tout_checker {
         Some(checker) => (Some(checker), problem.checker.as_ref()),
@@ -118,7 +114,7 @@ fn fill(staging: &Path, package: &Path, problem: &crate::problem::Problem) -> Re
         if let Some(spec) = spec {
             let file = named(key, &spec.source);
             copy(&spec.source, &file)?;
-            toml.push_str(&format!("{key} = {}\n", quoted(&file)));
+            toml.push_str(&format!("{key} = {}\n", toml_string(&file)));
         }
     }
     let testlib = package.join(POLYGON_FILES_DIR).join("testlib.h");

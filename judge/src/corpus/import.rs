@@ -390,7 +390,8 @@ fn add_missing_samples(
     Ok(lines)
 }
 
-fn toml_string(text: &str) -> String {
+/// A value as `problem.toml` writes it.
+pub(super) fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
 }
 

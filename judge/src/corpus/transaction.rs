@@ -265,14 +265,12 @@ fn apply(dir: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
 }
 
 fn discard(staged: Option<&Path>) -> Result<()> {
-    match staged {
-        Some(staged) => match std::fs::remove_file(staged) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                Err(Error::io(staged, error))
-            }
-            _ => Ok(()),
-        },
-        None => Ok(()),
+    let Some(staged) = staged else {
+        return Ok(());
+    };
+    match std::fs::remove_file(staged) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::io(staged, error)),
+        _ => Ok(()),
     }
 }
 
