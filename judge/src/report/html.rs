@@ -21,6 +21,7 @@ const INPUT_BYTES: u64 = 1 << 20;
 /// Failures of one solution shown in full (input, boards, diff); the rest get their reason.
 const FULL_FAILURES: usize = 25;
 
+#[derive(Default)]
 pub struct HtmlReporter {
     path: PathBuf,
     /// Paths are shown relative to it.
@@ -31,6 +32,7 @@ pub struct HtmlReporter {
 }
 
 /// One solution of one problem, as the page shows it.
+#[derive(Default)]
 struct Solution {
     problem: String,
     name: String,
@@ -62,9 +64,7 @@ impl HtmlReporter {
         HtmlReporter {
             path,
             root,
-            errors: Vec::new(),
-            solutions: Vec::new(),
-            write_error: None,
+            ..HtmlReporter::default()
         }
     }
 
@@ -128,14 +128,9 @@ impl Reporter for HtmlReporter {
             name: problem.name.clone(),
             solution: self.shown(solution),
             built,
-            compile_message: None,
             time_limit_ms: limits.cpu_time.as_secs_f64() * 1e3,
             memory_limit: limits.memory_bytes,
-            cases: Vec::new(),
-            shown_in_full: 0,
-            score: None,
-            tally: None,
-            not_finished: Vec::new(),
+            ..Solution::default()
         });
     }
 

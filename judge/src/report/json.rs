@@ -15,6 +15,7 @@ use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 
+#[derive(Default)]
 pub struct JsonReporter {
     problems: Vec<ProblemReport>,
     errors: Vec<String>,
@@ -58,14 +59,8 @@ impl JsonReporter {
     /// Paths are written relative to `base`; the document is kept for `document`.
     pub fn new(base: PathBuf) -> Self {
         JsonReporter {
-            problems: Vec::new(),
-            errors: Vec::new(),
-            error_places: Vec::new(),
             base,
-            order: None,
-            places: None,
-            run: None,
-            document: None,
+            ..JsonReporter::default()
         }
     }
 
