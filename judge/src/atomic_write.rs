@@ -1,9 +1,7 @@
 //! Writing into the user's tree safely: every file is written to a temporary sibling
-//! (`.judge-*.tmp`) and renamed into place, so a reader sees the old file or the new one and
-//! never a part. A new file gets the mode the umask gives; a rewritten one keeps its mode.
-//!
-//! Grouping several files into one change that survives an interruption is the corpus
-//! transaction's business (`corpus::transaction`); this module only places single files.
+//! (`.judge-*.tmp`) and renamed into place, so a reader never sees a part. A new file gets
+//! the mode the umask gives; a rewritten one keeps its mode. Multi-file changes are
+//! `corpus::transaction`'s business.
 
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
@@ -12,18 +10,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 
-/// The prefix and suffix of every temporary file the judge makes beside a user's files:
-/// a dot name without a case extension, so that discovery never mistakes it for a case, and
-/// one a later command can recognise and sweep.
+/// Every temporary file beside a user's files: a dot name without a case extension, so that
+/// discovery never takes it for a case and a later command can sweep it.
 pub const TEMP_PREFIX: &str = ".judge-";
 pub const TEMP_SUFFIX: &str = ".tmp";
 
-/// Whether a file name is one of the judge's temporary files.
 pub fn is_temp_name(name: &str) -> bool {
     name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
 }
 
-/// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a part.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = stage(path, bytes)?;
     let (_, temp) = staged.into_parts();
@@ -32,8 +27,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Writes a file of the judge's own cache atomically. Not a change to the user's tree: the
-/// interruption tests' rename count (below) leaves it out, so a cold cache shifts no count.
+/// For the judge's own cache: left out of the interruption tests' rename count (below), so
+/// that a cold cache shifts no count.
 pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = stage(path, bytes)?;
     staged
@@ -42,13 +37,10 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|error| Error::io(path, error.error))
 }
 
-/// Writes a report (the last run's, a shard's `--json`) atomically but without waiting for
-/// the disk: a run writes one or two, and a power cut costs only a re-run.
-///
-/// An existing report is swapped with the new one, not renamed over: ext4 writes out a file
-/// renamed over another at the rename (its `auto_da_alloc`), which every run's end would wait
-/// for, while a swap does not (docs/performance.md measures both). Readers still see a whole
-/// file.
+/// For a report (the last run's, a shard's `--json`): atomic but not synced, as a power cut
+/// costs only a re-run. An existing report is swapped with the new one, not renamed over:
+/// ext4 writes out a file renamed over another at the rename (`auto_da_alloc`), which every
+/// run's end would wait for (docs/performance.md).
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = staged(path, bytes, false)?;
     let is_file = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file());
@@ -62,7 +54,7 @@ pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
         )
     });
     match swapped {
-        // The temporary name holds the old report now, which dropping `staged` removes.
+        // Dropping `staged` removes the old report, now under the temporary name.
         Some(Ok(())) => Ok(()),
         // No report yet, not a file (a folder there stays an error), or a file system that
         // cannot swap: a plain rename.
@@ -73,18 +65,13 @@ pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     }
 }
 
-/// Writes a record of the judge's own cache (the last run's report) by way of a spare file
-/// kept beside it (`.NAME.spare`): the bytes go into the spare in place, and the two are
-/// swapped. Nothing is made or removed at the end of a run: on ext4 making a temporary file
-/// and freeing the old record's blocks cost more than the write in place and the swap
-/// (docs/performance.md). Writers hold the spare's lock and readers the record's
-/// (`read_locked`), so that nobody reads a file while another judge writes it; where any of
-/// this fails, the record is written as `write_record` writes it.
+/// For the judge's cached last report: the bytes go in place into a spare kept beside it
+/// (`.NAME.spare`), and the two are swapped, since on ext4 making a temporary file and freeing
+/// the old one's blocks cost more (docs/performance.md). Writers hold the spare's lock and
+/// readers the record's (`read_locked`), so nobody reads a file another judge writes. Falls
+/// back to `write_record`.
 pub fn write_cache_record(path: &Path, bytes: &[u8]) -> Result<()> {
-    match write_through_spare(path, bytes) {
-        Ok(()) => Ok(()),
-        Err(_) => write_record(path, bytes),
-    }
+    write_through_spare(path, bytes).or_else(|_| write_record(path, bytes))
 }
 
 fn write_through_spare(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -104,8 +91,7 @@ fn write_through_spare(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .custom_flags(libc::O_NOFOLLOW)
             .open(&spare)?;
         rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
-        // Another judge may have swapped this file in while this one waited for it: it is
-        // the record now, and the spare is another file.
+        // Another judge may have swapped this file in as the record while this one waited.
         match std::fs::symlink_metadata(&spare) {
             Ok(named) if same(&file.metadata()?, &named) => break file,
             Ok(_) => {}
@@ -159,7 +145,6 @@ pub fn stage(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile> {
     staged(path, bytes, true)
 }
 
-/// `stage`, synced to disk only when `sync` says.
 fn staged(path: &Path, bytes: &[u8], sync: bool) -> Result<tempfile::NamedTempFile> {
     let dir = parent(path);
     std::fs::create_dir_all(&dir).map_err(|error| Error::io(&dir, error))?;
@@ -167,8 +152,7 @@ fn staged(path: &Path, bytes: &[u8], sync: bool) -> Result<tempfile::NamedTempFi
         Ok(metadata) if metadata.is_file() => Some(metadata.permissions()),
         _ => None,
     };
-    // 0666 is what `open` is asked for; the kernel applies the umask (0644 under 022), as
-    // for any file a program creates. tempfile's own default would be 0600.
+    // 0666 and the umask, as for any file a program creates (tempfile's default is 0600).
     let mut file = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .suffix(TEMP_SUFFIX)
@@ -190,7 +174,6 @@ fn staged(path: &Path, bytes: &[u8], sync: bool) -> Result<tempfile::NamedTempFi
     Ok(file)
 }
 
-/// Whether a rename may replace an existing file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Replace {
     Yes,
@@ -255,10 +238,9 @@ fn parent(path: &Path) -> PathBuf {
     }
 }
 
-/// For tests of interruption at a chosen point (never set in normal use):
-/// `JUDGE_TEST_STOP_AFTER_RENAMES=K` sends the judge a signal right after its K-th rename or
-/// removal in the user's tree, `SIGINT` unless `JUDGE_TEST_STOP_SIGNAL=SIGKILL` (a death no
-/// handler sees, as a power cut or `kill -9`) or `SIGTERM` says otherwise.
+/// For interruption tests only: `JUDGE_TEST_STOP_AFTER_RENAMES=K` signals the judge right
+/// after its K-th rename or removal in the user's tree; `SIGINT` unless
+/// `JUDGE_TEST_STOP_SIGNAL` is `SIGKILL` (a death no handler sees, as a power cut) or `SIGTERM`.
 pub const TEST_STOP_AFTER_RENAMES: &str = "JUDGE_TEST_STOP_AFTER_RENAMES";
 pub const TEST_STOP_SIGNAL: &str = "JUDGE_TEST_STOP_SIGNAL";
 

@@ -121,7 +121,6 @@ pub(crate) struct WatchArgs {
     pub html: Option<PathBuf>,
 }
 
-/// Help of every PROBLEM argument: an id or a path, from anywhere in the repository.
 const PROBLEM_HELP: &str =
     "A problem: its id under problems/, or a path to its folder (`.` inside it)";
 
@@ -333,7 +332,7 @@ pub(crate) struct StressArgs {
     pub seed: Option<u64>,
 }
 
-/// The port `judge listen` takes by default; add it to the extension's "custom ports".
+/// Users add it to the extension's "custom ports".
 pub const DEFAULT_PORT: u16 = 10043;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
@@ -360,8 +359,8 @@ where
     Cli::try_parse_from(args)
 }
 
-/// The word taken for a command that is none, when clap found no command close to it: most
-/// likely a problem named without `run`.
+/// The unknown command word when clap suggests no command for it: most likely a problem
+/// named without `run`.
 pub fn unknown_command(error: &clap::Error) -> Option<String> {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     if error.kind() != ErrorKind::InvalidSubcommand
@@ -385,7 +384,6 @@ fn profile_parser() -> impl TypedValueParser<Value = Profile> {
     })
 }
 
-/// A value of an option that is not one.
 #[derive(Debug, thiserror::Error)]
 enum ValueFault {
     #[error(
@@ -426,8 +424,8 @@ fn parse_duration(text: &str) -> Result<Duration, ValueFault> {
 }
 
 impl Cli {
-    /// Whether this command may run programs, so that a run supervisor is started early: all
-    /// but the commands that only read, write files or serve.
+    /// Whether to start a run supervisor early: not for commands that only read, write files
+    /// or serve.
     pub fn may_run_programs(&self) -> bool {
         match &self.command {
             None => true,

@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Everything was accepted.
 pub const EXIT_ACCEPTED: u8 = 0;
 /// Some case was not accepted (or a solution did not compile).
 pub const EXIT_REJECTED: u8 = 1;
@@ -23,9 +22,9 @@ pub enum Outcome {
     Accepted,
     /// Some case was not accepted, or a solution did not compile.
     Rejected,
-    /// The command was stopped (a signal) before it had judged everything.
+    /// Stopped by a signal before it had judged everything.
     Interrupted,
-    /// The command could not do its work: a fault of the input or of the harness.
+    /// A fault of the input or of the harness.
     Error,
 }
 
@@ -40,7 +39,6 @@ impl Outcome {
         }
     }
 
-    /// The process's exit code: 0, 1 or 2.
     pub fn exit_code(self) -> ExitCode {
         ExitCode::from(match self {
             Outcome::Accepted => EXIT_ACCEPTED,
@@ -56,70 +54,47 @@ impl Outcome {
 /// or the command line.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
-        /// The file or folder.
         path: PathBuf,
-        /// What the system said.
         source: std::io::Error,
     },
-    /// Walking a folder failed; walkdir's message names the path itself.
+    /// walkdir's message names the path itself.
     #[error("{0}")]
     Walk(#[from] walkdir::Error),
     /// A user's file does not parse, or holds a value the judge cannot take.
     #[error("{}: {}{message}", path.display(), line.map(|line| format!("line {line}: ")).unwrap_or_default())]
     Parse {
-        /// The file.
         path: PathBuf,
         /// 1-based, where the parser knows it.
         line: Option<usize>,
-        /// What is wrong there, naming the key where there is one.
+        /// Names the key where there is one.
         message: String,
     },
     /// A name the judge treats as text (a problem id, a case name) is not valid UTF-8.
     #[error("{}: {what} is not valid UTF-8", path.display())]
     NotUtf8 {
-        /// The file or folder so named.
         path: PathBuf,
-        /// What the name is: `problem folder name`, `file name`.
+        /// `problem folder name`, `file name`.
         what: &'static str,
     },
     /// The command would replace a file or folder that it did not make.
     #[error("{}: already exists: refusing to overwrite it", path.display())]
-    Exists {
-        /// The file or folder left as it is.
-        path: PathBuf,
-    },
-    /// A file changed (or appeared) after the command planned to write it: left as it is.
+    Exists { path: PathBuf },
+    /// A file changed (or appeared) after the command planned to write it.
     #[error("{}: changed while the command ran: left as it is", path.display())]
-    Changed {
-        /// The file left as it is.
-        path: PathBuf,
-    },
-    /// A problem folder is not in a state the command can work with: an unpaired or missing
-    /// case, no recipe, a missing solution, a change another command left unfinished, ...
+    Changed { path: PathBuf },
+    /// A problem folder is not in a state the command can work with.
     #[error("{}: {fault}", path.display())]
-    Corpus {
-        /// The file or folder at fault.
-        path: PathBuf,
-        /// What is wrong with it.
-        fault: CorpusFault,
-    },
-    /// The judge cannot tell what language a source file or folder is in.
+    Corpus { path: PathBuf, fault: CorpusFault },
     #[error("{}: {fault}", path.display())]
-    Language {
-        /// The source file or folder.
-        path: PathBuf,
-        /// Why its language cannot be told.
-        fault: LanguageFault,
-    },
+    Language { path: PathBuf, fault: LanguageFault },
     /// A program the judge runs for itself (reference, generator) failed.
     #[error("{}: {message}", path.display())]
     ToolFailed {
         /// The program's source.
         path: PathBuf,
-        /// How it failed, with the end of what it wrote to stderr.
+        /// With the end of what it wrote to stderr.
         message: String,
     },
     /// A program the judge builds for itself (reference, generator, checker, the solution
@@ -134,11 +109,10 @@ pub enum Error {
     /// A compiler or runtime could not be started.
     #[error("cannot run `{tool}` {purpose} ({source}): is the toolchain installed?")]
     Toolchain {
-        /// The command: `rustc`, `javac`.
+        /// `rustc`, `javac`.
         tool: String,
-        /// What it was run for: `to build solutions/p.rs`.
+        /// `to build solutions/p.rs`.
         purpose: String,
-        /// What the system said.
         source: std::io::Error,
     },
     /// A program needs a tool that is not installed: it is not judged, the others are.
@@ -150,9 +124,8 @@ pub enum Error {
     MissingToolchain {
         /// The program's source.
         program: PathBuf,
-        /// The missing command: `kotlinc`.
+        /// `kotlinc`.
         tool: String,
-        /// The language it is for.
         language: &'static str,
         /// How to install it, where we know.
         install: Option<&'static str>,
@@ -167,40 +140,23 @@ pub enum Error {
         /// What it said (the line and what is wrong).
         message: String,
     },
-    /// No repository was found where the judge was started.
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
-    NoRoot {
-        /// The folder the search started from.
-        start: PathBuf,
-    },
-    /// A problem named on the command line is not in the repository.
+    NoRoot { start: PathBuf },
     #[error("no problem named `{name}` in {}{}", problems_dir.display(), suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownProblem {
-        /// The name as given.
         name: String,
-        /// Where problems are.
         problems_dir: PathBuf,
         /// The known problem closest to the name, when it is close enough to be a typo.
         suggestion: Option<String>,
     },
-    /// A folder named as a problem holds none of a problem's files.
     #[error("{}: not a problem folder: it holds none of problem.toml, problem.yaml, problem.xml, tests/ or data/", path.display())]
-    NotAProblem {
-        /// The folder.
-        path: PathBuf,
-    },
+    NotAProblem { path: PathBuf },
     /// `judge verify` on a folder that is not a Kattis package.
     #[error("{}: not a Kattis package: no {missing}", path.display())]
-    NotAPackage {
-        /// The folder.
-        path: PathBuf,
-        /// What a package has and this folder lacks.
-        missing: String,
-    },
+    NotAPackage { path: PathBuf, missing: String },
     /// A package's data breaks its validators, or a validator fails (`run --validate`).
     #[error("{}: {message}", package.display())]
     PackageData {
-        /// The package's folder.
         package: PathBuf,
         /// The file and what is wrong, as `verify` lists it.
         message: String,
@@ -208,7 +164,6 @@ pub enum Error {
     /// An error a shard's report holds, as it said it (`judge merge`).
     #[error("{message}")]
     Reported {
-        /// The error's message, naming the file at fault.
         message: String,
         /// It stood for a problem that could not be loaded.
         unloaded: bool,
@@ -229,69 +184,51 @@ pub enum Error {
 /// follows the path it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CorpusFault {
-    /// `judge stress` on a recipe without `[stress]`.
     #[error("no [stress] section: `judge stress` needs one")]
     NoStressSection,
     /// A counterexample that no longer fails when run again.
     #[error("the saved counterexample passes when run again: the solution is not deterministic")]
     NotDeterministic,
-    /// `judge gen` on a problem without `generators.toml`.
     #[error("no recipe: nothing to generate")]
     NoRecipe,
     /// Another judge command holds the problem's lock.
     #[error("another judge command is changing this problem: wait until it ends")]
     Locked,
-    /// A path a corpus command was asked to change lies outside the problem folder.
     #[error("is not inside the problem folder")]
     OutsideProblem,
-    /// The reference a corpus command would take expected outputs from is the solution.
     #[error(
         "is the solution under test: expected outputs must come from an independent reference"
     )]
     ReferenceIsSolution,
-    /// The solution file to judge is not there.
     #[error("solution of `{problem}` not found (create it, or name another file with --solution)")]
-    NoSolution {
-        /// The problem's id.
-        problem: String,
-    },
+    NoSolution { problem: String },
     /// A corpus command was killed mid-change; its journal is still there.
     #[error(
         "a corpus command was killed before it finished: run `judge gen` (or `add`, \
          `bless --write`, `stress`) on this problem to complete its change"
     )]
     Unfinished,
-    /// A problem without a `tests/` folder.
     #[error("no test cases: expected a `tests/` folder holding NAME.in and NAME.out files")]
     NoTestsFolder,
-    /// A `tests/` folder without a case.
     #[error("no test cases: expected NAME.in and NAME.out files")]
     NoCases,
-    /// A package's `data/` without a case.
     #[error("no test cases: expected NAME.in and NAME.ans files in data/sample/ or data/secret/")]
     NoPackageCases,
-    /// An input without its expected output.
     #[error("input has no expected output (add a .out file beside it)")]
     NoExpectedOutput,
-    /// A package's input without its answer.
     #[error("input has no answer (add a .ans file beside it)")]
     NoAnswer,
-    /// An expected output without its input.
     #[error("expected output has no input (add a .in file beside it)")]
     NoInput,
-    /// A package's answer without its input.
     #[error("answer has no input (add a .in file beside it)")]
     AnswerWithoutInput,
     /// A case's file (`NAME.in`, `NAME.out`, `NAME.ans`) that is a folder.
     #[error("is a folder, not a file")]
     FolderNotFile,
-    /// A case with both a `.out` and an `.ans`.
     #[error("both a .out and an .ans file: keep one of them")]
     TwoAnswers,
-    /// `problems/` holds no problem.
     #[error("no problem folders")]
     NoProblems,
-    /// A package that says it has a custom output validator, without one.
     #[error("the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one")]
     NoValidator,
 }
@@ -300,47 +237,34 @@ pub enum CorpusFault {
 /// source's path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LanguageFault {
-    /// A file whose extension is in no row of the language table.
     #[error("unknown language: no compiler for this file extension")]
     UnknownExtension,
-    /// As `UnknownExtension`, naming the extensions the table knows.
     #[error("unknown language: no compiler for this file extension (known: .{known})")]
     UnknownExtensionAmong {
-        /// The known extensions, `, .` between them.
+        /// `, .` between them.
         known: String,
     },
-    /// A folder named where a source file is needed.
     #[error("is a folder, not a source file")]
     Folder,
     /// A submission set aside as `*.disabled`.
     #[error("disabled by its `.disabled` ending")]
     Disabled,
-    /// A folder none of whose files has a known extension.
     #[error("unknown language: no file in this folder has a known extension")]
     NoKnownFile,
-    /// A folder of files in several languages.
     #[error("cannot tell this folder's language: it holds {languages}")]
     Mixed {
-        /// The languages, ` and ` between them.
+        /// ` and ` between them.
         languages: String,
     },
     /// A folder named to be in a language none of its files is in.
     #[error("no file in this folder is in {language}")]
-    NotIn {
-        /// The language asked for.
-        language: &'static str,
-    },
-    /// A `submissions.yaml` entry point that is not one of the submission's files.
+    NotIn { language: &'static str },
     #[error("its entrypoint `{entrypoint}` (submissions.yaml) is not one of its files")]
-    NoEntrypoint {
-        /// The entry point named.
-        entrypoint: String,
-    },
+    NoEntrypoint { entrypoint: String },
 }
 
 impl LanguageFault {
-    /// The fault in a few words, for a row that names the source already: `unknown
-    /// language`, `disabled by its `.disabled` ending`.
+    /// The message up to its first `:`, for a row that names the source already.
     pub fn summary(&self) -> String {
         let message = self.to_string();
         match message.split_once(':') {
@@ -351,7 +275,6 @@ impl LanguageFault {
 }
 
 impl Error {
-    /// An I/O error on `path`.
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),
@@ -359,7 +282,6 @@ impl Error {
         }
     }
 
-    /// A fault in the file `path`, at `line` when known.
     pub fn parse(path: impl AsRef<Path>, line: Option<usize>, message: impl Into<String>) -> Self {
         Error::Parse {
             path: path.as_ref().to_path_buf(),
@@ -368,7 +290,6 @@ impl Error {
         }
     }
 
-    /// A problem folder's `fault` at `path`.
     pub fn corpus(path: impl AsRef<Path>, fault: CorpusFault) -> Self {
         Error::Corpus {
             path: path.as_ref().to_path_buf(),
@@ -376,7 +297,6 @@ impl Error {
         }
     }
 
-    /// The source at `path` whose language cannot be told.
     pub fn language(path: impl AsRef<Path>, fault: LanguageFault) -> Self {
         Error::Language {
             path: path.as_ref().to_path_buf(),
@@ -384,7 +304,6 @@ impl Error {
         }
     }
 
-    /// A name at `path` that is not UTF-8.
     pub fn not_utf8(path: impl AsRef<Path>, what: &'static str) -> Self {
         Error::NotUtf8 {
             path: path.as_ref().to_path_buf(),
@@ -392,26 +311,21 @@ impl Error {
         }
     }
 
-    /// A file or folder at `path` the command will not replace.
     pub fn exists(path: impl AsRef<Path>) -> Self {
         Error::Exists {
             path: path.as_ref().to_path_buf(),
         }
     }
 
-    /// A command line that asks for what cannot be done.
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage {
             message: message.into(),
         }
     }
-}
 
-impl Error {
-    /// The process's exit code for this error. Every one is a fault of the input (the command
-    /// line, a problem folder, a package) or of the harness, never a verdict on a solution:
-    /// exit 2, told apart from 1 (a case not accepted), but for an input the problem's
-    /// validator rejects: that input is refused, 1. Listed so that a new variant decides.
+    /// Exit 2 (a fault of the input or of the harness, told apart from 1, a case not
+    /// accepted), but 1 for an input the problem's validator rejects. Listed so that a new
+    /// variant decides.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::InvalidInput { .. } => 1,
@@ -438,9 +352,7 @@ impl Error {
             Error::Interrupted => EXIT_ERROR,
         }
     }
-}
 
-impl Error {
     /// It is about a problem that was loaded (an input its validator rejects, its package's
     /// data), not one that could not be: such a problem is counted among those judged.
     pub fn is_of_a_loaded_problem(&self) -> bool {
@@ -452,7 +364,6 @@ impl Error {
     }
 }
 
-/// A result whose error is the harness's `Error`.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

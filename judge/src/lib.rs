@@ -1,14 +1,9 @@
 //! `judge`: compiles competitive-programming solutions, runs them in parallel against every
-//! input / expected-output pair of a problem, and gives the verdicts real judges give.
+//! case of a problem, and gives the verdicts real judges give.
 //!
-//! The parts, in the order a run goes through them (docs/architecture.md has the map and
-//! the rules of which part may use which, kept by `tests/it/architecture.rs`):
-//! `problem` (the model and everything read from a problem folder or a Kattis package),
-//! `toolchain` (languages, building, what each online judge takes), `sandbox` (one run,
-//! evidence only), `judging` (one case, evidence to verdict), `compare` (outputs against
-//! expected ones), `runner` (every case as one pool, in order), `report` (human, JSON,
-//! JUnit), `corpus` (commands that write cases, as transactions) and `app` (one file per
-//! command); `cli` is the command line and `error` the harness's own faults.
+//! A run goes `problem` → `toolchain` → `sandbox` → `judging` → `compare` → `runner` →
+//! `report`; `corpus` writes cases, `app` has one file per command. Which part may use which
+//! is in docs/architecture.md, kept by `tests/it/architecture.rs`.
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 

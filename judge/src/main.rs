@@ -4,8 +4,7 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // The judge's binary is also its run supervisor: decided before anything else runs, so
-    // that the supervisor stays small.
+    // Decided before anything else runs, so that the supervisor stays small.
     if std::env::args_os()
         .nth(1)
         .is_some_and(|arg| arg == judge::sandbox::supervisor::ARGUMENT)
@@ -13,19 +12,18 @@ fn main() -> ExitCode {
         judge::sandbox::supervisor::main();
     }
     let parsed = judge::cli::parse(std::env::args_os());
-    // On cgroup v2 a judge that runs programs needs a group of its own: asked of systemd, it
-    // is a second judge, whose end this one takes (before any thread or supervisor starts).
+    // On cgroup v2 a judge that runs programs needs its own group: systemd starts a second
+    // judge in it, whose end this one takes (before any thread or supervisor starts).
     if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {
         if let Some(code) = judge::sandbox::scope::enter() {
             return code;
         }
     }
-    // Every run stops when the judge is asked to (Ctrl-C): the interrupt's wake-up descriptor.
+    // Every run stops on Ctrl-C.
     let sandbox = std::sync::Arc::new(judge::sandbox::Sandbox::stopped_by(
         judge::runner::interrupt::wake_fd(),
     ));
-    // The first run's supervisor starts now, so that its start overlaps with finding the
-    // problems; a command that runs nothing has none.
+    // Started now so that it overlaps with finding the problems.
     if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {
         // SAFETY: nothing has started a thread yet.
         unsafe { sandbox.prepare_by_fork() };
@@ -51,7 +49,7 @@ fn main() -> ExitCode {
             ExitCode::from(if error.use_stderr() { 2 } else { 0 })
         }
     };
-    // Asked to stop: end by the same signal, as a shell expects (it then reports 128 + it).
+    // Asked to stop: end by the same signal, as a shell expects (128 + it if that fails).
     judge::runner::interrupt::finish();
     match judge::runner::interrupt::requested() {
         Some(signal) => ExitCode::from((128 + signal) as u8),

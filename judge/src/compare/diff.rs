@@ -1,7 +1,5 @@
-//! A bounded line diff around the first difference, with whitespace made visible.
-//!
-//! Only a small window of lines is diffed, so that a wrong answer in a huge output costs no
-//! more than one in a small one.
+//! A line diff around the first difference, whitespace made visible. Only a small window of
+//! lines is diffed, so that a wrong answer in a huge output costs no more than in a small one.
 
 use similar::{Algorithm, DiffTag};
 
@@ -20,7 +18,6 @@ pub enum Side {
     Actual,
 }
 
-/// One rendered line of a diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DiffLine {
     pub side: Side,

@@ -1,11 +1,9 @@
-//! Output comparison: pure functions over bytes (`modes`) that decide whether an output matches the
-//! expected one and, when it does not, say where and why in one line.
+//! Output comparison: pure functions over bytes (`modes`) that decide whether an output
+//! matches the expected one and, when it does not, say where and why in one line.
 //!
 //! Every mode is a single pass over both outputs; nothing is converted to UTF-8 or split into
-//! a vector of lines unless a mismatch has been found.
-//!
-//! An expected output too large to hold is read in windows (`windows`), and a mismatch is
-//! shown as a diff of the lines around it (`diff`).
+//! lines unless a mismatch has been found. A large expected output is read in windows
+//! (`windows`); a mismatch is shown as a diff of the lines around it (`diff`).
 
 pub(crate) mod diff;
 mod modes;
@@ -18,21 +16,19 @@ use serde::Deserialize;
 pub use modes::compare;
 pub use windows::{compare_file, FileMismatch};
 
-/// The start of an output that was the expected file's own start and was not kept (it was
-/// compared while it arrived), with what a wrong answer's report needs of it, counted as it
-/// passed: then the report never reads that start again.
+/// The start of an output that matched the expected file's start while it arrived and was
+/// not kept, with what a wrong answer's report needs of it, so that the report never reads
+/// that start again.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MatchedStart {
-    /// Its length.
     pub bytes: usize,
-    /// Its line breaks.
     pub line_breaks: usize,
     /// Where its last `#` is: a sub-case label (`#3`, `Case #3:`) starts with one.
     pub last_hash: Option<usize>,
 }
 
 impl MatchedStart {
-    /// The start grown by `chunk`, the bytes that follow it.
+    /// Grows the start by `chunk`, the bytes that follow it.
     pub fn feed(&mut self, chunk: &[u8]) {
         if let Some(at) = memchr::memrchr(b'#', chunk) {
             self.last_hash = Some(self.bytes + at);
@@ -41,7 +37,6 @@ impl MatchedStart {
         self.bytes += chunk.len();
     }
 
-    /// The start that is `text`.
     pub fn of(text: &[u8]) -> MatchedStart {
         let mut start = MatchedStart::default();
         start.feed(text);
@@ -49,7 +44,6 @@ impl MatchedStart {
     }
 }
 
-/// How an output is compared with the expected one.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub enum CompareMode {
     /// Byte for byte.
@@ -64,24 +58,16 @@ pub enum CompareMode {
     /// Whitespace-separated tokens; the amount and kind of whitespace does not matter.
     Tokens,
     /// Tokens, where two numbers match when within `abs` or within `rel` of the larger one.
-    Float {
-        /// The absolute tolerance.
-        abs: f64,
-        /// The tolerance relative to the larger of the two numbers.
-        rel: f64,
-    },
+    Float { abs: f64, rel: f64 },
     /// The Kattis default output validator: tokens, letter case ignored unless
     /// `case_sensitive`, whitespace ignored unless `space_change_sensitive`, numbers within the
     /// tolerance when one is given.
     Kattis(KattisFlags),
 }
 
-/// The flags of the Kattis default output validator.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
 pub struct KattisFlags {
-    /// Letters must match in case (`case_sensitive`).
     pub case_sensitive: bool,
-    /// Whitespace must match exactly (`space_change_sensitive`).
     pub space_change_sensitive: bool,
     /// `(absolute, relative)`; `None` compares numbers as text.
     pub tolerance: Option<(f64, f64)>,
@@ -111,73 +97,54 @@ impl fmt::Display for CompareMode {
     }
 }
 
-/// Where and why an output differs from the expected one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mismatch {
     /// 1-based line of the expected output at which the difference starts.
     pub line: usize,
     /// The sub-case of a multi-case output (`#3`, `Case #3:`) that the line belongs to.
     pub case_label: Option<String>,
-    /// What differs there.
     pub reason: Reason,
 }
 
-/// What differs at a mismatch's line.
+/// What differs at a mismatch's line; `expected` and `actual` are line counts, or the texts
+/// as shown.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reason {
-    /// The program wrote nothing.
     EmptyOutput,
-    /// The output has fewer lines than expected, the lines before being right.
+    /// Fewer lines than expected, the lines before being right.
     MissingLines {
-        /// Lines expected.
         expected: usize,
-        /// Lines written.
         actual: usize,
     },
-    /// The output has more lines than expected, the lines before being right.
+    /// More lines than expected, the lines before being right.
     ExtraLines {
-        /// Lines expected.
         expected: usize,
-        /// Lines written.
         actual: usize,
     },
     /// Exact mode only: the texts match once line endings and trailing whitespace are ignored.
     LineEndingsOrTrailingSpace,
-    /// The line differs only in its whitespace.
     WhitespaceOnly,
-    /// The line differs only in the case of its letters.
     LetterCaseOnly,
-    /// The line differs.
     DifferentLine {
-        /// The expected line, as shown.
         expected: String,
-        /// The line written, as shown.
         actual: String,
     },
-    /// A token differs.
     DifferentToken {
-        /// The expected token.
         expected: String,
-        /// The token written.
         actual: String,
     },
     /// A number is off by more than the tolerance.
     FloatOff {
-        /// The expected number.
         expected: String,
-        /// The number written.
         actual: String,
-        /// How far off it is.
         delta: f64,
     },
-    /// The output ends where a token was expected.
+    /// The output ends where the token `expected` was expected.
     OutputEndsEarly {
-        /// The token expected there.
         expected: String,
     },
     /// The output has a token where the expected output ends.
     ExtraToken {
-        /// The token written.
         actual: String,
     },
 }

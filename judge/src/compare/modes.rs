@@ -5,7 +5,6 @@ use std::io::Read;
 
 use super::{CompareMode, KattisFlags, Mismatch, Reason};
 
-/// Compares `actual` with `expected` under `mode`.
 pub fn compare(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     if expected == actual {
         return Ok(());
@@ -65,6 +64,23 @@ pub(super) fn compare_exact(expected: &[u8], actual: &[u8]) -> Result<(), Mismat
 pub(super) fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     let mut expected_lines = trimmed_lines(expected);
     let mut actual_lines = trimmed_lines(actual);
+    let counts = || (count_lines(expected), count_lines(actual));
+    let missing = |line| {
+        let (expected_count, actual_count) = counts();
+        let reason = Reason::MissingLines {
+            expected: expected_count,
+            actual: actual_count,
+        };
+        Err(mismatch(expected, line, reason))
+    };
+    let extra = |line| {
+        let (expected_count, actual_count) = counts();
+        let reason = Reason::ExtraLines {
+            expected: expected_count,
+            actual: actual_count,
+        };
+        Err(mismatch(expected, line, reason))
+    };
     let mut line = 0;
     loop {
         line += 1;
@@ -73,38 +89,18 @@ pub(super) fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismat
             (Some(e), Some(a)) if e == a => {}
             // One side has only blank lines left: it has ended, the other has more.
             (Some(_), Some(a)) if a.is_empty() && actual_lines.clone().all(<[u8]>::is_empty) => {
-                let reason = Reason::MissingLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
+                return missing(line)
             }
             (Some(e), Some(_)) if e.is_empty() && expected_lines.clone().all(<[u8]>::is_empty) => {
-                let reason = Reason::ExtraLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
+                return extra(line)
             }
             (Some(e), Some(a)) => return Err(mismatch(expected, line, line_reason(e, a))),
             (Some(e), None) if e.is_empty() && expected_lines.all(<[u8]>::is_empty) => {
                 return Ok(())
             }
             (None, Some(a)) if a.is_empty() && actual_lines.all(<[u8]>::is_empty) => return Ok(()),
-            (Some(_), None) => {
-                let reason = Reason::MissingLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
-            }
-            (None, Some(_)) => {
-                let reason = Reason::ExtraLines {
-                    expected: count_lines(expected),
-                    actual: count_lines(actual),
-                };
-                return Err(mismatch(expected, line, reason));
-            }
+            (Some(_), None) => return missing(line),
+            (None, Some(_)) => return extra(line),
         }
     }
 }
@@ -122,7 +118,6 @@ pub(super) fn line_reason(expected: &[u8], actual: &[u8]) -> Reason {
     }
 }
 
-/// How far apart two numbers may be.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Tolerance {
     abs: f64,
@@ -400,7 +395,6 @@ pub(super) struct LineCounter {
 }
 
 impl LineCounter {
-    /// The count after `breaks` line breaks, the last filled line being `last_filled`.
     pub(super) fn at(breaks: usize, last_filled: usize) -> LineCounter {
         LineCounter {
             breaks,
@@ -409,8 +403,7 @@ impl LineCounter {
     }
 
     pub(super) fn feed(&mut self, text: &[u8]) {
-        // Counted whole, which the compiler turns into vector instructions, rather than byte
-        // by byte: outputs of many MiB are fed here.
+        // Counted whole (vectorised), not byte by byte: outputs of many MiB are fed here.
         let breaks = count_breaks(text);
         if let Some(last) = text.iter().rposition(|byte| !is_space(byte)) {
             self.last_filled = self.breaks + breaks - count_breaks(&text[last..]) + 1;
@@ -423,10 +416,8 @@ impl LineCounter {
     }
 }
 
-/// Line breaks in `text`. Counted in byte-sized sums of 255 bytes at most, which the compiler
-/// turns into 16 bytes compared and added at a time: every matched chunk of an output is
-/// counted as it streams, and a count in a machine word per byte is markedly slower on large
-/// outputs (`bench/`'s `big`).
+/// Line breaks in `text`, summed in a `u8` per block of 255 bytes, which the compiler
+/// vectorises: every matched chunk of an output is counted as it streams (`bench/`'s `big`).
 pub(super) fn count_breaks(text: &[u8]) -> usize {
     text.chunks(255)
         .map(|block| {

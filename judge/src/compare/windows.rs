@@ -12,13 +12,9 @@ use super::{CompareMode, MatchedStart, Mismatch, Reason};
 /// that what a wrong answer keeps is small however large the outputs are.
 #[derive(Debug)]
 pub struct FileMismatch {
-    /// Where and why the outputs differ.
     pub mismatch: Mismatch,
-    /// The 1-based line both excerpts start at.
     pub first_line: usize,
-    /// The expected output's lines around the mismatch.
     pub expected_excerpt: Vec<u8>,
-    /// The output's lines around the mismatch.
     pub actual_excerpt: Vec<u8>,
 }
 
@@ -45,18 +41,14 @@ pub(super) const WINDOW_BYTES: usize = 1 << 20;
 /// Bytes read from a file at a time: small enough to stay in the CPU's cache.
 pub(super) const CHUNK_BYTES: usize = 1 << 16;
 
-/// Compares an output with the expected output in a file without reading that file whole:
-/// chunks are compared byte for byte (identical outputs match in every mode), and only from
-/// the start of the line holding the first different byte is the rest compared under `mode`,
-/// a window at a time. A window of whole lines decides when the difference it shows cannot be
-/// undone by what follows it (a different line or token before its last line, an output that
-/// ends early); else a larger one is read. Then a wrong first line of a huge expected file
-/// costs one window of memory, and a window only grows as far as the output goes on matching,
-/// which the output's own size (held anyway) bounds.
+/// Compares an output with an expected file without reading the file whole: chunks are
+/// compared byte for byte (identical outputs match in every mode), and only from the line of
+/// the first different byte is the rest compared under `mode`, a window at a time. A window
+/// decides when what follows cannot undo its difference; else a larger one is read. So a
+/// window only grows as far as the output goes on matching, which the held output bounds.
 ///
 /// The output is `held` preceded by the expected file's first `start.bytes` bytes: a run that
-/// compared its output while it arrived kept only what follows the part that matched, and
-/// counted in that part what the report needs (its lines, its last `#`).
+/// compared its output while it arrived kept only what followed the matching part.
 pub fn compare_file(
     mode: CompareMode,
     expected: &Path,
@@ -167,9 +159,8 @@ fn mismatch_in_windows(
 }
 
 /// An output as `compare_file` has it: the expected file's first `start.bytes` bytes, then
-/// `held`.
-/// Its start is read from the file a chunk at a time, near the difference only: what the
-/// report needs of the rest of it was counted (`start`).
+/// `held`. Its start is read from the file near the difference only: what the report needs
+/// of the rest was counted (`start`).
 pub(super) struct Output<'a> {
     file: std::fs::File,
     held: &'a [u8],
@@ -219,7 +210,7 @@ impl<'a> Output<'a> {
     }
 
     /// `rfind_byte` of `#`, reading none of the matched start after its last `#`, which was
-    /// noted as it passed (none at all: none of it is read).
+    /// noted as it passed.
     fn rfind_hash(&mut self, end: usize) -> std::io::Result<Option<usize>> {
         let read_below = self.start.last_hash.map_or(0, |last| last + 1);
         self.rfind_in(end, read_below, &|&b| b == b'#', |part| {

@@ -11,15 +11,13 @@ use crate::toolchain::compiler::Compiler;
 
 /// Where `judge add` takes the expected output from.
 pub enum Expected {
-    /// A file the user wrote.
     Given(Vec<u8>),
-    /// The problem's reference, run on the input.
     FromReference,
 }
 
 /// How `judge add` names the new case.
 pub enum Naming<'a> {
-    /// This name (below `tests/`), given by the user.
+    /// Below `tests/`.
     Given(&'a str),
     /// The first of `candidate(0)`, `candidate(1)`, ... that is free, or that already holds
     /// this very case (an earlier run of the same command).
@@ -87,8 +85,6 @@ pub fn add_case(
     Ok(name)
 }
 
-/// The case's name: the given one, or the first free candidate (or the one that already holds
-/// this very `input`).
 fn case_name(problem: &Problem, naming: Naming, input: &[u8]) -> String {
     let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
     match naming {

@@ -27,10 +27,8 @@ pub struct BlessChange {
     pub written: bool,
 }
 
-/// What `judge bless` found.
 #[derive(Debug)]
 pub struct Blessed {
-    /// How many cases the problem has.
     pub cases: usize,
     pub changes: Vec<BlessChange>,
 }

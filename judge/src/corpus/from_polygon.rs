@@ -1,10 +1,10 @@
-//! `judge new --from-polygon PACKAGE`: one of our problem folders made from a Polygon package:
-//! its limits and file I/O in `problem.toml`, every test as a case (the samples below
-//! `sample/`), its checker (and interactor) with the package's `testlib.h` beside them, and its
-//! main solution as the problem's solution. The folder appears whole or not at all.
+//! `judge new --from-polygon PACKAGE`: a problem folder made from a Polygon package (limits,
+//! file I/O, every test, its checker and interactor with `testlib.h`, its main solution),
+//! appearing whole or not at all.
 
 use std::path::Path;
 
+use super::import::toml_string;
 use crate::atomic_write::{self, Replace};
 use crate::error::{Error, Result};
 use crate::problem::layout::{METADATA_FILE, POLYGON_FILES_DIR, TESTS_DIR};
@@ -28,11 +28,6 @@ fn id_of(folder: &str) -> String {
         .collect()
 }
 
-/// A value as `problem.toml` writes it.
-fn quoted(text: &str) -> String {
-    toml::Value::String(text.to_owned()).to_string()
-}
-
 /// The start of the new problem's `problem.toml`: where it came from, its name, judge,
 /// limits and file I/O.
 fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
@@ -40,7 +35,7 @@ fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
         "# Made by `judge new --from-polygon` from {}\nname = {}\nprofile = \"codeforces\"\n\
          time_limit_ms = {}\nmemory_limit_mib = {}\n",
         package.display(),
-        quoted(&problem.name),
+        toml_string(&problem.name),
         problem.limits.cpu_time.as_millis(),
         problem.limits.memory_bytes.div_ceil(1 << 20)
     );
@@ -50,14 +45,13 @@ fn problem_toml(package: &Path, problem: &crate::problem::Problem) -> String {
     ];
     for (key, name) in files {
         if let Some(name) = name {
-            toml.push_str(&format!("{key} = {}\n", quoted(name)));
+            toml.push_str(&format!("{key} = {}\n", toml_string(name)));
         }
     }
     toml
 }
 
-/// Makes `problems/<id>/` from the package in `package`; the id is the package folder's name
-/// made a problem id (`Attack-Plan` is `attack_plan`) unless one is given.
+/// Makes `problems/<id>/` from `package`; `id` defaults to the folder's name (`id_of`).
 pub fn from_polygon(
     repository: &Repository,
     package: &Path,
@@ -110,7 +104,7 @@ fn fill(staging: &Path, package: &Path, problem: &crate::problem::Problem) -> Re
     if problem.solution.is_file() {
         let main = named("main", &problem.solution);
         copy(&problem.solution, &main)?;
-        toml.push_str(&format!("solution = {}\n", quoted(&main)));
+        toml.push_str(&format!("solution = {}\n", toml_string(&main)));
     }
     let (checker, interactor) = match &problem.tout_checker {
         Some(checker) => (Some(checker), problem.checker.as_ref()),
@@ -120,7 +114,7 @@ fn fill(staging: &Path, package: &Path, problem: &crate::problem::Problem) -> Re
         if let Some(spec) = spec {
             let file = named(key, &spec.source);
             copy(&spec.source, &file)?;
-            toml.push_str(&format!("{key} = {}\n", quoted(&file)));
+            toml.push_str(&format!("{key} = {}\n", toml_string(&file)));
         }
     }
     let testlib = package.join(POLYGON_FILES_DIR).join("testlib.h");

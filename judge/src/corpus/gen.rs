@@ -47,7 +47,6 @@ impl GenSummary {
     }
 }
 
-/// A case `judge gen` did not touch, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Left {
     pub name: String,
@@ -57,8 +56,7 @@ pub struct Left {
 const EDITED: &str = "not as `judge gen` wrote it (edited or written by hand)";
 const STALE_EDITED: &str = "no longer in the recipe, but edited by hand";
 
-/// A file to write: its path, its bytes, and the hash it was planned against (`None`: it is
-/// new).
+/// Path, bytes, and the hash it was planned against (`None`: new).
 type Write<'a> = (PathBuf, &'a [u8], Option<String>);
 
 /// Rebuilds the generated cases from the recipe: runs the generator and the reference for

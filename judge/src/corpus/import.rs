@@ -1,10 +1,7 @@
-//! Problems in with one click: what the Competitive Companion browser extension sends (JSON,
-//! one problem per payload) turned into a problem folder. `judge listen` receives it;
-//! `judge new --from FILE.json` reads a saved payload.
-//!
-//! Everything is checked before anything is written, and a new problem is made whole or not
-//! at all (`scaffold`), so a bad payload leaves nothing behind. An existing problem is never
-//! overwritten: it gets only the samples it lacks.
+//! A Competitive Companion payload (JSON, one problem; `judge listen` receives it, `judge new
+//! --from FILE.json` reads a saved one) turned into a problem folder. Everything is checked
+//! before anything is written, and a new problem is made whole or not at all (`scaffold`). An
+//! existing problem is never overwritten: it gets only the samples it lacks.
 
 use std::path::Path;
 
@@ -37,15 +34,13 @@ pub struct Payload {
     pub test_type: Option<String>,
     /// Where the program reads: standard input, or a file named on the page.
     pub input: Option<Stream>,
-    /// Where it writes its answer.
     pub output: Option<Stream>,
     #[serde(default)]
     pub languages: Languages,
 }
 
-/// `languages`: what the page says of a language. Java's `mainClass` is the class the judge
-/// runs (`Main` unless the page says otherwise); its `taskClass` names a class of the
-/// extension's Java plug-ins, which the judge never sees.
+/// Java's `mainClass` is the class the judge runs (`Main` unless the page says otherwise);
+/// its `taskClass`, a class of the extension's Java plug-ins, is ignored.
 #[derive(Debug, Default, Deserialize)]
 pub struct Languages {
     pub java: Option<JavaNames>,
@@ -229,9 +224,8 @@ fn sanitize(text: &str) -> String {
     id.trim_end_matches('_').to_owned()
 }
 
-/// The profile of the judge at the payload's URL; Baekjoon's defaults for any other judge.
-/// Baekjoon, the fallback, is asked last: an address naming another judge's host is that
-/// judge's, whatever else it holds.
+/// The profile of the judge at the payload's URL; Baekjoon's for any other judge. Baekjoon
+/// is asked last: an address naming another judge's host is that judge's.
 pub fn profile_for(url: &str) -> Profile {
     const FALLBACK: Profile = Profile::Boj;
     Profile::ALL
@@ -396,7 +390,8 @@ fn add_missing_samples(
     Ok(lines)
 }
 
-fn toml_string(text: &str) -> String {
+/// A value as `problem.toml` writes it.
+pub(super) fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
 }
 

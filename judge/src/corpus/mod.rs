@@ -1,11 +1,7 @@
-//! Growing a problem's corpus: generated cases (`judge gen`), one case at a time
-//! (`judge add`), and expected outputs recomputed (`judge bless`). Expected outputs always
-//! come from the problem's `reference.rs`, never from the solution under test, and no file a
-//! user wrote is ever overwritten or removed.
-//!
-//! Every command that writes does so in one `transaction`: a case's two files and its
-//! provenance entry change together, and an interruption at any point is completed by the
-//! next command (see `transaction`).
+//! Growing a problem's corpus: `judge gen`, `add`, `bless` and the like. Expected outputs
+//! always come from the problem's `reference.rs`, never from the solution under test, and no
+//! file a user wrote is ever overwritten or removed. Every command that writes does so in one
+//! `transaction`, which the next command completes after an interruption.
 
 mod add;
 mod bless;
@@ -28,7 +24,6 @@ use crate::problem::{FileIo, Problem};
 use crate::sandbox::RunOutput;
 use crate::toolchain::{Build, Compiler, Program, RunOptions, Sources};
 
-/// The folder below the problem that new cases go into.
 pub use add::{add_case, Expected, Naming};
 pub use bless::bless;
 pub use from_polygon::from_polygon;
@@ -55,8 +50,7 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     tool_at(compiler, problem, path, file.to_owned())
 }
 
-/// The program at `path`, one of the problem's own (`file_name` as provenance records it),
-/// built through the same cache as solutions.
+/// One of the problem's own programs, built; `file_name` as provenance records it.
 fn tool_at(
     compiler: &Compiler,
     problem: &Problem,
@@ -98,10 +92,7 @@ fn prebuild_tools(
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Lines of a failing tool's stderr shown in the error (its last ones).
@@ -185,9 +176,8 @@ fn in_parallel<T: Sync, R: Send>(
     })
 }
 
-/// The input, expected output and (Kattis) answer file of a case named `name` below
-/// `tests/`. Names come from checked places (the recipe, provenance, `add`), so this only
-/// joins them.
+/// The `.in`, `.out` and (Kattis) `.ans` file of case `name` below `tests/`. Names come from
+/// checked places (the recipe, provenance, `add`), so this only joins them.
 fn case_paths(problem: &Problem, name: &str) -> [PathBuf; 3] {
     ["in", "out", "ans"]
         .map(|extension| problem.dir.join(format!("{TESTS_DIR}/{name}.{extension}")))

@@ -1,8 +1,7 @@
-//! `judge gen` on a Polygon package: every generated test's input made again by running its
-//! `cmd` with the package's own generator, built from its source, and every answer the
-//! package lacks made by its main solution. A file the package holds is only compared, never
-//! replaced: a regenerated input that differs from it is a finding (a generator that is not
-//! reproducible). What is missing is written in one transaction, as `judge gen` writes.
+//! `judge gen` on a Polygon package: each generated test's input made again by its `cmd` with
+//! the package's own generator, and each missing answer by its main solution. A file the
+//! package holds is only compared, never replaced: one that differs is a finding (a generator
+//! that is not reproducible). What is missing is written in one transaction.
 
 use std::path::{Path, PathBuf};
 
@@ -13,13 +12,11 @@ use crate::problem::polygon::{self, PackageTest};
 use crate::problem::{FileIo, Problem};
 use crate::toolchain::Compiler;
 
-/// Files to write: each path with its bytes.
 type Files = Vec<(PathBuf, Vec<u8>)>;
 
 /// What `judge gen` did to a package, or with `check`, would do.
 #[derive(Debug, Default)]
 pub struct PackageGen {
-    /// Tests in the package.
     pub tests: usize,
     /// Files written (with `check`: missing, that gen would write), relative to the package.
     pub written: Vec<String>,

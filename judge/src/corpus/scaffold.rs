@@ -1,12 +1,10 @@
 //! `judge new`: a new problem folder and solution file from templates that already work
-//! together (a placeholder task: sums of integers, read and written in the profile's
-//! convention), so that `judge add --from-reference`, `judge run` and `judge stress` work
-//! before any file is edited by hand.
+//! together (a placeholder task, sums of integers, in the profile's convention), so that
+//! `add --from-reference`, `run` and `stress` work before any file is edited by hand.
 //!
-//! Interrupted at any point, running it again finishes the job: the problem folder is built
-//! under a hidden name and renamed into place last, so it appears whole or not at all; the
-//! solution file and the `[[bin]]` entry an interrupted run already made are recognised
-//! (the template byte for byte, the entry with its path) and kept.
+//! Running it again after an interruption finishes the job: the folder is built under a
+//! hidden name and renamed into place last; a solution file and `[[bin]]` entry an
+//! interrupted run made are recognised (byte for byte, by path) and kept.
 
 use std::path::{Path, PathBuf};
 
@@ -23,11 +21,8 @@ use crate::toolchain::language::LanguageId;
 use crate::toolchain::online_judges::ScaffoldKind;
 
 const STATEMENT: &str = include_str!("scaffold/statement.md");
-
 const REFERENCE: &str = include_str!("scaffold/reference.rs.txt");
-
 const GENERATOR: &str = include_str!("scaffold/gen.rs.txt");
-
 const VALIDATOR: &str = include_str!("scaffold/validator.rs.txt");
 
 /// The `[[generate]]` entry starts commented out: its cases would come from the placeholder
@@ -206,7 +201,6 @@ pub struct Imported {
     pub counted: bool,
 }
 
-/// What `judge new` made.
 #[derive(Debug)]
 pub struct Scaffolded {
     pub files: Vec<String>,
@@ -380,9 +374,8 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
         }
     };
     let placeholder = placeholder(kind);
-    // The templates are files of their own language (`scaffold/`): a placeholder is an
-    // identifier in a comment, or a whole comment line where a body of code goes, so that
-    // each file stays what its tools read. No value holds a placeholder's name.
+    // A placeholder is an identifier in a comment, or a whole comment line where a body of
+    // code goes, so that each template (`scaffold/`) stays a valid file of its language.
     let fill = |template: &str| {
         template
             .replace("PROBLEM_ID", id)

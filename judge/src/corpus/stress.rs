@@ -1,9 +1,8 @@
 //! `judge stress`: the generator with fresh seeds, the solution against the reference, and
 //! on the first disagreement a minimised counterexample saved as a new case.
 //!
-//! Minimising: an input holding many cases (the recipe's `layout`) is cut down to the one case
-//! the solution gets wrong; a single-case input is regenerated at the smallest size that still
-//! fails.
+//! Minimising: an input of many cases (the recipe's `layout`) is cut down to the one case the
+//! solution gets wrong; a single-case input is regenerated at the smallest size that fails.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -19,14 +18,12 @@ use crate::problem::recipe::{split_args, Layout, Recipe, StressRecipe};
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::{Build, Compiler, Program};
 
-/// How long to stress.
 #[derive(Debug, Clone, Copy)]
 pub enum Budget {
     Iterations(u64),
     Time(Duration),
 }
 
-/// What a stress run found.
 #[derive(Debug)]
 pub enum Found {
     Nothing { runs: u64 },
@@ -45,7 +42,6 @@ pub struct Counterexample {
     pub reason: String,
 }
 
-/// The three programs a stress run uses.
 struct Programs<'a> {
     problem: &'a Problem,
     compiler: &'a Compiler,
@@ -198,7 +194,6 @@ fn save_counterexample(
         0 => format!("stress/{seed}"),
         n => format!("stress/{seed}-{n}"),
     };
-    // The expected output comes from the reference, as for every other case.
     let case = add_case(
         problem,
         programs.compiler,

@@ -1,18 +1,16 @@
 //! A corpus command's changes to a problem folder as one transaction that survives any
 //! interruption.
 //!
-//! Every new file is first staged beside its target (`.judge-*.tmp`, synced). Then a journal
-//! (`.judge-journal.toml`) listing every step — which staged file replaces which file, which
-//! file goes, and the content hash each file has before and after — is written atomically:
-//! that is the commit point. The steps follow, `provenance.toml` last, and the journal is
-//! removed. A command killed before the commit point changed nothing but leftover temporary
-//! files, which the next command sweeps; one killed after it left a journal, which the next
-//! command on the problem completes before doing anything else. Each step is idempotent (a
-//! file that already has its `after` hash is done), and one that finds a file neither as
-//! planned nor as done leaves that file alone: nobody's edit is lost.
+//! Every new file is first staged beside its target (`.judge-*.tmp`, synced). Writing the
+//! journal (`.judge-journal.toml`: each step's staged file, target, and content hash before
+//! and after) is the commit point; the steps follow, `provenance.toml` last, and the journal
+//! is removed. A command killed before the commit point leaves only temporary files, which
+//! the next command sweeps; after it, a journal, which the next command on the problem
+//! completes first. Each step is idempotent, and one that finds a file neither as planned
+//! nor as done leaves it alone: nobody's edit is lost.
 //!
-//! A `Session` holds the problem folder's lock and defers SIGINT, SIGTERM and SIGHUP, so a
-//! Ctrl-C lets the steps under way finish and never leaves half a case.
+//! A `Session` holds the folder's lock and defers SIGINT, SIGTERM and SIGHUP, so a Ctrl-C
+//! never leaves half a case.
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
@@ -38,7 +36,6 @@ struct Journal {
     steps: Vec<Step>,
 }
 
-/// One file's change.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Step {
@@ -268,14 +265,12 @@ fn apply(dir: &Path, steps: &[Step]) -> Result<Vec<PathBuf>> {
 }
 
 fn discard(staged: Option<&Path>) -> Result<()> {
-    match staged {
-        Some(staged) => match std::fs::remove_file(staged) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                Err(Error::io(staged, error))
-            }
-            _ => Ok(()),
-        },
-        None => Ok(()),
+    let Some(staged) = staged else {
+        return Ok(());
+    };
+    match std::fs::remove_file(staged) {
+        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::io(staged, error)),
+        _ => Ok(()),
     }
 }
 

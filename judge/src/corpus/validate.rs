@@ -1,8 +1,7 @@
-//! A problem's input validator, `validator.<ext>` in its folder (any language the judge
-//! builds): it reads one input on stdin and exits 0 when the statement allows it, else
-//! non-zero with the line and what is wrong on stderr. Every command that makes a case asks
-//! it first (`add`, `gen`, `bless`, `stress`), so that no case the judge would never send
-//! enters the corpus.
+//! A problem's input validator, `validator.<ext>` in its folder: it reads one input on stdin
+//! and exits 0 when the statement allows it, else non-zero with the line and what is wrong on
+//! stderr. Every command that makes a case asks it first, so that no input the statement
+//! forbids enters the corpus.
 
 use std::path::PathBuf;
 
@@ -18,7 +17,6 @@ use crate::toolchain::Compiler;
 /// Lines of a validator's message kept in the error.
 const MESSAGE_LINES: usize = 10;
 
-/// A problem's validator, built.
 pub struct Validator(Tool);
 
 impl Validator {

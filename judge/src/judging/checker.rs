@@ -27,12 +27,9 @@ pub enum Judgement {
     Fault(String),
 }
 
-/// Runs `checker` on one case's output.
 pub fn check(checker: &Program, spec: &CheckerSpec, case: &TestCase, output: &[u8]) -> Judgement {
-    match run_checker(checker, spec, case, output) {
-        Ok(judgement) => judgement,
-        Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
-    }
+    run_checker(checker, spec, case, output)
+        .unwrap_or_else(|error| Judgement::Fault(format!("checker could not run: {error}")))
 }
 
 fn run_checker(
@@ -69,9 +66,8 @@ pub fn check_file(
 }
 
 /// What the `<result outcome [points]>message</result>` a testlib checker wrote with
-/// `-appes` says; `None` where it wrote none (a checker that is not testlib's), or an outcome
-/// it does not define, or a failure (exit 3 in every build of testlib, said with its code):
-/// the exit code decides then.
+/// `-appes` says; `None` (the exit code decides) where it wrote none, or an outcome it does
+/// not define, or a failure (exit 3 in every build of testlib).
 fn appes_judgement(report: &Path) -> Option<Judgement> {
     let bytes = std::fs::read(report).ok()?;
     let text = String::from_utf8_lossy(&bytes);
@@ -145,6 +141,10 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             .to_owned()
     };
     let stderr = said(&run.stderr);
+    let stderr_note = match stderr.is_empty() {
+        true => String::new(),
+        false => format!(": {stderr}"),
+    };
     if spec.appes {
         // Read once and gone: the next program that shares the feedback folder (the checker
         // after an interactor, the next pass) must not find this one's result as its own.
@@ -167,14 +167,9 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             "{PRESENTATION_ERROR}: {}",
             with_default(stderr, "bad format")
         )),
-        (Protocol::Testlib, Termination::Exited(3)) => Judgement::Fault(format!(
-            "checker failed (exit 3){}",
-            if stderr.is_empty() {
-                String::new()
-            } else {
-                format!(": {stderr}")
-            }
-        )),
+        (Protocol::Testlib, Termination::Exited(3)) => {
+            Judgement::Fault(format!("checker failed (exit 3){stderr_note}"))
+        }
         // `_points`: accepted, its points kept as the case's score.
         (Protocol::Testlib, Termination::Exited(7)) => {
             Judgement::Accepted(testlib_points(&stderr).map(ValidatorScore::Score))
@@ -201,12 +196,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             Judgement::Wrong(with_default(message, "wrong answer"))
         }
         (_, termination) => Judgement::Fault(format!(
-            "checker ended with {termination}, which its protocol does not allow{}",
-            if stderr.is_empty() {
-                String::new()
-            } else {
-                format!(": {stderr}")
-            }
+            "checker ended with {termination}, which its protocol does not allow{stderr_note}"
         )),
     }
 }
@@ -268,8 +258,6 @@ fn with_default(message: String, default: &str) -> String {
     }
 }
 
-/// Builds the problem's checker, if it has one; a checker that does not compile is a fault
-/// of the problem, not a verdict.
 pub fn build_checker(
     compiler: &crate::toolchain::compiler::Compiler,
     problem: &crate::problem::Problem,

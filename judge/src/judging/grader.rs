@@ -1,7 +1,7 @@
 //! A legacy package's custom grader (`graders/`, `grading: custom`), run as problemtools runs
-//! it: its standard input one line per item of the group (`AC 10`, `WA 0`: the item's
-//! verdict and score), its arguments the group's `grader_flags`; it exits 0 and prints the
-//! group's verdict and score on one line. Anything else is a judge error.
+//! it: stdin one line per item of the group (`AC 10`: verdict and score), arguments the
+//! group's `grader_flags`; it exits 0 and prints the group's verdict and score on one line.
+//! Anything else is a judge error.
 
 use crate::judging::verdict::VerdictKind;
 use crate::toolchain::{Limits, Program};

@@ -1,11 +1,9 @@
-//! Interactive and multi-pass problems. The submission runs together with the problem's
-//! output validator (Kattis) or interactor (testlib), each on a supervisor of its own, the
-//! submission's stdout piped to the validator's stdin and the validator's stdout to the
-//! submission's stdin. A multi-pass problem runs the submission again on the `nextpass.in` the
-//! validator left in its feedback folder, up to `validation_passes` times.
+//! Interactive and multi-pass problems: the submission runs with the problem's output
+//! validator (Kattis) or interactor (testlib), their streams crossed. A multi-pass problem
+//! runs the submission again on the `nextpass.in` the validator left in its feedback folder,
+//! up to `validation_passes` times.
 //!
-//! One pass is decided in this order, as the package format's tools (problemtools, BAPCtools)
-//! decide it:
+//! One pass is decided in this order, as problemtools and BAPCtools decide it:
 //! 1. the validator failed (crashed, passed its limits, or an exit its protocol does not know):
 //!    a judge error;
 //! 2. the validator ended first and rejected: wrong answer, whatever the submission did after
@@ -33,7 +31,6 @@ const VALIDATOR_GRACE: Duration = Duration::from_secs(5);
 /// The file an interactor writes as its output argument (testlib's `tout`).
 const INTERACTOR_OUTPUT: &str = "interactor-output";
 
-/// What judging a case came to.
 #[derive(Debug)]
 pub struct Interaction {
     /// The submission's run in the last pass, with the slowest pass's CPU time and the
@@ -194,13 +191,11 @@ impl Work<'_> {
 
     /// An interactive pass: both programs at once, their streams crossed.
     ///
-    /// The validator's output reaches the submission through a relay in the judge, for one
-    /// reason: who ended first must be known before the submission sees the end of its input
-    /// *because* the validator ended (else a submission that crashes on that end races the
-    /// validator's exit; problemtools holds the pipe open for the same reason), yet a validator
-    /// that only closes its output while it runs must give that end at once (BAPCtools'
-    /// `pseudointeraction`). At the end of the validator's output the relay waits, briefly, to
-    /// hear whether the validator ended; only then does it close the submission's input.
+    /// The validator's output goes through a relay so that who ended first is known before
+    /// the submission sees its input end *because* the validator ended (else a submission
+    /// that crashes on that end races the validator's exit; problemtools holds the pipe open
+    /// for the same reason), yet a validator that only closes its output gives that end at
+    /// once (BAPCtools' `pseudointeraction`).
     fn interact(&self, program: &Program) -> std::io::Result<Interaction> {
         let (relay_in, to_relay) = pipe()?;
         let (submission_in, relay_out) = pipe()?;
@@ -261,11 +256,9 @@ impl Work<'_> {
         })
     }
 
-    /// The interactive validator's run, its stdin the submission's output and its stdout the
-    /// relay's input: its judgement, whether it decides the verdict (then the submission is
-    /// stopped through `stop_trigger`), and the probe kept open after an acceptance. `ended`
-    /// tells the relay that the validator ended. Both are borrowed: the submission's
-    /// supervisor takes the stop pipe's hang-up for a stop, so its writing end must outlive
+    /// Its judgement, whether it decides the verdict (then the submission is stopped through
+    /// `stop_trigger`), and the probe kept open after an acceptance. `stop_trigger` is
+    /// borrowed: the submission's supervisor takes its hang-up for a stop, so it must outlive
     /// the submission's run.
     fn run_validator(
         &self,
@@ -316,11 +309,9 @@ impl Work<'_> {
 /// ended (its supervisor's report) before it takes the end for a closed output.
 const END_WAIT: Duration = Duration::from_millis(250);
 
-/// Copies the validator's output (`from`) to the submission's input (`to`). What comes after
-/// the submission has ended is read and dropped: a validator that writes to a submission that
-/// has ended is neither broken by SIGPIPE (a submission may end as soon as it has its answer)
-/// nor blocked on a full pipe. At the end of `from`, waits for `validator_ended` (at most
-/// `END_WAIT`) before it closes `to`.
+/// Copies the validator's output to the submission's input. What comes after the submission
+/// has ended is dropped, so that the validator is neither broken by SIGPIPE (a submission may
+/// end as soon as it has its answer) nor blocked on a full pipe.
 fn relay(from: OwnedFd, to: OwnedFd, validator_ended: std::sync::mpsc::Receiver<()>) {
     // The judge stops on SIGPIPE (its own output's reader gone); writing to a submission that
     // has ended must only fail with EPIPE, so this thread blocks the signal.

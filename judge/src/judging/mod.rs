@@ -50,7 +50,7 @@ pub fn judge_case(
     }
     // Past its output limit a package's submission runs on, its output dropped, as
     // problemtools, BAPCtools and DOMjudge let it: one that writes forever is too slow there.
-    // Without a checker the output is compared with the expected file while it arrives.
+    // Without a checker the output is compared while it arrives.
     let mut options = RunOptions {
         run_past_output_limit: problem.package.is_some(),
         judged: true,
@@ -68,7 +68,6 @@ pub fn judge_case(
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };
     let slowest = calls.and_then(|_| calls::slowest(&mut run));
-    // Why the output was not accepted, when it was checked; the validator's score when it was.
     let mut output_failure = None;
     let mut score = None;
     let rules = Rules {
@@ -83,8 +82,8 @@ pub fn judge_case(
     });
     let mut result = case_result(problem, case, &limits, run, decision, output_failure, score);
     if let (true, Some(failure)) = (program.per_call, result.failure.as_mut()) {
-        // The call that failed, as the judge's page writes it: the slowest for a time
-        // verdict, the one whose result differs for a wrong answer.
+        // Name the call that failed, as the judge's page does: the slowest for a time limit,
+        // the one whose result differs for a wrong answer.
         let wrong = failure.mismatch.as_ref().map(|mismatch| mismatch.line);
         let (number, what) = match (result.verdict, slowest) {
             (Verdict::TimeLimitExceeded, Some((number, time))) => (
@@ -151,7 +150,6 @@ fn judge_interaction(
     case_result(problem, case, limits, run, decision, output_failure, score)
 }
 
-/// The case's result from its decision, with why it failed.
 fn case_result(
     problem: &Problem,
     case: &TestCase,
@@ -194,7 +192,7 @@ fn case_result(
     result
 }
 
-/// Checks the output of a run that ended cleanly, and says why when it is not accepted.
+/// For a run that ended cleanly.
 fn check_output(
     problem: &Problem,
     checker: Option<&Program>,
@@ -242,7 +240,6 @@ fn wrong_answer(found: &FileMismatch, run: &RunOutput) -> Failure {
     }
 }
 
-/// For a run the machine's load slowed down: how long past the backstop it was waited for.
 fn starved_note(run: &RunOutput) -> String {
     if run.starved.is_zero() {
         return String::new();
@@ -253,7 +250,6 @@ fn starved_note(run: &RunOutput) -> String {
     )
 }
 
-/// Why a case that took `cpu_time` is too slow for `limit`.
 pub fn over_the_time_limit(cpu_time: Duration, limit: Duration) -> String {
     format!(
         "CPU time {} ms over the {} ms limit",
@@ -300,7 +296,7 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             Termination::Exited(code) => format!("exited with code {code}"),
             Termination::Signaled(_) => format!("killed by {termination}"),
         },
-        // Not the verdicts of a run's limits or end: never asked for, but said plainly.
+        // Never asked for.
         Verdict::Accepted | Verdict::WrongAnswer | Verdict::CompileError | Verdict::JudgeError => {
             verdict.to_string()
         }

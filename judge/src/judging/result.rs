@@ -1,6 +1,5 @@
-//! What judging a case comes to, as reporters read it: the verdict on each case with its
-//! evidence, a solution's verdicts, and the totals of a problem. The runner produces these;
-//! the reporters and `judge verify` consume them.
+//! What judging comes to: each case's verdict with its evidence, a solution's verdicts, the
+//! totals of a problem. The runner makes these; the reporters and `judge verify` read them.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -15,20 +14,17 @@ use crate::compare::Mismatch;
 pub struct CaseResult {
     /// The case's name: its path below the problem folder, without extension.
     pub name: String,
-    /// What a real judge would answer for the case.
     pub verdict: Verdict,
     /// CPU time (user and system) of the program and every process it started.
     pub cpu_time: Duration,
-    /// Wall-clock time from the start of the run to its end.
     pub wall_time: Duration,
     /// Peak memory of the whole process tree.
     pub peak_memory_bytes: u64,
     /// The verdict is the one of a serial re-run near the time limit.
     pub confirmed: bool,
-    /// A time limit verdict that the machine's load cannot have caused (`judging::verdict::beyond_load`
-    /// says when), so no re-run alone is needed to confirm it.
+    /// A time limit verdict that the machine's load cannot have caused (`verdict::beyond_load`),
+    /// so no re-run is needed to confirm it.
     pub beyond_load: bool,
-    /// What a person needs to see when the case is not accepted.
     pub failure: Option<Failure>,
     /// The score the output validator gave an accepted case (`score.txt`), if any.
     pub score: Option<ValidatorScore>,
@@ -70,23 +66,18 @@ impl From<&Mismatch> for WrongAt {
 /// Totals for one problem or for the whole run.
 #[derive(Debug, Clone, Default)]
 pub struct Tally {
-    /// How many cases were judged.
     pub cases: usize,
     /// Cases per verdict kind, indexed by the kind's place in `VerdictKind::ALL`.
     counts: [usize; VerdictKind::ALL.len()],
-    /// The largest CPU time of a case.
     pub max_cpu_time: Duration,
-    /// The largest peak memory of a case.
     pub max_peak_memory_bytes: u64,
 }
 
 impl Tally {
-    /// Counts one case.
     pub fn add(&mut self, result: &CaseResult) {
         self.add_case(result.verdict, result.cpu_time, result.peak_memory_bytes);
     }
 
-    /// Counts one case from its verdict and figures.
     pub fn add_case(&mut self, verdict: Verdict, cpu_time: Duration, peak_memory_bytes: u64) {
         self.cases += 1;
         self.counts[verdict.kind() as usize] += 1;
@@ -94,12 +85,10 @@ impl Tally {
         self.max_peak_memory_bytes = self.max_peak_memory_bytes.max(peak_memory_bytes);
     }
 
-    /// How many cases got a verdict of `kind`.
     pub fn count(&self, kind: VerdictKind) -> usize {
         self.counts[kind as usize]
     }
 
-    /// How many cases were accepted.
     pub fn accepted(&self) -> usize {
         self.count(VerdictKind::Accepted)
     }
@@ -112,7 +101,6 @@ impl Tally {
             .filter(|&(_, count)| count > 0)
     }
 
-    /// Adds another tally's cases to this one.
     pub fn merge(&mut self, other: &Tally) {
         self.cases += other.cases;
         for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
@@ -123,10 +111,8 @@ impl Tally {
     }
 }
 
-/// What one solution got.
 #[derive(Debug, Clone, Default)]
 pub struct SolutionVerdicts {
-    /// The solution judged.
     pub solution: PathBuf,
     /// It did not compile: no case was run.
     pub compile_error: bool,
@@ -140,26 +126,20 @@ pub struct SolutionVerdicts {
     pub messages: Vec<Option<String>>,
     /// Why the first case that failed did (or the compiler's message).
     pub first_failure: Option<String>,
-    /// The totals of its cases.
     pub tally: Tally,
-    /// A scored problem's score.
     pub score: Option<Result<Scorecard, ScoreError>>,
 }
 
 impl SolutionVerdicts {
-    /// What this run, made under a larger time limit, would have got under `limit`: a case
-    /// that took longer is too slow. With `first_failure_ends`, the cases after the first
-    /// failure are dropped, as a run under `limit` would have stopped there. (A score is
-    /// kept as it was: it needs the cases a stop would have skipped.)
+    /// What this run, made under a larger time limit, would have got under `limit`. With
+    /// `first_failure_ends`, the cases after the first failure are dropped, as a run under
+    /// `limit` would have stopped there. The score is kept: it needs the skipped cases.
     pub fn under_time_limit(&self, limit: Duration, first_failure_ends: bool) -> SolutionVerdicts {
         let mut under = SolutionVerdicts {
             solution: self.solution.clone(),
             compile_error: self.compile_error,
             // The compiler's message stands; a case's is found again below.
-            first_failure: match self.compile_error {
-                true => self.first_failure.clone(),
-                false => None,
-            },
+            first_failure: self.first_failure.clone().filter(|_| self.compile_error),
             score: self.score.clone(),
             ..SolutionVerdicts::default()
         };

@@ -29,7 +29,6 @@ pub struct CaseScore {
 }
 
 impl CaseScore {
-    /// What scoring needs of a judged case.
     pub fn of(result: &crate::judging::CaseResult) -> Self {
         CaseScore {
             name: result.name.clone(),
@@ -48,7 +47,6 @@ pub struct ScorePart {
     pub max_score: Option<f64>,
 }
 
-/// A submission's score and the parts it is made of.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Scorecard {
     pub score: f64,
@@ -59,9 +57,7 @@ pub struct Scorecard {
     pub parts: Vec<ScorePart>,
 }
 
-/// A score the rules do not allow: a validator's score that breaks its group's rules, or a
-/// score over its maximum. A judge error of the package, said in one line naming the case or
-/// group.
+/// A score the rules do not allow: a judge error of the package, naming the case or group.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoreError {
     #[error(
@@ -94,8 +90,6 @@ pub type Grade<'a> =
     dyn FnMut(&[(VerdictKind, f64)], &[String]) -> Result<(VerdictKind, f64), String> + 'a;
 
 impl Scoring {
-    /// The score of a submission's judged cases; an error is a judge error (a validator that
-    /// breaks the scoring rules, a score over its maximum), said in one line.
     pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
         self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
     }
@@ -193,13 +187,12 @@ pub fn format_score(score: f64) -> String {
 const EPSILON: f64 = 1e-6;
 
 impl Plan {
-    /// The score of a submission's judged cases, for a package with no custom grader.
+    /// With no custom grader.
     pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
         self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
     }
 
-    /// The score of a submission's judged cases, `grade` running the custom grader; `Err` is
-    /// a judge error.
+    /// `grade` runs the custom grader.
     pub fn score_with(
         &self,
         cases: &[CaseScore],
@@ -257,10 +250,9 @@ impl Plan {
 }
 
 impl Scoring {
-    /// For each of `cases` (a task's, in its order), the ranges of earlier cases any one of
-    /// whose rejection makes it count for nothing: a legacy group's `on_reject: break` (the
-    /// default) ends the group at its first rejected item, as problemtools stops judging it
-    /// there. Empty for every case where no such rule applies.
+    /// For each of `cases` (a task's, in order), the ranges of earlier cases any of whose
+    /// rejection makes it count for nothing: a legacy group's `on_reject: break` (the
+    /// default) ends the group at its first rejected item, as problemtools stops judging it.
     pub fn blockers(&self, cases: &[String]) -> Vec<Vec<std::ops::Range<usize>>> {
         let mut blockers = vec![Vec::new(); cases.len()];
         if let Scoring::Package(Plan::Graded { root, .. }) = self {
@@ -315,7 +307,6 @@ impl GradedGroup {
         }
     }
 
-    /// The indices of every case below `item`.
     fn cases_below(item: &GradedItem, index: &HashMap<&str, usize>, into: &mut Vec<usize>) {
         match item {
             GradedItem::Case(name) => into.extend(index.get(name.as_str())),
@@ -465,7 +456,7 @@ impl GraderConfig {
     }
 }
 
-/// The default grader's order of errors, worst first: JE, RTE, MLE, TLE, OLE, WA, then AC.
+/// The default grader's order of errors, worst first.
 fn severity(kind: VerdictKind) -> usize {
     use VerdictKind::*;
     [
@@ -500,7 +491,6 @@ impl BoundedGroup {
                     .iter()
                     .map(|name| match judged.get(name.as_str()) {
                         Some(case) => self.case_score(case, case_max),
-                        // Not judged: not accepted.
                         None => Ok(Scored {
                             accepted: false,
                             score: 0.0,

@@ -68,7 +68,6 @@ impl VerdictKind {
     }
 }
 
-/// The short code: `AC`, `RE`.
 impl fmt::Display for VerdictKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -93,7 +92,6 @@ impl fmt::Display for UnknownVerdict {
 
 impl std::error::Error for UnknownVerdict {}
 
-/// The kind of a short code, `AC`: the inverse of `code`.
 impl FromStr for VerdictKind {
     type Err = UnknownVerdict;
 
@@ -120,7 +118,6 @@ impl From<VerdictKind> for &'static str {
 }
 
 impl Verdict {
-    /// The verdict without its details.
     pub fn kind(self) -> VerdictKind {
         match self {
             Verdict::Accepted => VerdictKind::Accepted,
@@ -134,7 +131,6 @@ impl Verdict {
         }
     }
 
-    /// The short code judges print.
     pub fn code(self) -> &'static str {
         self.kind().code()
     }
@@ -154,18 +150,16 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// Cases at or above this share of the time limit, or over it, are confirmed by a serial
-/// re-run.
+/// Cases at or above this share of the time limit are confirmed by a serial re-run.
 const CONFIRM_SHARE: f64 = 0.9;
 
-/// Whether a time limit verdict of `run` is one that the machine's load cannot have caused,
-/// so that no re-run alone is needed to trust it:
+/// Whether the machine's load cannot have caused a time limit verdict of `run`, so that no
+/// re-run is needed to trust it:
 /// - a stop at the wall-clock backstop while the program slept or blocked (one that computes
 ///   is waited for), with nothing to wait for, or (`talks`) waiting on a validator that cannot
 ///   have been kept from a CPU for as long as the backstop's slack;
-/// - CPU time over the limit (the one its verdicts are decided at) by more than all the CPU
-///   time the rest of the machine spent meanwhile, which is the most that load can have added
-///   to it.
+/// - CPU time over the limit by more than all the CPU time the rest of the machine spent
+///   meanwhile, the most that load can have added to it.
 pub fn beyond_load(run: &RunOutput, limits: &Limits, talks: bool) -> bool {
     if run.wall_timeout && run.starved.is_zero() {
         return !talks
@@ -178,17 +172,13 @@ pub fn beyond_load(run: &RunOutput, limits: &Limits, talks: bool) -> bool {
         .is_some_and(|load| run.cpu_time > limit + load.others())
 }
 
-/// The verdict a run earns before its output is looked at, in the documented order
-/// TLE, MLE, OLE, RE; `None` when the run ended cleanly within every limit, so that its output
-/// decides between WA and AC.
-///
-/// The order matters: a program killed for exceeding a limit also ends by a signal, and that
-/// signal is the judge's doing, not a runtime error of the program.
+/// The verdict a run earns before its output is looked at, in the documented order TLE, MLE,
+/// OLE, RE (a program killed for a limit also ends by a signal, which is not a runtime error);
+/// `None` when the output decides.
 pub fn classify_run(run: &RunOutput, limits: &Limits) -> Option<Verdict> {
-    // SIGXCPU is the kernel's answer to the CPU limit we set (a second past the limit): the
-    // kernel counts CPU time more fully than the rusage figures (on a virtual machine, by
-    // about a tenth), so a program it stops may show a time under the limit. problemtools
-    // counts SIGXCPU as TLE too.
+    // SIGXCPU is the kernel's answer to the CPU limit we set (a second past the limit); it
+    // counts CPU time more fully than rusage does, so a program it stops may show a time under
+    // the limit. problemtools counts SIGXCPU as TLE too.
     let cpu_signal = run.termination == Termination::Signaled(libc::SIGXCPU);
     if run.cpu_time > limits.cpu_time || run.wall_timeout || cpu_signal {
         Some(Verdict::TimeLimitExceeded)
@@ -206,8 +196,7 @@ pub fn classify_run(run: &RunOutput, limits: &Limits) -> Option<Verdict> {
     }
 }
 
-/// What the output of a run that ended cleanly within its limits came to, by comparison with
-/// the expected output or by the problem's checker.
+/// What the output of a run that ended cleanly within its limits came to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputCheck {
     Matches,
@@ -217,7 +206,6 @@ pub enum OutputCheck {
 }
 
 impl OutputCheck {
-    /// The verdict when the output decides.
     fn verdict(self) -> Verdict {
         match self {
             OutputCheck::Matches => Verdict::Accepted,
@@ -257,13 +245,12 @@ pub enum Decision {
     /// The output, compared or checked.
     Output(OutputCheck),
     /// Memory past the limit in a package: a judge that applies its memory limit refuses the
-    /// allocation that passes it, and the program fails then, before any time it spent
-    /// afterwards; so it is a run-time error, even when the run also went on past its time.
+    /// allocation that passes it, so the program fails then, a run-time error, even when the
+    /// run also went on past its time.
     MemoryInPackage(Termination),
 }
 
 impl Decision {
-    /// The verdict it comes to.
     pub fn verdict(self) -> Verdict {
         match self {
             Decision::Run(verdict) => verdict,

@@ -14,7 +14,6 @@ use crate::problem::Problem;
 /// Each task's verdicts, in the order of the tasks, or why it was not judged.
 #[derive(Debug, Default)]
 pub struct Collector {
-    /// A task's verdicts, or the fault that kept its problem from being judged.
     pub judged: Vec<Result<SolutionVerdicts, ProblemFault>>,
 }
 
@@ -22,7 +21,6 @@ pub struct Collector {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct ProblemFault {
-    /// The error's message, naming the file at fault.
     pub message: String,
 }
 

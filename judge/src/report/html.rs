@@ -1,9 +1,6 @@
 //! The report as one self-contained HTML page (`--html FILE`): styles and pictures inline, no
 //! script, nothing fetched (a Content-Security-Policy forbids it), so it opens from disk and
-//! reads the same in any browser. A summary as the terminal's; a grid per solution with a
-//! cell per case, coloured by verdict, linking to the case; per case its CPU time and peak
-//! memory against the limits; for a failure the reason, the input (its boards drawn), the diff
-//! and stderr; a chart of time against input size where the inputs' sizes vary.
+//! reads the same in any browser.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -24,17 +21,18 @@ const INPUT_BYTES: u64 = 1 << 20;
 /// Failures of one solution shown in full (input, boards, diff); the rest get their reason.
 const FULL_FAILURES: usize = 25;
 
+#[derive(Default)]
 pub struct HtmlReporter {
     path: PathBuf,
     /// Paths are shown relative to it.
     root: PathBuf,
     errors: Vec<String>,
     solutions: Vec<Solution>,
-    /// Why writing the file failed, if it did.
     pub write_error: Option<Error>,
 }
 
 /// One solution of one problem, as the page shows it.
+#[derive(Default)]
 struct Solution {
     problem: String,
     name: String,
@@ -66,9 +64,7 @@ impl HtmlReporter {
         HtmlReporter {
             path,
             root,
-            errors: Vec::new(),
-            solutions: Vec::new(),
-            write_error: None,
+            ..HtmlReporter::default()
         }
     }
 
@@ -132,14 +128,9 @@ impl Reporter for HtmlReporter {
             name: problem.name.clone(),
             solution: self.shown(solution),
             built,
-            compile_message: None,
             time_limit_ms: limits.cpu_time.as_secs_f64() * 1e3,
             memory_limit: limits.memory_bytes,
-            cases: Vec::new(),
-            shown_in_full: 0,
-            score: None,
-            tally: None,
-            not_finished: Vec::new(),
+            ..Solution::default()
         });
     }
 
@@ -381,7 +372,6 @@ pub fn verify_page(
     out
 }
 
-/// The page's head, its style and its heading.
 fn head(title: &str) -> String {
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\

@@ -1,8 +1,7 @@
 //! The report for people. By default a problem whose cases are all accepted is one line,
 //! every other case is shown in full (reason, input file, a bounded diff, stderr), and the run
-//! ends with the failures again, each with the command that judges it alone. `Detail` adds a
-//! row per accepted case (verbose) or keeps only one line per failure (quiet). Colour only
-//! where the terminal takes it (`NO_COLOR` is respected).
+//! ends with the failures again, each with the command that judges it alone (`Detail`).
+//! Colour only where the terminal takes it (`NO_COLOR` is respected).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -44,7 +43,6 @@ pub struct HumanReporter {
     failures: Vec<(String, String, String, String)>,
 }
 
-/// What the report remembers of the problem being judged.
 struct Current {
     /// The problem's first line, until printed.
     heading: Option<String>,
@@ -84,8 +82,8 @@ impl HumanReporter {
         }
     }
 
-    /// Writes above the progress bar, if there is one. A closed stdout (`judge | head`) must
-    /// not turn into a panic, so write errors are ignored.
+    /// Writes above the progress bar, if any. Errors are ignored: a closed stdout
+    /// (`judge | head`) must not panic.
     fn write(&mut self, bytes: &[u8]) {
         let out = &mut self.out;
         match &self.progress {

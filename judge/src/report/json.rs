@@ -15,19 +15,17 @@ use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 
+#[derive(Default)]
 pub struct JsonReporter {
     problems: Vec<ProblemReport>,
     errors: Vec<String>,
     error_places: Vec<ErrorPlace>,
-    /// Paths are given relative to this folder.
     base: PathBuf,
     /// Each solution's and case's place in the whole run (before a cut into shards).
     order: Option<Arc<CaseOrder>>,
     /// The case names of the problem being reported, with their places.
     places: Option<Arc<CasePlaces>>,
-    /// What the run was, for the document's `run`.
     pub run: Option<RunRecord>,
-    /// The document, once the run has ended.
     document: Option<RunDocument>,
 }
 
@@ -58,17 +56,11 @@ impl CaseOrder {
 }
 
 impl JsonReporter {
-    /// A reporter that keeps its document for `document`, its paths relative to `base`.
+    /// Paths are written relative to `base`; the document is kept for `document`.
     pub fn new(base: PathBuf) -> Self {
         JsonReporter {
-            problems: Vec::new(),
-            errors: Vec::new(),
-            error_places: Vec::new(),
             base,
-            order: None,
-            places: None,
-            run: None,
-            document: None,
+            ..JsonReporter::default()
         }
     }
 
@@ -78,7 +70,6 @@ impl JsonReporter {
         self
     }
 
-    /// The document of the finished run.
     pub fn document(self) -> Option<RunDocument> {
         self.document
     }

@@ -18,7 +18,6 @@ pub struct JunitReporter {
     path: PathBuf,
     report: Report,
     suite: Option<TestSuite>,
-    /// Why writing the file failed, if it did.
     pub write_error: Option<Error>,
 }
 

@@ -1,7 +1,6 @@
-//! Reporting: a `Reporter` is fed the results of a run (`judging`'s result types, and the
-//! run's summary, `summary`) in input order while the run goes on; the reporters for people
-//! (human), machines (JSON, JUnit) and `judge verify` (the collector); and the pieces of text
-//! every command prints (tables, counts, errors, notices).
+//! Reporting: a `Reporter` is fed a run's results in input order while the run goes on. The
+//! reporters for people (human), machines (JSON, JUnit, HTML) and `judge verify` (the
+//! collector), and the pieces of text every command prints (tables, counts, notices).
 
 mod collect;
 mod html;
@@ -82,17 +81,13 @@ pub fn print_note(note: &dyn std::fmt::Display) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Built {
-    /// Built in this run.
     Compiled,
-    /// Taken from the build cache.
     Cached,
 }
 
 /// A solution the run was stopped in, or before.
 pub struct Stopped<'a> {
-    /// The problem, with all its cases.
     pub problem: &'a Problem,
-    /// The solution it was being judged with.
     pub solution: &'a Path,
     /// The totals of the cases told before the stop, when `problem_started` came first;
     /// `None` when the solution was never begun.
@@ -103,7 +98,6 @@ pub struct Stopped<'a> {
 
 /// Receives the events of a run, in input order.
 pub trait Reporter {
-    /// The run begins with this many cases to judge.
     fn run_started(&mut self, _cases: usize) {}
     /// Cases counted in `run_started` that will not be judged: their solution did not build.
     fn cases_unjudged(&mut self, _cases: usize) {}
@@ -111,7 +105,6 @@ pub trait Reporter {
     fn problem_error(&mut self, error: &Error);
     /// Judging of a problem begins; `built` is `None` when its solution did not compile.
     fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>);
-    /// The solution did not compile: the compiler's message.
     fn compile_error(&mut self, problem: &Problem, message: &str);
     /// A case was judged (in case order).
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
@@ -123,7 +116,6 @@ pub trait Reporter {
     /// The run was stopped before some cases of a problem were judged; this ends the problem
     /// in place of `problem_finished` (see `Stopped`).
     fn problem_stopped(&mut self, stopped: &Stopped);
-    /// The run ended.
     fn run_finished(&mut self, summary: &RunSummary);
 }
 

@@ -84,7 +84,6 @@ impl Notices {
         self.lines.iter().map(|line| line.text.as_str())
     }
 
-    /// Whether the lines become a JSON document.
     pub fn json(&self) -> bool {
         self.json
     }

@@ -1,13 +1,10 @@
 //! Boards found in a case's input, drawn as SVG for the HTML report: a wrong answer on a
 //! 19x19 board is seen at a glance where 19 lines of digits are not.
 //!
-//! Found without being told: a block of two or more lines of the same width made of
-//! one-character cells (`XO.X`, or `0 1 2 0` with spaces between), and a line that is a list
-//! of quoted strings of one length (`["O.X", ".O.", "..X"]`, a function's argument). A
-//! problem whose boards are written flat, one per line, says their shape in `problem.toml`
-//! (`[picture] rows = 3, cols = 3`).
+//! A board is two or more lines of the same width of one-character cells (`XO.X`, `0 1 2 0`),
+//! or a line of quoted strings of one length (`["O.X", ".O.", "..X"]`); boards written flat,
+//! one per line, need their shape in `problem.toml` (`[picture] rows = 3, cols = 3`).
 
-/// A board: its rows of cells.
 pub type Board = Vec<Vec<char>>;
 
 /// At most this many boards are drawn for one input.
@@ -112,7 +109,6 @@ const MARK_COLOURS: [&str; 6] = [
 /// A cell marked on a board: (row, column), 0-based, and what it is.
 pub type Marked = ((usize, usize), CellMark);
 
-/// What a marked cell is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CellMark {
     /// The cell the expected answer names.

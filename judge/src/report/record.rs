@@ -1,8 +1,7 @@
-//! The JSON report's document (schema: `judge/report.schema.json`), as written by
-//! `JsonReporter` and read back by `judge merge` and `judge run --failed` (and `--balance`):
-//! one set of types serves both, so that what is read is what was written. Verdicts, statuses
-//! and the like are enums written by their names, so that a value no run writes makes the
-//! read fail, naming the file, instead of passing as some default.
+//! The JSON report's document (schema: `judge/report.schema.json`), written by `JsonReporter`
+//! and read back by `judge merge`, `run --failed` and `--balance` with the same types. Verdicts,
+//! statuses and the like are enums, so that a value no run writes fails the read instead of
+//! passing as some default.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,7 +24,6 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// Where the run keeps its report, below the build cache: what `judge run --failed` reads.
 pub const LAST_RUN: &str = "last-run.json";
 
-/// One run's report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunDocument {
     pub version: u32,
@@ -78,7 +76,6 @@ pub struct ProblemReport {
     pub not_finished: Vec<String>,
 }
 
-/// Whether a solution's cases were judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemStatus {
@@ -239,7 +236,6 @@ pub struct SummaryReport {
     pub result_cache: Option<CacheRecord>,
 }
 
-/// What the result cache did in a run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CacheRecord {
     /// Cases whose kept result was reused.
@@ -253,10 +249,8 @@ pub struct CacheRecord {
     pub dropped: Vec<String>,
 }
 
-/// What a run was, beyond its results.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
-    /// The judge's version (`judge --version`).
     pub judge_version: String,
     /// The shard this run judged, when it judged one (`--partition`).
     pub partition: Option<PartitionRecord>,
@@ -348,7 +342,6 @@ pub struct ShardRecord {
 }
 
 impl CaseReport {
-    /// `result`, the case at `index` among its problem's, as the JSON report writes it.
     pub fn of(result: &CaseResult, index: usize) -> CaseReport {
         let failure = result.failure.as_ref();
         let (exit_code, signal) = match result.verdict {

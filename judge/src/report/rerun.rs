@@ -4,8 +4,7 @@ use std::path::Path;
 
 use crate::problem::{Problem, Repository};
 
-/// The command that judges `problem` (or one case of it) again with `solution`, as a person
-/// types it from the repository's root (where an id works from anywhere inside).
+/// As typed from the repository's root (where an id works from anywhere inside).
 pub fn rerun_command(
     repository: &Repository,
     problem: &Problem,

@@ -14,12 +14,10 @@ use crate::sandbox::Containment;
 use super::record::{CacheRecord, MergedRecord};
 use super::{Built, Reporter, Stopped};
 
-/// What a whole run came to.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
     /// How many problems were judged (a problem judged with several solutions counts once).
     pub problems: usize,
-    /// The totals of every case judged.
     pub tally: Tally,
     /// Solutions built in this run.
     pub compiled: usize,
@@ -31,12 +29,10 @@ pub struct RunSummary {
     pub errors: usize,
     /// Cases not judged because an earlier case of the same solution failed (`fail_fast`).
     pub skipped: usize,
-    /// The signal that stopped the run before every case was judged: the caller exits with
-    /// 128 plus it, as a shell would.
+    /// The signal that stopped the run before every case was judged.
     pub interrupted: Option<i32>,
     /// Cases the stop left unjudged (of solutions stopped part way, or never begun).
     pub not_finished: usize,
-    /// How long the whole run took.
     pub wall_time: Duration,
     /// What held the programs judged (`None` when none ran).
     pub containment: Option<Containment>,
@@ -51,7 +47,6 @@ pub struct RunSummary {
 /// What a merged report says of its shards.
 #[derive(Debug, Clone, Default)]
 pub struct MergeNote {
-    /// The shards, and those missing.
     pub record: MergedRecord,
     /// Their hosts ran the calibration loop at speeds further apart than timing allows.
     pub hosts_differ: bool,
