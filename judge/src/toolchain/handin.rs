@@ -55,18 +55,8 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
 /// What goes in the judge's editor: the text above the marker line (all without one),
 /// trimmed at its end.
 pub fn pasted_part(source: &str) -> String {
-    let mut kept = String::new();
-    for line in source.lines() {
-        if is_marker(line) {
-            break;
-        }
-        kept.push_str(line);
-        kept.push('\n');
-    }
-    let end = kept.trim_end().len();
-    kept.truncate(end);
-    kept.push('\n');
-    kept
+    let kept: Vec<&str> = source.lines().take_while(|line| !is_marker(line)).collect();
+    format!("{}\n", kept.join("\n").trim_end())
 }
 
 fn is_marker(line: &str) -> bool {

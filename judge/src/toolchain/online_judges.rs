@@ -98,7 +98,7 @@ pub enum SubmitForm {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmitPage {
     pub url: String,
-    /// What the page is, when it is not the judge's own submit form for the problem.
+    /// As `SubmitForm::Numbered`'s.
     pub note: Option<&'static str>,
 }
 

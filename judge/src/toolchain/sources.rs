@@ -110,13 +110,9 @@ impl Sources {
             _ => file_name,
         };
         Ok(Sources {
-            language,
             files: vec![(main.clone(), code)],
-            main,
             class,
-            judged_as: None,
-            called: None,
-            class_is_required: false,
+            ..Sources::single(language, &main)
         })
     }
 
@@ -394,13 +390,8 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     if has("build") || has("run") {
         let language = Language::by_id(LanguageId::Scripts).expect("the table has scripts");
         return Ok(Sources {
-            language,
             files,
-            main: "run".into(),
-            class: None,
-            judged_as: None,
-            called: None,
-            class_is_required: false,
+            ..Sources::single(language, "run")
         });
     }
     let language = folder_language(folder, &files, forced)?;

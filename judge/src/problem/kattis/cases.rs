@@ -228,8 +228,7 @@ pub(super) fn group_setting<T>(
     pick: fn(GroupYaml) -> Option<T>,
 ) -> Result<Option<T>> {
     let group_file = match version {
-        FormatVersion::Legacy => TESTDATA_FILE,
-        FormatVersion::Draft2023 => TESTDATA_FILE,
+        FormatVersion::Legacy | FormatVersion::Draft2023 => TESTDATA_FILE,
         FormatVersion::V2025 => TEST_GROUP_FILE,
     };
     let mut candidates = Vec::new();
