@@ -116,26 +116,13 @@ fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
             continue;
         }
         if c == b'#' && line_start && !rust {
-            // A preprocessor line, with its `\` continuations. A macro whose text could hide
-            // a declaration, a `static` or a word of state is not followed.
+            // A preprocessor line, with its `\` continuations.
             let start = at;
             while at < bytes.len() && !(bytes[at] == b'\n' && bytes[at - 1] != b'\\') {
                 at += 1;
             }
-            let directive = &code[start..at];
-            if directive
-                .trim_start_matches(['#', ' ', '\t'])
-                .starts_with("define")
-            {
-                let body = self::tokens(&directive[1..], true)?;
-                let hides = |token: &Token| match token {
-                    Token::Punct(';' | '{') => true,
-                    Token::Word(word) => C_WORDS.contains(word) || *word == "static",
-                    _ => false,
-                };
-                if body.iter().any(hides) {
-                    return None;
-                }
+            if define_hides_state(&code[start..at])? {
+                return None;
             }
             continue;
         }
@@ -184,6 +171,23 @@ fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
         }
     }
     Some(tokens)
+}
+
+/// Whether a `#define` could hide a declaration, a `static` or a word of state where it is
+/// used; `None` where its text is not followed.
+fn define_hides_state(directive: &str) -> Option<bool> {
+    if !directive
+        .trim_start_matches(['#', ' ', '\t'])
+        .starts_with("define")
+    {
+        return Some(false);
+    }
+    let body = tokens(&directive[1..], true)?;
+    Some(body.iter().any(|token| match token {
+        Token::Punct(';' | '{') => true,
+        Token::Word(word) => C_WORDS.contains(word) || *word == "static",
+        _ => false,
+    }))
 }
 
 fn is_word(c: u8) -> bool {
