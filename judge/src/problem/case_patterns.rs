@@ -1,4 +1,4 @@
-//! The `--case` patterns (and a subtask's): globs over case names.
+//! The `--case` patterns (and a subtask's).
 
 use crate::error::{Error, Result};
 
@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 pub struct CasePatterns(Vec<String>);
 
 impl CasePatterns {
-    /// The patterns given; an empty one is a usage error.
+    /// An empty pattern is a usage error.
     pub fn new(patterns: &[String]) -> Result<CasePatterns> {
         if patterns.iter().any(|pattern| pattern.is_empty()) {
             return Err(Error::usage("--case needs a pattern, like `sample/*`"));
@@ -16,7 +16,6 @@ impl CasePatterns {
         Ok(CasePatterns(patterns.to_vec()))
     }
 
-    /// Whether no pattern was given (every case is selected).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -33,15 +32,14 @@ impl CasePatterns {
             })
     }
 
-    /// The patterns for a message: `` `a` or `b` ``.
+    /// For a message: `` `a` or `b` ``.
     pub fn describe(&self) -> String {
         let quoted: Vec<String> = self.0.iter().map(|p| format!("`{p}`")).collect();
         quoted.join(" or ")
     }
 }
 
-/// Whether `text` matches `pattern` (`*` any run of bytes, `?` one byte). On a mismatch after
-/// a `*`, the star takes one more byte: linear enough for case names.
+/// On a mismatch after a `*`, the star takes one more byte: linear enough for case names.
 fn glob(pattern: &[u8], text: &[u8]) -> bool {
     let (mut p, mut t) = (0, 0);
     let mut star: Option<(usize, usize)> = None;

@@ -1,6 +1,5 @@
 //! A problem's cases: every `NAME.in` with its `NAME.out` or `NAME.ans` below `tests/` (or a
-//! package's `data/`), named by their path without the extension, samples first, then in
-//! natural order. A file without its pair is an error naming it, never a silent skip.
+//! package's `data/`). A file without its pair is an error naming it, never a silent skip.
 
 use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
@@ -11,12 +10,11 @@ use super::natural_order::natural_cmp;
 use super::TestCase;
 use crate::error::{CorpusFault, Error, Result};
 
-/// Every case below the problem's `tests/` (or `data/`) folder: the samples first, then in
-/// natural order.
+/// Samples first, then in natural order.
 pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     let journal = problem_dir.join(JOURNAL_FILE);
     if journal.exists() {
-        // Killed mid-change (kill -9, power cut): a case may be half written until then.
+        // A command was killed mid-change: a case may be half written.
         return Err(Error::corpus(journal, CorpusFault::Unfinished));
     }
     let Some(cases_dir) = CASE_DIRS
@@ -43,8 +41,8 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
         if !entry.file_type().is_file() {
             continue;
         }
-        // The name is the path's bytes between the folder and the extension: walkdir's paths
-        // start with the folder as given, and no path needs parsing for each of the files.
+        // The bytes between the folder and the extension: walkdir's paths start with the
+        // folder as given, so no path needs parsing.
         let bytes = path.as_os_str().as_bytes();
         let start = if bytes.starts_with(prefix.as_bytes()) {
             prefix.len()
@@ -80,8 +78,8 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     if cases.is_empty() {
         return Err(Error::corpus(&cases_dir, CorpusFault::NoCases));
     }
-    // Samples first, then natural order; whether a case is a sample is found once a case, not
-    // at every comparison (a corpus of thousands of cases is sorted at every run).
+    // Whether a case is a sample is found once per case, not at every comparison: thousands
+    // of cases are sorted at every run.
     let mut keyed: Vec<(bool, TestCase)> = cases
         .into_iter()
         .map(|case| (!is_sample(&case.name), case))
@@ -94,7 +92,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     Ok(keyed.into_iter().map(|(_, case)| case).collect())
 }
 
-/// The official examples: judged and shown first, as they are the cases a person reads.
+/// Samples are judged and shown first: they are the cases a person reads.
 fn is_sample(name: &str) -> bool {
     let group = name.split('/').next().unwrap_or_default();
     SAMPLE_GROUPS.contains(&group)

@@ -1,6 +1,5 @@
 //! A problem's checker as its metadata declares it (`problem.toml`'s `checker` or
-//! `interactor`, a package's output validator): the program, how it is called and how it
-//! meets the submission. Running it is `judging::checker`'s job.
+//! `interactor`, a package's output validator); `judging::checker` runs it.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,21 +29,18 @@ pub enum Protocol {
     Kattis,
 }
 
-/// A problem's checker, as its metadata names it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckerSpec {
-    /// The checker's source file or folder, inside the problem folder.
+    /// Inside the problem folder.
     pub source: PathBuf,
-    /// How it is called and how it answers.
     pub protocol: Protocol,
     /// Extra arguments (Kattis' `validator_flags`).
     pub flags: Vec<String>,
-    /// The validator of a scoring package: its `score.txt` (or `score_multiplier.txt`) is
-    /// read, and held to the format's rules; elsewhere such files are not the judge's business.
+    /// A scoring package's validator: its `score.txt` (or `score_multiplier.txt`) is read and
+    /// held to the format's rules; elsewhere such files are not the judge's business.
     pub reads_scores: bool,
-    /// Its own limits (a package's `validation_time` and `validation_memory`).
+    /// A package's `validation_time` and `validation_memory`.
     pub limits: Limits,
-    /// Whether it reads the output after the run or talks with the submission.
     pub mode: Mode,
     /// A testlib checker called `input output answer report -appes`, its result read from the
     /// XML it writes to `report`, as Polygon and Codeforces read it (exit codes alone cannot
@@ -55,15 +51,15 @@ pub struct CheckerSpec {
 /// How a checker meets the submission (see `judging::interactive`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mode {
-    /// It talks with the running submission (an interactor) instead of reading its output.
+    /// An interactor, talking with the running submission.
     pub interactive: bool,
-    /// How many times the submission may be run, each pass on the `nextpass.in` the checker
-    /// left (a multi-pass problem's `validation_passes`); 1 for other problems.
+    /// How many times the submission may run, each pass on the `nextpass.in` the checker
+    /// left (a multi-pass problem's `validation_passes`); else 1.
     pub passes: u32,
 }
 
 impl Mode {
-    /// The common case: the checker reads the output of one run.
+    /// The checker reads the output of one run.
     pub const AFTER_RUN: Mode = Mode {
         interactive: false,
         passes: 1,

@@ -1,7 +1,7 @@
 //! Paths read from a problem's own files (`provenance.toml`, `generators.toml`,
 //! `problem.toml`, a corpus journal) are confined to the problem folder: relative, without
-//! `..`, and not reached through a symlinked folder that leads out. A hand-edited or hostile
-//! file must never make the judge read, write or remove anything elsewhere.
+//! `..`, not through a symlinked folder that leads out. A hostile file must never make the
+//! judge read, write or remove anything elsewhere.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -9,38 +9,29 @@ use std::path::{Component, Path, PathBuf};
 /// and key.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PathFault {
-    /// An empty path.
     #[error("is empty: expected a path relative to the problem folder")]
     Empty,
-    /// A path with a NUL byte, which no file name has.
     #[error("`{0}` holds a NUL byte")]
     Nul(String),
-    /// A path that climbs out with `..`.
     #[error("`{0}` has `..`: paths must stay inside the problem folder")]
     ParentDir(String),
-    /// An absolute path.
     #[error("`{0}` is absolute: expected a path relative to the problem folder")]
     Absolute(String),
-    /// A path through a symlinked folder that leads out of the problem folder.
     #[error("`{path}` goes through `{through}`, a symlink leading out of the problem folder")]
     LeadsOut {
-        /// The path as written.
         path: String,
-        /// The symlinked folder, relative to the problem folder.
+        /// Relative to the problem folder.
         through: String,
     },
-    /// A case name with an empty, `.` or `..` part.
     #[error("`{0}`: a case name is a relative path below tests/ without empty, `.` or `..` parts")]
     NotACaseName(String),
 }
 
-/// `dir` joined with `relative` when `relative` stays inside `dir`; otherwise why not (the
-/// caller adds the file, line and key).
+/// `dir` joined with `relative` when that stays inside `dir`.
 pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, PathFault> {
     let path = self::relative(relative)?;
-    // Every folder on the way must be the problem's own: a symlinked folder may point
-    // anywhere. The file itself may be a symlink: it is read through, but replaced or
-    // removed as a link, never followed for a write.
+    // Every folder on the way must be the problem's own. The file itself may be a symlink:
+    // read through, but replaced or removed as a link, never followed for a write.
     let mut folder = dir.to_path_buf();
     let components: Vec<Component> = path.components().collect();
     let mut root: Option<PathBuf> = None;
@@ -71,8 +62,8 @@ pub fn inside(dir: &Path, relative: &str) -> Result<PathBuf, PathFault> {
     Ok(dir.join(path))
 }
 
-/// `relative` as a path when it is one: not empty, not absolute, without `..`. This alone
-/// looks at no file; `inside` adds the check of symlinked folders.
+/// `relative` when not empty, not absolute, without `..`; looks at no file (`inside` also
+/// checks symlinked folders).
 pub fn relative(relative: &str) -> Result<&Path, PathFault> {
     let path = Path::new(relative);
     if relative.is_empty() {

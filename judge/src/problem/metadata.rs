@@ -1,6 +1,5 @@
-//! `problem.toml`: a problem's metadata as written (every key may be left out; the judge
-//! profile gives the defaults), validated into a `Problem` with errors that name file, line
-//! and key.
+//! `problem.toml` (every key optional; the judge profile gives the defaults), validated into
+//! a `Problem` with errors that name file, line and key.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,13 +18,12 @@ use crate::error::{Error, Result};
 use crate::toolchain::signature::Signature;
 use crate::toolchain::Limits;
 
-/// `problem.toml` as written; every key may be left out.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Metadata {
     name: Option<String>,
     source: Option<String>,
-    /// The judge's submit page for this problem, where its profile cannot make one.
+    /// The submit page, where the profile cannot make one.
     submit: Option<String>,
     profile: Option<Profile>,
     time_limit_ms: Option<Spanned<u64>>,
@@ -35,34 +33,28 @@ struct Metadata {
     compare: Option<CompareName>,
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
-    /// Relative to the problem folder, and inside it.
+    // Paths are relative to the problem folder, and inside it.
     solution: Option<Spanned<String>>,
-    /// A checker program, relative to the problem folder, and inside it.
     checker: Option<Spanned<String>>,
     checker_protocol: Option<Protocol>,
-    /// An interactor in the testlib protocol, relative to the problem folder, and inside it:
-    /// it talks with the running solution instead of a checker reading its output.
+    /// Testlib protocol.
     interactor: Option<Spanned<String>>,
-    /// The function the judge calls: `solution(board: string[]) -> int`.
+    /// `solution(board: string[]) -> int`.
     function: Option<Spanned<String>>,
-    /// Baekjoon-style subtasks: points won when all of a subtask's cases are accepted.
     #[serde(default)]
     subtasks: Vec<Spanned<SubtaskToml>>,
-    /// Arguments for `validator.<ext>`: a list for every case, or a table from group to
-    /// list (`"*"` for the groups it does not name).
+    /// A list for every case, or a table from group to list (`"*"` for the others).
     validator_args: Option<ValidatorArgsToml>,
-    /// The file the program reads its input from (`input.txt`), as some judges give it.
+    /// `input.txt`, as some judges give it.
     input_file: Option<Spanned<String>>,
-    /// The file the program writes its answer to (`output.txt`); its standard output is
-    /// then not judged.
+    /// `output.txt`; standard output is then not judged.
     output_file: Option<Spanned<String>>,
-    /// How the HTML report draws the inputs' boards, where it cannot find them alone.
     picture: Option<Spanned<PictureToml>>,
-    /// The class the judge runs a Java solution as, where it is not the profile's.
+    /// Where it is not the profile's.
     java_class: Option<Spanned<String>>,
 }
 
-/// `[picture]`, as the HTML report reads it: `rows` and `cols` together or neither.
+/// `rows` and `cols` together or neither.
 fn picture(metadata: &Metadata, file: &Located) -> Result<Picture> {
     let Some(spanned) = &metadata.picture else {
         return Ok(Picture::default());
@@ -86,7 +78,7 @@ fn picture(metadata: &Metadata, file: &Located) -> Result<Picture> {
 }
 
 /// `[picture]`: boards written flat, `rows * cols` cells on one line; the answer's line that
-/// names a cell (`row col`, 1-based), to mark it on the board.
+/// names a cell (`row col`, from 1), to mark it on the board.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PictureToml {
@@ -102,13 +94,12 @@ enum ValidatorArgsToml {
     ByGroup(std::collections::BTreeMap<String, Vec<String>>),
 }
 
-/// One `[[subtasks]]` table.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SubtaskToml {
     name: Option<String>,
     points: Spanned<f64>,
-    /// Globs over case names, as `--case` takes them (`small/*`).
+    /// As `--case` takes them (`small/*`).
     cases: Vec<Spanned<String>>,
 }
 
@@ -125,8 +116,8 @@ enum CompareName {
 const DEFAULT_FLOAT_TOLERANCE: f64 = 1e-6;
 
 impl Problem {
-    /// Reads `dir/problem.toml` (a missing file means all defaults); `cases` is left empty
-    /// for `Repository::load_problem` to fill. `default_solution` is used when the file names none.
+    /// A missing `problem.toml` means all defaults; `cases` is left for
+    /// `Repository::load_problem` to fill.
     pub fn load(dir: &Path, default_solution: PathBuf) -> Result<Problem> {
         let id = dir
             .file_name()
@@ -142,7 +133,6 @@ impl Problem {
         Problem::parse(id, dir, &text, default_solution)
     }
 
-    /// A problem from the text of its `problem.toml` (`cases` left empty).
     pub fn parse(id: String, dir: &Path, text: &str, default_solution: PathBuf) -> Result<Problem> {
         let path = dir.join(METADATA_FILE);
         let metadata = parse_toml::<Metadata>(&path, text)?;
@@ -200,7 +190,7 @@ impl Problem {
     }
 }
 
-/// A file name of the run's folder: a plain name, no folder.
+/// A plain name in the run's folder.
 fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Result<Option<String>> {
     let Some(name) = value else {
         return Ok(None);
@@ -216,7 +206,6 @@ fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Resu
     }
 }
 
-/// A Java class name, as a judge runs it: no package, no file extension.
 fn java_class(value: &Option<Spanned<String>>, file: &Located) -> Result<Option<String>> {
     let Some(name) = value else {
         return Ok(None);
@@ -232,7 +221,7 @@ fn java_class(value: &Option<Spanned<String>>, file: &Located) -> Result<Option<
     }
 }
 
-/// The limits the keys give, each in its documented range, the profile's where none is given.
+/// Each in its documented range; the profile's where not given.
 fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limits> {
     let defaults = profile.limits();
     let mib = |value: &Option<Spanned<u64>>, key: &str, default: u64| match value {
@@ -268,7 +257,7 @@ fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limit
     })
 }
 
-/// The checker after an interactor (testlib's checker of `tout`), when both are named.
+/// The checker of an interactor's `tout` (testlib's), when both are named.
 fn tout_checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
     match (&metadata.checker, &metadata.interactor) {
         (Some(source), Some(_)) => Ok(Some(CheckerSpec {
@@ -284,7 +273,6 @@ fn tout_checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Optio
     }
 }
 
-/// The checker or interactor the keys name, inside the problem folder.
 fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
     Ok(
         match (
@@ -335,7 +323,7 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
     )
 }
 
-/// The `[[subtasks]]`, each with points (0 or more) and at least one case pattern.
+/// Each needs points (0 or more) and at least one case pattern.
 fn subtasks(metadata: &Metadata, file: &Located) -> Result<Vec<SubtaskSpec>> {
     let mut subtasks = Vec::new();
     for (index, subtask) in metadata.subtasks.iter().enumerate() {

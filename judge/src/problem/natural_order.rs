@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-/// Orders strings as people do: digit runs by their value, so `2` comes before `10`.
+/// Digit runs compare by their value.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
     loop {

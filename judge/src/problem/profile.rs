@@ -1,7 +1,6 @@
-//! Judge profiles: which online judge's defaults a problem follows when it does not say
-//! otherwise (limits, stack size, comparison). `problem.toml` picks one and may override any
-//! key. Everything about a judge is its value in `toolchain::online_judges`; this is the
-//! name `problem.toml` and `--profile` give it.
+//! Judge profiles: the online judge whose defaults (limits, stack, comparison) a problem
+//! follows unless `problem.toml` overrides them. The judges themselves are in
+//! `toolchain::online_judges`.
 
 use crate::compare::CompareMode;
 use crate::toolchain::language::LanguageId;
@@ -9,43 +8,35 @@ pub use crate::toolchain::online_judges::Profile;
 use crate::toolchain::online_judges::{Allowance, SubmitPage};
 use crate::toolchain::Limits;
 
-/// The ranges a problem's files may give the limits in (docs/problems.md, "A problem folder"): wide
-/// enough for any real judge, narrow enough that no product or sum the judge makes of them
-/// (bytes, allowances, the wall-clock backstop, `-Xmx`) can overflow.
+/// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
+/// folder"): wide enough for any real judge, narrow enough that nothing the judge computes
+/// from them (bytes, allowances, the wall-clock backstop, `-Xmx`) can overflow.
 pub const TIME_LIMIT_MS: std::ops::RangeInclusive<u64> = 1..=3_600_000;
-/// Memory, stack and output limits, in MiB: up to 1 TiB.
+/// Memory, stack and output limits, in MiB.
 pub const SIZE_LIMIT_MIB: std::ops::RangeInclusive<u64> = 1..=1 << 20;
 
 impl Profile {
-    /// Default limits. Per-problem figures on the judges' pages override these in problem.toml;
-    /// `toolchain::online_judges` says where each default comes from.
     pub fn limits(self) -> Limits {
         self.online_judge().limits()
     }
 
-    /// The main thread's stack for a given memory limit.
     pub fn stack_bytes(self, memory_bytes: u64) -> u64 {
         self.online_judge().stack_bytes(memory_bytes)
     }
 
-    /// The largest source the judge takes.
     pub fn code_limit_bytes(self) -> u64 {
         self.online_judge().code_limit_bytes
     }
 
-    /// The compare mode the judge uses when a problem names none.
+    /// When a problem names none.
     pub fn compare(self) -> CompareMode {
         self.online_judge().compare
     }
 
-    /// What the judge adds for a language (Baekjoon grants the JVM and CPython more); the
-    /// other languages get the problem's own limits.
     pub fn allowance(self, language: LanguageId) -> Allowance {
         self.online_judge().allowance(language)
     }
 
-    /// The judge's page to submit problem `id` on: made from the problem's number (in its
-    /// `source` address, else at the end of its id) where the judge's addresses allow.
     pub fn submit_page(self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
         self.online_judge().submit_page(id, source)
     }

@@ -1,11 +1,9 @@
-//! Where each expected output came from: `problems/<id>/provenance.toml` records, for every
-//! case the judge wrote, the generator invocation and the reference (path and content hash)
-//! that produced it, and the hashes of the files written.
+//! `provenance.toml`: for every case the judge wrote, the generator invocation and reference
+//! (with content hashes) that produced it, and the hashes of the files written.
 //!
-//! The hashes also tell a file the judge wrote from one a user wrote or edited since: only
-//! the former may ever be rewritten or removed. A case name is a path below `tests/`: one
-//! that would lead out of the problem folder is refused with its line, before anything is
-//! touched.
+//! The hashes tell a file the judge wrote from one a user wrote or edited since: only the
+//! former may ever be rewritten or removed. A case name leading out of the problem folder is
+//! refused with its line, before anything is touched.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,14 +18,13 @@ use crate::problem::toml_file::{line_at, parse_toml};
 const HEADER: &str = "# ProvenanceToml by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
                       # case's files came from. Do not edit; `judge list --provenance` shows it.\n\n";
 
-/// The provenance of every case the judge wrote, by case name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Provenance {
-    /// Each written case (its name below `tests/`) with where it came from.
+    /// By case name below `tests/`.
     pub cases: BTreeMap<String, Origin>,
 }
 
-/// The file as read, with where each case name is, to name its line in an error.
+/// The file as read, with each case name's place for errors.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProvenanceToml {
@@ -35,31 +32,26 @@ struct ProvenanceToml {
     cases: BTreeMap<toml::Spanned<String>, Origin>,
 }
 
-/// Where one case's files came from.
+/// Where one case's files came from; hashes are of contents as run or written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Origin {
-    /// The generator and its arguments, for a generated input; none for a given input.
+    /// `None` for a given input.
     pub generator: Option<String>,
-    /// The generator's content hash when it was run.
     pub generator_hash: Option<String>,
-    /// The generator's arguments.
     pub args: Option<String>,
-    /// For an input cut down from a generated one (`judge stress`): how it was made.
+    /// How an input cut down from a generated one (`judge stress`) was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derived_from: Option<String>,
-    /// The content hash of the input as written.
     pub input_hash: String,
-    /// The reference that produced the expected output.
+    /// Produced the expected output.
     pub reference: String,
-    /// The reference's content hash when it was run.
     pub reference_hash: String,
-    /// The content hash of the expected output as written.
     pub output_hash: String,
 }
 
 impl Origin {
-    /// Whether the case came from the generator (not written by hand, nor added).
+    /// Not written by hand, nor added.
     pub fn is_generated(&self) -> bool {
         self.generator.is_some()
     }
@@ -84,8 +76,7 @@ impl Origin {
 }
 
 impl Provenance {
-    /// Reads `problem_dir/provenance.toml` (none: nothing recorded). Every case name must
-    /// be a path that stays inside the problem folder.
+    /// A missing file means nothing recorded.
     pub fn load(problem_dir: &Path) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
         match std::fs::read_to_string(&path) {
@@ -95,7 +86,6 @@ impl Provenance {
         }
     }
 
-    /// The provenance from the text of `problem_dir/provenance.toml`.
     pub fn parse(problem_dir: &Path, text: &str) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
         let written: ProvenanceToml = parse_toml(&path, text)?;
@@ -110,7 +100,6 @@ impl Provenance {
         Ok(Provenance { cases })
     }
 
-    /// The file's text, as `save` would write it.
     pub fn to_text(&self) -> String {
         // Strings and maps of strings always serialise.
         let body = toml::to_string(self).unwrap_or_default();
@@ -118,9 +107,8 @@ impl Provenance {
     }
 }
 
-/// The file `tests/NAME.EXTENSION` of a case, when `name` keeps it inside the problem folder.
-/// The name itself must be relative (`tests/` + `/etc/x` would hide an absolute one) and
-/// plain: `a/b`, without empty, `.` or `..` parts.
+/// `tests/NAME.EXTENSION`, when `name` is relative (`tests/` + `/etc/x` would hide an
+/// absolute one), has no empty, `.` or `..` part, and stays inside the problem folder.
 pub fn case_file(
     problem_dir: &Path,
     name: &str,
@@ -136,7 +124,6 @@ pub fn case_file(
     crate::problem::confine::inside(problem_dir, &format!("{TESTS_DIR}/{name}.{extension}"))
 }
 
-/// The content hash recorded for files and programs.
 pub fn content_hash(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex()[..32].to_owned()
 }

@@ -1,7 +1,7 @@
-//! `generators.toml`: the recipe of a problem's generated cases (each entry a generator
-//! invocation, over a range of seeds) and of its stress runs. Validated where it is read:
-//! every case lands inside the problem's `tests/` folder, and every number is within its
-//! documented range (docs/problems.md, "Growing the corpus safely").
+//! `generators.toml`: how a problem's cases are generated (each entry a generator
+//! invocation over a range of seeds) and how it is stressed. Validated when read: every case
+//! lands inside `tests/`, and every number is within its documented range (docs/problems.md,
+//! "Growing the corpus safely").
 
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -14,19 +14,16 @@ use crate::error::{Error, Result};
 use crate::problem::provenance::case_file;
 use crate::problem::toml_file::{parse_toml, Located};
 
-/// The most seeds one `[[generate]]` entry may have (`last - first + 1`): each is a case of
-/// two files, and far more would be a typo, not a corpus.
+/// Per `[[generate]]` entry: more would be a typo, not a corpus.
 pub const MAX_SEEDS_PER_ENTRY: u64 = 10_000;
 /// `[stress] size`: the generator's size argument, which minimising counts down from.
 pub const STRESS_SIZE: RangeInclusive<u64> = 1..=1_000_000;
 /// `[stress] lines_per_case`.
 pub const LINES_PER_CASE: RangeInclusive<u64> = 1..=10_000;
 
-/// The parsed recipe.
 #[derive(Debug, Clone, Default)]
 pub struct Recipe {
     generate: Vec<RecipeEntry>,
-    /// How `judge stress` drives the generator.
     pub stress: Option<StressRecipe>,
 }
 
@@ -65,19 +62,18 @@ struct RecipeEntry {
     group: String,
     name: String,
     args: String,
-    /// Inclusive range, of at most `MAX_SEEDS_PER_ENTRY`; without it the entry is one case.
+    /// Inclusive; without it the entry is one case.
     seeds: Option<[u64; 2]>,
 }
 
-/// `[stress]`: generator arguments with `{seed}` and `{size}`, the size to stress with, and
-/// how an input holds several cases (so that a counterexample can be cut down to one).
+/// `[stress]`: how `judge stress` drives the generator.
 #[derive(Debug, Clone)]
 pub struct StressRecipe {
-    /// The generator's arguments, with `{seed}` and `{size}` filled in per run.
+    /// With `{seed}` and `{size}` filled in per run.
     pub args: String,
-    /// The `{size}` every run is generated at; a counterexample is shrunk below it.
+    /// The `{size}` of every run; a counterexample is shrunk below it.
     pub size: u64,
-    /// How one input holds its cases, so that a failing one can be cut out.
+    /// So that a failing case can be cut out of an input.
     pub layout: Layout,
     /// For `layout = "terminated"`: the line that ends the input (`end`).
     pub terminator: Option<String>,
@@ -100,17 +96,16 @@ pub enum Layout {
     Counted,
 }
 
-/// One generated case: where it goes and the generator's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlannedCase {
     /// Below `tests/`, without extension: `exhaustive/part-1`.
     pub name: String,
-    /// The generator's arguments.
+    /// The generator's.
     pub args: String,
 }
 
 impl Recipe {
-    /// Reads `dir/generators.toml`; `None` when the problem has none.
+    /// `None` when the problem has no recipe.
     pub fn load(dir: &Path) -> Result<Option<Recipe>> {
         let path = dir.join(RECIPE_FILE);
         let text = match std::fs::read_to_string(&path) {
@@ -121,7 +116,6 @@ impl Recipe {
         Recipe::parse(dir, &text).map(Some)
     }
 
-    /// The recipe from the text of `dir/generators.toml`, validated.
     pub fn parse(dir: &Path, text: &str) -> Result<Recipe> {
         let path = dir.join(RECIPE_FILE);
         let written: RecipeToml = parse_toml(&path, text)?;
@@ -149,7 +143,7 @@ impl Recipe {
         Ok(recipe)
     }
 
-    /// Every case the recipe makes, in recipe order.
+    /// In recipe order.
     pub fn cases(&self) -> Vec<PlannedCase> {
         let mut cases = Vec::new();
         for entry in &self.generate {
@@ -237,7 +231,7 @@ fn validate_entry(entry: EntryToml, dir: &Path, file: &Located) -> Result<Recipe
         }
         None => None,
     };
-    // A seed is digits only, so one stand-in value checks every case name of the entry.
+    // A seed is digits only: one stand-in checks every case name of the entry.
     let group = entry.group.get_ref();
     let name = entry.name.get_ref().replace("{seed}", "0");
     for (key, value, relative) in [
@@ -256,8 +250,7 @@ fn validate_entry(entry: EntryToml, dir: &Path, file: &Located) -> Result<Recipe
     })
 }
 
-/// Splits an argument string as a shell would for plain words (no quoting is needed by
-/// generators' `KEY=VALUE` arguments).
+/// As a shell splits plain words: generators' `KEY=VALUE` arguments need no quoting.
 pub fn split_args(args: &str) -> Vec<String> {
     args.split_whitespace().map(str::to_owned).collect()
 }

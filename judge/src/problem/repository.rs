@@ -1,6 +1,5 @@
-//! The repository the judge works in: its root (found from any folder below it), its build
-//! cache, its problem folders and solutions, and a problem named on the command line (by id
-//! or by path, with a suggestion for a misspelt id).
+//! The repository the judge works in: its root, build cache, problem folders and solutions,
+//! and a problem named on the command line (by id or path, with a suggestion for a typo).
 
 use std::cmp::Ordering;
 use std::path::{Component, Path, PathBuf};
@@ -13,18 +12,17 @@ use super::natural_order::natural_cmp;
 use super::{kattis, polygon, Problem};
 use crate::error::{CorpusFault, Error, Result};
 
-/// The repository the judge works in.
 #[derive(Debug, Clone)]
 pub struct Repository {
     /// The folder that holds `problems/` (or, standalone, the package).
     pub root: PathBuf,
-    /// No `problems/` folder was found: the judge works on packages named by path (a Kattis
-    /// package anywhere on disk), and keeps its builds in the user's cache folder.
+    /// No `problems/` folder was found: the judge works on packages named by path and keeps
+    /// its builds in the user's cache folder.
     pub standalone: bool,
 }
 
 impl Repository {
-    /// The nearest folder at or above `start` that holds a `problems/` folder.
+    /// The nearest folder at or above `start` that holds `problems/`.
     pub fn find(start: &Path) -> Result<Repository> {
         // Canonical, so that folders named by other paths (`..`, symlinks) are found inside.
         let start = std::fs::canonicalize(start).map_err(|error| Error::io(start, error))?;
@@ -38,8 +36,7 @@ impl Repository {
             .ok_or(Error::NoRoot { start })
     }
 
-    /// The repository above `start`, or, when there is none, `start` itself standing alone,
-    /// for the commands that judge a package named by its path.
+    /// The repository above `start`, else `start` standing alone (a package named by path).
     pub fn find_or_standalone(start: &Path) -> Repository {
         Repository::find(start).unwrap_or_else(|_| Repository {
             root: start.to_path_buf(),
@@ -47,9 +44,8 @@ impl Repository {
         })
     }
 
-    /// Where built programs are kept: `$JUDGE_CACHE_DIR`, else the repository's
-    /// `target/judge/`, else (standalone) `$XDG_CACHE_HOME/judge` or `~/.cache/judge`, so that
-    /// judging a package never writes into it.
+    /// `$JUDGE_CACHE_DIR`, else the repository's `target/judge/`, else (standalone, so that
+    /// judging a package never writes into it) `$XDG_CACHE_HOME/judge` or `~/.cache/judge`.
     pub fn cache_dir(&self) -> PathBuf {
         let dir = std::env::var_os("JUDGE_CACHE_DIR")
             .map(PathBuf::from)
@@ -64,18 +60,17 @@ impl Repository {
         std::path::absolute(&dir).unwrap_or(dir)
     }
 
-    /// `path` as shown to the user: relative to the root when inside it.
+    /// Relative to the root when inside it, for the user.
     pub fn relative<'a>(&self, path: &'a Path) -> &'a Path {
         path.strip_prefix(&self.root).unwrap_or(path)
     }
 
-    /// The repository's `problems/` folder.
     pub fn problems_dir(&self) -> PathBuf {
         self.root.join(PROBLEMS_DIR)
     }
 
-    /// Where a problem's solution is when its `problem.toml` does not say: `solutions/<id>.*`
-    /// in any language of the table (Rust first), else the Rust path, for the message.
+    /// When `problem.toml` does not say: `solutions/<id>.*` in the table's first language
+    /// that has one (Rust first), else the Rust path, for the message.
     pub fn default_solution(&self, id: &str) -> PathBuf {
         self.solution_files(id)
             .into_iter()
@@ -83,8 +78,7 @@ impl Repository {
             .unwrap_or_else(|| self.root.join(SOLUTIONS_DIR).join(format!("{id}.rs")))
     }
 
-    /// Every `solutions/<id>.<ext>` that exists, one per language, in the table's order: a
-    /// problem may keep a file per judge it is submitted to.
+    /// Every `solutions/<id>.<ext>` that exists, in the table's order (a file per judge).
     pub fn solution_files(&self, id: &str) -> Vec<PathBuf> {
         let dir = self.root.join(SOLUTIONS_DIR);
         crate::toolchain::language::LANGUAGES
@@ -95,11 +89,11 @@ impl Repository {
             .collect()
     }
 
-    /// Every problem folder under `problems/`, in natural order. A folder whose name is not
-    /// UTF-8 is an error of its own, so that it does not hide the others.
+    /// In natural order. A folder whose name is not UTF-8 is an error of its own, so that it
+    /// does not hide the others.
     pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
         if self.standalone {
-            // Outside a repository the one problem is the package the judge was started in.
+            // The one problem is the package the judge was started in.
             if kattis::is_package(&self.root) || polygon::is_package(&self.root) {
                 return Ok(vec![Ok(self.root.clone())]);
             }
@@ -135,8 +129,8 @@ impl Repository {
         Ok(found)
     }
 
-    /// The folder of a problem named on the command line: an id under `problems/`, or a path
-    /// to a problem folder (relative to `current`, like `.` or `../boj_7682`).
+    /// A problem named on the command line: an id under `problems/`, or a path relative to
+    /// `current` (`.`, `../boj_7682`).
     pub fn resolve(&self, argument: &Path, current: &Path) -> Result<PathBuf> {
         let mut components = argument.components();
         if let (Some(Component::Normal(id)), None) = (components.next(), components.next()) {
@@ -173,11 +167,10 @@ impl Repository {
         })
     }
 
-    /// Loads a problem folder: metadata and cases.
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
         let mut problem = self.load_metadata(dir)?;
         if polygon::is_package(dir) {
-            // Its description names every case: they were read with it.
+            // Its cases were read with its description.
             return Ok(problem);
         }
         problem.cases = match &problem.package {
@@ -191,9 +184,8 @@ impl Repository {
         Ok(problem)
     }
 
-    /// Loads a problem's metadata only, for commands that work on a problem with no cases yet.
-    /// A Kattis package is read from its `problem.yaml`; a Polygon package from its
-    /// `problem.xml`, with its cases.
+    /// Metadata only, for commands on a problem with no cases yet (a Polygon package's come
+    /// with it).
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
         let id = Repository::id_of(dir);
         if kattis::is_package(dir) {
@@ -206,8 +198,7 @@ impl Repository {
         Problem::load(dir, solution)
     }
 
-    /// A problem's id: its folder's name. `judge verify .` names the package by its folder,
-    /// as any other path would.
+    /// The folder's name, also for `judge verify .`.
     pub fn id_of(dir: &Path) -> String {
         let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         let name = absolute.file_name().and_then(|name| name.to_str());
@@ -215,8 +206,8 @@ impl Repository {
     }
 }
 
-/// `$XDG_CACHE_HOME` when set to an absolute path (as the XDG specification asks), else
-/// `~/.cache`, else the system's temporary folder.
+/// `$XDG_CACHE_HOME` when absolute (as the XDG specification asks), else `~/.cache`, else the
+/// temporary folder.
 fn user_cache_dir() -> PathBuf {
     let xdg = std::env::var_os("XDG_CACHE_HOME").map(PathBuf::from);
     if let Some(dir) = xdg.filter(|dir| dir.is_absolute()) {
@@ -228,7 +219,7 @@ fn user_cache_dir() -> PathBuf {
     }
 }
 
-/// The known name closest to `name`, if it is close enough to be a typo.
+/// The known name closest to `name`, if close enough to be a typo.
 fn closest(name: &str, known: &[String]) -> Option<String> {
     known
         .iter()
@@ -238,7 +229,6 @@ fn closest(name: &str, known: &[String]) -> Option<String> {
         .map(|(_, candidate)| candidate.clone())
 }
 
-/// A folder the judge can read as a problem: ours, a Kattis package or a Polygon package.
 fn is_problem_dir(dir: &Path) -> bool {
     dir.join(METADATA_FILE).is_file()
         || dir.join(PACKAGE_FILE).is_file()

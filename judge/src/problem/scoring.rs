@@ -1,15 +1,14 @@
-//! How a problem is scored when it gives points instead of one verdict: Baekjoon-style
-//! subtasks (`[[subtasks]]` of `problem.toml`, matched to the cases here) or a Kattis scoring
-//! package's plan (`kattis::scoring`). Whatever the format, a group's score is made from its
-//! items' by one `Aggregation`: the arithmetic lives here, once. Scoring a submission's judged
-//! cases is `judging::scorecard`'s job.
+//! How a problem that gives points is scored: Baekjoon-style subtasks (`[[subtasks]]` of
+//! `problem.toml`) or a Kattis scoring package's plan (`kattis::scoring`). In every format a
+//! group's score comes from its items' by one `Aggregation`; `judging::scorecard` scores a
+//! submission.
 
 use super::case_patterns::CasePatterns;
 use super::layout::METADATA_FILE;
 use super::{Problem, TestCase};
 use crate::error::{Error, Result};
 
-/// How a group's score follows from the scores of its items (cases or groups).
+/// How a group's score follows from its items' (cases or groups).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Aggregation {
     /// The group's maximum when every item is accepted, else 0 (Baekjoon's subtasks, the
@@ -39,7 +38,7 @@ impl Aggregation {
             }
             Aggregation::PassFail => 0.0,
             Aggregation::Sum => scores.sum(),
-            // An empty group has nothing to take the least or most of: it scores nothing.
+            // An empty group scores nothing.
             Aggregation::Min => scores.reduce(f64::min).unwrap_or(0.0),
             Aggregation::Max => scores.reduce(f64::max).unwrap_or(0.0),
             Aggregation::Average if items.is_empty() => 0.0,
@@ -48,10 +47,8 @@ impl Aggregation {
     }
 }
 
-/// How a problem is scored (a submission's score is `judging::scorecard`'s).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scoring {
-    /// Our problem's `[[subtasks]]`.
     Subtasks(Vec<Subtask>),
     /// A Kattis package of type `scoring`.
     Package(super::kattis::scoring::Plan),
@@ -62,18 +59,18 @@ pub enum Scoring {
 pub struct Subtask {
     pub name: String,
     pub points: f64,
-    /// The names of its cases, the problem's cases its patterns matched when it was loaded.
+    /// Case names its patterns matched at load.
     pub cases: Vec<String>,
-    /// The subtasks every case of which must be accepted for this one to score (a Polygon
-    /// group's dependencies); none for Baekjoon's.
+    /// Subtasks that must be wholly accepted for this one to score (a Polygon group's
+    /// dependencies).
     pub dependencies: Vec<String>,
-    /// A Polygon test scored by itself: what one point a testlib checker gives (exit 7) is
-    /// worth here (1, or the test's points / 100 as `treat-points-from-checker-as-percent`
-    /// has it); `None` where the checker's points are not the score.
+    /// A Polygon test scored by itself: what one point of a testlib checker (exit 7) is worth
+    /// (1, or the test's points / 100 with `treat-points-from-checker-as-percent`); `None`
+    /// where the checker's points are not the score.
     pub checker_points: Option<f64>,
 }
 
-/// A subtask as `problem.toml` gives it, before its patterns are matched to the cases.
+/// A subtask as `problem.toml` gives it, before its patterns are matched.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubtaskSpec {
     pub name: String,
@@ -83,8 +80,8 @@ pub struct SubtaskSpec {
 }
 
 impl Problem {
-    /// Matches each subtask's patterns to the problem's cases, as `--case` matches them;
-    /// a pattern that matches no case is an error naming its line.
+    /// Matches each subtask's patterns to the cases as `--case` does; a pattern that matches
+    /// none is an error naming its line.
     pub fn resolve_subtasks(&self) -> Result<Option<Scoring>> {
         if self.subtasks.is_empty() {
             return Ok(None);

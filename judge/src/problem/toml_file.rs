@@ -1,5 +1,4 @@
-//! Reading a TOML file of the user's: errors name the file and the line, and a value out of
-//! its range or a path outside the problem folder names its key.
+//! Reading a user's TOML file: errors name the file and line, and a bad value its key.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +6,6 @@ use toml::Spanned;
 
 use crate::error::{Error, Result};
 
-/// Parses a TOML file into `T`; an error names the file and the line.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|error| {
         let line = error.span().map(|span| line_at(text, span.start));
@@ -15,7 +13,7 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Re
     })
 }
 
-/// The 1-based line of byte `offset` in `text`.
+/// The line (from 1) of byte `offset`.
 pub fn line_at(text: &str, offset: usize) -> usize {
     let offset = offset.min(text.len());
     text.as_bytes()[..offset]
@@ -25,20 +23,18 @@ pub fn line_at(text: &str, offset: usize) -> usize {
         + 1
 }
 
-/// A TOML file being validated: where a value is, for errors that name file, line and key.
+/// A TOML file being validated, for errors that name file, line and key.
 pub struct Located<'a> {
     pub path: &'a Path,
     pub text: &'a str,
 }
 
 impl Located<'_> {
-    /// An error at `span` of this file about `key`.
     pub fn error(&self, span: std::ops::Range<usize>, key: &str, message: &str) -> Error {
         let line = line_at(self.text, span.start);
         Error::parse(self.path, Some(line), format!("`{key}` {message}"))
     }
 
-    /// The value when `range` holds it; otherwise an error naming the range.
     pub fn in_range(
         &self,
         value: &Spanned<u64>,
@@ -60,7 +56,7 @@ impl Located<'_> {
         ))
     }
 
-    /// `dir/relative` when the path stays inside the problem folder `dir`.
+    /// `dir/relative` when it stays inside the problem folder `dir`.
     pub fn inside(&self, dir: &Path, relative: &Spanned<String>, key: &str) -> Result<PathBuf> {
         crate::problem::confine::inside(dir, relative.get_ref())
             .map_err(|reason| self.error(relative.span(), key, &reason.to_string()))

@@ -1,7 +1,5 @@
-//! Building solutions (and references, generators, checkers), once each, with their
-//! language's command. The source is copied into a build folder in the cache, named by a hash
-//! of source, language, command and compiler version, so an unchanged program is never
-//! rebuilt; a build is renamed into place only once it succeeded.
+//! Building programs, once each: a build folder in the cache is named by a hash of source,
+//! language, command and compiler version, and renamed into place only once it succeeded.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -16,7 +14,7 @@ use super::sources::Sources;
 use crate::error::{Error, Result};
 use crate::sandbox::{find_on_path, Environment, RunSpec, Sandbox, Termination};
 
-/// Compilers get generous limits: they only guard against a compiler that hangs.
+/// Generous: they only guard against a compiler that hangs.
 const COMPILE_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(120),
     memory_bytes: 8 << 30,
@@ -25,16 +23,14 @@ const COMPILE_LIMITS: Limits = Limits {
     stack_bytes: 64 << 20,
 };
 
-/// The result of building one program.
 #[derive(Debug, Clone)]
 pub enum Build {
-    /// The program was built (or taken from the cache).
     Ready(Program),
-    /// The compiler rejected the source (the CE verdict), with its message.
+    /// The compiler's message (the CE verdict).
     CompileError(String),
 }
 
-/// A build of one cache key under way (`Compiler::claim`); its end lets a waiting thread on.
+/// A build of one cache key under way (`Compiler::claim`); dropping it wakes waiting threads.
 struct Claim<'a> {
     compiler: &'a Compiler,
     key: String,
@@ -52,8 +48,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// How long a program's build is likely to take, as a rank (smaller first): a compiler that
-/// starts a JVM, another compiler, a syntax check of an interpreted language.
+/// How long a build is likely to take, longest first: a JVM compiler, another compiler, a
+/// syntax check.
 pub fn build_rank(source: &Path) -> u8 {
     match Language::of(source).map(|language| language.id) {
         Some(LanguageId::Java | LanguageId::Kotlin) => 0,
@@ -68,37 +64,31 @@ pub fn build_rank(source: &Path) -> u8 {
 pub struct Compiler {
     cache_dir: PathBuf,
     versions: Mutex<HashMap<String, String>>,
-    /// The executables behind version managers' proxies and shims, asked once per language,
-    /// folder and run (see `Language::real_executable`).
+    /// By language and folder (see `Language::real_executable`).
     real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
-    /// Whether each C compiler finds the static libraries `-static` needs, asked once.
+    /// Whether each C compiler finds the static libraries `-static` needs.
     static_libraries: Mutex<HashMap<&'static str, bool>>,
-    /// The cache folder was made passable for root's judged programs (`searchable_by_all`).
+    /// `searchable_by_all` was done.
     cache_searchable: std::sync::Once,
-    /// The compilers' messages for the builds that failed, by cache key: the cache keeps
-    /// only successes, and a build asked for again in the same run is not compiled again.
+    /// Failed builds' messages by cache key: the cache keeps only successes, and this run
+    /// does not compile them again.
     compile_errors: Mutex<HashMap<String, String>>,
-    /// The cache keys being built now, and the signal that one was: a second thread asking
-    /// for the same build (a problem's checker, for each of its solutions) waits for the
-    /// first instead of compiling it again beside it.
+    /// Keys being built now: a second thread asking for the same build (a checker, for each
+    /// solution) waits on `built` instead of compiling it again.
     building: Mutex<std::collections::HashSet<String>>,
     built: std::sync::Condvar,
-    /// Where compilers run, and the programs built here.
     sandbox: Arc<Sandbox>,
 }
 
 impl Compiler {
-    /// Where built programs are kept.
     pub fn cache_dir(&self) -> &Path {
         &self.cache_dir
     }
 
-    /// Where its builds and programs run.
     pub fn sandbox(&self) -> &Sandbox {
         &self.sandbox
     }
 
-    /// A compiler that keeps its builds in `cache_dir` and runs them in `sandbox`.
     pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
             cache_dir,
@@ -113,16 +103,15 @@ impl Compiler {
         }
     }
 
-    /// Builds `source` unless the cache already holds it. `Err` is a harness fault (no such
-    /// file, unknown language, missing toolchain), not a compile error.
+    /// Builds `source` unless the cache holds it. `Err` is a harness fault (no such file,
+    /// unknown language, missing toolchain), not a compile error.
     pub fn build(&self, source: &Path) -> Result<Build> {
         self.build_from(source, Sources::read(source)?)
     }
 
-    /// Builds `programs` (each a source with its files as they are to be built), `threads` at
-    /// a time and the likely slowest first (`build_rank`), for the builds asked for next to
-    /// find them done: a command's builds then share the cores instead of taking turns. A
-    /// fault is left for that later build to report.
+    /// Builds `programs` ahead of their use, `threads` at a time and the slowest first
+    /// (`build_rank`), so that a command's builds share the cores. Faults are left for the
+    /// later build to report.
     pub fn prebuild(&self, programs: Vec<(PathBuf, Result<Sources>)>, threads: usize) {
         let mut programs: Vec<(PathBuf, Sources)> = (programs.into_iter())
             .filter_map(|(source, sources)| Some((source, sources.ok()?)))
@@ -145,8 +134,8 @@ impl Compiler {
         });
     }
 
-    /// Builds the program at `source` from `sources`, its files as they are to be built (a
-    /// package adds its included files and constants to them).
+    /// Builds `source` from `sources`, its files as they are to be built (a package adds its
+    /// included files and constants).
     pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {
         let language = sources.language;
         if let Some(reason) = sources.refused() {
@@ -167,8 +156,7 @@ impl Compiler {
             .unwrap_or_default();
         let tool = self.real_tool(language, &folder);
         let version = self.version(language, tool.as_deref())?;
-        // Messages of the built program (a panic's location) name the source's own folder,
-        // not the build folder; it is built as `ORIGIN`, so the folder is not in the key.
+        // Built as `ORIGIN`, so the folder is not in the key; its messages name it at run time.
         let origin = std::path::absolute(source)
             .map_err(|error| Error::io(source, error))?
             .parent()
@@ -199,8 +187,8 @@ impl Compiler {
                 .call_once(|| searchable_by_all(&self.cache_dir));
             return Ok(ready(true));
         }
-        // Build in a private folder and rename it into place, so that a reader never sees a
-        // half-built program and two runs building the same source do not collide.
+        // Built in a private folder renamed into place: no reader sees a half-built program,
+        // and two runs building the same source do not collide.
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
         self.cache_searchable
             .call_once(|| searchable_by_all(&self.cache_dir));
@@ -226,7 +214,7 @@ impl Compiler {
         Ok(ready(false))
     }
 
-    /// The right to build `key`, once no other thread of this compiler is building it.
+    /// Waits until no other thread is building `key`.
     fn claim(&self, key: &str) -> Claim<'_> {
         let mut building = lock(&self.building);
         while building.contains(key) {
@@ -239,8 +227,8 @@ impl Compiler {
         }
     }
 
-    /// Runs the language's compiler (if it has one) on `sources`, staged in `staging`; the
-    /// compiler's message when it rejects them, naming the user's `source`, not the copy.
+    /// Runs the compile command, if any, on the files in `staging`; the compiler's message
+    /// when it rejects them.
     fn compile(
         &self,
         source: &Path,
@@ -292,7 +280,7 @@ impl Compiler {
     }
 
     /// The compile command's template, less `-static` where the compiler finds no static
-    /// libraries (said once per compiler).
+    /// libraries.
     fn compile_template(&self, sources: &Sources) -> Option<Vec<&'static str>> {
         let template = sources.compile_command()?;
         let links_statically = !template.contains(&"-static") || self.links_statically(template[0]);
@@ -305,9 +293,8 @@ impl Compiler {
         )
     }
 
-    /// Whether the C or C++ compiler `tool` finds the static C library (`libc.a`) and, for
-    /// C++, the static C++ library, which `-static` needs; when it does not, a warning
-    /// names what to install, once.
+    /// Whether the C or C++ compiler `tool` finds the static libraries `-static` needs;
+    /// warns once when not.
     fn links_statically(&self, tool: &'static str) -> bool {
         let mut known = lock(&self.static_libraries);
         *known.entry(tool).or_insert_with(|| {
@@ -332,9 +319,8 @@ impl Compiler {
         })
     }
 
-    /// Why this machine cannot build or run the language, if it cannot: a program missing
-    /// from `PATH` (`no kotlinc`), or a version command that fails (a `python2` shim with no
-    /// Python 2 behind it). The version's answer is kept between runs (see `version`).
+    /// Why this machine cannot build or run the language: a program missing from `PATH`
+    /// (`no kotlinc`), or a version command that fails (a `python2` shim with no Python 2).
     pub fn unavailable(&self, language: &'static Language) -> Option<String> {
         if let Some(tool) = language.missing_tool() {
             return Some(format!("no {tool}"));
@@ -346,8 +332,8 @@ impl Compiler {
             .map(|_| version_fails(language))
     }
 
-    /// The toolchain of `language` as the judge finds it from the current folder: its
-    /// version's first line and the executable it starts; or why it cannot.
+    /// The toolchain found from the current folder: its version line and executable; or why
+    /// there is none.
     pub fn toolchain(
         &self,
         language: &'static Language,
@@ -369,16 +355,14 @@ impl Compiler {
         Ok((version_line(&version).to_owned(), path))
     }
 
-    /// The toolchain's version, asked once per language, executable and run, with the
-    /// executable the user's shell starts (`tool`, when a proxy or shim stands for it). Between
-    /// runs it is kept in the cache folder under the identity of the toolchain's binary (path,
-    /// size, modification time), so that a warm run starts no JVM just to ask `javac
-    /// -version`; a rustup proxy that could not be resolved stands for whichever toolchain is
-    /// selected, and is always asked.
+    /// The toolchain's version, asked once per language and executable (`tool`, when a proxy
+    /// or shim stands for it). It is kept between runs under the binary's identity, so that a
+    /// warm run starts no JVM to ask `javac -version`; an unresolved rustup proxy is always
+    /// asked, as it stands for whichever toolchain is selected.
     fn version(&self, language: &'static Language, tool: Option<&str>) -> Result<String> {
         let versions = || lock(&self.versions);
         let asked = format!("{}\0{}", language.name, tool.unwrap_or_default());
-        // Not held while a toolchain is asked: languages are asked in parallel.
+        // Not held while asking: languages are asked in parallel.
         if let Some(version) = versions().get(&asked) {
             return Ok(version.clone());
         }
@@ -412,7 +396,7 @@ impl Compiler {
                 source: error,
             })?;
         if !output.status.success() {
-            // A shim with nothing behind it (`python2` of a version manager) answers so.
+            // As a shim with nothing behind it does (a version manager's `python2`).
             return Err(Error::Toolchain {
                 tool: command[0].clone(),
                 purpose: format!("for {} solutions", language.name),
@@ -428,8 +412,8 @@ impl Compiler {
         Ok(version)
     }
 
-    /// Where the answer of the toolchain `tool` to `question` is kept between runs: under the
-    /// identity of its binary, so that an upgrade asks again (none for a rustup proxy).
+    /// Where `tool`'s answer to `question` is kept between runs: under its binary's identity,
+    /// so that an upgrade asks again (none for a rustup proxy).
     fn remembered(&self, tool: &str, question: &str) -> Option<PathBuf> {
         let identity = binary_identity(tool)?;
         let key = blake3::hash(format!("{identity}\0{question}").as_bytes());
@@ -437,9 +421,8 @@ impl Compiler {
     }
 
     /// Whether the compiler `tool` finds the library file `name`. A path found is kept
-    /// (`remembered`) and believed while it is there: a warm run of a C solution then starts
-    /// no compiler, where asking costs a few milliseconds. A library not found is asked for
-    /// again, since installing it changes no compiler.
+    /// (`remembered`) and believed while it exists, so a warm run starts no compiler; a
+    /// library not found is asked again, as installing it changes no compiler.
     fn finds_file(&self, tool: &str, name: &str) -> bool {
         let remembered = self.remembered(tool, &format!("{tool} -print-file-name={name}"));
         if let Some(found) = remembered
@@ -460,8 +443,6 @@ impl Compiler {
     }
 }
 
-/// What `javac -version` would answer (`javac 17.0.15`), read from the `release` file of the
-/// JDK it is in: asking starts a JVM, half a second of CPU time in a cold run.
 /// The line of a version command's answer that says the version: the first with a dotted
 /// number that is no warning (kotlinc's JVM warns of a deprecated flag first), else the first.
 fn version_line(answer: &str) -> &str {
@@ -478,6 +459,8 @@ fn version_line(answer: &str) -> &str {
         .unwrap_or_default()
 }
 
+/// What `javac -version` would answer (`javac 17.0.15`), read from its JDK's `release` file:
+/// asking would start a JVM.
 fn jdk_release(command: &[String]) -> Option<String> {
     if command.len() != 2 || command[1] != "-version" {
         return None;
@@ -496,8 +479,7 @@ fn jdk_release(command: &[String]) -> Option<String> {
     (!version.is_empty()).then(|| format!("javac {version}"))
 }
 
-/// Keeps a toolchain's answer (`Compiler::remembered`): only a speed-up, so one that cannot
-/// be kept is asked again next time.
+/// Keeps a toolchain's answer (`Compiler::remembered`); failing only means asking again.
 fn remember(file: &Path, answer: &str) {
     if let Some(folder) = file.parent() {
         let _ = std::fs::create_dir_all(folder);
@@ -506,19 +488,17 @@ fn remember(file: &Path, answer: &str) {
 }
 
 impl Compiler {
-    /// The executable behind the language's tool (its commands' first word: `rustc`,
-    /// `python3`) when that is a version manager's proxy or shim (rustup's `rustc`, pyenv's
-    /// `python3`), as the user's shell would start it in `folder`: asked there with the
-    /// user's environment, so that `rust-toolchain.toml`, `RUSTUP_TOOLCHAIN`, `.python-version`
-    /// and `PYENV_VERSION` choose it. The build and the run then start it themselves: the
-    /// proxy would choose again in the run's bare environment, and pyenv's shim costs CPU time
-    /// at every start. `None` when the tool is the real one or the manager does not say.
+    /// The executable behind the language's tool when that is a version manager's proxy or
+    /// shim, asked in `folder` with the user's environment, so that `rust-toolchain.toml`,
+    /// `RUSTUP_TOOLCHAIN`, `.python-version` and `PYENV_VERSION` choose it. Builds and runs
+    /// start it directly: the proxy would choose again in the run's bare environment, and
+    /// pyenv's shim costs CPU time at every start. `None` when the tool is the real one or the
+    /// manager does not say.
     fn real_tool(&self, language: &'static Language, folder: &Path) -> Option<String> {
         let ask = language.real_executable?;
         let tool = *language.version.first()?;
         let key = (language.name, folder.to_path_buf());
-        // Not held while a shim is asked (pyenv's takes a tenth of a second or more):
-        // languages are asked in parallel, and one shim must not make the others wait.
+        // Not held while a shim is asked, which is slow: languages are asked in parallel.
         if let Some(known) = lock(&self.real_tools).get(&key) {
             return known.clone();
         }
@@ -544,10 +524,9 @@ impl Compiler {
     }
 }
 
-/// Lets every user read (and run, where its owner may) a built program: root's judged
-/// programs run as nobody. A build folder is private while it is made (a temporary folder),
-/// and a user's umask may have kept its files from others. Only the folder's own mode is
-/// read when it is open already.
+/// Lets every user read (and run, where its owner may) a built program, since root's judged
+/// programs run as nobody: a build folder is private while made, and a umask may have kept
+/// its files from others.
 fn open_to_all(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let open = |path: &Path, mode: u32| {
@@ -569,9 +548,8 @@ fn open_to_all(dir: &Path) {
     }
 }
 
-/// Lets every user pass through root's build cache (`JUDGE_CACHE_DIR=$(mktemp -d)` is
-/// 0700): root's judged programs run as nobody, and the view makes the folders above it
-/// passable only where it hides or replaces them. Search alone: the cache is not listed.
+/// Lets every user pass through (not list) root's build cache, which may be 0700
+/// (`JUDGE_CACHE_DIR=$(mktemp -d)`): root's judged programs run as nobody.
 fn searchable_by_all(cache: &Path) {
     use std::os::unix::fs::PermissionsExt;
     if !rustix::process::getuid().is_root() {
@@ -585,8 +563,8 @@ fn searchable_by_all(cache: &Path) {
     }
 }
 
-/// The library file `name` as the compiler `tool` finds it (`gcc -print-file-name=libc.a`
-/// answers a path only when it finds one).
+/// The library file `name` as the compiler `tool` finds it (`-print-file-name` answers a
+/// path only when it finds one).
 fn library_path(tool: &str, name: &str) -> Option<PathBuf> {
     let found = Command::new(find_on_path(std::ffi::OsStr::new(tool)))
         .arg(format!("-print-file-name={name}"))
@@ -598,8 +576,7 @@ fn library_path(tool: &str, name: &str) -> Option<PathBuf> {
     (found.is_absolute() && found.is_file()).then_some(found)
 }
 
-/// The run command of a program built in `dir`: the template filled in, with the language's
-/// own run arguments after its first word.
+/// The run command of a program built in `dir`.
 pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> Vec<String> {
     let language = sources.language;
     let mut run = with_tool(fill(sources.run_command(), dir, sources), language, tool);
@@ -608,8 +585,7 @@ pub(super) fn run_command(sources: &Sources, dir: &Path, tool: Option<&str>) -> 
     with_jvm_flags(run)
 }
 
-/// Writes the files `sources` are built from into `staging`; a script of a validator folder
-/// keeps its mode, as it runs as a program.
+/// Writes the files `sources` are built from into `staging`.
 fn stage_files(source: &Path, sources: &Sources, staging: &Path) -> Result<()> {
     let language = sources.language;
     for (name, code) in &sources.files {
@@ -630,8 +606,7 @@ fn stage_files(source: &Path, sources: &Sources, staging: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The compile command of `template` for the files staged in `staging`, with the tool the
-/// user's shell would start and the flags only a local build takes.
+/// The compile command for the files in `staging`, with the real tool and the local flags.
 fn compile_argv(
     template: &[&str],
     staging: &Path,
@@ -647,14 +622,12 @@ fn compile_argv(
     with_jvm_flags(argv.into_iter().chain(local).collect())
 }
 
-/// `argv` with the flags of the JVM it starts, where it starts one (`java`, or `javac` and
-/// Kotlin's tools through `-J`), none of which the program or its class files can tell:
-/// - no `/tmp/hsperfdata_USER/PID` file: runs in PID namespaces of their own share pids, and
-///   a JVM that finds another's file there says so on standard output;
-/// - the JVM of a compiler (javac, kotlinc) compiles its hot code with the quick compiler
-///   alone and collects with the serial collector (unless the command names a collector): the
-///   compiler is done sooner, on half the CPU, and writes the same class files
-///   (docs/performance.md has the figures).
+/// `argv` with flags for the JVM it starts, if any (`java`, or `javac` and Kotlin's tools
+/// through `-J`), which neither the program nor its class files can tell:
+/// - no `/tmp/hsperfdata_USER/PID` file: runs in their own PID namespaces share pids, and a
+///   JVM that finds another's file says so on standard output;
+/// - a compiler's JVM uses only the quick JIT and the serial collector (unless the command
+///   names one): it is done sooner, on less CPU, with the same class files.
 pub(crate) fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
     let tool = Path::new(&argv[0])
         .file_name()
@@ -680,8 +653,8 @@ pub(crate) fn with_jvm_flags(mut argv: Vec<String>) -> Vec<String> {
     argv
 }
 
-/// Whether the file a tool's name finds on PATH stands for another executable: a script (a
-/// version manager's shim) or rustup's proxy.
+/// Whether the file found on PATH stands for another executable: a script (a version
+/// manager's shim) or rustup's proxy.
 fn is_proxy(found: &std::ffi::OsStr) -> bool {
     let mut start = [0u8; 2];
     let script = std::fs::File::open(found)
@@ -696,8 +669,7 @@ fn is_proxy(found: &std::ffi::OsStr) -> bool {
     script || rustup
 }
 
-/// `command` with the language's tool (its version command's first word) replaced by the
-/// executable `tool` the user's shell would start, where one was found.
+/// `command` with the language's tool (`version`'s first word) replaced by `tool`.
 fn with_tool(mut command: Vec<String>, language: &Language, tool: Option<&str>) -> Vec<String> {
     if let (Some(tool), Some(&name)) = (tool, language.version.first()) {
         for word in command.iter_mut().filter(|word| *word == name) {
@@ -707,7 +679,6 @@ fn with_tool(mut command: Vec<String>, language: &Language, tool: Option<&str>) 
     command
 }
 
-/// Why a toolchain that is there does not work: its version command fails.
 fn version_fails(language: &Language) -> String {
     format!("`{}` fails", language.version.join(" "))
 }
@@ -760,9 +731,8 @@ fn cache_key(sources: &Sources, compile: Option<&[&str]>, version: &str) -> Stri
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
-/// The build command as a person would type it in the source's folder, for messages: the
-/// judge's as its page writes it (`g++ Main.cc -o Main ...`), else the language table's with
-/// the file's own name.
+/// The build command as typed in the source's folder, for messages: the judge's as its page
+/// writes it (`g++ Main.cc -o Main ...`), else the language table's with the file's name.
 pub fn shown_command(sources: &Sources) -> String {
     let Some(compile) = sources.compile_command() else {
         return "(no build step)".to_owned();
@@ -785,16 +755,14 @@ pub fn shown_command(sources: &Sources) -> String {
     fill_named(compile, Path::new(""), &shown, exe).join(" ")
 }
 
-/// What a build names the program it makes, in its build folder.
+/// The built program's name in its build folder.
 const EXE: &str = "main";
 
-/// A command template with the build folder's paths filled in; `{sources}` stands for as many
-/// arguments as the program has compiled files.
+/// A command template with the build folder's paths filled in.
 fn fill(template: &[&str], dir: &Path, sources: &Sources) -> Vec<String> {
     fill_named(template, dir, sources, EXE)
 }
 
-/// `fill`, with the built program named `exe`.
 fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Vec<String> {
     // An empty folder is the current one, where paths need no prefix.
     let prefix = |name: &str| dir.join(name).to_string_lossy().into_owned();

@@ -1,18 +1,14 @@
-//! Handing one file in to an online judge as it is: static checks of what the judge would
-//! refuse (a missing `main`, a crate it does not have, a class of the wrong name) and, for
-//! judges that call a function (Programmers' `solution`), the form of that function and the
-//! text to paste. `judge check` prints what these find; what each judge takes is
-//! `online_judges`.
+//! Static checks, for `judge check`, of what an online judge would refuse in a file handed
+//! in as it is (no `main`, a crate it lacks, a wrongly named class), and for function-form
+//! judges the function and the text to paste.
 //!
-//! A function-form file keeps a small stdin adapter so that `judge` can run it on the cases;
-//! the judge's harness never runs it. The adapter sits below a marker comment line, and
-//! everything above that line is what gets pasted.
+//! A function-form file may end in a stdin adapter for local runs, below a marker comment
+//! line; only what is above the marker gets pasted.
 
 use super::language::{java_main_class, without_comments, Language, LanguageId};
 use super::online_judges::{CallForm, OnlineJudge};
 
-/// A comment line holding this text starts the stdin adapter (`# --- stdin adapter ...` in
-/// Python, `// --- stdin adapter ...` in the C family and Rust).
+/// A `#` or `//` comment line holding this starts the stdin adapter.
 pub const ADAPTER_MARKER: &str = "--- stdin adapter";
 
 /// What the judge's harness would not find in a function-form file, one line each.
@@ -31,7 +27,7 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
             "`{name}` takes no parameter: the judge passes the test's arguments"
         ));
     }
-    // The function alone is what the judge takes, and what `judge` calls itself.
+    // A file of the function alone needs no marker: `judge` calls it itself.
     let function_alone = super::harness::needs_caller(language, source);
     if !source.lines().any(is_marker) && !function_alone {
         found.push(format!(
@@ -56,21 +52,11 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
     found
 }
 
-/// The text above the adapter's marker line (the whole source without one), trimmed at its
-/// end: exactly what goes in the judge's editor.
+/// What goes in the judge's editor: the text above the marker line (all without one),
+/// trimmed at its end.
 pub fn pasted_part(source: &str) -> String {
-    let mut kept = String::new();
-    for line in source.lines() {
-        if is_marker(line) {
-            break;
-        }
-        kept.push_str(line);
-        kept.push('\n');
-    }
-    let end = kept.trim_end().len();
-    kept.truncate(end);
-    kept.push('\n');
-    kept
+    let kept: Vec<&str> = source.lines().take_while(|line| !is_marker(line)).collect();
+    format!("{}\n", kept.join("\n").trim_end())
 }
 
 fn is_marker(line: &str) -> bool {
@@ -78,7 +64,7 @@ fn is_marker(line: &str) -> bool {
     (line.starts_with('#') || line.starts_with("//")) && line.contains(ADAPTER_MARKER)
 }
 
-/// Crates every Rust judge has: the standard library's own.
+/// Path roots every Rust judge has: the standard library's.
 const STD_CRATES: &[&str] = &[
     "std",
     "core",
@@ -111,7 +97,7 @@ pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> 
             if !has_words(&code, &["static", "void", "main"]) {
                 found.push("no `public static void main`".into());
             }
-            // A program's file rules are its build's (`Sources::refused`).
+            // A program's file rules are checked by its build (`Sources::refused`).
             let function_form = judge.entry != CallForm::Program;
             if let Some(class) = judge.java_class.filter(|_| function_form) {
                 found.extend(java_file_problems(&code, class, judge.name));
@@ -123,8 +109,8 @@ pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> 
 }
 
 /// Why a judge that compiles `<class>.java` and runs `class` refuses a Java file: a public
-/// class of another name (javac's own error there), no class of that name to run, or a
-/// `package` line (the class would not be found where the judge runs it).
+/// class of another name (a javac error), no class `class`, or a `package` line (the class
+/// would not be found where the judge runs it).
 pub fn java_file_problems(source: &str, class: &str, judge: &str) -> Vec<String> {
     let code = without_comments(source);
     let words: Vec<&str> = code
@@ -160,7 +146,7 @@ pub fn java_file_problems(source: &str, class: &str, judge: &str) -> Vec<String>
     found
 }
 
-/// Whether `words` appear in this order, next to each other (whitespace between).
+/// Whether `words` appear in this order, next to each other.
 fn has_words(code: &str, words: &[&str]) -> bool {
     let tokens: Vec<&str> = code
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -169,8 +155,7 @@ fn has_words(code: &str, words: &[&str]) -> bool {
     tokens.windows(words.len()).any(|window| window == words)
 }
 
-/// Crates named by `use NAME::`, `extern crate NAME` or a path `NAME::` at the start of an
-/// item, that are not the standard library's.
+/// Crates other than the standard library's named by `use NAME::` or `extern crate NAME`.
 fn external_crates(code: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for line in code.lines().map(str::trim) {

@@ -1,10 +1,8 @@
-//! The caller the judge writes for a function-form file (Programmers' `solution`): for a
-//! file that defines the declared function and has no entry point of its own, a program in
-//! the file's language that reads one call per input line (the arguments as the judge's page
-//! writes them: JSON literals separated by commas), calls the function, prints each result
-//! as the page shows it, and says on standard error how much CPU time each call took
-//! (`CALL_TIMES`), so that the problem's limit applies to each call. The user's file is
-//! built as it is, beside it.
+//! The caller the judge writes for a function-form file with no entry point of its own: a
+//! program in the file's language that reads one call per input line (JSON literals
+//! separated by commas, as the judge's page writes them), calls the function, prints each
+//! result as the page shows it, and reports each call's CPU time (`CALL_TIMES`) so that the
+//! limit applies per call. The user's file is built unchanged beside it.
 
 use super::language::{Language, LanguageId};
 use super::signature::{Signature, Type};
@@ -13,27 +11,27 @@ use declared::Definition;
 mod declared;
 mod state;
 
-/// Starts the last line of a harness's standard error: each call's CPU time in
-/// microseconds, separated by commas.
+/// Starts the last line of a harness's stderr: each call's CPU time in microseconds,
+/// separated by commas.
 pub const CALL_TIMES: &str = "judge-call-cpu-us=";
 
 /// Where a language's caller goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// In a file of its own beside the user's, named so that no user's file is, and started
-    /// as the program (on the JVM, by its class).
+    /// A file of its own beside the user's, named as no user's file is, started as the
+    /// program (on the JVM, by its class).
     Beside {
         file: &'static str,
         class: Option<&'static str>,
     },
-    /// After the user's last line: Rust cannot call another file's private function, and
-    /// `include!` refuses a file that opens with `//!` or `#![...]`; in C++ the compiler then
-    /// picks the function as a caller in the file would (a `const&` parameter, `auto`, an
-    /// overload). The file's own lines keep their numbers in compiler messages.
+    /// After the user's last line, so its lines keep their numbers in compiler messages:
+    /// Rust cannot call another file's private function, and `include!` refuses a file that
+    /// opens with `//!` or `#![...]`; in C++ the compiler then picks the function as a caller
+    /// in the file would (a `const&` parameter, `auto`, an overload).
     Appended,
 }
 
-/// Where the caller for `language` goes; `None` for a language the judge writes none for.
+/// `None` for a language the judge writes no caller for.
 pub fn placement(language: &Language) -> Option<Placement> {
     let beside = |file, class| Placement::Beside { file, class };
     Some(match language.id {
@@ -50,10 +48,10 @@ pub fn placement(language: &Language) -> Option<Placement> {
 /// The class the JVM starts (Java's harness).
 pub const JAVA_CLASS: &str = "JudgeCall";
 
-/// Whether a file is the function alone: it has no entry point of its own (a `main`, code
-/// that reads the standard input, our stdin adapter), so the judge must call it.
+/// Whether a file is the function alone, with no entry point of its own (a `main`, code that
+/// reads stdin, our stdin adapter).
 pub fn needs_caller(language: &Language, code: &str) -> bool {
-    // A `main` of its own, found as the language declares one (not `remain(` or `domain(`).
+    // Found as a declaration, not as text (`remain(`, `domain(`).
     if matches!(
         language.id,
         LanguageId::Cpp | LanguageId::C | LanguageId::Rust | LanguageId::Kotlin
@@ -79,9 +77,8 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
     })
 }
 
-/// Why the file cannot be called as `signature` says, in its own terms: it defines no
-/// function of that name (and which definition came closest), or none of its definitions of
-/// that name takes the parameters the judge passes.
+/// Why the file cannot be called as `signature` says: no function of that name (with the
+/// closest definition), or none of that name taking the parameters the judge passes.
 pub fn missing_function(language: &Language, code: &str, signature: &Signature) -> Option<String> {
     let name = &signature.name;
     let found: Vec<Definition> = declared::definitions(language.id, code, Some(name))
@@ -107,9 +104,9 @@ pub fn missing_function(language: &Language, code: &str, signature: &Signature) 
         .filter(|r| !r.is_empty())
 }
 
-/// The parameters of the list opening at `code[start..]` (just after its `(`), split at its
-/// top-level commas (not those of `HashMap<i32, i32>` or `(u8, u8)`), trimmed, without an
-/// empty one after a trailing comma.
+/// The trimmed parameters from `code[start..]`, just after a `(`, to its `)`, split at
+/// top-level commas (not those of `HashMap<i32, i32>` or `(u8, u8)`); a trailing comma adds
+/// none.
 pub(super) fn parameter_list(code: &str, start: usize) -> Vec<String> {
     let (mut depth, mut parameters, mut current) = (0usize, Vec::new(), String::new());
     for character in code[start..].chars() {
@@ -133,8 +130,7 @@ pub(super) fn parameter_list(code: &str, start: usize) -> Vec<String> {
     }
 }
 
-/// Where a Rust `fn name(...)` takes another number of parameters than the judge passes
-/// (rustc would point at the caller's line).
+/// Said here because rustc would point at the caller's line.
 fn rust_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
     let found = definition.parameters.len();
     let wanted = signature.parameters.len();
@@ -146,8 +142,7 @@ fn rust_parameters_differ(definition: &Definition, signature: &Signature) -> Opt
     })
 }
 
-/// Where a Kotlin `fun name(...)` takes other parameter types than the judge passes, as
-/// Programmers' Kotlin templates spell them (`IntArray` for `int[]`).
+/// Types as Programmers' Kotlin templates spell them (`IntArray` for `int[]`).
 fn kotlin_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
     let found: Vec<String> = definition
         .parameters
@@ -160,8 +155,8 @@ fn kotlin_parameters_differ(definition: &Definition, signature: &Signature) -> O
     types_differ(found, signature, kotlin_type)
 }
 
-/// What to say when the declared parameter types `found` are not those the judge passes, as
-/// `spell` writes a type in the file's language.
+/// What to say when the parameter types `found` are not those the judge passes, spelled by
+/// `spell`.
 fn types_differ(
     found: Vec<String>,
     signature: &Signature,
@@ -183,15 +178,14 @@ fn types_differ(
     })
 }
 
-/// Whether `code` defines a function `name`, written in any form its language allows.
+/// In any form its language allows.
 pub fn defines(language: &Language, code: &str, name: &str) -> bool {
     declared::definitions(language.id, code, Some(name))
         .iter()
         .any(|definition| definition.body)
 }
 
-/// Where a Java `name(...)` takes other parameter types than the judge passes: javac's
-/// message would name the caller's line, not the user's method.
+/// Said here because javac's message would name the caller's line, not the user's method.
 fn java_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
     let found: Vec<String> = definition
         .parameters
@@ -207,9 +201,9 @@ fn java_parameters_differ(definition: &Definition, signature: &Signature) -> Opt
     types_differ(found, signature, java_type)
 }
 
-/// The harness's source for `language`, calling the function of `user_file`, whose text is
-/// `code`. The C++ and Rust callers fork a child per call only where the file may keep state
-/// from one call to the next (`state::may_keep_state`): a fork costs far more than most calls.
+/// The caller's source for `language`, calling the function of `user_file` (text `code`).
+/// The C++ and Rust callers fork a child per call only where the file may keep state between
+/// calls (`state::may_keep_state`): a fork costs far more than most calls.
 pub fn source(
     language: &Language,
     signature: &Signature,
@@ -229,10 +223,9 @@ pub fn source(
     })
 }
 
-/// `template` with each placeholder replaced by its value, in one pass, so that a value (a
-/// user's file name) is never searched for placeholders itself. The placeholders are
-/// identifiers or comments of the template's own language, so its file stays source that
-/// the language's tools read.
+/// `template` with placeholders replaced in one pass, so that a value (a user's file name)
+/// is never searched for placeholders. Placeholders are identifiers or comments, so the
+/// template stays valid source in its language.
 fn fill(template: &str, values: &[(&str, &str)]) -> String {
     let mut filled = String::with_capacity(template.len());
     let mut rest = template;
@@ -252,8 +245,7 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     filled
 }
 
-/// The line of the C++ and Rust callers where each argument is read: replaced, newline and
-/// all, by one read per parameter.
+/// Replaced, newline and all, by one read per parameter.
 const READ_ARGUMENTS: &str = "        // READ_ARGUMENTS\n";
 
 fn python(signature: &Signature, user_file: &str) -> String {
@@ -280,8 +272,8 @@ fn python(signature: &Signature, user_file: &str) -> String {
 
 const PYTHON: &str = include_str!("harness/judge_call.py");
 
-/// `text` as a string literal that Python and JavaScript both read back as it is (a JSON
-/// string: Rust's `{:?}` writes `\u{2005}`, which Python refuses).
+/// A string literal Python and JavaScript both read (JSON: Rust's `{:?}` writes `\u{2005}`,
+/// which Python refuses).
 fn string_literal(text: &str) -> String {
     serde_json::to_string(text).expect("a string is always JSON")
 }
@@ -301,7 +293,6 @@ fn javascript(signature: &Signature, user_file: &str) -> String {
 
 const JAVASCRIPT: &str = include_str!("harness/judge_call.js");
 
-/// A type as Java spells it.
 fn java_type(kind: &Type) -> String {
     match kind {
         Type::Int => "int".into(),
@@ -313,7 +304,7 @@ fn java_type(kind: &Type) -> String {
     }
 }
 
-/// A Java expression converting `value` (the parsed literal) to `kind`.
+/// A Java expression converting the parsed literal `value` to `kind`.
 fn java_conversion(kind: &Type, value: &str, helpers: &mut Vec<String>) -> String {
     let scalar = |method: &str| format!("{method}({value})");
     match kind {
@@ -348,8 +339,8 @@ fn java(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| java_conversion(kind, &format!("arguments.get({i})"), &mut helpers))
         .collect();
-    // Boxed where the type is primitive: the cast from `Object` unboxes, and javac still picks
-    // among overloads as for the primitive.
+    // Boxed primitives: the cast from `Object` unboxes, and javac still picks among
+    // overloads as for the primitive.
     let invoked: Vec<String> = signature
         .parameters
         .iter()
@@ -379,7 +370,7 @@ fn java(signature: &Signature) -> String {
 
 const JAVA: &str = include_str!("harness/JudgeCall.java");
 
-/// A type as C++ spells it (by value, as Programmers' C++ templates take parameters).
+/// By value, as Programmers' C++ templates take parameters.
 fn cpp_type(kind: &Type) -> String {
     match kind {
         Type::Int => "int".into(),
@@ -424,8 +415,7 @@ fn cpp(signature: &Signature, fork_each_call: bool) -> String {
 
 const CPP: &str = include_str!("harness/judge_call.cpp");
 
-/// A scalar (the innermost type of `Type::depth`) as Programmers' C templates spell it, with
-/// the caller's reader of one.
+/// A scalar as Programmers' C templates spell it, and the caller's reader of one.
 fn c_scalar(kind: &Type) -> (&'static str, &'static str) {
     match kind {
         Type::Int => ("int", "int"),
@@ -437,9 +427,8 @@ fn c_scalar(kind: &Type) -> (&'static str, &'static str) {
     }
 }
 
-/// The C caller: each argument as Programmers passes it (an array with its length `_len`,
-/// a table with `_rows` and `_cols`); where the signature has what C cannot be called with
-/// here, the caller is an `#error` that says so, as the compiler's message.
+/// Passes arguments as Programmers does (an array with its `_len`, a table with `_rows` and
+/// `_cols`); a signature C cannot be called with becomes an `#error` saying so.
 fn c(signature: &Signature) -> String {
     let mut reads = String::new();
     let mut arguments = Vec::new();
@@ -492,7 +481,7 @@ fn c(signature: &Signature) -> String {
 
 const C: &str = include_str!("harness/judge_call.c");
 
-/// A type as Kotlin spells it, as Programmers' Kotlin templates do (`IntArray` for `int[]`).
+/// As Programmers' Kotlin templates spell it (`IntArray` for `int[]`).
 fn kotlin_type(kind: &Type) -> String {
     match kind {
         Type::Int => "Int".into(),
@@ -510,7 +499,7 @@ fn kotlin_type(kind: &Type) -> String {
     }
 }
 
-/// A Kotlin expression converting `value` (the parsed literal, `Any?`) to `kind`.
+/// A Kotlin expression converting the parsed literal `value` (`Any?`) to `kind`.
 fn kotlin_conversion(kind: &Type, value: &str) -> String {
     match kind {
         Type::Int => format!("({value} as Number).toInt()"),
@@ -539,7 +528,7 @@ fn kotlin(signature: &Signature) -> String {
         .enumerate()
         .map(|(i, (_, kind))| kotlin_conversion(kind, &format!("arguments[{i}]")))
         .collect();
-    // Converted before the call, by the caller's own (kept) classes; the call only casts back.
+    // Converted before the call, by the caller's own classes; the call only casts back.
     let invoked: Vec<String> = signature
         .parameters
         .iter()
@@ -582,7 +571,7 @@ fn rust(signature: &Signature, fork_each_call: bool) -> String {
     )
 }
 
-/// Appended after the user's last line: each argument's type is the parameter's, inferred.
+/// Appended after the user's last line; each argument's type is inferred from the parameter.
 const RUST: &str = include_str!("harness/judge_call.rs.txt");
 
 #[cfg(test)]

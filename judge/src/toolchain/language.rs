@@ -5,8 +5,8 @@ use std::path::Path;
 
 use crate::error::{Error, LanguageFault, Result};
 
-/// Which language a program is in: the identity judges' per-language rules are keyed by
-/// (Baekjoon's allowances, `judge check`'s advice), never its display name.
+/// What per-language rules are keyed by (Baekjoon's allowances, `judge check`'s advice),
+/// never the display name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum LanguageId {
     Rust,
@@ -25,8 +25,8 @@ pub enum LanguageId {
 }
 
 impl LanguageId {
-    /// The language's code in the package format's language table (the name of its
-    /// `include/` folder, the `language` of `submissions.yaml`).
+    /// The code in the package format's language table (the `include/` folder's name, the
+    /// `language` of `submissions.yaml`).
     pub fn code(self) -> &'static str {
         match self {
             LanguageId::Rust => "rust",
@@ -46,13 +46,12 @@ impl LanguageId {
     }
 }
 
-/// How a Java-like runtime finds the program's entry point.
+/// How a JVM language finds the program's entry point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MainClass {
-    /// The program is a file, started by its path (or a built executable).
+    /// Started by its path (or a built executable).
     None,
-    /// Java: the public class (else the first class) of the main file; the file is named after
-    /// it.
+    /// Java: the public class (else the first class) of the main file, which is named after it.
     JavaClass,
     /// Kotlin: the file's stem, capitalised, with `Kt` after it (`hello.kt` → `HelloKt`).
     KotlinFile,
@@ -60,12 +59,11 @@ pub enum MainClass {
 
 /// How one language is built and started.
 ///
-/// In commands: `{source}` is the main source file copied into the build folder, `{sources}`
-/// every source file of the language there (several arguments; a folder submission is built
-/// from all its files), `{dir}` that folder, `{exe}` the built program in it, `{class}` the
-/// main class (Java, Kotlin), `{crate}` a Rust crate name made from the file's name, and
-/// `{memory_mib}` and `{stack_mib}` the run's limits (for runtimes that manage their own
-/// memory). An online judge's row (`online_judges::Offered`) may replace `compile` and `run`.
+/// In commands: `{source}` is the main source file in the build folder, `{sources}` every
+/// source file of the language there (several arguments), `{dir}` that folder, `{exe}` the
+/// built program, `{class}` the main class (Java, Kotlin), `{crate}` a Rust crate name made
+/// from the file's name, `{memory_mib}` and `{stack_mib}` the run's limits. An online judge's
+/// row (`online_judges::Offered`) may replace `compile` and `run`.
 #[derive(Debug)]
 pub struct Language {
     pub id: LanguageId,
@@ -74,35 +72,29 @@ pub struct Language {
     /// `None` for languages that need no build step.
     pub compile: Option<&'static [&'static str]>,
     pub run: &'static [&'static str],
-    /// Arguments added after every compile command of the language, the judge's too, that
-    /// nothing the program does can tell: where the build goes, a crate name made from any
-    /// file name, and paths that make the program's messages (a Rust panic's location) name
-    /// the source's own folder instead of the build folder (`{origin}` stands for it, see
-    /// `program::ORIGIN`).
+    /// Added after every compile command, the judge's too; nothing the program does can
+    /// tell them: the build's destination, a crate name valid for any file name, and the
+    /// source's folder (`{origin}`, see `program::ORIGIN`) in place of the build folder.
     pub local_compile_args: &'static [&'static str],
-    /// Arguments put after the first word of every run command of the language: where the
-    /// built classes are.
+    /// Put after the first word of every run command: where the built classes are.
     pub local_run_args: &'static [&'static str],
     /// Prints the toolchain's version; part of the compile cache key.
     pub version: &'static [&'static str],
-    /// Prints the path of the executable the language's tool (its version command's first
-    /// word) starts, for when that tool is a version manager's proxy or shim (rustup's
-    /// `rustc`; pyenv's `python3`, a shell script whose CPU time at every start would be
-    /// counted as the program's): builds and runs then start that executable themselves.
+    /// Prints the executable that the tool (`version`'s first word) starts when that is a
+    /// version manager's proxy or shim (rustup's `rustc`; pyenv's `python3`, whose CPU time
+    /// at every start would count as the program's): builds and runs then start it directly.
     pub real_executable: Option<&'static [&'static str]>,
-    /// What the runtime prints on stderr when an allocation fails: the run then counts as MLE.
+    /// Printed on stderr when an allocation fails: the run then counts as MLE.
     pub out_of_memory_markers: &'static [&'static str],
-    /// The runtime reserves far more address space than it uses, so memory is limited by its
-    /// own flags instead of an address-space cap.
+    /// The runtime reserves far more address space than it uses: its own flags limit its
+    /// memory instead of an address-space cap.
     pub manages_own_memory: bool,
     pub main_class: MainClass,
-    /// The entry point of a folder of several files, as the package format's language table
-    /// says (`__main__.py`, `main.js`); otherwise the folder's only file of the language.
+    /// A folder's entry point, as the package format's language table says (`__main__.py`,
+    /// `main.js`); otherwise the folder's only file of the language.
     pub entry_points: &'static [&'static str],
 }
 
-/// The same program for every language: ours are Baekjoon's commands, which most judges
-/// share; the rest follow the Kattis language table's choices (file endings, entry points).
 const JVM_RUN: &[&str] = &[
     "java",
     "-Xmx{memory_mib}m",
@@ -130,6 +122,8 @@ const fn language(id: LanguageId, name: &'static str) -> Language {
     }
 }
 
+/// The commands are Baekjoon's, which most judges share; file endings and entry points
+/// follow the Kattis language table.
 pub const LANGUAGES: &[Language] = &[
     Language {
         extensions: &["rs"],
@@ -142,8 +136,7 @@ pub const LANGUAGES: &[Language] = &[
             "{exe}",
             "{source}",
         ]),
-        // rustc would take the crate name from the file name, which need not be one
-        // (`my sol.rs`, `a+b.rs`).
+        // A file name need not be a crate name (`my sol.rs`, `a+b.rs`).
         local_compile_args: &[
             "--crate-name",
             "{crate}",
@@ -250,14 +243,14 @@ pub const LANGUAGES: &[Language] = &[
     Language {
         // `.sh` is Bash in the package format's language table; BAPCtools also runs `.bash`.
         extensions: &["sh", "bash"],
-        // A syntax error is a compile error, as `py_compile` makes it for Python.
+        // A syntax error is a compile error, as for Python.
         compile: Some(&["bash", "-n", "{source}"]),
         run: &["bash", "{source}"],
         version: &["bash", "--version"],
         ..language(LanguageId::Bash, "Bash")
     },
-    // Last, and found by no extension: a validator folder that brings its own `build` and
-    // `run` scripts, run in (a copy of) that folder.
+    // Last, and found by no extension: a validator folder with its own `build` and `run`
+    // scripts, run in a copy of that folder.
     Language {
         compile: Some(&[
             "sh",
@@ -271,9 +264,8 @@ pub const LANGUAGES: &[Language] = &[
     },
 ];
 
-/// The file endings of the package format's languages table (its appendix) whose languages no
-/// row above runs: Ada, Haskell, Ruby, ... A file with one is a program this judge cannot
-/// build (its row says so), not a stray file to pass over.
+/// File endings of the package format's languages table that no row above runs (Ada,
+/// Haskell, Ruby, ...): such a file is a program this judge cannot build, not a stray file.
 const OTHER_FORMAT_EXTENSIONS: &[&str] = &[
     "adb", "ads", "a68", "apl", "cob", "cr", "d", "dart", "ex", "erl", "fth", "4th", "forth",
     "frt", "f90", "fs", "ss", "hs", "jl", "lisp", "cl", "lua", "mod", "def", "nim", "m", "ml",
@@ -282,7 +274,6 @@ const OTHER_FORMAT_EXTENSIONS: &[&str] = &[
 ];
 
 impl Language {
-    /// The language of a source file, by its extension.
     pub fn of(source: &Path) -> Option<&'static Language> {
         let extension = source.extension()?.to_str()?;
         LANGUAGES
@@ -290,8 +281,8 @@ impl Language {
             .find(|language| language.extensions.contains(&extension))
     }
 
-    /// Whether `source`'s extension names a language: one of this table's, or another of the
-    /// package format's table. Headers (`.h`, `.hpp`), text and unknown endings name none.
+    /// Whether `source`'s extension names a language of this table or of the package
+    /// format's; headers (`.h`, `.hpp`) name none.
     pub fn names_a_language(source: &Path) -> bool {
         let known = |extension: &str| OTHER_FORMAT_EXTENSIONS.contains(&extension);
         Language::of(source).is_some()
@@ -301,7 +292,7 @@ impl Language {
                 .is_some_and(known)
     }
 
-    /// The language of a single file given as a source, or what is wrong with it.
+    /// The language of a single-file source, or what is wrong with it.
     pub fn for_source(source: &Path) -> Result<&'static Language> {
         if source.is_dir() {
             return Err(Error::language(source, LanguageFault::Folder));
@@ -321,8 +312,8 @@ impl Language {
         })
     }
 
-    /// The language of a source file by its extension and, for a `.py` file, its first line:
-    /// a shebang naming `python2` makes it Python 2, as Kattis decides.
+    /// As `of`, except that a `.py` file whose shebang names `python2` is Python 2, as
+    /// Kattis decides.
     pub fn of_file(source: &Path, code: &[u8]) -> Option<&'static Language> {
         let language = Language::of(source)?;
         let first_line = code.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -334,7 +325,7 @@ impl Language {
         Some(language)
     }
 
-    /// The language of a code of the package format's table (`python3`, `cpp`).
+    /// By its code in the package format's table (`python3`, `cpp`).
     pub fn by_code(code: &str) -> Option<&'static Language> {
         LANGUAGES
             .iter()
@@ -345,13 +336,11 @@ impl Language {
         LANGUAGES.iter().find(|language| language.id == id)
     }
 
-    /// The first program this language needs (compiler, runtime) that is not on `PATH`, named
-    /// as a person would install it: `kotlinc`.
+    /// The first program this language needs (compiler, runtime) that is not on `PATH`.
     pub fn missing_tool(&self) -> Option<&'static str> {
         missing_among(&[Some(self.version), self.compile, Some(self.run)])
     }
 
-    /// Whether a run's stderr shows that it died of a failed allocation.
     pub fn ran_out_of_memory(&self, stderr: &[u8]) -> bool {
         let stderr = String::from_utf8_lossy(stderr);
         self.out_of_memory_markers
@@ -360,7 +349,7 @@ impl Language {
     }
 }
 
-/// The first program of these commands (their first words) that is not on `PATH`.
+/// The first of these commands' programs that is not on `PATH`.
 pub fn missing_among(commands: &[Option<&'static [&'static str]>]) -> Option<&'static str> {
     commands
         .iter()
@@ -374,8 +363,8 @@ pub fn missing_among(commands: &[Option<&'static [&'static str]>]) -> Option<&'s
         })
 }
 
-/// How to install a missing tool, for the message that names it: the Debian and Ubuntu
-/// package (what CI machines and the Rust image run), or where the toolchain comes from.
+/// How to install a missing tool: the Debian/Ubuntu package (what CI and the Rust image
+/// run), or where the toolchain comes from.
 pub fn how_to_install(tool: &str) -> Option<&'static str> {
     let how = match tool {
         "gcc" => "apt-get install gcc",
@@ -394,8 +383,7 @@ pub fn how_to_install(tool: &str) -> Option<&'static str> {
     Some(how)
 }
 
-/// Whether `name` can name a Java class (letters, digits, `_` and `$`, not starting with a
-/// digit; no package).
+/// A Java class name without a package.
 pub fn is_java_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars
@@ -404,8 +392,8 @@ pub fn is_java_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-/// The class a Java source's `main` is in: the public class, else the first class declared
-/// (comments aside: "the public class names" in a comment declares nothing).
+/// The class a Java source's `main` is in: the public class, else the first class, comments
+/// aside.
 pub fn java_main_class(source: &str) -> Option<String> {
     let source = without_comments(source);
     let words: Vec<&str> = source
@@ -425,8 +413,8 @@ pub fn java_main_class(source: &str) -> Option<String> {
     })
 }
 
-/// The source with `//` and `/* */` comments blanked (strings are not parsed; good enough for
-/// finding declarations).
+/// The source with `//` and `/* */` comments blanked; strings are not parsed, which is good
+/// enough for finding declarations.
 pub fn without_comments(source: &str) -> String {
     let mut kept = String::with_capacity(source.len());
     let mut rest = source;
@@ -446,8 +434,8 @@ pub fn without_comments(source: &str) -> String {
     kept
 }
 
-/// A crate name for a source file: its stem with every character that may not stand in a
-/// crate name made `_`, and `_` before a leading digit, so that any file name builds.
+/// A valid crate name from any file name: the stem, other characters made `_`, and `_`
+/// before a leading digit.
 pub fn crate_name(file_name: &str) -> String {
     let stem = Path::new(file_name)
         .file_stem()

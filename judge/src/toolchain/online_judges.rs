@@ -1,14 +1,9 @@
-//! Everything about each online judge, as one value per judge: its default limits, stack and
-//! code size, compare mode, the languages it takes (under the judge's own names) with its
-//! commands where it publishes them, the extra time and memory it grants some of them, how it
-//! calls a submission (a program on stdin/stdout, or a function such as Programmers'
-//! `solution`), its submit page, the addresses of its problems, and the templates `judge new`
-//! gives its problems. A judge changing any of it is a field to edit here, not a code path;
-//! a new judge is a new value (and its line in `problem::profile`), and a field left out is a
-//! compile error.
+//! Everything about each online judge, as one value per judge (limits, languages and their
+//! commands, allowances, call form, submit page, `judge new` templates): a change at a judge
+//! is a field to edit here, and a new judge a new value.
 //!
-//! The rows say only what the judges' pages say, as far as we could find; where a judge does
-//! not publish a command or a version, the field is `None` rather than a guess.
+//! The rows say only what the judges' pages say; what a judge does not publish is `None`
+//! rather than a guess.
 
 use std::time::Duration;
 
@@ -21,64 +16,53 @@ const MIB: u64 = 1024 * 1024;
 /// One language a judge offers.
 #[derive(Debug)]
 pub struct Offered {
-    /// The judge's own name for it, as its language menu shows it.
+    /// As the judge's language menu shows it.
     pub label: &'static str,
-    /// The row of our language table it corresponds to; `None` for a language we cannot
-    /// build here (it is still listed, so the user sees the whole menu).
+    /// `None` for a language we cannot build (listed so the user sees the whole menu).
     pub language: Option<LanguageId>,
-    /// The judge's compile command as it publishes it; `None` where it publishes none (the
-    /// language table's is used). In the language table's words: `{source}` the submitted
-    /// file, `{exe}` the program; `-static` is dropped where the machine has no static C
-    /// library (`Compiler::static_linking`).
+    /// As published, in the language table's placeholders; `None`: the language table's.
+    /// `-static` is dropped where the machine has no static C library
+    /// (`Compiler::links_statically`).
     pub compile: Option<&'static [&'static str]>,
-    /// The judge's run command as it publishes it; `None`: the language table's. `{class}` is
-    /// the main class, `{memory_mib}` the run's memory limit.
+    /// As published; `None`: the language table's.
     pub run: Option<&'static [&'static str]>,
-    /// The compiler or runtime version the judge publishes.
     pub version: Option<&'static str>,
-    /// What the judge names the submitted file in its commands, where that is not `Main.`
-    /// and the language's first extension (or the Java class's file).
+    /// The submitted file's name in the judge's commands, where that is not `Main.` and the
+    /// language's first extension (or the Java class's file).
     pub file: Option<&'static str>,
-    /// The row used in its place where this one's programs are not installed here, with a
-    /// warning (Kattis's PyPy, on a machine with only CPython).
+    /// Used instead, with a warning, where this row's programs are not installed (Kattis's
+    /// PyPy on a machine with only CPython).
     pub stand_in: Option<&'static Offered>,
 }
 
 /// How the judge runs what is submitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallForm {
-    /// A whole program reading stdin and writing stdout.
+    /// Reads stdin and writes stdout.
     Program,
     /// The judge calls a function of this name with the test's arguments; there is no stdin.
     Function { name: &'static str },
 }
 
-/// How big the main thread's stack is, for a given memory limit.
+/// The main thread's stack size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StackRule {
-    /// The judge lets the stack use the memory limit: we give it 7/8 of it, so that an
-    /// overflow ends as the runtime error it is before the rest of the program's memory makes
-    /// it an MLE.
+    /// The judge lets the stack use the memory limit: we give it 7/8, so that an overflow
+    /// ends as the runtime error it is before the rest of memory makes it an MLE.
     MostOfMemory,
-    /// A fixed size, whatever the memory limit.
     Bytes(u64),
 }
 
 /// Extra time and memory a judge grants slower runtimes: limit × factor + extra.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Allowance {
-    /// What the CPU time limit is multiplied by.
     pub time_factor: u32,
-    /// What is added to the CPU time limit after that.
     pub extra_time: Duration,
-    /// What the memory limit is multiplied by.
     pub memory_factor: u64,
-    /// What is added to the memory limit after that.
     pub extra_memory_bytes: u64,
 }
 
 impl Allowance {
-    /// The problem's own limits.
     pub const NONE: Allowance = Allowance {
         time_factor: 1,
         extra_time: Duration::ZERO,
@@ -86,7 +70,6 @@ impl Allowance {
         extra_memory_bytes: 0,
     };
 
-    /// The limits a program of the language runs with.
     pub fn apply(self, limits: Limits) -> Limits {
         Limits {
             cpu_time: limits.cpu_time * self.time_factor + self.extra_time,
@@ -99,8 +82,8 @@ impl Allowance {
 /// How the address of a problem's submit page is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SubmitForm {
-    /// `url` with `{number}` replaced by the problem's number (in its `source` address, else
-    /// at the end of its id).
+    /// `url` with `{number}` replaced by the problem's number (from its `source` address,
+    /// else the end of its id).
     Numbered {
         url: &'static str,
         /// What the page is, when it is not the judge's own submit form for the problem.
@@ -108,20 +91,18 @@ pub enum SubmitForm {
     },
     /// `<host>/problems/<name>/submit`, from a Kattis problem's `source` address.
     KattisName,
-    /// The contest (or gym) and the problem's index, from a Codeforces `source` address.
+    /// From a Codeforces `source` address: the contest (or gym) and the problem's index.
     CodeforcesContest,
 }
 
-/// Where a problem is handed in on its judge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubmitPage {
     pub url: String,
-    /// What the page is, when it is not the judge's own submit form for the problem.
+    /// As `SubmitForm::Numbered`'s.
     pub note: Option<&'static str>,
 }
 
-/// The convention a judge's solutions follow: `judge new` writes its templates and
-/// placeholder task in it (the templates themselves are the corpus' own).
+/// The convention a judge's solutions follow, which picks `judge new`'s templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScaffoldKind {
     /// One test per run, read from stdin (Baekjoon, Kattis).
@@ -134,40 +115,33 @@ pub enum ScaffoldKind {
     Function,
 }
 
-/// One online judge (a problem's profile names its judge: `Profile::online_judge`).
+/// One online judge (`Profile::online_judge`).
 #[derive(Debug)]
 pub struct OnlineJudge {
-    /// The judge's name for people.
     pub name: &'static str,
-    /// What the address of each of its problems contains (its host): a page imported from an
-    /// address is taken to be the judge's by it.
+    /// A page imported from an address that contains one of these is the judge's.
     pub hosts: &'static [&'static str],
-    /// Default limits; per-problem figures on the judge's pages override these in
-    /// problem.toml.
+    /// Defaults; a problem's own figures in problem.toml override them.
     pub time_limit_ms: u64,
     pub memory_limit_mib: u64,
-    /// The main thread's stack.
     pub stack: StackRule,
-    /// The largest source the judge takes.
     pub code_limit_bytes: u64,
-    /// The compare mode the judge uses when a problem names none.
+    /// When a problem names none.
     pub compare: CompareMode,
-    /// What it adds to the limits for some languages; any other gets the problem's own.
+    /// Languages not listed get the problem's own limits.
     pub allowances: &'static [(LanguageId, Allowance)],
-    /// How the address of a problem's submit page is made.
     pub submit: SubmitForm,
-    /// The convention its solutions follow, which picks `judge new`'s templates.
     pub scaffold: ScaffoldKind,
-    /// Where the list below comes from.
+    /// Where `offered` comes from.
     pub languages_page: &'static str,
-    /// Its languages; for each of ours, the first row of it is the one a solution is built
-    /// and run with, the others are tried by `judge check`.
+    /// For each of our languages, the first row is the one a solution is built and run
+    /// with; `judge check` tries the others.
     pub offered: &'static [Offered],
     pub entry: CallForm,
     /// The class a Java submission must be (the judge compiles `<class>.java` and runs it).
     pub java_class: Option<&'static str>,
-    /// A relative `dev/stdin` opens the standard input, as published Baekjoon answers in
-    /// JavaScript read it: the run folder holds `dev`, a link to `/dev`.
+    /// The run folder holds `dev`, a link to `/dev`, so that a relative `dev/stdin` opens the
+    /// standard input, as published Baekjoon answers in JavaScript read it.
     pub dev_in_run_folder: bool,
 }
 
@@ -206,9 +180,7 @@ const fn allowance(
     }
 }
 
-/// Baekjoon's allowance for Java and Kotlin: ×2 + 1 s, ×2 + 16 MB.
 const BAEKJOON_JVM: Allowance = allowance(2, 1000, 2, 16);
-/// Baekjoon's allowance for Python: ×3 + 2 s, ×2 + 32 MB.
 const BAEKJOON_PYTHON: Allowance = allowance(3, 2000, 2, 32);
 
 /// Baekjoon's JVM for Java and Kotlin alike, and what it runs.
@@ -228,10 +200,8 @@ macro_rules! boj_jvm {
     };
 }
 
-/// Declares each online judge's value and `Profile`, the name a problem gives it, from one
-/// list: a judge is one entry (its variant, its name in `problem.toml`, its value), and
-/// nothing else needs an edit for it (`Profile::ALL`, `name` and `online_judge` are made
-/// here; a field left out of a value is a compile error).
+/// Declares each judge's value and its `Profile` variant from one list (`Profile::ALL`,
+/// `name` and `online_judge` are made here), so a new judge is one entry.
 macro_rules! online_judges {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal => $judge:ident = $value:expr;)+) => {
         $($(#[doc = $doc])* pub const $judge: OnlineJudge = $value;)+
@@ -243,7 +213,6 @@ macro_rules! online_judges {
         }
 
         impl Profile {
-            /// Every profile, in the order they are listed.
             pub const ALL: [Profile; [$(Profile::$variant),+].len()] = [$(Profile::$variant),+];
 
             /// As `problem.toml` and `--profile` spell it: `boj`, `swea`, ...
@@ -253,7 +222,6 @@ macro_rules! online_judges {
                 }
             }
 
-            /// The online judge this profile judges as: everything about it.
             pub fn online_judge(self) -> &'static OnlineJudge {
                 match self {
                     $(Profile::$variant => &$judge,)+
@@ -264,8 +232,8 @@ macro_rules! online_judges {
 }
 
 online_judges! {
-    /// Baekjoon: help.acmicpc.net/language/info, as copies of it show it (the page itself was not
-    /// reachable from here); see docs/languages-and-judges.md.
+    /// Baekjoon: help.acmicpc.net/language/info, as copies of it show it (the page itself was
+    /// not reachable); see docs/languages-and-judges.md.
     Boj = "boj" => BAEKJOON = OnlineJudge {
         name: "Baekjoon",
         hosts: &["acmicpc.net"],
@@ -276,7 +244,7 @@ online_judges! {
         // The limit most judges share (a problem's page may say otherwise).
         code_limit_bytes: 64 << 10,
         compare: CompareMode::Baekjoon,
-        // The JVM and CPython get more, as its per-language table says.
+        // As its per-language table says.
         allowances: &[
             (LanguageId::Java, BAEKJOON_JVM),
             (LanguageId::Kotlin, BAEKJOON_JVM),
@@ -439,7 +407,7 @@ online_judges! {
     Programmers = "programmers" => PROGRAMMERS = OnlineJudge {
         name: "Programmers",
         hosts: &["programmers.co.kr"],
-        // It publishes no limits; generous ones stop only a runaway.
+        // It publishes none; generous ones stop only a runaway.
         time_limit_ms: 10_000,
         memory_limit_mib: 1024,
         // It does not say: the usual stack of Linux.
@@ -453,8 +421,7 @@ online_judges! {
         },
         scaffold: ScaffoldKind::Function,
         languages_page: "https://school.programmers.co.kr/learn/challenges",
-        // As listed on the lesson pages we could find; Rust is not among them. Correct this
-        // row if the judge adds it.
+        // As listed on the lesson pages we could find (no Rust).
         offered: &[
             offered("C", Some(LanguageId::C)),
             offered("C++", Some(LanguageId::Cpp)),
@@ -473,8 +440,8 @@ online_judges! {
         dev_in_run_folder: false,
     };
 
-    /// Kattis: problemtools' `problemtools/config/languages.yaml` (the package tools' own table),
-    /// where it agrees with what this machine runs.
+    /// Kattis: problemtools' `problemtools/config/languages.yaml`, where it agrees with what
+    /// this machine runs.
     Kattis = "kattis" => KATTIS = OnlineJudge {
         name: "Kattis",
         hosts: &["kattis.com"],
@@ -551,8 +518,8 @@ online_judges! {
     };
 
     /// Codeforces: codeforces.com/blog/entry/121114 ("command lines"), as copies of it show it.
-    /// It judges on Windows: its `-Wl,--stack=268435456` (and Rust's `/STACK`) set the stack at
-    /// link time there; here the stack limit is the run's (`Profile::stack_bytes`).
+    /// It judges on Windows, where `-Wl,--stack=268435456` (and Rust's `/STACK`) set the stack
+    /// at link time; here the run's stack limit does (`Profile::stack_bytes`).
     Codeforces = "codeforces" => CODEFORCES = OnlineJudge {
         name: "Codeforces",
         hosts: &["codeforces.com"],
@@ -635,7 +602,6 @@ online_judges! {
 }
 
 impl OnlineJudge {
-    /// Its default limits.
     pub fn limits(&self) -> Limits {
         let memory_bytes = self.memory_limit_mib * MIB;
         Limits {
@@ -647,7 +613,6 @@ impl OnlineJudge {
         }
     }
 
-    /// The main thread's stack for a given memory limit.
     pub fn stack_bytes(&self, memory_bytes: u64) -> u64 {
         match self.stack {
             StackRule::MostOfMemory => memory_bytes - memory_bytes / 8,
@@ -655,7 +620,6 @@ impl OnlineJudge {
         }
     }
 
-    /// What the judge adds to the limits for a language.
     pub fn allowance(&self, language: LanguageId) -> Allowance {
         self.allowances
             .iter()
@@ -663,13 +627,12 @@ impl OnlineJudge {
             .map_or(Allowance::NONE, |(_, allowance)| *allowance)
     }
 
-    /// Whether a problem's address is on this judge.
     pub fn hosts_page(&self, url: &str) -> bool {
         self.hosts.iter().any(|host| url.contains(host))
     }
 
-    /// The judge's page to submit problem `id` on, where its addresses can be made from what
-    /// the problem says (its `source` address, its id).
+    /// The page to submit problem `id` on, where its address can be made from the problem's
+    /// `source` address or id.
     pub fn submit_page(&self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
         let page = |url: String| SubmitPage { url, note: None };
         match self.submit {
@@ -696,7 +659,6 @@ impl OnlineJudge {
         }
     }
 
-    /// The judge's offers for one of our languages (empty when it does not take it).
     pub fn offers(&self, language: LanguageId) -> Vec<&'static Offered> {
         self.offered
             .iter()
@@ -704,19 +666,18 @@ impl OnlineJudge {
             .collect()
     }
 
-    /// Whether the judge takes files of this language.
     pub fn accepts(&self, language: LanguageId) -> bool {
         !self.offers(language).is_empty()
     }
 
-    /// The judge's languages, by its own names, for a message.
+    /// The judge's language labels, for a message.
     pub fn menu(&self) -> String {
         let labels: Vec<&str> = self.offered.iter().map(|offer| offer.label).collect();
         labels.join(", ")
     }
 }
 
-/// Codeforces' submit form for the problem at `url`: a problem set's, a contest's or a gym's.
+/// The submit form for a Codeforces problem set's, contest's or gym's problem at `url`.
 fn codeforces_submit(url: &str) -> Option<String> {
     let parts: Vec<&str> = url.split(['/', '?', '#']).collect();
     let at = |key: &str| parts.iter().position(|part| *part == key);

@@ -1,5 +1,5 @@
-//! A built program and the limits it runs under: its command line under those limits (the
-//! JVM's heap and stack flags), run in the sandbox.
+//! A built program: its command line under given limits (the JVM's heap and stack flags),
+//! run in the sandbox.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -9,41 +9,34 @@ use std::time::Duration;
 use super::language::Language;
 use crate::sandbox::{self, RunOutput, RunSpec, Sandbox};
 
-/// The limits a program runs under (a problem's for its solution, a checker's own, ...):
-/// what the sandbox holds a run to.
 pub use crate::sandbox::Limits;
 
-/// The largest thread stack the JVM accepts, in MiB.
+/// The largest thread stack the JVM accepts (`-Xss`), in MiB.
 const MAX_JVM_STACK_MIB: u64 = 1024;
 
-/// What a build names the source's folder in the program's own messages (a Rust panic's
-/// location): a stand-in that `Program::run` replaces with the real folder. The cached build
-/// is then the same wherever the source lives (another checkout, a test's temporary
-/// repository), instead of one build per folder.
+/// Stands for the source's folder in a build (a Rust panic's location), replaced in the
+/// program's stderr by `Program::run`: one cached build serves every folder.
 pub(super) const ORIGIN: &str = "/judge-source-folder";
 
-/// A program ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
-    /// The language it is in.
     pub language: &'static Language,
-    /// The run command, with `{memory_mib}` and `{stack_mib}` left for `command`.
+    /// `{memory_mib}` and `{stack_mib}` are left for `command`.
     pub(super) run: Vec<String>,
-    /// It was taken from the cache instead of being built now.
+    /// Taken from the cache, not built now.
     pub cached: bool,
-    /// The source's folder, which `ORIGIN` stands for in the program's stderr.
+    /// The source's folder, which `ORIGIN` stands for.
     pub(super) origin: String,
     /// Its run folder holds `dev`, a link to `/dev` (`OnlineJudge::dev_in_run_folder`).
     pub(super) dev_in_run_folder: bool,
     /// It is the judge's caller of a function (`harness`): the limits apply to each call.
     pub per_call: bool,
-    /// Where it runs.
     pub(super) sandbox: Arc<Sandbox>,
 }
 
 impl Program {
-    /// What tells this program from any other: its run command names its build (the build
-    /// cache's key covers the sources, commands and compiler) and its interpreter.
+    /// Tells this program from any other: the run command names its build (whose cache key
+    /// covers sources, commands and compiler) and its interpreter.
     pub fn identity(&self) -> String {
         format!(
             "{:?} {} {} {}",
@@ -51,17 +44,15 @@ impl Program {
         )
     }
 
-    /// The command line under `limits`.
     pub fn command(&self, limits: &Limits) -> Vec<OsString> {
         command_under(&self.run, limits)
     }
 
-    /// Runs the program on `stdin` (with `args` after its command) under `limits`.
+    /// Runs the program on `stdin`, with `args` after its command.
     pub fn run(&self, stdin: &Path, limits: Limits, args: &[String]) -> std::io::Result<RunOutput> {
         self.run_with(stdin, limits, args, RunOptions::default())
     }
 
-    /// `run`, with what `options` changes.
     pub fn run_with(
         &self,
         stdin: &Path,
@@ -97,7 +88,6 @@ impl Program {
     }
 }
 
-/// `run` with the placeholders of `limits` filled in.
 fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
     let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
     // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
@@ -116,33 +106,32 @@ fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
 /// How a run differs from the usual one.
 #[derive(Debug, Default)]
 pub struct RunOptions<'a> {
-    /// Given streams, which replace `stdin` (see `sandbox::Streams`).
+    /// These replace `stdin` (see `sandbox::Streams`).
     pub streams: sandbox::Streams<'a>,
-    /// This wall-clock backstop instead of the usual one.
+    /// Replaces the usual wall-clock backstop.
     pub wall_timeout: Option<Duration>,
     /// Past the output limit the run goes on, its output dropped, instead of being stopped.
     pub run_past_output_limit: bool,
-    /// The program is being judged: it sees the sandbox's view (the expected outputs, the
-    /// repository and the home hidden), where the machine allows it.
+    /// It sees the sandbox's view (expected outputs, repository and home hidden), where the
+    /// machine allows it.
     pub judged: bool,
-    /// The files it reads and writes instead of its standard streams.
+    /// Files it reads and writes instead of its standard streams.
     pub files: Option<&'a FileIo>,
 }
 
-/// A problem whose program reads its input from a file and writes its answer to one, in its
-/// folder, as some judges run them (Codeforces' `input.txt` / `output.txt`).
+/// Input and answer files in the program's folder, as some judges use them (Codeforces'
+/// `input.txt` / `output.txt`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FileIo {
-    /// The input, also given on standard input, as those judges do.
+    /// Also given on standard input, as those judges do.
     pub input: Option<String>,
-    /// The answer judged; what the program writes to standard output is not.
+    /// The answer judged; standard output then is not.
     pub output: Option<String>,
 }
 
-/// Runs the program (`"$@"`) with its input put in the file `$1` of its folder and given on
-/// standard input too, its standard output dropped when `$2` names its answer's file, which
-/// is then the run's standard output; a program killed by a signal takes the shell with it,
-/// so that the run ends as the program did.
+/// Runs `"$@"` with its input in the file `$1` and on stdin, its stdout dropped and the file
+/// `$2` printed instead when `$2` is given; a program killed by a signal kills the shell too,
+/// so the run ends as the program did.
 const WITH_FILES: &str = r#"input=$1 output=$2; shift 2
 if [ -n "$input" ]; then cat > "$input"; exec < "$input"; fi
 if [ -n "$output" ]; then "$@" > /dev/null; else "$@"; fi
@@ -154,13 +143,12 @@ if [ "$code" -gt 128 ]; then trap - $((code - 128)) 2>/dev/null; kill -s $((code
 exit "$code""#;
 
 impl FileIo {
-    /// Whether `name` can be such a file: a plain name in the program's folder, no path.
+    /// A plain name in the program's folder, no path.
     pub fn is_plain_name(name: &str) -> bool {
         !name.is_empty() && !name.contains(['/', '\0']) && name != "." && name != ".."
     }
 
-    /// Whether a run through these files wrote its answer's file: `WITH_FILES` says so on
-    /// standard error when it did not.
+    /// Whether the run wrote its answer's file (`WITH_FILES` says on stderr when not).
     pub fn output_written(&self, stderr: &[u8]) -> bool {
         let Some(output) = &self.output else {
             return true;
@@ -169,7 +157,6 @@ impl FileIo {
         !String::from_utf8_lossy(stderr).contains(&said)
     }
 
-    /// `argv` run through `WITH_FILES`, when the problem names a file.
     fn wrap(&self, argv: Vec<OsString>) -> Vec<OsString> {
         if self.input.is_none() && self.output.is_none() {
             return argv;
@@ -185,7 +172,6 @@ impl FileIo {
     }
 }
 
-/// `haystack` with every `from` replaced by `to`.
 fn replace_bytes(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(haystack.len());
     let mut rest = haystack;

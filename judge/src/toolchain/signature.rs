@@ -1,11 +1,9 @@
-//! A function-form problem's function, as `problem.toml` declares it:
-//! `function = "solution(board: string[], k: int) -> int"`. The judge calls it (Programmers
-//! calls `solution`; LeetCode-style judges do the same) instead of running a program, and
-//! writes the caller for each language from this (`toolchain::harness`).
+//! A function-form problem's function, as `problem.toml` declares it
+//! (`function = "solution(board: string[], k: int) -> int"`); `harness` writes each
+//! language's caller from it.
 
 use std::fmt;
 
-/// A parameter's or the result's type, in the judge's own words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Type {
     Int,
@@ -17,7 +15,6 @@ pub enum Type {
     Array(Box<Type>),
 }
 
-/// The declared function.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
     pub name: String,
@@ -46,7 +43,7 @@ impl Type {
         })
     }
 
-    /// How many `[]` it has, and the type inside them.
+    /// How many `[]` it has, and the innermost type.
     pub fn depth(&self) -> (usize, &Type) {
         match self {
             Type::Array(element) => {

@@ -1,5 +1,5 @@
-//! What a program is made of: one source file, or (as the 2025-09 package format allows) a
-//! folder of files built together, with its language and entry point decided once, here.
+//! What a program is made of: one source file, or a folder of files built together (2025-09
+//! package format), with its language and entry point decided once, here.
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -13,28 +13,26 @@ use crate::toolchain::language::{
 use crate::toolchain::online_judges::{CallForm, Offered, OnlineJudge};
 use crate::toolchain::signature::Signature;
 
-/// Files by their path relative to a folder, with their bytes.
+/// Paths relative to a folder, with their bytes.
 pub type Files = Vec<(String, Vec<u8>)>;
 
 /// The files of one program, ready to be copied into a build folder.
 #[derive(Debug, Clone)]
 pub struct Sources {
-    /// The language it is built and run in.
     pub language: &'static Language,
-    /// Every file of the program: its path relative to the build folder, and its bytes.
+    /// Paths relative to the build folder.
     pub files: Files,
-    /// The entry point, relative to the build folder (for a single file, that file).
+    /// The entry point, relative to the build folder.
     pub main: String,
     /// Java's or Kotlin's main class.
     pub class: Option<String>,
-    /// The online judge it is built and run as, with its row for the language; `None`: as
-    /// the language table says.
+    /// `None`: built and run as the language table says.
     pub judged_as: Option<JudgedAs>,
-    /// The declared function the judge's caller (`harness`) calls, once per input line,
-    /// when the file is that function alone.
+    /// The function the judge's caller (`harness`) calls once per input line, when the file
+    /// is that function alone.
     pub called: Option<Signature>,
-    /// A judge compiles this single Java file as `class` and runs that class (`<class>.java`,
-    /// `java <class>`): its own, or the one the problem names, whatever the file declares.
+    /// A judge compiles this single Java file as `<class>.java` and runs `class`, whatever
+    /// the file declares.
     pub class_is_required: bool,
 }
 
@@ -55,13 +53,11 @@ pub struct Choice {
 }
 
 impl Sources {
-    /// The program at `source`: a file, or a folder of files.
     pub fn read(source: &Path) -> Result<Sources> {
         Sources::read_as(source, &Choice::default())
     }
 
-    /// The program at `source`, in the language and with the entry point `choice` names
-    /// where it names them.
+    /// The program at `source`, in the language and entry point `choice` names, if any.
     pub fn read_as(source: &Path, choice: &Choice) -> Result<Sources> {
         let sources = Sources::read_detected(source, choice.language)?;
         match &choice.entrypoint {
@@ -70,7 +66,7 @@ impl Sources {
         }
     }
 
-    /// `self` started from `entrypoint`: the main class of Java or Kotlin, else a file.
+    /// `entrypoint` is the main class of Java or Kotlin, else a file.
     fn entered_at(mut self, source: &Path, entrypoint: &str) -> Result<Sources> {
         if self.language.main_class != MainClass::None {
             self.class = Some(entrypoint.to_owned());
@@ -114,17 +110,13 @@ impl Sources {
             _ => file_name,
         };
         Ok(Sources {
-            language,
             files: vec![(main.clone(), code)],
-            main,
             class,
-            judged_as: None,
-            called: None,
-            class_is_required: false,
+            ..Sources::single(language, &main)
         })
     }
 
-    /// A single file named `file_name` with no contents read, to show a command with.
+    /// A single file with no contents read, to show a command with.
     pub fn single(language: &'static Language, file_name: &str) -> Sources {
         Sources {
             language,
@@ -137,9 +129,8 @@ impl Sources {
         }
     }
 
-    /// The file called as `signature` says, when it is that function alone (no entry point
-    /// of its own): the judge's caller for its language is built beside it (in Rust, after
-    /// it) and started.
+    /// When the file is the function alone (no entry point of its own), the judge's caller
+    /// is built beside it (in Rust, appended) and started.
     pub fn with_caller(mut self, signature: &Signature) -> Sources {
         let code = String::from_utf8_lossy(&self.files[0].1).into_owned();
         let single = self.files.len() == 1;
@@ -172,9 +163,8 @@ impl Sources {
         self
     }
 
-    /// The program as `judge` builds and runs it: with the first row it offers for the
-    /// language (unchanged where it offers none), and a Java file staged under the name of
-    /// the class the judge runs.
+    /// The program as `judge` builds and runs it: with its first row for the language
+    /// (unchanged where it offers none), and a Java file named after the class it runs.
     pub fn judged_by(self, judge: &'static OnlineJudge) -> Sources {
         match judge.offers(self.language.id).first() {
             Some(offer) => self.judged_as(judge, installed_row(judge, offer)),
@@ -182,7 +172,6 @@ impl Sources {
         }
     }
 
-    /// The program built and run with one of `judge`'s rows.
     pub fn judged_as(mut self, judge: &'static OnlineJudge, offer: &'static Offered) -> Sources {
         self.judged_as = Some(JudgedAs { judge, offer });
         match judge.java_class {
@@ -191,7 +180,7 @@ impl Sources {
         }
     }
 
-    /// A single Java file staged as `class` and run as it, as a judge that names the class
+    /// A single Java program file staged and run as `class`, as a judge that names the class
     /// does (a problem may name its own: Google's `Solution`); other programs are left.
     pub fn run_as(mut self, class: &str) -> Sources {
         let runs_a_program = self
@@ -209,22 +198,22 @@ impl Sources {
         self
     }
 
-    /// The compile command's template: the judge's, else the language table's.
+    /// The judge's, else the language table's.
     pub fn compile_command(&self) -> Option<&'static [&'static str]> {
         self.judged_as
             .and_then(|judged| judged.offer.compile)
             .or(self.language.compile)
     }
 
-    /// The run command's template: the judge's, else the language table's.
+    /// The judge's, else the language table's.
     pub fn run_command(&self) -> &'static [&'static str] {
         self.judged_as
             .and_then(|judged| judged.offer.run)
             .unwrap_or(self.language.run)
     }
 
-    /// Why the judge refuses to build the program, as it would say it (a compile error): a
-    /// Java file that is not the class it runs, or that has a `package` line.
+    /// Why the judge refuses to build the program, as a compile error: a Java file that is
+    /// not the class it runs, or has a `package` line; a function missing from its file.
     pub fn refused(&self) -> Option<String> {
         if let Some(signature) = &self.called {
             let code = String::from_utf8_lossy(&self.files[0].1);
@@ -239,7 +228,6 @@ impl Sources {
         (!found.is_empty()).then(|| found.join("\n"))
     }
 
-    /// The first program its commands need that is not on `PATH`.
     pub fn missing_tool(&self) -> Option<&'static str> {
         let language = self.language;
         missing_among(&[
@@ -249,20 +237,20 @@ impl Sources {
         ])
     }
 
-    /// The run folder holds `dev`, a link to `/dev` (see `OnlineJudge::dev_in_run_folder`).
+    /// See `OnlineJudge::dev_in_run_folder`.
     pub fn dev_in_run_folder(&self) -> bool {
         self.judged_as
             .is_some_and(|judged| judged.judge.dev_in_run_folder)
     }
 
-    /// A C or C++ file with the headers it includes by quotes (`#include "testlib.h"`) from
-    /// its own `folder`, as a compiler run in that folder finds them; the build copies the
-    /// program's files alone. Other languages, and names that leave the folder, are left.
+    /// A C or C++ program with the headers it includes by quotes (`#include "testlib.h"`)
+    /// from `folder`, as a compiler run there finds them: the build copies only the
+    /// program's files. Names that leave the folder are left.
     pub fn with_local_headers(mut self, folder: &Path) -> Result<Sources> {
         if !matches!(self.language.id, LanguageId::C | LanguageId::Cpp) {
             return Ok(self);
         }
-        // Headers found are read in turn, for the headers they include.
+        // Headers found are scanned in turn.
         let mut index = 0;
         while index < self.files.len() {
             let text = String::from_utf8_lossy(&self.files[index].1).into_owned();
@@ -281,8 +269,8 @@ impl Sources {
         Ok(self)
     }
 
-    /// The paths, relative to the build folder, of the files the compiler is given: those of
-    /// the program's language (a folder's headers and data files are copied, not compiled).
+    /// The files given to the compiler: those of the program's language (a folder's headers
+    /// and data files are copied, not compiled).
     pub fn compiled_files(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self
             .files
@@ -298,7 +286,6 @@ impl Sources {
     }
 }
 
-/// The names of a C or C++ text's `#include "name"` lines.
 fn quoted_includes(text: &str) -> impl Iterator<Item = &str> {
     text.lines().filter_map(|line| {
         let rest = line.trim_start().strip_prefix('#')?.trim_start();
@@ -325,13 +312,10 @@ pub(crate) fn main_class(language: &Language, file_name: &str, code: &[u8]) -> O
     }
 }
 
-/// Whether `path`, an entry of a folder that holds programs (a package's validators, its
-/// submissions of one verdict), is a program: a folder (a program of several files), or a
-/// file whose extension names a language (`Language::names_a_language`). Headers such as
-/// `testlib.h` (a single file's build still finds them, see `with_local_headers`), READMEs,
-/// notes, files of no known kind and dot-files are not. One rule for every such folder, as
-/// the format's "Programs" section has it and problemtools applies it: `run.find_programs`
-/// keeps the entries `get_program` finds a language for and passes over the rest.
+/// Whether an entry of a folder of programs (a package's validators, its submissions) is a
+/// program: a folder, or a file whose extension names a language; not headers, READMEs or
+/// dot-files. As the format's "Programs" section has it and problemtools'
+/// `run.find_programs` applies it.
 pub fn is_program(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
@@ -342,8 +326,7 @@ pub fn is_program(path: &Path) -> bool {
     path.is_dir() || Language::names_a_language(path)
 }
 
-/// Every file below `folder` (dot-files and dot-folders aside), by its path relative to it,
-/// with its bytes, in file-name order.
+/// Every file below `folder` but dot-files, in file-name order.
 pub(crate) fn files_below(folder: &Path) -> Result<Files> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(folder)
@@ -371,7 +354,7 @@ pub(crate) fn files_below(folder: &Path) -> Result<Files> {
     Ok(files)
 }
 
-/// The one language of a folder program's files: `forced` where the folder names one.
+/// The one language of a folder program's files, unless `forced`.
 fn folder_language(
     folder: &Path,
     files: &[(String, Vec<u8>)],
@@ -400,21 +383,15 @@ fn folder_language(
     }
 }
 
-/// A folder program: every file below it (dot-files aside), in one language; a folder with a
-/// `build` or `run` script is run by those scripts.
+/// A folder program in one language, or run by its `build` or `run` script.
 fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sources> {
     let files = files_below(folder)?;
     let has = |wanted: &str| files.iter().any(|(name, _)| name == wanted);
     if has("build") || has("run") {
         let language = Language::by_id(LanguageId::Scripts).expect("the table has scripts");
         return Ok(Sources {
-            language,
             files,
-            main: "run".into(),
-            class: None,
-            judged_as: None,
-            called: None,
-            class_is_required: false,
+            ..Sources::single(language, "run")
         });
     }
     let language = folder_language(folder, &files, forced)?;
@@ -470,8 +447,8 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     })
 }
 
-/// `offer`, or its stand-in where a program it names is not installed here; said once per
-/// row, as the times its stand-in gives are not the judge's.
+/// `offer`, or its stand-in where a program it names is not installed; warns once per row,
+/// as the stand-in's times are not the judge's.
 fn installed_row(judge: &OnlineJudge, offer: &'static Offered) -> &'static Offered {
     let (Some(stand_in), Some(tool)) = (offer.stand_in, missing_among(&[offer.compile, offer.run]))
     else {

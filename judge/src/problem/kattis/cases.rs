@@ -1,8 +1,7 @@
-//! A package's test cases: every `NAME.in` with its `NAME.ans` under `data/sample/` and
-//! `data/secret/`, in lexicographic order as the format says, each with the output
-//! validator arguments its group gives it (`testdata.yaml` before 2025-09, `test_group.yaml`
-//! and `NAME.yaml` since). The validation data (`data/invalid_input/`, `invalid_output/`,
-//! `valid_output/`) checks the validators, not submissions, and is not judged.
+//! A package's judged cases: every `NAME.in` with its `NAME.ans` under `data/sample/` and
+//! `data/secret/`, in lexicographic order as the format says, with the output validator
+//! arguments of its group (`testdata.yaml` before 2025-09, `test_group.yaml` and `NAME.yaml`
+//! since). The validation data checks the validators and is not judged.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,15 +14,15 @@ use crate::error::{CorpusFault, Error, Result};
 use crate::problem::layout::{DATA_DIR, JUDGED_DATA_DIRS, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::TestCase;
 
-/// One group configuration file's keys about validators; the others (scoring, visualizers)
-/// are left alone here.
+/// A group configuration file's keys about validators; the others (scoring, visualizers)
+/// are not read here.
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct GroupYaml {
     /// 2023-07 and later: a sequence of strings (a string is split on spaces).
     output_validator_args: Option<Args>,
     /// Legacy: a string of flags.
     output_validator_flags: Option<Args>,
-    /// 2023-07 and later: a sequence, or a map from validator name to sequence. Read as a
+    /// 2023-07 and later: a sequence, or a map from validator name to sequence. Read as any
     /// YAML value, so that no spelling of it can stop the cases from being judged.
     input_validator_args: Option<serde_norway::Value>,
     /// Legacy: a string, or a map with the keys `name` and `flags`.
@@ -67,17 +66,14 @@ impl Args {
     }
 }
 
-/// The arguments a test group gives its input (or answer) validators: the same to each, or
-/// each its own by name (the file or folder name in the validators' folder, or its stem);
-/// a validator the map does not name gets none.
+/// The arguments a test group gives its input (or answer) validators.
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ValidatorArgs {
-    /// No group gives any.
     #[default]
     None,
     /// The same to each validator.
     All(Vec<String>),
-    /// Each validator its own, by name.
+    /// By the validator's file or folder name, or its stem; one not named gets none.
     Each(BTreeMap<String, Vec<String>>),
 }
 
@@ -120,7 +116,6 @@ impl ValidatorArgs {
         ValidatorArgs::Each(each.collect())
     }
 
-    /// The arguments of the validator at `path`.
     pub fn of(&self, path: &Path) -> &[String] {
         match self {
             ValidatorArgs::None => &[],
@@ -138,7 +133,7 @@ impl ValidatorArgs {
     }
 }
 
-/// Every judged case of the package at `dir`, in the order the format runs them.
+/// In the order the format runs them.
 pub fn find_package_cases(
     dir: &Path,
     version: FormatVersion,
@@ -158,8 +153,7 @@ pub fn find_package_cases(
     Ok(cases)
 }
 
-/// The cases below `folder`: `.in` files with their `.ans`; sorted by path, component by
-/// component, so that `secret/a/2` comes before `secret/b`.
+/// Sorted by path, component by component: `secret/a/2` before `secret/b`.
 fn collect(
     data: &Path,
     folder: &Path,
@@ -215,8 +209,6 @@ fn collect(
     Ok(())
 }
 
-/// The output validator arguments of the case at `stem`: its own `NAME.yaml` (2023-07 and
-/// later), else the nearest group file above it that gives them.
 fn validator_args(
     data: &Path,
     stem: &Path,
@@ -226,8 +218,8 @@ fn validator_args(
     Ok(group_setting(data, stem, version, constants, GroupYaml::output_args)?.unwrap_or_default())
 }
 
-/// What `pick` takes from the group settings of the case at `stem`: from its own `NAME.yaml`
-/// (2023-07 and later), else from the nearest group file above it that gives it.
+/// What `pick` takes from the case's own `NAME.yaml` (2023-07 and later), else from the
+/// nearest group file above it that gives it.
 pub(super) fn group_setting<T>(
     data: &Path,
     stem: &Path,
@@ -236,8 +228,7 @@ pub(super) fn group_setting<T>(
     pick: fn(GroupYaml) -> Option<T>,
 ) -> Result<Option<T>> {
     let group_file = match version {
-        FormatVersion::Legacy => TESTDATA_FILE,
-        FormatVersion::Draft2023 => TESTDATA_FILE,
+        FormatVersion::Legacy | FormatVersion::Draft2023 => TESTDATA_FILE,
         FormatVersion::V2025 => TEST_GROUP_FILE,
     };
     let mut candidates = Vec::new();

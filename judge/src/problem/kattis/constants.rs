@@ -15,7 +15,7 @@ use crate::toolchain::sources::Sources;
 pub struct Constants(BTreeMap<String, String>);
 
 impl Constants {
-    /// The `constants` map; an error names `path` and `line` (where `constants:` stands).
+    /// Errors name `path` and the `line` of `constants:`.
     pub fn parse(value: &Value, path: &Path, line: Option<usize>) -> Result<Constants> {
         let fail = |message: String| Error::parse(path, line, message);
         let Value::Mapping(map) = value else {
@@ -69,8 +69,8 @@ impl Constants {
         self.0.is_empty()
     }
 
-    /// `text` with every `{{name}}` and `{{name.variant}}` of a known constant replaced; an
-    /// unknown one is left as it is, as the format says.
+    /// Replaces each `{{name}}` and `{{name.variant}}` of a known constant; an unknown one is
+    /// left, as the format says.
     pub fn apply<'a>(&self, text: &'a [u8]) -> Cow<'a, [u8]> {
         if self.is_empty() || !text.windows(2).any(|pair| pair == b"{{") {
             return Cow::Borrowed(text);
@@ -103,7 +103,7 @@ impl Constants {
         Cow::Owned(out)
     }
 
-    /// `apply` on text: what it puts in is text, and it cuts only at ASCII braces.
+    /// `apply` keeps text UTF-8: it puts in text and cuts only at ASCII braces.
     pub fn apply_text<'a>(&self, text: &'a str) -> Cow<'a, str> {
         match self.apply(text.as_bytes()) {
             Cow::Borrowed(_) => Cow::Borrowed(text),
@@ -111,7 +111,6 @@ impl Constants {
         }
     }
 
-    /// Every file of `sources` with the constants put in.
     pub fn apply_to(&self, mut sources: Sources) -> Sources {
         for (_, code) in &mut sources.files {
             if let Cow::Owned(replaced) = self.apply(code) {

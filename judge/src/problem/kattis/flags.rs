@@ -6,12 +6,11 @@ use std::path::Path;
 use crate::compare::KattisFlags;
 use crate::error::{Error, Result};
 
-/// The default output validator's flags.
 pub(super) fn parse(flags: &[String], path: &Path) -> Result<KattisFlags> {
     parse_onto(KattisFlags::default(), flags, path)
 }
 
-/// `flags` added to those already `given` (the problem's, then a test group's).
+/// `flags` over those `given` (the problem's, then a test group's).
 pub(super) fn parse_onto(given: KattisFlags, flags: &[String], path: &Path) -> Result<KattisFlags> {
     let mut parsed = given;
     let (mut abs, mut rel) = match given.tolerance {

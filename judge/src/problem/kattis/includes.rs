@@ -9,18 +9,16 @@ use crate::problem::layout::INCLUDE_DIR;
 use crate::toolchain::language::{Language, MainClass};
 use crate::toolchain::sources::{Files, Sources};
 
-/// `include/`: files added to every submission, `include/default/` for every language and
-/// `include/<code>/` for one (its code in the format's language table), that folder's files
-/// replacing the default's of the same name, as problemtools adds them.
+/// `include/default/` for every language and `include/<code>/` for one, whose files replace
+/// the default's of the same name, as problemtools adds them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Includes {
-    /// Folder name (`default`, `cpp`, ...) to its files, relative to it, with their bytes;
-    /// shared, as the problem is copied for every submission judged.
+    /// By folder name (`default`, `cpp`, ...); shared, as the problem is copied for every
+    /// submission judged.
     folders: Arc<BTreeMap<String, Files>>,
 }
 
 impl Includes {
-    /// The `include/` folder of the package at `dir`, if it has one.
     pub fn read(dir: &Path) -> Result<Includes> {
         let root = dir.join(INCLUDE_DIR);
         let mut folders = BTreeMap::new();
@@ -44,8 +42,8 @@ impl Includes {
         })
     }
 
-    /// `sources` with the included files of its language beside (and over) its own; an
-    /// included file with the language's entry-point name (a driver) becomes the main file.
+    /// Included files go beside (and over) the submission's own; one with the language's
+    /// entry-point name (a driver) becomes the main file.
     pub fn add_to(&self, mut sources: Sources) -> Sources {
         let language = sources.language;
         let own = self.folders.get(language.id.code());
@@ -68,8 +66,7 @@ impl Includes {
     }
 }
 
-/// A file named as the language table's default entry point: `__main__.py`, `main.js`,
-/// Java's `Main` class, Kotlin's `MainKt`.
+/// The language's default entry point: `__main__.py`, `main.js`, Java's `Main`, ...
 fn is_entry_point(language: &Language, name: &str) -> bool {
     language.entry_points.contains(&name)
         || match language.main_class {

@@ -1,8 +1,6 @@
-//! Kattis / ICPC problem packages, in the three versions of the format (legacy, 2023-07-draft,
-//! 2025-09): `problem.yaml` (`package_yaml`: format version, type, limits, timing,
-//! validation), the output validator (`output_validator/` or legacy `output_validators/`),
-//! the test data (`cases`), the programs' constants and included files, and the
-//! `submissions/<verdict>/` folders that `judge verify` checks.
+//! Kattis / ICPC problem packages in the format's three versions (legacy, 2023-07-draft,
+//! 2025-09): `problem.yaml`, the output validator, the test data, constants and included
+//! files, and the `submissions/<verdict>/` folders that `judge verify` checks.
 
 mod cases;
 pub(crate) mod constants;
@@ -26,7 +24,7 @@ use crate::toolchain::sources::is_program;
 pub use cases::ValidatorArgs;
 pub use package_yaml::parse_package;
 
-/// The version of the package format a package is written in (`problem_format_version`).
+/// `problem_format_version`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatVersion {
     /// No `problem_format_version`, or `legacy` / `legacy-icpc`.
@@ -49,22 +47,19 @@ impl FormatVersion {
     }
 }
 
-/// How the time limit is chosen when the package gives none: from the slowest accepted
-/// submission's CPU time, times `ac_to_time_limit` (legacy `time_multiplier`), rounded up to
-/// a whole multiple of `time_resolution`.
+/// How the time limit is chosen when the package gives none: the slowest accepted
+/// submission's CPU time times `ac_to_time_limit` (legacy `time_multiplier`), rounded up to
+/// a whole multiple of `time_resolution` seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Timing {
-    /// The slowest accepted submission's CPU time times this is the time limit.
     pub ac_to_time_limit: f64,
     /// A submission that must time out runs to the time limit times this.
     pub time_limit_to_tle: f64,
-    /// The derived time limit is a whole multiple of this many seconds.
     pub time_resolution: f64,
 }
 
 impl Timing {
-    /// The time limit the slowest accepted run `slowest` implies: never below one resolution
-    /// step.
+    /// Never below one resolution step.
     pub fn limit_from(&self, slowest: Duration) -> Duration {
         let exact = slowest.as_secs_f64() * self.ac_to_time_limit;
         let steps = (exact / self.time_resolution).ceil().max(1.0);
@@ -75,39 +70,34 @@ impl Timing {
 /// What a package adds to a problem.
 #[derive(Debug, Clone)]
 pub struct Package {
-    /// The format version the package is written in.
     pub version: FormatVersion,
     /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::Plan`.
     pub scoring: bool,
     /// Legacy `validation: custom score`: the validator must write `score.txt`.
     pub validator_must_score: bool,
-    /// Legacy `problem.yaml` `grading:` keys.
+    /// Legacy `grading:` keys.
     pub grading: scoring::LegacyGrading,
-    /// The package states its time limit (`limits.time_limit`, legacy `.timelimit`); when it
-    /// does not, `verify` derives one with `timing` and `run` uses the default until then.
+    /// `limits.time_limit` or legacy `.timelimit`; without it `verify` derives one with
+    /// `timing`, and `run` uses the default until then.
     pub time_limit_given: bool,
-    /// How a time limit is derived when the package states none.
     pub timing: Timing,
-    /// 2025-09 `constants`, put into its programs, included files and `test_group.yaml`.
+    /// Put into its programs, included files and `test_group.yaml`.
     pub constants: constants::Constants,
-    /// `include/`: files added to every submission.
     pub includes: includes::Includes,
-    /// The language and entry point `submissions.yaml` names for the submission judged.
+    /// What `submissions.yaml` names for the submission judged.
     pub choice: crate::toolchain::sources::Choice,
 }
 
 impl Package {
-    /// A submission's files as they are built: in the language and from the entry point
-    /// `choice` names, with the included files and the constants.
+    /// A submission's files as built: with `choice`, the included files and the constants.
     pub fn submission(&self, path: &Path) -> Result<crate::toolchain::sources::Sources> {
         let sources = crate::toolchain::sources::Sources::read_as(path, &self.choice)?;
         Ok(self.constants.apply_to(self.includes.add_to(sources)))
     }
 }
 
-/// Every judged case of a loaded package, in the format's order, each with its output
-/// validator arguments; for the default validator, those arguments (flags such as
-/// `float_tolerance 1e-6`) are checked here and become the case's compare mode.
+/// Every judged case of a loaded package, in the format's order, with its output validator
+/// arguments (`set_compare`).
 pub fn find_cases(problem: &Problem) -> Result<Vec<TestCase>> {
     let package = problem.package.as_ref().expect("a package's problem");
     let mut cases = cases::find_package_cases(&problem.dir, package.version, &package.constants)?;
@@ -159,7 +149,7 @@ pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     parse_package(dir, id, &text)
 }
 
-/// The line of the first `key:` in a YAML text (for errors: serde_norway keeps no spans).
+/// The line of the first `key:`, for errors: serde_norway keeps no spans.
 pub(crate) fn yaml_line(text: &str, key: &str) -> Option<usize> {
     let prefix = format!("{key}:");
     text.lines()
@@ -167,7 +157,7 @@ pub(crate) fn yaml_line(text: &str, key: &str) -> Option<usize> {
         .map(|index| index + 1)
 }
 
-/// The entries of a package folder, in natural order; dot-files (`.gitkeep`) are none.
+/// In natural order, without dot-files (`.gitkeep`).
 pub fn entries_in(folder: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .into_iter()
@@ -180,9 +170,8 @@ pub fn entries_in(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The programs in a package folder of programs (validators, a verdict's submissions), in
-/// natural order: the entries that `sources::is_program`, the one rule for every such
-/// folder, takes; headers, READMEs and other files beside them are passed over.
+/// The programs in a folder of programs (validators, a verdict's submissions), in natural
+/// order, by the one rule `sources::is_program`.
 pub fn programs_in(folder: &Path) -> Vec<PathBuf> {
     let mut programs = entries_in(folder);
     programs.retain(|path| is_program(path));

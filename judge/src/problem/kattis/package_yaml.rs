@@ -1,6 +1,5 @@
 //! `problem.yaml`: a package's format version, type, limits, timing and validation, read
-//! into a `Problem` (its cases are found later, by `cases`). The format has many more keys
-//! (author, license, ...), which are not the judge's business and are left alone.
+//! into a `Problem` without its cases. Other keys (author, license, ...) are not read.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -24,7 +23,6 @@ use crate::toolchain::Limits;
 const DEFAULT_PASSES: u32 = 2;
 const MAX_PASSES: u64 = 100;
 
-/// The parts of `problem.yaml` the judge uses.
 #[derive(Debug, Default, Deserialize)]
 struct PackageYaml {
     problem_format_version: Option<String>,
@@ -36,7 +34,7 @@ struct PackageYaml {
     grading: Option<serde_norway::Value>,
     validator_flags: Option<String>,
     limits: Option<LimitsYaml>,
-    /// 2025-09: values substituted for `{{name}}` in the package's programs and files.
+    /// 2025-09.
     constants: Option<serde_norway::Value>,
 }
 
@@ -63,7 +61,6 @@ struct LimitsYaml {
     /// The output validator's limits: seconds, MiB.
     validation_time: Option<u64>,
     validation_memory: Option<u64>,
-    /// How many passes a multi-pass problem may run.
     validation_passes: Option<u64>,
 }
 
@@ -73,14 +70,13 @@ struct TimeMultipliersYaml {
     time_limit_to_tle: Option<f64>,
 }
 
-/// `problem.yaml` being validated, for errors that name the file and the key's line.
+/// For errors that name the file and the key's line.
 struct YamlText<'a> {
     path: &'a Path,
     text: &'a str,
 }
 
 impl YamlText<'_> {
-    /// The line a key of problem.yaml stands on.
     fn at(&self, key: &str) -> Option<usize> {
         yaml_line(self.text, key)
     }
@@ -93,7 +89,7 @@ impl YamlText<'_> {
         )
     }
 
-    /// A size in MiB, as bytes, when in range.
+    /// MiB to bytes, when in range.
     fn mib(&self, value: u64, key: &str) -> Result<u64> {
         if SIZE_LIMIT_MIB.contains(&value) {
             Ok(value << 20)
@@ -104,7 +100,7 @@ impl YamlText<'_> {
     }
 }
 
-/// The problem's kinds, from `type` (2023-07 and later) or legacy `validation`.
+/// From `type` (2023-07 and later) or legacy `validation`.
 #[derive(Debug, Default, PartialEq)]
 struct Kinds {
     scoring: bool,
@@ -119,7 +115,6 @@ struct Kinds {
 
 fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> Result<Kinds> {
     let path = dir.join(PACKAGE_FILE);
-    // The line a key of problem.yaml stands on, for an error's location.
     let at = |key: &str| yaml_line(text, key);
     if version == FormatVersion::Legacy {
         return legacy_kinds(yaml, &path, at);
@@ -127,8 +122,8 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     let mut kinds = Kinds::default();
     let types = match &yaml.problem_type {
         None => vec!["pass-fail".to_owned()],
-        // Several types in one string, space-separated, as the format's own example packages
-        // write them (`pass-fail interactive`) and BAPCtools reads them.
+        // Space-separated in one string, as the format's example packages write them
+        // (`pass-fail interactive`) and BAPCtools reads them.
         Some(OneOrMany::One(one)) => one.split_whitespace().map(str::to_owned).collect(),
         Some(OneOrMany::Many(many)) => many.clone(),
     };
@@ -163,7 +158,7 @@ fn kinds(yaml: &PackageYaml, version: FormatVersion, dir: &Path, text: &str) -> 
     Ok(kinds)
 }
 
-/// What a legacy package is, from its `validation` words and its one-word `type`.
+/// From `validation` words and a one-word `type`.
 fn legacy_kinds(
     yaml: &PackageYaml,
     path: &Path,
@@ -201,7 +196,6 @@ fn legacy_kinds(
             ))
         }
     }
-    // The legacy format has `type` too, a single word.
     match &yaml.problem_type {
         None => {}
         Some(OneOrMany::One(kind)) if kind == "pass-fail" => {}
@@ -217,7 +211,7 @@ fn legacy_kinds(
     Ok(kinds)
 }
 
-/// A package's metadata from the text of its `problem.yaml` (`cases` left empty).
+/// `cases` are left empty.
 pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     let path = dir.join(PACKAGE_FILE);
     let yaml: PackageYaml = serde_norway::from_str::<Option<PackageYaml>>(text)
@@ -299,15 +293,15 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
     })
 }
 
-/// How a package's output is judged: by its output validator, with `validator_flags`, or by
-/// the default one, whose flags are then read here.
+/// By its output validator, with `validator_flags`, or by the default one, whose flags are
+/// then read here.
 fn compare_and_checker(
     dir: &Path,
     kinds: &Kinds,
     validator_flags: &str,
     (limits_yaml, version, file): (&LimitsYaml, FormatVersion, &YamlText),
 ) -> Result<(CompareMode, Option<CheckerSpec>)> {
-    // Both read (and their faults said) whichever judges the output.
+    // Both read, and their faults reported, whichever judges the output.
     let mode = validation_mode(limits_yaml, kinds, version, file)?;
     let limits = validator_limits(limits_yaml, file)?;
     let flags: Vec<String> = validator_flags
@@ -329,7 +323,6 @@ fn compare_and_checker(
     Ok((CompareMode::Kattis(KattisFlags::default()), Some(checker)))
 }
 
-/// `problem_format_version`, legacy when there is none.
 fn format_version(yaml: &PackageYaml, file: &YamlText) -> Result<FormatVersion> {
     match &yaml.problem_format_version {
         None => Ok(FormatVersion::Legacy),
@@ -343,8 +336,7 @@ fn format_version(yaml: &PackageYaml, file: &YamlText) -> Result<FormatVersion> 
     }
 }
 
-/// The submission's limits: the Kattis profile's, with the package's time limit (given, or
-/// in legacy `.timelimit`), memory and output.
+/// The Kattis profile's, with the package's time limit, memory and output.
 fn limits(
     limits_yaml: &LimitsYaml,
     time_limit: Option<f64>,
@@ -375,8 +367,7 @@ fn limits(
     Ok(limits)
 }
 
-/// How a time limit is derived when the package gives none, and the margin a too slow
-/// submission runs to: the format version's defaults unless the package says.
+/// The format version's defaults unless the package says.
 fn timing(limits_yaml: &LimitsYaml, version: FormatVersion, file: &YamlText) -> Result<Timing> {
     let factor = |value: Option<f64>, key: &str, default: f64| match value {
         None => Ok(default),
@@ -388,7 +379,6 @@ fn timing(limits_yaml: &LimitsYaml, version: FormatVersion, file: &YamlText) -> 
     let multipliers = limits_yaml.time_multipliers.as_ref();
     let legacy = version == FormatVersion::Legacy;
     Ok(Timing {
-        // The legacy defaults are 5 and 2; since 2023-07, 2 and 1.5.
         ac_to_time_limit: if legacy {
             factor(limits_yaml.time_multiplier, "time_multiplier", 5.0)?
         } else {
@@ -421,8 +411,7 @@ fn timing(limits_yaml: &LimitsYaml, version: FormatVersion, file: &YamlText) -> 
     })
 }
 
-/// How the validator meets the submission: interactively, and in how many passes. Either
-/// needs an output validator of the package's own.
+/// Interactive or multi-pass needs an output validator of the package's own.
 fn validation_mode(
     limits_yaml: &LimitsYaml,
     kinds: &Kinds,
@@ -475,8 +464,7 @@ fn validation_mode(
     Ok(mode)
 }
 
-/// The output validator's limits: the spec's typical system defaults (60 s, 2048 MiB) unless
-/// the package says.
+/// The spec's typical system defaults unless the package says.
 fn validator_limits(limits_yaml: &LimitsYaml, file: &YamlText) -> Result<Limits> {
     let mut limits = CHECKER_LIMITS;
     limits.cpu_time = Duration::from_secs(60);
@@ -522,10 +510,8 @@ fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
     }
 }
 
-/// The package's output validator: the program `output_validator/` (2023-07 and later), or
-/// the first program in legacy `output_validators/` (a file directly in it, or a folder;
-/// see `legacy_output_validators`). A folder is built as one program from all its files, or
-/// by its own `build`/`run` scripts.
+/// `output_validator/` (2023-07 and later), or the first program in legacy
+/// `output_validators/` (see `legacy_output_validators`).
 fn find_validator(dir: &Path) -> Result<PathBuf> {
     let single = dir.join(OUTPUT_VALIDATOR_DIR);
     if single.is_dir() {
@@ -538,11 +524,10 @@ fn find_validator(dir: &Path) -> Result<PathBuf> {
         .ok_or_else(|| Error::corpus(dir, CorpusFault::NoValidator))
 }
 
-/// The programs in the package's legacy `output_validators/`, the one used first. The legacy
-/// format would run them all, but problemtools (`OutputValidators.output_validator`) judges
-/// with the first of `find_programs`, which lists the folder in sorted name order, and only
-/// warns of the others ("Support for multiple output validators has been dropped"): a
-/// package it judges is judged alike here, and `verify` warns as it does.
+/// The programs in legacy `output_validators/`, the one used first. The legacy format would
+/// run them all, but problemtools (`OutputValidators.output_validator`) judges with the first
+/// of `find_programs` in sorted name order and warns of the others ("Support for multiple
+/// output validators has been dropped"); so do we, and `verify` warns as it does.
 pub(crate) fn legacy_output_validators(dir: &Path) -> Vec<PathBuf> {
     let mut programs = programs_in(&dir.join(LEGACY_OUTPUT_VALIDATORS_DIR));
     // Python's `sorted`, by code point: the bytes' order, not the natural order of names.
@@ -550,9 +535,8 @@ pub(crate) fn legacy_output_validators(dir: &Path) -> Vec<PathBuf> {
     programs
 }
 
-/// The solution judged when none is named: the first accepted submission that this machine
-/// can build (a language the judge knows, its toolchain present, not set aside as
-/// `*.disabled`); else the first, whose row then says why it cannot be judged.
+/// The first accepted submission this machine can build (known language, toolchain present,
+/// not `*.disabled`); else the first, whose row then says why it cannot be judged.
 fn default_submission(dir: &Path) -> PathBuf {
     let accepted = dir.join(SUBMISSIONS_DIR).join(ACCEPTED_DIR);
     let submissions = programs_in(&accepted);

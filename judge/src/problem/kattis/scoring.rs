@@ -8,8 +8,8 @@
 //!   2023-07-draft's `scoring: {score, aggregation}` maps: the score of `secret`, made of its
 //!   groups (the folders directly in it that have the file) or of its cases.
 //!
-//! The plan is read and checked once, when the package is loaded; scoring a submission with
-//! it is `judging::scorecard`'s job, and pure.
+//! The plan is read and checked once, at load; `judging::scorecard` scores a submission
+//! with it.
 
 use std::path::{Path, PathBuf};
 
@@ -21,7 +21,6 @@ use crate::error::{Error, Result};
 use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::scoring::Aggregation;
 
-/// A scoring package's rules, ready to score a submission's cases (`judging::scorecard`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
     Graded {
@@ -40,7 +39,7 @@ pub enum Plan {
 /// A folder of `data/` under the legacy default grader.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GradedGroup {
-    /// Its path below `data/` (`secret/group1`); empty for `data/` itself.
+    /// Below `data/` (`secret/group1`); empty for `data/` itself.
     pub(crate) name: String,
     pub(crate) config: GraderConfig,
     pub(crate) items: Vec<GradedItem>,
@@ -55,7 +54,7 @@ pub(crate) enum GradedItem {
 /// A group's grading keys, after inheritance.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GraderConfig {
-    /// `on_reject: break`: the group's items after its first rejected one do not count.
+    /// `on_reject: break`: items after the first rejected one do not count.
     pub(crate) stop_at_rejection: bool,
     pub(crate) verdicts: VerdictMode,
     pub(crate) aggregation: Aggregation,
@@ -64,9 +63,9 @@ pub(crate) struct GraderConfig {
     pub(crate) accept_score: f64,
     pub(crate) reject_score: f64,
     pub(crate) range: (f64, f64),
-    /// `grading: custom`: the package's grader (`graders/`) combines the group's items.
+    /// `grading: custom`: the package's grader (`graders/`) combines the items.
     pub(crate) custom: bool,
-    /// `grader_flags` word by word: the custom grader's arguments.
+    /// `grader_flags`: the custom grader's arguments.
     pub(crate) flags: Vec<String>,
 }
 
@@ -114,14 +113,13 @@ pub(crate) enum BoundedItems {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LegacyGrading {
     pub objective_min: bool,
-    /// `on_reject` there: `first_error` is `break`, `grade` is `continue`, for every group.
+    /// `on_reject`: `first_error` is `break`, `grade` is `continue`, for every group.
     pub stop_at_rejection: Option<bool>,
     pub accept_score: Option<f64>,
     pub reject_score: Option<f64>,
     pub range: Option<(f64, f64)>,
 }
 
-/// Reads the legacy `grading:` map of `problem.yaml` (at `path`, whose text is `text`).
 pub fn legacy_grading(value: &Value, path: &Path, text: &str) -> Result<LegacyGrading> {
     let file = YamlFile { path, text };
     let Value::Mapping(map) = value else {
@@ -167,8 +165,7 @@ pub fn legacy_grading(value: &Value, path: &Path, text: &str) -> Result<LegacyGr
     Ok(grading)
 }
 
-/// The plan of the scoring package at `dir`, whose judged cases are named `cases` (below
-/// `data/`, in judging order).
+/// `cases`: the judged cases' names below `data/`, in judging order.
 pub fn plan(
     dir: &Path,
     version: FormatVersion,
@@ -262,8 +259,8 @@ impl GradedGroup {
     }
 }
 
-/// The one program of `graders/` (legacy "Graders": a single file or folder), which
-/// `group`'s `grading: custom` needs; as problemtools, none or several is a fault.
+/// The one program of `graders/` (legacy "Graders"), which `group`'s `grading: custom`
+/// needs; as in problemtools, none or several is a fault.
 fn the_grader(data: &Path, group: &str) -> Result<PathBuf> {
     let folder = data.parent().unwrap_or(data).join("graders");
     let file = data.join(group).join(TESTDATA_FILE);
@@ -285,8 +282,8 @@ fn the_grader(data: &Path, group: &str) -> Result<PathBuf> {
     }
 }
 
-/// `config` (the parent's) with the keys of the group file `path`, if there is one; then the
-/// `problem.yaml` grading keys, which override every group's, as problemtools has them.
+/// `config` (the parent's) with the keys of the group file `path`, if any; then the
+/// `problem.yaml` grading keys, which override every group's, as in problemtools.
 fn apply_graded_file(
     config: &mut GraderConfig,
     path: &Path,
@@ -295,7 +292,7 @@ fn apply_graded_file(
     // Legacy packages have no constants.
     if let Some((text, map)) = read_map(path, &Constants::default())? {
         let file = YamlFile { path, text: &text };
-        // Read first: it decides how `grader_flags` is read, wherever it stands in the file.
+        // First: it decides how `grader_flags` is read, wherever it stands.
         match map.get("grading").map(|value| value.as_str()) {
             Some(Some("custom")) => config.custom = true,
             Some(Some("default")) => config.custom = false,
@@ -365,8 +362,7 @@ fn apply_graded_file(
     Ok(())
 }
 
-/// The names of the keys of the bounded model, which 2025-09 and the 2023-07 draft spell
-/// differently.
+/// The bounded model's keys, spelled differently by 2025-09 and the 2023-07 draft.
 #[derive(Clone, Copy)]
 enum Keys {
     /// `max_score`, `score_aggregation` at the top of `test_group.yaml`.
@@ -375,7 +371,7 @@ enum Keys {
     Draft2023,
 }
 
-/// A 2023-07-draft package uses the bounded model when `secret` or a group of it has a
+/// A 2023-07-draft package uses the bounded model when `secret` or one of its groups has a
 /// `scoring:` map; else its `testdata.yaml` files are read as problemtools reads them.
 fn uses_scoring_maps(data: &Path) -> Result<bool> {
     let secret = data.join(SECRET_DIR);
@@ -395,7 +391,7 @@ fn uses_scoring_maps(data: &Path) -> Result<bool> {
     Ok(false)
 }
 
-/// The folders directly in `dir`, sorted by name.
+/// Sorted by name.
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
@@ -408,7 +404,6 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// One group's scoring keys in the bounded model.
 struct BoundedKeys {
     max_score: Option<Option<f64>>,
     aggregation: Option<Aggregation>,
@@ -540,8 +535,8 @@ fn bounded(
     }))
 }
 
-/// A group of `secret` (the folder `dir`, with its `group_file`) and the cases in it,
-/// checked against `secret`'s maximum and aggregation as the format requires.
+/// A group of `secret` and its cases, checked against `secret`'s maximum and aggregation as
+/// the format requires.
 fn bounded_group(
     dir: &Path,
     group_file: &Path,
@@ -586,8 +581,7 @@ fn bounded_group(
     })
 }
 
-/// A YAML file's text (its constants put in) and top-level map; `None` when there is no
-/// such file.
+/// A YAML file's text (constants put in) and top-level map; `None` when there is no file.
 fn read_map(path: &Path, constants: &Constants) -> Result<Option<(String, serde_norway::Mapping)>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => constants.apply_text(&text).into_owned(),
@@ -604,7 +598,7 @@ fn read_map(path: &Path, constants: &Constants) -> Result<Option<(String, serde_
     }
 }
 
-/// A YAML file being validated, for errors that name file, line and key.
+/// For errors that name file, line and key.
 struct YamlFile<'a> {
     path: &'a Path,
     text: &'a str,

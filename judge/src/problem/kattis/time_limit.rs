@@ -7,16 +7,14 @@ use std::time::Duration;
 use crate::problem::profile::TIME_LIMIT_MS;
 use crate::problem::Problem;
 
-/// Where `verify` keeps the time limit it derived for the package at `dir`, so that `run`
-/// can use it: a file in the build cache named by the package's absolute path.
+/// Named by the package's absolute path.
 fn derived_limit_file(cache_dir: &Path, dir: &Path) -> PathBuf {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let key = blake3::hash(absolute.as_os_str().as_encoded_bytes());
     cache_dir.join("time-limits").join(&key.to_hex()[..32])
 }
 
-/// Keeps the time limit `verify` derived; only a convenience for `run`, so a failure to
-/// write it is not an error.
+/// Only a convenience for `run`: failing to write it is not an error.
 pub fn remember_time_limit(cache_dir: &Path, dir: &Path, limit: Duration) {
     let file = derived_limit_file(cache_dir, dir);
     if let Some(parent) = file.parent() {
@@ -25,7 +23,6 @@ pub fn remember_time_limit(cache_dir: &Path, dir: &Path, limit: Duration) {
     let _ = crate::atomic_write::write_cache(&file, limit.as_millis().to_string().as_bytes());
 }
 
-/// The time limit the last `verify` derived for the package at `dir`, if any.
 pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
     let text = std::fs::read_to_string(derived_limit_file(cache_dir, dir)).ok()?;
     let millis: u64 = text.trim().parse().ok()?;
@@ -35,7 +32,7 @@ pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
 }
 
 /// For `run`: a package that states no time limit runs under the one `verify` derived, else
-/// the default; either way the user is told which, on stderr.
+/// the default, and says which.
 pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
     if problem.package.as_ref().is_none_or(|p| p.time_limit_given) {
         return;

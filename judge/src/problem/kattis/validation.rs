@@ -1,8 +1,6 @@
-//! What a package's test data must satisfy, as the format and the tools that check packages
-//! (problemtools, BAPCtools) say: its input validators (`input_validators/`, legacy
-//! `input_format_validators/`) accept every judged input, its answer validators
-//! (`answer_validators/`) every judged answer, and the validation data of `data/` is turned
-//! away where it must be. Running the validators is `runner::verify::validation`'s job.
+//! What a package's test data must satisfy, as the format, problemtools and BAPCtools say:
+//! its input and answer validators accept every judged case, and the validation data of
+//! `data/` is turned away where it must be. `runner::verify::validation` runs them.
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +16,6 @@ use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::sources::is_program;
 
-/// What one case of the data must do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expect {
     /// A judged case (`sample/`, `secret/`): every input validator accepts its input and
@@ -39,45 +36,39 @@ pub enum Expect {
 pub struct DataCase {
     /// As judged cases are named: `secret/02`, `invalid_input/too_big`.
     pub name: String,
-    /// The `.in`.
     pub input: PathBuf,
-    /// The `.ans` (none in `invalid_input/`).
+    /// None in `invalid_input/`.
     pub answer: Option<PathBuf>,
     /// The `.out` of `invalid_output/` and `valid_output/`, and a judged case's example
     /// output (which the output validator must accept, as the format says).
     pub output: Option<PathBuf>,
-    /// What the validators must make of it.
     pub expect: Expect,
-    /// Its groups' `input_validator_args` (legacy `input_validator_flags`).
+    /// Legacy `input_validator_flags` too.
     pub input_args: ValidatorArgs,
-    /// Its groups' `answer_validator_args`.
     pub answer_args: ValidatorArgs,
-    /// The output validator's arguments, for the output cases.
+    /// For the output cases.
     pub output_args: Vec<String>,
 }
 
-/// A package's validators and every case they are to be run on.
 #[derive(Debug, Clone, Default)]
 pub struct ValidationPlan {
     /// Each a program (a file or a folder), or a `.ctd` / `.viva` script.
     pub input_validators: Vec<PathBuf>,
-    /// Each a program called as `validator input_file [args] < answer`.
+    /// Each called as `validator input_file [args] < answer`.
     pub answer_validators: Vec<PathBuf>,
-    /// The input validators are in the deprecated `input_format_validators/`.
+    /// Some are in the deprecated `input_format_validators/`.
     pub deprecated_folder: bool,
     /// Every program of a legacy `output_validators/` that holds several, when the package
-    /// is judged with the first of them (`package_yaml::legacy_output_validators`); else
-    /// empty.
+    /// is judged with the first (`package_yaml::legacy_output_validators`); else empty.
     pub several_output_validators: Vec<PathBuf>,
     /// The judged cases, then those of the validation folders.
     pub cases: Vec<DataCase>,
-    /// Cases of the validation folders that lack a file their kind needs: package faults,
-    /// said beside the others.
+    /// Validation cases that lack a file their kind needs: package faults, reported with
+    /// the others.
     pub incomplete: Vec<String>,
 }
 
 impl ValidationPlan {
-    /// The validators and the data of the loaded package `problem`.
     pub fn of(problem: &Problem) -> Result<ValidationPlan> {
         let package = problem.package.as_ref().expect("a package's problem");
         let (input_validators, deprecated_folder) = input_validators(&problem.dir);
@@ -112,8 +103,7 @@ impl ValidationPlan {
     }
 }
 
-/// The input validators of the package in `dir` (the deprecated folder's after the
-/// current one's), and whether the deprecated folder holds any.
+/// The deprecated folder's after the current one's, and whether it holds any.
 fn input_validators(dir: &Path) -> (Vec<PathBuf>, bool) {
     let [current, deprecated] = INPUT_VALIDATORS_DIRS;
     let mut validators = validators_in(&dir.join(current));
@@ -127,16 +117,15 @@ fn answer_validators(dir: &Path) -> Vec<PathBuf> {
     validators_in(&dir.join(ANSWER_VALIDATORS_DIR))
 }
 
-/// The validators in a validator folder: its programs, by the rule of every folder of
-/// programs, and its checktestdata and Viva scripts, the format's two other forms of an
-/// input validator ("Input validators"; problemtools' `allow_validation_script`).
+/// A validator folder's programs, and its checktestdata and Viva scripts, the format's two
+/// other forms of an input validator ("Input validators"; problemtools'
+/// `allow_validation_script`).
 fn validators_in(folder: &Path) -> Vec<PathBuf> {
     let mut validators = entries_in(folder);
     validators.retain(|path| is_program(path) || is_validation_script(path));
     validators
 }
 
-/// A checktestdata (`.ctd`) or Viva (`.viva`) file.
 fn is_validation_script(path: &Path) -> bool {
     path.is_file()
         && path
@@ -144,8 +133,6 @@ fn is_validation_script(path: &Path) -> bool {
             .is_some_and(|extension| extension == "ctd" || extension == "viva")
 }
 
-/// The programs of the legacy `output_validators/` when it holds several and the package is
-/// judged with the first.
 fn several_output_validators(problem: &Problem) -> Vec<PathBuf> {
     let programs = legacy_output_validators(&problem.dir);
     let used = problem.checker.as_ref().map(|spec| &spec.source);
@@ -155,13 +142,11 @@ fn several_output_validators(problem: &Problem) -> Vec<PathBuf> {
     }
 }
 
-/// Every validator of the package in `dir`, input validators first, without reading its
-/// data.
+/// Input validators first; reads no data.
 pub fn validators(dir: &Path) -> Vec<PathBuf> {
     [input_validators(dir).0, answer_validators(dir)].concat()
 }
 
-/// A judged case, with its groups' validator arguments.
 fn data_case(
     problem: &Problem,
     package: &Package,
@@ -201,9 +186,8 @@ fn validator_args(
     Ok((of(GroupYaml::input_args)?, of(GroupYaml::answer_args)?))
 }
 
-/// The cases of one validation folder of `data/`: each `.in`, with the files its kind
-/// needs beside it (an `.ans` for answers, an `.ans` and `.out` for outputs); one that lacks
-/// one is said in `incomplete` instead.
+/// Each `.in` of one validation folder of `data/`, with the files its kind needs beside it
+/// (`.ans`, and `.out` for outputs); one that lacks one goes to `incomplete` instead.
 fn validation_cases(
     problem: &Problem,
     package: &Package,

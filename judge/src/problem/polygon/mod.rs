@@ -1,7 +1,6 @@
-//! Codeforces Polygon packages: a folder holding `problem.xml`, judged where it lies as a
-//! Kattis package is. `problem_xml` reads the description; this module makes the problem:
-//! the `tests` testset's limits and cases, its file I/O, the testlib checker built from the
-//! package's own source (with the package's `files/testlib.h`), and the `main` solution.
+//! Codeforces Polygon packages (a folder holding `problem.xml`), judged where they lie.
+//! `problem_xml` reads the description; this module makes the problem of the `tests`
+//! testset, with the package's own testlib checker and `main` solution.
 
 mod pattern;
 mod problem_xml;
@@ -19,19 +18,18 @@ use crate::toolchain::Limits;
 use problem_xml::{Description, ListedSolution, SourceRef};
 pub use problem_xml::{ExtraTag, Tag};
 
-/// How many numbers past a self-test testset's count are looked at for its files: the gaps
-/// deleted tests may leave.
+/// How many numbers past a self-test testset's count are looked at for its files, for the
+/// gaps deleted tests leave.
 const SELF_TEST_GAPS: usize = 100;
 
 /// Standard output kept per case, as for our problems.
 const OUTPUT_BYTES: u64 = 64 << 20;
 
-/// Whether `dir` is a Polygon package rather than one of our problem folders.
+/// Rather than one of our problem folders.
 pub fn is_package(dir: &Path) -> bool {
     dir.join(POLYGON_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
 }
 
-/// The package's `problem.xml`, and what it describes.
 fn read(dir: &Path) -> Result<(std::path::PathBuf, Description)> {
     let xml = dir.join(POLYGON_FILE);
     let text = std::fs::read_to_string(&xml).map_err(|error| Error::io(&xml, error))?;
@@ -39,39 +37,34 @@ fn read(dir: &Path) -> Result<(std::path::PathBuf, Description)> {
     Ok((xml, description))
 }
 
-/// Loads a package: its description, checked against the files it names, and its cases.
+/// The description, checked against the files it names, and the cases.
 pub fn load_package(dir: &Path, id: String) -> Result<Problem> {
     let (path, description) = read(dir)?;
     let cases = cases(dir, &path, &description)?;
     problem_of(dir, &path, id, &description, cases)
 }
 
-/// A solution the package lists, with its tag; `Err` says why it cannot be judged here (a
-/// source type this judge does not build).
+/// A solution the package lists, with its tag.
 pub struct TaggedSolution {
-    /// Its source file.
     pub path: std::path::PathBuf,
     /// What it must get on the `tests` testset.
     pub tag: Tag,
     /// What it must get on parts of the tests (`<extra-tags>`).
     pub extra_tags: Vec<PartTag>,
-    /// Whether it can be judged here, and if not, why.
+    /// `Err` says why it cannot be judged here (a source type this judge does not build).
     pub judged: std::result::Result<(), String>,
 }
 
 /// An extra tag with the cases it concerns.
 pub struct PartTag {
-    /// The extra tag as `problem.xml` gives it.
     pub tag: ExtraTag,
-    /// The names of the group's cases; none for another testset than `tests` (`pretests`),
-    /// which this judge does not judge.
+    /// `None` for another testset than `tests` (`pretests`), which is not judged.
     pub cases: Option<Vec<String>>,
 }
 
-/// Every solution `problem.xml` of the package in `dir` lists, in its order. A source that
-/// is missing or leaves the package is a fault of the package; one in a language this judge
-/// does not build (Pascal, Delphi, ...) is only not judged. An extra tag on a group no test
-/// is in is a fault.
+/// Every solution `problem.xml` lists, in its order. A source that is missing or leaves the
+/// package is a fault, as is an extra tag on a group no test is in; one in a language this
+/// judge does not build (Pascal, ...) is only not judged.
 pub fn solutions(dir: &Path) -> Result<Vec<TaggedSolution>> {
     let (xml, description) = read(dir)?;
     let tests = tests(dir, &xml, &description)?;
@@ -179,8 +172,8 @@ fn problem_of(
     })
 }
 
-/// The package's checker, and with an interactor, the interactor first and the checker of
-/// what it wrote second: testlib programs, called with `-appes` as Polygon calls them.
+/// The checker, or with an interactor, the interactor and then the checker of what it wrote:
+/// testlib programs, called with `-appes` as Polygon calls them.
 fn checkers(
     dir: &Path,
     xml: &Path,
@@ -219,13 +212,13 @@ fn checkers(
     })
 }
 
-/// How the package scores a solution, when its tests or groups have points: a
-/// `complete-group` group is one subtask worth the group's points (else its tests' sum),
-/// won when every test of it passes; an `each-test` group, or a test in no group, a subtask a
-/// test worth its points. A group counts only when the groups it depends on pass whole.
+/// When tests or groups have points: a `complete-group` group is one subtask worth the
+/// group's points (else its tests' sum), won when every test passes; in an `each-test` group,
+/// or in none, each test is a subtask worth its points. A group counts only when the groups
+/// it depends on pass whole.
 fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<Option<Scoring>> {
     let tests = &description.tests;
-    // Groups alone (for validators, say) score nothing: points do.
+    // Groups alone (for validators, say) score nothing.
     let positive = |points: Option<f64>| points.is_some_and(|points| points > 0.0);
     let scored = tests.iter().any(|test| positive(test.points))
         || description
@@ -281,7 +274,7 @@ fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<
                 points,
                 cases: vec![case.name.clone()],
                 dependencies,
-                // Points a checker gives: as they are, or a percentage of the test's.
+                // A checker's points as they are, or as a percentage of the test's.
                 checker_points: Some(match description.points_as_percent {
                     true => points / 100.0,
                     false => 1.0,
@@ -292,8 +285,7 @@ fn scoring(xml: &Path, description: &Description, cases: &[TestCase]) -> Result<
     Ok(Some(Scoring::Subtasks(subtasks)))
 }
 
-/// The file of a program `problem.xml` names: inside the package, present, of a type this
-/// judge builds.
+/// A program `problem.xml` names: inside the package, present, of a type this judge builds.
 fn program_file(
     dir: &Path,
     xml: &Path,
@@ -311,7 +303,7 @@ fn program_file(
     source_in(dir, xml, source, what)
 }
 
-/// The file of a source `problem.xml` names: inside the package, present.
+/// A source `problem.xml` names: inside the package, present.
 fn source_in(dir: &Path, xml: &Path, source: &SourceRef, what: &str) -> Result<std::path::PathBuf> {
     let at = |message: String| Error::parse(xml, Some(source.line), message);
     let inside = Path::new(&source.path)
@@ -333,7 +325,7 @@ fn source_in(dir: &Path, xml: &Path, source: &SourceRef, what: &str) -> Result<s
     Ok(path)
 }
 
-/// The language of a Polygon source type (`cpp.g++17`, `python.3`, `java11`), by its family.
+/// By the source type's family (`cpp.g++17`, `python.3`, `java11`).
 fn language_of(kind: &str) -> Option<LanguageId> {
     // `python.3`, `pypy2`, `java11`, or the long form `python=3.cpython`, `python^2`.
     let head = kind.split('.').next().unwrap_or_default();
@@ -355,31 +347,26 @@ fn language_of(kind: &str) -> Option<LanguageId> {
     })
 }
 
-/// One test of the testset: its number, its case name, its files (which may be missing) and
-/// the generator command that makes its input, if it is generated.
+/// One test of the testset; its files may be missing.
 pub struct PackageTest {
     /// 1 to `test-count`.
     pub number: usize,
-    /// As the case is named: its number as the input pattern writes it (`01`), a sample's
-    /// below `sample/`.
+    /// The number as the input pattern writes it (`01`), a sample's below `sample/`.
     pub name: String,
-    /// Its input file.
     pub input: std::path::PathBuf,
-    /// Its answer file.
     pub answer: std::path::PathBuf,
     /// `cmd` of a generated test: the generator's name, then its arguments.
     pub command: Option<Vec<String>>,
-    /// The file in its folder the generator writes this input to (`doall.sh`'s
-    /// `gen-input-via-file.sh` and `gen-input-via-files.sh`); none: its standard output.
+    /// The file the generator writes this input to (`doall.sh`'s `gen-input-via-file.sh` and
+    /// `gen-input-via-files.sh`); `None`: its standard output.
     pub from_file: Option<String>,
-    /// The group it is in.
     pub group: Option<String>,
-    /// The line of its `<test>`.
+    /// Of its `<test>`.
     pub line: usize,
 }
 
-/// The testset's tests, numbered 1 to `test-count`, whether their files are there or not; a
-/// count that the `<tests>` list or the files beyond it contradict is an error.
+/// Numbered 1 to `test-count`, whether their files are there or not; a count that the
+/// `<tests>` list contradicts is an error.
 fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<PackageTest>> {
     let (count, count_line) = description.test_count;
     let at = |line: usize, message: String| Error::parse(xml, Some(line), message);
@@ -421,20 +408,18 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
     Ok(tests.collect())
 }
 
-/// How `doall.sh` makes a test: the generator command as a test's `cmd` reads (`gen ARGS`:
-/// Polygon writes `wine` before the Windows build it runs), and the file it writes the input
-/// to, if not standard output.
+/// How `doall.sh` makes a test: the generator command as a test's `cmd` reads it, and the
+/// file it writes the input to, if not standard output.
 #[derive(Debug, PartialEq)]
 struct Scripted {
     command: Vec<String>,
     from_file: Option<String>,
 }
 
-/// Each test `doall.sh` (or `doall.bat`) makes, by its number, from the lines of Polygon's
-/// three scripts:
-/// `gen-input-via-stdout.sh "CMD" "tests/NN" N`, `gen-input-via-file.sh "CMD" "tests/NN" FILE`
-/// and `gen-input-via-files.sh "CMD" "tests/NN:tests/MM" "N:M"`, the last two running the
-/// generator in an empty folder and taking the files it writes there.
+/// Each test `doall.sh` (or `doall.bat`) makes, by number, from the lines of Polygon's three
+/// scripts: `gen-input-via-stdout.sh "CMD" "tests/NN" N`, `gen-input-via-file.sh "CMD"
+/// "tests/NN" FILE` and `gen-input-via-files.sh "CMD" "tests/NN:tests/MM" "N:M"`, the last
+/// two running the generator in an empty folder and taking the files it writes there.
 fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Scripted> {
     // A Windows download may have only `doall.bat`: `call scripts\gen-input-via-stdout.bat ...`.
     let text = ["doall.sh", "doall.bat"]
@@ -483,7 +468,8 @@ fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Scripted> {
     made
 }
 
-/// `wine files/gen.exe ARGS` (or `files/gen ARGS`) as a test's `cmd` reads: `gen ARGS`.
+/// `wine files/gen.exe ARGS` (Polygon runs a Windows build) or `files/gen ARGS` as a test's
+/// `cmd` reads: `gen ARGS`.
 fn generator_command(cmd: &str) -> Option<Vec<String>> {
     let mut words = cmd.split_whitespace().skip_while(|word| *word == "wine");
     let program = Path::new(words.next()?)
@@ -511,8 +497,7 @@ fn nothing_beyond(dir: &Path, xml: &Path, description: &Description) -> Result<(
     }
 }
 
-/// The testset's cases. Every input and answer must be in the package: a missing one is an
-/// error that says how `judge gen` makes it.
+/// A missing input or answer is an error that says how `judge gen` makes it.
 fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCase>> {
     let mut cases = Vec::new();
     for test in tests(dir, xml, description)? {
@@ -552,32 +537,27 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
     Ok(cases)
 }
 
-/// A self-test of the package's checker or of a validator: its files (which may be missing
-/// from the download) and the verdict `problem.xml` marks it with.
+/// A self-test of the checker or a validator; its files may be missing from the download.
 pub struct SelfTest {
     /// The number its files are named by.
     pub number: usize,
-    /// Its input file.
     pub input: std::path::PathBuf,
-    /// A checker test's output and answer files.
+    /// A checker test's.
     pub output_and_answer: Option<(std::path::PathBuf, std::path::PathBuf)>,
     /// `valid` or `invalid` for a validator; `ok`, `wrong-answer`, `presentation-error`, ...
     /// for the checker.
     pub verdict: String,
 }
 
-/// What `verify` checks of a package beside its solutions: its tests (with their groups)
-/// through each validator, the validators' self-tests and the checker's.
+/// What `verify` checks of a package beside its solutions: its tests through each
+/// validator, the validators' self-tests and the checker's.
 pub struct SelfChecks {
-    /// Every test of the testset.
     pub tests: Vec<PackageTest>,
-    /// Each validator's source that this judge builds, with its self-tests.
+    /// Each validator this judge builds, with its self-tests.
     pub validators: Vec<(std::path::PathBuf, Vec<SelfTest>)>,
-    /// The checker's self-tests.
     pub checker_tests: Vec<SelfTest>,
 }
 
-/// Reads what `verify` checks of the package in `dir` beside its solutions.
 pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
     let (xml, description) = read(dir)?;
     let self_tests = |tests: &Option<problem_xml::SelfTests>| -> Vec<SelfTest> {
@@ -589,8 +569,8 @@ pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
             let answer = tests.answer.as_ref()?.path(number);
             Some((dir.join(output), dir.join(answer)))
         };
-        // Polygon numbers self-tests by their ids, which a deleted test leaves a gap in:
-        // the tests, in order, are the files there are, in order; a test past them is missing.
+        // Polygon numbers self-tests by id, where a deleted test leaves a gap: the tests, in
+        // order, are the files there are; a test past them is missing.
         let count = tests.verdicts.len();
         let mut numbers: Vec<usize> = (1..=count + SELF_TEST_GAPS)
             .filter(|number| dir.join(tests.input.path(*number)).is_file())
@@ -626,21 +606,18 @@ pub fn self_checks(dir: &Path) -> Result<SelfChecks> {
     })
 }
 
-/// What `judge gen` needs of a package, whose tests may lack their files: the problem (its
-/// limits, no cases), its tests, the sources of its generators by the name a command calls
-/// them (`files/gen.cpp` is `gen`).
+/// What `judge gen` needs of a package, whose tests may lack their files.
 pub struct Generation {
-    /// The package as a problem with no cases: its limits and main solution.
+    /// With no cases: its limits and main solution.
     pub problem: Problem,
-    /// Every test of the testset.
     pub tests: Vec<PackageTest>,
-    /// `<executables>`' sources that `judge` builds, by their file name without extension.
+    /// `<executables>`' sources that `judge` builds, by the name a command calls them
+    /// (`files/gen.cpp` is `gen`).
     pub generators: Vec<(String, std::path::PathBuf)>,
-    /// `problem.xml`, for the faults gen finds to name.
+    /// For the faults gen finds to name.
     pub xml: std::path::PathBuf,
 }
 
-/// Reads what `judge gen` needs of the package in `dir`, known as `id`.
 pub fn generation(dir: &Path, id: String) -> Result<Generation> {
     let (xml, description) = read(dir)?;
     let generators = (description.executables.iter())
@@ -661,8 +638,7 @@ pub fn generation(dir: &Path, id: String) -> Result<Generation> {
     })
 }
 
-/// `bytes` with each CRLF made LF: a file of a package downloaded for Windows, whose text
-/// Polygon's Windows machines wrote and read with CRLF line ends, as Linux reads and writes it.
+/// CRLF made LF, for a package downloaded for Windows, as Linux reads and writes its text.
 pub fn with_lf_ends(bytes: &[u8]) -> Vec<u8> {
     let crlf = |index: usize| bytes[index] == b'\r' && bytes.get(index + 1) == Some(&b'\n');
     (0..bytes.len())

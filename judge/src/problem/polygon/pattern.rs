@@ -3,7 +3,6 @@
 
 use std::path::{Component, Path};
 
-/// A checked path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct PathPattern {
     before: String,
@@ -12,7 +11,6 @@ pub(super) struct PathPattern {
 }
 
 impl PathPattern {
-    /// Reads `text`, or says what is wrong with it.
     pub(super) fn parse(text: &str) -> Result<PathPattern, String> {
         let text = text.trim();
         let shown = || format!("path pattern `{text}`");
@@ -60,7 +58,7 @@ impl PathPattern {
         format!("{test:0width$}", width = self.width)
     }
 
-    /// The path of test `test`, relative to the package.
+    /// Relative to the package.
     pub(super) fn path(&self, test: usize) -> String {
         format!("{}{}{}", self.before, self.number(test), self.after)
     }

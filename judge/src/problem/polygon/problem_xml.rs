@@ -1,6 +1,5 @@
-//! `problem.xml` as this judge reads it: the `tests` testset's limits, patterns and tests,
-//! the file I/O of `<judging>`, the name, the checker and the main solution. Every value
-//! read keeps its line, so that a fault names it.
+//! `problem.xml`, the parts this judge reads. Every value keeps its line, so that a fault
+//! names it.
 
 use std::path::Path;
 
@@ -9,34 +8,30 @@ use roxmltree::{Document, Node};
 use super::pattern::PathPattern;
 use crate::error::{Error, Result};
 
-/// A program of the package: its source file and Polygon's type for it.
+/// A program of the package.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct SourceRef {
     /// Relative to the package.
     pub path: String,
     /// Polygon's type: `cpp.g++17`, `python.3`, ...
     pub kind: String,
-    /// The line of its `<source>`.
+    /// Of its `<source>`.
     pub line: usize,
 }
 
-/// One `<test>` of the testset.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct TestEntry {
     /// `sample="true"`: shown in the statement.
     pub sample: bool,
     /// `method="generated"`: the generator's command line.
     pub generated: Option<String>,
-    /// The group it is in, if the testset has groups.
     pub group: Option<String>,
-    /// The points it is worth, if it says.
     pub points: Option<f64>,
-    /// The line of its `<test>`.
     pub line: usize,
 }
 
-/// The self-tests of a checker or validator (its `<testset>`): the file patterns and each
-/// test's expected verdict with its line.
+/// The `<testset>` of a checker or validator: file patterns and each test's expected
+/// verdict with its line.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct SelfTests {
     pub input: PathPattern,
@@ -46,22 +41,19 @@ pub(super) struct SelfTests {
     pub verdicts: Vec<(String, usize)>,
 }
 
-/// One `<group>` of the testset.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct GroupEntry {
     pub name: String,
-    /// `points`: what the whole group is worth, if it says.
+    /// What the whole group is worth.
     pub points: Option<f64>,
     /// `points-policy="each-test"`: each test's points won by itself; else (`complete-group`)
     /// the group's only when every test of it passes.
     pub each_test: bool,
-    /// The groups that must pass whole for this one to count.
+    /// Groups that must pass whole for this one to count.
     pub dependencies: Vec<String>,
-    /// The line of its `<group>`.
     pub line: usize,
 }
 
-/// What the judge takes from `problem.xml`.
 #[derive(Debug, Clone)]
 pub(super) struct Description {
     pub name: Option<String>,
@@ -78,23 +70,19 @@ pub(super) struct Description {
     pub tests: Vec<TestEntry>,
     pub groups: Vec<GroupEntry>,
     pub checker: Option<SourceRef>,
-    /// `<assets><interactor>`: the program that talks with the solution, before the checker
-    /// reads what it wrote.
+    /// Talks with the solution; the checker then reads what it wrote.
     pub interactor: Option<SourceRef>,
-    /// The checker's self-tests.
     pub checker_tests: Option<SelfTests>,
-    /// `<assets><validators>`: each validator with its self-tests.
     pub validators: Vec<(SourceRef, Option<SelfTests>)>,
     /// The line of `<assets>`, or of the root when there is none.
     pub assets_line: usize,
     pub main_solution: Option<SourceRef>,
-    /// Every `<solution>` of `<solutions>`, the main one too, with its tag, in file order.
+    /// The main one too, in file order.
     pub solutions: Vec<ListedSolution>,
-    /// The programs of `<files><executables>` (generators, validators), in file order.
+    /// `<files><executables>` (generators, validators), in file order.
     pub executables: Vec<SourceRef>,
 }
 
-/// A `<solution>`: its source, its tag and the tags it has on parts of the tests.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ListedSolution {
     pub source: SourceRef,
@@ -106,13 +94,11 @@ pub(super) struct ListedSolution {
 /// testset, such as `pretests`), beside its tag on the whole `tests` testset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExtraTag {
-    /// The testset it concerns (`tests` when it does not say).
+    /// `tests` when it does not say.
     pub testset: String,
-    /// The group it concerns; none: the whole testset.
+    /// `None`: the whole testset.
     pub group: Option<String>,
-    /// What it must get there.
     pub tag: Tag,
-    /// The line of its `<extra-tag>`.
     pub line: usize,
 }
 
@@ -121,28 +107,22 @@ pub struct ExtraTag {
 pub enum Tag {
     /// Passes; its answers are the jury's.
     Main,
-    /// Passes.
     Accepted,
     /// Fails, for any reason.
     Rejected,
-    /// Fails with a wrong answer.
     WrongAnswer,
-    /// Fails with a presentation error (the checker's exit 2).
+    /// The checker's exit 2.
     PresentationError,
-    /// Fails by running out of time.
     TimeLimitExceeded,
-    /// Passes, or runs out of time.
     TimeLimitExceededOrAccepted,
-    /// Fails by running out of time or memory.
     TimeLimitExceededOrMemoryLimitExceeded,
-    /// Fails by running out of memory.
     MemoryLimitExceeded,
     /// Fails by crashing.
     Failed,
 }
 
 impl Tag {
-    /// Every tag with its name in `problem.xml`.
+    /// With their names in `problem.xml`.
     pub const ALL: [(Tag, &'static str); 10] = [
         (Tag::Main, "main"),
         (Tag::Accepted, "accepted"),
@@ -162,7 +142,6 @@ impl Tag {
         (Tag::Failed, "failed"),
     ];
 
-    /// Its name in `problem.xml`.
     pub fn name(self) -> &'static str {
         Tag::ALL
             .iter()
@@ -193,8 +172,8 @@ impl Tag {
             .map(|(tag, _)| *tag)
     }
 
-    /// An extra tag: a tag's name, or the two letters Polygon's interface and API give it
-    /// (`OK`, `RJ`, `WA`, `PE`, `TL`, `TO` for time limit or OK, `ML`, `RE`).
+    /// A tag's name, or the two letters Polygon's interface and API give it (`TO` is time
+    /// limit or OK).
     fn extra_named(name: &str) -> Option<Tag> {
         let short = match name.to_ascii_uppercase().as_str() {
             "OK" => Tag::Accepted,
@@ -211,7 +190,6 @@ impl Tag {
     }
 }
 
-/// Reads the text of `path`.
 pub(super) fn parse(path: &Path, text: &str) -> Result<Description> {
     let document = Document::parse(text).map_err(|error| {
         Error::parse(
@@ -334,7 +312,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         })
     }
 
-    /// The children named `tag` of every child of `node` named `parent`.
+    /// The children named `tag` of `node`'s children named `parent`.
     fn grandchildren<'n>(
         &self,
         node: Node<'n, 'input>,
@@ -348,7 +326,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         .filter(move |child| child.has_tag_name(tag))
     }
 
-    /// The testset's time limit (ms) and memory limit (bytes), each in its range.
+    /// Time limit (ms) and memory limit (bytes), each in its range.
     fn limits(&self, testset: Node) -> Result<(u64, u64)> {
         let time = self.required(testset, "time-limit")?;
         let time_limit_ms = self.number(time, "time-limit")?;
@@ -369,7 +347,6 @@ impl<'a, 'input> Reader<'a, 'input> {
         Ok((time_limit_ms, memory_bytes))
     }
 
-    /// The testset's `<tests>` and `<groups>`.
     fn tests_and_groups(&self, testset: Node) -> Result<(Vec<TestEntry>, Vec<GroupEntry>)> {
         let tests = (self.grandchildren(testset, "tests", "test"))
             .map(|test| {
@@ -400,7 +377,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         }
     }
 
-    /// The checker's source: a testlib one, the only kind judged.
+    /// Only testlib checkers are judged.
     fn checker(&self, checker: Node) -> Result<SourceRef> {
         if let Some(kind) = checker.attribute("type").filter(|kind| *kind != "testlib") {
             return Err(self.fault(
@@ -411,8 +388,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         self.source(checker)
     }
 
-    /// The `<solution tag>` entries of `<solutions>`, with their `<extra-tags>`; a tag
-    /// Polygon does not have is a fault.
+    /// A tag Polygon does not have is a fault.
     fn solutions(&self, solutions: Node) -> Result<Vec<ListedSolution>> {
         let known = || Tag::ALL.map(|(_, name)| name).join(", ");
         (solutions.children())
@@ -458,7 +434,6 @@ impl<'a, 'input> Reader<'a, 'input> {
         })
     }
 
-    /// The `<testset>` of a checker or validator, if it has one.
     fn self_tests(&self, program: Node) -> Result<Option<SelfTests>> {
         let Some(testset) = self.child(program, "testset") else {
             return Ok(None);
@@ -491,7 +466,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         }))
     }
 
-    /// A `points` attribute: a number of points, not below 0.
+    /// Not below 0.
     fn points(&self, node: Node) -> Result<Option<f64>> {
         let Some(text) = node.attribute("points") else {
             return Ok(None);
@@ -502,7 +477,6 @@ impl<'a, 'input> Reader<'a, 'input> {
         }
     }
 
-    /// A `<group name points points-policy>` with its `<dependencies>`.
     fn group(&self, group: Node) -> Result<GroupEntry> {
         let name = group.attribute("name").filter(|name| !name.is_empty());
         let name = name.ok_or_else(|| self.fault(group, "<group> has no `name`"))?;
@@ -536,7 +510,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         })
     }
 
-    /// The problem's name: the English one, else the first.
+    /// The English one, else the first.
     fn name(&self, root: Node) -> Option<String> {
         let names: Vec<Node> = self
             .child(root, "names")?
@@ -551,7 +525,6 @@ impl<'a, 'input> Reader<'a, 'input> {
             .map(str::to_owned)
     }
 
-    /// The `<source path type>` of a checker or solution.
     fn source(&self, node: Node) -> Result<SourceRef> {
         let what = node.tag_name().name();
         let source = self.required(node, "source")?;

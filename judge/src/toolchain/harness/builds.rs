@@ -105,7 +105,7 @@ fn build_and_run(
     dir: &Path,
     (files, class): &(Vec<String>, Option<&str>),
 ) -> Option<(Command, Command)> {
-    // The JVM flags the judge gives its compilers: the same class files, on half the CPU.
+    // The JVM flags the judge gives its compilers: the same class files, on less CPU.
     let command = |program: &str, args: &[&str]| {
         let argv = std::iter::once(program).chain(args.iter().copied());
         let argv = crate::toolchain::compiler::with_jvm_flags(argv.map(str::to_owned).collect());

@@ -1,24 +1,22 @@
-//! Finding the function the judge calls in a user's file, as each language's grammar lets it
-//! be written: a return type on a line of its own, attributes and comments between the parts,
-//! `auto f(...) -> T`, JavaScript's `const f = (...) =>` and `var f = function`, Python's
-//! decorators, type hints and `f = lambda`, Kotlin's expression bodies. What is found is only
-//! where the function is and what its parameters say; the language's compiler (or, for
-//! Python and JavaScript, the caller at run time) decides the call itself.
+//! Finding the function the judge calls in a user's file, in any form its language allows
+//! (`auto f(...) -> T`, `const f = (...) =>`, `f = lambda`, Kotlin's expression bodies, ...).
+//! Only where it is and its parameters' text are found; the compiler (or, for Python and
+//! JavaScript, the caller at run time) decides the call itself.
 
 use crate::toolchain::language::{without_comments, LanguageId};
 
-/// A definition of a function in a file: its line (from 1) and the parameters' text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Definition {
     pub name: String,
+    /// From 1.
     pub line: usize,
     pub parameters: Vec<String>,
-    /// A prototype without a body (C++ `int f(int);`): it names the function, defines nothing.
+    /// `false` for a prototype (C++ `int f(int);`), which defines nothing.
     pub body: bool,
 }
 
-/// Every definition (and, in C++, declaration) in `code` of a function named as `wanted`
-/// says: every function when `wanted` is `None`.
+/// Every definition (and, in C++, declaration) of a function named `wanted`, or of every
+/// function when `None`.
 pub fn definitions(id: LanguageId, code: &str, wanted: Option<&str>) -> Vec<Definition> {
     let code = match id {
         LanguageId::Python3 => code.to_owned(),
@@ -35,7 +33,6 @@ fn is_identifier(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
-/// Each identifier in `code` with its byte offset.
 fn identifiers(code: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -72,9 +69,9 @@ fn closing(code: &str, open: usize) -> Option<usize> {
     None
 }
 
-/// Functions in C++, Java, Kotlin and Rust: the name and its parameter list, then a body (a
-/// `{`, or Kotlin's `=`) before any `;` or `)`, and before the name something a declaration
-/// has there (a type, `fn`, `fun`), not an operator or a `.` of a call.
+/// Functions in C++, Java, Kotlin and Rust: a name and parameter list, then a body (a `{`,
+/// or Kotlin's `=`) before any `;` or `)`, and before the name what a declaration has there
+/// (a type, `fn`, `fun`), not an operator or a call's `.`.
 fn c_family(id: LanguageId, code: &str, wanted: Option<&str>) -> Vec<Definition> {
     let keyword = match id {
         LanguageId::Rust => Some("fn"),
@@ -176,8 +173,8 @@ fn python(code: &str, wanted: Option<&str>) -> Vec<Definition> {
     found
 }
 
-/// `function name(` (also `async`, `function*`) and `name = ...` bound to a function (`const`,
-/// `let`, `var` or none): an arrow, `function`, or `async`.
+/// `function name(` (also `async`, `function*`) and `name = ` an arrow, `function` or
+/// `async` (after `const`, `let`, `var` or none).
 fn javascript(code: &str, wanted: Option<&str>) -> Vec<Definition> {
     let mut found = Vec::new();
     let mut previous = "";
@@ -211,7 +208,7 @@ fn javascript(code: &str, wanted: Option<&str>) -> Vec<Definition> {
     found
 }
 
-/// `board => ...`: an arrow function of one unparenthesised parameter.
+/// `board => ...`.
 fn arrow_with_one_parameter(value: &str) -> bool {
     let length = value
         .find(|c: char| !is_identifier(c))
@@ -219,8 +216,8 @@ fn arrow_with_one_parameter(value: &str) -> bool {
     length > 0 && value[length..].trim_start().starts_with("=>")
 }
 
-/// What to say when `code` has no function `name`: the definition whose name comes closest,
-/// and why it is not the one, or that there is none at all.
+/// What to say when `code` has no function `name`: the closest definition and why it is not
+/// the one, or that there is none.
 pub fn closest(id: LanguageId, code: &str, name: &str) -> String {
     let all = definitions(id, code, None);
     if let Some(prototype) = all.iter().find(|d| d.name == name && !d.body) {
@@ -259,7 +256,7 @@ pub fn closest(id: LanguageId, code: &str, name: &str) -> String {
     }
 }
 
-/// Levenshtein's distance between two names.
+/// Levenshtein's distance.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();

@@ -1,14 +1,12 @@
-//! Whether a C, C++ or Rust file's calls could see anything an earlier call left: a variable
-//! outside every function that is not constant, a `static`, memory never given back, the C
-//! library's hidden state (`rand`, `strtok`), a way out of the process. A file with none of
-//! them gives every call the state a new process would have though all calls run in one
-//! process; any other (or one this reading is unsure of) gets a forked child per call.
+//! Whether a C, C++ or Rust file's calls could see anything an earlier call left (a
+//! non-constant global, a `static`, memory never freed, the C library's hidden state, a way
+//! out of the process). Only a file with none of them runs all calls in one process; any
+//! other, or one this reading is unsure of, gets a forked child per call.
 
 use crate::toolchain::language::LanguageId;
 
-/// Words whose presence anywhere in a C or C++ file may carry state between calls: memory a
-/// call may keep, the C library's own state, and ends of the process. (`static` is read where
-/// it stands: on a function it keeps nothing.)
+/// Words that anywhere in a C or C++ file may carry state between calls. (`static` is read
+/// where it stands: on a function it keeps nothing.)
 const C_WORDS: &[&str] = &[
     "thread_local",
     "_Thread_local",
@@ -54,8 +52,7 @@ const C_WORDS: &[&str] = &[
     "brk",
 ];
 
-/// The same for Rust: statics and their cells, memory made to outlive a call, the process's
-/// environment, ways out of it, and `unsafe`, which could reach anything.
+/// The same for Rust; `unsafe` could reach anything.
 const RUST_WORDS: &[&str] = &[
     "static",
     "thread_local",
@@ -78,8 +75,7 @@ const RUST_WORDS: &[&str] = &[
     "spawn",
 ];
 
-/// Whether calls of the function in `code` (a `language` file) may see state an earlier
-/// call left; `true` where unsure.
+/// `true` where unsure.
 pub fn may_keep_state(language: LanguageId, code: &str) -> bool {
     let Some(tokens) = tokens(code, language == LanguageId::Rust) else {
         return true;
@@ -101,8 +97,8 @@ enum Token<'a> {
     Punct(char),
 }
 
-/// The tokens of `code`, without comments, preprocessor lines and the text of literals;
-/// `None` for what this reading does not follow (a raw string).
+/// The tokens of `code`, without comments, preprocessor lines and literals' text; `None` for
+/// what this reading does not follow (a raw string).
 fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
     let bytes = code.as_bytes();
     let mut tokens = Vec::new();
@@ -120,27 +116,13 @@ fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
             continue;
         }
         if c == b'#' && line_start && !rust {
-            // A preprocessor line, with the lines its `\` continues. A macro may hide a
-            // declaration or a `static` where it is used: one whose text could, and one that
-            // names a word of state, is not followed.
+            // A preprocessor line, with its `\` continuations.
             let start = at;
             while at < bytes.len() && !(bytes[at] == b'\n' && bytes[at - 1] != b'\\') {
                 at += 1;
             }
-            let directive = &code[start..at];
-            if directive
-                .trim_start_matches(['#', ' ', '\t'])
-                .starts_with("define")
-            {
-                let body = self::tokens(&directive[1..], true)?;
-                let hides = |token: &Token| match token {
-                    Token::Punct(';' | '{') => true,
-                    Token::Word(word) => C_WORDS.contains(word) || *word == "static",
-                    _ => false,
-                };
-                if body.iter().any(hides) {
-                    return None;
-                }
+            if define_hides_state(&code[start..at])? {
+                return None;
             }
             continue;
         }
@@ -191,6 +173,23 @@ fn tokens(code: &str, rust: bool) -> Option<Vec<Token<'_>>> {
     Some(tokens)
 }
 
+/// Whether a `#define` could hide a declaration, a `static` or a word of state where it is
+/// used; `None` where its text is not followed.
+fn define_hides_state(directive: &str) -> Option<bool> {
+    if !directive
+        .trim_start_matches(['#', ' ', '\t'])
+        .starts_with("define")
+    {
+        return Some(false);
+    }
+    let body = tokens(&directive[1..], true)?;
+    Some(body.iter().any(|token| match token {
+        Token::Punct(';' | '{') => true,
+        Token::Word(word) => C_WORDS.contains(word) || *word == "static",
+        _ => false,
+    }))
+}
+
 fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
 }
@@ -216,11 +215,10 @@ fn past_quoted(bytes: &[u8], mut at: usize, quote: u8) -> Option<usize> {
     None
 }
 
-/// Whether a C or C++ file defines a variable that outlives a call: one outside every
-/// function and class that is not constant, or a `static` inside a function or class (a
-/// static local or data member; a static member function is counted too, to be sure). Each
-/// declaration at the top (or in a `namespace`) is read, and what is neither a function, a
-/// type, an alias nor a constant counts as a variable.
+/// Whether a C or C++ file defines a variable that outlives a call: a non-constant one
+/// outside every function and class, or any `static` inside one (a static member function
+/// counts too, to be sure). A top-level declaration that is neither a function, a type, an
+/// alias nor a constant counts as a variable.
 fn has_variable_kept(tokens: &[Token]) -> bool {
     let mut item: Vec<&Token> = Vec::new();
     let mut at = 0;
@@ -275,7 +273,6 @@ fn words_of<'a>(item: &[&Token<'a>]) -> Vec<&'a str> {
         .collect()
 }
 
-/// The index of the `}` that closes the `{` at `open`.
 fn matching_brace(tokens: &[Token], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (offset, token) in tokens[open..].iter().enumerate() {
@@ -334,17 +331,13 @@ fn declares_variable(item: &[&Token]) -> bool {
         return body
             .is_some_and(|body| item[body + 1..].iter().any(|t| matches!(t, Token::Word(_))));
     }
-    // `const` among the words before the type's first `<`, `[`, `(` or `=` (`map<const int,
-    // int>` is no constant); a pointer to constants is itself a variable.
+    // `const` among the leading words (`map<const int, int>` is no constant); a pointer to
+    // constants is itself a variable.
     let leading = item
         .iter()
-        .take_while(|token| matches!(token, Token::Word(_)));
-    let leading: Vec<&str> = leading
-        .filter_map(|token| match token {
-            Token::Word(word) => Some(*word),
-            _ => None,
-        })
-        .collect();
+        .take_while(|token| matches!(token, Token::Word(_)))
+        .count();
+    let leading = words_of(&item[..leading]);
     let pointer = item.iter().any(|token| **token == Token::Punct('*'));
     let constant = leading.contains(&"constexpr") || (leading.contains(&"const") && !pointer);
     if constant {
@@ -357,8 +350,8 @@ fn declares_variable(item: &[&Token]) -> bool {
     if assigned_before(item, open) {
         return true;
     }
-    // `int f(int a, const vector<int>& v);` declares a function: each parameter is a type
-    // and a name. `vector<int> v(100);` or `T x(n);` may be a variable: counted as one.
+    // `int f(int a, const vector<int>& v);` is a function: each parameter has a type and a
+    // name. `vector<int> v(100);` or `T x(n);` may be a variable, so counts as one.
     !parameters_look_declared(&item[open + 1..])
 }
 
