@@ -100,8 +100,8 @@ impl Partition {
 }
 
 /// The shard (0-based) of each unit of work by expected cost, evening the totals: costliest
-/// first, each to the least loaded shard (ties to the first unit and lowest shard), which no
-/// shard exceeds the best cut by more than a third. The same costs give the same cut anywhere.
+/// first, each to the least loaded shard (ties to the first unit and lowest shard), so that
+/// no shard exceeds the best cut by more than a third. The same costs give the same cut.
 pub fn balance(costs: &[f64], shards: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));

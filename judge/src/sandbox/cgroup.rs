@@ -35,7 +35,6 @@ pub struct Cgroups {
     memory_peak: Option<File>,
     /// Kept open: read twice a run.
     memory_current: Option<File>,
-    /// The hard limit written last.
     memory_limit: Option<u64>,
     /// The limit the last run asked for, and the baseline of the count `ready_next_run`
     /// started for a next run with that limit (most runs share it).

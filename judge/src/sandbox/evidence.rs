@@ -65,7 +65,6 @@ pub struct RunOutput {
     pub stdout_matched: crate::compare::MatchedStart,
     /// At most `STDERR_CAP_BYTES`.
     pub stderr: Vec<u8>,
-    /// The program wrote more than the output limit.
     pub output_limit_exceeded: bool,
     /// Stopped at the wall-clock backstop while not computing.
     pub wall_timeout: bool,

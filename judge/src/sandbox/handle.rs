@@ -95,9 +95,8 @@ impl SupervisorHandle {
         match unsafe { libc::fork() } {
             -1 => Err(io::Error::last_os_error()),
             0 => {
-                // A forked child starts queued on its parent's CPU, where the judge keeps
-                // working while the other CPU idles, delaying the first run. The parent
-                // yields once, and the child moves itself.
+                // A forked child starts queued on its parent's CPU, which the judge keeps
+                // busy while another idles: the parent yields once, the child moves itself.
                 if let Some(placement) = &placement {
                     super::placement::leave_cpu(parents_cpu, &placement.allowed);
                 }

@@ -171,10 +171,10 @@ fn tagged_promise(solution: &polygon::TaggedSolution) -> (Promise, String) {
     (promise, expected)
 }
 
-/// Its programs, and files that rule passes over but that are submissions all the same:
-/// those `submissions.yaml` names a language for (the format tells a language by that key
-/// first), and those set aside by a `.disabled` ending (BAPCtools' way), whose rows say why
-/// they are not judged.
+/// Its programs (`is_program`), and files that rule passes over but that are submissions all
+/// the same: those `submissions.yaml` names a language for (the format tells a language by
+/// that key first), and those set aside by a `.disabled` ending (BAPCtools' way), whose rows
+/// say why they are not judged.
 fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<PathBuf> {
     let mut submissions = entries_in(folder);
     submissions.retain(|path| {
