@@ -64,8 +64,7 @@ pub fn main() -> ! {
     )
 }
 
-/// Cuts ties to the judge's terminal and session; makes it the subreaper, spared by the OOM
-/// killer.
+/// Cuts ties to the judge's terminal and session; becomes the OOM-spared subreaper.
 fn detach_from_judge() {
     if let Ok(null) = std::fs::File::open("/dev/null") {
         for standard in [0, 1] {
@@ -1011,8 +1010,7 @@ fn counts_tasks_per_user_namespace() -> bool {
     (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (5, 14)
 }
 
-/// Resident bytes of this IPC namespace's System V shared memory (`/proc/sysvipc/shm`'s
-/// `rss` column, in bytes).
+/// Resident bytes of this IPC namespace's System V shared memory (`/proc/sysvipc/shm`).
 fn system_v_shared_bytes() -> u64 {
     let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
     let mut lines = table.lines();
@@ -1039,8 +1037,7 @@ fn become_idle() {
     unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
 }
 
-/// `nobody`/`nogroup`, which root's judged programs run as: owns no file, reads only what
-/// everybody may.
+/// `nobody`/`nogroup`, for root's judged programs: owns no file, reads what everybody may.
 const NOBODY: u32 = 65534;
 
 /// Waits until the keeper or the judge has something to say: whether the judge spoke first.
@@ -1097,8 +1094,7 @@ fn sweep(cgroup_bases: &[PathBuf]) {
     }
 }
 
-/// `judge-run-OWNER-SLOT` in the temporary folder (`SLOT`: the supervisor's pid on the
-/// machine).
+/// `judge-run-OWNER-SLOT` in the temporary folder (`SLOT`: the supervisor's machine pid).
 fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = std::env::temp_dir().join(format!("{RUN_FOLDER_PREFIX}{owner}-{slot}"));
