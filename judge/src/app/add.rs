@@ -55,8 +55,8 @@ fn read(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|error| Error::io(path, error))
 }
 
-/// An empty file is nearly always a mistake (a redirection that went wrong, a file not yet
-/// saved), and a case made of one passes or fails for the wrong reason.
+/// An empty file is nearly always a mistake (a failed redirection, a file not yet saved), and
+/// a case made of one passes or fails for the wrong reason.
 fn refuse_empty(bytes: &[u8], what: &str, args: &AddArgs) -> Result<()> {
     if bytes.is_empty() && !args.allow_empty {
         return Err(Error::usage(format!(

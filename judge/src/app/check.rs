@@ -40,8 +40,7 @@ pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     Ok(notices.finish(outcome))
 }
 
-/// Everything `check` finds about `file` on `profile`'s judge (and `problem`'s cases), said
-/// to `notices`: accepted when the judge would take it as it is.
+/// Accepted when `profile`'s judge would take it as it is (and it passes `problem`'s cases).
 pub(crate) fn check_file(
     context: &Context,
     notices: &mut Notices,
@@ -81,9 +80,8 @@ pub(crate) fn check_file(
     Ok(outcome)
 }
 
-/// The problem the file is for (named with --problem, else the one its name names) and the
-/// judge it is checked for: --profile, else the problem's; a problem with no cases yet still
-/// says which judge it is for.
+/// The problem (--problem, else the one the file's name names) and the judge: --profile,
+/// else the problem's; a problem with no cases yet still says which judge it is for.
 fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(Option<Problem>, Profile)> {
     let named = context
         .repository
@@ -103,8 +101,7 @@ fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(Option<Pro
     Ok((problem, profile))
 }
 
-/// The judge does not take the file's language: what it takes, and the problem's files it
-/// would take.
+/// Says what the judge takes, and the problem's files it would take.
 fn refuse_language(
     context: &Context,
     notices: &mut Notices,
@@ -129,10 +126,9 @@ fn refuse_language(
     }
 }
 
-/// Built alone, from an empty folder with nothing cached, with each of the judge's rows for
-/// the language (Baekjoon: both Rust editions), its own commands where it publishes them,
-/// a Java file as the class the problem names where it names one: one of them must build
-/// the file.
+/// Built from an empty cache with each of the judge's rows for the language (Baekjoon: both
+/// Rust editions), its published commands, a Java file as the class the problem names: one
+/// of them must build it.
 fn build_as_the_judge(
     context: &Context,
     notices: &mut Notices,
@@ -219,8 +215,7 @@ fn within_code_limit(notices: &mut Notices, profile: Profile, bytes: usize) -> O
     Outcome::Accepted
 }
 
-/// What the judge would refuse in the source: crates it lacks, a missing entry point, a
-/// function-form file's faults.
+/// Crates the judge lacks, a missing entry point, a function-form file's faults.
 fn no_problems_in(
     notices: &mut Notices,
     judge: &OnlineJudge,
@@ -244,7 +239,6 @@ fn no_problems_in(
     }
 }
 
-/// The problem's cases, judged with the file as the solution.
 fn run_cases(context: &Context, notices: &mut Notices, problem: Problem, file: &Path) -> Outcome {
     let task = Task {
         solution: file.to_path_buf(),
@@ -275,12 +269,12 @@ fn run_cases(context: &Context, notices: &mut Notices, problem: Problem, file: &
     summary.outcome()
 }
 
-/// What to hand in: the file, or the function to paste into the judge's editor.
+/// The file, or the function to paste into the judge's editor.
 fn say_how_to_hand_in(notices: &mut Notices, judge: &OnlineJudge, file: &Path, text: &str) {
     match judge.entry {
         CallForm::Program => notices.result(format_args!("submit: {}", file.display())),
         CallForm::Function { name } => {
-            // The judge calls `name`: what to paste is the file without its stdin adapter.
+            // Paste the file without its stdin adapter.
             let adapted = text.contains(handin::ADAPTER_MARKER);
             let what = match adapted {
                 true => "the stdin adapter below it stays here",

@@ -20,7 +20,7 @@ pub fn doctor(context: &Context) -> Result<Outcome> {
         env!("CARGO_PKG_VERSION"),
         kernel.release().to_string_lossy()
     );
-    // What a program being judged really gets: one run of `true`, as a judged run is made.
+    // What a judged program really gets: `true` run as one.
     let held = context.sandbox.containment_probed();
     println!();
     match &held {
@@ -69,7 +69,7 @@ pub fn doctor(context: &Context) -> Result<Outcome> {
     Ok(Outcome::Accepted)
 }
 
-/// What this judge reads of a Polygon package (docs/polygon.md says more).
+/// docs/polygon.md says more.
 fn polygon_support() {
     println!("Polygon packages (problem.xml):");
     println!(
@@ -94,7 +94,7 @@ fn polygon_support() {
     );
 }
 
-/// How to get what `containment` lacks, where people run the judge.
+/// How to get what `containment` lacks: laptop, container, CI.
 fn advise(containment: &Containment) {
     println!("To get more:");
     if !containment.memory_cgroup || !containment.pids_cgroup {

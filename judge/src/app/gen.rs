@@ -87,8 +87,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     Ok(notices.finish(outcome))
 }
 
-/// `judge gen` on the Polygon package in `dir`: what it made, and every generated input
-/// that differs from the one the package holds.
+/// Tells what it made, and every generated input that differs from the package's.
 fn package_gen(
     context: &Context,
     dir: &Path,
@@ -120,7 +119,6 @@ fn package_gen(
     Ok(summary)
 }
 
-/// What `gen --check` found to differ from the recipe in problem `id`: `changed` cases.
 fn tell_differences(notices: &mut Notices, id: &str, summary: &GenSummary, changed: usize) {
     notices.problem(format_args!(
         "{}: {} {} from the recipe",

@@ -9,7 +9,7 @@ use crate::report::{print_error, Table};
 
 use super::Context;
 
-/// A problem, with the origin of each case (case, origin) when they were asked for.
+/// A problem, with (case, origin) for each case when asked for.
 type Listed = (Problem, Option<Vec<(String, String)>>);
 
 pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
@@ -53,7 +53,7 @@ pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
     Ok(outcome)
 }
 
-/// One document; problems that could not be read were named on stderr, and the outcome says so.
+/// Problems that could not be read were named on stderr, and the outcome says so.
 fn print_json(context: &Context, listed: &[Listed], outcome: Outcome) {
     let problems: Vec<serde_json::Value> = listed
         .iter()
@@ -82,7 +82,6 @@ fn print_json(context: &Context, listed: &[Listed], outcome: Outcome) {
     println!("{document:#}");
 }
 
-/// The problem table, then each problem's case origins when asked for.
 fn print_tables(context: &Context, listed: &[Listed]) {
     let mut table = Table::new(&[
         ("problem", false),

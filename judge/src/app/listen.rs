@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::problem::Repository;
 use crate::report::Notices;
 
-/// A payload larger than this is refused: no problem's samples come near it.
+/// No problem's samples come near it.
 const MAX_BODY_BYTES: usize = 64 << 20;
 
 /// Serves on 127.0.0.1:`port` until SIGINT / SIGTERM; each POST is imported and answered
@@ -30,7 +30,6 @@ pub fn serve(repository: &Repository, port: u16, notices: &mut Notices) -> Resul
          custom ports); Ctrl-C stops"
     ));
     loop {
-        // Waits for a connection or for the signal, whichever comes first.
         let mut fds = [
             PollFd::new(&listener, PollFlags::IN),
             PollFd::from_borrowed_fd(crate::runner::interrupt::wake_fd(), PollFlags::IN),
@@ -53,8 +52,7 @@ pub fn serve(repository: &Repository, port: u16, notices: &mut Notices) -> Resul
     }
 }
 
-/// One request: read, import, answer. Errors go to the sender and to `notices`; the server
-/// keeps going.
+/// Errors go to the sender and to `notices`; the server keeps going.
 fn handle(repository: &Repository, mut stream: TcpStream, notices: &mut Notices) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let sender = Path::new("POST");
@@ -81,7 +79,7 @@ fn handle(repository: &Repository, mut stream: TcpStream, notices: &mut Notices)
     );
 }
 
-/// The body of an HTTP POST (by its Content-Length).
+/// By its Content-Length.
 fn read_body(stream: &TcpStream) -> Result<String> {
     let sender = Path::new("POST");
     let mut reader = BufReader::new(stream);

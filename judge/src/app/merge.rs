@@ -1,7 +1,6 @@
-//! `judge merge`: the reports of a run's shards put back together into the report one run
-//! would have printed (human, JSON, JUnit) and its exit code. The shards' results are fed to
-//! the same reporters a run feeds, in the order of the run they were cut from, with each
-//! problem loaded from the repository as the run loaded it.
+//! `judge merge`: a run's shard reports put back together into the report (and exit code)
+//! one run would have given, by feeding the shards' results to a run's reporters in the run's
+//! order, each problem loaded from the repository as the run loaded it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -23,11 +22,10 @@ use crate::sandbox::Containment;
 
 use super::{Context, RunReporters};
 
-/// Hosts whose calibration loops took longer than this many times the fastest's judged at
-/// a different speed: their verdicts near the time limit may depend on the host.
+/// Hosts slower than this many times the fastest judged at a different speed: their
+/// verdicts near the time limit may depend on the host.
 const SPEED_SPREAD: f64 = 1.25;
 
-/// A shard's report, with the file it came from.
 struct Shard {
     file: PathBuf,
     document: RunDocument,
@@ -83,8 +81,8 @@ pub fn merge(context: &Context, args: MergeArgs) -> Result<Outcome> {
     replay(context, &args, &shards, merged, run, record)
 }
 
-/// Refuses shards that are not of one run, doubled or missing (the missing ones are kept,
-/// with `allow_partial`); sorts them by number.
+/// Refuses shards not of one run, doubled, or missing (unless `allow_partial`: then they are
+/// returned); sorts them by number.
 fn check_shards(
     context: &Context,
     shards: &mut [Shard],
@@ -138,7 +136,7 @@ fn check_shards(
 }
 
 impl Shard {
-    /// The shard this report is of; a report of a whole run is the one shard of one.
+    /// A whole run's report is the one shard of one.
     fn partition(&self) -> PartitionRecord {
         self.run.partition.clone().unwrap_or(PartitionRecord {
             dealing: Dealing::Count,
@@ -149,7 +147,6 @@ impl Shard {
     }
 }
 
-/// Why `other` and `first` are not shards of one run, if they are not.
 fn of_one_run(first: &Shard, other: &Shard) -> std::result::Result<(), String> {
     if other.run.judge_version != first.run.judge_version {
         return Err(format!(
@@ -183,7 +180,7 @@ fn of_one_run(first: &Shard, other: &Shard) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The slowest host's calibration time over the fastest's, when the shards measured one.
+/// The slowest host's calibration time over the fastest's.
 fn speed_ratio(shards: &[Shard]) -> Option<f64> {
     let times: Vec<f64> = shards
         .iter()
@@ -195,22 +192,21 @@ fn speed_ratio(shards: &[Shard]) -> Option<f64> {
     Some((slowest / fastest * 100.0).round() / 100.0)
 }
 
-/// Every shard's results, each solution once, in the order of the run they were cut from.
+/// Every shard's results, each solution once, in the run's order.
 struct Merged<'a> {
-    /// By solution (`task`): its report, how its program came, and its cases by place, each
-    /// with the host that judged it.
+    /// By solution (`task`).
     tasks: BTreeMap<usize, MergedTask<'a>>,
-    /// The errors, each as often as the shard that said it most often did, with the solution
-    /// they follow (`None`: before every solution).
+    /// Each as often as the shard that said it most often did, with the solution it follows
+    /// (`None`: before every solution).
     errors: Vec<(Option<usize>, &'a str, bool)>,
 }
 
 struct MergedTask<'a> {
     report: &'a ProblemReport,
     built: Built,
-    /// Each case with the shard that judged it.
+    /// By place, with the shard that judged it.
     cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
-    /// The cases a stop left unjudged, in any shard.
+    /// Left unjudged by a stop, in any shard.
     not_finished: Vec<&'a str>,
 }
 
@@ -237,7 +233,7 @@ impl<'a> Merged<'a> {
                 }
             }
             // An error every shard says (a problem that failed to load) is said once; one a
-            // shard alone says (an illegal input of its cases) is its own.
+            // shard alone says (an illegal input) is its own.
             let mut seen: HashMap<&str, usize> = HashMap::new();
             for (message, place) in shard.document.errors.iter().zip(&shard.run.error_places) {
                 let nth = seen.entry(message).or_default();
@@ -247,7 +243,7 @@ impl<'a> Merged<'a> {
                     .filter(|(_, said, _)| *said == message.as_str())
                     .nth(*nth - 1);
                 match same {
-                    // The solution reported just before it: the latest any shard saw.
+                    // After the latest solution any shard saw before it.
                     Some(error) => error.0 = error.0.max(place.after_task),
                     None => errors.push((place.after_task, message, place.unloaded)),
                 }
@@ -313,8 +309,7 @@ fn replay(
     Ok(summary.outcome())
 }
 
-/// Each problem the shards judged, loaded by its folder, and every solution's and case's
-/// place in the run they were cut from.
+/// Each problem the shards judged, and every solution's and case's place in the run.
 fn load_problems<'a>(
     context: &Context,
     merged: &Merged<'a>,
@@ -333,8 +328,7 @@ fn load_problems<'a>(
             })?;
             problems.insert(dir, problem);
         }
-        // Each case keeps the place its shard recorded: the run's, whatever the checkout
-        // holds now.
+        // The place its shard recorded: the run's, whatever the checkout holds now.
         let places = task
             .cases
             .iter()
@@ -351,15 +345,15 @@ fn load_problems<'a>(
 
 /// A case confirmed near the time limit, with the host that judged it.
 struct NearLimit {
-    /// The case's place among its problem's cases.
+    /// Among its problem's cases.
     index: usize,
     host: String,
     /// As the human report says it.
     line: String,
 }
 
-/// Tells one solution's results through the runner's bookkeeping (`RunBook`); the cases it
-/// holds that were confirmed near the time limit.
+/// Through the runner's bookkeeping (`RunBook`); returns the cases confirmed near the time
+/// limit.
 fn replay_task(
     problem: &Problem,
     solution: &Path,
@@ -412,8 +406,8 @@ fn replay_task(
     Ok(near_limit)
 }
 
-/// What the shards say of the run as a whole: the cases skipped, the signal that stopped
-/// one, the longest wall time, and the weakest containment.
+/// Cases skipped, the signal that stopped one, the longest wall time, the result cache's
+/// figures, and the weakest containment.
 fn add_shards_figures(shards: &[Shard], summary: &mut RunSummary) {
     summary.skipped = shards.iter().map(|s| s.document.summary.skipped).sum();
     summary.interrupted = shards.iter().find_map(|s| s.document.summary.interrupted);
@@ -449,8 +443,7 @@ fn add_shards_figures(shards: &[Shard], summary: &mut RunSummary) {
     }
 }
 
-/// Names, in the merged document, the host of each case confirmed near the time limit
-/// (by solution, `task`).
+/// Names the host of each case confirmed near the time limit (keyed by `task`).
 fn mark_hosts(document: &mut RunDocument, near_limit: Vec<(usize, NearLimit)>) {
     for (task, near) in near_limit {
         let case = document

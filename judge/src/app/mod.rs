@@ -1,6 +1,6 @@
-//! The commands' bodies, one module each. They take the parsed command line from `cli`,
-//! find the repository, and print through the report layer; `run` turns what they return
-//! into the process's exit code.
+//! The commands' bodies, one module each: they take the parsed command line, find the
+//! repository, and print through the report layer; `main` turns what they return into the
+//! exit code.
 
 mod add;
 mod bless;
@@ -35,10 +35,10 @@ use crate::report::{
 use crate::sandbox::Sandbox;
 use crate::toolchain::compiler::Compiler;
 
-/// What every command works with: the settings of the global options, turned once.
+/// What every command works with: the global options, turned once.
 pub(crate) struct Context {
     pub repository: Repository,
-    /// The folder the judge was started in: relative paths on the command line are from here.
+    /// Relative paths on the command line are from here.
     pub current: PathBuf,
     pub color: ColorChoice,
     pub jobs: usize,
@@ -49,179 +49,6 @@ pub(crate) struct Context {
 }
 
 impl Context {
-    /// Where built programs are cached (see `Repository::cache_dir`).
-    pub fn compiler(&self) -> Compiler {
-        self.compiler_in(self.repository.cache_dir())
-    }
-
-    /// A compiler with its cache in `cache_dir`, running in this command's sandbox.
-    pub fn compiler_in(&self, cache_dir: PathBuf) -> Compiler {
-        Compiler::new(cache_dir, Arc::clone(&self.sandbox))
-    }
-
-    /// A path given on the command line, made absolute from the current folder.
-    pub fn path(&self, argument: &Path) -> PathBuf {
-        self.current.join(argument)
-    }
-
-    /// The folder of a PROBLEM argument: an id or a path.
-    pub fn problem_dir(&self, argument: &Path) -> Result<PathBuf> {
-        let dir = self.repository.resolve(argument, &self.current)?;
-        // Its expected outputs are the programs' to compute, not to read.
-        self.sandbox.hide(&dir);
-        Ok(dir)
-    }
-
-    /// A PROBLEM argument loaded with its cases.
-    pub fn problem(&self, argument: &Path) -> Result<Problem> {
-        self.repository.load_problem(&self.problem_dir(argument)?)
-    }
-
-    /// Where `command` says what it did, shaped by the global options.
-    pub fn notices(&self, command: &'static str) -> Notices {
-        Notices::new(
-            command,
-            self.format == Format::Json,
-            self.detail,
-            self.color,
-        )
-    }
-
-    /// A PROBLEM argument's metadata only, for commands that work before it has cases.
-    pub fn metadata(&self, argument: &Path) -> Result<Problem> {
-        self.repository.load_metadata(&self.problem_dir(argument)?)
-    }
-
-    /// Every named problem (all when none is named), each loaded or failed on its own.
-    pub fn problems(&self, names: &[PathBuf]) -> Result<Vec<Result<Problem>>> {
-        let repository = &self.repository;
-        let dirs: Vec<Result<_>> = if names.is_empty() {
-            repository.problem_dirs()?
-        } else {
-            names.iter().map(|name| self.problem_dir(name)).collect()
-        };
-        Ok(dirs
-            .into_iter()
-            .map(|dir| repository.load_problem(&dir?))
-            .collect())
-    }
-
-    /// Writes a finished run's report where it goes: stdout for `--format json`, the `--json`
-    /// file, and the build cache, for `--failed` (a report that cannot be kept there is said).
-    pub fn keep_report(&self, document: &RunDocument, file: Option<&Path>) -> Result<()> {
-        if self.format == Format::Json {
-            print_document(document);
-        }
-        // Compact: a file is for programs, and a large run's is written and read faster.
-        let text = serde_json::to_vec(document).expect("a report is JSON");
-        let last = self.repository.cache_dir().join(LAST_RUN);
-        if let Err(error) = crate::atomic_write::write_cache_record(&last, &text) {
-            print_note(&format_args!(
-                "note: `judge run --failed` will not find this run: {error}"
-            ));
-        }
-        match file {
-            Some(file) => crate::atomic_write::write_record(&self.path(file), &text),
-            None => Ok(()),
-        }
-    }
-}
-
-/// The reporters of a run (or of a merge): the JSON document, always (it is kept), the
-/// human report unless `--format json`, and the `--junit` and `--html` files.
-pub(crate) struct RunReporters {
-    json: JsonReporter,
-    human: Option<HumanReporter>,
-    junit: Option<JunitReporter>,
-    html: Option<HtmlReporter>,
-}
-
-impl RunReporters {
-    pub(crate) fn new(
-        context: &Context,
-        json: JsonReporter,
-        junit: Option<&Path>,
-        html: Option<&Path>,
-    ) -> Self {
-        let root = context.repository.root.clone();
-        RunReporters {
-            json,
-            human: (context.format == Format::Human).then(|| {
-                HumanReporter::new(context.color, context.repository.clone(), context.detail)
-            }),
-            junit: junit.map(|file| JunitReporter::new(context.path(file))),
-            html: html.map(|file| HtmlReporter::new(context.path(file), root)),
-        }
-    }
-
-    /// Every one of them, as one reporter.
-    pub(crate) fn all(&mut self) -> Reporters<'_> {
-        let mut all: Vec<&mut dyn Reporter> = vec![&mut self.json];
-        if let Some(html) = self.html.as_mut() {
-            all.push(html);
-        }
-        if let Some(human) = self.human.as_mut() {
-            all.push(human);
-        }
-        if let Some(junit) = self.junit.as_mut() {
-            all.push(junit);
-        }
-        Reporters(all)
-    }
-
-    /// After the run: the JSON document, or why a file could not be written.
-    pub(crate) fn finish(self) -> Result<RunDocument> {
-        let failed = [
-            self.junit.and_then(|j| j.write_error),
-            self.html.and_then(|h| h.write_error),
-        ];
-        if let Some(error) = failed.into_iter().flatten().next() {
-            return Err(error);
-        }
-        Ok(self
-            .json
-            .document()
-            .expect("a finished run has its document"))
-    }
-}
-
-/// Runs a parsed command line and returns the process's exit code; an error is printed here.
-/// Programs run in `sandbox`.
-pub fn main(cli: Cli, sandbox: Arc<Sandbox>) -> ExitCode {
-    match execute(cli, sandbox) {
-        Ok(outcome) => outcome.exit_code(),
-        Err(error) => {
-            print_error(&error);
-            ExitCode::from(error.exit_code())
-        }
-    }
-}
-
-/// `--format json` for a command that cannot speak it is a usage error.
-fn refuse_json_unless_spoken(global: &Global, command: &Command) -> Result<()> {
-    // The commands that report through `report` (events or notices) can speak JSON.
-    let speaks_json = matches!(
-        command,
-        Command::Run(_)
-            | Command::Gen(_)
-            | Command::Add(_)
-            | Command::New(_)
-            | Command::Stress(_)
-            | Command::Check(_)
-            | Command::List(_)
-            | Command::Merge(_)
-    );
-    if global.format == Format::Json && !speaks_json {
-        return Err(Error::usage(
-            "--format json is for run, merge, list, gen, add, new, stress and check only",
-        ));
-    }
-    Ok(())
-}
-
-impl Context {
-    /// The context of a command with the `global` options, in `repository`, started in
-    /// `current`, its programs run in `sandbox`.
     fn new(
         global: &Global,
         repository: Repository,
@@ -251,6 +78,170 @@ impl Context {
             sandbox,
         }
     }
+
+    /// Caches builds in the repository's cache (see `Repository::cache_dir`).
+    pub fn compiler(&self) -> Compiler {
+        self.compiler_in(self.repository.cache_dir())
+    }
+
+    pub fn compiler_in(&self, cache_dir: PathBuf) -> Compiler {
+        Compiler::new(cache_dir, Arc::clone(&self.sandbox))
+    }
+
+    /// Made absolute from the current folder.
+    pub fn path(&self, argument: &Path) -> PathBuf {
+        self.current.join(argument)
+    }
+
+    /// The folder of a PROBLEM argument: an id or a path.
+    pub fn problem_dir(&self, argument: &Path) -> Result<PathBuf> {
+        let dir = self.repository.resolve(argument, &self.current)?;
+        // Its expected outputs are the programs' to compute, not to read.
+        self.sandbox.hide(&dir);
+        Ok(dir)
+    }
+
+    pub fn problem(&self, argument: &Path) -> Result<Problem> {
+        self.repository.load_problem(&self.problem_dir(argument)?)
+    }
+
+    pub fn notices(&self, command: &'static str) -> Notices {
+        Notices::new(
+            command,
+            self.format == Format::Json,
+            self.detail,
+            self.color,
+        )
+    }
+
+    /// A PROBLEM argument's metadata only, for commands that work before it has cases.
+    pub fn metadata(&self, argument: &Path) -> Result<Problem> {
+        self.repository.load_metadata(&self.problem_dir(argument)?)
+    }
+
+    /// Every named problem (all when none is named), each loaded or failed on its own.
+    pub fn problems(&self, names: &[PathBuf]) -> Result<Vec<Result<Problem>>> {
+        let repository = &self.repository;
+        let dirs: Vec<Result<_>> = if names.is_empty() {
+            repository.problem_dirs()?
+        } else {
+            names.iter().map(|name| self.problem_dir(name)).collect()
+        };
+        Ok(dirs
+            .into_iter()
+            .map(|dir| repository.load_problem(&dir?))
+            .collect())
+    }
+
+    /// To stdout for `--format json`, the `--json` file, and the build cache for `--failed`
+    /// (a note says when it cannot be kept there).
+    pub fn keep_report(&self, document: &RunDocument, file: Option<&Path>) -> Result<()> {
+        if self.format == Format::Json {
+            print_document(document);
+        }
+        // Compact: a file is for programs, and is written and read faster.
+        let text = serde_json::to_vec(document).expect("a report is JSON");
+        let last = self.repository.cache_dir().join(LAST_RUN);
+        if let Err(error) = crate::atomic_write::write_cache_record(&last, &text) {
+            print_note(&format_args!(
+                "note: `judge run --failed` will not find this run: {error}"
+            ));
+        }
+        match file {
+            Some(file) => crate::atomic_write::write_record(&self.path(file), &text),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A run's (or merge's) reporters: the JSON document, always (it is kept), the human report
+/// unless `--format json`, and the `--junit` and `--html` files.
+pub(crate) struct RunReporters {
+    json: JsonReporter,
+    human: Option<HumanReporter>,
+    junit: Option<JunitReporter>,
+    html: Option<HtmlReporter>,
+}
+
+impl RunReporters {
+    pub(crate) fn new(
+        context: &Context,
+        json: JsonReporter,
+        junit: Option<&Path>,
+        html: Option<&Path>,
+    ) -> Self {
+        let root = context.repository.root.clone();
+        RunReporters {
+            json,
+            human: (context.format == Format::Human).then(|| {
+                HumanReporter::new(context.color, context.repository.clone(), context.detail)
+            }),
+            junit: junit.map(|file| JunitReporter::new(context.path(file))),
+            html: html.map(|file| HtmlReporter::new(context.path(file), root)),
+        }
+    }
+
+    pub(crate) fn all(&mut self) -> Reporters<'_> {
+        let mut all: Vec<&mut dyn Reporter> = vec![&mut self.json];
+        if let Some(html) = self.html.as_mut() {
+            all.push(html);
+        }
+        if let Some(human) = self.human.as_mut() {
+            all.push(human);
+        }
+        if let Some(junit) = self.junit.as_mut() {
+            all.push(junit);
+        }
+        Reporters(all)
+    }
+
+    /// The JSON document, or why a file could not be written.
+    pub(crate) fn finish(self) -> Result<RunDocument> {
+        let failed = [
+            self.junit.and_then(|j| j.write_error),
+            self.html.and_then(|h| h.write_error),
+        ];
+        if let Some(error) = failed.into_iter().flatten().next() {
+            return Err(error);
+        }
+        Ok(self
+            .json
+            .document()
+            .expect("a finished run has its document"))
+    }
+}
+
+/// An error is printed here.
+pub fn main(cli: Cli, sandbox: Arc<Sandbox>) -> ExitCode {
+    match execute(cli, sandbox) {
+        Ok(outcome) => outcome.exit_code(),
+        Err(error) => {
+            print_error(&error);
+            ExitCode::from(error.exit_code())
+        }
+    }
+}
+
+/// `--format json` for a command that cannot speak it is a usage error.
+fn refuse_json_unless_spoken(global: &Global, command: &Command) -> Result<()> {
+    // Those that report through `report` (events or notices).
+    let speaks_json = matches!(
+        command,
+        Command::Run(_)
+            | Command::Gen(_)
+            | Command::Add(_)
+            | Command::New(_)
+            | Command::Stress(_)
+            | Command::Check(_)
+            | Command::List(_)
+            | Command::Merge(_)
+    );
+    if global.format == Format::Json && !speaks_json {
+        return Err(Error::usage(
+            "--format json is for run, merge, list, gen, add, new, stress and check only",
+        ));
+    }
+    Ok(())
 }
 
 fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
@@ -280,8 +271,8 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Err(_) if needs_no_repository => Repository::find_or_standalone(&start),
         Err(error) => return Err(error),
     };
-    // What the programs being judged must not see: the repository (or the package), the
-    // folder the judge was started in; the build cache stays, read-only.
+    // Judged programs must not see the repository (or package) or the starting folder; the
+    // build cache stays, read-only.
     sandbox.set_view(crate::sandbox::View::hiding(
         &[&repository.root, &current],
         &[&repository.cache_dir()],

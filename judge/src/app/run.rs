@@ -20,13 +20,13 @@ use crate::runner::{self, Settings, Task};
 use super::{Context, RunReporters};
 
 pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
-    // The first run's supervisor starts while problems are found and builds looked up.
+    // Its supervisor starts while problems are found and builds looked up.
     context.sandbox.prepare();
     if args.solution.is_some() && args.problems.len() != 1 {
         return Err(Error::usage("--solution needs exactly one PROBLEM"));
     }
     let partition = partition_of(&args)?;
-    // A shard's host runs the calibration loop, for the merged report to compare hosts.
+    // For the merged report to compare hosts.
     let calibration = partition.map(|_| calibrate());
     let patterns = CasePatterns::new(&args.cases)?;
     let Some(mut tasks) = tasks_of(context, &args)? else {
@@ -42,8 +42,8 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         let illegal = illegal_inputs(context, &plan::problems_of(&plan.tasks))?;
         plan.tasks.extend(illegal.into_iter().map(Err));
     }
-    // Every folder the programs' view hides or keeps is known and made now (the build cache
-    // is kept in it): the slots make the view while the solutions are built.
+    // Every folder the view names now exists (the build cache): the slots make the view
+    // while the solutions build.
     let cache = context.repository.cache_dir();
     if std::fs::create_dir_all(&cache).is_ok() {
         context.sandbox.offer_view();
@@ -81,14 +81,14 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     );
     let mut document = reporters.finish()?;
     if let (Some(run), Some(thread)) = (document.run.as_mut(), calibration) {
-        // Joined only now: the loop ran beside the judging, not before it.
+        // Joined only now: the loop ran beside the judging.
         run.host.calibration_ms = thread.join().ok();
     }
     context.keep_report(&document, args.json.as_deref())?;
     Ok(summary.outcome())
 }
 
-/// The shard `--partition` names, if it names one; `--balance` only cuts count shards.
+/// `--balance` only cuts count shards.
 fn partition_of(args: &RunArgs) -> Result<Option<Partition>> {
     let partition = match args.partition {
         None => None,
@@ -106,8 +106,8 @@ fn partition_of(args: &RunArgs) -> Result<Option<Partition>> {
     Ok(partition)
 }
 
-/// The tasks the arguments name: an earlier run's failures (`--failed`), or every solution
-/// of the problems named; `None` when `--failed` finds nothing to re-run (which is said).
+/// An earlier run's failures (`--failed`), or every solution of the problems named; `None`
+/// when `--failed` finds nothing to re-run (which is said).
 fn tasks_of(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>>>> {
     let Some(from) = &args.failed else {
         let solution = args.solution.as_ref().map(|file| context.path(file));
@@ -141,15 +141,15 @@ fn tasks_of(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>
     Ok(Some(tasks))
 }
 
-/// The inputs of `problems` that their validators reject, one error each (`--validate`);
-/// for a package, every fault its validators find in its data.
+/// `--validate`: an error per input its validator rejects; for a package, every fault its
+/// validators find in its data.
 fn illegal_inputs(context: &Context, problems: &[Problem]) -> Result<Vec<Error>> {
     use rayon::prelude::*;
     let compiler = context.compiler();
     let mut illegal = Vec::new();
     for problem in problems {
         if problem.package.is_some() {
-            // A package's own validators, as `verify` runs them.
+            // As `verify` runs them.
             let data = check_data(problem, &compiler, context.jobs)?;
             let package = context.repository.relative(&problem.dir).to_path_buf();
             illegal.extend(data.errors.into_iter().map(|message| Error::PackageData {

@@ -1,6 +1,5 @@
-//! `judge submit`: the hand-in in one command, with no password or cookie: the problem's file
-//! judged and checked as its judge would, then the exact text that judge takes put on the
-//! clipboard and the judge's submit page opened.
+//! `judge submit`: the hand-in in one command, with no password or cookie: the file checked
+//! as its judge would, the exact text it takes put on the clipboard, its submit page opened.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -33,8 +32,7 @@ pub fn submit(context: &Context, args: SubmitArgs) -> Result<Outcome> {
                 .submit_page(&problem.id, problem.source_url.as_deref())
                 .map(|page| (page.url, page.note))
         });
-    // With --print, stdout is the text alone: what check says is kept, and told on stderr
-    // only when the file is refused.
+    // With --print, stdout is the text alone: check's notes go to stderr, and only on refusal.
     let mut notices = match args.print {
         true => Notices::kept("submit"),
         false => context.notices("submit"),
@@ -71,8 +69,7 @@ pub fn submit(context: &Context, args: SubmitArgs) -> Result<Outcome> {
     Ok(notices.finish(Outcome::Accepted))
 }
 
-/// The problem's solution file in a language the judge takes: the first of them, in the order
-/// the repository lists a problem's files (Rust first, where the judge takes Rust).
+/// The first solution file the judge takes, in the repository's order (Rust first).
 fn file_the_judge_takes(context: &Context, id: &str, judge: &OnlineJudge) -> Result<PathBuf> {
     let files = context.repository.solution_files(id);
     files
@@ -97,8 +94,8 @@ fn file_the_judge_takes(context: &Context, id: &str, judge: &OnlineJudge) -> Res
         })
 }
 
-/// Puts `text` on the clipboard and opens the page, saying what was done and what is left
-/// for the user: the language to choose on the page.
+/// Puts `text` on the clipboard and opens the page, saying what was done and the language to
+/// choose there.
 fn hand_in(
     notices: &mut Notices,
     context: &Context,
@@ -146,8 +143,8 @@ fn hand_in(
     }
 }
 
-/// Puts `text` on the clipboard with the first tool that works, or the terminal's OSC 52
-/// (which reaches the local clipboard over SSH); the way it went, or `None`.
+/// With the first tool that works, or the terminal's OSC 52 (which reaches the local
+/// clipboard over SSH); the way it went.
 fn copy_to_clipboard(text: &[u8]) -> Option<&'static str> {
     let tools: [(&str, &[&str], bool); 4] = [
         (
@@ -181,7 +178,7 @@ fn copy_to_clipboard(text: &[u8]) -> Option<&'static str> {
     Some("the terminal's OSC 52")
 }
 
-/// Runs `tool` with `text` on its standard input: whether it took it.
+/// Whether `tool` took `text` on stdin.
 fn pipe_into(tool: &str, args: &[&str], text: &[u8]) -> bool {
     let child = Command::new(tool)
         .args(args)
@@ -197,7 +194,7 @@ fn pipe_into(tool: &str, args: &[&str], text: &[u8]) -> bool {
     written && child.wait().is_ok_and(|status| status.success())
 }
 
-/// Opens `url` with `$BROWSER`, `xdg-open` or `open`: the one that did, or `None`.
+/// The one of `$BROWSER`, `xdg-open` or `open` that opened it.
 fn open_in_browser(url: &str) -> Option<String> {
     let from_env = std::env::var("BROWSER")
         .ok()

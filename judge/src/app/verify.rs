@@ -28,7 +28,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         });
     }
     let mut out = anstream::AutoStream::new(std::io::stdout(), context.color);
-    // Kept while the verify runs: the scratch copy of a package that lacks files.
+    // The scratch copy of a package that lacks files, kept while the verify runs.
     let scratch = match polygon && !args.validate {
         true => with_missing_made(context, &dir, &mut out)?,
         false => None,
@@ -106,10 +106,9 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     })
 }
 
-/// Most Polygon downloads ship neither the generated inputs nor any answer. For such a package
-/// the files `judge gen` would make are made in a scratch copy, which this verify then judges:
-/// the package itself is not changed. `None` when nothing is missing; else the copy and what
-/// making the files found of the generated inputs the package holds.
+/// Most Polygon downloads ship neither the generated inputs nor any answer: what `judge gen`
+/// would make is made in a scratch copy, which this verify judges, leaving the package as it
+/// is. `None` when nothing is missing; else the copy and what making the files found.
 fn with_missing_made(
     context: &Context,
     dir: &Path,
@@ -148,7 +147,7 @@ fn with_missing_made(
     Ok(Some((scratch, copy, made)))
 }
 
-/// Copies the folder `from` to `to`, files and folders (links as the files they point to).
+/// Links are copied as the files they point to.
 fn copy_folder(from: &Path, to: &Path) -> Result<()> {
     for entry in walkdir::WalkDir::new(from).follow_links(true) {
         let entry = entry.map_err(|error| Error::io(from, std::io::Error::other(error)))?;
@@ -162,9 +161,9 @@ fn copy_folder(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-/// What a Polygon package's own programs make of it (its validators and self-tests, its
-/// generators), told as they come: the number of findings. `made`: what making the missing
-/// files in a scratch copy found, which already compared the inputs the package holds.
+/// What a Polygon package's validators, self-tests and generators make of it, told as they
+/// come; the number of findings. `made`: what making the missing files in a scratch copy
+/// found (it already compared the inputs the package holds).
 fn package_findings(
     context: &Context,
     problem: &crate::problem::Problem,
@@ -189,8 +188,8 @@ fn package_findings(
     Ok(checks.findings.len() + regenerated)
 }
 
-/// A Polygon package's generated inputs that it holds, made again by their generators and
-/// compared with its files, as `judge gen --check` compares them: the number that differ.
+/// Tells the generated inputs made again and compared, as `judge gen --check` does; the
+/// number that differ.
 fn regenerated(summary: &PackageGen, out: &mut impl Write) -> usize {
     let generated = summary.reproduced + summary.differing.len();
     let _ = writeln!(
@@ -209,15 +208,14 @@ fn regenerated(summary: &PackageGen, out: &mut impl Write) -> usize {
     summary.differing.len()
 }
 
-/// How many rows came out each way that decides the exit code.
+/// The rows that decide the exit code.
 struct Counts {
     mismatches: usize,
     skipped: usize,
     errors: usize,
 }
 
-/// The summary line of `rows` (`ID: 5 submissions, 1 mismatch, ...`, and what a stop left
-/// unfinished), with its counts.
+/// `ID: 5 submissions, 1 mismatch, ...`, and what a stop left unfinished.
 fn summary_of(id: &str, rows: &[Row]) -> (String, Counts) {
     let count =
         |wanted: fn(&RowOutcome) -> bool| rows.iter().filter(|row| wanted(&row.outcome)).count();
@@ -243,7 +241,6 @@ fn summary_of(id: &str, rows: &[Row]) -> (String, Counts) {
     (summary, counts)
 }
 
-/// The rows as the HTML page shows them.
 fn page_rows(rows: &[Row], base: &Path) -> Vec<SubmissionRow> {
     rows.iter()
         .map(|row| SubmissionRow {
@@ -267,7 +264,7 @@ fn page_rows(rows: &[Row], base: &Path) -> Vec<SubmissionRow> {
         .collect()
 }
 
-/// The data report's errors and warnings, one line each, for the page.
+/// For the page.
 fn data_lines(data: &DataReport) -> Vec<String> {
     let errors = data.errors.iter().map(|error| format!("error: {error}"));
     let warnings = data
@@ -277,7 +274,6 @@ fn data_lines(data: &DataReport) -> Vec<String> {
     errors.chain(warnings).collect()
 }
 
-/// What the validators made of the data, and the `notes` besides.
 fn print_data(out: &mut impl Write, data: &DataReport, notes: &[String]) {
     let _ = writeln!(
         out,
@@ -299,8 +295,7 @@ fn print_data(out: &mut impl Write, data: &DataReport, notes: &[String]) {
     }
 }
 
-/// A row per submission (named below `base`), its result word coloured once the columns are
-/// laid out.
+/// Result words are coloured once the columns are laid out.
 fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
     let mut table = Table::new(&[
         ("submission", false),

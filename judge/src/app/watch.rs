@@ -1,11 +1,10 @@
-//! `judge watch`: the edit-judge loop. Judges once, then again whenever a watched file
-//! changes (the solution, a case, `problem.toml`, the reference, the generator: anything in
-//! the problem's folder, and the solution files), one screen per round. The cases that failed
-//! last round go first, then the samples, so the verdict that matters shows soonest.
+//! `judge watch`: judges once, then again whenever anything in the problem's folder or the
+//! solution files changes, one screen per round. Last round's failures go first, then the
+//! samples, so the verdict that matters shows soonest.
 //!
-//! Changes are debounced: an editor's save is often several events (write, rename, chmod),
-//! and a round starts only once they have been quiet for `QUIET`. Ctrl-C stops the round
-//! under way through the runner's own interruption, and then the loop.
+//! An editor's save is often several events (write, rename, chmod): a round starts once they
+//! have been quiet for `QUIET`. Ctrl-C stops the round through the runner's interruption,
+//! then the loop.
 
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -28,27 +27,24 @@ use crate::report::{
 };
 use crate::runner::{self, Settings};
 
-/// How long the files must be quiet after a change before a round starts.
 const QUIET: Duration = Duration::from_millis(100);
 /// How often the wait looks at the interrupt flag.
 const TICK: Duration = Duration::from_millis(50);
 
-/// What to watch and judge.
 pub struct WatchSettings {
     pub problems: Vec<PathBuf>,
     pub solution: Option<PathBuf>,
-    /// Only the cases whose name matches these (all when there are none).
     pub cases: CasePatterns,
-    /// The HTML page of the last round, rewritten after each (`--html`).
+    /// Rewritten after each round (`--html`).
     pub html: Option<PathBuf>,
 }
 
-/// Judges, then re-judges on every change, until interrupted.
+/// Until interrupted.
 pub fn run(context: &Context, watch: &WatchSettings) -> Result<()> {
     let repository = &context.repository;
     let (sender, events) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(move |event| {
-        // The loop may have ended: a closed channel is no error here.
+        // The loop may have ended.
         let _ = sender.send(event);
     })
     .map_err(|error| Error::usage(format!("cannot watch files: {error}")))?;
@@ -85,8 +81,8 @@ pub fn run(context: &Context, watch: &WatchSettings) -> Result<()> {
     Ok(())
 }
 
-/// The problem folders (recursively) and the folders of the solution files (alone: editors
-/// save by writing a new file and renaming it over the old one).
+/// The problem folders (recursively) and the solution files' folder (not the files: editors
+/// save by renaming a new file over the old one).
 fn watched_dirs(context: &Context, watch: &WatchSettings) -> Result<Vec<(PathBuf, RecursiveMode)>> {
     let repository = &context.repository;
     let mut dirs = Vec::new();
@@ -112,7 +108,7 @@ fn watched_dirs(context: &Context, watch: &WatchSettings) -> Result<Vec<(PathBuf
     Ok(dirs)
 }
 
-/// Blocks until a relevant change has settled; `None` when asked to stop.
+/// `None` when asked to stop.
 fn wait_for_change(
     events: &mpsc::Receiver<notify::Result<notify::Event>>,
     repository: &Repository,
@@ -131,7 +127,7 @@ fn wait_for_change(
                     last_change = Instant::now();
                 }
             }
-            // A watch error (a folder removed, an overflowed queue): judge again, to be safe.
+            // A folder removed, an overflowed queue: judge again, to be safe.
             Ok(Err(_)) => {
                 first.get_or_insert_with(PathBuf::new);
                 last_change = Instant::now();
@@ -145,9 +141,8 @@ fn wait_for_change(
     }
 }
 
-/// The changed path that should start a round, if the event has one: a write, creation,
-/// removal or rename (not a read), not of one of the judge's own temporary files, and in the
-/// solutions folder only of a solution being judged.
+/// The changed path that should start a round: not a read, not the judge's own temporary
+/// file, and in the solutions folder only a solution being judged.
 fn relevant(
     event: &notify::Event,
     repository: &Repository,
@@ -171,7 +166,7 @@ fn relevant(
             match &watch.solution {
                 Some(file) if path.parent() == file.parent() => *path == file,
                 _ if path.parent() == Some(solutions.as_path()) => {
-                    // Any language's file of a watched problem (or of any, when none named).
+                    // Any language's file of a watched problem (any, when none named).
                     let stem = path
                         .file_stem()
                         .and_then(|s| s.to_str())
@@ -185,7 +180,7 @@ fn relevant(
         .cloned()
 }
 
-/// One round on a fresh screen; the cases that failed in it.
+/// The cases that failed in it.
 fn judge_round(
     context: &Context,
     watch: &WatchSettings,
@@ -196,7 +191,6 @@ fn judge_round(
 ) -> HashSet<(String, String)> {
     let repository = &context.repository;
     if std::io::stdout().is_terminal() {
-        // One screen per round: clear it and go home.
         print!("\x1b[2J\x1b[H");
     }
     let because = changed
@@ -223,7 +217,7 @@ fn judge_round(
     let tasks = runner::plan::tasks_for(repository, problems, watch.solution.as_deref());
     let compiler = context.compiler();
     let mut reporter = Failures {
-        // A round is a screen of its own: every case has its row, unless asked otherwise.
+        // Every case has its row, unless asked otherwise.
         human: HumanReporter::new(
             context.color,
             repository.clone(),
@@ -258,8 +252,7 @@ fn judge_round(
     reporter.failed
 }
 
-/// Keeps the cases named like `pattern`, then puts last round's failures first, then the
-/// samples, the rest in their natural order.
+/// Last round's failures first, then the samples, the rest in their natural order.
 fn order_cases(problem: &mut Problem, patterns: &CasePatterns, failed: &HashSet<(String, String)>) {
     problem.cases.retain(|case| patterns.matches(&case.name));
     let id = problem.id.clone();
@@ -270,7 +263,6 @@ fn order_cases(problem: &mut Problem, patterns: &CasePatterns, failed: &HashSet<
     problem.cases.sort_by_key(rank);
 }
 
-/// The human report, noting which cases were not accepted.
 struct Failures {
     human: HumanReporter,
     failed: HashSet<(String, String)>,

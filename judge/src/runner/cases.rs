@@ -1,8 +1,7 @@
 //! Every build and case of every task as one pool of jobs, results in input order: a task's
-//! cases start once its programs are built while other builds go on beside them,
-//! confirmation re-runs near the time limit, `fail_fast`, and a stop when the judge is asked
-//! to. It sees builds and cases only through `CaseJudge`, so that it is tested without
-//! processes.
+//! cases start once its programs are built while other builds go on, confirmation re-runs
+//! near the time limit, `fail_fast`, and stopping when asked. It sees builds and cases only
+//! through `CaseJudge`, so that it is tested without processes.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -19,17 +18,16 @@ use crate::judging::{CaseResult, Tally};
 /// Which of a task's programs a build makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// The solution under test.
     Solution,
-    /// The problem's checker (its output validator).
+    /// The problem's output validator.
     Checker,
 }
 
-/// The judging of cases, as the runner sees it: it builds a task's parts, learns what they
-/// came to, and judges the task's cases with that.
+/// Cases as the runner sees them: it builds a task's parts, learns what they came to, and
+/// judges the task's cases with that.
 pub trait CaseJudge: Sync {
-    /// A task whose cases can be judged: what they are judged with and what its events carry
-    /// (for a real task, its problem, solution and programs).
+    /// What a judgeable task's cases are judged with and its events carry (for a real task,
+    /// its problem, solution and programs).
     type Ready<'a>: Send + Sync
     where
         Self: 'a;
@@ -37,98 +35,85 @@ pub trait CaseJudge: Sync {
     type Unjudged<'a>: Send + Sync
     where
         Self: 'a;
-    /// The programs task `task` needs built before its cases, each a job of its own.
+    /// Built before its cases, each a job of its own.
     fn builds(&self, _task: usize) -> &[Part] {
         &[]
     }
-    /// How long build `part` of task `task` is likely to take, as a rank (smaller first).
+    /// How long a build is likely to take, as a rank (smaller first).
     fn build_rank(&self, _task: usize, _part: Part) -> u8 {
         0
     }
-    /// Builds part `part` of task `task`.
     fn build(&self, _task: usize, _part: Part) {}
-    /// What task `task` came to, once every one of its builds ran.
+    /// Once every one of its builds ran.
     fn readiness(&self, task: usize) -> Result<Self::Ready<'_>, Self::Unjudged<'_>>;
-    /// Judges case `case` of a ready task.
     fn judge(&self, task: &Self::Ready<'_>, case: usize) -> CaseResult;
-    /// The CPU time limit of a ready task: results near it are confirmed by a serial re-run.
+    /// Results near it are confirmed by a serial re-run.
     fn cpu_time_limit(&self, task: &Self::Ready<'_>) -> Duration;
-    /// Whether task `task`'s cases run one at a time: for a solution that is expected to
-    /// fail, whose later cases `fail_fast` will likely skip, and would only slow (and leave
-    /// to be confirmed) the case that decides.
+    /// For a solution expected to fail: `fail_fast` will likely skip its later cases, which
+    /// would only slow (and leave to be confirmed) the case that decides.
     fn one_at_a_time(&self, _task: usize) -> bool {
         false
     }
-    /// For each case of task `task`, the ranges of earlier cases any one of whose failure
-    /// makes it count for nothing (a scoring group that ends at its first rejection): such a
-    /// case is not judged. Empty (or shorter than the cases) where no rule applies.
+    /// Per case, the ranges of earlier cases any one of whose failure makes it count for
+    /// nothing (a scoring group ending at its first rejection): it is not judged. Empty (or
+    /// shorter than the cases) where no rule applies.
     fn blockers(&self, _task: usize) -> &[Vec<Range<usize>>] {
         &[]
     }
-    /// The signal that asked the judge to stop, if one has.
     fn interrupted(&self) -> Option<i32> {
         crate::runner::interrupt::requested()
     }
 }
 
-/// What `run_cases` tells its caller, in input order, with what a reporter needs: `R` is a
-/// ready task (`CaseJudge::Ready`), `U` why a task is not (`CaseJudge::Unjudged`).
+/// What `run_cases` tells its caller, in input order: `R` is `CaseJudge::Ready`, `U`
+/// `CaseJudge::Unjudged`.
 #[derive(Debug)]
 pub enum Progress<'a, R, U> {
-    /// A task that has no cases to judge, and why.
     Unjudged(&'a U),
-    /// A task whose cases follow, as its builds made it.
+    /// Its cases follow.
     TaskStarted(&'a R),
-    /// A case of a task was judged.
     CaseFinished(&'a R, &'a CaseResult),
-    /// The end of a task's cases, with their totals.
     TaskFinished(&'a R, &'a Tally),
-    /// The judge was asked to stop before task `.0`'s cases from `.2` on were judged; `.1`,
-    /// the totals of those before, when it had started (its cases were told).
+    /// Stopped before task `.0`'s cases from `.2` on were judged; `.1`, the totals of those
+    /// before, if it had started (its cases were told).
     Stopped(usize, Option<(&'a R, &'a Tally)>, usize),
 }
 
-/// The events of judge `J`.
 pub type Event<'a, 'j, J> =
     Progress<'a, <J as CaseJudge>::Ready<'j>, <J as CaseJudge>::Unjudged<'j>>;
 
-/// What `run_cases` came to.
 #[derive(Debug, Default)]
 pub struct CaseTotals {
-    /// Cases not judged because an earlier case of the same task failed (`fail_fast`).
+    /// Not judged because an earlier case of the task failed.
     pub skipped: usize,
-    /// The signal that stopped the run, if one did.
     pub interrupted: Option<i32>,
 }
 
-/// What became of a case given to the pool.
 enum Attempt {
     Judged(Box<CaseResult>),
-    /// Not started: an earlier case of the same task failed, with `fail_fast`.
+    /// An earlier case of the task failed.
     Skipped,
     /// Not started, or ended, once the judge was asked to stop.
     Unfinished,
 }
 
-/// What a worker did: a build, or a case with what became of it.
 enum Done {
     Built,
     Case((usize, usize), Attempt),
 }
 
-/// Judges cases, keeping each task's first known failure for `fail_fast` and every known
-/// failure for its `blockers`.
+/// Judges cases, keeping failures known so far (by a first run, not yet confirmed) for
+/// `fail_fast` and `blockers`.
 struct Attempts<'j, J> {
     judge: &'j J,
     fail_fast: bool,
-    /// Per task, the first case known to fail.
+    /// Per task.
     first_failure: Vec<AtomicUsize>,
-    /// Per task, each case known to fail (so far by its first run, not yet confirmed).
+    /// Per task and case.
     failed: Vec<Vec<AtomicBool>>,
 }
 
 impl<'j, J: CaseJudge> Attempts<'j, J> {
-    /// Does `job`, telling `queue` it is over.
     fn work(&self, queue: &Queue<'j, J>, job: Job<'_, J::Ready<'j>>) -> Done {
         match job {
             Job::Build { task, part } => {
@@ -143,8 +128,7 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
         }
     }
 
-    /// A build, unless the judge was asked to stop (its cases are then never judged);
-    /// whether it ran.
+    /// Unless the judge was asked to stop; whether it ran.
     fn build(&self, task: usize, part: Part) -> bool {
         let ran = self.judge.interrupted().is_none();
         if ran {
@@ -153,7 +137,6 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
         ran
     }
 
-    /// A case as the pool takes it: skipped when `fail_fast` and an earlier case failed.
     fn attempt(&self, ready: &J::Ready<'j>, task: usize, case: usize) -> Attempt {
         if self.fail_fast && case > self.first_failure[task].load(Ordering::Relaxed) {
             return Attempt::Skipped;
@@ -168,9 +151,8 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
         }
     }
 
-    /// Judges a case unless the judge was asked to stop. A case that ends after the request
-    /// is not kept either: the sandbox may have stopped it, so its verdict is not the
-    /// program's.
+    /// Unless the judge was asked to stop. A case ending after the request is not kept
+    /// either: the sandbox may have stopped it, so its verdict is not the program's.
     fn judge_now(&self, ready: &J::Ready<'j>, task: usize, case: usize) -> Option<CaseResult> {
         if self.judge.interrupted().is_some() {
             return None;
@@ -187,18 +169,16 @@ impl<'j, J: CaseJudge> Attempts<'j, J> {
     }
 }
 
-/// Whether case `case` counts for nothing, one of its `blockers` having `failed`.
 fn blocked(blockers: &[Vec<Range<usize>>], case: usize, failed: impl Fn(usize) -> bool) -> bool {
     blockers
         .get(case)
         .is_some_and(|ranges| ranges.iter().cloned().flatten().any(failed))
 }
 
-/// Builds every task's programs and judges its `cases[task]` cases (`None` for a task that
-/// has none to judge and nothing to build: its readiness says why), on `pool` when there is
-/// one, and tells `progress` in input order. The calling thread is one of the pool's
-/// workers: it builds or judges whenever the result it waits for has not arrived (a result
-/// handed over from another thread costs a wake-up per case).
+/// Builds every task and judges its `cases[task]` cases (`None`: nothing to judge or build,
+/// its readiness says why), on `pool` if any, telling `progress` in input order. The calling
+/// thread is a worker too: it works while the result it waits for has not arrived (a result
+/// from another thread costs a wake-up per case).
 pub fn run_cases<'j, J: CaseJudge>(
     judge: &'j J,
     cases: &[Option<usize>],
@@ -220,7 +200,7 @@ pub fn run_cases<'j, J: CaseJudge>(
     };
     let queue = Queue::new(judge, cases);
     let mut totals = CaseTotals::default();
-    // The calling thread judges too, and is kept on a CPU meanwhile: not after.
+    // The calling thread is pinned while it judges, not after.
     let _unpin = crate::sandbox::Unpin::on_drop();
     let (sender, receiver) = mpsc::channel::<Done>();
     std::thread::scope(|scope| {
@@ -229,7 +209,7 @@ pub fn run_cases<'j, J: CaseJudge>(
         let workers = pool.map(|pool| {
             scope.spawn(move || {
                 pool.scope(|workers| {
-                    // The calling thread is one of the workers too (see `InOrder::next`).
+                    // The calling thread is one too (see `InOrder::next`).
                     for _ in 1..pool.current_num_threads() {
                         let sender = sender.clone();
                         workers.spawn(move |_| {
@@ -249,7 +229,7 @@ pub fn run_cases<'j, J: CaseJudge>(
             arrived: HashMap::new(),
             receiver,
         };
-        // Past a task the stop cut short too: a later one may have finished before it.
+        // Past a task the stop cut short too: a later one may have cases finished.
         let mut cut_short = false;
         for (task, count) in cases.iter().enumerate() {
             let settings = (settings, cut_short);
@@ -260,13 +240,12 @@ pub fn run_cases<'j, J: CaseJudge>(
     totals
 }
 
-/// The results of the cases, taken in input order while the workers judge ahead.
+/// Takes results in input order while the workers judge ahead.
 struct InOrder<'q, 'j, 'scope, J: CaseJudge> {
     attempts: &'q Attempts<'j, J>,
     queue: &'q Queue<'j, J>,
-    /// There is a pool: results come from its workers (and from this thread meanwhile).
     pooled: bool,
-    /// The pool's workers, until a confirmation needs them finished; `None` without a pool.
+    /// Until a confirmation needs them finished.
     workers: Option<ScopedJoinHandle<'scope, ()>>,
     /// Results that came before their turn.
     arrived: HashMap<(usize, usize), Attempt>,
@@ -274,10 +253,8 @@ struct InOrder<'q, 'j, 'scope, J: CaseJudge> {
 }
 
 impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
-    /// What task `task`'s builds came to, once done (`None`: one did not run); without
-    /// workers they are built right here.
+    /// Waits for a task's builds (`None`: one did not run); without workers, builds here.
     fn built(&mut self, task: usize) -> Option<&'q Outcome<'j, J>> {
-        // A task without builds (or cases) has its outcome from the start.
         if !self.pooled && self.queue.outcome(task).is_none() {
             // Every part, as the workers would: a checker's fault is told before a compile error.
             for &part in self.attempts.judge.builds(task) {
@@ -292,7 +269,7 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         }
     }
 
-    /// Case `case` of task `task`, waiting for it; without workers it is judged right here.
+    /// Waits for a case; without workers, judges it here.
     fn next(&mut self, ready: &J::Ready<'j>, task: usize, case: usize) -> Attempt {
         if !self.pooled {
             return self.attempts.attempt(ready, task, case);
@@ -305,8 +282,7 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         }
     }
 
-    /// Rather than wait for a worker, does a job here while one is free: its result needs no
-    /// wake-up to arrive, and a worker's waits for this loop. Else waits for a worker's.
+    /// Does a job here if one is free (its result needs no wake-up), else waits for a worker.
     fn work_or_wait(&mut self) {
         let done = match self.queue.try_next() {
             Some(job) => self.attempts.work(self.queue, job),
@@ -317,7 +293,7 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         }
     }
 
-    /// Case `case` of task `task` judged again alone, once the parallel pass is over.
+    /// Judges a case again alone, once the parallel pass is over.
     fn alone(&mut self, ready: &J::Ready<'j>, task: usize, case: usize) -> Option<CaseResult> {
         if let Some(workers) = self.workers.take() {
             workers.join().expect("worker threads do not panic");
@@ -325,9 +301,8 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         self.attempts.judge_now(ready, task, case)
     }
 
-    /// Takes the `count` cases of `task` (`None`: it has none to judge) in order, telling
-    /// `progress`; false when the run stopped (the judge was asked to) before its end. After
-    /// an earlier task was `cut_short`, only the cases judged before the stop are told.
+    /// Takes a task's cases in order, telling `progress`; false when the run stopped before
+    /// its end. After an earlier task was `cut_short`, only cases judged before are told.
     fn task(
         &mut self,
         task: usize,
@@ -337,11 +312,9 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) -> bool {
         let outcome = self.built(task);
-        // Asked to stop: a compiler may have been stopped, so a failed build does not count
-        // (one that succeeded did finish, and its cases judged before the stop stand).
+        // Once stopped, a failed build may be a stopped compiler: it does not count.
         let stopped = cut_short || count.is_some() && self.attempts.judge.interrupted().is_some();
         match outcome {
-            // A build did not run: the judge was asked to stop.
             None => {
                 progress(Progress::Stopped(task, None, 0));
                 false
@@ -360,7 +333,7 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         }
     }
 
-    /// Takes the `count` cases of a ready task in order, as `task` does.
+    /// As `task`, for a ready task.
     fn cases(
         &mut self,
         ready: &J::Ready<'j>,
@@ -371,12 +344,12 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) -> bool {
         let mut tally = Tally::default();
-        // A task is told only once one of its cases finished (or when it has none).
+        // Told only once a case finished (or when it has none).
         let mut started = false;
         let mut stopped = false;
         // The first case the stop left unjudged.
         let mut unfinished = None;
-        // The cases that failed, as confirmed: what the blockers are held to here.
+        // Confirmed failures: what the blockers are held to here.
         let mut failed = vec![false; count];
         let blockers = self.attempts.judge.blockers(task);
         for case in 0..count {
@@ -397,7 +370,6 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
             };
             let limit = self.attempts.judge.cpu_time_limit(ready);
             if needs_confirmation(&result, limit) {
-                // Let the parallel pass finish, then re-run this case alone.
                 let Some(again) = self.alone(ready, task, case) else {
                     unfinished = Some(case);
                     break;

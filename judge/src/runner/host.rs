@@ -1,15 +1,13 @@
-//! What the machine judging is, for a shard's report: its name, its CPU, and how fast it runs
-//! a fixed loop, so that a merged report can say when its shards' hosts differ in speed.
+//! The judging machine, for a shard's report: name, CPU, and the speed of a fixed loop, so
+//! that a merged report can say when its shards' hosts differ in speed.
 
 use std::time::Duration;
 
 use crate::report::record::HostRecord;
 
-/// Rounds of the calibration loop: a few milliseconds of CPU time, long enough to rise above
-/// the clock's resolution and short enough to cost a run nothing it would notice.
+/// Long enough to rise above the clock's resolution, short enough to cost a run nothing.
 const CALIBRATION_ROUNDS: u64 = 1_000_000;
 
-/// This machine, with `calibration_ms` if it was measured.
 pub fn this_host(calibration_ms: Option<f64>) -> HostRecord {
     HostRecord {
         name: host_name(),
@@ -20,8 +18,8 @@ pub fn this_host(calibration_ms: Option<f64>) -> HostRecord {
     }
 }
 
-/// Starts measuring the CPU time of the fastest of three calibration loops, on a thread of
-/// its own: CPU time, not wall time, so that the run it overlaps does not change it.
+/// The fastest of three calibration loops, in CPU time (so that the run it overlaps does not
+/// change it), on a thread of its own.
 pub fn calibrate() -> std::thread::JoinHandle<f64> {
     std::thread::spawn(|| {
         let fastest = (0..3).map(|_| calibration_loop()).min().unwrap_or_default();
@@ -44,7 +42,7 @@ fn cpu_model() -> Option<String> {
         .map(|(_, model)| model.trim().to_owned())
 }
 
-/// The thread's CPU time for a loop of integer work whose result the compiler must keep.
+/// The thread's CPU time for integer work the compiler must keep.
 fn calibration_loop() -> Duration {
     let started = thread_cpu_time();
     let mut state = std::hint::black_box(0x9e37_79b9_7f4a_7c15_u64);

@@ -1,35 +1,30 @@
-//! Stopping cleanly when asked to: SIGINT, SIGTERM, SIGHUP, and SIGPIPE (the reader of the
-//! judge's output has gone).
+//! Stopping cleanly on SIGINT, SIGTERM, SIGHUP and SIGPIPE (the output's reader has gone).
 //!
-//! One process-wide handler, installed at start-up, only records the first signal and wakes
-//! the run loops (`wake_fd`): blocking signals would not do, as a process-directed signal goes
-//! to any thread that does not block it (rayon workers, pipe readers). Then:
-//! - the runner starts no new case, every running program is stopped, what had finished is
-//!   reported, the supervisors end and remove what they made;
-//! - a corpus command finishes the step it is in (see `Deferred`) and writes nothing more;
-//! - the judge then ends by the same signal (`finish`), as a shell expects of a program
-//!   interrupted by Ctrl-C.
+//! A process-wide handler records the first signal and wakes the run loops (`wake_fd`);
+//! blocking would not do, as a process signal goes to any thread not blocking it. Then:
+//! - the runner starts no new case, stops running programs, reports what finished;
+//! - a corpus command finishes its step (see `Deferred`) and writes nothing more;
+//! - the judge ends by the same signal (`finish`), as a shell expects after Ctrl-C.
 //!
 //! A second signal outside a corpus transaction ends the judge at once; the supervisors still
-//! clean up, as they do when the judge dies.
+//! clean up.
 
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// The signals that stop the judge.
 pub const SIGNALS: [i32; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGPIPE];
 
-/// The signal that asked the judge to stop, 0 while none has.
+/// 0 while none has come.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
-/// The writing end of the wake-up pipe, for the handler (-1 before the pipe exists).
+/// The wake-up pipe's writing end, for the handler (-1 before it exists).
 static WAKE_WRITER: AtomicI32 = AtomicI32::new(-1);
 
-/// How many `Deferred` sections are open: while any is, a second signal waits too.
+/// Open `Deferred` sections: while any is, a second signal waits too.
 static DEFERRED: AtomicUsize = AtomicUsize::new(0);
 
-/// The wake-up pipe: (reading end, writing end).
+/// (reading end, writing end).
 fn wake_pipe() -> &'static (OwnedFd, OwnedFd) {
     static PIPE: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
     let pipe = PIPE.get_or_init(|| {
@@ -40,14 +35,13 @@ fn wake_pipe() -> &'static (OwnedFd, OwnedFd) {
     pipe
 }
 
-/// A descriptor that becomes readable once the judge has been asked to stop: the run loops
-/// poll it beside their pipes.
+/// Readable once the judge is asked to stop: the run loops poll it beside their pipes.
 pub fn wake_fd() -> BorrowedFd<'static> {
     wake_pipe().0.as_fd()
 }
 
-/// Installs the handler (once; later calls do nothing). A signal that whoever started the
-/// judge set to be ignored (`nohup`, `cmd &` in a script) stays ignored.
+/// Once; later calls do nothing. A signal set to be ignored by whoever started the judge
+/// (`nohup`, `cmd &` in a script) stays ignored.
 pub fn install() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
@@ -77,7 +71,6 @@ extern "C" fn on_signal(signal: libc::c_int) {
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_ok();
     if !first && signal != libc::SIGPIPE && DEFERRED.load(Ordering::SeqCst) == 0 {
-        // Asked twice: go now.
         // SAFETY: _exit is async-signal-safe.
         unsafe { libc::_exit(128 + signal) }
     }
@@ -95,7 +88,6 @@ fn wake() {
     }
 }
 
-/// The signal that asked the judge to stop, if one has.
 pub fn requested() -> Option<i32> {
     match SIGNAL.load(Ordering::SeqCst) {
         0 => None,
@@ -103,19 +95,18 @@ pub fn requested() -> Option<i32> {
     }
 }
 
-/// Whether the judge has been asked to stop: long work checks this between steps.
+/// Long work checks this between steps.
 pub fn pending() -> bool {
     requested().is_some()
 }
 
 /// Ends the judge by the signal that asked it to stop, after the caller has cleaned up; does
-/// nothing when none has (or when the signal cannot end it).
+/// nothing when none has.
 pub fn finish() {
     let Some(signal) = requested() else {
         return;
     };
-    // SAFETY: restores the default action of a signal and raises it: the process ends here
-    // as the signal asks (SIGPIPE and the others terminate by default).
+    // SAFETY: restores a signal's default action (terminate, for all of these) and raises it.
     unsafe {
         libc::signal(signal, libc::SIG_DFL);
         let mut set: libc::sigset_t = std::mem::zeroed();
@@ -126,13 +117,12 @@ pub fn finish() {
     }
 }
 
-/// A section of work that must not be cut short: a corpus command's renames. While one is
-/// open, a second signal waits too. When the outermost closes and a signal has come, the
-/// judge says that every change so far is complete and ends by that signal.
+/// Work a signal must not cut short (a corpus command's renames); a second signal waits too.
+/// When the outermost closes after a signal, the judge says every change so far is complete
+/// and ends by that signal.
 pub struct Deferred(());
 
 impl Deferred {
-    /// Opens a section that a signal does not cut short.
     pub fn new() -> Deferred {
         install();
         DEFERRED.fetch_add(1, Ordering::SeqCst);

@@ -1,15 +1,13 @@
-//! Judging many problems at once: every build (solutions, checkers) and every case of every
-//! problem as one pool of jobs, each case as soon as its programs are built, and results to
-//! the reporter in input order as they come.
+//! Judging many problems at once: every build and every case as one pool of jobs, each case
+//! as soon as its programs are built, results reported in input order as they come.
 //!
-//! A case whose CPU time ends near or over the limit is run again alone once the parallel
-//! pass is over, and that serial run decides: a busy machine must not produce a false TLE.
-//! With `fail_fast`, a solution's cases after its first failure are skipped. Once the judge is
-//! asked to stop (`interrupt`), no case is started; the cases that finished before are
-//! reported, in input order up to the first that did not, and the summary names the signal.
+//! A case whose CPU time ends near or over the limit is run again alone after the parallel
+//! pass, and that run decides: a busy machine must not produce a false TLE. With `fail_fast`,
+//! a solution's cases after its first failure are skipped. Once asked to stop (`interrupt`),
+//! no case starts; finished cases are reported in input order up to the first that did not.
 //!
-//! That logic (`cases::run_cases`) sees the judging of cases only through the `CaseJudge` trait, so
-//! that it is tested without processes.
+//! `cases::run_cases` sees cases only through the `CaseJudge` trait, so that it is tested
+//! without processes.
 
 mod cases;
 pub mod host;
@@ -32,31 +30,26 @@ use crate::toolchain::Compiler;
 pub use cases::{run_cases, CaseJudge, CaseTotals, Event, Part, Progress};
 use tasks::{report, ProcessJudge};
 
-/// How to judge.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// Worker threads, each running one case at a time.
     pub jobs: usize,
-    /// Stop judging a solution at its first case that is not accepted, as Kattis does; the
-    /// cases after it are skipped.
+    /// Skip a solution's cases after its first not accepted, as Kattis does.
     pub fail_fast: bool,
-    /// Reuse the results of cases judged before while nothing that decides them changed
-    /// (`result_cache`), and keep this run's for the next.
+    /// Reuse earlier results while nothing that decides them changed (`result_cache`), and
+    /// keep this run's for the next.
     pub result_cache: bool,
 }
 
-/// A problem to judge with the solution to judge it with.
 #[derive(Debug, Clone)]
 pub struct Task {
-    /// The problem, with its cases.
     pub problem: Problem,
-    /// The solution to judge it with.
     pub solution: PathBuf,
-    /// Its cases run one at a time (see `CaseJudge::one_at_a_time`).
+    /// See `CaseJudge::one_at_a_time`.
     pub one_at_a_time: bool,
 }
 
-/// Judges every task; a task that could not be loaded (its `Err`) is reported in place.
+/// A task that could not be loaded (its `Err`) is reported in place.
 pub fn judge_all(
     tasks: Vec<Result<Task, Error>>,
     compiler: &Compiler,
@@ -64,8 +57,8 @@ pub fn judge_all(
     reporter: &mut dyn Reporter,
 ) -> RunSummary {
     let started = Instant::now();
-    // One worker, or one thing to do: the calling thread does it. Handing work to another
-    // thread and back costs wake-ups, which on an idle machine cost more than a small case.
+    // One worker or little to do: the calling thread does it, as hand-offs between threads
+    // cost more than a small case.
     let work = tasks.len()
         + tasks
             .iter()
@@ -94,7 +87,7 @@ pub fn judge_all(
     let mut summary = book.summary;
     if let Some(cache) = &cache {
         cache.save();
-        // Said where it did anything: a first run's report is as it always was.
+        // Reported only where it did anything: a first run's report is unchanged.
         let record = cache.record();
         summary.result_cache = (record.reused + record.sampled > 0).then_some(record);
     }

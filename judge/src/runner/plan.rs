@@ -1,6 +1,5 @@
-//! What a run judges, before it judges: the tasks of the problems named (or of an earlier
-//! run's failures), the cases that match, every unit of work's place in the run, and the
-//! shard of them a partition keeps (by hash, in order, or balanced by an earlier run's times).
+//! What a run judges: the tasks of the problems named (or of an earlier run's failures), the
+//! cases that match, each unit of work's place in the run, and a partition's shard of them.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -17,18 +16,17 @@ use crate::report::CaseOrder;
 /// The tasks of a run, cut to its shard, with what its report says of the whole run.
 #[derive(Debug)]
 pub struct Plan {
-    /// The tasks this run (or shard) judges; problems that failed to load in their place.
+    /// Problems that failed to load in their place.
     pub tasks: Vec<Result<Task>>,
     /// Every solution's and case's place in the whole run (every shard of it).
     pub order: CaseOrder,
-    /// The whole run's case list.
     pub case_list: CaseListRecord,
     /// The fingerprint of the case times a balanced shard was cut by.
     pub balanced_by: Option<String>,
 }
 
-/// Places `tasks` in the run and keeps `partition`'s shard of them (all without one), balanced
-/// by `costs` (an earlier report's times) when given.
+/// Keeps `partition`'s shard (all without one), balanced by `costs` (an earlier report's
+/// times) when given.
 pub fn plan(
     repository: &Repository,
     mut tasks: Vec<Result<Task>>,
@@ -50,8 +48,7 @@ pub fn plan(
     }
 }
 
-/// Keeps the cases `patterns` match; with patterns, drops the tasks left with none, and is an
-/// error when no task keeps a case.
+/// With patterns, drops the tasks left with no case, and errs when none keeps a case.
 pub fn keep_matching(tasks: &mut Vec<Result<Task>>, patterns: &CasePatterns) -> Result<()> {
     for task in tasks.iter_mut().flatten() {
         task.problem
@@ -78,8 +75,8 @@ pub fn keep_matching(tasks: &mut Vec<Result<Task>>, patterns: &CasePatterns) -> 
     Ok(())
 }
 
-/// Every solution's and case's place in the run, the run's case list, and the identity of
-/// each of its units of work (a case of a solution; a solution with no case is one).
+/// Also the identity of each unit of work (a case of a solution; a solution with no case is
+/// one).
 fn place_cases(
     repository: &Repository,
     tasks: &[Result<Task>],
@@ -122,15 +119,15 @@ fn place_cases(
     (order, list, identities)
 }
 
-/// A task's problem folder and solution file as the report writes them.
+/// As the report writes them.
 fn shown_identity(repository: &Repository, task: &Task) -> (String, String) {
     let shown = |path: &Path| repository.relative(path).display().to_string();
     (shown(&task.problem.dir), shown(&task.solution))
 }
 
-/// Which units of work (`identities`, in the run's order) `partition`'s shard judges: by hash
-/// or dealt in order, or, with `costs` (an earlier report's times), balanced by them; and the
-/// fingerprint of the costs used, which every shard of the run must share.
+/// Which units of work (in the run's order) the shard judges: by hash, dealt in order, or
+/// balanced by `costs` (an earlier report's times); and the fingerprint of the costs used,
+/// which every shard must share.
 fn shard_units(
     partition: Partition,
     identities: &[String],
@@ -151,7 +148,7 @@ fn shard_units(
             known.insert(identity, case.wall_time_ms);
         }
     }
-    // A case the report does not hold is expected to cost what its median case did.
+    // A case the report lacks is expected to cost the median.
     let mut times: Vec<f64> = identities
         .iter()
         .filter_map(|id| known.get(id).copied())
@@ -174,9 +171,8 @@ fn shard_units(
     )
 }
 
-/// Keeps the units of work `keep` says (in the run's order, as `place_cases` numbers them).
-/// Tasks left with nothing to judge are dropped; problems that failed to load stay in every
-/// shard, to be said.
+/// `keep` is in the order `place_cases` numbers units. Tasks left with nothing to judge are
+/// dropped; problems that failed to load stay in every shard, to be reported.
 fn cut(tasks: &mut Vec<Result<Task>>, keep: &[bool]) {
     let mut ordinal = 0;
     let mut next = || {
@@ -195,8 +191,7 @@ fn cut(tasks: &mut Vec<Result<Task>>, keep: &[bool]) {
 
 /// Each problem the tasks judge, once, with every case some task of it judges.
 pub fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
-    // Each problem with the names of the cases it holds so far: a corpus of thousands of
-    // cases is not searched once a case.
+    // The names held so far in a set: a corpus of thousands of cases is not searched per case.
     let mut problems: Vec<(Problem, HashSet<String>)> = Vec::new();
     for task in tasks.iter().flatten() {
         let at = match problems.iter().position(|(p, _)| p.dir == task.problem.dir) {
@@ -218,9 +213,9 @@ pub fn problems_of(tasks: &[Result<Task>]) -> Vec<Problem> {
     problems.into_iter().map(|(problem, _)| problem).collect()
 }
 
-/// The tasks that re-judge what `document` holds that was not accepted or not finished: each
-/// such case with the same solution, a solution that did not compile with all its cases; each
-/// problem loaded by `load` from its folder. Empty when there is nothing to re-run.
+/// Tasks re-judging what `document` holds not accepted or not finished: each such case with
+/// its solution, a solution that did not compile with all its cases; problems loaded by
+/// `load`. Empty when there is nothing to re-run.
 pub fn failed_tasks(
     repository: &Repository,
     document: &RunDocument,
@@ -261,8 +256,8 @@ pub fn failed_tasks(
     tasks
 }
 
-/// A task per solution file of each problem (`solution` instead, when given); a problem
-/// that failed to load, or whose file is missing, is an error in its place.
+/// A task per solution file of each problem (`solution` instead, when given); a problem that
+/// failed to load, or whose file is missing, is an error in its place.
 pub fn tasks_for(
     repository: &Repository,
     problems: Vec<Result<Problem>>,
@@ -301,8 +296,8 @@ pub fn tasks_for(
         .collect()
 }
 
-/// The files judged for a problem: the one its `problem.toml` names, else every
-/// `solutions/<id>.<ext>` (one per language, for the judges that take no Rust).
+/// Every `solutions/<id>.<ext>` (one per language, for judges that take no Rust) when the one
+/// `problem.toml` names is among them, else that one.
 fn solutions_of(repository: &Repository, problem: &Problem) -> Vec<PathBuf> {
     let found = repository.solution_files(&problem.id);
     if found.contains(&problem.solution) {

@@ -1,18 +1,18 @@
-//! The work not started yet, as the workers take it: builds first (the slowest first), then
-//! cases in input order, each task's once its builds are done, handed out with what they
-//! made; and what each task's builds came to, for its events.
+//! The work not started yet: builds first (slowest first), then cases in input order, each
+//! task's once its builds are done; and what each task's builds came to.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, OnceLock};
 
 use super::{CaseJudge, Part};
 
-/// A piece of work for a worker.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Job<'q, R> {
-    /// Build `part` of a task (see `CaseJudge::builds`).
-    Build { task: usize, part: Part },
-    /// Judge a case of a task, with what its builds made.
+    Build {
+        task: usize,
+        part: Part,
+    },
+    /// With what the task's builds made.
     Case {
         task: usize,
         case: usize,
@@ -20,24 +20,22 @@ pub(super) enum Job<'q, R> {
     },
 }
 
-/// What a task's builds came to: its cases can be judged with `Ok`, or `Err` says why not.
+/// What a task's builds came to: `Ok` to judge its cases with, or `Err`, why not.
 pub(super) type Outcome<'j, J> =
     Result<<J as CaseJudge>::Ready<'j>, <J as CaseJudge>::Unjudged<'j>>;
 
-/// The work not started yet. A task's cases wait for its builds; a task whose cases run one
-/// at a time (`CaseJudge::one_at_a_time`) is passed over while one of them runs.
+/// A task's cases wait for its builds; a task whose cases run one at a time
+/// (`CaseJudge::one_at_a_time`) is passed over while one of them runs.
 pub(super) struct Queue<'j, J: CaseJudge> {
     judge: &'j J,
     state: Mutex<QueueState>,
     changed: Condvar,
-    /// Per task, what its builds came to, once every one ran; never set for a task one of
-    /// whose builds did not run (the judge was asked to stop).
+    /// Per task, once every build ran; never set if one did not (the judge was stopped).
     outcomes: Vec<OnceLock<Outcome<'j, J>>>,
 }
 
 struct QueueState {
-    /// Builds not started, the likely slowest first: the longest build then starts at once
-    /// instead of last, alone on one core while the others wait.
+    /// Likely slowest first, so that the longest does not start last, alone on one core.
     builds: VecDeque<(usize, Part)>,
     tasks: Vec<TaskState>,
     /// Tasks before this one have no case left to hand out.
@@ -45,7 +43,7 @@ struct QueueState {
 }
 
 struct TaskState {
-    /// Its next case to hand out, and its number of cases.
+    /// The next case to hand out.
     next: usize,
     count: usize,
     /// Builds not done yet; its cases wait for them.
@@ -65,8 +63,8 @@ impl QueueState {
 }
 
 impl<'j, J: CaseJudge> Queue<'j, J> {
-    /// The builds and `cases[task]` cases of every task (`None`: a task with none, and
-    /// nothing to build); what a task without builds comes to is known at once.
+    /// `cases[task]` is `None` for a task with no case and nothing to build; a task without
+    /// builds is settled at once.
     pub(super) fn new(judge: &'j J, cases: &[Option<usize>]) -> Self {
         let tasks: Vec<TaskState> = (cases.iter().enumerate())
             .map(|(task, count)| TaskState {
@@ -107,8 +105,7 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The next job that may start now: a build, else the first case that may, marked
-    /// running.
+    /// A build, else the first case that may start now, marked running.
     fn take(&self, state: &mut QueueState) -> Option<Job<'_, J::Ready<'j>>> {
         if let Some((task, part)) = state.builds.pop_front() {
             return Some(Job::Build { task, part });
@@ -132,8 +129,7 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         })
     }
 
-    /// The next job, waiting while only cases held back or not yet built are left; `None` at
-    /// the end.
+    /// Waits while only cases held back or not yet built are left; `None` at the end.
     pub(super) fn next(&self) -> Option<Job<'_, J::Ready<'j>>> {
         let mut state = self.lock();
         loop {
@@ -147,12 +143,10 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         }
     }
 
-    /// The next job if one is free now, without waiting.
     pub(super) fn try_next(&self) -> Option<Job<'_, J::Ready<'j>>> {
         self.take(&mut self.lock())
     }
 
-    /// Marks that `task` runs no case any more.
     pub(super) fn done(&self, task: usize) {
         let mut state = self.lock();
         state.tasks[task].running = false;
@@ -162,8 +156,8 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         }
     }
 
-    /// Marks one build of `task` done, `ran` unless it was not started (the judge was asked
-    /// to stop); after its last build its cases may start, or are dropped.
+    /// `ran` is false for a build not started (the judge was stopped). After a task's last
+    /// build its cases may start, or are dropped.
     pub(super) fn built(&self, task: usize, ran: bool) {
         let mut state = self.lock();
         let entry = &mut state.tasks[task];
@@ -175,8 +169,8 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         }
     }
 
-    /// Once every build of `task` is done: what they came to, unless one did not run; its
-    /// cases are dropped unless they can be judged.
+    /// Once every build of `task` is done: its outcome, unless one did not run; its cases are
+    /// dropped unless they can be judged.
     fn settle(&self, state: &mut QueueState, task: usize) {
         let entry = &mut state.tasks[task];
         let judgeable = entry.ran
@@ -188,8 +182,7 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
         }
     }
 
-    /// What `task`'s builds came to, once all are done: `None` while they are not, and
-    /// `Some(None)` when one of them did not run.
+    /// `None` while builds are not all done, `Some(None)` when one did not run.
     pub(super) fn outcome(&self, task: usize) -> Option<Option<&Outcome<'j, J>>> {
         let done = self.lock().tasks[task].unbuilt == 0;
         done.then(|| self.outcomes[task].get())

@@ -1,17 +1,14 @@
-//! The result cache: a case judged before is not judged again while nothing that decides its
-//! result has changed. Its key is a hash of all of that: the program (its build's key, which
-//! covers the sources, commands and compiler version, and its interpreter), the checker or
-//! interactor (and the checker after an interactor), the problem's settings (limits, compare mode, files, checker arguments), the
-//! case's input and answer bytes, the environment programs inherit, the containment level,
-//! the host class (CPU model, kernel) and the judge binary itself.
+//! The result cache: a case is not judged again while nothing that decides its result has
+//! changed. The key hashes all of that: the program (its build key and interpreter), the
+//! checkers or interactor, the problem's settings, the case's input and answer bytes, the
+//! inherited environment, the containment level, the host class and the judge binary.
 //!
-//! It is audited, not trusted: a result that time or memory may have decided (within a
-//! quarter of a limit, or over it) is always judged again, and so is a seeded sample of the
-//! rest; a sample that disagrees with its kept result drops its problem's results. A file
-//! that cannot be read is ignored and written anew.
+//! Audited, not trusted: a result time or memory may have decided (within a quarter of a
+//! limit, or over it) is always judged again, as is a seeded sample of the rest; a sample that
+//! disagrees drops its problem's results. An unreadable file is ignored and written anew.
 //!
-//! One file per problem and solution in `results/` of the build cache, written whole at the
-//! end of a run; the oldest files go past `SIZE_BOUND`.
+//! One file per problem and solution in the build cache's `results/`, written whole at the
+//! end of a run; the oldest go past `SIZE_BOUND`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,34 +24,31 @@ use crate::report::record::{CacheRecord, CaseReport};
 use crate::sandbox::{Containment, Sandbox};
 use crate::toolchain::Program;
 
-/// The most the kept results may take on disk.
+/// On disk.
 const SIZE_BOUND: u64 = 64 << 20;
-/// The share of reusable results judged again all the same, in percent.
+/// The share of reusable results judged again all the same.
 const SAMPLE_PERCENT: u64 = 5;
 /// A result whose time or memory came within this share of its limit is judged again.
 const NEAR_LIMIT: f64 = 0.75;
-/// The version of the files' layout (and of what the key covers).
+/// Of the files' layout and of what the key covers.
 const VERSION: u32 = 1;
 
-/// The cache one run reads and writes.
 pub struct ResultCache {
     dir: PathBuf,
     seed: u64,
     sample_percent: u64,
     /// The host class and the judge binary, in every key.
     host: String,
-    /// By file: what it held and what this run judged.
     files: Mutex<HashMap<PathBuf, Kept>>,
-    /// Each problem's settings as hashed, by folder.
+    /// Hashed, by problem folder.
     settings: Mutex<HashMap<PathBuf, blake3::Hash>>,
     reused: AtomicUsize,
     sampled: AtomicUsize,
     dropped: Mutex<Vec<String>>,
 }
 
-/// One file's results.
 struct Kept {
-    /// As read: given up when its problem's cache is dropped.
+    /// Given up when its problem's cache is dropped.
     read: HashMap<String, CaseReport>,
     /// Judged in this run.
     fresh: HashMap<String, CaseReport>,
@@ -67,8 +61,8 @@ struct File {
 }
 
 impl ResultCache {
-    /// The cache kept below the build cache `build_cache`; the sample is drawn with
-    /// `JUDGE_CACHE_SEED` where set (and `JUDGE_CACHE_SAMPLE_PERCENT` sizes it).
+    /// The sample is drawn with `JUDGE_CACHE_SEED` where set, and sized by
+    /// `JUDGE_CACHE_SAMPLE_PERCENT`.
     pub fn new(build_cache: &Path) -> ResultCache {
         let number = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
         let seed = number("JUDGE_CACHE_SEED").unwrap_or_else(|| {
@@ -88,7 +82,7 @@ impl ResultCache {
         }
     }
 
-    /// The result of `case`: kept, or judged by `judge` (and kept for the next run).
+    /// Kept, or judged by `judge` (and kept for the next run).
     pub fn judge(
         &self,
         (problem, solution): (&Problem, &Path),
@@ -101,9 +95,8 @@ impl ResultCache {
             self.key(problem, (program, (checker, tout_checker)), case, held?.0)
         };
         let file = self.file_of(problem, solution);
-        // The containment is known once a slot has run a program. Where something is kept
-        // to be looked up, a probe learns it first; else the case is kept under the key it
-        // gives after the case ran.
+        // Containment is known once a slot ran a program: where something is kept, a probe
+        // learns it first; else the case is keyed after it ran.
         let held = match self.holds_any(&file) {
             true => sandbox.containment_probed(),
             false => sandbox.containment(),
@@ -141,7 +134,6 @@ impl ResultCache {
         reused
     }
 
-    /// What the run did with the cache, for its summary.
     pub fn record(&self) -> CacheRecord {
         CacheRecord {
             reused: self.reused.load(Ordering::Relaxed),
@@ -151,8 +143,8 @@ impl ResultCache {
         }
     }
 
-    /// Writes every file this run changed, then keeps the folder within its bound. A file
-    /// that cannot be written only costs the next run its results.
+    /// Writes every file this run changed, then bounds the folder. A failed write only costs
+    /// the next run its results.
     pub fn save(&self) {
         let files = std::mem::take(&mut *lock(&self.files));
         let mut wrote = false;
@@ -160,8 +152,8 @@ impl ResultCache {
             if kept.fresh.is_empty() {
                 continue;
             }
-            // A case judged anew replaces what was kept for its name (a result of the case's
-            // or the solution's earlier content): a file holds a result a case at most.
+            // A case judged anew replaces what was kept for its name (earlier content's): one
+            // result per case.
             let judged: std::collections::HashSet<&str> = kept
                 .fresh
                 .values()
@@ -185,8 +177,7 @@ impl ResultCache {
         }
     }
 
-    /// The key of `case` judged with these programs under `containment`, or `None` where a
-    /// file it covers cannot be read (the case is then judged, and not kept).
+    /// `None` where a file it covers cannot be read (the case is then judged, not kept).
     fn key(
         &self,
         problem: &Problem,
@@ -210,9 +201,8 @@ impl ResultCache {
         Some(hasher.finalize().to_hex().to_string())
     }
 
-    /// The hash of the problem's settings as the key covers them: everything of it but its
-    /// list of cases (each case is in its own key), and the environment its programs inherit.
-    /// Made once per problem.
+    /// Everything of the problem but its cases (each in its own key), and the inherited
+    /// environment; once per problem.
     fn settings_of(&self, problem: &Problem) -> blake3::Hash {
         let mut settings = lock(&self.settings);
         *settings.entry(problem.dir.clone()).or_insert_with(|| {
@@ -225,24 +215,21 @@ impl ResultCache {
         })
     }
 
-    /// The file of `problem`'s results judged with `solution`: named by both, so that
-    /// `drop_problem` finds every solution's by the problem's part.
+    /// Named by both, so that `drop_problem` finds every solution's by the problem's part.
     fn file_of(&self, problem: &Problem, solution: &Path) -> PathBuf {
         let solution = &hash_text(&solution.to_string_lossy())[..16];
         (self.dir).join(format!("{}{solution}.json", problem_prefix(problem)))
     }
 
-    /// The result kept under `key` in `file`.
     fn kept(&self, file: &Path, key: &str) -> Option<CaseReport> {
         self.with_file(file, |kept| kept.read.get(key).cloned())
     }
 
-    /// Whether `file` holds any result to look up.
     fn holds_any(&self, file: &Path) -> bool {
         self.with_file(file, |kept| !kept.read.is_empty())
     }
 
-    /// `what` done with `file`'s results, reading the file the first time.
+    /// Reads the file the first time.
     fn with_file<T>(&self, file: &Path, what: impl FnOnce(&mut Kept) -> T) -> T {
         let mut files = lock(&self.files);
         let kept = (files.entry(file.to_path_buf())).or_insert_with_key(|file| Kept {
@@ -252,8 +239,8 @@ impl ResultCache {
         what(kept)
     }
 
-    /// Keeps `result` for the next run, unless time or memory may have decided it (it is
-    /// judged again then anyway) or it is the judge's own error.
+    /// Unless time or memory may have decided it (judged again anyway) or it is the judge's
+    /// own error.
     fn keep_unless_near(
         &self,
         file: &Path,
@@ -270,8 +257,7 @@ impl ResultCache {
         });
     }
 
-    /// Forgets every result kept for `problem` (with any solution): one of them disagreed
-    /// with a new judging of its case.
+    /// With any solution: one of them disagreed with a new judging.
     fn drop_problem(&self, problem: &Problem, case: &str, kept: &Verdict, now: &Verdict) {
         let prefix = problem_prefix(problem);
         let mut files = lock(&self.files);
@@ -297,13 +283,12 @@ impl ResultCache {
     }
 }
 
-/// The start of the names of `problem`'s files, whichever solution judged it.
+/// Whichever solution judged it.
 fn problem_prefix(problem: &Problem) -> String {
     format!("{}-", &hash_text(&problem.dir.to_string_lossy())[..16])
 }
 
-/// Whether time or memory may have decided `result`: within a quarter of a limit, or over
-/// one, or confirmed near the time limit by a re-run.
+/// Within a quarter of a limit, over one, or confirmed near the time limit by a re-run.
 fn near_a_limit(result: &CaseResult, problem: &Problem, program: &Program) -> bool {
     let limits = problem.limits_for(program.language);
     result.cpu_time.as_secs_f64() >= limits.cpu_time.as_secs_f64() * NEAR_LIMIT
@@ -315,7 +300,7 @@ fn near_a_limit(result: &CaseResult, problem: &Problem, program: &Program) -> bo
         || result.confirmed
 }
 
-/// A file's results; none where it is missing, damaged or of another version.
+/// None where it is missing, damaged or of another version.
 fn read(file: &Path) -> HashMap<String, CaseReport> {
     std::fs::read(file)
         .ok()
@@ -325,7 +310,7 @@ fn read(file: &Path) -> HashMap<String, CaseReport> {
         .unwrap_or_default()
 }
 
-/// Writes `file` beside `path` and renames it into place: a reader sees all of it or none.
+/// Renamed into place: a reader sees all of it or none.
 fn write_whole(path: &Path, file: &File) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut staged = tempfile::NamedTempFile::new_in(dir)?;
@@ -336,7 +321,7 @@ fn write_whole(path: &Path, file: &File) -> std::io::Result<()> {
         .map_err(|error| error.error)
 }
 
-/// Removes the oldest files of `dir` until what stays takes at most `limit` bytes.
+/// Removes the oldest files until the rest take at most `limit` bytes.
 fn bound(dir: &Path, limit: u64) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -360,8 +345,8 @@ fn bound(dir: &Path, limit: u64) {
     }
 }
 
-/// The machine's class as far as timing goes (CPU model, kernel), and the judge binary
-/// (its size and time: a new build of the judge judges anew).
+/// The machine's class for timing (CPU model, kernel), and the judge binary (size and time:
+/// a new build judges anew).
 fn host_class() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpuinfo

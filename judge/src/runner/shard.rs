@@ -1,25 +1,22 @@
-//! Cutting a run into shards for machines that judge in parallel (a CI matrix, a Kubernetes
-//! Indexed Job, a Slurm array): which shard, and which of the run's cases it judges.
+//! Cutting a run into shards for machines judging in parallel (a CI matrix, a Kubernetes
+//! Indexed Job, a Slurm array).
 //!
-//! A case's identity is its problem's folder, its solution file and its name. `hash` shards
-//! keep a case where a fixed hash of that identity says (FNV-1a, then SplitMix64's finaliser
-//! to spread the bits: both specified, so every machine and every version agrees), so that
-//! adding or removing cases moves no other case; `count` shards deal cases in order.
+//! `hash` shards keep a case where a fixed hash of its identity says (FNV-1a, then
+//! SplitMix64's finaliser: both specified, so every machine and version agrees), so that
+//! adding or removing cases moves no other; `count` shards deal cases in order.
 
 use std::fmt;
 
-// Defined with the report's records, which write it and read it back: the report cannot
-// import the runner, and the runner can import the report.
+// Defined with the report's records, which write and read it: the report cannot import
+// the runner.
 pub use crate::report::record::Dealing;
 
 /// One shard of N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Partition {
-    /// How cases are dealt.
     pub dealing: Dealing,
     /// 1-based.
     pub shard: usize,
-    /// How many shards there are.
     pub shards: usize,
 }
 
@@ -48,11 +45,10 @@ impl Partition {
         })
     }
 
-    /// The shard the engine running this process says, from its variables (`var`): GitLab's
-    /// `CI_NODE_INDEX`/`CI_NODE_TOTAL` (1-based), Slurm's `SLURM_ARRAY_TASK_ID`/`_COUNT`
-    /// (from `SLURM_ARRAY_TASK_MIN` when set, else 1-based), a Kubernetes Indexed Job's
-    /// `JOB_COMPLETION_INDEX` (0-based) with `JUDGE_SHARDS`. Always `hash` shards: the
-    /// engine may add or drop machines between runs.
+    /// From the engine's variables (`var`): GitLab's `CI_NODE_INDEX`/`CI_NODE_TOTAL`
+    /// (1-based), Slurm's `SLURM_ARRAY_TASK_ID`/`_COUNT` (from `SLURM_ARRAY_TASK_MIN` when
+    /// set, else 1-based), a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (0-based) with
+    /// `JUDGE_SHARDS`. Always `hash` shards: the engine may add or drop machines between runs.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Result<Partition, String> {
         let var = &var as &dyn Fn(&str) -> Option<String>;
         let mut found: Vec<(&str, usize, usize)> = Vec::new();
@@ -94,7 +90,6 @@ impl Partition {
         })
     }
 
-    /// Whether this shard judges the run's `ordinal`-th case, whose identity is `identity`.
     pub fn keeps(&self, ordinal: usize, identity: &str) -> bool {
         let slot = match self.dealing {
             Dealing::Count => ordinal as u64,
@@ -104,10 +99,9 @@ impl Partition {
     }
 }
 
-/// The shard (0-based) of each unit of work whose expected cost is `costs[i]`, so that the
-/// shards' totals come out even: the costliest first, each to the shard with the least so far
-/// (ties to the first unit and the lowest shard), which no shard exceeds the best cut by more
-/// than a third. The same costs give the same cut on every machine.
+/// The shard (0-based) of each unit of work by expected cost, evening the totals: costliest
+/// first, each to the least loaded shard (ties to the first unit and lowest shard), so that
+/// no shard exceeds the best cut by more than a third. The same costs give the same cut.
 pub fn balance(costs: &[f64], shards: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]).then(a.cmp(&b)));
@@ -123,13 +117,13 @@ pub fn balance(costs: &[f64], shards: usize) -> Vec<usize> {
     shard_of
 }
 
-/// A case's identity: its problem's folder, its solution file and its name (empty for a
-/// solution with no case), each as the report writes it.
+/// A case's identity, each part as the report writes it (`case` empty for a solution with no
+/// case).
 pub fn identity(problem_dir: &str, solution: &str, case: &str) -> String {
     format!("{problem_dir}\n{solution}\n{case}")
 }
 
-/// The fingerprint of a whole case list: shards cut from the same list agree on it.
+/// Shards cut from the same case list agree on it.
 pub fn fingerprint<'a>(identities: impl IntoIterator<Item = &'a str>) -> String {
     let mut hash = FNV_OFFSET;
     for identity in identities {
@@ -150,7 +144,7 @@ fn fnv(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
-/// SplitMix64's finaliser: every bit of the input moves about half of the output's.
+/// SplitMix64's finaliser: every input bit moves about half of the output's.
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
@@ -161,7 +155,6 @@ fn stable_hash(bytes: &[u8]) -> u64 {
     mix(fnv(FNV_OFFSET, bytes))
 }
 
-/// The whole number in the variable `name`, if it is set.
 fn env_number(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option<usize>, String> {
     match var(name) {
         None => Ok(None),
@@ -173,8 +166,8 @@ fn env_number(var: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option
     }
 }
 
-/// The shard (1-based) and the shard count that `engine`'s two variables say, the index
-/// counted from `from` (1 when `None`); `None` when neither is set.
+/// (shard from 1, shards) from `engine`'s variables, the index counted from `from` (1 when
+/// `None`); `None` when neither is set.
 fn engine_shard(
     var: &dyn Fn(&str) -> Option<String>,
     engine: &str,

@@ -1,5 +1,5 @@
-//! The tasks built and judged with real processes (`ProcessJudge`), and what the runner's
-//! events tell the reporter.
+//! Tasks built and judged with real processes (`ProcessJudge`), and the runner's events told
+//! to the reporter.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -15,8 +15,6 @@ use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::report::{Built, Reporter, RunBook, RunEvent};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
-/// A task whose cases can be judged: its solution's program and the programs of its
-/// checker job.
 #[derive(Debug)]
 pub(super) struct Ready<'a> {
     task: &'a Task,
@@ -24,11 +22,12 @@ pub(super) struct Ready<'a> {
     judges: &'a Judges,
 }
 
-/// What a task's checker job builds, each where the problem has one: its checker (or
-/// interactor), the checker of what an interactor wrote, and a package's custom grader.
+/// What a task's checker job builds, where the problem has each.
 #[derive(Debug, Default)]
 pub(super) struct Judges {
+    /// Or interactor.
     checker: Option<Program>,
+    /// Checks what an interactor wrote.
     tout_checker: Option<Program>,
     grader: Option<Program>,
 }
@@ -46,23 +45,21 @@ impl Judges {
         })
     }
 
-    /// The checkers of a case, as `judge_case` takes them.
     fn of_cases(&self) -> (Option<&Program>, Option<&Program>) {
         (self.checker.as_ref(), self.tout_checker.as_ref())
     }
 }
 
-/// Why a task's cases cannot be judged.
 #[derive(Debug)]
 pub(super) enum Unjudged<'a> {
     /// It could not be loaded (no task then), or its solution or checker could not be built.
     Error(Option<&'a Task>, &'a Error),
-    /// Its solution did not compile: the compiler's message.
+    /// The compiler's message.
     CompileError(&'a Task, &'a str),
 }
 
-/// Tells the runner's events to the reporters through `book`, the bookkeeping `judge merge`
-/// shares: only a task's program and grader are the runner's own.
+/// Through `book`, the bookkeeping `judge merge` shares: only a task's program and grader
+/// are the runner's own.
 pub(super) fn report<'j>(
     tasks: &[Result<Task, Error>],
     progress: Event<'_, 'j, ProcessJudge<'j>>,
@@ -100,7 +97,7 @@ pub(super) fn report<'j>(
         Progress::Stopped(index, _, from) => {
             let task = match &tasks[index] {
                 Ok(task) => task,
-                // A problem that failed to load did so whatever the stop.
+                // It failed to load whatever the stop.
                 Err(error) => return book.tell(RunEvent::Error(error, None), reporter),
             };
             let unfinished = task.problem.cases[from..].iter();
@@ -111,16 +108,13 @@ pub(super) fn report<'j>(
     book.tell(event, reporter)
 }
 
-/// The custom grader `task`'s package scores with, if it has one.
 fn grader_of(task: &Task) -> Option<&std::path::Path> {
     task.problem.scoring.as_ref()?.grader()
 }
 
-/// The building and judging of real tasks: each case runs the task's program in the sandbox.
 pub(super) struct ProcessJudge<'a> {
     tasks: &'a [Result<Task, Error>],
     compiler: &'a Compiler,
-    /// Results kept from earlier runs, where they are used.
     cache: Option<&'a ResultCache>,
     solutions: Vec<OnceLock<Result<Build, Error>>>,
     judges: Vec<OnceLock<Result<Judges, Error>>>,
@@ -165,7 +159,6 @@ impl CaseJudge for ProcessJudge<'_> {
     where
         Self: 'a;
 
-    /// A task that did not load has nothing to build.
     fn builds(&self, task: usize) -> &[Part] {
         match &self.tasks[task] {
             Err(_) => &[],

@@ -1,12 +1,7 @@
-//! Reading a run's output pipes into capped buffers, and comparing standard output with the
-//! expected file while it arrives.
-//!
-//! Why compare while reading: an output held whole and compared afterwards is copied into a
-//! buffer larger than the CPU's cache and read back from memory, and each large read holds
-//! the pipe's lock while the program waits to write. A chunk compared as it arrives stays in
-//! the cache, and nothing of an output that matches is kept. The part of an output that
-//! matched is the expected file's own start: when a difference shows up, only what follows
-//! that part is kept, and the comparison reads the start from the file (`compare_file`).
+//! Reading a run's output pipes into capped buffers, comparing stdout with the expected file
+//! as it arrives: a chunk compared on arrival stays in the CPU's cache, and nothing of a
+//! matching output is kept. After a difference only what follows the matched start is kept;
+//! the comparison reads that start from the file (`compare_file`).
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -16,23 +11,20 @@ use std::path::Path;
 
 use crate::compare::MatchedStart;
 
-/// Bytes read from a pipe at a time: the default pipe capacity, small enough for the cache.
+/// The default pipe capacity, small enough for the cache.
 const CHUNK: usize = 64 * 1024;
 
-/// Buffers up to this size are kept for the next run; larger ones are given back to the
-/// system.
+/// Larger buffers are given back to the system, not kept for the next run.
 const RECYCLED_MAX_BYTES: usize = 16 << 20;
 
 thread_local! {
-    /// An output buffer given back by `recycle`, for this thread's next run.
     static SPARE_OUTPUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-    /// A chunk of output and the same range of the expected file, made once per thread (a
-    /// fresh pair per run would be zeroed and faulted in every time).
+    /// A chunk of output and the same range of the expected file, made once per thread, not
+    /// zeroed and faulted in per run.
     static CHUNKS: RefCell<(Vec<u8>, Vec<u8>)> = RefCell::new((vec![0; CHUNK], vec![0; CHUNK]));
 }
 
-/// Gives a run's output buffer back for the next run on this thread: its pages are already
-/// there, where a fresh buffer costs a page fault per 4 KiB and copies as it grows.
+/// Keeps a run's output buffer for this thread's next run: its pages are already faulted in.
 pub fn recycle(mut buffer: Vec<u8>) {
     if buffer.capacity() <= RECYCLED_MAX_BYTES {
         buffer.clear();
@@ -40,19 +32,18 @@ pub fn recycle(mut buffer: Vec<u8>) {
     }
 }
 
-/// One output pipe (lent: the slot's, read while one run writes into it) and the bytes kept
-/// from it.
+/// One of the slot's output pipes and the bytes kept from it.
 pub(super) struct Capture<'a> {
     pipe: Option<BorrowedFd<'a>>,
     buffer: Vec<u8>,
     cap: usize,
-    /// While the output has matched the expected file so far: that file, and what of it
-    /// matched. The buffer stays empty then.
+    /// While the output matches the expected file so far: the file and what matched. The
+    /// buffer stays empty then.
     matching: Option<(File, MatchedStart)>,
-    /// The output ended and was the expected file's bytes exactly; nothing of it was kept.
+    /// The output was the expected file's bytes exactly; nothing of it was kept.
     pub matched_expected: bool,
-    /// The buffer holds the output from `matched.bytes` on: the bytes before it matched the
-    /// expected file's and were not kept.
+    /// The buffer holds the output from `matched.bytes` on; the bytes before matched and
+    /// were not kept.
     pub matched: MatchedStart,
 }
 
@@ -68,8 +59,8 @@ impl<'a> Capture<'a> {
         }
     }
 
-    /// Standard output: in the recycled buffer, compared with `expected` while it arrives
-    /// when given (a file that cannot be opened leaves the comparison to the caller).
+    /// Stdout, in the recycled buffer, compared with `expected` as it arrives (one that
+    /// cannot be opened leaves the comparison to the caller).
     pub(super) fn output(fd: BorrowedFd<'a>, cap: usize, expected: Option<&Path>) -> Self {
         let mut capture = Capture::new(fd, cap);
         capture.buffer = SPARE_OUTPUT.take();
@@ -79,7 +70,7 @@ impl<'a> Capture<'a> {
         capture
     }
 
-    /// Nothing to capture: the stream was given to the program.
+    /// The stream was lent to the program.
     pub(super) fn closed() -> Self {
         Capture {
             pipe: None,
@@ -103,18 +94,16 @@ impl<'a> Capture<'a> {
         self.pipe.as_ref().map(AsRawFd::as_raw_fd)
     }
 
-    /// The bytes kept: the whole output up to the cap, unless it matched the expected file.
     pub(super) fn into_buffer(self) -> Vec<u8> {
         self.buffer
     }
 
-    /// Reads what is ready; stops at the pipe's end. Returns true when the cap was passed.
+    /// Reads what is ready; true when the cap was passed.
     pub(super) fn read_some(&mut self) -> io::Result<bool> {
         self.read_step(false)
     }
 
-    /// Reads what is left in the (non-blocking) pipe once every writer of the run has gone:
-    /// an empty pipe is the output's end. Returns true when the cap was passed.
+    /// Once every writer has gone: an empty pipe is the end. True when the cap was passed.
     pub(super) fn read_to_end(&mut self) -> io::Result<bool> {
         let mut passed = false;
         while self.is_open() {
@@ -141,7 +130,7 @@ impl<'a> Capture<'a> {
             }
             let before = self.buffer.len();
             let read = rustix::io::read(pipe, rustix::buffer::spare_capacity(&mut self.buffer));
-            // Never keep more than the cap, even if the spare room was larger.
+            // The spare room may exceed the cap.
             self.buffer.truncate(before + room);
             read
         } else {
@@ -158,7 +147,7 @@ impl<'a> Capture<'a> {
         Ok(count > room)
     }
 
-    /// `read_step` while the output matches the expected file: a chunk of each, compared.
+    /// `read_step` while the output matches the expected file.
     fn read_matching(
         &mut self,
         got: &mut [u8],
@@ -185,14 +174,13 @@ impl<'a> Capture<'a> {
             matched.feed(chunk);
             return Ok(false);
         }
-        // A difference (or the cap): from here on the output is kept as usual.
+        // A difference (or the cap): from here on the output is kept.
         self.stop_matching();
         let room = self.cap - self.matched.bytes;
         self.buffer.extend_from_slice(&chunk[..count.min(room)]);
         Ok(count > room)
     }
 
-    /// Ends the comparison: what matched is not kept, and the buffer starts after it.
     fn stop_matching(&mut self) {
         if let Some((_, matched)) = self.matching.take() {
             self.matched = matched;
@@ -200,8 +188,7 @@ impl<'a> Capture<'a> {
     }
 }
 
-/// How many bytes a read gave (0 at the end), or `None` for none now.
-/// Fills `buffer` from `file`; false when the file ends first.
+/// False when the file ends first.
 fn fill_from(file: &mut File, buffer: &mut [u8]) -> io::Result<bool> {
     match io::Read::read_exact(file, buffer) {
         Ok(()) => Ok(true),
@@ -210,6 +197,7 @@ fn fill_from(file: &mut File, buffer: &mut [u8]) -> io::Result<bool> {
     }
 }
 
+/// How many bytes a read gave (0 at the end), or `None` for none now.
 fn read_count(result: rustix::io::Result<usize>, empty_is_end: bool) -> io::Result<Option<usize>> {
     match result {
         Ok(count) => Ok(Some(count)),

@@ -1,63 +1,58 @@
-//! The cgroups of one run slot, made by its supervisor as children of the supervisor's own
-//! cgroup in each hierarchy (read from `/proc/self/cgroup`), never anywhere else:
+//! A run slot's cgroups, made by its supervisor only as children of its own cgroup in each
+//! hierarchy (v1 or v2):
+//! - `pids` caps processes and threads (RLIMIT_NPROC does not bind root, and counts all the
+//!   user's processes);
+//! - `memory` gives the whole tree's peak, shared memory, memfd and tmpfs included, and
+//!   enforces the limit on what is resident.
 //!
-//! - `pids` caps processes and threads (RLIMIT_NPROC does not bind root and counts all of the
-//!   user's processes, not the run's);
-//! - `memory` gives the peak of the whole process tree, shared memory, memfd and tmpfs pages
-//!   included, and enforces the limit on what is resident.
-//!
-//! Both cgroup v1 (one hierarchy per controller) and v2 (one hierarchy) are read. Whatever the
-//! machine does not allow (no permission, controller not delegated) is left out, and the
-//! sandbox falls back to rlimits and its watchdog; `JUDGE_NO_CGROUPS=1` leaves all of it out.
+//! What the machine does not allow is left out, and the sandbox falls back to rlimits and its
+//! watchdog; `JUDGE_NO_CGROUPS=1` leaves all of it out.
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Processes and threads one run may have at once (the supervisor and its spawner are two
-/// more): room for a JVM's threads, none for a fork bomb.
+/// Tasks one run may have at once: room for a JVM's threads, none for a fork bomb.
 pub const MAX_TASKS: u64 = 64;
 
 /// `pids.max` of a slot: a run's tasks, the supervisor and its two spawners.
 pub const PIDS_MAX: u64 = MAX_TASKS + 3;
 
-/// Prefix of every cgroup the judge makes; the owner's pid follows it.
+/// Followed by the owner's pid.
 const PREFIX: &str = "judge-";
 
-/// One controller's folder for this slot, and whether it is cgroup v2.
 struct Group {
     dir: PathBuf,
     v2: bool,
 }
 
-/// The slot's cgroups; each is `None` where the machine did not allow it.
+/// Each is `None` where the machine did not allow it.
 #[derive(Default)]
 pub struct Cgroups {
     pids: Option<Group>,
     memory: Option<Group>,
     /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
     memory_peak: Option<File>,
-    /// The charge now, kept open: read twice a run.
+    /// Kept open: read twice a run.
     memory_current: Option<File>,
-    /// The hard memory limit written last.
     memory_limit: Option<u64>,
-    /// The limit the last run asked for, and the baseline of a count already started for the
-    /// next run with that limit (most runs of a judge share it), by `ready_next_run`.
+    /// The limit the last run asked for, and the baseline of the count `ready_next_run`
+    /// started for a next run with that limit (most runs share it).
     requested: u64,
     ready: Option<u64>,
     /// `stop_all_but` lowered pids.max: `allow_processes` raises it again.
     stopped: std::cell::Cell<bool>,
-    /// cgroup v2's `memory.peak` cannot start again (before Linux 6.12): every count is of a
-    /// new group, the slot's processes moved into it (see `renew`); how many were made.
+    /// Where cgroup v2's `memory.peak` cannot be reset (before Linux 6.12), every count is of
+    /// a new group (see `renew`); how many were made.
     renewals: Option<u32>,
 }
 
-/// The memory cgroup's hard limit is the run's limit above the baseline rounded up to this.
+/// The hard limit is the run's limit above the baseline rounded up to this.
 const LIMIT_STEP: u64 = 4 << 20;
 
 impl Cgroups {
-    /// Makes the slot's cgroups named after `owner` (the judge's pid) and this process, and
-    /// moves this process into them, so that every program it starts is born inside.
+    /// Named after `owner` (the judge's pid) and this process, which moves in, so that every
+    /// program it starts is born inside.
     pub fn create(owner: u32) -> Cgroups {
         if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
             return Cgroups::default();
@@ -77,7 +72,7 @@ impl Cgroups {
         let one_thread = single_threaded();
         for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
             if move_into(&group.dir, group.v2, one_thread).is_err() {
-                // Not inside it, the group would count nothing: give it up.
+                // It would count nothing.
                 let _ = std::fs::remove_dir(&group.dir);
             }
         }
@@ -89,8 +84,8 @@ impl Cgroups {
         cgroups
     }
 
-    /// Opens the memory group's peak and charge, and tells whether its peak can start again
-    /// at each run: in place (cgroup v1, v2 from Linux 6.12), or by a new group per count.
+    /// Opens the peak and charge; whether the peak can restart at each run: in place (v1,
+    /// v2 from Linux 6.12) or by a new group per count.
     fn open_memory_files(&mut self) -> bool {
         let Some(memory) = &self.memory else {
             return false;
@@ -115,10 +110,9 @@ impl Cgroups {
         (resettable || self.renewals.is_some()) && self.memory_current.is_some()
     }
 
-    /// Moves the slot's processes (this one and its spawners; no run's) into a new group
-    /// beside the memory group and removes the old one: a new group's peak starts from
-    /// nothing, and the charges of earlier runs stay behind. Where that fails, the memory
-    /// group is no longer used (its limit lifted): the watchdog measures instead.
+    /// Moves the slot's processes (no run's) into a new group beside the memory group and
+    /// removes the old one: a new group's peak starts from nothing. Where that fails, the
+    /// memory group is dropped (its limit lifted) and the watchdog measures instead.
     fn renew(&mut self) {
         let (Some(old), Some(count)) = (&self.memory, self.renewals) else {
             return;
@@ -133,7 +127,7 @@ impl Cgroups {
                 std::fs::write(dir.join("pids.max"), PIDS_MAX.to_string())?;
             }
             let procs = std::fs::read_to_string(old.dir.join("cgroup.procs"))?;
-            // A process outside this PID namespace reads as 0: the keeper has left already.
+            // 0 is a process outside this PID namespace: the keeper has left already.
             for pid in procs.lines().map(str::trim).filter(|pid| *pid != "0") {
                 std::fs::write(dir.join("cgroup.procs"), pid)?;
             }
@@ -171,19 +165,19 @@ impl Cgroups {
         self.memory.is_some() && self.memory_peak.is_some()
     }
 
-    /// Moves this process back to where it came from, leaving the groups to the processes
-    /// in them (the supervisor, when this is its keeper).
+    /// Moves this process back out, leaving the groups to the processes in them (the
+    /// supervisor, when this is its keeper).
     pub fn leave(&self) {
         for group in [&self.pids, &self.memory].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
-                // The keeper, a fork of a process with one thread, starts none.
+                // The keeper, a fork of a single-threaded process, is single-threaded.
                 let _ = move_into(parent, group.v2, true);
             }
         }
     }
 
-    /// Moves this process back to where it came from and removes the groups (when it has no
-    /// child left); what the kernel does not let go yet is left for the next judge's sweep.
+    /// Moves this process back out and removes the groups; what the kernel does not let go
+    /// yet is left for the next judge's sweep.
     pub fn leave_and_remove(&mut self) {
         self.memory_peak = None;
         self.memory_current = None;
@@ -196,9 +190,8 @@ impl Cgroups {
         }
     }
 
-    /// Before a run: the peak starts again from what is charged now, and the hard limit is
-    /// `limit` above that. Returns the charge now (page cache of earlier runs, the
-    /// supervisor's own pages), which is not the program's.
+    /// Before a run: the peak restarts and the hard limit is `limit` above the charge now,
+    /// which is returned (earlier runs' page cache, the supervisor's pages: not the run's).
     pub fn start_run(&mut self, limit_bytes: u64) -> u64 {
         match self.ready.take() {
             Some(baseline) if self.requested == limit_bytes => baseline,
@@ -209,8 +202,7 @@ impl Cgroups {
         }
     }
 
-    /// After a run, while the judge reads its report: starts the next run's count with the
-    /// same limit, so that a run asking for it starts at once.
+    /// After a run, off the next run's path: starts its count with the same limit.
     pub fn ready_next_run(&mut self) {
         if self.memory.is_some() {
             self.ready = Some(self.start_count(self.requested));
@@ -239,8 +231,7 @@ impl Cgroups {
         } else {
             "memory.limit_in_bytes"
         };
-        // Rounded, so that the limit is rewritten only when the baseline moves by whole
-        // steps: a write that lowers it makes the kernel reclaim, which costs milliseconds.
+        // Rounded, so that it is rarely rewritten: a lowering write makes the kernel reclaim.
         let limit = baseline.div_ceil(LIMIT_STEP) * LIMIT_STEP + limit_bytes;
         if self.memory_limit != Some(limit) {
             let _ = std::fs::write(memory.dir.join(max), limit.to_string());
@@ -254,8 +245,8 @@ impl Cgroups {
         read_number(self.memory_peak.as_ref()?)
     }
 
-    /// Stops every process of the pids group but `spare` (the supervisor and its spawner)
-    /// from starting another (a fork bomb racing its killer), and kills them.
+    /// Kills every process of the pids group but `spare`, first stopping them from forking
+    /// (a fork bomb racing its killer).
     pub fn stop_all_but(&self, spare: &[u32]) {
         let Some(pids) = &self.pids else {
             return;
@@ -275,7 +266,6 @@ impl Cgroups {
         }
     }
 
-    /// After a run: new processes are allowed again.
     pub fn allow_processes(&self) {
         if let (Some(pids), true) = (&self.pids, self.stopped.replace(false)) {
             let _ = std::fs::write(pids.dir.join("pids.max"), PIDS_MAX.to_string());
@@ -283,9 +273,8 @@ impl Cgroups {
     }
 }
 
-/// Removes a cgroup folder, waiting up to `patience` for the kernel to let it go (a group is
-/// busy until its last process has been reaped); one that does not go is left for the next
-/// judge's sweep.
+/// Waits up to `patience` for the kernel to let the group go (busy until its last process
+/// is reaped); else it is left for the next judge's sweep.
 fn remove(folder: &Path, patience: std::time::Duration) {
     let start = std::time::Instant::now();
     while std::fs::remove_dir(folder).is_err() && folder.exists() && start.elapsed() < patience {
@@ -293,8 +282,7 @@ fn remove(folder: &Path, patience: std::time::Duration) {
     }
 }
 
-/// Removes the cgroups that judges which are no longer running left behind (a supervisor
-/// killed with SIGKILL cannot remove its own).
+/// Removes the cgroups of judges no longer running (a SIGKILLed supervisor cannot).
 pub fn sweep(bases: &[PathBuf]) {
     for base in bases {
         let Ok(entries) = std::fs::read_dir(base) else {
@@ -313,8 +301,7 @@ pub fn sweep(bases: &[PathBuf]) {
     }
 }
 
-/// Where this process's groups are made: the folders a sweep looks in. Read before the
-/// process moves into groups of its own.
+/// The folders a sweep looks in; read before the process moves into groups of its own.
 pub fn bases(owner: u32) -> Vec<PathBuf> {
     if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
         return Vec::new();
@@ -325,14 +312,12 @@ pub fn bases(owner: u32) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A new group for `controller` named `name`, with `settings` written into it.
 fn make(controller: &str, owner: u32, name: &str, settings: &[(&str, &str)]) -> Option<Group> {
     let (base, v2) = base(controller, owner)?;
     let dir = base.join(name);
     match std::fs::create_dir(&dir) {
         Ok(()) => {}
-        // cgroup v2 has one tree: the pids group just made (its name is this process's) is the
-        // memory group as well.
+        // cgroup v2 has one tree: the pids group just made is the memory group too.
         Err(error) if v2 && error.kind() == std::io::ErrorKind::AlreadyExists => {}
         Err(_) => return None,
     }
@@ -346,21 +331,19 @@ fn make(controller: &str, owner: u32, name: &str, settings: &[(&str, &str)]) -> 
     Some(group)
 }
 
-/// Where the judge `owner`'s groups of `controller` are made, if it may make them.
 fn base(controller: &str, owner: u32) -> Option<(PathBuf, bool)> {
     where_groups_go(Path::new("/sys/fs/cgroup"), controller, owner)
         .ok()
         .map(|(dir, v2, _)| (dir, v2))
 }
 
-/// The folder a slot's `controller` group is made in, below the cgroup file system at
-/// `root`, for the judge `owner`: (folder, cgroup v2, how it was found), or why there is none.
+/// The folder a slot's `controller` group is made in: (folder, cgroup v2, how it was found),
+/// or why there is none.
 ///
-/// cgroup v1: the process's own group of that hierarchy. cgroup v2: its own group when the
-/// controller is on for its children; or a group delegated to the judge alone (`systemd-run
-/// --user --scope -p Delegate=yes judge ...`, a container whose only process is the judge),
-/// which it takes over: its processes move into a leaf `judge-OWNER-leaf` (a group with
-/// processes cannot hand controllers to children), and the controllers are turned on.
+/// v1: the process's own group of that hierarchy. v2: its own group when the controller is on
+/// for its children; or a group delegated to the judge alone (`systemd-run --user --scope -p
+/// Delegate=yes`, a container), taken over: its processes move into a leaf
+/// `judge-OWNER-leaf` (a group with processes cannot hand controllers to children).
 pub(super) fn where_groups_go(
     root: &Path,
     controller: &str,
@@ -373,8 +356,7 @@ pub(super) fn where_groups_go(
     })
 }
 
-/// `where_groups_go` for a process whose `/proc/self/cgroup` says `own`; `ours` tells the
-/// judge's processes from others.
+/// `own`: `/proc/self/cgroup`; `ours` tells the judge's processes from others.
 pub(super) fn where_groups_go_from(
     root: &Path,
     own: &str,
@@ -411,9 +393,8 @@ pub(super) fn where_groups_go_from(
     if has("cgroup.subtree_control", &dir) {
         return Ok((dir, true, "cgroup v2, on for this group's children"));
     }
-    // Taken over already, for another controller or by another supervisor of this judge:
-    // the leaf's controllers are only those the group turned on, so a controller the group
-    // was given but has not turned on yet is turned on there (it holds no process now).
+    // Taken over already (another controller, another supervisor): a controller the group
+    // has but has not turned on is turned on there (it holds no process now).
     let leaf = format!("{PREFIX}{owner}-leaf");
     if dir.file_name().is_some_and(|name| name == leaf.as_str()) {
         let parent = dir.parent().expect("a leaf has a parent").to_path_buf();
@@ -441,8 +422,7 @@ pub(super) fn where_groups_go_from(
     Ok((dir, true, "cgroup v2, delegated to this judge"))
 }
 
-/// Takes the delegated group `dir` (`/relative`) over: its processes move into the leaf
-/// `leaf`, and `controller` is turned on for its children; why not, where it cannot be.
+/// Moves `dir`'s processes into `leaf` and turns `controller` on for its children.
 fn take_over(
     dir: &Path,
     relative: &str,
@@ -456,9 +436,8 @@ fn take_over(
         .lines()
         .filter_map(|line| line.trim().parse().ok())
         .collect();
-    // The root of a cgroup namespace of its own (a container's `--cgroupns=private`) is the
-    // container's alone: its other processes (a shell that started the judge) move into the
-    // leaf with it. Elsewhere a stranger's group is left alone.
+    // A cgroup namespace's root (`--cgroupns=private`) is the container's alone: its other
+    // processes (the judge's shell) move too. Elsewhere a stranger's group is left alone.
     let namespace_root = relative.is_empty();
     if let Some(stranger) = pids.iter().find(|pid| !ours(**pid) && !namespace_root) {
         return Err(format!(
@@ -502,15 +481,11 @@ fn is_of_judge(pid: u32, owner: u32) -> bool {
     false
 }
 
-/// Moves this process into the group at `dir` (cgroup v2 when `v2`): into a slot's groups, or
-/// back out of them.
+/// Moves this process into the group at `dir`.
 ///
-/// Moving a whole process (`cgroup.procs`) takes a lock whose first taking waits for an RCU
-/// grace period, which a one-case run would pay, and other
-/// processes' forks wait on it meanwhile (the keeper leaves the slot's groups while its
-/// supervisor starts its spawners). On cgroup v1 a single thread moving itself (`0` into
-/// `tasks`) needs no such lock (Linux 5.19 on), and a process with one thread moves whole that
-/// way: the supervisor enters its groups before it starts any thread.
+/// Writing `cgroup.procs` takes a lock that first waits for an RCU grace period, stalling
+/// other processes' forks. On v1 a single thread moving itself (`0` into `tasks`) needs no
+/// such lock (Linux 5.19 on), so a single-threaded process moves that way.
 fn move_into(dir: &Path, v2: bool, one_thread: bool) -> std::io::Result<()> {
     if !v2 && one_thread && std::fs::write(dir.join("tasks"), "0").is_ok() {
         return Ok(());
@@ -528,7 +503,7 @@ fn contains_self(dir: &Path) -> bool {
         .is_ok_and(|procs| procs.lines().any(|line| line.trim() == me))
 }
 
-/// The number a cgroup file holds, read from its start in one system call.
+/// Read from the file's start in one system call.
 fn read_number(file: &File) -> Option<u64> {
     let mut text = [0u8; 32];
     let length = rustix::io::pread(file, &mut text, 0).ok()?;

@@ -1,25 +1,22 @@
-//! How far a run can be trusted: what held it, as its slot's supervisor found the machine,
-//! named as the reports name it.
+//! How far a run can be trusted: what held it, named as the reports name it.
 
 use serde::{Deserialize, Serialize};
 
-/// What held the runs of a slot (or, met over slots, of every run of a judge).
+/// What held a slot's runs (or, met over slots, every run of a judge).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Containment {
-    /// A memory cgroup: the peak of the whole tree, shared memory, memfd and tmpfs pages
-    /// included, and a hard limit the kernel enforces.
+    /// The whole tree's peak (shared memory, memfd and tmpfs included), and a hard limit.
     pub memory_cgroup: bool,
-    /// A pids cgroup: at most `MAX_TASKS` tasks, root or not.
+    /// At most `MAX_TASKS` tasks, root or not.
     pub pids_cgroup: bool,
     /// Network, IPC, PID and mount namespaces of the slot's own.
     pub namespaces: bool,
-    /// The programs being judged saw the view: the machine's files read-only, the
-    /// repository and the homes hidden, a private `/tmp` and `/dev/shm`.
+    /// Judged programs saw the view (see `View`).
     pub view: bool,
 }
 
 impl Containment {
-    /// Everything at once: what root gets on a machine with cgroups and namespaces.
+    /// What root gets on a machine with cgroups and namespaces.
     pub const FULL: Containment = Containment {
         memory_cgroup: true,
         pids_cgroup: true,
@@ -39,12 +36,10 @@ impl Containment {
         }
     }
 
-    /// Nothing is weaker than at the full level.
     pub fn is_full(&self) -> bool {
         *self == Containment::FULL
     }
 
-    /// What holds for both: each part only where both had it.
     pub fn meet(self, other: Containment) -> Containment {
         Containment {
             memory_cgroup: self.memory_cgroup && other.memory_cgroup,
@@ -73,8 +68,7 @@ impl Containment {
     }
 }
 
-/// What this machine allows the judge `owner`, part by part, as `judge doctor` tells it:
-/// how each part is had, or why it is not.
+/// For `judge doctor`: how each part is had here, or why it is not.
 pub fn diagnose(owner: u32) -> Vec<(&'static str, Result<String, String>)> {
     let turned_off = |variable: &str| {
         std::env::var_os(variable)
@@ -117,9 +111,8 @@ pub fn diagnose(owner: u32) -> Vec<(&'static str, Result<String, String>)> {
     parts
 }
 
-/// Whether cgroup v2's `memory.peak` takes a reset here: the kernel makes the file writable
-/// (mode 0644) only where it does. A group that has none yet (the controller not turned on
-/// for it) is judged by its parent's.
+/// Whether cgroup v2's `memory.peak` can be reset: the kernel makes it writable only then. A
+/// group without one yet (controller not on) is judged by its parent's.
 fn peak_resettable(dir: &std::path::Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     [Some(dir), dir.parent()]
@@ -129,7 +122,7 @@ fn peak_resettable(dir: &std::path::Path) -> bool {
         .is_some_and(|peak| peak.permissions().mode() & 0o222 != 0)
 }
 
-/// Whether an ordinary user may make user namespaces here, by the kernel's switches.
+/// By the kernel's switches.
 fn user_namespaces(turned_off: Option<String>) -> Result<String, String> {
     if let Some(why) = turned_off {
         return Err(why);

@@ -4,12 +4,11 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-/// The variables a program gets from the judge's environment; toolchains need these.
+/// Toolchains need these.
 const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
-/// What a build gets besides: the variables by which toolchains and version managers find
-/// themselves (by name, or by prefix when they end in `_`). A judged run keeps the bare
-/// environment above.
+/// What a build also gets: how toolchains and version managers find themselves (a name, or a
+/// prefix when it ends in `_`).
 const TOOLCHAIN_ENV: &[&str] = &[
     "RUSTUP_",
     "CARGO_HOME",
@@ -35,19 +34,17 @@ const TOOLCHAIN_ENV: &[&str] = &[
     "LOGNAME",
 ];
 
-/// Which environment a run gets.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Environment {
     /// A judged program's: bare, so that nothing of the user's leaks into its behaviour.
     #[default]
     Program,
-    /// A compiler's: the bare one, and the variables toolchains find themselves by.
+    /// A compiler's: the bare one and `TOOLCHAIN_ENV`.
     Build,
 }
 
 impl Environment {
-    /// The variables of this environment, from the judge's (read once: it does not change
-    /// while the judge runs).
+    /// From the judge's environment, read once (it does not change).
     pub fn variables(self) -> impl Iterator<Item = (&'static str, &'static OsStr)> {
         static BUILD: OnceLock<Vec<(&'static str, OsString)>> = OnceLock::new();
         let build: &[(&'static str, OsString)] = match self {
@@ -63,7 +60,7 @@ impl Environment {
                                     Some(_) => key.starts_with(name),
                                     None => key == *name,
                                 });
-                        // Leaked once, as the variables live as long as the judge.
+                        // Leaked once: they live as long as the judge.
                         wanted.then(|| (&*Box::leak(key.into_boxed_str()), value))
                     })
                     .collect()
@@ -73,8 +70,7 @@ impl Environment {
     }
 }
 
-/// The variables a program gets from the judge's environment (read once: it does not change
-/// while the judge runs).
+/// A program's variables from the judge's environment, read once (it does not change).
 pub fn inherited_env() -> impl Iterator<Item = (&'static str, &'static OsStr)> {
     static INHERITED: OnceLock<Vec<(&'static str, OsString)>> = OnceLock::new();
     INHERITED
@@ -88,8 +84,7 @@ pub fn inherited_env() -> impl Iterator<Item = (&'static str, &'static OsStr)> {
         .map(|(key, value)| (*key, value.as_os_str()))
 }
 
-/// A bare command name found on PATH: `execve` does not search. Searched once per name and
-/// judge run (a search is a file status per folder of PATH, and PATH does not change).
+/// A bare command name found on PATH (`execve` does not search), once per name.
 pub fn find_on_path(program: &OsStr) -> OsString {
     let path = Path::new(program);
     if path.components().count() > 1 {

@@ -1,17 +1,13 @@
-//! What a run leaves behind: how it ended and what it used, the evidence verdicts are
-//! decided on.
+//! How a run ended and what it used: the evidence verdicts are decided on.
 
 use std::fmt;
 use std::time::Duration;
 
 use super::Load;
 
-/// How a process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Termination {
-    /// It exited with this code.
     Exited(i32),
-    /// A signal ended it.
     Signaled(i32),
 }
 
@@ -52,41 +48,33 @@ fn signal_name(signal: i32) -> Option<&'static str> {
     })
 }
 
-/// The evidence of one run.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
-    /// How the program ended.
     pub termination: Termination,
-    /// User + system CPU time of the program and every process it started.
+    /// User + system, of the program and every process it started.
     pub cpu_time: Duration,
-    /// Wall-clock time from the start to the end of the run.
     pub wall_time: Duration,
-    /// Peak memory of the whole process tree (see the module's notes for how).
+    /// Of the whole process tree (see the module's notes for how).
     pub peak_memory_bytes: u64,
-    /// At most `limits.output_bytes` of standard output; empty when it matched the expected
-    /// output it was compared with while it ran.
+    /// At most `limits.output_bytes`; empty when it matched `Streams::expected`.
     pub stdout: Vec<u8>,
-    /// Standard output was compared with `Streams::expected` while it ran, and was its bytes
-    /// exactly (nothing of it is kept then).
+    /// Stdout was exactly `Streams::expected` (nothing of it is kept then).
     pub matched_expected: bool,
-    /// `stdout` holds the output from `stdout_matched.bytes` on: the bytes before it were
-    /// compared with `Streams::expected` while the program ran, matched, and were not kept.
+    /// `stdout` holds the output from `stdout_matched.bytes` on: the bytes before matched
+    /// `Streams::expected` and were not kept.
     pub stdout_matched: crate::compare::MatchedStart,
-    /// At most `STDERR_CAP_BYTES` of standard error.
+    /// At most `STDERR_CAP_BYTES`.
     pub stderr: Vec<u8>,
-    /// The program wrote more than the output limit and was stopped.
     pub output_limit_exceeded: bool,
     /// Stopped at the wall-clock backstop while not computing.
     pub wall_timeout: bool,
-    /// The tree's memory passed the limit while it ran.
     pub memory_limit_seen: bool,
-    /// The program died of a failed allocation (told by its language's message on stderr;
-    /// filled in by the caller, which knows the language).
+    /// Died of a failed allocation (told by its language's message on stderr; set by the
+    /// caller, which knows the language).
     pub out_of_memory: bool,
-    /// How long past the wall-clock backstop the run was waited for because it was still
-    /// computing (starved of CPU by other load).
+    /// How long past the wall backstop the run was waited for while still computing
+    /// (starved of CPU by other load).
     pub starved: Duration,
-    /// What the rest of the machine did meanwhile (`None` for a run shorter than the
-    /// watchdog's first reading).
+    /// `None` for a run shorter than the watchdog's first reading.
     pub load: Option<Load>,
 }

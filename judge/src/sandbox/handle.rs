@@ -1,5 +1,4 @@
-//! The judge's side of one run supervisor: starting it, asking it for a run, and reading
-//! the run's output while it goes.
+//! The judge's side of one run supervisor: starting it, asking for runs, reading their output.
 
 use std::fs::File;
 use std::io;
@@ -15,35 +14,33 @@ use super::run_spec::millis;
 use super::{cpu_cutoff, find_on_path, protocol, supervisor};
 use super::{Containment, RunOutput, RunSpec, Streams, Termination, View, STDERR_CAP_BYTES};
 
-/// The judge's handle on one supervisor process.
 pub(super) struct SupervisorHandle {
     pid: u32,
     socket: OwnedFd,
-    /// What it said when ready; read on first use, so that starting it does not wait.
+    /// Read on first use, so that starting it does not wait.
     ready: Option<Slot>,
     /// The CPU it and the judge thread that talks to it stay on (see `placement`).
     pub(super) cpu: Option<usize>,
     pub(super) last_thread: Option<std::thread::ThreadId>,
-    /// The view has been sent (its answer not read yet, until `Slot::view_sent`).
+    /// The view was sent; its answer is read later (`Slot::view_sent`).
     view_offered: bool,
 }
 
-/// What a supervisor gives when ready: its runs' working folder, and the reading ends of the
-/// output pipes every run of the slot writes into (non-blocking: a run's output ends with its
-/// report, not with the pipe).
+/// What a supervisor gives when ready. The output pipes every run of the slot writes into
+/// are non-blocking: a run's output ends with its report, not with the pipe.
 struct Slot {
     workdir: String,
     stdout: OwnedFd,
     stderr: OwnedFd,
-    /// What holds its runs; `view` once the supervisor took the view.
+    /// `view` once the supervisor took the view.
     containment: Containment,
-    /// The view was sent (and answered).
+    /// The view was sent and answered.
     view_sent: bool,
     view_refused: Option<String>,
 }
 
-/// The executable that becomes a supervisor: the judge's own binary, or `JUDGE_SUPERVISOR`
-/// (for tests that use the library from a test binary).
+/// The judge's own binary, or `JUDGE_SUPERVISOR` (for tests using the library from a test
+/// binary).
 fn supervisor_executable() -> io::Result<PathBuf> {
     match std::env::var_os("JUDGE_SUPERVISOR") {
         Some(path) => Ok(PathBuf::from(path)),
@@ -52,14 +49,13 @@ fn supervisor_executable() -> io::Result<PathBuf> {
 }
 
 impl SupervisorHandle {
-    /// Starts a supervisor; the one that `sweeps` removes what earlier judges left.
+    /// The one that `sweeps` removes what earlier judges left.
     pub(super) fn start(sweeps: bool) -> io::Result<SupervisorHandle> {
         collect_exited(&mut closed());
         let (ours, theirs) = protocol::socket_pair()?;
         let placement = Placement::next();
-        // The socket is the supervisor's stdin: with no code to run between fork and exec,
-        // std starts it with posix_spawn (a vfork): a fork of a judge with threads would not
-        // be safe (see `fork` for the first one).
+        // The socket is passed as stdin, so std can use posix_spawn: a fork of a threaded
+        // judge would not be safe (see `fork` for the first one).
         let mut command = std::process::Command::new(supervisor_executable()?);
         command
             .arg(supervisor::ARGUMENT)
@@ -83,8 +79,8 @@ impl SupervisorHandle {
         })
     }
 
-    /// A supervisor made by forking this process instead of starting the binary again: no
-    /// exec, dynamic linking or runtime start on the first run's path.
+    /// A supervisor forked from this process: no exec, dynamic linking or runtime start on the
+    /// first run's path.
     ///
     /// # Safety
     /// This process must have a single thread: the child goes on to run Rust code, which
@@ -99,10 +95,8 @@ impl SupervisorHandle {
         match unsafe { libc::fork() } {
             -1 => Err(io::Error::last_os_error()),
             0 => {
-                // A forked child starts queued on its parent's CPU, and the judge goes on
-                // reading the command line and the problems there while the other CPU idles:
-                // the supervisor's set-up, the first run's critical path, would wait all that
-                // time. The parent yields once, and the child moves itself.
+                // A forked child starts queued on its parent's CPU, which the judge keeps
+                // busy while another idles: the parent yields once, the child moves itself.
                 if let Some(placement) = &placement {
                     super::placement::leave_cpu(parents_cpu, &placement.allowed);
                 }
@@ -152,8 +146,8 @@ impl SupervisorHandle {
         Ok(self.ready.as_ref().expect("just read"))
     }
 
-    /// Gives the supervisor the view now, so that it makes it while the judge does other
-    /// things; its answer is read at the first run that needs it.
+    /// Sent early so that the supervisor makes it meanwhile; its answer is read at the first
+    /// run that needs it.
     pub(super) fn offer_view(&mut self, view: &View) -> io::Result<()> {
         if !self.view_offered {
             let mut message = protocol::VIEW.to_vec();
@@ -164,9 +158,8 @@ impl SupervisorHandle {
         Ok(())
     }
 
-    /// Offers the view, if runs like `spec` need it and it has not been given. Its answer is
-    /// read after the next run is asked for (see `answer_view`): the supervisor goes on from
-    /// making the view to starting the run without waiting for the judge between them.
+    /// Offers the view, if runs like `spec` need it. Its answer is read after the next run is
+    /// asked for (see `answer_view`), so the supervisor goes straight from view to run.
     pub(super) fn offer_for(
         &mut self,
         spec: &RunSpec,
@@ -182,8 +175,7 @@ impl SupervisorHandle {
         Ok(())
     }
 
-    /// Reads the offered view's answer, if it has not been read: it comes before any run's
-    /// report.
+    /// Reads the offered view's answer, if not yet read: it comes before any run's report.
     fn answer_view(&mut self) -> io::Result<()> {
         let answered = self.ready.as_ref().is_some_and(|slot| slot.view_sent);
         if self.view_offered && !answered {
@@ -201,8 +193,7 @@ impl SupervisorHandle {
         Ok(())
     }
 
-    /// What holds the runs of this slot that are like `spec`, once `offer_for` has given the
-    /// view it needs.
+    /// What holds runs like `spec`, once `offer_for` has given the view it needs.
     pub(super) fn containment(&mut self, spec: &RunSpec) -> io::Result<Containment> {
         self.ready()?;
         self.answer_view()?;
@@ -212,14 +203,12 @@ impl SupervisorHandle {
         Ok(containment)
     }
 
-    /// Why the supervisor did not take the view, if it did not.
     pub(super) fn view_refused(&self) -> Option<&str> {
         self.ready.as_ref()?.view_refused.as_deref()
     }
 
-    /// Outer `Err`: the conversation with the supervisor failed; inner: the program could not
-    /// be started. The run is stopped when `stop_every_run` (the judge's interrupt) or the
-    /// run's own `streams.stop` becomes readable.
+    /// Outer `Err`: talking to the supervisor failed; inner: the program could not start. The
+    /// run stops when `stop_every_run` (the judge's interrupt) or `streams.stop` is readable.
     pub(super) fn run(
         &mut self,
         spec: &RunSpec,
@@ -249,7 +238,7 @@ impl SupervisorHandle {
         let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(stop).collect();
         let (report, mut output_limit_exceeded) =
             self.wait_for_report(spec, &mut stdout, &mut stderr, &stops)?;
-        // Every process of the run has been reaped: what it wrote is all in the pipes.
+        // Every process was reaped: all it wrote is in the pipes.
         output_limit_exceeded |= stdout.read_to_end()?;
         stderr.read_to_end()?;
         if let Some(errno) = report.spawn_errno {
@@ -276,9 +265,8 @@ impl SupervisorHandle {
         }))
     }
 
-    /// Asks the ready supervisor for the run, lending it the given descriptors. Outer `Err`:
-    /// the conversation failed; inner: the run cannot be asked for (its input cannot be
-    /// opened, its command cannot travel).
+    /// Asks for the run, lending the given descriptors. Outer `Err`: talking failed; inner:
+    /// the run cannot be asked for (input not opened, command cannot travel).
     fn send_request(
         &self,
         spec: &RunSpec,
@@ -287,7 +275,7 @@ impl SupervisorHandle {
         cpu: Option<usize>,
     ) -> io::Result<io::Result<()>> {
         let slot = self.ready.as_ref().expect("ready before a request");
-        // The standard input is opened by the supervisor where its path can travel as text.
+        // The supervisor opens stdin where its path can travel as text.
         let stdin_path = (stdin.is_none() && spec.stdin.is_absolute())
             .then(|| spec.stdin.to_str().map(str::to_owned))
             .flatten();
@@ -309,14 +297,12 @@ impl SupervisorHandle {
         };
         let lent_fds: Vec<_> = lent.iter().map(AsFd::as_fd).collect();
         protocol::send_bytes(self.socket.as_fd(), &request, &lent_fds)?;
-        // The supervisor and the program have their copies: the judge keeps none (they are
-        // dropped here), so that a pipe given to the program ends with it.
+        // The judge's copies drop here, so that a pipe given to the program ends with it.
         Ok(Ok(()))
     }
 
-    /// Reads the run's output as it comes until the supervisor reports the run's end, and
-    /// asks it to stop the run at the output limit or when a `stops` descriptor becomes
-    /// readable; the report, and whether the output passed its limit.
+    /// Reads output until the run's report, asking to stop at the output limit or when a
+    /// `stops` descriptor is readable; the report, and whether output passed its limit.
     fn wait_for_report(
         &self,
         spec: &RunSpec,
@@ -363,7 +349,7 @@ impl SupervisorHandle {
                     })?;
                     report = Some(protocol::parse(&message.bytes)?);
                 } else if stops.iter().any(|stop| fd == stop.as_raw_fd()) {
-                    // The runner drops what ends after the request: only stopping matters.
+                    // Only stopping matters: the runner drops what ends after the request.
                     stop = true;
                 }
             }
@@ -377,10 +363,8 @@ impl SupervisorHandle {
         }
     }
 
-    /// Closes the socket, which ends the supervisor: it cleans up after itself. The judge
-    /// does not wait for it: its exit is collected later, when a supervisor starts or
-    /// closes (or by init, once the judge has ended): a thread per close would lengthen a
-    /// judge's last moments only to collect what init would.
+    /// Closes the socket, which ends the supervisor (it cleans up after itself). Not waited
+    /// for: its exit is collected when a supervisor starts or closes, or by init.
     pub(super) fn close(self) {
         drop(self.socket);
         let mut closed = closed();
@@ -389,7 +373,7 @@ impl SupervisorHandle {
     }
 }
 
-/// The supervisors closed and not yet seen to exit.
+/// Supervisors closed and not yet seen to exit.
 fn closed() -> std::sync::MutexGuard<'static, Vec<u32>> {
     static CLOSED: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
     CLOSED
@@ -397,10 +381,10 @@ fn closed() -> std::sync::MutexGuard<'static, Vec<u32>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Collects the exit of every closed supervisor that has exited, without waiting.
+/// Collects closed supervisors that have exited, without waiting.
 fn collect_exited(closed: &mut Vec<u32>) {
     closed.retain(|&pid| {
-        // Still running (no status yet) stays; exited, or not this process's child, goes.
+        // Kept only while still running.
         rustix::process::Pid::from_raw(pid as i32).is_some_and(|pid| {
             matches!(
                 rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG),
@@ -410,7 +394,7 @@ fn collect_exited(closed: &mut Vec<u32>) {
     });
 }
 
-/// The message of the request for `spec`: the program found on PATH, a bare environment.
+/// The program is found on PATH; the environment is bare.
 fn request(
     spec: &RunSpec,
     workdir: &str,
@@ -441,7 +425,7 @@ fn request(
     for arg in args {
         add(&[arg.as_bytes()])?;
     }
-    // A judge's environment is bare: nothing like RUST_BACKTRACE leaks in from the user's.
+    // Bare: nothing like RUST_BACKTRACE leaks in from the user's.
     let mut envc = 1;
     for (key, value) in spec.environment.variables() {
         add(&[key.as_bytes(), b"=", value.as_bytes()])?;

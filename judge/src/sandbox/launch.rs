@@ -1,17 +1,14 @@
 //! Starting a program the way posix_spawn does, plus what posix_spawn cannot do.
 //!
-//! `clone(CLONE_VM | CLONE_VFORK)` shares the spawner's memory instead of copying its page
-//! tables, and the spawner waits until the child has called `execve`. Until then the child
-//! runs on a stack of its own but in the spawner's memory, so it makes only system calls on
-//! data prepared beforehand: default signal handling, its own process group, every CPU the
-//! judge may use (the spawner is kept on one: see `placement`), death with the supervisor,
-//! its OOM score, its rlimits (set before exec: the kernel lays out the new program's memory
-//! from the stack limit it has then), its three standard descriptors and working folder,
-//! then `execve`.
+//! `clone(CLONE_VM | CLONE_VFORK)` shares the spawner's memory until the child's `execve`, so
+//! the child makes only system calls on data prepared beforehand: signals, process group,
+//! CPUs (the spawner is kept on one: see `placement`), death with the supervisor, OOM score,
+//! rlimits (before exec: the kernel lays out the new program's memory from the stack limit),
+//! standard descriptors and working folder, then `execve`.
 //!
-//! The kernel folds the high-water mark of the memory left at exec into the program's
-//! `ru_maxrss`, so the spawner's memory must stay small: a start decodes no format and calls
-//! no library function but `clone` and `syscall`, so the pages of code it holds are few.
+//! The kernel folds the memory mark left at exec into the program's `ru_maxrss`, so a start
+//! decodes no format and calls no library function but `clone` and `syscall`: the spawner's
+//! code pages stay few.
 
 use std::ffi::CStr;
 use std::os::fd::RawFd;
@@ -24,32 +21,27 @@ pub struct Launch<'a> {
     pub argv: &'a [*const libc::c_char],
     pub envp: &'a [*const libc::c_char],
     pub cwd: &'a CStr,
-    /// The descriptors that become the child's 0, 1 and 2 (lent: the caller keeps them open
-    /// until `spawn` returns).
+    /// Become the child's 0, 1 and 2; the caller keeps them open until `spawn` returns.
     pub stdio: [RawFd; 3],
     pub rlimits: &'a [Rlimit],
-    /// What stays the same from one start to the next.
     pub fixed: &'a Fixed,
 }
 
 /// What every start of one spawner shares, read once when it starts.
 pub struct Fixed {
-    /// The signals whose disposition is not the default: the child resets them (an ignored
-    /// signal would stay ignored across exec, and a handler must not run in the child).
+    /// Signals not at their default: the child resets them (an ignored one would stay
+    /// ignored across exec, and a handler must not run in the child).
     signals_to_reset: Vec<libc::c_int>,
-    /// The supervisor, the programs' parent: they die with it.
+    /// The supervisor: the programs die with it.
     parent: libc::pid_t,
-    /// `/proc/self/clear_refs` open for writing, to reset the spawner's high-water mark with
-    /// right before `execve` (to what it holds, not what it held at start-up), or -1.
+    /// `/proc/self/clear_refs` open for writing, to reset the spawner's memory mark right
+    /// before `execve` to what it holds now, or -1.
     clear_refs: RawFd,
-    /// The spawner's code, let go of right before `execve` when the spawner holds more than
-    /// `MAX_MARK_BYTES`.
+    /// Let go of right before `execve` when the spawner holds more than `MAX_MARK_BYTES`.
     code_regions: Vec<(usize, usize)>,
-    /// The child's stack: made once, as a fresh one would be zeroed each time.
+    /// Made once: a fresh one would be zeroed each time.
     stack: std::cell::UnsafeCell<Vec<u8>>,
-    /// The CPUs the program may use, where the machine says them.
     cpus: Option<libc::cpu_set_t>,
-    /// The user and group the program runs as instead of the spawner's.
     run_as: Option<(u32, u32)>,
 }
 
@@ -65,9 +57,7 @@ impl Fixed {
             run_as,
         }
     }
-}
 
-impl Fixed {
     /// Drops the pages of the spawner's code: a later access reads them back.
     pub fn let_go_of_code(&self) {
         for &(start, length) in &self.code_regions {
@@ -82,9 +72,8 @@ impl Fixed {
     }
 }
 
-/// The `changeable` signals this process ignores or catches, read from the kernel's two masks
-/// in one read rather than a system call per signal: the spawner's start is on a one-case
-/// run's path.
+/// The `changeable` signals this process ignores or catches, from the kernel's masks in one
+/// read rather than a system call per signal (the spawner's start is on a run's path).
 fn signals_not_default() -> Vec<libc::c_int> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let mask = |name: &str| {
@@ -99,8 +88,7 @@ fn signals_not_default() -> Vec<libc::c_int> {
     }
 }
 
-/// Every signal but SIGKILL, SIGSTOP and the C library's own (32 up to SIGRTMIN, which it lets
-/// nobody change).
+/// Every signal but SIGKILL, SIGSTOP and the C library's own (32 up to SIGRTMIN).
 fn changeable() -> impl Iterator<Item = libc::c_int> {
     (1..=libc::SIGRTMAX()).filter(|&signal| {
         signal != libc::SIGKILL
@@ -109,7 +97,6 @@ fn changeable() -> impl Iterator<Item = libc::c_int> {
     })
 }
 
-/// Whether `signal`'s disposition is the default, asked of the C library.
 fn is_default(signal: libc::c_int) -> bool {
     // SAFETY: queries a disposition into a zeroed sigaction.
     unsafe {
@@ -119,8 +106,7 @@ fn is_default(signal: libc::c_int) -> bool {
     }
 }
 
-/// The executable mappings of files: code, never written, so dropping its pages loses
-/// nothing (a later access reads them back).
+/// Executable file mappings: code, never written, so dropping its pages loses nothing.
 fn code_regions() -> Vec<(usize, usize)> {
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap_or_default();
     maps.lines()
@@ -138,20 +124,19 @@ fn code_regions() -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The most the spawner may hold, and so pass on as the floor of a program's memory figure,
-/// before it lets go of its code at every start. (In the child, `RUSAGE_SELF`'s peak is what
-/// the shared memory holds: the spawner's last mark was reset to what it held then.)
+/// The most the spawner may hold (the floor of a program's memory figure) before it lets go
+/// of its code at every start. (In the child, `RUSAGE_SELF`'s peak is what the shared memory
+/// holds: the spawner's mark was reset to that.)
 const MAX_MARK_BYTES: u64 = 3 << 19;
 
-/// The program's OOM score file: the program is the OOM killer's first choice, never its
-/// supervisor (raising one's own score needs no privilege; lowering the supervisor's does),
-/// and the program must not inherit that.
+/// The program, never its supervisor, is the OOM killer's first choice (raising one's own
+/// score needs no privilege; lowering the supervisor's does).
 const OOM_SCORE_ADJ: &CStr = c"/proc/self/oom_score_adj";
 
 /// A system call's result: `Err(errno)` for the kernel's negative answers.
 pub(super) type Sys = Result<libc::c_long, libc::c_int>;
 
-/// A raw system call (through libc's `syscall`, whose errno is the caller's thread's).
+/// A raw system call through libc's `syscall` (errno is the calling thread's).
 ///
 /// # Safety
 /// `args` must be what system call `number` takes: every address among them valid for what
@@ -166,7 +151,7 @@ pub(super) unsafe fn sys(number: libc::c_long, args: [usize; 4]) -> Sys {
     }
 }
 
-/// A signal disposition as the kernel takes it (`struct sigaction` of the system call).
+/// The system call's `struct sigaction`.
 #[repr(C)]
 struct KernelSigaction {
     handler: usize,
@@ -175,7 +160,7 @@ struct KernelSigaction {
     mask: u64,
 }
 
-/// Sets the calling thread's signal mask to `mask` (a 64-bit kernel set); returns the old.
+/// Sets the calling thread's signal mask (a 64-bit kernel set); returns the old.
 ///
 /// # Safety
 /// The caller must be ready for the signals it unblocks to be delivered at once, and must
@@ -195,9 +180,9 @@ unsafe fn set_signal_mask(mask: u64) -> u64 {
 }
 
 impl Launch<'_> {
-    /// Starts the program as a child of this process's parent (`CLONE_PARENT`: see
-    /// `spawner`); returns its pid once it has called `execve`. A child that failed before
-    /// then has exited: its errno comes back with its pid, for the parent to reap.
+    /// Starts the program as a child of this process's parent (`CLONE_PARENT`); its pid once
+    /// it has called `execve`. A child that failed before has exited: its errno comes back
+    /// with its pid, for the parent to reap.
     pub fn spawn(&self) -> Result<libc::pid_t, (libc::c_int, Option<libc::pid_t>)> {
         let mut child = Child {
             launch: self,
@@ -206,8 +191,7 @@ impl Launch<'_> {
         // SAFETY: only this (single-threaded) spawner uses the stack, one start at a time.
         let stack = unsafe { &mut *self.fixed.stack.get() };
         let top = stack.as_mut_ptr_range().end as usize & !15;
-        // No handler may run on the child's stack: signals stay blocked from before clone
-        // until the child has reset them.
+        // No handler may run on the child's stack: signals stay blocked until it resets them.
         // SAFETY: the child runs on `stack`, which outlives its use (CLONE_VFORK suspends
         // this thread until the child execs or exits), and `child` lives on this frame as
         // long; the mask is restored right after.
@@ -224,8 +208,7 @@ impl Launch<'_> {
             if pid < 0 {
                 return Err((clone_error, None));
             }
-            // The child wrote `error` in this memory (CLONE_VM) before it exec'd or exited,
-            // and is done with it now; volatile, as the compiler cannot see that write.
+            // Written by the child (CLONE_VM), unseen by the compiler: volatile.
             let error = std::ptr::read_volatile(&child.error);
             if error != 0 {
                 return Err((error, Some(pid)));
@@ -237,7 +220,6 @@ impl Launch<'_> {
 
 struct Child<'a> {
     launch: &'a Launch<'a>,
-    /// errno of the step that failed, for the parent.
     error: libc::c_int,
 }
 
@@ -264,8 +246,7 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     let fixed = launch.fixed;
     reset_signals(fixed);
     sys(libc::SYS_setpgid, [0, 0, 0, 0])?;
-    // Where the kernel refuses (the judge's CPUs changed meanwhile), the program stays on
-    // the spawner's CPU: slower when it has threads, judged alike.
+    // If refused (the judge's CPUs changed), it stays on the spawner's CPU: judged alike.
     if let Some(cpus) = &fixed.cpus {
         let size = std::mem::size_of::<libc::cpu_set_t>();
         let cpus = cpus as *const libc::cpu_set_t as usize;
@@ -273,8 +254,7 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     }
     lower_oom_score();
     become_user(fixed.run_as)?;
-    // Dies with the supervisor, even one killed with SIGKILL; if the supervisor is
-    // already gone, the signal was missed: end here.
+    // If the supervisor is already gone, the signal was missed: end here.
     sys(
         libc::SYS_prctl,
         [
@@ -301,8 +281,6 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
     sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
 }
 
-/// Every signal back to its default action.
-///
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
 unsafe fn reset_signals(fixed: &Fixed) {
@@ -324,7 +302,7 @@ unsafe fn reset_signals(fixed: &Fixed) {
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
 unsafe fn lower_oom_score() {
-    // Where /proc cannot say it, the run goes on: the score only picks a victim.
+    // Failure is ignored: the score only picks a victim.
     let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
     let at = libc::AT_FDCWD as usize;
     if let Ok(fd) = sys(
@@ -339,9 +317,8 @@ unsafe fn lower_oom_score() {
     }
 }
 
-/// Another user, no supplementary group, where the run is to be another's: after the OOM
-/// score (its file is the old user's) and before the death signal (a change of user clears
-/// it).
+/// After the OOM score (its file is the old user's) and before the death signal (a change of
+/// user clears it).
 ///
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
@@ -360,8 +337,6 @@ unsafe fn become_user(run_as: Option<(u32, u32)>) -> Sys {
     Ok(0)
 }
 
-/// The three streams in place, and the working folder; nothing else crosses the exec.
-///
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
 unsafe fn take_stdio(launch: &Launch) -> Sys {
@@ -373,10 +348,8 @@ unsafe fn take_stdio(launch: &Launch) -> Sys {
         }
     }
     sys(libc::SYS_chdir, [launch.cwd.as_ptr() as usize, 0, 0, 0])?;
-    // Nothing but its three streams crosses the exec: not the spawner's socket, not what
-    // whoever started the judge left open. Marked rather than closed, as the descriptor of
-    // `clear_refs` is still written below. Linux 5.11 on; before, one by one over the
-    // range descriptors are usually found in.
+    // Nothing but the three streams crosses the exec. Marked, not closed: `clear_refs` is
+    // still written. CLOEXEC is Linux 5.11 on; before, one by one over the usual range.
     let cloexec = libc::CLOSE_RANGE_CLOEXEC as usize;
     if sys(libc::SYS_close_range, [3, u32::MAX as usize, cloexec, 0]).is_err() {
         for fd in 3..4096 {
@@ -389,14 +362,14 @@ unsafe fn take_stdio(launch: &Launch) -> Sys {
     Ok(0)
 }
 
-/// Sets the memory mark the program's figure starts from: the last step before `execve`.
+/// Sets the memory mark the program's figure starts from to what the spawner holds now: the
+/// last step before `execve`.
 ///
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
 unsafe fn pass_on_mark(fixed: &Fixed) {
-    // Last: the mark passed on is what the spawner holds now. That is about 1 MiB; a
-    // build whose code is spread out (a debug build) holds more, and lets go of its code
-    // here, to read it back after (a cost on every start).
+    // A build whose code is spread out (debug) holds more, and lets go of its code here, to
+    // read it back after (a cost on every start).
     let mut usage: libc::rusage = std::mem::zeroed();
     let usage_at = &mut usage as *mut libc::rusage as usize;
     let holds = sys(

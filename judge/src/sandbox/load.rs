@@ -1,46 +1,40 @@
-//! What the rest of the machine did while a run went on, from `/proc/stat`: a bound on how
-//! much load can have slowed the run, so that a time verdict beyond that bound needs no
-//! re-run alone to be trusted.
+//! What the rest of the machine did during a run, from `/proc/stat`: a bound on how much load
+//! can have slowed it, so that a time verdict beyond it needs no re-run alone.
 
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-/// The machine's load over a run, as bounds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Load {
-    /// CPU time the machine spent on anything but the run's own processes. Load slows a
-    /// program only while something else computes, and at most one for one: the program's
-    /// CPU time alone is at least its CPU time here less this.
+    /// CPU time spent on anything but the run. Load slows a program only while something else
+    /// computes, at most one for one: its CPU time alone is at least its time here less this.
     pub others_us: u64,
-    /// How long every CPU the run may use was busy at once: the most that any process, the
-    /// run's or one it talks to, can have waited for a CPU.
+    /// How long every CPU the run may use was busy at once: the most any process (the run's
+    /// or one it talks to) can have waited for a CPU.
     pub all_busy_us: u64,
 }
 
 impl Load {
-    /// `others_us`, as a duration.
     pub fn others(&self) -> Duration {
         Duration::from_micros(self.others_us)
     }
 
-    /// `all_busy_us`, as a duration.
     pub fn all_busy(&self) -> Duration {
         Duration::from_micros(self.all_busy_us)
     }
 }
 
-/// The busy time of each CPU the programs may run on, at one moment.
+/// The busy time of each of the programs' CPUs, at one moment.
 #[derive(Debug, Clone)]
 pub struct LoadMark {
     at: Instant,
-    /// The run's own CPU time at that moment.
     run_cpu: Duration,
     busy: Vec<Duration>,
 }
 
 impl LoadMark {
-    /// Now; `None` where `/proc/stat` cannot be read.
+    /// `None` where `/proc/stat` cannot be read.
     pub fn now(run_cpu: Duration) -> Option<LoadMark> {
         Some(LoadMark {
             at: Instant::now(),
@@ -49,9 +43,8 @@ impl LoadMark {
         })
     }
 
-    /// The load from `start` (the run's start, before this mark) to now, when the run's CPU
-    /// time has come to `run_cpu`. The time before this mark was not measured: it counts as
-    /// if every other CPU had been busy.
+    /// The load from `start` (the run's, before this mark) to now, the run's CPU time now
+    /// being `run_cpu`. The time before the mark counts as every other CPU busy.
     pub fn load_until_now(&self, start: Instant, run_cpu: Duration) -> Option<Load> {
         let now = busy_per_cpu()?;
         if now.len() != self.busy.len() {
@@ -72,9 +65,9 @@ impl LoadMark {
     }
 }
 
-/// Time each CPU its programs may use spent not idle: `/proc/stat`'s `cpuN` lines,
-/// whose fields after the name are user, nice, system, idle, iowait, irq, softirq, steal in
-/// clock ticks. Steal counts as busy: the hypervisor gave the CPU to someone else.
+/// Non-idle time of each of the programs' CPUs: `/proc/stat`'s `cpuN` lines (user, nice,
+/// system, idle, iowait, irq, softirq, steal, in ticks). Steal counts as busy: the hypervisor
+/// gave the CPU to someone else.
 fn busy_per_cpu() -> Option<Vec<Duration>> {
     let text = std::fs::read_to_string("/proc/stat").ok()?;
     let allowed = super::placement::program_cpus();

@@ -1,22 +1,18 @@
 //! One run of a program, made by a supervisor process (see `supervisor`): stdin from a file,
-//! stdout and stderr through pipes into capped buffers here, the limits enforced over the
-//! whole process tree the program makes, and nothing of it left when the run ends.
+//! stdout and stderr into capped buffers, limits enforced over the whole process tree, and
+//! nothing left when it ends. It gathers evidence and decides nothing: verdicts are
+//! `judging::verdict::decide`'s job.
 //!
-//! It gathers evidence and decides nothing: verdicts are `judging::verdict::decide`'s job.
-//!
-//! How each limit is enforced and measured, per setup (docs/limits-and-sandbox.md, "Limits and
-//! safety"):
-//! - CPU time: the whole tree's, from `wait4` of every process (orphans are re-parented to the
-//!   supervisor and reaped there); while it runs, the watchdog reads `/proc` every 100 ms and
-//!   stops it past 1.1 x the limit (`cpu_cutoff`); RLIMIT_CPU per process as a backstop.
-//! - Memory: the larger of the largest process's own peak resident set (`ru_maxrss`, the
-//!   figure online judges show) and, with a memory cgroup, the cgroup's peak charge over the
-//!   run (every process, shared memory, memfd and tmpfs pages), whose hard limit enforces it;
-//!   without a cgroup, the tree's resident sum read by the watchdog every 100 ms, and a loose
-//!   address-space cap.
+//! Limits (docs/limits-and-sandbox.md, "Limits and safety"):
+//! - CPU time: the whole tree's, from `wait4` of every process; the watchdog reads `/proc`
+//!   each tick and stops it past `cpu_cutoff`; RLIMIT_CPU per process as a backstop.
+//! - Memory: the larger of the largest process's `ru_maxrss` (the figure online judges show)
+//!   and, with a memory cgroup, its peak charge (shared memory, memfd and tmpfs included),
+//!   enforced by its hard limit; without one, the tree's resident sum read each tick, and a
+//!   loose address-space cap.
 //! - Processes: a pids cgroup, else RLIMIT_NPROC (which does not bind root).
-//! - Wall time: a backstop for a program that waits instead of computing; one that is still
-//!   computing there (a starved one) is waited for, and its CPU time decides.
+//! - Wall time: a backstop for a program that waits instead of computing; a starved one still
+//!   computing is waited for, and its CPU time decides.
 
 mod capture;
 mod cgroup;
@@ -47,8 +43,8 @@ pub use pool::Sandbox;
 pub use run_spec::{cpu_cutoff, wall_backstop, Limits, RunSpec, Streams, BACKSTOP_SLACK};
 pub use view::View;
 
-/// How much of stderr is kept, to show when a case fails.
+/// Kept to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 
-/// A resource limit as `setrlimit` takes it: the resource, then its soft and hard values.
+/// As `setrlimit` takes it: the resource, then its soft and hard values.
 pub(crate) type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));

@@ -1,51 +1,42 @@
-//! The namespaces a slot's runs live in, made once per slot by its supervisor where the
-//! machine allows them: as root without more, as an ordinary user in a user namespace of its
-//! own (mapping the user to itself, so that files keep their owner).
+//! The namespaces of a slot's runs, made once by its supervisor where the machine allows:
+//! as root directly, else in a user namespace mapping the user to itself (files keep their
+//! owner).
 //!
-//! - network: no interface but a loopback that is down, so no connection leaves a run. The
-//!   keeper makes it, beside the supervisor's set-up (it is the slowest namespace to make,
-//!   and was on the first run's path), and hands it over (`make_network`); the supervisor
-//!   joins it before it says it is ready, and the judged programs' spawner, forked before
-//!   that, after making its view;
+//! - network: only a loopback that is down. The keeper makes it beside the supervisor's
+//!   set-up (it is the slowest to make) and hands it over (`make_network`);
 //! - IPC: System V shared memory and message queues of the slot alone;
-//! - PID: the supervisor is the namespace's init, so that every process of a run is its
-//!   descendant or re-parented to it, and a run sees no process of the machine's (nor can it
-//!   signal one);
-//! - mount: a `/proc` of that PID namespace, a private `/dev/shm`, and, for the runs of the
-//!   programs being judged, the view of `view` (the machine's files read-only, the
-//!   repository and the home hidden).
+//! - PID: the supervisor is init, so every process of a run is its descendant or orphan, and
+//!   a run sees (and can signal) no process of the machine's;
+//! - mount: the PID namespace's `/proc`, a private `/dev/shm`, and for judged programs the
+//!   `view`.
 //!
-//! A PID namespace is entered by a child: the process that made the namespaces forks, the
-//! child goes on as the supervisor (PID 1 inside), and the parent stays outside as its
-//! keeper, which sweeps what earlier judges left (it sees the machine's processes) and then
-//! waits for it. Whatever the machine refuses (`user.max_user_namespaces=0`, a container's
-//! seccomp profile) is left out, and the runs are contained as well as the rest allows.
+//! A PID namespace is entered by a child: the process forks, the child goes on as the
+//! supervisor (PID 1), the parent stays outside as its keeper, which sweeps (it sees the
+//! machine's processes) and waits for it. What the machine refuses is left out.
 
 use std::os::fd::{AsFd, OwnedFd, RawFd};
 
 use rustix::mount::{mount, mount_change, MountFlags, MountPropagationFlags};
 use rustix::thread::UnshareFlags;
 
-/// What a slot's runs got.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Isolation {
-    /// IPC, PID and mount namespaces of the slot's own (and a network namespace, joined
-    /// later: see `join_network`).
+    /// IPC, PID and mount namespaces of the slot's own (the network one is joined later:
+    /// see `join_network`).
     pub(super) namespaces: bool,
     /// They are owned by a user namespace made for them (the judge is not root).
     pub(super) user_namespace: bool,
     /// `/dev/shm` is a tmpfs of the slot's own, emptied after every run.
     pub(super) private_shm: bool,
-    /// A keeper process stays outside the PID namespace (see `keep`): it did the sweep.
+    /// A keeper stays outside the PID namespace (see `keep`): it did the sweep.
     pub(super) kept: bool,
 }
 
-/// Where `enter` leaves this process.
 pub(super) enum Entered {
-    /// Inside the namespaces it got: the supervisor goes on here, with the socket its keeper
-    /// sends the network namespace on (`join_network`), where it has a keeper.
+    /// The supervisor goes on here, with the socket its keeper (if any) sends the network
+    /// namespace on (`join_network`).
     Inside(Isolation, Option<OwnedFd>),
-    /// The parent of the supervisor, outside its PID namespace: it must `make_network` on
+    /// The supervisor's parent, outside its PID namespace: it must `make_network` on
     /// `network`, then `keep`.
     Keeper {
         supervisor: libc::pid_t,
@@ -53,9 +44,8 @@ pub(super) enum Entered {
     },
 }
 
-/// Enters the slot's namespaces. When a PID namespace is made, this process forks: the child
-/// is `Inside` (as PID 1 of the namespace) and goes on as the supervisor, this process is its
-/// `Keeper`.
+/// With a PID namespace this process forks: the child is `Inside` (PID 1) and goes on as the
+/// supervisor, this process is its `Keeper`.
 pub(super) fn enter() -> Entered {
     if std::env::var_os("JUDGE_NO_NAMESPACES").is_some_and(|value| value != "0") {
         return Entered::Inside(Isolation::default(), None);
@@ -65,11 +55,11 @@ pub(super) fn enter() -> Entered {
     let wanted = UnshareFlags::NEWNS | UnshareFlags::NEWIPC;
     let user = (!root).then_some(UnshareFlags::NEWUSER);
     let all = wanted | UnshareFlags::NEWPID | user.unwrap_or(UnshareFlags::empty());
-    // SAFETY: this process has a single thread and shares no file table with another
-    // process: the new namespaces are this process's and its children's alone.
+    // SAFETY: this process is single-threaded and shares no file table: the new namespaces
+    // are its and its children's alone.
     let namespaces = unsafe { rustix::thread::unshare_unsafe(all) }.is_ok();
     if !namespaces {
-        // Root may still have a mount namespace of its own, for a private `/dev/shm`.
+        // Root may still get a mount namespace, for a private `/dev/shm`.
         // SAFETY: as above.
         let mounts = root && unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) }.is_ok();
         return Entered::Inside(
@@ -85,8 +75,8 @@ pub(super) fn enter() -> Entered {
     }
     // Mounts made here must not propagate back to the machine.
     let _ = private_mounts();
-    // No PID namespace then, or no way to hand the network over: the rest still holds, in
-    // this process, which makes its network namespace itself.
+    // No fork or socket to hand the network over: the rest still holds, in this process,
+    // which makes its network namespace itself.
     let on_its_own = || {
         // SAFETY: single-threaded, as above.
         let _ = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNET) };
@@ -115,15 +105,14 @@ pub(super) fn enter() -> Entered {
     inside_the_pid_namespace(root, network)
 }
 
-/// The supervisor's side of the fork, as PID 1 of its namespace: its own `/proc`, and the
-/// slot ended with its keeper. `network` is where the keeper sends the network namespace.
+/// The supervisor's side of the fork, as PID 1. `network` is where the keeper sends the
+/// network namespace.
 fn inside_the_pid_namespace(root: bool, network: OwnedFd) -> Entered {
-    // The keeper killed (with the judge, by the OOM killer) takes the slot with it: this
-    // process ends, and with the namespace's init every process of its runs.
+    // A killed keeper takes the slot with it: init's end ends every process of its runs.
     // SAFETY: a plain prctl on this process.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) };
-    // A mount namespace of the supervisor's own, so that the keeper keeps the machine's
-    // `/proc` (it sweeps by the machine's pids) while this one gets its PID namespace's.
+    // Its own mount namespace, so that the keeper keeps the machine's `/proc` (it sweeps by
+    // the machine's pids).
     // SAFETY: single-threaded, as above.
     let _ = unsafe { rustix::thread::unshare_unsafe(UnshareFlags::NEWNS) };
     let proc_mounted = mount(
@@ -148,9 +137,8 @@ fn inside_the_pid_namespace(root: bool, network: OwnedFd) -> Entered {
     Entered::Inside(isolation, Some(network))
 }
 
-/// The keeper's first work: a network namespace for its supervisor, made on another CPU than
-/// the supervisor's (of `cpus`) while the supervisor sets up, and sent to it on `socket`, or
-/// why not. Made in the slot's user namespace, it is the slot's to join.
+/// Makes a network namespace on another CPU (of `cpus`) while the supervisor sets up, and
+/// sends it (or why not) on `socket`. Made in the slot's user namespace, the slot may join it.
 pub(super) fn make_network(socket: OwnedFd, cpus: Option<&[usize]>) {
     if let Some(cpus) = cpus {
         super::placement::leave_cpu(rustix::thread::sched_getcpu(), cpus);
@@ -168,8 +156,7 @@ pub(super) fn make_network(socket: OwnedFd, cpus: Option<&[usize]>) {
     };
 }
 
-/// The supervisor's side of `make_network`: waits for the namespace, and joins it, so that
-/// every process it starts from then on is inside. The namespace is kept, for the spawner
+/// The supervisor's side of `make_network`: joins the namespace, returned for the spawner
 /// forked before (see `Spawner::finish_view`).
 pub(super) fn join_network(socket: OwnedFd) -> Result<OwnedFd, String> {
     let message = super::protocol::receive(&socket)
@@ -182,7 +169,6 @@ pub(super) fn join_network(socket: OwnedFd) -> Result<OwnedFd, String> {
     Ok(namespace)
 }
 
-/// Moves the calling thread into the network namespace `namespace`.
 pub(super) fn enter_network(namespace: &OwnedFd) -> Result<(), String> {
     rustix::thread::move_into_link_name_space(
         namespace.as_fd(),
@@ -191,8 +177,7 @@ pub(super) fn enter_network(namespace: &OwnedFd) -> Result<(), String> {
     .map_err(|error| format!("the network namespace could not be joined: {error}"))
 }
 
-/// Maps the user and its group to themselves in the new user namespace (with `setgroups`
-/// denied, as an unprivileged map requires).
+/// Maps the user and group to themselves (`setgroups` denied, as an unprivileged map needs).
 fn map_user(uid: u32, gid: u32) -> bool {
     std::fs::write("/proc/self/setgroups", "deny").is_ok()
         && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
@@ -207,16 +192,15 @@ fn private_mounts() -> bool {
     .is_ok()
 }
 
-/// A fresh tmpfs on `/dev/shm`: what a run leaves there is emptied after it and gone with
-/// the supervisor, and its pages are counted as the run's memory.
+/// A fresh tmpfs on `/dev/shm`: emptied after each run, gone with the supervisor, its pages
+/// counted as the run's memory.
 fn private_shm() -> bool {
     let flags = MountFlags::NOSUID | MountFlags::NODEV;
     mount("judge-shm", "/dev/shm", "tmpfs", flags, Some(c"mode=1777")).is_ok()
 }
 
-/// The keeper's life outside the namespaces: closes its copy of the judge's socket (the
-/// judge must see the supervisor's end close when the supervisor goes), runs `before` (the
-/// sweep), then waits for the supervisor and ends as it ended.
+/// Closes its copy of the judge's socket (the judge must see it close when the supervisor
+/// goes), runs `before` (the sweep), then waits for the supervisor and ends as it did.
 pub(super) fn keep(socket: RawFd, supervisor: libc::pid_t, before: impl FnOnce()) -> ! {
     // SAFETY: closes this process's copy of a descriptor it owns; the supervisor has its own.
     unsafe { libc::close(socket) };
@@ -231,8 +215,8 @@ pub(super) fn keep(socket: RawFd, supervisor: libc::pid_t, before: impl FnOnce()
     } else {
         1
     };
-    // SAFETY: ends this forked process at once, without the exit handlers of the judge's
-    // binary that a supervisor forked from the judge would otherwise run twice.
+    // SAFETY: ends this forked process at once, without running the judge's exit handlers
+    // twice.
     unsafe { libc::_exit(code) }
 }
 

@@ -1,11 +1,8 @@
-//! Where a slot's helpers run. Once the judge has two slots, each slot's supervisor, its
-//! spawner and the judge thread that talks to them stay on one CPU, the slots taking the
-//! judge's CPUs in turn: each hand-over of a run (the request, the start, the report) then
-//! wakes a process on the CPU it is on, and two slots never crowd one CPU while another
-//! idles (`tiny -j2` 1.27-1.33x -> 1.08-1.13x the floor in paired rounds; the supervisors
-//! alone pinned gave 2%). A judge with one slot pins nothing: its helpers then overlap on
-//! two CPUs (`tiny -j1` went 1.19x -> 1.26x pinned). Programs are never pinned: each gets
-//! back every CPU the judge may use right before its `execve`.
+//! Where a slot's helpers run. With two slots or more, each slot's supervisor, spawner and
+//! judge thread stay on one CPU, the slots taking the judge's CPUs in turn: each hand-over
+//! wakes a process on its own CPU, and two slots never crowd one CPU while another idles.
+//! With one slot nothing is pinned: its helpers overlap better on two CPUs. Programs are
+//! never pinned: each gets every CPU the judge may use back right before `execve`.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,31 +10,28 @@ use std::sync::OnceLock;
 
 use rustix::thread::CpuSet;
 
-/// A slot's CPU, and the CPUs its programs may use.
 #[derive(Debug)]
 pub struct Placement {
     pub cpu: usize,
+    /// For its programs.
     pub allowed: Vec<usize>,
 }
 
-/// The environment variable that tells a supervisor started from the binary its programs'
-/// CPUs (its own CPU comes with each request, once the judge has two slots).
+/// Tells a supervisor started from the binary its programs' CPUs (its own comes with each
+/// request).
 pub const VARIABLE: &str = "JUDGE_PROGRAM_CPUS";
 
-/// The judge's CPUs, read when its first slot was placed (before any of its threads was
-/// pinned), and where its slots start taking them.
+/// The judge's CPUs, read before any thread was pinned, and where its slots start taking them.
 static JUDGE_CPUS: OnceLock<Option<(Vec<usize>, usize)>> = OnceLock::new();
 static SLOTS_PLACED: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
-    /// The CPU this thread was pinned to, if any.
     static PINNED: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 impl Placement {
-    /// The next slot's place: the judge's CPUs in turn, from the one it started on (so that
-    /// judges started side by side do not all crowd the first CPU). `None` where the
-    /// machine will not say which CPUs this process may use.
+    /// The judge's CPUs in turn, from the one it started on (so that judges started side by
+    /// side do not crowd the first). `None` where the machine will not say them.
     pub fn next() -> Option<Placement> {
         let (allowed, first) = JUDGE_CPUS
             .get_or_init(|| {
@@ -51,7 +45,6 @@ impl Placement {
         Some(Placement::nth(allowed, *first, slot))
     }
 
-    /// Slot `slot`'s place when slots take `allowed` in turn from its `first`.
     fn nth(allowed: &[usize], first: usize, slot: usize) -> Placement {
         Placement {
             cpu: allowed[(first + slot) % allowed.len()],
@@ -59,14 +52,12 @@ impl Placement {
         }
     }
 
-    /// The programs' CPUs as `VARIABLE` says them: separated by commas.
     pub fn allowed_variable(&self) -> String {
         let allowed: Vec<String> = self.allowed.iter().map(usize::to_string).collect();
         allowed.join(",")
     }
 }
 
-/// The CPUs `VARIABLE` names, or `None` for a value that does not parse.
 pub fn cpus_from_variable(value: &str) -> Option<Vec<usize>> {
     (value.split(','))
         .map(|cpu| cpu.parse().ok())
@@ -74,31 +65,27 @@ pub fn cpus_from_variable(value: &str) -> Option<Vec<usize>> {
         .filter(|cpus| !cpus.is_empty())
 }
 
-/// In a supervisor: the CPUs its programs may use, once it was placed. The load over a run is
-/// measured on these, not on the supervisor's own one.
+/// In a placed supervisor: its programs' CPUs, on which a run's load is measured.
 static PROGRAM_CPUS: OnceLock<CpuSet> = OnceLock::new();
 
-/// In a supervisor, before it forks its spawner: remembers the programs' CPUs.
+/// In a supervisor, before it forks its spawner.
 pub fn remember_program_cpus(cpus: &[usize]) {
     let _ = PROGRAM_CPUS.set(set_of(cpus));
 }
 
-/// The CPU to keep a slot's helpers on, for the slot placed on `cpu`: none while the judge
-/// has a single slot.
+/// None while the judge has a single slot.
 pub fn slot_cpu(cpu: Option<usize>) -> Option<usize> {
     cpu.filter(|_| SLOTS_PLACED.load(Ordering::Relaxed) >= 2)
 }
 
-/// Keeps the process `pid` (a supervisor's spawner) on `cpu`; see `pin_this_thread`.
 pub fn pin_process(pid: u32, cpu: usize) {
     let pid = rustix::process::Pid::from_raw(pid as i32);
     let _ = rustix::thread::sched_setaffinity(pid, &set_of(&[cpu]));
 }
 
-/// Moves the calling process off `cpu` (one that another process keeps busy: its parent's,
-/// or the child's it has just forked) when it is there, to another of `allowed`, and then
-/// gives it every CPU of `allowed` back: it stays where it went, and what it starts is not
-/// held to one CPU.
+/// Moves the calling process off `cpu` (its parent's or fresh child's, kept busy) to another
+/// of `allowed`, then allows all of `allowed` again: it stays where it went, and what it
+/// starts is not held to one CPU.
 pub fn leave_cpu(cpu: usize, allowed: &[usize]) {
     if rustix::thread::sched_getcpu() != cpu || allowed.len() < 2 {
         return;
@@ -112,7 +99,6 @@ pub fn leave_cpu(cpu: usize, allowed: &[usize]) {
     let _ = rustix::thread::sched_setaffinity(None, &set_of(allowed));
 }
 
-/// The CPUs a program of this process may use.
 pub fn program_cpus() -> Option<CpuSet> {
     match PROGRAM_CPUS.get() {
         Some(set) => Some(*set),
@@ -120,9 +106,8 @@ pub fn program_cpus() -> Option<CpuSet> {
     }
 }
 
-/// The programs' CPUs as `sched_setaffinity` takes them, for a child between clone and exec
-/// (which makes raw system calls only); `None` in a supervisor that was not placed, whose
-/// programs inherit its own CPUs.
+/// For a child between clone and exec (raw system calls only); `None` in a supervisor not
+/// placed, whose programs inherit its CPUs.
 pub fn raw_program_cpus() -> Option<libc::cpu_set_t> {
     let cpus = cpus_of(PROGRAM_CPUS.get()?);
     // SAFETY: a zeroed cpu_set_t is the empty set; CPU_SET writes within it (every CPU
@@ -136,7 +121,6 @@ pub fn raw_program_cpus() -> Option<libc::cpu_set_t> {
     }
 }
 
-/// The set of `cpus`.
 fn set_of(cpus: &[usize]) -> CpuSet {
     let mut set = CpuSet::new();
     for &cpu in cpus {
@@ -145,15 +129,13 @@ fn set_of(cpus: &[usize]) -> CpuSet {
     set
 }
 
-/// The CPUs in `set`.
 fn cpus_of(set: &CpuSet) -> Vec<usize> {
     (0..CpuSet::MAX_CPU)
         .filter(|&cpu| set.is_set(cpu))
         .collect()
 }
 
-/// Keeps the calling thread on `cpu`; true when that moved it (false when it already was
-/// there, or the kernel refused: only speed depends on it).
+/// True when that moved it (false when already there or refused: only speed depends on it).
 pub fn pin_this_thread(cpu: usize) -> bool {
     if PINNED.get() == Some(cpu) {
         return false;
@@ -165,12 +147,11 @@ pub fn pin_this_thread(cpu: usize) -> bool {
     moved
 }
 
-/// Gives the calling thread back the CPUs it had when made, when dropped: threads it starts
-/// later (a pool, a watch loop) inherit its affinity and must not all crowd one CPU.
+/// Gives the calling thread its CPUs back when dropped: threads it starts later (a pool, a
+/// watch loop) inherit its affinity and must not crowd one CPU.
 pub struct Unpin(Option<CpuSet>);
 
 impl Unpin {
-    /// Frees the calling thread from its CPU when the guard is dropped.
     pub fn on_drop() -> Unpin {
         Unpin(rustix::thread::sched_getaffinity(None).ok())
     }

@@ -1,4 +1,4 @@
-//! The judge's run slots: a pool of idle supervisors, each the run supervisor of one slot.
+//! The judge's run slots: a pool of idle supervisors, one per slot.
 
 use std::fmt;
 use std::io;
@@ -6,9 +6,9 @@ use std::os::fd::BorrowedFd;
 use std::sync::{Mutex, MutexGuard};
 
 use super::handle::SupervisorHandle;
-use super::Limits;
+use super::{placement, Containment, Limits, RunOutput, RunSpec, Streams, View};
 
-/// A probe's limits: enough for `true`.
+/// Enough for `true`.
 const PROBE: Limits = Limits {
     cpu_time: std::time::Duration::from_secs(2),
     memory_bytes: 64 << 20,
@@ -16,50 +16,46 @@ const PROBE: Limits = Limits {
     stack_bytes: 8 << 20,
     decided_at: None,
 };
-use super::{placement, Containment, RunOutput, RunSpec, Streams, View};
 
-/// The judge's run slots: idle supervisors, one per slot, started when a run finds none idle.
-/// Dropping it ends them: each kills what is left of its runs, removes its working folder and
-/// cgroups, and exits, without the judge waiting for it. (A judge that dies without dropping
-/// it ends them too: each sees its socket close.)
+/// Idle supervisors, one per slot, started when a run finds none idle. Dropping it ends them
+/// without waiting: each kills what is left of its runs, removes its folder and cgroups, and
+/// exits (as it does when a judge dies: its socket closes).
 #[derive(Default)]
 pub struct Sandbox {
     idle: Mutex<Vec<SupervisorHandle>>,
-    /// Every run is stopped when this becomes readable (the judge's interrupt, see
-    /// `runner::interrupt`); the sandbox itself knows nothing of signals.
+    /// Every run stops when this is readable (the judge's interrupt, see `runner::interrupt`):
+    /// the sandbox knows nothing of signals.
     stop_every_run: Option<BorrowedFd<'static>>,
-    /// A supervisor has been started: the first one sweeps what earlier judges left.
+    /// The first supervisor sweeps what earlier judges left.
     started: std::sync::atomic::AtomicBool,
-    /// What the programs being judged see of the machine's files, once the judge knows: as
-    /// given, and as settled against the files (once, at its first use).
+    /// What judged programs see of the files: as given, and as settled (once, at first use).
     view: Mutex<(Option<View>, Option<View>)>,
-    /// What held every run of a program being judged so far (`None` before the first), and
-    /// why a slot refused the view, if one did.
+    /// What held every judged run so far (`None` before the first), and why a slot refused
+    /// the view, if one did.
     held: Mutex<Option<(Containment, Option<String>)>>,
 }
 
 impl Sandbox {
-    /// A sandbox whose runs end only at their limits.
+    /// Runs end only at their limits.
     pub fn new() -> Sandbox {
         Sandbox::default()
     }
 
-    /// A sandbox whose every run is stopped once `stop` becomes readable.
+    /// Every run stops once `stop` is readable.
     pub fn stopped_by(stop: BorrowedFd<'static>) -> Sandbox {
         let mut sandbox = Sandbox::default();
         sandbox.stop_every_run = Some(stop);
         sandbox
     }
 
-    /// Runs one program to completion (or to its limits) and returns the evidence.
     pub fn run(&self, spec: &RunSpec) -> io::Result<RunOutput> {
         self.run_with(spec, Streams::default())
     }
 
-    /// `run`, with the given descriptors. Runs on different threads take different supervisors
-    /// (one is started when none is idle), so two programs can run at once and talk.
+    /// Runs on different threads take different supervisors, so two programs can run at once
+    /// and talk.
     pub fn run_with(&self, spec: &RunSpec, streams: Streams) -> io::Result<RunOutput> {
-        // The supervisor this thread used last, if idle: the thread stays on its CPU.
+        // The one this thread used last, if idle: the thread stays on its CPU.
         let taken = {
             let mut idle = self.idle();
             let me = std::thread::current().id();
@@ -80,8 +76,8 @@ impl Sandbox {
         if let Some(cpu) = cpu {
             let _ = placement::pin_this_thread(cpu);
         }
-        // A program that could not be started (a missing toolchain) says nothing against its
-        // supervisor, which stays; only a broken conversation ends it.
+        // A program that could not start (a missing toolchain) does not end the supervisor;
+        // only a broken conversation does.
         let run = supervisor.run(spec, streams, cpu, self.stop_every_run);
         let containment = run.and_then(|run| Ok((run, supervisor.containment(spec)?)));
         let (run, containment) = match containment {
@@ -107,8 +103,7 @@ impl Sandbox {
         run
     }
 
-    /// Starts a supervisor now, so that its set-up (a process start, cgroups, a mount
-    /// namespace) overlaps with the judge's own start instead of delaying the first run.
+    /// Starts a supervisor now, so that its set-up overlaps with the judge's own start.
     pub fn prepare(&self) {
         let mut idle = self.idle();
         if idle.is_empty() {
@@ -118,8 +113,8 @@ impl Sandbox {
         }
     }
 
-    /// `prepare`, forking this process for the supervisor instead of starting the binary
-    /// again, which the first run would wait for.
+    /// `prepare` by forking rather than starting the binary again, which the first run would
+    /// wait for.
     ///
     /// # Safety
     /// Only while this process has a single thread: at the start of `main`.
@@ -131,14 +126,13 @@ impl Sandbox {
         }
     }
 
-    /// Hides from every program being judged what `view` hides, from the first such run on
-    /// (a slot takes the view once).
+    /// From the first judged run on (a slot takes the view once).
     pub fn set_view(&self, view: View) {
         *self.view() = (Some(view), None);
     }
 
-    /// Gives the view to the idle slots now, so that they make it while the judge builds:
-    /// once every folder it names exists (the build cache).
+    /// Gives the view to idle slots now, so that they make it while the judge builds; call
+    /// once every folder it names (the build cache) exists.
     pub fn offer_view(&self) {
         let Some(view) = self.settled_view() else {
             return;
@@ -148,7 +142,6 @@ impl Sandbox {
         }
     }
 
-    /// The view as the files are now, settled once.
     fn settled_view(&self) -> Option<View> {
         let mut view = self.view();
         if view.1.is_none() {
@@ -172,8 +165,8 @@ impl Sandbox {
         }
     }
 
-    /// What held the runs of the programs being judged so far, and why the view was refused
-    /// if it was; `None` before the first such run.
+    /// What held the judged runs so far, and why the view was refused if it was; `None`
+    /// before the first.
     pub fn containment(&self) -> Option<(Containment, Option<String>)> {
         self.held
             .lock()
@@ -181,8 +174,7 @@ impl Sandbox {
             .clone()
     }
 
-    /// `containment`, learnt by running `true` as a judged program is run where no program
-    /// ran yet: what a judged program really gets.
+    /// `containment`, learnt by running `true` as a judged program if none ran yet.
     pub fn containment_probed(&self) -> Option<(Containment, Option<String>)> {
         if let Some(known) = self.containment() {
             return Some(known);

@@ -1,12 +1,10 @@
-//! What the judge and a supervisor say to each other over their socket pair
-//! (`SOCK_SEQPACKET`, so one message is one packet): JSON messages, and descriptors lent
-//! along with some.
+//! The judge–supervisor protocol over a `SOCK_SEQPACKET` pair (one message, one packet):
+//! JSON messages, some lending descriptors.
 //!
-//! Judge → supervisor: `Request` (its strings after its JSON; with the standard input and
-//! output the judge gives instead of the usual ones, if any), then possibly `STOP`; once,
-//! before the first run of a program being judged, `VIEW` and the `View` it sees.
-//! Supervisor → judge: `Ready` once at start, with the reading ends of the slot's output
-//! pipes, then one `RunReport` per request, and a `ViewReply` to the view.
+//! Judge → supervisor: `Request` (strings after its JSON; with stdin and stdout if lent),
+//! maybe `STOP`; once, before the first judged program's run, `VIEW` and its `View`.
+//! Supervisor → judge: `Ready` once, with the reading ends of the slot's output pipes, then
+//! a `RunReport` per request, and a `ViewReply` to the view.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::mem::MaybeUninit;
@@ -18,90 +16,79 @@ use rustix::net::{
 };
 use serde::{Deserialize, Serialize};
 
-/// Asks the supervisor to end the current run now (output limit passed, judge interrupted).
+/// Ends the current run now (output limit passed, judge interrupted).
 pub const STOP: &[u8] = b"stop";
 
-/// Starts the message that gives the view of the programs being judged (its JSON follows).
+/// Starts the message giving the judged programs' view (its JSON follows).
 pub const VIEW: &[u8] = b"view\0";
 
-/// The largest message either side sends.
 const MAX_MESSAGE: usize = 64 * 1024;
 
-/// One run to make. It travels as its JSON, a NUL, then the program's `argc` arguments and
-/// `envc` variables as NUL-terminated strings (`request_message`): the supervisor passes those
-/// on to its spawner as they are, never decoding them.
+/// Sent as its JSON, a NUL, then `argc` arguments and `envc` variables as NUL-terminated
+/// strings (`request_message`), which the supervisor passes to its spawner undecoded.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Request {
-    /// How many strings of the message are arguments (the first is the program's path: the
-    /// judge has searched PATH), and how many `KEY=VALUE` variables follow them.
+    /// Arguments (the first is the program's path, found on PATH by the judge), then
+    /// `KEY=VALUE` variables.
     pub argc: u32,
     pub envc: u32,
     pub cpu_time_ms: u64,
-    /// Past this much CPU time the watchdog ends the run (`cpu_cutoff`).
+    /// The watchdog ends the run past this (`cpu_cutoff`).
     pub cpu_cutoff_ms: u64,
     pub memory_bytes: u64,
     pub stack_bytes: u64,
     pub output_bytes: u64,
-    /// After this, a program that is not computing is stopped.
+    /// After this, a program not computing is stopped.
     pub wall_timeout_ms: u64,
-    /// Cap the address space where no memory cgroup enforces the limit (false for runtimes
-    /// that reserve far more than they use, like the JVM).
+    /// Cap the address space without a memory cgroup (false for runtimes that reserve far
+    /// more than they use, like the JVM).
     pub address_space_backstop: bool,
-    /// The file the supervisor opens as standard input; `None` when the judge lends the
-    /// descriptor (first among the message's descriptors).
+    /// Opened by the supervisor; `None` when the judge lends stdin (the first descriptor).
     pub stdin_path: Option<String>,
-    /// The judge lends the program's standard output (after the standard input, if lent);
-    /// otherwise the program writes into the slot's output pipe.
+    /// The judge lends stdout (after stdin, if lent); else it is the slot's output pipe.
     pub stdout_lent: bool,
-    /// The CPU to keep the supervisor and its spawner on, from this run on (see `placement`).
+    /// Where to keep the supervisor and its spawners from this run on (see `placement`).
     pub cpu: Option<usize>,
-    /// A program being judged: it runs in the view the judge gave, where the slot has one.
+    /// A judged program: it runs in the view, where the slot has one.
     pub contained: bool,
     /// The run folder holds `dev`, a link to `/dev` (see `RunSpec::dev_in_run_folder`).
     pub dev_in_run_folder: bool,
 }
 
-/// What the judge needs to know of a supervisor, sent once when it is ready, with the
-/// reading ends of the slot's two output pipes (standard output, standard error): every run
-/// of the slot writes into the same pair, so that a run makes no pipe of its own.
+/// Sent once, with the reading ends of the slot's stdout and stderr pipes, shared by all its
+/// runs so that a run makes no pipe of its own.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ready {
     /// The run's working folder (emptied after every run), the programs' `TMPDIR`.
     pub workdir: String,
-    /// What holds the slot's runs.
     pub containment: super::Containment,
 }
 
-/// The supervisor's answer to the view: whether the slot's programs being judged see it,
-/// and if not, why.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ViewReply {
     pub applied: bool,
     pub refused: Option<String>,
 }
 
-/// The evidence of one run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RunReport {
     /// The program could not be started: the failing step's errno.
     pub spawn_errno: Option<i32>,
     pub exit_code: Option<i32>,
     pub signal: Option<i32>,
-    /// CPU time of the whole tree: the program and every process it started.
+    /// Of the whole tree.
     pub cpu_time_us: u64,
     pub wall_time_us: u64,
-    /// Peak memory of the whole tree (see `sandbox` for how it is measured).
+    /// Of the whole tree (see `sandbox` for how it is measured).
     pub peak_memory_bytes: u64,
     /// Stopped at the wall-clock backstop while not computing.
     pub wall_timeout: bool,
-    /// The tree's memory passed the limit while it ran.
     pub memory_limit_seen: bool,
-    /// How long the backstop waited on past its time for a program that was still computing.
+    /// How long the backstop waited past its time for a program still computing.
     pub starved_ms: u64,
     pub load: Option<super::Load>,
 }
 
-/// The message of a request: its JSON, a NUL, then `strings` (see `Request`).
 pub fn request_message(request: &Request, strings: &[u8]) -> io::Result<Vec<u8>> {
     let mut bytes = serde_json::to_vec(request).map_err(io::Error::other)?;
     bytes.push(0);
@@ -109,7 +96,6 @@ pub fn request_message(request: &Request, strings: &[u8]) -> io::Result<Vec<u8>>
     Ok(bytes)
 }
 
-/// A request and its strings, from its message.
 pub fn parse_request(bytes: &[u8]) -> io::Result<(Request, &[u8])> {
     let end = bytes
         .iter()
@@ -118,7 +104,7 @@ pub fn parse_request(bytes: &[u8]) -> io::Result<(Request, &[u8])> {
     Ok((parse(&bytes[..end])?, &bytes[end + 1..]))
 }
 
-/// A connected pair of sockets for this protocol, closed on exec: (ours, theirs).
+/// Closed on exec: (ours, theirs).
 pub fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(rustix::net::socketpair(
         rustix::net::AddressFamily::UNIX,
@@ -128,7 +114,6 @@ pub fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     )?)
 }
 
-/// Sends `message`, lending `fds` along with it.
 pub fn send(socket: BorrowedFd, message: &impl Serialize, fds: &[BorrowedFd]) -> io::Result<()> {
     let bytes = serde_json::to_vec(message).map_err(io::Error::other)?;
     send_bytes(socket, &bytes, fds)
@@ -149,16 +134,14 @@ pub fn send_bytes(socket: BorrowedFd, bytes: &[u8], fds: &[BorrowedFd]) -> io::R
     Ok(())
 }
 
-/// One received message and the descriptors that came with it; `None` at end of stream
-/// (the other side has gone).
 pub struct Received {
     pub bytes: Vec<u8>,
     pub fds: Vec<OwnedFd>,
 }
 
+/// `None` at end of stream (the other side has gone).
 pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
-    // One buffer per thread, made once: zeroing a fresh one per message costs more than the
-    // message.
+    // Made once per thread: zeroing a fresh one costs more than the message.
     thread_local! {
         static BUFFER: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; MAX_MESSAGE]);
     }
@@ -170,8 +153,7 @@ pub fn receive(socket: impl AsFd) -> io::Result<Option<Received>> {
     })
 }
 
-/// Receives one message into `bytes`: its length and the descriptors that came with it;
-/// `None` at end of stream.
+/// Its length and descriptors; `None` at end of stream.
 pub fn receive_in(
     socket: impl AsFd,
     bytes: &mut [u8],
@@ -201,8 +183,7 @@ pub fn receive_in(
     Ok(Some((received.bytes, fds)))
 }
 
-/// Whether the next message waiting on `socket` starts with `prefix`, without taking it
-/// or waiting for one.
+/// Whether the next message starts with `prefix`, without taking it or waiting for one.
 pub fn next_starts_with(socket: impl AsFd, prefix: &[u8]) -> bool {
     let mut start = [0u8; 16];
     let start = &mut start[..prefix.len().min(16)];
@@ -210,7 +191,6 @@ pub fn next_starts_with(socket: impl AsFd, prefix: &[u8]) -> bool {
     matches!(peeked, Ok((length, _)) if length == start.len() && *start == *prefix)
 }
 
-/// Parses a received JSON message.
 pub fn parse<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> io::Result<T> {
     serde_json::from_slice(bytes).map_err(|error| {
         io::Error::new(

@@ -1,5 +1,4 @@
-//! What one run is asked to be: the command, its standard input, its limits and how the
-//! sandbox holds it to them.
+//! What one run is asked to be: command, stdin, limits, and how the sandbox holds it to them.
 
 use std::ffi::OsString;
 use std::os::fd::{BorrowedFd, OwnedFd};
@@ -8,65 +7,59 @@ use std::time::Duration;
 
 use super::Environment;
 
-/// Resource limits for one run of a program: a problem's for its solution, a checker's own, ...
+/// Resource limits for one run: a problem's for its solution, a checker's own, ...
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
-    /// CPU time (user + system) allowed per case.
+    /// User + system, per case.
     pub cpu_time: Duration,
-    /// Peak resident memory allowed per case.
+    /// Peak resident, per case.
     pub memory_bytes: u64,
-    /// Bytes of standard output kept before the run is stopped as OLE.
+    /// Standard output kept before the run is stopped as OLE.
     pub output_bytes: u64,
-    /// Size of the main thread's stack.
+    /// The main thread's.
     pub stack_bytes: u64,
-    /// The CPU time limit the verdicts are decided at, when the run goes on past it to
-    /// `cpu_time` to see whether they depend on it (`judge verify`'s margin). The extra time
-    /// is CPU time: the wall-clock backstop follows this limit, and so does the bound on what
-    /// load can have done to a time verdict.
+    /// The CPU limit verdicts are decided at, when the run goes on to `cpu_time` to see
+    /// whether they depend on it (`judge verify`'s margin). The wall backstop and the bound
+    /// on what load did to a time verdict follow this limit.
     pub decided_at: Option<Duration>,
 }
 
-/// What to run, and under which limits.
 #[derive(Debug, Clone)]
 pub struct RunSpec<'a> {
-    /// The program and its arguments; a bare name is found on `PATH`.
+    /// A bare program name is found on `PATH`.
     pub argv: &'a [OsString],
-    /// The file the program reads on standard input.
     pub stdin: &'a Path,
-    /// The limits the run is held to.
     pub limits: Limits,
-    /// The environment it gets from the judge's.
     pub environment: Environment,
-    /// Cap the address space where no memory cgroup enforces the limit; false for runtimes
-    /// that reserve far more address space than they use (the JVM).
+    /// Cap the address space without a memory cgroup; false for runtimes that reserve far
+    /// more address space than they use (the JVM).
     pub address_space_backstop: bool,
-    /// A program that is not computing is stopped when this much wall time has passed.
+    /// A program not computing is stopped after this much wall time.
     pub wall_timeout: Duration,
-    /// Stop the program when its output passes the limit (our judges answer OLE at once);
-    /// false to drop the rest of its output and let it run on, as the Kattis package tools
-    /// do, so that a program writing forever still times out.
+    /// Stop the program when its output passes the limit (OLE at once); false drops the rest
+    /// and lets it run on, as the Kattis package tools do, so that a program writing forever
+    /// still times out.
     pub stop_at_output_limit: bool,
-    /// A program being judged: it sees the view (see `View`), where the machine allows one.
+    /// A judged program: it sees the view (see `View`), where the machine allows one.
     pub contained: bool,
     /// The run folder holds `dev`, a link to `/dev`, so that a relative `dev/stdin` opens
-    /// the standard input as it does on Baekjoon (published JavaScript answers read it).
+    /// stdin as on Baekjoon (published JavaScript answers read it).
     pub dev_in_run_folder: bool,
 }
 
-/// The wall-clock backstop's slack over twice the CPU time limit: a program still waits
-/// longer than that when something it waited on was kept from a CPU for less than this.
+/// The wall backstop's slack over twice the CPU limit, for a program whose partner was kept
+/// from a CPU briefly.
 pub const BACKSTOP_SLACK: Duration = Duration::from_secs(1);
 
-/// When a program that is not computing is stopped, under `limits`: at twice the CPU time
-/// limit its verdicts are decided at, and the slack.
+/// When a program not computing is stopped: twice the decided CPU limit, plus the slack.
 pub fn wall_backstop(limits: &Limits) -> Duration {
     limits.decided_at.unwrap_or(limits.cpu_time) * 2 + BACKSTOP_SLACK
 }
 
-/// When the watchdog ends a run that computes: a tenth past the CPU time limit and 50 ms, so
-/// that a time verdict can be past what load explains (`judging::verdict::beyond_load`) without a
-/// re-run alone. A run past the limit its verdicts are decided at is far past it already, and
-/// stops just past its own.
+/// When the watchdog ends a computing run: a tenth and a slack past the CPU limit, so that a
+/// time verdict can be past what load explains (`judging::verdict::beyond_load`) without a
+/// re-run alone. With `decided_at` the run is far past that already, and stops just past its
+/// own limit.
 pub fn cpu_cutoff(limits: &Limits) -> Duration {
     let slack = Duration::from_millis(50);
     match limits.decided_at {
@@ -75,7 +68,7 @@ pub fn cpu_cutoff(limits: &Limits) -> Duration {
     }
 }
 
-/// Whole milliseconds, as the supervisor's request carries a duration.
+/// As the supervisor's request carries a duration.
 pub(super) fn millis(duration: Duration) -> u64 {
     duration.as_millis().try_into().unwrap_or(u64::MAX)
 }
@@ -97,18 +90,18 @@ impl<'a> RunSpec<'a> {
     }
 }
 
-/// Descriptors a run gets instead of its defaults, for programs that talk to each other (an
-/// interactive problem's submission and validator). Moved, not lent: the judge must keep no
-/// copy of a pipe's end once the program has it, or the other side never sees its end.
+/// Descriptors instead of the defaults, for programs that talk to each other (an interactive
+/// problem's submission and validator). Moved, not lent: a judge's copy of a pipe's end would
+/// keep the other side from seeing its end.
 #[derive(Debug, Default)]
 pub struct Streams<'a> {
-    /// Standard input instead of the file `spec.stdin`.
+    /// Instead of the file `spec.stdin`.
     pub stdin: Option<OwnedFd>,
-    /// Standard output instead of a captured pipe; nothing is captured then.
+    /// Instead of a captured pipe; nothing is captured then.
     pub stdout: Option<OwnedFd>,
-    /// Stops this run when it becomes readable, as the judge's interrupt stops every run.
+    /// Stops this run when readable.
     pub stop: Option<BorrowedFd<'a>>,
-    /// Compare standard output with this file while it arrives: an output that matches it is
-    /// not kept (see `capture`).
+    /// Compare stdout with this file as it arrives: a matching output is not kept (see
+    /// `capture`).
     pub expected: Option<&'a Path>,
 }

@@ -1,12 +1,11 @@
-//! A cgroup of the judge's own, asked of systemd: on cgroup v2 an ordinary user (or root in a
-//! login session) starts in a group shared with the shell, where no child group can be made.
-//! The judge then starts itself again in a transient scope that systemd delegates to it
-//! (`systemd-run [--user] --scope -p Delegate=yes`), waits for it, and ends as it ends.
+//! A cgroup of the judge's own, asked of systemd: on cgroup v2 a user (or root in a login
+//! session) starts in a group shared with the shell, where no child group can be made. The
+//! judge then starts itself again in a delegated transient scope (`systemd-run [--user]
+//! --scope -p Delegate=yes`), waits for it, and ends as it ends.
 //!
-//! `systemd-run` rather than a D-Bus client of the judge's own: it is on every machine that has
-//! systemd, speaks to the user's manager whichever bus it listens on, and a failed call costs
-//! only its own start. Where there is no systemd (a container, a CI job), or it refuses, the
-//! judge goes on in the group it has, and `judge doctor` says why.
+//! `systemd-run` rather than a D-Bus client: it is wherever systemd is, finds the user's
+//! manager on any bus, and a failure costs only its start. Without systemd, or if it refuses,
+//! the judge goes on in the group it has, and `judge doctor` says why.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::Path;
@@ -14,10 +13,10 @@ use std::process::{Command, ExitCode};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Set in the judge started inside the scope: the descriptor it tells its start on.
+/// Set in the judge started inside the scope: the descriptor to tell its start on.
 const STARTED_FD: &str = "JUDGE_SCOPE_STARTED_FD";
 
-/// How the judge's own cgroup came, as `judge doctor` tells it.
+/// As `judge doctor` tells it.
 static HOW: OnceLock<Result<String, String>> = OnceLock::new();
 
 /// The scope `enter` made or why there is none; `None` where it was not asked for.
@@ -25,9 +24,9 @@ pub fn how() -> Option<&'static Result<String, String>> {
     HOW.get()
 }
 
-/// Runs the judge in a delegated scope of its own where it needs one and systemd makes it:
-/// `Some(code)` is the scoped judge's end, for this process to end with; `None`, this process
-/// goes on (in the scope already, no scope needed, or none to be had: `how` says which).
+/// Runs the judge in a delegated scope where it needs one and systemd makes it: `Some(code)`
+/// is the scoped judge's end, for this process to end with; `None`: this process goes on
+/// (scoped already, no scope needed, or none to be had: `how` says which).
 pub fn enter() -> Option<ExitCode> {
     if let Some(fd) = std::env::var(STARTED_FD)
         .ok()
@@ -36,8 +35,7 @@ pub fn enter() -> Option<ExitCode> {
         std::env::remove_var(STARTED_FD);
         // SAFETY: the descriptor was passed for this, and nothing else in this process owns it.
         let told = unsafe { OwnedFd::from_raw_fd(fd) };
-        // The judge that waits for this one is its parent: killed (SIGKILL cannot be passed
-        // on), it takes this one with it, which then stops as at Ctrl-C.
+        // If the waiting parent is killed (SIGKILL cannot be passed on), stop as at Ctrl-C.
         let _ =
             rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::TERM));
         let _ = rustix::io::write(&told, b"1");
@@ -71,8 +69,8 @@ pub fn enter() -> Option<ExitCode> {
     }
 }
 
-/// The `systemd-run` to ask, where the judge's cgroup v2 group `dir` cannot hold its groups
-/// and a scope can be asked for (`None`: the group can); else why not.
+/// The `systemd-run` to ask where the cgroup v2 group `dir` cannot hold the judge's groups
+/// (`None`: it can); else why no scope can be asked for.
 fn needed(dir: &Path) -> Result<Option<std::path::PathBuf>, String> {
     if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
         return Err("turned off by JUDGE_NO_CGROUPS=1".into());
@@ -99,9 +97,8 @@ fn needed(dir: &Path) -> Result<Option<std::path::PathBuf>, String> {
     }
 }
 
-/// Whether the judge may make its groups below `dir` as it is: the controllers are on for
-/// its children, or the group is one of its own (a leaf it made, or a group it alone is in
-/// and may write to: a delegated scope, a container's own namespace).
+/// Whether the judge may make its groups below `dir`: the controllers are on for its
+/// children, or the group is its own (a leaf it made, or one it alone is in and may write to).
 fn usable(dir: &Path) -> bool {
     let listed = |file: &str, word: &str| {
         std::fs::read_to_string(dir.join(file))
@@ -122,8 +119,8 @@ fn usable(dir: &Path) -> bool {
     alone && rustix::fs::access(dir.join("cgroup.procs"), rustix::fs::Access::WRITE_OK).is_ok()
 }
 
-/// Starts this judge again, with the same arguments, in a scope `systemd_run` asks for, and
-/// waits for it: its exit code, or why it did not start (this process then goes on itself).
+/// Starts this judge again, same arguments, in a scope, and waits for it: its exit code, or
+/// why it did not start (this process then goes on itself).
 fn run_scoped(systemd_run: &Path) -> Result<ExitCode, String> {
     let (told, tell) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
         .map_err(|error| format!("a pipe: {error}"))?;
@@ -166,9 +163,9 @@ fn run_scoped(systemd_run: &Path) -> Result<ExitCode, String> {
     }
 }
 
-/// The signals that stop a judge, held back from this process while the scoped one runs:
-/// one a terminal sends reaches the scoped judge itself (it is in the same process group);
-/// one sent to this process alone (`kill`, `timeout`) is passed on to it.
+/// The signals that stop a judge, blocked here while the scoped one runs: a terminal's
+/// reach it directly (same process group); one sent here alone (`kill`, `timeout`) is passed
+/// on.
 struct Forwarding(libc::sigset_t);
 
 impl Forwarding {
@@ -212,7 +209,7 @@ impl Drop for Forwarding {
     }
 }
 
-/// This process's end for the scoped judge's `status`: the same code, or the same signal.
+/// The same code, or the same signal, as the scoped judge's.
 fn end_as(status: std::process::ExitStatus) -> ExitCode {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {

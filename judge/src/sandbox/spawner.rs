@@ -1,22 +1,16 @@
-//! The spawner: a small process forked from the supervisor once, which starts the programs of
-//! its runs, each as the supervisor's child.
+//! The spawner: a small process forked once from the supervisor, starting its runs' programs
+//! as the supervisor's children.
 //!
-//! Why not start them from the supervisor itself: a program started with `CLONE_VM` inherits,
-//! in its `ru_maxrss`, the high-water mark of the memory it leaves at `execve`. The supervisor
-//! holds several MiB of code and data, and would have to let go of its pages before every
-//! start and read them back after, a cost on every run. A forked copy holds none of the
-//! supervisor's code pages until it runs them (a fork copies no page of an unwritten file
-//! mapping), and the spawner runs only its loop (see `launch`): what it holds stays about
-//! 1 MiB, which each child sets as the mark it passes on (`clear_refs` 5) right before
-//! `execve`. A program's figure is then its own, or that 1 MiB when its own is smaller.
+//! Not the supervisor itself: a program inherits in its `ru_maxrss` the high-water mark of the
+//! memory it leaves at `execve`, and the supervisor holds several MiB. A forked copy holds none
+//! of the supervisor's code pages until it runs them, and the spawner runs only its loop (see
+//! `launch`), so the mark each child passes on (`clear_refs` 5, right before `execve`) stays
+//! small: a program's figure is its own, or that floor.
 //!
-//! How the supervisor stays the parent: the spawner starts each program with `CLONE_PARENT`,
-//! so the program is the supervisor's child (waited for and reaped there, its orphans
-//! re-parented there). The spawner itself is started with no exit signal: `wait4` without
-//! `__WALL` never sees it. A program it starts inherits that, but the kernel gives it
-//! `SIGCHLD` back at its `execve`, and orphans get `SIGCHLD` when re-parented: `wait4`
-//! sees every process of a run, and "no child to wait for" keeps meaning "no process of the
-//! run is left".
+//! Programs start with `CLONE_PARENT`, so the supervisor waits for and reaps them and gets
+//! their orphans. The spawner has no exit signal, so `wait4` without `__WALL` never sees it;
+//! its programs get `SIGCHLD` back at `execve`, and orphans when re-parented: "no child to
+//! wait for" keeps meaning "no process of the run is left".
 
 use std::ffi::CStr;
 use std::io;
@@ -29,25 +23,24 @@ use super::protocol;
 use super::view::View;
 use super::Rlimit;
 
-/// One program to start. It travels as plain bytes that the spawner reads in place (three
-/// counts, the scratch size, the rlimits, then NUL-terminated strings): its loop stays a few pages of code, and
-/// those pages are what its memory mark is made of.
+/// One program to start, sent as plain bytes that the spawner reads in place (three counts,
+/// the scratch size, the rlimits, then NUL-terminated strings): its loop, and so its memory
+/// mark, stays a few pages of code.
 pub struct SpawnRequest<'a> {
     /// `argc` arguments (the first is the program's path) and `envc` `KEY=VALUE` variables,
-    /// each NUL-terminated, as the judge sent them.
+    /// each NUL-terminated.
     pub argc: u32,
     pub envc: u32,
     pub strings: &'a [u8],
     pub cwd: &'a [u8],
     pub rlimits: &'a [Rlimit],
-    /// The size a view's `/tmp` and `/dev/shm` get for this run (0: as they are).
+    /// The size of a view's `/tmp` and `/dev/shm` for this run (0: as they are).
     pub scratch_bytes: u64,
 }
 
 impl SpawnRequest<'_> {
-    /// The message. Its strings are checked where they are made (the judge refuses an empty
-    /// command and a NUL in one); a message that does not match its counts is refused by
-    /// the spawner (EPROTO).
+    /// Strings are checked by the judge (no empty command, no NUL); a message that does not
+    /// match its counts is refused by the spawner (EPROTO).
     fn encode(&self) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(64 + self.strings.len() + self.cwd.len());
         for count in [self.argc, self.envc, self.rlimits.len() as u32] {
@@ -68,8 +61,7 @@ impl SpawnRequest<'_> {
     }
 }
 
-/// A request read in place: pointers into the message, kept between requests so that a start
-/// allocates nothing.
+/// A request read in place, kept between requests so that a start allocates nothing.
 #[derive(Default)]
 struct Decoded {
     /// argv, a null pointer, envp, a null pointer.
@@ -79,7 +71,7 @@ struct Decoded {
     scratch_bytes: u64,
 }
 
-/// The NUL-terminated string at the start of `bytes`, and what follows it.
+/// The NUL-terminated string at the start of `bytes`, and the rest.
 fn c_str(bytes: &[u8]) -> Option<(&CStr, &[u8])> {
     let mut end = 0;
     while *bytes.get(end)? != 0 {
@@ -136,39 +128,35 @@ impl Decoded {
     }
 }
 
-/// The spawner's answer: the program's pid, or the errno of the step that failed and the
-/// pid of the child that failed it (it has exited: the supervisor's to reap), or 0.
+/// The program's pid, or the errno of the step that failed and the pid of the child that
+/// failed it (exited: the supervisor's to reap), or 0.
 fn reply(pid: libc::pid_t, errno: i32, failed_child: libc::pid_t) -> [i32; 3] {
     [pid, errno, failed_child]
 }
 
-/// The supervisor's handle on its spawner.
 pub struct Spawner {
     pid: libc::pid_t,
     socket: OwnedFd,
 }
 
-/// What makes a spawner the one of the programs being judged: the view they see (given later,
-/// see `begin_view`), made in a mount namespace of the spawner's own around the run folder, and
-/// the user they run as.
+/// What makes a spawner the judged programs' one: a view around the run folder (given later,
+/// see `begin_view`) in its own mount namespace, and the user they run as.
 pub struct Contained<'a> {
     pub workdir: &'a Path,
-    /// A user and group to run as instead of the judge's (root's programs run as nobody).
+    /// Instead of the judge's (root's programs run as nobody).
     pub run_as: Option<(u32, u32)>,
 }
 
-/// A contained spawner's first word when its view is made (else it says why not).
+/// A contained spawner's answer when its view is made (else it says why not).
 const VIEW_MADE: &str = "made";
 
 /// The size of a fresh view's `/tmp` and `/dev/shm`, until a run asks for its own.
 const FIRST_SCRATCH_BYTES: u64 = 64 << 20;
 
 impl Spawner {
-    /// Forks the spawner. Called while the supervisor has a single thread, after it entered
-    /// its cgroups and namespaces: the spawner, and so every program, is born inside them.
-    /// A `contained` spawner readies its loop, then waits for its view (`begin_view`) before it
-    /// takes a request: forked before the view is known, its set-up is off the first run's
-    /// path.
+    /// Called while the supervisor is single-threaded, inside its cgroups and namespaces, so
+    /// that every program is born inside them. A `contained` spawner readies its loop, then
+    /// waits for its view (`begin_view`): its set-up is off the first run's path.
     pub fn start(contained: Option<&Contained>) -> io::Result<Spawner> {
         let (ours, theirs) = protocol::socket_pair()?;
         // SAFETY: a fork with no exit signal (see the module's notes). The caller has a single
@@ -188,19 +176,18 @@ impl Spawner {
         }
     }
 
-    /// Gives a contained spawner its view, which it starts making at once (see `finish_view`).
+    /// The spawner starts making the view at once (see `finish_view`).
     pub fn begin_view(&self, view: &View) -> io::Result<()> {
         let message = serde_json::to_vec(view).map_err(io::Error::other)?;
         protocol::send_bytes(self.socket.as_fd(), &message, &[])
     }
 
-    /// Gives a spawner whose view is begun the slot's network namespace to join, and waits
-    /// until the view is made; a spawner that could not make it has ended (and is reaped here).
-    /// The namespace comes apart from the view so that the view can be made before the
-    /// namespace is there (see `Supervisor::join_network_making_view`).
+    /// Sends the network namespace to join and waits until the view is made; a spawner that
+    /// could not make it has ended (and is reaped here). Apart from the view, so that the
+    /// view is made before the namespace exists (`Supervisor::join_network_making_view`).
     pub fn finish_view(self, network: BorrowedFd) -> io::Result<Spawner> {
         let sent = match protocol::send_bytes(self.socket.as_fd(), b"", &[network]) {
-            // A spawner that could not make the view has said why and ended.
+            // It could not make the view: it said why and ended.
             Err(error) if matches!(error.raw_os_error(), Some(libc::EPIPE | libc::ECONNRESET)) => {
                 Ok(())
             }
@@ -254,10 +241,9 @@ impl Spawner {
     }
 }
 
-/// A mount namespace of this process's own, with the view the supervisor sends in it, then
-/// the slot's network namespace, which comes after (see `Spawner::finish_view`); `Err` says
-/// why not. The view is read into the loop's own buffer (`message`): what the spawner holds
-/// is the floor of every program's memory figure.
+/// Enters a mount namespace of its own with the view sent, then the network namespace that
+/// comes after (see `Spawner::finish_view`). Read into the loop's buffer (`message`): what
+/// the spawner holds is the floor of every program's memory figure.
 fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<(), String> {
     let Ok(Some((length, _))) = protocol::receive_in(socket, message) else {
         return Err("the supervisor sent no view".into());
@@ -274,12 +260,12 @@ fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<()
     super::namespaces::enter_network(&network.ok_or("no network namespace came after the view")?)
 }
 
-/// The spawner's life: start programs until the supervisor goes. A `contained` one makes its
-/// view first, and sizes the view's scratch folders as each run asks.
+/// Starts programs until the supervisor goes. A `contained` one makes its view first, and
+/// sizes its scratch folders as each run asks.
 fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
     let run_as = contained.and_then(|contained| contained.run_as);
-    // SAFETY: plain system calls. The spawner dies with the supervisor; only the socket stays
-    // open (and the standard descriptors): the supervisor's own are none of the programs'.
+    // SAFETY: plain system calls. It dies with the supervisor, and keeps only the socket
+    // and the standard descriptors open: the supervisor's are none of the programs'.
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
         let keep = socket.as_raw_fd() as u32;
@@ -316,8 +302,8 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             unsafe { libc::_exit(1) }
         }
     }
-    // The code of the set-up above is not the loop's: let go of it once, so that the first
-    // program's mark is as small as the next ones'.
+    // The set-up's code is not the loop's: let go of it, so that the first program's mark is
+    // as small as the next ones'.
     loop_state.fixed.let_go_of_code();
     loop_state.run();
     // SAFETY: ends this process at once, as a forked child must (no exit handlers of the
@@ -325,18 +311,16 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
     unsafe { libc::_exit(0) }
 }
 
-/// The spawner's loop and what it keeps between requests.
 struct Loop {
     socket: libc::c_int,
     message: Vec<u8>,
     decoded: Decoded,
     fixed: Fixed,
-    /// The size of the view's `/tmp` and `/dev/shm` now; `None` without a view.
+    /// Of the view's `/tmp` and `/dev/shm` now; `None` without a view.
     scratch_bytes: Option<u64>,
 }
 
 impl Loop {
-    /// Serves requests until the socket ends.
     fn run(&mut self) {
         loop {
             let mut stdio = [-1; 3];
@@ -385,38 +369,35 @@ impl Loop {
     }
 }
 
-/// Gives the view's `/tmp` and `/dev/shm` the size a request asks for (its memory limit),
-/// when it is not theirs already (`now`, `None` without a view). Both are empty between runs.
+/// Resizes the view's `/tmp` and `/dev/shm` (empty between runs) to what a request asks for
+/// (its memory limit); `now` is `None` without a view.
 fn size_scratch(now: &mut Option<u64>, wanted: u64) {
-    {
-        if now.is_none_or(|now| now == wanted) || wanted == 0 {
-            return;
+    if now.is_none_or(|now| now == wanted) || wanted == 0 {
+        return;
+    }
+    // `size=N` written from its end, with no allocation (no leading zero: it would be octal).
+    let mut option = [0u8; 32];
+    let mut at = option.len() - 1;
+    let mut rest = wanted;
+    loop {
+        at -= 1;
+        option[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
-        // `size=` and the number in decimal, written from its end (no leading zero: the
-        // kernel would read octal), with no allocation.
-        let mut option = [0u8; 32];
-        let mut at = option.len() - 1;
-        let mut rest = wanted;
-        loop {
-            at -= 1;
-            option[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        at -= 5;
-        option[at..at + 5].copy_from_slice(b"size=");
-        let Ok(option) = CStr::from_bytes_until_nul(&option[at..]) else {
-            return;
-        };
-        let flags = rustix::mount::MountFlags::NOSUID | rustix::mount::MountFlags::NODEV;
-        let all = [c"/tmp", c"/dev/shm"]
-            .into_iter()
-            .all(|target| rustix::mount::mount_remount(target, flags, option).is_ok());
-        if all {
-            *now = Some(wanted);
-        }
+    }
+    at -= 5;
+    option[at..at + 5].copy_from_slice(b"size=");
+    let Ok(option) = CStr::from_bytes_until_nul(&option[at..]) else {
+        return;
+    };
+    let flags = rustix::mount::MountFlags::NOSUID | rustix::mount::MountFlags::NODEV;
+    let all = [c"/tmp", c"/dev/shm"]
+        .into_iter()
+        .all(|target| rustix::mount::mount_remount(target, flags, option).is_ok());
+    if all {
+        *now = Some(wanted);
     }
 }
 

@@ -1,15 +1,10 @@
-//! The supervisor: the judge's own binary started again as a small process of its own, which
-//! runs the programs of one slot, one at a time, for as long as the judge lives.
-//!
-//! Why a process apart from the judge:
-//! - its figures are the program's own: the judge's memory never folds into them;
-//! - it is a child subreaper, so every orphan of a run is re-parented to it, and it kills and
-//!   reaps the whole tree when the program ends (no double fork or `setsid` escapes, with or
-//!   without cgroups), counting the CPU time of all of it;
-//! - it sits in the slot's cgroups, so programs are born inside them, with no move per run;
-//! - it dies with the judge: when the judge's end of the socket closes (an exit, a crash,
-//!   SIGKILL) it kills the run, removes its working folder and exits, and a program dies with
-//!   it even if it is killed itself (`PR_SET_PDEATHSIG`).
+//! The supervisor: the judge's binary started again, running one slot's programs one at a
+//! time for as long as the judge lives. A process apart so that:
+//! - its figures are the program's own, never the judge's memory;
+//! - as child subreaper it gets every orphan, so it kills, reaps and counts the whole tree
+//!   (no double fork or `setsid` escapes);
+//! - it sits in the slot's cgroups, so programs are born inside them;
+//! - it dies with the judge (its socket end closes), killing the run and removing its folder.
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -27,32 +22,29 @@ use super::view::View;
 use super::Containment;
 use super::Rlimit;
 
-/// The first argument that makes the judge's binary a supervisor.
 pub const ARGUMENT: &str = "--internal-supervisor";
 
 /// Set in the environment of the supervisor that sweeps what earlier judges left.
 pub(super) const SWEEP: &str = "JUDGE_SWEEP";
 
-/// How often the watchdog reads the tree's CPU time and memory while a program runs.
 const TICK: Duration = Duration::from_millis(100);
 
-/// Past the wall-clock backstop, a program that is still computing (a starved one on a busy
-/// machine), or that waits for the judge to read its output, is waited for, up to this many
-/// times its CPU time limit (and at least `MIN_STARVED_WAIT`): its CPU time decides, not the
-/// machine's load.
+/// Past the wall backstop, a program still computing (starved on a busy machine) or waiting
+/// for the judge to read its output is waited for up to this many times its CPU limit (at
+/// least `MIN_STARVED_WAIT`): its CPU time decides, not the machine's load.
 const STARVED_WAIT_FACTOR: u32 = 10;
 const MIN_STARVED_WAIT: Duration = Duration::from_secs(30);
 
-/// The hard memory limit of the cgroup stands this far above the run's limit, so that a run
-/// over its limit is seen over it (and classified MLE) before the OOM killer stops it.
+/// The cgroup's hard limit stands this far above the run's, so that a run over its limit is
+/// seen (MLE) before the OOM killer stops it.
 fn memory_margin(limit: u64) -> u64 {
     limit / 16 + (4 << 20)
 }
 
-/// The supervisor's life, as a process of its own binary: the judge passes the socket as
-/// stdin, its pid as `JUDGE_OWNER`, and `JUDGE_SWEEP` to the first supervisor.
+/// The judge passes the socket as stdin, its pid as `JUDGE_OWNER`, and `JUDGE_SWEEP` to the
+/// first supervisor.
 pub fn main() -> ! {
-    // The socket moves to a descriptor that its programs do not inherit.
+    // Moved to a close-on-exec descriptor: programs must not inherit it.
     let socket = match rustix::io::fcntl_dupfd_cloexec(std::io::stdin().as_fd(), 3) {
         Ok(socket) => socket,
         Err(_) => std::process::exit(1),
@@ -72,38 +64,33 @@ pub fn main() -> ! {
     )
 }
 
-/// Cuts the supervisor's ties to the judge's terminal and session, and makes it the run's
-/// subreaper, which the OOM killer spares.
+/// Cuts ties to the judge's terminal and session; becomes the OOM-spared subreaper.
 fn detach_from_judge() {
-    // Standard input and output are /dev/null: nothing of the judge's terminal or pipes.
     if let Ok(null) = std::fs::File::open("/dev/null") {
         for standard in [0, 1] {
             // SAFETY: replaces a standard descriptor, which std's handles refer to by number.
             unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&null), standard) };
         }
     }
-    // A session of its own: the terminal's Ctrl-C goes to the judge, which decides.
+    // Its own session: the terminal's Ctrl-C goes to the judge, which decides.
     let _ = rustix::process::setsid();
     let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
-    // The judge gone means this process must clean up and go too: noticed when the judge's
-    // end of the socket closes. (Not PR_SET_PDEATHSIG: it fires when the judge *thread* that
-    // started the supervisor ends, and pool threads come and go.)
-    // The OOM killer must pick the program, never the one who reports it.
-    // Also lowered where the machine allows it (root with CAP_SYS_RESOURCE).
+    // The judge's going is noticed on the socket, not by PR_SET_PDEATHSIG: that fires when
+    // the judge *thread* that started it ends, and pool threads come and go.
+    // The OOM killer must pick the program, never its reporter (takes effect only where
+    // allowed: root with CAP_SYS_RESOURCE).
     let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
 }
 
-/// The supervisor's spawners: the one of runs outside the view (builds, checkers), when it
-/// gets a thread, and the one of the programs being judged, where the slot can take a view.
+/// The spawner of runs outside the view (builds, checkers), when the supervisor gets a
+/// thread, and the one of the judged programs, where the slot can take a view.
 fn start_spawners(
     isolation: &Isolation,
     gets_a_thread: bool,
     workdir: &Path,
 ) -> (Option<Spawner>, Option<Spawner>) {
-    // The spawner of the runs outside the view (builds, checkers) forks, so it is started
-    // now, before the thread that a sweeping supervisor outside namespaces starts. Every
-    // other supervisor stays single-threaded and starts it at the first such run: a run
-    // that builds nothing needs none, and its start would be on a one-case run's path.
+    // It forks, so it must start before the sweep thread; a supervisor without that thread
+    // starts it at the first such run, off a one-case run's path.
     let spawner = match gets_a_thread.then(|| Spawner::start(None)) {
         None => None,
         Some(Ok(spawner)) => Some(spawner),
@@ -112,8 +99,7 @@ fn start_spawners(
             std::process::exit(1)
         }
     };
-    // The spawner of the programs being judged is forked now, where the slot can take a view,
-    // so that it readies its loop while the judge sends the view (see `Spawner::start`).
+    // Forked now so that it readies while the judge sends the view (see `Spawner::start`).
     let awaiting_view = why_no_view(isolation, gets_a_thread)
         .is_none()
         .then(|| {
@@ -126,12 +112,10 @@ fn start_spawners(
     (spawner, awaiting_view)
 }
 
-/// The keeper's life, outside the slot's namespaces: it leaves the slot's groups to the
-/// supervisor (which removes them when it ends) before its first run can start, makes the
-/// slot's network namespace on another CPU, then gives way for good: yielding once at normal
-/// policy, it could take the CPU back from the supervisor while the first run starts. The
-/// sweep of what earlier judges left (`sweep_bases`, where this slot sweeps) waits for idle
-/// CPU time.
+/// The keeper, outside the slot's namespaces: leaves the slot's cgroups before the first
+/// run, makes the network namespace on another CPU, then goes idle for good (at normal
+/// policy it could take the CPU back while the first run starts). Its sweep of what earlier
+/// judges left (`sweep_bases`) runs on idle CPU time.
 fn keep_slot(
     cgroups: &Cgroups,
     network: OwnedFd,
@@ -150,7 +134,7 @@ fn keep_slot(
     })
 }
 
-/// The supervisor's life: set up, say `Ready`, run requests until the judge goes.
+/// Sets up, says `Ready`, runs requests until the judge goes.
 pub(super) fn serve_judge(
     socket: OwnedFd,
     owner: u32,
@@ -160,11 +144,10 @@ pub(super) fn serve_judge(
     detach_from_judge();
     let sweep_bases = super::cgroup::bases(owner);
     let cgroups = Cgroups::create(owner);
-    // This process's pid on the machine: inside a PID namespace the supervisor is 1.
+    // Its pid on the machine, read before entering a PID namespace (where it is 1).
     let slot = std::process::id();
-    // Made before the keeper (which sweeps the temporary folder) is forked: the sweep's read
-    // of that folder can wait for the disk, and this `mkdir` in it would wait with it, on the
-    // first run's path.
+    // Made before the keeper sweeps the temporary folder: a `mkdir` there would wait for the
+    // sweep's read, on the first run's path.
     let Ok(workdir) = make_workdir(owner, slot) else {
         std::process::exit(1)
     };
@@ -218,12 +201,9 @@ pub(super) fn serve_judge(
         begun_view,
     );
     if said_ready {
-        // What judges that are no longer running left behind, swept beside the runs: here
-        // rather than in the judge, as reading cgroup folders waits while a cgroup move is
-        // under way, and patiently, as a killed run's cgroup is busy until it is reaped.
-        // Only the judge's first supervisor sweeps, and only with CPU time nobody else wants:
-        // the runs come first.
-        // (Its keeper did it, where there is one: it sees the machine's processes.)
+        // Swept here, not in the judge: reading cgroup folders waits while a cgroup move is
+        // under way. Only the first supervisor sweeps, on idle CPU time, and only without a
+        // keeper (a keeper sweeps: it sees the machine's processes).
         if sweeps && !isolation.kept {
             supervisor.sweep = Some(std::thread::spawn(move || sweep_when_idle(&sweep_bases)));
         }
@@ -232,8 +212,8 @@ pub(super) fn serve_judge(
     supervisor.finish()
 }
 
-/// The run's standard input (its file, or the first descriptor lent) and the standard output
-/// lent with it, if any; an error where the judge lent other descriptors than it said.
+/// The run's stdin (its file, or the first descriptor lent) and the stdout lent, if any;
+/// `EPROTO` where the judge lent other descriptors than it said.
 fn stdio_of(request: &Request, lent: Vec<OwnedFd>) -> std::io::Result<(OwnedFd, Option<OwnedFd>)> {
     let mut lent = lent.into_iter();
     let stdin = match &request.stdin_path {
@@ -252,43 +232,37 @@ fn stdio_of(request: &Request, lent: Vec<OwnedFd>) -> std::io::Result<(OwnedFd, 
 }
 
 struct Supervisor {
-    /// The sweep of what earlier judges left, finished before this supervisor exits.
+    /// Joined before this process exits.
     sweep: Option<std::thread::JoinHandle<()>>,
-    /// Starts the programs outside the view; made at the first such run (see `serve_judge`).
+    /// Starts programs outside the view; made at the first such run (see `serve_judge`).
     spawner: Option<Spawner>,
-    /// The spawner that starts the programs being judged, before it has its view.
+    /// The judged programs' spawner, before it has its view.
     awaiting_view: Option<Spawner>,
-    /// Starts the programs being judged, in their view, once the judge gave one.
+    /// The judged programs' spawner, in its view.
     contained: Option<Spawner>,
-    /// The writable folders of its view.
     view: Option<ViewScratch>,
-    /// The slot's network namespace, which this process is in, for the spawner of the
-    /// programs being judged, forked before it came (see `join_network`); or why there is none.
+    /// The slot's network namespace, for the judged programs' spawner that was forked
+    /// before it came (see `join_network`); or why there is none.
     network: Result<OwnedFd, String>,
     isolation: Isolation,
-    /// This process's pid, asked for once.
     me: u32,
     socket: OwnedFd,
     cgroups: Cgroups,
     workdir: PathBuf,
     private_tmp: bool,
     scratch: ScratchWatch,
-    /// The writing ends of the slot's output pipes, every run's standard output (unless the
-    /// judge lends another) and standard error.
+    /// Writing ends of the slot's output pipes (stdout unless the judge lends one).
     stdout: OwnedFd,
     stderr: OwnedFd,
 }
 
-/// Tells whether a run may have left something in the working folder or the private
-/// `/dev/shm` (and the view's `/tmp` and `/dev/shm`): an inotify watch on each for a name
-/// made in them (created, linked or moved in; what is made deeper needs a folder made there
-/// first). Reading an empty folder after every run was a sixth of the supervisor's time per
-/// run; one read of the watch replaces it.
+/// Whether a run may have left something in the working folder, the private `/dev/shm` or
+/// the view's `/tmp` and `/dev/shm`: an inotify watch for names made in each (anything deeper
+/// needs a folder made there first). Cheaper than reading the folders after every run.
 struct ScratchWatch(Option<OwnedFd>);
 
-/// The folders of a view that its programs may write to, as this process reaches them
-/// (through `/proc/PID/root` of the spawner that has the view), and the mount points in
-/// them (the run folder, a kept folder under `/tmp`), as reached the same way.
+/// A view's writable folders and the mount points in them (the run folder, a kept folder
+/// under `/tmp`), reached through the spawner's `/proc/PID/root`.
 struct ViewScratch {
     folders: [PathBuf; 2],
     mount_points: Vec<PathBuf>,
@@ -309,8 +283,8 @@ impl ViewScratch {
         }
     }
 
-    /// The folders an inotify watch must see names made in: the two, and those on the way
-    /// to a mount point in them (made by the spawner; a program may write beside it).
+    /// The two folders, and those on the way to a mount point in them (made by the spawner;
+    /// a program may write beside it).
     fn watched(&self) -> Vec<PathBuf> {
         let mut watched = self.folders.to_vec();
         for mount_point in &self.mount_points {
@@ -349,7 +323,6 @@ impl ScratchWatch {
             }
             Ok(fd)
         };
-        // Without a watch, the folders are read after every run.
         ScratchWatch(watch().ok())
     }
 
@@ -386,7 +359,7 @@ impl ScratchWatch {
     }
 }
 
-/// The slot's two output pipes, made once: (reading end, writing end) each.
+/// The slot's output pipes, made once: (reading end, writing end) each.
 struct OutputPipes {
     stdout: (OwnedFd, OwnedFd),
     stderr: (OwnedFd, OwnedFd),
@@ -402,7 +375,6 @@ impl OutputPipes {
     }
 }
 
-/// Why the watch loop ended.
 enum Ended {
     Exited,
     Stopped,
@@ -435,24 +407,21 @@ impl Supervisor {
             if protocol::send(self.socket.as_fd(), &report, &[]).is_err() {
                 return;
             }
-            // After the report, while the judge reads it: the clean-up and the next run's
-            // set-up are off the run's path.
+            // After the report, so that it is off the run's path.
             self.clean_up();
         }
     }
 
-    /// The run's peak memory: the cgroup's charge above `baseline` where there is one, else
-    /// the watchdog's samples, and at least the largest process's own peak. The cgroup counts
-    /// in whole batches of pages and sees shared memory; `ru_maxrss` is exact for one process:
-    /// the larger of them.
+    /// The run's peak memory: the cgroup's charge above `baseline` (else the watchdog's
+    /// samples), at least the largest process's own peak. The cgroup counts in page batches
+    /// and sees shared memory; `ru_maxrss` is exact for one process: the larger wins.
     fn peak_of(&mut self, watch: &Watchdog, baseline: u64) -> u64 {
         let charged = self
             .cgroups
             .memory_peak()
             .map(|peak| peak.saturating_sub(baseline));
-        // Without a memory cgroup the watchdog's ticks may all have missed a run that wrote
-        // its files and exited between two of them: what it left in the slot's own folders
-        // (emptied only after this) is read now, once every process of it is gone.
+        // Without a memory cgroup the ticks may have missed a run that wrote files and exited
+        // between them: what it left in the slot's folders (emptied after this) counts.
         let left = match charged {
             Some(_) => 0,
             None => self.shared_files_bytes(),
@@ -463,7 +432,7 @@ impl Supervisor {
             .max(left)
     }
 
-    /// Pins this process to `cpu`, and the spawners with it: they follow wherever it moves.
+    /// Pins this process and its spawners to `cpu`.
     fn move_to(&self, cpu: usize) {
         if super::placement::pin_this_thread(cpu) {
             for spawner in self.spawners() {
@@ -472,12 +441,11 @@ impl Supervisor {
         }
     }
 
-    /// The run folder's `dev` link to `/dev`, there when the run is `wanted` it.
+    /// The run folder's `dev` link to `/dev`, there when `wanted`.
     fn link_dev(&mut self, wanted: bool) {
-        // The link stays from run to run: made, it set off the watch, and every run's folders
-        // were read and emptied (an eighth of the judge's time on a thousand tiny cases).
-        // No program runs between runs, so what the watch saw since the last clean-up is
-        // this link alone. A run that does not ask for it does not get it.
+        // Kept from run to run, and its own watch event drained: otherwise every run's
+        // folders would be read and emptied. No program runs between runs, so the event
+        // drained is the link's alone.
         let dev = self.workdir.join("dev");
         if !wanted {
             let _ = std::fs::remove_file(&dev);
@@ -496,8 +464,7 @@ impl Supervisor {
             Ok(stdio) => stdio,
             Err(error) => return Some(spawn_failure(&error)),
         };
-        // A program may have changed the shared pipes' status flags (O_NONBLOCK would make the
-        // next one's writes fail): each run starts from none.
+        // A program may have set O_NONBLOCK on the shared pipes, failing the next one's writes.
         for pipe in [&self.stdout, &self.stderr] {
             let _ = rustix::fs::fcntl_setfl(pipe, rustix::fs::OFlags::empty());
         }
@@ -517,8 +484,7 @@ impl Supervisor {
             strings,
             cwd: self.workdir.as_os_str().as_encoded_bytes(),
             rlimits: &rlimits,
-            // Above the cgroup's hard limit: a program that fills its `/tmp` is stopped as
-            // over its memory limit, not by a full folder.
+            // Above the cgroup's hard limit: filling `/tmp` is an MLE, not a full folder.
             scratch_bytes: hard_limit.saturating_add(limit / 16),
         };
         let spawner = match self.contained.as_ref().filter(|_| request.contained) {
@@ -537,10 +503,10 @@ impl Supervisor {
         let pid = match spawner.spawn(&spawn, stdio_lent) {
             Ok(Ok(pid)) => pid,
             Ok(Err(error)) => return Some(spawn_failure(&error)),
-            // The spawner is gone: this supervisor can run nothing more.
+            // The spawner is gone: nothing more can run.
             Err(_) => return None,
         };
-        // Only the program may hold what the judge lent now: a pipe ends when it is gone.
+        // Only the program may hold what was lent: a pipe must end with it.
         drop((stdin, stdout));
         let mut watch = Watchdog::new(request, start, baseline);
         let ended = watch.until_end(self, pid);
@@ -562,10 +528,9 @@ impl Supervisor {
         Some(watch.report(start, peak, limit))
     }
 
-    /// Whether one of the slot's output pipes is more than half full: a program blocked
-    /// writing to it waits for the judge to read (a judge kept from a CPU by the machine's
-    /// load), and is not idle. A pipe the judge lent is not looked at: it may be another
-    /// program's input, which that program may never read.
+    /// Whether a slot output pipe is more than half full: a program blocked on it waits for
+    /// a (starved) judge to read, and is not idle. A lent pipe is not looked at: it may be
+    /// another program's input, which may never be read.
     fn output_waits_for_judge(&self, stdout_lent: bool) -> bool {
         let slot_pipes = [(!stdout_lent).then_some(&self.stdout), Some(&self.stderr)];
         slot_pipes.into_iter().flatten().any(|pipe| {
@@ -575,10 +540,9 @@ impl Supervisor {
         })
     }
 
-    /// What the slot's runs hold in memory outside any process, where no memory cgroup
-    /// counts it: the files of the private `/dev/shm` and of the view's `/tmp` and `/dev/shm`
-    /// (emptied after every run, so all of it is the run's), and the System V shared memory
-    /// of the slot's own IPC namespace.
+    /// Memory a run holds outside any process, for want of a memory cgroup: files in the
+    /// private `/dev/shm` and the view's `/tmp` and `/dev/shm` (emptied after every run, so
+    /// all the run's), and System V shared memory of the slot's IPC namespace.
     fn shared_files_bytes(&self) -> u64 {
         let mut folders: Vec<&Path> = Vec::new();
         if self.private_tmp {
@@ -599,11 +563,9 @@ impl Supervisor {
         in_files + system_v
     }
 
-    /// Without a pids cgroup, RLIMIT_NPROC caps a run's tasks; `None` where it cannot (it does
-    /// not bind root). It counts the tasks of the run's user: in the slot's own user
-    /// namespace (Linux 5.14 on counts per namespace) those are the run's and the slot's
-    /// three, the same cap as the pids cgroup's; elsewhere all of the user's, so it is set
-    /// above what the user already runs.
+    /// RLIMIT_NPROC for want of a pids cgroup; `None` for root (not bound by it). It counts
+    /// the user's tasks: per user namespace from Linux 5.14 (so the pids cgroup's cap),
+    /// else all of the user's, so it is set above what the user already runs.
     fn process_limit(&self, contained: bool) -> Option<u64> {
         let uid = match contained && rustix::process::getuid().is_root() {
             true => NOBODY,
@@ -623,7 +585,6 @@ impl Supervisor {
         Some(owned + 8 * super::cgroup::MAX_TASKS)
     }
 
-    /// The pids of the spawners.
     fn spawners(&self) -> Vec<u32> {
         [
             self.spawner.as_ref(),
@@ -636,15 +597,15 @@ impl Supervisor {
         .collect()
     }
 
-    /// The processes below this one that are not a run's: the spawners (and this one).
+    /// Processes that are not a run's: the spawners and this one.
     fn spared(&self) -> Vec<u32> {
         let mut spared = self.spawners();
         spared.push(self.me);
         spared
     }
 
-    /// Starts the spawner of the programs being judged, in `view` (JSON), where the slot
-    /// has the namespaces for it and is still single-threaded (it forks).
+    /// Starts the judged programs' spawner in `view` (JSON), where the slot has the
+    /// namespaces and is still single-threaded (it forks).
     fn take_view(&mut self, view: &[u8]) -> ViewReply {
         match self.begin_view(view) {
             Ok(view) => self.finish_view(view),
@@ -652,8 +613,8 @@ impl Supervisor {
         }
     }
 
-    /// Has the spawner of the programs being judged start making `view` (JSON), which
-    /// `finish_view` completes; `Err` is the answer to give at once.
+    /// Starts making `view` (JSON), which `finish_view` completes; `Err` is the answer to
+    /// give at once.
     fn begin_view(&mut self, view: &[u8]) -> Result<View, ViewReply> {
         if self.contained.is_some() {
             return Err(ViewReply {
@@ -673,7 +634,7 @@ impl Supervisor {
             }))
             .map_err(|error| refused(error.to_string()))?,
         };
-        // Kept where `spawners` and `finish` find it while it makes the view.
+        // Kept where `spawners` and `finish` find it meanwhile.
         match spawner.begin_view(&view) {
             Ok(()) => {
                 self.awaiting_view = Some(spawner);
@@ -686,15 +647,15 @@ impl Supervisor {
         }
     }
 
-    /// Says `Ready` with the slot's containment and hands the judge the output pipes' reading
-    /// ends, then answers the view begun before. Whether the judge heard it all.
+    /// Says `Ready`, handing over the output pipes' reading ends, then answers the view
+    /// begun before. Whether the judge heard it all.
     fn say_ready(
         &mut self,
         namespaces: bool,
         reading: (OwnedFd, OwnedFd),
         begun_view: Option<Result<View, ViewReply>>,
     ) -> bool {
-        // A slot that cannot have a network namespace says it has no namespaces, and takes no view.
+        // Without a network namespace the slot says it has no namespaces, and takes no view.
         let ready = Ready {
             workdir: self.workdir.display().to_string(),
             containment: Containment {
@@ -706,9 +667,7 @@ impl Supervisor {
         };
         let reading_ends = [reading.0.as_fd(), reading.1.as_fd()];
         let said_ready = protocol::send(self.socket.as_fd(), &ready, &reading_ends).is_ok();
-        // The judge holds the reading ends now; this process keeps the writing ends only.
         drop(reading);
-        // The view begun before, answered after Ready, where the judge reads its answer.
         said_ready
             && begun_view.is_none_or(|begun| {
                 let reply = match begun {
@@ -719,8 +678,8 @@ impl Supervisor {
             })
     }
 
-    /// Gives the spawner that is making `view` the slot's network namespace, and waits for
-    /// it: from then on it starts the programs being judged.
+    /// Gives the spawner making `view` the network namespace and waits for it: from then on
+    /// it starts the judged programs.
     fn finish_view(&mut self, view: View) -> ViewReply {
         let Some(spawner) = self.awaiting_view.take() else {
             return refused("no spawner is making the view".into());
@@ -754,18 +713,16 @@ impl Supervisor {
         }
     }
 
-    /// Joins the network namespace that the keeper makes (sent on `keeper`, where the slot
-    /// has one). A view the judge sends meanwhile is begun at once, so that the spawner makes
-    /// it while the keeper makes the namespace: made after the namespace had come, the view
-    /// would be the longest step on a one-case run's path. Returns the begun view, whose
-    /// answer the judge reads after `Ready`.
+    /// Joins the network namespace the keeper makes (sent on `keeper`). A view sent
+    /// meanwhile is begun at once, made in parallel rather than as the longest step on a
+    /// one-case run's path; its answer is sent after `Ready`.
     fn join_network_making_view(
         &mut self,
         keeper: Option<OwnedFd>,
     ) -> Option<Result<View, ViewReply>> {
         let keeper = keeper?;
         let mut begun = None;
-        // Whatever else the judge sends waits for `serve`, as does the judge's going.
+        // Anything else the judge sends, or its going, waits for `serve`.
         if self.awaiting_view.is_some()
             && judge_first(&keeper, &self.socket)
             && protocol::next_starts_with(&self.socket, protocol::VIEW)
@@ -779,8 +736,6 @@ impl Supervisor {
         begun
     }
 
-    /// Readies the slot for the next run: empties the working folder and the private
-    /// temporary folders, allows processes again, and starts the memory cgroup's next count.
     fn clean_up(&mut self) {
         if self.scratch.touched() {
             empty_folder(&self.workdir);
@@ -820,8 +775,7 @@ impl Supervisor {
     }
 }
 
-/// The spawner of the runs outside the view, started at the first of them (see `serve_judge`:
-/// the supervisor has no thread then).
+/// Starts the spawner of runs outside the view at the first of them (see `serve_judge`).
 fn started(spawner: &mut Option<Spawner>) -> std::io::Result<&Spawner> {
     if spawner.is_none() {
         *spawner = Some(Spawner::start(None)?);
@@ -829,7 +783,6 @@ fn started(spawner: &mut Option<Spawner>) -> std::io::Result<&Spawner> {
     Ok(spawner.as_ref().expect("started above"))
 }
 
-/// The watch over one running program.
 struct Watchdog {
     reaped: Reaped,
     /// The program's wait status, once reaped.
@@ -837,14 +790,13 @@ struct Watchdog {
     exited_at: Option<Instant>,
     start: Instant,
     deadline: Instant,
-    /// The latest the backstop waits for a program that is still computing.
+    /// The latest the backstop waits for a program still computing.
     starved_cap: Instant,
     starved: Duration,
     cpu_cutoff: Duration,
     memory_limit: u64,
     baseline: u64,
     max_resident: u64,
-    /// The tree's `wanted_cpu_ns` at the last tick.
     last_wanted_cpu_ns: u64,
     /// The last tick saw the program computing or waiting for the judge.
     busy_at_last_tick: bool,
@@ -852,12 +804,11 @@ struct Watchdog {
     load_mark: Option<LoadMark>,
     wall_timeout: bool,
     memory_limit_seen: bool,
-    /// The program's stdout is a pipe the judge lent, not the slot's.
     stdout_lent: bool,
 }
 
 impl Watchdog {
-    /// What the run left, once it ended: `peak` bytes at most, against `limit`.
+    /// The report of the ended run: `peak` bytes at most, against `limit`.
     fn report(&self, start: Instant, peak: u64, limit: u64) -> RunReport {
         let status = self.main.unwrap_or(0);
         let signaled = libc::WIFSIGNALED(status);
@@ -889,8 +840,7 @@ impl Watchdog {
             deadline: start + wall,
             starved_cap: start + wall + (cpu_limit * STARVED_WAIT_FACTOR).max(MIN_STARVED_WAIT),
             starved: Duration::ZERO,
-            // RLIMIT_CPU only acts on whole seconds (and per process): past this, the
-            // watchdog ends the run itself.
+            // RLIMIT_CPU acts only on whole seconds, per process.
             cpu_cutoff: Duration::from_millis(request.cpu_cutoff_ms),
             memory_limit: request.memory_bytes,
             baseline,
@@ -904,7 +854,7 @@ impl Watchdog {
         }
     }
 
-    /// Waits until the program exits, a limit is passed, the judge asks to stop or goes.
+    /// Until the program exits, passes a limit, or the judge asks to stop or goes.
     fn until_end(&mut self, supervisor: &mut Supervisor, pid: libc::pid_t) -> Ended {
         let Ok(pidfd) = rustix::process::pidfd_open(
             rustix::process::Pid::from_raw(pid).expect("spawn returns a real pid"),
@@ -932,8 +882,7 @@ impl Watchdog {
                 }
                 return Ended::Exited;
             }
-            // Orphans that ended meanwhile: their figures count, their zombies go. The program
-            // itself may be among them, if it ended after the poll.
+            // Orphans that ended meanwhile; the program too, if it ended after the poll.
             while let Some((reaped, status)) = tree::reap(-1, false, &mut self.reaped) {
                 if reaped == pid {
                     self.main = Some(status);
@@ -951,17 +900,17 @@ impl Watchdog {
         }
     }
 
-    /// Reads the tree's figures; true when the run must be stopped now.
+    /// Reads the tree's figures; true when the run must stop now.
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
         let counts_shared = !supervisor.cgroups.has_memory();
         let snapshot = tree::snapshot(supervisor.me, &supervisor.spared(), counts_shared);
         let cpu = self.reaped.cpu_time + snapshot.cpu_time;
-        // Only a run that lasts a tick can come near a time limit: shorter ones need no mark.
+        // Only a run that lasts a tick can near a time limit: shorter ones need no mark.
         if self.load_mark.is_none() {
             self.load_mark = LoadMark::now(cpu);
         }
-        // The cgroup's peak, not its charge now: an OOM kill frees the killed process's
-        // memory, and what stays (files in tmpfs) may then be below the limit.
+        // The peak, not the charge now: an OOM kill frees memory, and what stays (tmpfs
+        // files) may be below the limit.
         let resident = match supervisor.cgroups.memory_peak() {
             Some(peak) => peak.saturating_sub(self.baseline),
             None => {
@@ -970,22 +919,20 @@ impl Watchdog {
         };
         self.max_resident = self.max_resident.max(resident);
         self.memory_limit_seen |= resident > self.memory_limit;
-        // Runnable now, or ran or waited for a CPU since the last tick: a starved program,
-        // not an idle one (CPU time alone moves in 10 ms ticks, too coarse under load).
+        // Runnable, or ran or waited for a CPU since the last tick: starved, not idle (CPU
+        // time alone moves in ticks too coarse under load).
         let computing = snapshot.runnable || snapshot.wanted_cpu_ns > self.last_wanted_cpu_ns;
         self.last_wanted_cpu_ns = snapshot.wanted_cpu_ns;
         if cpu > self.cpu_cutoff || self.memory_limit_seen {
             return true;
         }
         let busy = computing || supervisor.output_waits_for_judge(self.stdout_lent);
-        // Idle only when seen idle twice: the readings are not taken at one instant, and a
-        // judge that drains the pipe between them (it just got a CPU back) leaves a writer
-        // that has not run yet beside a pipe that is no longer full.
+        // Idle only when seen idle twice: the readings are not atomic, and a judge draining
+        // the pipe between them leaves a writer not yet run beside a pipe no longer full.
         let busy_lately = std::mem::replace(&mut self.busy_at_last_tick, busy) || busy;
         if now >= self.deadline {
             if busy_lately && now < self.starved_cap {
-                // Runnable but not given the CPU, or waiting for the judge that is not: its
-                // CPU time will decide.
+                // Starved, or waiting for a starved judge: its CPU time will decide.
                 self.starved = now - self.deadline;
                 return false;
             }
@@ -996,8 +943,7 @@ impl Watchdog {
     }
 }
 
-/// Polls the program's pidfd and the judge's socket: (the program exited, a message or the
-/// judge's end of the stream is there).
+/// Polls the program's pidfd and the judge's socket: (exited, a message or EOF is there).
 fn wait_for(pidfd: BorrowedFd, socket: BorrowedFd, timeout: Duration) -> (bool, bool) {
     let mut fds = [
         PollFd::new(&pidfd, PollFlags::IN),
@@ -1020,18 +966,18 @@ fn spawn_failure(error: &std::io::Error) -> RunReport {
     }
 }
 
-/// The rlimits of a run. Memory is enforced on what is resident (by the memory cgroup, or the
-/// watchdog's readings); the address-space cap is only a loose backstop where no memory
-/// cgroup acts, set so high that a pool of threads with full-size stacks never meets it.
+/// A run's rlimits. Memory is enforced on what is resident (cgroup or watchdog); the
+/// address-space cap is a loose backstop without a memory cgroup, high enough that a pool of
+/// threads with full-size stacks never meets it.
 fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Vec<Rlimit> {
-    // SIGXCPU comes at the first whole second past the limit, SIGKILL a second later, so a
-    // busy loop dies at most about a second past its limit even if it ignores SIGXCPU.
+    // SIGXCPU at the first whole second past the limit, SIGKILL a second later, even for a
+    // loop that ignores SIGXCPU.
     let cpu_seconds = request.cpu_time_ms.div_ceil(1000) + 1;
     let stack = request.stack_bytes;
     let mut limits = vec![
         (libc::RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1)),
         (libc::RLIMIT_STACK, (stack, stack)),
-        // Files the program writes; stdout is a pipe, capped by the judge.
+        // Files written; stdout is a pipe, capped by the judge.
         (
             libc::RLIMIT_FSIZE,
             (request.output_bytes, request.output_bytes),
@@ -1064,8 +1010,7 @@ fn counts_tasks_per_user_namespace() -> bool {
     (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (5, 14)
 }
 
-/// The resident pages of the System V shared memory segments this IPC namespace has
-/// (`/proc/sysvipc/shm`, whose `rss` column is in bytes).
+/// Resident bytes of this IPC namespace's System V shared memory (`/proc/sysvipc/shm`).
 fn system_v_shared_bytes() -> u64 {
     let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
     let mut lines = table.lines();
@@ -1080,21 +1025,19 @@ fn system_v_shared_bytes() -> u64 {
         .sum()
 }
 
-/// The sweep, with CPU time nobody else wants: the runs come first.
 fn sweep_when_idle(bases: &[PathBuf]) {
     become_idle();
     sweep(bases)
 }
 
-/// Puts the calling thread under the idle policy: it runs only on CPU time nobody else wants.
+/// The idle policy: the calling thread runs only on CPU time nobody else wants.
 fn become_idle() {
     let idle = libc::sched_param { sched_priority: 0 };
     // SAFETY: sets the calling thread's own policy from a local parameter.
     unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &idle) };
 }
 
-/// The user and group (`nobody`, `nogroup`) that root's programs being judged run as: one
-/// that owns no file and may read only what everybody may.
+/// `nobody`/`nogroup`, for root's judged programs: owns no file, reads what everybody may.
 const NOBODY: u32 = 65534;
 
 /// Waits until the keeper or the judge has something to say: whether the judge spoke first.
@@ -1112,7 +1055,6 @@ fn judge_first(keeper: &OwnedFd, judge: &OwnedFd) -> bool {
     }
 }
 
-/// A view not taken, and why.
 fn refused(why: String) -> ViewReply {
     ViewReply {
         applied: false,
@@ -1120,8 +1062,8 @@ fn refused(why: String) -> ViewReply {
     }
 }
 
-/// Why a slot cannot take a view, if it cannot (`threaded`: the supervisor has a thread): the
-/// view is made in a mount namespace of the slot's own, by a spawner forked for it.
+/// Why the slot cannot take a view, if so: it needs a mount namespace of its own and an
+/// unthreaded supervisor (`threaded`), as a spawner is forked for it.
 fn why_no_view(isolation: &Isolation, threaded: bool) -> Option<&'static str> {
     if !isolation.namespaces || !isolation.private_shm {
         return Some("no mount namespace of its own");
@@ -1129,7 +1071,7 @@ fn why_no_view(isolation: &Isolation, threaded: bool) -> Option<&'static str> {
     threaded.then_some("the supervisor has a thread")
 }
 
-/// Whom the programs being judged run as, when not as the judge's user: root's as nobody.
+/// Whom judged programs run as, if not the judge's user: root's as nobody.
 fn run_as() -> Option<(u32, u32)> {
     rustix::process::getuid()
         .is_root()
@@ -1139,8 +1081,7 @@ fn run_as() -> Option<(u32, u32)> {
 /// Prefix of every run folder, followed by the judge's pid and the supervisor's.
 const RUN_FOLDER_PREFIX: &str = "judge-run-";
 
-/// Removes what judges that are no longer running left behind: cgroups and run folders.
-/// A judge's first supervisor does this when it starts.
+/// Removes the cgroups and run folders of judges no longer running.
 fn sweep(cgroup_bases: &[PathBuf]) {
     super::cgroup::sweep(cgroup_bases);
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
@@ -1153,8 +1094,7 @@ fn sweep(cgroup_bases: &[PathBuf]) {
     }
 }
 
-/// The run's working folder, `judge-run-OWNER-SLOT` in the temporary folder (`SLOT`: the
-/// supervisor's pid on the machine).
+/// `judge-run-OWNER-SLOT` in the temporary folder (`SLOT`: the supervisor's machine pid).
 fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = std::env::temp_dir().join(format!("{RUN_FOLDER_PREFIX}{owner}-{slot}"));
@@ -1163,7 +1103,7 @@ fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
 }
 
 /// Empties `dir`, staying on its file system: a mount point below it (the run folder or the
-/// build cache, bound into a view's `/tmp`) stays, with the folders on the way to it.
+/// build cache bound into a view's `/tmp`) stays, with the folders on the way.
 fn empty_folder(dir: &Path) {
     use std::os::unix::fs::MetadataExt;
     if let Ok(folder) = std::fs::metadata(dir) {
@@ -1171,7 +1111,7 @@ fn empty_folder(dir: &Path) {
     }
 }
 
-/// Removes what is in `dir` on `device`; whether all of it went.
+/// Whether all of `dir` on `device` went.
 fn empty_on(dir: &Path, device: u64) -> bool {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -1189,7 +1129,7 @@ fn empty_on(dir: &Path, device: u64) -> bool {
         }
         let gone = match found.is_dir() {
             true => {
-                // A folder the program closed to its owner is opened again, no more.
+                // Reopened to its owner, if the program closed it.
                 let mode = found.permissions().mode();
                 if mode & 0o700 != 0o700 {
                     let opened = std::fs::Permissions::from_mode(mode | 0o700);

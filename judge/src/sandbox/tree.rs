@@ -1,12 +1,10 @@
-//! The process tree below the supervisor, read from `/proc`: who is in it, how much CPU and
-//! resident memory it holds, whether it is computing, and killing and reaping all of it.
-//!
-//! The supervisor is a child subreaper, so every orphan of a run (a double-forked daemon, a
-//! child that called `setsid`) is re-parented to it: the tree below it is the whole run.
+//! The process tree below the supervisor, read from `/proc`: its CPU, memory and state, and
+//! killing and reaping all of it. The supervisor is a child subreaper, so every orphan of a
+//! run is re-parented to it: the tree below it is the whole run.
 
 use std::time::Duration;
 
-/// What the reaped processes of a run used, from `wait4`.
+/// What a run's reaped processes used, from `wait4`.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Reaped {
     pub cpu_time: Duration,
@@ -24,26 +22,24 @@ impl Reaped {
     }
 }
 
-/// What `/proc` says about the live part of the tree right now.
+/// The live part of the tree now, from `/proc`.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Snapshot {
-    /// CPU time of the live processes, with that of the children they have reaped.
+    /// Including the children they have reaped.
     pub cpu_time: Duration,
     pub resident_bytes: u64,
-    /// Some process of the tree is running or waiting for a CPU (state `R`).
+    /// Some process is in state `R`.
     pub runnable: bool,
-    /// Nanoseconds the live processes have spent on a CPU or waiting in its run queue
-    /// (`/proc/PID/schedstat`): it grows while the tree wants to compute, even when it is
-    /// starved of CPU, and stands still while it sleeps.
+    /// Time on a CPU or in its run queue (`/proc/PID/schedstat`): grows while the tree wants
+    /// to compute, even starved, and stands still while it sleeps.
     pub wanted_cpu_ns: u64,
-    /// Where asked for (no memory cgroup sees it): the pages of memfds the tree holds open,
-    /// which no resident figure shows until they are mapped; `resident_bytes` is then the
-    /// tree's share of what it maps (see `own_share`), without shared memory, counted where
-    /// it is held instead.
+    /// Where asked for (no memory cgroup): pages of memfds held open, which no resident
+    /// figure shows until mapped; `resident_bytes` is then the tree's share of what it maps
+    /// (see `own_share`), shared memory counted here instead.
     pub memfd_bytes: u64,
 }
 
-/// The direct children of `pid` (of all its threads).
+/// The children of all of `pid`'s threads.
 pub fn children(pid: u32) -> Vec<u32> {
     let mut found = Vec::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
@@ -60,7 +56,6 @@ pub fn children(pid: u32) -> Vec<u32> {
     found
 }
 
-/// Every live descendant of `root`.
 pub fn descendants(root: u32) -> Vec<u32> {
     let mut found = children(root);
     let mut next = 0;
@@ -98,10 +93,8 @@ pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
     snapshot
 }
 
-/// The private and file-backed memory `pid` holds, each page shared with other processes
-/// counted in proportion (`Pss_Anon` + `Pss_File`), so that the processes of a tree that
-/// share pages (a fork's, a library's) add up to them once; shared memory (`Pss_Shmem`) is
-/// left out, as it is counted where it is held.
+/// `Pss_Anon` + `Pss_File`: shared pages counted in proportion, so that a tree adds them up
+/// once; shared memory (`Pss_Shmem`) is counted where it is held instead.
 fn own_share(pid: u32) -> Option<u64> {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
     let field = |name: &str| -> Option<u64> {
@@ -115,8 +108,8 @@ fn own_share(pid: u32) -> Option<u64> {
     Some((field("Pss_Anon:")? + field("Pss_File:")?) * 1024)
 }
 
-/// The pages of the memfds `pid` holds open that `seen` (their device and inode) does not
-/// have yet, which it gets.
+/// The bytes of the memfds `pid` holds open that are not in `seen` (device, inode) yet,
+/// which are added to it.
 fn held_memfd_bytes(pid: u32, seen: &mut Vec<(u64, u64)>) -> u64 {
     use std::os::unix::fs::MetadataExt;
     let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
@@ -143,8 +136,7 @@ fn held_memfd_bytes(pid: u32, seen: &mut Vec<(u64, u64)>) -> u64 {
     bytes
 }
 
-/// Time on a CPU plus time waiting for one, from `/proc/PID/schedstat` (0 where the kernel
-/// has no schedstats).
+/// Time on a CPU plus time waiting for one (0 without schedstats).
 fn wanted_cpu_ns(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
         .ok()
@@ -157,7 +149,7 @@ fn wanted_cpu_ns(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// The fields of `/proc/PID/stat` the watchdog needs.
+/// From `/proc/PID/stat`.
 struct Stat {
     state: char,
     cpu_time: Duration,
@@ -180,11 +172,10 @@ impl Stat {
     }
 }
 
-/// Kills every process of the run, the descendants of the calling process (`me`) but those
-/// in `spare` (the spawners), and reaps them all, until none is left; adds what they used to `reaped`.
-/// `also_kill` runs before every pass (the cgroup's view of the run). `main` is the program
-/// when it is not reaped yet; returns its status if it was reaped here. (`wait4(-1)` without
-/// `__WALL` sees the program and every process of the run, never the spawner: see `spawner`.)
+/// Kills and reaps every descendant of `me` but `spare` (the spawners) until none is left,
+/// adding what they used to `reaped`. `also_kill` runs before every pass (the cgroup's view).
+/// `main` is the program if not reaped yet; its status if reaped here. (`wait4(-1)` without
+/// `__WALL` never sees the spawner: see `spawner`.)
 pub fn kill_and_reap_all(
     me: u32,
     reaped: &mut Reaped,
@@ -194,8 +185,7 @@ pub fn kill_and_reap_all(
 ) -> Option<libc::c_int> {
     let mut main_status = None;
     loop {
-        // Most runs leave nothing: with the program reaped and no orphan left, there is no
-        // tree to kill (every descendant has a child of ours above it, or is one).
+        // Most runs leave nothing: with the program reaped and no orphan, there is no tree.
         match reap_ready(reaped) {
             Children::Reaped(pid, status) => {
                 if Some(pid) == main {
@@ -207,8 +197,7 @@ pub fn kill_and_reap_all(
             Children::None if main.is_none() => return main_status,
             _ => {}
         }
-        // The whole tree at once, so that no process lives on to fork; orphans of the killed
-        // come to us, and one forked meanwhile is killed on the next pass.
+        // All at once, so that none lives on to fork; one forked meanwhile dies next pass.
         also_kill();
         for pid in descendants(me) {
             if !spare.contains(&pid) {
@@ -226,9 +215,8 @@ pub fn kill_and_reap_all(
     }
 }
 
-/// Reaps `target` once it has ended, blocking for it when `block`; `None` when there is
-/// nothing to reap (no such child, or none ended yet without `block`). A pid is waited for
-/// whatever its exit signal; -1 stands for any process of the run, never the spawner.
+/// Reaps `target`, blocking when `block`; `None` when there is nothing to reap. A pid is
+/// waited for whatever its exit signal; -1 is any process of the run, never the spawner.
 pub fn reap(target: libc::pid_t, block: bool, reaped: &mut Reaped) -> Option<(i32, libc::c_int)> {
     let any_exit_signal = if target > 0 { libc::__WALL } else { 0 };
     let options = any_exit_signal | if block { 0 } else { libc::WNOHANG };
@@ -255,7 +243,6 @@ enum Children {
     Running,
 }
 
-/// Reaps one process of the run that has ended, if any, without waiting.
 fn reap_ready(reaped: &mut Reaped) -> Children {
     let mut status = 0;
     // SAFETY: rusage is plain data, which wait4 fills.
@@ -282,8 +269,7 @@ pub fn kill(pid: i32) {
     }
 }
 
-/// Whether `name` is `PREFIX` + the pid of a judge that is no longer running + `-...`: the
-/// names of the run folders and cgroups the judge makes.
+/// Whether `name` (a run folder's or cgroup's) is `prefix`, a dead judge's pid, `-...`.
 pub fn left_by_a_dead_judge(name: &std::ffi::OsStr, prefix: &str) -> bool {
     name.to_str()
         .and_then(|name| name.strip_prefix(prefix))

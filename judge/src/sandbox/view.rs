@@ -1,12 +1,10 @@
-//! What a program being judged sees of the machine's files: everything read-only, its run
-//! folder writable, a `/tmp` and a `/dev/shm` of its own, and the folders that hold what it
-//! must not read (the repository with its expected outputs, the user's home, the folders
-//! of other users and of running services) hidden behind empty ones, except the toolchains
-//! and the build cache inside them, which stay where they are, read-only.
+//! What a judged program sees of the machine's files: all read-only but its run folder and
+//! its own `/tmp` and `/dev/shm`, with what it must not read (the repository and its expected
+//! outputs, homes, services) hidden behind empty folders, except toolchains and the build
+//! cache in them.
 //!
-//! The view is made once per slot, in a mount namespace of the slot's second spawner (see
-//! `supervisor`), which starts only the programs being judged; builds, references,
-//! generators and checkers keep the machine's files.
+//! Made once per slot, in the mount namespace of the spawner of judged programs (see
+//! `supervisor`); builds, references, generators and checkers keep the machine's files.
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -15,17 +13,16 @@ use rustix::fs::CWD;
 use rustix::mount::{mount, move_mount, open_tree, MountFlags, MoveMountFlags, OpenTreeFlags};
 use serde::{Deserialize, Serialize};
 
-/// The folders a view hides and those it keeps visible inside them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {
     /// Seen as empty folders.
     pub hidden: Vec<PathBuf>,
-    /// Seen, read-only, where they are, though inside a hidden folder.
+    /// Seen, read-only, inside a hidden folder.
     pub kept: Vec<PathBuf>,
 }
 
-/// Folders that hold other people's files and the machine's sockets: a program reads no home
-/// and reaches no service (a socket in `/run` is reachable from any network namespace).
+/// A program reads no home and reaches no service (a socket in `/run` is reachable from any
+/// network namespace).
 const ALWAYS_HIDDEN: &[&str] = &["/home", "/root", "/run", "/var/run", "/mnt", "/media"];
 
 /// Where version managers and language tools put themselves under a home.
@@ -35,9 +32,8 @@ const TOOLCHAINS_IN_HOME: &[&str] = &[
 ];
 
 impl View {
-    /// The view of a judge that hides `hidden` (the repository, problem folders outside it)
-    /// and keeps `kept` (the build cache), with the homes, `/run` and the like hidden too and
-    /// the toolchains the user's environment names kept.
+    /// Hides `hidden` (the repository, problem folders outside it), the homes, `/run` and the
+    /// like; keeps `kept` (the build cache) and the toolchains the environment names.
     pub fn hiding(hidden: &[&Path], kept: &[&Path]) -> View {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut view = View {
@@ -50,16 +46,15 @@ impl View {
             view.kept
                 .extend(TOOLCHAINS_IN_HOME.iter().map(|name| home.join(name)));
         }
-        // The folders the toolchain variables name (`RUSTUP_HOME`, `JAVA_HOME`, ...): not the
-        // home, nor the caches and settings of everything else.
+        // Folders the toolchain variables name (`RUSTUP_HOME`, `JAVA_HOME`, ...).
         let not_toolchains = ["HOME", "PATH", "LANG", "USER", "LOGNAME"];
         for (key, value) in super::Environment::Build.variables() {
             if !not_toolchains.contains(&key) && !key.starts_with("XDG_") {
                 view.kept.extend(std::env::split_paths(value));
             }
         }
-        // A tool on PATH inside a hidden folder keeps its install's folder (`~/.cargo/bin`
-        // keeps `~/.cargo`), or the PATH entry alone when that would be the hidden folder.
+        // A PATH entry keeps its parent (`~/.cargo/bin` keeps `~/.cargo`), or itself alone when
+        // the parent would be a hidden folder.
         let path = std::env::var_os("PATH").unwrap_or_default();
         for entry in std::env::split_paths(&path) {
             let kept = match entry.parent() {
@@ -73,14 +68,13 @@ impl View {
         view
     }
 
-    /// Hides `folder` too.
     pub fn hide(&mut self, folder: &Path) {
         self.hidden.push(folder.to_path_buf());
     }
 
-    /// The view as the machine's files are now (a folder made since, such as the build cache,
-    /// counts): absolute, existing, resolved (a symbolic link is kept or hidden where it
-    /// leads), each once, and a kept folder only where it is inside a hidden one.
+    /// The view as the files are now (a folder made since, such as the build cache, counts):
+    /// absolute, existing, resolved (a link counts where it leads), each once, and a kept
+    /// folder only inside a hidden one.
     pub(super) fn settle(mut self) -> View {
         let resolve = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
             let mut resolved: Vec<PathBuf> = paths
@@ -95,7 +89,7 @@ impl View {
         };
         self.hidden = resolve(self.hidden);
         self.kept = resolve(self.kept);
-        // `/tmp` and `/dev/shm` are fresh folders in the view: what is kept there is too.
+        // `/tmp` and `/dev/shm` are fresh in the view: what is kept in them counts as inside.
         let replaced = [Path::new("/tmp"), Path::new("/dev/shm")];
         let hidden: Vec<&Path> = self.hidden.iter().map(PathBuf::as_path).collect();
         // A folder both kept and hidden is hidden.
@@ -110,19 +104,17 @@ impl View {
     }
 }
 
-/// One step of making the view, in the order of the paths (a folder before what is in it).
 enum Step {
     Hide,
     Keep(OwnedFd),
-    /// The run folder: kept writable.
+    /// Kept writable.
     RunFolder(OwnedFd),
-    /// A fresh, writable, sticky tmpfs of `size` bytes (`/tmp`, `/dev/shm`).
+    /// A fresh, writable, sticky tmpfs (`/tmp`, `/dev/shm`).
     Scratch,
 }
 
-/// Makes `view` in this process's mount namespace (a new one of its own, made by the
-/// caller), for programs whose working folder is `workdir` and whose `/tmp` and `/dev/shm`
-/// hold at most `scratch_bytes` each.
+/// Makes `view` in this process's own mount namespace (made by the caller); `/tmp` and
+/// `/dev/shm` hold at most `scratch_bytes` each.
 pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io::Result<()> {
     let clone = |path: &Path| {
         open_tree(
@@ -133,15 +125,14 @@ pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io:
                 | OpenTreeFlags::AT_RECURSIVE,
         )
     };
-    // What stays visible is taken before anything is hidden or made read-only.
+    // Taken before anything is hidden or made read-only.
     let mut steps: Vec<(PathBuf, Step)> = vec![
         (workdir.to_path_buf(), Step::RunFolder(clone(workdir)?)),
         (PathBuf::from("/tmp"), Step::Scratch),
         (PathBuf::from("/dev/shm"), Step::Scratch),
     ];
     for kept in &view.kept {
-        // A folder that cannot be taken (gone meanwhile, not readable) is hidden with the
-        // rest: the view is still made.
+        // One that cannot be taken (gone, unreadable) is hidden with the rest.
         if let Ok(fd) = clone(kept) {
             steps.push((kept.clone(), Step::Keep(fd)));
         }
@@ -184,7 +175,7 @@ pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io:
             Step::RunFolder(fd) => attach(&fd, &path)?,
         }
     }
-    // The empty folders are read-only too, once the mount points in them are made.
+    // The empty folders are read-only too, once the mount points in them exist.
     for path in made {
         set_read_only(CWD, &path, false)?;
     }
@@ -210,8 +201,7 @@ struct MountAttr {
     userns_fd: u64,
 }
 
-/// Makes the mount at `path` (relative to `dir`; empty: `dir` itself) read-only, with the
-/// mounts below it when `recursive`.
+/// `path` is relative to `dir` (empty: `dir` itself).
 fn set_read_only(dir: impl AsFd, path: impl AsRef<Path>, recursive: bool) -> std::io::Result<()> {
     let mut flags = if recursive { libc::AT_RECURSIVE } else { 0 };
     if path.as_ref().as_os_str().is_empty() {

@@ -15,15 +15,14 @@ use crate::report::{Collector, ProblemFault};
 use crate::runner::{judge_all, Settings, Task};
 use crate::toolchain::compiler::Compiler;
 
-/// A submission as judged, or why not: its row is made from its run, with the verdicts
-/// decided at the time limit.
+/// Its row is made from its run, with the verdicts decided at the time limit.
 pub(super) enum SubmissionRun {
     Skipped(Row),
     JudgedSubmission(Box<JudgedSubmission>),
 }
 
-/// Its task's limits say what its run went to, and the limit its verdicts are decided at when
-/// that is below it (`with_tle_margin`).
+/// Its task's limits say what its run went to, and the limit its verdicts are decided at if
+/// below that (`with_tle_margin`).
 pub(super) struct JudgedSubmission {
     task: Task,
     folder: String,
@@ -39,10 +38,9 @@ impl SubmissionRun {
         }
     }
 
-    /// Whether its run's verdicts depend on the limit it ran under: a case too slow (CPU
-    /// time or the wall-clock backstop, both set by the limit), or a validator's failure (its
-    /// own limits follow the problem's). A run that did not meet it stands under any larger
-    /// limit.
+    /// Whether its verdicts depend on the limit it ran under: a case too slow (CPU time or
+    /// the wall backstop), or a validator's failure (its limits follow the problem's). A run
+    /// that did not meet it stands under any larger limit.
     pub(super) fn met_the_limit(&self) -> bool {
         self.run().is_some_and(|run| {
             run.verdicts.iter().any(|verdict| {
@@ -54,8 +52,7 @@ impl SubmissionRun {
         })
     }
 
-    /// The same run, its verdicts decided at `limit` where they were decided at a limit
-    /// below the one it ran under.
+    /// Decided at `limit` where they were decided below the limit it ran under.
     pub(super) fn decided_at(mut self, limit: Duration) -> SubmissionRun {
         if let SubmissionRun::JudgedSubmission(judged) = &mut self {
             let decided_at = &mut judged.task.problem.limits.decided_at;
@@ -101,18 +98,16 @@ impl SubmissionRun {
             Ok(run) => run,
         };
         let problem = &task.problem;
-        if crate::runner::interrupt::requested().is_some() && !finished(run, task) {
-            return Row {
-                outcome: RowOutcome::Unfinished,
-                cases: (run.cases.iter().cloned())
-                    .zip(run.verdicts.iter().map(|verdict| verdict.code()))
-                    .collect(),
-                ..row(format!("{} so far", describe(run)), false, None)
-            };
-        }
         let cases: Vec<(String, &'static str)> = (run.cases.iter().cloned())
             .zip(run.verdicts.iter().map(|verdict| verdict.code()))
             .collect();
+        if crate::runner::interrupt::requested().is_some() && !finished(run, task) {
+            return Row {
+                outcome: RowOutcome::Unfinished,
+                cases,
+                ..row(format!("{} so far", describe(run)), false, None)
+            };
+        }
         let row = |got, kept, warning| Row {
             cases: cases.clone(),
             ..row(got, kept, warning)
@@ -122,8 +117,8 @@ impl SubmissionRun {
         let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {
             return row(describe(run), keeps(run), None);
         };
-        // It ran beyond the limit: its verdicts are those under it, and a warning says when
-        // the longer run got something else.
+        // It ran beyond the limit: its verdicts are those under it, with a warning when the
+        // longer run got something else.
         let under = run.under_time_limit(limit, task.one_at_a_time);
         let (got, got_beyond) = (describe(&under), describe(run));
         let kept = keeps(&under);
@@ -147,8 +142,8 @@ impl SubmissionRun {
 }
 
 /// Whether `run` is all that judging `task` would give: it did not compile, every case was
-/// judged, or (judged one case at a time, to its first failure) its cases are the first ones
-/// in order and the last of them failed. A run the judge was stopped in may be none of these.
+/// judged, or (one at a time, to its first failure) its cases are the first in order and the
+/// last failed. A run the judge was stopped in may be none of these.
 fn finished(run: &SolutionVerdicts, task: &Task) -> bool {
     let cases = &task.problem.cases;
     if run.compile_error || run.cases.len() == cases.len() {
@@ -161,12 +156,12 @@ fn finished(run: &SolutionVerdicts, task: &Task) -> bool {
     task.one_at_a_time && in_order && ends_failed
 }
 
-/// A package's submission that must be too slow runs beyond its time limit, to the limit ×
-/// `time_limit_to_tle` (legacy `time_safety_margin`), as problemtools and BAPCtools run it:
-/// its verdicts are still those under the limit (`Limits::decided_at`, see `SubmissionRun::row`),
-/// and the longer run tells whether they depend on the limit. In a legacy pass-fail package so
-/// does every submission promised a rejection, since problemtools keeps a promise that holds
-/// only with the extra time; in a later one that could only warn, so they run under the limit.
+/// A submission that must be too slow runs to the limit × `time_limit_to_tle` (legacy
+/// `time_safety_margin`), as problemtools and BAPCtools run it: its verdicts are still those
+/// under the limit (`Limits::decided_at`, see `SubmissionRun::row`), and the longer run tells
+/// whether they depend on it. In a legacy pass-fail package so does every submission promised
+/// a rejection, as problemtools keeps a promise that holds only with the extra time; in a
+/// later one that could only warn, so they run under the limit.
 pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
     let must_time_out = must_time_out(promise);
     let rejected = !matches!(
@@ -199,20 +194,18 @@ fn must_time_out(promise: &Promise) -> bool {
     }
 }
 
-/// In what order a batch's submissions are judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Order {
-    /// As given: the accepted submissions first, when the time limit is derived from their
-    /// runs. A too slow one started beside them could slow them enough to move the derived
-    /// limit up a step (it did for problemtools' `different` example).
+    /// The accepted submissions first, when the time limit is derived from them: a too slow
+    /// one beside them could move the derived limit up a step (it did for problemtools'
+    /// `different` example).
     AsGiven,
-    /// What must time out first, where no limit is derived from the batch: it runs out its
-    /// limit and margin (seconds), and started last it ran alone while the other cores idled.
+    /// What must time out first, where no limit is derived: started last, it would run out
+    /// its limit and margin alone while the other cores idle.
     SlowFirst,
 }
 
-/// Judges `entries` as one pool of cases (skipped ones pass through), in `order`; the results
-/// come in `entries`' order.
+/// Judges `entries` as pools of cases (skipped ones pass through); results in `entries`' order.
 pub(super) fn judge_batch(
     entries: &[&PlannedSubmission],
     problem_for: &dyn Fn(&PlannedSubmission) -> Problem,
@@ -221,8 +214,8 @@ pub(super) fn judge_batch(
     order: Order,
 ) -> Vec<SubmissionRun> {
     let mut judged: Vec<Option<SubmissionRun>> = Vec::new();
-    // A score needs every case, and so does a requirement on some cases only or on a
-    // message; a verdict over all cases needs only the first failure. Each kind is a pool.
+    // A score, or a requirement on some cases or on a message, needs every case; a verdict
+    // over all cases only the first failure. Each kind is a pool.
     let mut pools: [Vec<Pooled>; 2] = Default::default();
     for &entry in entries {
         match entry {
@@ -241,7 +234,6 @@ pub(super) fn judge_batch(
                     || matches!(promise, Promise::Grouped { .. })
                     || matches!(&promise, Promise::Requirements(requirements)
                         if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
-                // Expected to fail at some case, after which the rest is skipped.
                 let fails = matches!(
                     promise,
                     Promise::Some(_) | Promise::Rejected | Promise::Tagged { .. }
@@ -257,14 +249,13 @@ pub(super) fn judge_batch(
             }
         }
     }
-    // The pool of the first entry first: the entries come in the order they are wanted.
+    // The first entry's pool first: entries come in the order wanted.
     let mut pools: Vec<(bool, Vec<_>)> = (pools.into_iter().enumerate())
         .map(|(every_case, pool)| (every_case == 1, pool))
         .filter(|(_, pool)| !pool.is_empty())
         .collect();
     pools.sort_by_key(|(_, pool)| pool[0].0);
     for (every_case, mut pool) in pools {
-        // Each result still goes to its entry's place.
         if order == Order::SlowFirst {
             pool.sort_by_key(|(_, _, promise, _)| !must_time_out(promise));
         }
@@ -293,8 +284,7 @@ pub(super) fn judge_batch(
     judged.into_iter().flatten().collect()
 }
 
-/// Each pooled task's run as the collector got them: in order; or, when the judge was stopped
-/// (it then tells a task only for the cases it finished, and may leave one out), by solution.
+/// In order; or, when the judge was stopped (it may then leave a task out), by solution.
 fn runs_by_task(
     pool: &[Pooled],
     told: Vec<Result<SolutionVerdicts, ProblemFault>>,
@@ -311,8 +301,8 @@ fn runs_by_task(
         .collect()
 }
 
-/// The row of a submission the runner told nothing of: the judge was stopped before it
-/// started (else a fault of the judge's).
+/// For a submission the runner told nothing of: stopped before it started, else a fault of
+/// the judge's.
 fn untold(task: &Task, folder: String) -> Row {
     let stopped = crate::runner::interrupt::requested().is_some();
     Row {
@@ -328,5 +318,5 @@ fn untold(task: &Task, folder: String) -> Row {
     }
 }
 
-/// A submission in a pool: its place, its task, its promise and its folder.
+/// Its place, task, promise and folder.
 pub(super) type Pooled = (usize, Task, Promise, String);

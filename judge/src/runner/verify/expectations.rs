@@ -1,9 +1,8 @@
-//! What each submission of a package must get: its folder's default requirement
-//! (`accepted`: only AC; `wrong_answer`: AC or WA, at least one WA; ...) and, in 2025-09, those
-//! of `submissions/submissions.yaml`, whose keys are glob patterns (`*` within a name, `{a,b}`
-//! alternatives) matching a submission or a folder above it. A key inside an entry that names
-//! test data (`sample`, `secret/*-hard`: a glob of a case or a group above it, relative to
-//! `data/`) limits its `permitted` and `required` to those cases.
+//! What each submission of a package must get: its folder's default (`accepted`: only AC;
+//! `wrong_answer`: AC or WA, at least one WA; ...) and, in 2025-09, the requirements of
+//! `submissions/submissions.yaml`, keyed by globs (`*` within a name, `{a,b}`) matching a
+//! submission or a folder above it. A key inside an entry naming test data (`secret/*-hard`,
+//! relative to `data/`) limits its `permitted` and `required` to those cases.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -14,19 +13,18 @@ use crate::error::{Error, Result};
 use crate::judging::verdict::VerdictKind;
 use crate::problem::layout::SUBMISSIONS_YAML;
 
-/// One requirement: every judged case's verdict is in `permitted`, some case's is in
-/// `required`, and the submission's score is in `score` (inclusive; each `None` when not
-/// constrained), and some case's validator message holds `message`; with `cases`, only over
-/// the cases that glob matches.
+/// Every judged case's verdict is in `permitted`, some case's in `required`, the score in
+/// `score` (inclusive), and some case's validator message holds `message` (each `None` when
+/// not constrained).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Requirement {
     pub permitted: Option<BTreeSet<VerdictKind>>,
     pub required: Option<BTreeSet<VerdictKind>>,
     pub score: Option<(f64, f64)>,
-    /// Text that must appear (case-sensitive) in the message of at least one case.
+    /// Case-sensitive.
     pub message: Option<String>,
-    /// A glob of test data (`secret/*-hard`, relative to `data/`): the requirement is on the
-    /// cases it matches, or that lie in a group it matches.
+    /// A glob of test data (relative to `data/`): the requirement is on the cases it matches,
+    /// or in a group it matches.
     pub cases: Option<String>,
 }
 
@@ -44,16 +42,14 @@ impl Requirement {
         }
     }
 
-    /// Whether the case `name` (relative to `data/`, `secret/12`) is one this requirement
-    /// is on.
+    /// `name` is relative to `data/` (`secret/12`).
     pub fn applies_to_case(&self, name: &str) -> bool {
         self.cases
             .as_ref()
             .is_none_or(|pattern| matches(pattern, name))
     }
 
-    /// Whether the submission's score (`None`: the problem gives none) keeps the `score`
-    /// requirement.
+    /// `score` is `None` when the problem gives none.
     pub fn score_kept_by(&self, score: Option<f64>) -> bool {
         match (self.score, score) {
             (None, _) => true,
@@ -64,8 +60,8 @@ impl Requirement {
         }
     }
 
-    /// Whether the verdicts of the judged cases keep it. The format knows four verdicts:
-    /// memory and output over their limits are run-time errors there.
+    /// The format knows four verdicts: memory and output over their limits are run-time
+    /// errors there.
     pub fn kept_by(&self, kinds: &[VerdictKind]) -> bool {
         let spec = |kind: &VerdictKind| match kind {
             VerdictKind::MemoryLimitExceeded | VerdictKind::OutputLimitExceeded => {
@@ -85,7 +81,6 @@ impl Requirement {
     }
 }
 
-/// The default requirement of a submissions folder, if the format defines one.
 pub fn default_for(folder: &str) -> Option<Requirement> {
     use VerdictKind::*;
     Some(match folder {
@@ -104,7 +99,7 @@ pub fn default_for(folder: &str) -> Option<Requirement> {
     })
 }
 
-/// The entries of `submissions.yaml`, in file order.
+/// In file order.
 #[derive(Debug, Default)]
 pub struct SubmissionsYaml {
     entries: Vec<(String, YamlEntry)>,
@@ -113,18 +108,17 @@ pub struct SubmissionsYaml {
 #[derive(Debug, Default)]
 struct YamlEntry {
     requirement: Requirement,
-    /// Requirements on test data groups (keys naming data, with maps as values).
+    /// On test data groups (keys naming data, with maps as values).
     groups: Vec<Requirement>,
-    /// Keys this judge does not check (`message`, test-group names): a submission
-    /// they apply to cannot be verified as the file asks.
+    /// Keys this judge does not check: a submission they apply to cannot be verified as the
+    /// file asks.
     unchecked: Vec<String>,
-    /// `language` (a code of the format's table) and `entrypoint`.
+    /// A code of the format's table.
     language: Option<String>,
     entrypoint: Option<String>,
 }
 
-/// A group's requirements under a submission's `pattern` (`field` names the group's cases),
-/// added to `entry`; a key it does not check is kept as unchecked.
+/// A group's requirements under `pattern` (`field` names the group's cases), added to `entry`.
 fn group_requirement(
     path: &Path,
     pattern: &str,
@@ -157,7 +151,7 @@ fn group_requirement(
 }
 
 impl SubmissionsYaml {
-    /// Reads `submissions/submissions.yaml`; no file is no entries.
+    /// No file is no entries.
     pub fn read(submissions: &Path) -> Result<SubmissionsYaml> {
         let path = submissions.join(SUBMISSIONS_YAML);
         let text = match std::fs::read_to_string(&path) {
@@ -200,12 +194,10 @@ impl SubmissionsYaml {
                     "message" => {
                         entry.requirement.message = Some(message(&path, &pattern, &value)?)
                     }
-                    // How the program is built and started.
                     "language" => entry.language = Some(string(&path, &pattern, &field, &value)?),
                     "entrypoint" => {
                         entry.entrypoint = Some(string(&path, &pattern, &field, &value)?)
                     }
-                    // Metadata that does not change what is expected.
                     "authors" | "model_solution" | "use_for_time_limit" => {}
                     _ => match value {
                         Value::Mapping(group) => {
@@ -224,8 +216,8 @@ impl SubmissionsYaml {
         self.entries.is_empty()
     }
 
-    /// Every requirement on the submission at `relative` (below `submissions/`, with `/`),
-    /// and the keys that apply to it but are not checked.
+    /// `relative` is below `submissions/`, with `/`. Also the keys that apply but are not
+    /// checked.
     pub fn requirements(&self, relative: &str) -> (Vec<Requirement>, Vec<String>) {
         let folder = relative.split('/').next().unwrap_or_default();
         // A key that is exactly the folder's name overrides its default, key by key.
@@ -261,8 +253,7 @@ impl SubmissionsYaml {
         (all.collect(), unchecked)
     }
 
-    /// The `language` and `entrypoint` the entries matching the submission at `relative`
-    /// give it (a later entry over an earlier one), as written.
+    /// As written; a later entry over an earlier one.
     pub fn program(&self, relative: &str) -> (Option<String>, Option<String>) {
         let (mut language, mut entrypoint) = (None, None);
         for (_, entry) in self.entries_for(relative) {
@@ -272,8 +263,7 @@ impl SubmissionsYaml {
         (language, entrypoint)
     }
 
-    /// The entries that apply to the submission at `relative`, in file order, each with
-    /// whether its key is exactly the submission's folder.
+    /// In file order, each with whether its key is exactly the submission's folder.
     fn entries_for<'a>(&'a self, relative: &'a str) -> impl Iterator<Item = (bool, &'a YamlEntry)> {
         let folder = relative.split('/').next().unwrap_or_default();
         self.entries.iter().filter_map(move |(pattern, entry)| {
@@ -283,7 +273,6 @@ impl SubmissionsYaml {
     }
 }
 
-/// A key whose value is a string (`language: python3`).
 fn string(path: &Path, pattern: &str, key: &str, value: &Value) -> Result<String> {
     value
         .as_str()
@@ -291,7 +280,6 @@ fn string(path: &Path, pattern: &str, key: &str, value: &Value) -> Result<String
         .ok_or_else(|| Error::parse(path, None, format!("`{pattern}`: `{key}` must be a string")))
 }
 
-/// `message: text`.
 fn message(path: &Path, pattern: &str, value: &Value) -> Result<String> {
     string(path, pattern, "message", value)
 }
@@ -326,8 +314,7 @@ fn verdicts(path: &Path, pattern: &str, value: &Value) -> Result<BTreeSet<Verdic
     let Value::Sequence(items) = value else {
         return Err(bad());
     };
-    // The format's own four codes, not `VerdictKind`'s (`RTE` is our `RE`; it has no MLE,
-    // OLE, JE): so they are read here, once, and are kinds from then on.
+    // The format's four codes, not `VerdictKind`'s (`RTE` is our `RE`; no MLE, OLE, JE).
     items
         .iter()
         .map(|item| match item.as_str() {
@@ -353,7 +340,7 @@ fn matches(pattern: &str, path: &str) -> bool {
     })
 }
 
-/// Every pattern `{a,b}` alternatives stand for (`x.{py,cpp}` → `x.py`, `x.cpp`).
+/// `x.{py,cpp}` → `x.py`, `x.cpp`.
 fn expand_braces(pattern: &str) -> Vec<String> {
     let (Some(open), Some(close)) = (pattern.find('{'), pattern.find('}')) else {
         return vec![pattern.to_owned()];

@@ -1,10 +1,9 @@
-//! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` folders
-//! must get the verdict its folder promises, and every solution a Polygon package lists the
-//! verdict its tag promises.
+//! `judge verify`: every submission in a Kattis package's `submissions/<verdict>/` must get
+//! the verdict its folder promises, and every solution a Polygon package lists the verdict
+//! its tag promises.
 //!
-//! Each row is made from its own submission's result, so that a submission that cannot be
-//! judged (no toolchain, unknown language, a build fault) stands in its own row and can never
-//! shift another's expectation.
+//! Each row comes from its own submission's result, so that one that cannot be judged stands
+//! in its own row and never shifts another's expectation.
 
 mod batch;
 pub(crate) mod expectations;
@@ -27,66 +26,55 @@ use batch::{judge_batch, Order, SubmissionRun};
 use plan::{plan, prebuild, PlannedSubmission};
 use promise::Promise;
 
-/// How a row came out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowOutcome {
-    /// JudgedSubmission, and the promise was kept.
     Kept,
-    /// JudgedSubmission, and the promise was broken.
     Mismatch,
-    /// Not judged, for a reason of the machine or the package that is not the submission's
-    /// fault (`no kotlinc`): shown, not counted as a mismatch.
+    /// Not judged, for a reason of the machine or package, not the submission (`no
+    /// kotlinc`): shown, not counted as a mismatch.
     Skipped(String),
     /// The harness or the package failed while judging it (exit 2).
     Error(String),
-    /// The judge was stopped (a signal) before this submission's verdict was known: its
-    /// cases so far are shown, and it counts as neither kept nor broken.
+    /// The judge was stopped before its verdict was known: its cases so far are shown, and
+    /// it counts as neither kept nor broken.
     Unfinished,
 }
 
-/// One row of the verify table.
 #[derive(Debug, Clone)]
 pub struct Row {
     pub submission: PathBuf,
-    /// The folder the submission is in: its promise.
+    /// Its folder: its promise.
     pub expected: String,
     pub got: String,
     pub outcome: RowOutcome,
-    /// What its run shows beside the outcome (its verdicts depend on the time limit).
+    /// Shown beside the outcome (its verdicts depend on the time limit).
     pub warning: Option<String>,
-    /// Each case it was judged on, with the verdict's short code, in case order.
+    /// Each case with the verdict's short code, in case order.
     pub cases: Vec<(String, &'static str)>,
 }
 
-/// What `verify` found: a row per submission, and what a person should know besides.
 #[derive(Debug, Clone, Default)]
 pub struct VerifyReport {
     pub rows: Vec<Row>,
-    /// The time limit, when the package gives none and it was derived from the accepted
-    /// submissions, with how.
+    /// When the package gives none, derived from the accepted submissions, with how.
     pub derived_time_limit: Option<(Duration, String)>,
     /// Things the rows do not show (a file that is not read).
     pub notes: Vec<String>,
-    /// What the package's validators make of its test data.
     pub data: validation::DataReport,
 }
 
-/// While the time limit is not known yet, the accepted submissions run under this one, as
-/// generous as a person waits for.
+/// The accepted submissions' limit while none is known: as generous as a person waits for.
 const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// Judges every submission of the package and checks each against its folder, as one pool
-/// of cases, so that a submission waiting out its time limit holds one worker, not the run.
+/// Judges every submission as one pool of cases, so that one waiting out its time limit
+/// holds one worker, not the run.
 ///
-/// When the package gives no time limit, the accepted submissions are judged first, under
-/// a limit that does not bind them, and the limit they imply decides the others' verdicts.
-/// Beside them (on the workers they leave idle: their cases are handed out first), the
-/// others run under the least limit the package can derive, one resolution step: a verdict
-/// reached within it stands under any larger limit, and only a submission that met that
-/// limit runs again under the derived one (most packages derive that least limit, and their
-/// too slow submissions then run once). (Judging the others
-/// under the limit an earlier `verify` derived was tried: their load moved the new limit,
-/// and their verdicts with it.)
+/// Without a package time limit, the accepted submissions run first under a limit that does
+/// not bind them, and the limit they imply decides the others. Beside them the others run
+/// under the least limit the package can derive: a verdict reached within it stands under any
+/// larger one, so only a submission that met it runs again under the derived limit. (The
+/// limit of an earlier `verify` was tried instead: their load moved the new limit, and their
+/// verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     if polygon_package::is_package(&problem.dir) {
         return verify_tagged(problem, compiler, jobs);
@@ -156,10 +144,9 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     Ok(report)
 }
 
-/// A Polygon package's verify: every solution it lists against its tag, under the package's
-/// own limits. A tag is read at the first failed test, so a solution promised to fail stops
-/// there even where the package scores its tests: its score could not change its tag (one
-/// with extra tags runs every test, for its groups).
+/// Every solution a Polygon package lists against its tag, under its own limits. A tag is
+/// read at the first failed test, so a solution promised to fail stops there even where the
+/// package scores tests (one with extra tags runs every test, for its groups).
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let entries = plan::polygon_plan(problem, compiler)?;
     prebuild(&[], &entries, problem, compiler, jobs);
@@ -182,8 +169,8 @@ fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<
     })
 }
 
-/// The rows of the submissions judged beside the accepted ones, under `least_limit`: each
-/// first run decided at `limit` if that run stands, else judged again under it.
+/// The others, first judged under `least_limit`: decided at `limit` if that run stands, else
+/// judged again under it.
 fn rejudge_others(
     others: &[&PlannedSubmission],
     judged_others: Vec<SubmissionRun>,
@@ -214,7 +201,7 @@ fn rejudge_others(
     rows.into_iter().flatten().collect()
 }
 
-/// The time limit the slowest accepted run implies, and how it was found.
+/// With how it was found.
 fn derived_limit(package: &Package, slowest: Option<Duration>) -> Option<(Duration, String)> {
     let slowest = slowest?;
     let timing = package.timing;

@@ -1,5 +1,5 @@
-//! The plan of a verification: every submission with its promise (its folder's, and what
-//! `submissions.yaml` adds), or why it is not judged; then the builds, before any is judged.
+//! The plan of a verification: every submission with its promise (its folder's and
+//! `submissions.yaml`'s), or why it is not judged; then the builds, before any is judged.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ pub(super) fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// A row of the report as decided before anything runs: skipped, or to be judged.
+/// A row as decided before anything runs.
 pub(super) enum PlannedSubmission {
     Skipped(Row),
     Judge {
@@ -47,7 +47,6 @@ impl PlannedSubmission {
         })
     }
 
-    /// The verdict folder the submission is in.
     pub(super) fn folder(&self) -> &str {
         match self {
             PlannedSubmission::Skipped(row) => &row.expected,
@@ -56,7 +55,7 @@ impl PlannedSubmission {
     }
 }
 
-/// Every submission, accepted ones first, with what it must get, or why it is not judged.
+/// Accepted submissions first.
 pub(super) fn plan(
     root: &Path,
     yaml: &SubmissionsYaml,
@@ -67,7 +66,7 @@ pub(super) fn plan(
         .into_iter()
         .filter(|path| path.is_dir())
         .collect();
-    // Accepted first (a stable sort keeps the others in order).
+    // A stable sort keeps the others in order.
     folders.sort_by_key(|folder| file_name(folder) != "accepted");
     let mut entries = Vec::new();
     for folder in folders {
@@ -118,8 +117,7 @@ pub(super) fn plan(
     skip_unavailable(entries, compiler)
 }
 
-/// Every solution a Polygon package lists, with what its tag promises, or why it is not
-/// judged; the row's `expected` is the tag.
+/// The row's `expected` is the tag.
 pub(super) fn polygon_plan(
     problem: &Problem,
     compiler: &Compiler,
@@ -145,9 +143,8 @@ pub(super) fn polygon_plan(
     Ok(skip_unavailable(entries.collect(), compiler))
 }
 
-/// What a Polygon solution's tag and extra tags promise, and how its row says it: `rejected;
-/// group 1 accepted`. An extra tag on another testset than `tests` (`pretests`) is named as
-/// not judged here.
+/// And how its row says it: `rejected; group 1 accepted`. An extra tag on a testset other
+/// than `tests` (`pretests`) is named as not judged here.
 fn tagged_promise(solution: &polygon::TaggedSolution) -> (Promise, String) {
     let mut expected = solution.tag.name().to_owned();
     let mut parts = Vec::new();
@@ -174,11 +171,10 @@ fn tagged_promise(solution: &polygon::TaggedSolution) -> (Promise, String) {
     (promise, expected)
 }
 
-/// The submissions in the verdict folder `folder` (named `name`): its programs, by the rule
-/// of every folder of programs, and the files that rule passes over but that are meant as
-/// submissions all the same: those `submissions.yaml` names a language for (the format
-/// tells a submission's language by that key first), and those set aside by a `.disabled`
-/// ending (BAPCtools' way), whose rows say why they are not judged.
+/// Its programs (`is_program`), and files that rule passes over but that are submissions all
+/// the same: those `submissions.yaml` names a language for (the format tells a language by
+/// that key first), and those set aside by a `.disabled` ending (BAPCtools' way), whose rows
+/// say why they are not judged.
 fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<PathBuf> {
     let mut submissions = entries_in(folder);
     submissions.retain(|path| {
@@ -193,8 +189,8 @@ fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<Path
     submissions
 }
 
-/// Skips the submissions whose toolchain this machine lacks, asking every language at once:
-/// a cold start (`javac -version` starts a JVM) waits for the slowest, not for their sum.
+/// Asks every language at once: cold starts (`javac -version` starts a JVM) wait for the
+/// slowest, not their sum.
 pub(super) fn skip_unavailable(
     entries: Vec<PlannedSubmission>,
     compiler: &Compiler,
@@ -235,10 +231,9 @@ pub(super) fn skip_unavailable(
         .collect()
 }
 
-/// Builds everything the verify of `problem` runs, `jobs` at a time and the slowest first:
-/// its validators and checker (`programs`) and the submissions to judge, before any of them
-/// runs: the accepted submissions may be judged first (to decide a derived time limit), and
-/// the others then find their builds in the cache. A failure is left for its row to report.
+/// Builds the validators and checker (`programs`) and the submissions, slowest first, before
+/// any runs: the accepted ones may be judged first (to derive a time limit), and the others
+/// then find their builds in the cache. A failure is left for its row to report.
 pub(super) fn prebuild(
     programs: &[PathBuf],
     entries: &[PlannedSubmission],
@@ -259,7 +254,6 @@ pub(super) fn prebuild(
     compiler.prebuild(own.chain(submissions).collect(), jobs);
 }
 
-/// `problem` judging a submission in the language and from the entry point `choice` names.
 pub(super) fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
     if let Some(package) = problem.package.as_mut() {
         package.choice = choice.clone();
@@ -267,8 +261,7 @@ pub(super) fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
     problem
 }
 
-/// `language` and `entrypoint` of submissions.yaml as the judge follows them, or why it
-/// cannot.
+/// submissions.yaml's `language` and `entrypoint`, or why the judge cannot follow them.
 pub(super) fn choice_of(
     (language, entrypoint): (Option<String>, Option<String>),
 ) -> Result<Choice, NotJudged> {
@@ -282,7 +275,6 @@ pub(super) fn choice_of(
     })
 }
 
-/// The language a submission is in, or why it has none that can be told.
 pub(super) fn language_of(
     submission: &Path,
     choice: &Choice,
@@ -294,7 +286,7 @@ pub(super) fn language_of(
     }
 }
 
-/// Why a submission is not judged, as its row says it (the row names the submission).
+/// As its row says it (the row names the submission).
 #[derive(Debug, thiserror::Error)]
 pub(super) enum NotJudged {
     #[error("neither its folder nor submissions.yaml says what it must get")]
@@ -305,7 +297,6 @@ pub(super) enum NotJudged {
     PartiallyAcceptedPassFail,
     #[error("submissions.yaml names its language `{0}`, which this judge does not run")]
     UnknownLanguageCode(String),
-    /// Its language cannot be told: the fault in a few words.
     #[error("{}", .0.summary())]
     Language(LanguageFault),
     #[error("{0}")]

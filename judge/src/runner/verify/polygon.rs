@@ -1,8 +1,7 @@
-//! What `verify` checks of a Polygon package beside its solutions, as Polygon checks it: every
-//! test through every validator (`validator --testset tests [--group G] < input`, exit 0 is
-//! valid), and the self-tests `problem.xml` marks for each validator (`valid`, `invalid`) and
-//! for the checker (`ok`, `wrong-answer`, ...). Each one that does not hold is a finding with
-//! its evidence; the rest is still checked.
+//! What `verify` checks of a Polygon package beside its solutions, as Polygon does: every test
+//! through every validator (`validator --testset tests [--group G] < input`, exit 0 is valid),
+//! and the self-tests `problem.xml` marks for each validator and for the checker. Each that
+//! does not hold is a finding with its evidence; the rest is still checked.
 
 use std::path::Path;
 
@@ -16,14 +15,13 @@ use crate::sandbox::{RunOutput, Termination};
 use crate::toolchain::compiler::Compiler;
 use crate::toolchain::Program;
 
-/// What the checks came to: a line for each program checked, and every finding.
+/// A line for each program checked, and every finding.
 #[derive(Debug, Default)]
 pub struct ProgramChecks {
     pub lines: Vec<String>,
     pub findings: Vec<String>,
 }
 
-/// Checks the package `problem` was loaded from.
 pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramChecks> {
     let checks = polygon::self_checks(&problem.dir)?;
     let shown = |path: &Path| {
@@ -97,8 +95,8 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
     Ok(report)
 }
 
-/// Runs each self-test whose files are there: how many got the verdict they are marked with,
-/// and a finding for each other one (missing files too).
+/// How many self-tests got the verdict they are marked with, and a finding for each other
+/// (missing files too).
 fn self_tested(
     tests: &[SelfTest],
     shown: &dyn Fn(&Path) -> String,
@@ -132,10 +130,9 @@ fn self_tested(
     (kept, findings)
 }
 
-/// Whether `validator` takes `input` (called with `args`), and the first line it wrote to
-/// standard error; `Err` when it could not run. A file with CRLF line ends (a package
-/// downloaded for Windows) is given with LF ones: Polygon's validators read it on Windows,
-/// where CRLF is the line end testlib's strict reading expects.
+/// Whether `validator` takes `input`, and the first line of its stderr; `Err` when it could
+/// not run. CRLF input (a package downloaded for Windows) is given with LF ends: Polygon runs
+/// validators on Windows, where CRLF is what testlib's strict reading expects.
 fn validated(validator: &Program, input: &Path, args: &[String]) -> Result<(bool, String), String> {
     let bytes = std::fs::read(input).map_err(|error| format!("cannot read it: {error}"))?;
     let lf_copy = match memchr::memmem::find(&bytes, b"\r\n") {
@@ -153,7 +150,7 @@ fn validated(validator: &Program, input: &Path, args: &[String]) -> Result<(bool
     Ok((run.termination == Termination::Exited(0), first_line(&run)))
 }
 
-/// The first line a program wrote to standard error.
+/// Of stderr.
 fn first_line(run: &RunOutput) -> String {
     let said = String::from_utf8_lossy(&run.stderr);
     said.lines()
@@ -162,9 +159,8 @@ fn first_line(run: &RunOutput) -> String {
         .to_owned()
 }
 
-/// The checker's verdict on a self-test, as the judge reads a checker on a case (its exit
-/// code, its -appes report), named as `problem.xml` marks it; with the first line it wrote
-/// to standard error.
+/// Read as on a case (exit code, -appes report), named as `problem.xml` marks it; with the
+/// first line of its stderr.
 fn checker_verdict(
     checker: &Program,
     spec: &CheckerSpec,

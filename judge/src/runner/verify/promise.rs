@@ -1,5 +1,4 @@
-//! What each verdict folder of a package promises, and whether a submission's verdicts keep
-//! it.
+//! What each verdict folder of a package promises, and whether a submission keeps it.
 
 use super::expectations::{default_for, Requirement};
 use crate::judging::checker::PRESENTATION_ERROR;
@@ -9,7 +8,6 @@ use crate::judging::SolutionVerdicts;
 use crate::problem::polygon::Tag;
 use crate::problem::scoring::Scoring;
 
-/// The verdict folders of the package format, and the verdict each promises.
 pub(super) const FOLDERS: &[(&str, Promise)] = &[
     ("accepted", Promise::Accepted),
     ("wrong_answer", Promise::Some(VerdictKind::WrongAnswer)),
@@ -18,8 +16,8 @@ pub(super) const FOLDERS: &[(&str, Promise)] = &[
         Promise::Some(VerdictKind::TimeLimitExceeded),
     ),
     ("run_time_error", Promise::Some(VerdictKind::RuntimeError)),
-    // The package format has no memory verdict: exceeding memory is a run-time error there
-    // (the case's detail says "memory"); the folder is kept for packages that have it.
+    // The format has no memory verdict: it is a run-time error there (the case's detail
+    // says "memory"); the folder is kept for packages that have it.
     (
         "memory_limit_exceeded",
         Promise::Some(VerdictKind::RuntimeError),
@@ -39,20 +37,18 @@ pub(super) enum Promise {
     /// Every case AC (in a legacy scoring package: the grader's verdict AC, as problemtools
     /// checks it).
     Accepted,
-    /// A scoring problem's submission that is accepted without the best score: the legacy
-    /// grader's verdict AC and a score other than the range's best; in the 2025-09 model
-    /// (which has no such folder), a score above 0 and below `secret`'s maximum.
+    /// Accepted without the best score: the legacy grader's verdict AC and a score other than
+    /// the range's best; in 2025-09 (no such folder), above 0 and below `secret`'s maximum.
     PartiallyAccepted,
-    /// At least one case gets this verdict, and every other case AC or this verdict: no worse
-    /// surprise.
+    /// Some case gets this verdict, every other AC or this verdict: no worse surprise.
     Some(VerdictKind),
     CompileError,
     /// Anything but accepted.
     Rejected,
-    /// What `submissions.yaml` asks (with the folder's default), every one of them.
+    /// Every one `submissions.yaml` asks (with the folder's default).
     Requirements(Vec<Requirement>),
-    /// A Polygon tag beyond those above: every case AC or among `failing`, and unless
-    /// `may_pass`, some case among `failing`, whose message, with `message`, begins so.
+    /// A Polygon tag beyond those above: every case AC or in `failing`, and unless
+    /// `may_pass`, some case in `failing` whose message begins with `message`, if given.
     Tagged {
         failing: &'static [VerdictKind],
         may_pass: bool,
@@ -66,8 +62,7 @@ pub(super) enum Promise {
     },
 }
 
-/// What a Polygon solution's tag promises. Codeforces stops a solution at its first failed
-/// test, and its verdict is that test's: so is each of these read.
+/// Read as Codeforces does: a solution stops at its first failed test, whose verdict it gets.
 pub(super) fn of_tag(tag: Tag) -> Promise {
     use VerdictKind::*;
     let tagged = |failing, may_pass, message| Promise::Tagged {
@@ -91,7 +86,7 @@ pub(super) fn of_tag(tag: Tag) -> Promise {
     }
 }
 
-/// A folder whose requirement the package format defines (and `submissions.yaml` may change).
+/// Its requirement is the format's (which `submissions.yaml` may change).
 pub(super) fn is_format_folder(name: &str) -> bool {
     default_for(name).is_some()
 }
@@ -171,7 +166,7 @@ pub(super) fn keeps(
     }
 }
 
-/// The verdicts of `cases` (all when none) up to the first that is not AC.
+/// `cases`: all when none.
 fn to_first_failure(verdicts: &SolutionVerdicts, cases: Option<&[String]>) -> SolutionVerdicts {
     let mut part = SolutionVerdicts {
         compile_error: verdicts.compile_error,

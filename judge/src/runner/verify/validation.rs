@@ -1,11 +1,8 @@
 //! `judge verify`'s check of a package's test data, as problemtools' `verifyproblem` and
-//! BAPCtools' `bt validate` make it: every judged input through every input validator (exit
-//! 42 accepts it, any other exit refuses it), every judged answer through every answer
-//! validator, the validation folders of `data/` turned away (or, `valid_output/`, taken) as
-//! the format says, and inputs made into junk (emptied, cut short, a byte changed,
-//! whitespace doubled, ...) that some validator should refuse; a junk input that all accept
-//! is a warning, as in problemtools. A validator that does not build or crashes is an error,
-//! never a pass.
+//! BAPCtools' `bt validate` make it: every judged input and answer through every validator
+//! (exit 42 accepts), `data/`'s validation folders refused (or, `valid_output/`, taken) as
+//! the format says, and junk inputs some validator should refuse (a warning if all accept,
+//! as in problemtools). A validator that does not build or crashes is an error, never a pass.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -23,26 +20,23 @@ use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
 use crate::toolchain::compiler::{Build, Compiler};
 use crate::toolchain::Program;
 
-/// The exit code by which a package's input and answer validators accept.
 const ACCEPTS: i32 = 42;
 
-/// What the check of the data found.
 #[derive(Debug, Clone, Default)]
 pub struct DataReport {
     /// How many validators ran, and on how many cases.
     pub validators: usize,
     pub cases: usize,
-    /// Faults of the package: a judged case a validator refuses, an invalid case all accept,
-    /// a validator that does not build or crashes.
+    /// A judged case a validator refuses, an invalid case all accept, a validator that does
+    /// not build or crashes.
     pub errors: Vec<String>,
-    /// What should hold and does not spoil judging: junk no validator refuses, the
-    /// deprecated folder name, no input validator at all.
+    /// What should hold but does not spoil judging: junk no validator refuses, the deprecated
+    /// folder name, no input validator.
     pub warnings: Vec<String>,
     /// What was not checked on this machine, and why.
     pub notes: Vec<String>,
 }
 
-/// A validator of the package, ready to run.
 struct PackageValidator {
     /// Inside the package: `input_validators/validate.py`.
     name: String,
@@ -51,10 +45,10 @@ struct PackageValidator {
 }
 
 enum How {
-    /// A program of the package: exit 42 accepts, any other exit refuses.
+    /// Exit 42 accepts, any other refuses.
     Program(Program),
-    /// A checktestdata (`.ctd`) or Viva (`.viva`) script, with the package's constants put
-    /// in, run by `tool`: exit 0 accepts, 1 refuses. Viva takes the file as an argument.
+    /// A checktestdata (`.ctd`) or Viva (`.viva`) script with the package's constants put
+    /// in: exit 0 accepts, 1 refuses. Viva takes the file as an argument.
     Script {
         tool: OsString,
         script: tempfile::TempPath,
@@ -62,14 +56,12 @@ enum How {
     },
 }
 
-/// What one validator made of one file.
 enum Said {
     Accepts,
     Refuses(String),
 }
 
-/// The programs that the check of `problem`'s data builds: its validators that are not
-/// scripts, and its checker.
+/// What the data check builds: the validators that are not scripts, and the checker.
 pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
     (validators(&problem.dir).into_iter())
         .filter(|path| script_tools(path).is_none())
@@ -77,7 +69,7 @@ pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Checks the data of the package `problem`, `jobs` validator runs at a time.
+/// `jobs` validator runs at a time.
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
     let mut report = DataReport {
@@ -104,12 +96,12 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     let answers = build(&plan.answer_validators);
     let unbuilt =
         plan.input_validators.len() + plan.answer_validators.len() - inputs.len() - answers.len();
-    // Built when some output is to be checked: a sample's `.out` or an output case's.
+    // Only when some output is to be checked: a sample's `.out` or an output case's.
     let checker = match plan.cases.iter().any(|case| case.output.is_some()) {
         true => build_checker(compiler, problem)?,
         false => None,
     };
-    // A validator that is not there to run makes "every validator accepts" unknowable.
+    // A validator that cannot run makes "every validator accepts" unknowable.
     let complete = unbuilt == 0;
     let context = CaseChecks {
         problem,
@@ -149,8 +141,6 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     Ok(report)
 }
 
-/// What the package's validator folders show that should not be so, and spoils nothing: the
-/// deprecated folder name, no input validator, several legacy output validators.
 fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
     let mut warnings = Vec::new();
     if plan.deprecated_folder {
@@ -178,7 +168,7 @@ fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
     warnings
 }
 
-/// The path of `path` inside the package, for messages.
+/// Inside the package, for messages.
 fn shown(problem: &Problem, path: &Path) -> String {
     path.strip_prefix(&problem.dir)
         .unwrap_or(path)
@@ -193,8 +183,7 @@ fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// The tools that run a validator script, any one will do: checktestdata (or pyctd, its
-/// Python port, which problemtools installs) for `.ctd`, Viva for `.viva`.
+/// Any one will do (pyctd: checktestdata's Python port, which problemtools installs).
 fn script_tools(path: &Path) -> Option<&'static [&'static str]> {
     match path.extension()?.to_str()? {
         "ctd" => Some(&["checktestdata", "pyctd"]),
@@ -204,8 +193,8 @@ fn script_tools(path: &Path) -> Option<&'static [&'static str]> {
 }
 
 impl PackageValidator {
-    /// The validator at `path`, built; `Ok(None)` for a script whose tool is not installed,
-    /// `Err` (the package's fault, as a line) when it does not build.
+    /// `Ok(None)` for a script whose tool is not installed; `Err` (a line) when it does not
+    /// build.
     fn build(
         problem: &Problem,
         compiler: &Compiler,
@@ -247,8 +236,8 @@ impl PackageValidator {
         }
     }
 
-    /// What it makes of `file`: an input (`input` `None`), or the answer to `input`. A run
-    /// that crashes or passes its limits is the validator's own failure.
+    /// `file` is an input (`input` `None`), or the answer to `input`. A run that crashes or
+    /// passes its limits is the validator's own failure.
     fn run(
         &self,
         sandbox: &Sandbox,
@@ -310,7 +299,6 @@ impl PackageValidator {
     }
 }
 
-/// A copy of the script at `path` with the package's constants put in.
 fn with_constants(problem: &Problem, path: &Path) -> std::io::Result<tempfile::TempPath> {
     let text = std::fs::read_to_string(path)?;
     let text = match &problem.package {
@@ -344,8 +332,7 @@ fn with_colon(said: &str) -> String {
     }
 }
 
-/// One stage of a case's check: its input through the input validators, or its answer
-/// through the answer validators.
+/// A case's input through the input validators, or its answer through the answer ones.
 struct Stage<'a> {
     what: &'static str,
     validators: &'a [PackageValidator],
@@ -357,19 +344,17 @@ struct Stage<'a> {
     must_refuse: bool,
 }
 
-/// What every case's check needs.
 struct CaseChecks<'a> {
     problem: &'a Problem,
     sandbox: &'a Sandbox,
     inputs: &'a [PackageValidator],
     answers: &'a [PackageValidator],
     checker: Option<&'a Program>,
-    /// Every validator of the package was built (none is a script without its tool).
+    /// Every validator was built (none is a script without its tool).
     complete: bool,
 }
 
 impl CaseChecks<'_> {
-    /// The package errors one case shows.
     fn check_case(&self, case: &DataCase) -> Vec<String> {
         let mut errors = Vec::new();
         let input = Stage {
@@ -417,9 +402,8 @@ impl CaseChecks<'_> {
         errors
     }
 
-    /// Runs one stage's validators, noting its faults in `errors`; whether the case goes on
-    /// to the next stage (every validator took the file, and it is not this stage's invalid
-    /// case, which some validator must refuse).
+    /// Notes faults in `errors`; whether the case goes on to the next stage (every validator
+    /// took the file, and it is not this stage's invalid case).
     fn passes(&self, case: &DataCase, stage: Stage, errors: &mut Vec<String>) -> bool {
         let shown = stage
             .file
@@ -453,8 +437,7 @@ impl CaseChecks<'_> {
         refused.is_empty() && errors.len() == faults
     }
 
-    /// Whether the output validator (or the default one) accepts `output` as an answer to
-    /// the case.
+    /// By the output validator, or the default one.
     fn output_accepted(
         &self,
         case: &DataCase,
@@ -482,8 +465,8 @@ impl CaseChecks<'_> {
         Ok(crate::compare::compare(mode, &expected, &bytes).is_ok())
     }
 
-    /// A warning for each kind of junk that every input validator accepts, under each set of
-    /// arguments the judged cases give them.
+    /// A warning for each junk every input validator accepts, under each set of arguments
+    /// the judged cases give them.
     fn junk_accepted(&self, cases: &[DataCase]) -> Vec<String> {
         let judged: Vec<&DataCase> = cases.iter().filter(|c| c.expect == Expect::Valid).collect();
         let mut argument_sets: Vec<&ValidatorArgs> = judged.iter().map(|c| &c.input_args).collect();
@@ -531,15 +514,14 @@ impl CaseChecks<'_> {
     }
 }
 
-/// `bytes` in a temporary file.
 fn written(bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
     let file = tempfile::NamedTempFile::new()?;
     std::fs::write(file.path(), bytes)?;
     Ok(file)
 }
 
-/// Inputs no statement allows, made up or made from the valid `inputs` (from the first one a
-/// change applies to): a validator that takes one checks less than it should.
+/// Inputs no statement allows, made up or changed from the first valid input a change
+/// applies to.
 fn junk(inputs: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
     let mut state: u64 = 0x5eed;
     let mut next = move || {
@@ -576,7 +558,7 @@ fn junk(inputs: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
             for &byte in input {
                 changed.push(byte);
                 if byte == b' ' || byte == b'\n' {
-                    changed.push(if byte == b' ' { b' ' } else { b'\n' });
+                    changed.push(byte);
                 }
             }
             (changed.len() > input.len()).then_some(changed)
