@@ -78,15 +78,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         }
         false => 0,
     };
-    for row in rows {
-        if let Some(warning) = &row.warning {
-            let name = row
-                .submission
-                .strip_prefix(&base)
-                .unwrap_or(&row.submission);
-            let _ = writeln!(out, "warning: {}: {warning}", name.display());
-        }
-    }
+    print_warnings(&mut out, rows, &base);
     if let Some(file) = &args.html {
         let page = verify_page(
             &problem.id,
@@ -104,6 +96,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+fn print_warnings(out: &mut impl Write, rows: &[Row], base: &Path) {
+    for row in rows {
+        if let Some(warning) = &row.warning {
+            let name = row.submission.strip_prefix(base).unwrap_or(&row.submission);
+            let _ = writeln!(out, "warning: {}: {warning}", name.display());
+        }
+    }
 }
 
 /// Most Polygon downloads ship neither the generated inputs nor any answer: what `judge gen`
