@@ -515,8 +515,7 @@ fn tree_kill(pid: u32) {
 
 /// The cases of the first problem in the judge's JSON report, which `output` ends with.
 fn report_cases(output: &str) -> Vec<serde_json::Value> {
-    let start = output.find('{').expect("a JSON report");
-    let report: serde_json::Value = serde_json::from_str(&output[start..]).expect("JSON parses");
+    let report = json_report_in(output);
     report["problems"][0]["cases"]
         .as_array()
         .expect("cases")

@@ -156,10 +156,7 @@ fn scenario_repository(
 
 /// The verdicts of the JSON report, by problem id (`CE` for a solution that did not build).
 fn verdicts_of(report: &str) -> Vec<(String, Vec<String>)> {
-    let start = report
-        .find('{')
-        .unwrap_or_else(|| panic!("no JSON report in:\n{report}"));
-    let report: serde_json::Value = serde_json::from_str(&report[start..]).expect("JSON parses");
+    let report = json_report_in(report);
     report["problems"]
         .as_array()
         .expect("problems")
@@ -425,10 +422,7 @@ fn namespaces_refused_for(user: Option<&str>) {
         &home,
         &[("JUDGE_NO_NAMESPACES", "1")],
     );
-    let start = report
-        .find('{')
-        .unwrap_or_else(|| panic!("no JSON report:\n{report}"));
-    let document: serde_json::Value = serde_json::from_str(&report[start..]).unwrap();
+    let document = json_report_in(&report);
     assert_eq!(document["summary"]["outcome"], "accepted", "{report}");
     let containment = &document["containment"];
     assert_eq!(containment["namespaces"], false, "{containment}");

@@ -278,3 +278,17 @@ pub fn on_path(tool: &str) -> bool {
     std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|dir| dir.join(tool).is_file())
 }
+
+/// The JSON report at the start of `text` (from its first `{`): a test that reads stdout and
+/// stderr together finds the judge's warnings after it, such as the one that pypy3 is
+/// missing.
+pub fn json_report_in(text: &str) -> serde_json::Value {
+    let start = text
+        .find('{')
+        .unwrap_or_else(|| panic!("no JSON report in:\n{text}"));
+    serde_json::Deserializer::from_str(&text[start..])
+        .into_iter::<serde_json::Value>()
+        .next()
+        .and_then(Result::ok)
+        .unwrap_or_else(|| panic!("no whole JSON report in:\n{text}"))
+}
