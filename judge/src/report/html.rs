@@ -385,11 +385,7 @@ fn head(title: &str) -> String {
 
 impl Solution {
     fn render(&self, index: usize, out: &mut String) {
-        let built = match self.built {
-            Some(Built::Cached) => " (cached)",
-            Some(Built::Compiled) => " (compiled)",
-            None => "",
-        };
+        let built = super::built_note(self.built);
         let _ = write!(
             out,
             "<section class=\"solution\" id=\"s{index}\"><h2>{} · {} · <code>{}</code>{built}</h2>",
@@ -492,11 +488,12 @@ impl Solution {
         if !failure.diff.is_empty() {
             out.push_str("<table class=\"diff\">");
             for line in &failure.diff {
-                let (class, sign) = match line.side {
-                    Side::Both => ("both", ' '),
-                    Side::Expected => ("expected", '-'),
-                    Side::Actual => ("actual", '+'),
+                let class = match line.side {
+                    Side::Both => "both",
+                    Side::Expected => "expected",
+                    Side::Actual => "actual",
                 };
+                let sign = super::diff_sign(line.side);
                 let _ = write!(
                     out,
                     "<tr class=\"{class}\"><td>{sign}</td><td>{}</td><td>{}</td></tr>",

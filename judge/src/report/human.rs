@@ -229,11 +229,7 @@ impl Reporter for HumanReporter {
     }
 
     fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
-        let build = match built {
-            Some(Built::Cached) => " (cached)",
-            Some(Built::Compiled) => " (compiled)",
-            None => "",
-        };
+        let build = super::built_note(built);
         let shown = self.shown(solution).to_string();
         let heading = format!(
             "{BOLD}{}{BOLD:#} {DIM}· {} · {shown}{build}{DIM:#}",
@@ -526,10 +522,11 @@ fn summary_parts(summary: &RunSummary) -> Vec<String> {
 pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
     let mut text = format!("      {DIM}diff: - {old}, + {new}{DIM:#}\n");
     for line in lines {
-        let (sign, style) = match line.side {
-            Side::Both => (' ', DIM),
-            Side::Expected => ('-', RED),
-            Side::Actual => ('+', GREEN),
+        let sign = super::diff_sign(line.side);
+        let style = match line.side {
+            Side::Both => DIM,
+            Side::Expected => RED,
+            Side::Actual => GREEN,
         };
         text.push_str(&format!(
             "      {style}{sign} {:>5} │ {}{style:#}\n",

@@ -8,7 +8,6 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 use super::Reporter;
 use super::RunSummary;
 use super::{Built, Stopped};
-use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
@@ -77,11 +76,7 @@ impl Reporter for JunitReporter {
                 let mut status = TestCaseStatus::non_success(kind);
                 let mut description = String::new();
                 for line in &failure.diff {
-                    let sign = match line.side {
-                        Side::Both => ' ',
-                        Side::Expected => '-',
-                        Side::Actual => '+',
-                    };
+                    let sign = super::diff_sign(line.side);
                     description.push_str(&format!("{sign} {:>5} | {}\n", line.number, line.text));
                 }
                 if !failure.stderr.is_empty() {

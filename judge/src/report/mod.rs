@@ -27,6 +27,7 @@ pub use summary::{MergeNote, RunSummary};
 pub(crate) use summary::{RunBook, RunEvent};
 pub(crate) use table::Table;
 
+use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
@@ -83,6 +84,25 @@ pub fn print_note(note: &dyn std::fmt::Display) {
 pub enum Built {
     Compiled,
     Cached,
+}
+
+/// How a solution's heading says where its program came from: ` (cached)`, ` (compiled)`,
+/// or nothing when it did not build.
+fn built_note(built: Option<Built>) -> &'static str {
+    match built {
+        Some(Built::Cached) => " (cached)",
+        Some(Built::Compiled) => " (compiled)",
+        None => "",
+    }
+}
+
+/// The sign a diff's line is shown with: ` ` on both sides, `-` expected, `+` actual.
+fn diff_sign(side: Side) -> char {
+    match side {
+        Side::Both => ' ',
+        Side::Expected => '-',
+        Side::Actual => '+',
+    }
 }
 
 /// A solution the run was stopped in, or before.
