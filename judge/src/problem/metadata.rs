@@ -159,7 +159,7 @@ impl Problem {
             source_url: metadata.source,
             submit_url: metadata.submit,
             picture,
-            java_class: java_class(&metadata.java_class, file)?,
+            java_class: name(&metadata.java_class, "java_class", JAVA_CLASS, file)?,
             profile,
             solution: match &metadata.solution {
                 Some(solution) => file.inside(dir, solution, "solution")?,
@@ -171,8 +171,8 @@ impl Problem {
             id,
             package: None,
             files: FileIo {
-                input: file_name(&metadata.input_file, "input_file", file)?,
-                output: file_name(&metadata.output_file, "output_file", file)?,
+                input: name(&metadata.input_file, "input_file", FILE_NAME, file)?,
+                output: name(&metadata.output_file, "output_file", FILE_NAME, file)?,
             },
             validator_args: match metadata.validator_args {
                 None => Default::default(),
@@ -190,34 +190,34 @@ impl Problem {
     }
 }
 
-/// A plain name in the run's folder.
-fn file_name(value: &Option<Spanned<String>>, key: &str, file: &Located) -> Result<Option<String>> {
-    let Some(name) = value else {
-        return Ok(None);
-    };
-    let text = name.get_ref();
-    match FileIo::is_plain_name(text) {
-        true => Ok(Some(text.clone())),
-        false => Err(file.error(
-            name.span(),
-            key,
-            "must be a file name in the program's folder, like `input.txt`",
-        )),
-    }
-}
+/// A kind of name a key takes: what tells one, and what the error says it must be.
+type NameRule = (fn(&str) -> bool, &'static str);
 
-fn java_class(value: &Option<Spanned<String>>, file: &Located) -> Result<Option<String>> {
+/// A plain name in the run's folder.
+const FILE_NAME: NameRule = (
+    FileIo::is_plain_name,
+    "must be a file name in the program's folder, like `input.txt`",
+);
+
+const JAVA_CLASS: NameRule = (
+    crate::toolchain::language::is_java_identifier,
+    "must be a Java class name, like `Main` (no package, no `.java`)",
+);
+
+/// The name `value` gives, if it is of the `rule`'s kind.
+fn name(
+    value: &Option<Spanned<String>>,
+    key: &str,
+    rule: NameRule,
+    file: &Located,
+) -> Result<Option<String>> {
     let Some(name) = value else {
         return Ok(None);
     };
-    let text = name.get_ref();
-    match crate::toolchain::language::is_java_identifier(text) {
-        true => Ok(Some(text.clone())),
-        false => Err(file.error(
-            name.span(),
-            "java_class",
-            "must be a Java class name, like `Main` (no package, no `.java`)",
-        )),
+    let (is_valid, must) = rule;
+    match is_valid(name.get_ref()) {
+        true => Ok(Some(name.get_ref().clone())),
+        false => Err(file.error(name.span(), key, must)),
     }
 }
 
