@@ -28,7 +28,7 @@ pub fn submit(context: &Context, args: SubmitArgs) -> Result<Outcome> {
         .clone()
         .map(|url| (url, None))
         .or_else(|| {
-            profile
+            judge
                 .submit_page(&problem.id, problem.source_url.as_deref())
                 .map(|page| (page.url, page.note))
         });

@@ -136,7 +136,10 @@ impl Problem {
 
     /// The problem's limits plus the judge's allowance for `language`.
     pub fn limits_for(&self, language: &Language) -> Limits {
-        self.profile.allowance(language.id).apply(self.limits)
+        self.profile
+            .online_judge()
+            .allowance(language.id)
+            .apply(self.limits)
     }
 }
 

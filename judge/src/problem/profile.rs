@@ -3,9 +3,7 @@
 //! `toolchain::online_judges`.
 
 use crate::compare::CompareMode;
-use crate::toolchain::language::LanguageId;
 pub use crate::toolchain::online_judges::Profile;
-use crate::toolchain::online_judges::{Allowance, SubmitPage};
 use crate::toolchain::Limits;
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
@@ -32,14 +30,6 @@ impl Profile {
     pub fn compare(self) -> CompareMode {
         self.online_judge().compare
     }
-
-    pub fn allowance(self, language: LanguageId) -> Allowance {
-        self.online_judge().allowance(language)
-    }
-
-    pub fn submit_page(self, id: &str, source: Option<&str>) -> Option<SubmitPage> {
-        self.online_judge().submit_page(id, source)
-    }
 }
 
 impl std::fmt::Display for Profile {
@@ -55,7 +45,10 @@ mod tests {
     #[test]
     fn submit_pages_are_made_from_the_problems_number_where_the_judge_allows() {
         let url = |profile: Profile, id: &str, source: Option<&str>| {
-            profile.submit_page(id, source).map(|page| page.url)
+            profile
+                .online_judge()
+                .submit_page(id, source)
+                .map(|page| page.url)
         };
         assert_eq!(
             url(
