@@ -149,15 +149,13 @@ impl Compiler {
                 install: how_to_install(tool),
             });
         }
+        let absolute = std::path::absolute(source);
         // The toolchain the user's shell would start in the source's folder.
-        let folder = std::path::absolute(source)
-            .ok()
-            .and_then(|path| path.parent().map(Path::to_path_buf))
-            .unwrap_or_default();
-        let tool = self.real_tool(language, &folder);
+        let folder = absolute.as_ref().ok().and_then(|path| path.parent());
+        let tool = self.real_tool(language, folder.unwrap_or(Path::new("")));
         let version = self.version(language, tool.as_deref())?;
         // Built as `ORIGIN`, so the folder is not in the key; its messages name it at run time.
-        let origin = std::path::absolute(source)
+        let origin = absolute
             .map_err(|error| Error::io(source, error))?
             .parent()
             .map(|dir| dir.to_string_lossy().into_owned())
@@ -181,17 +179,15 @@ impl Compiler {
         if let Some(message) = lock(&self.compile_errors).get(&key) {
             return Ok(Build::CompileError(message.clone()));
         }
+        std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
+        self.cache_searchable
+            .call_once(|| searchable_by_all(&self.cache_dir));
         if dir.is_dir() {
             open_to_all(&dir);
-            self.cache_searchable
-                .call_once(|| searchable_by_all(&self.cache_dir));
             return Ok(ready(true));
         }
         // Built in a private folder renamed into place: no reader sees a half-built program,
         // and two runs building the same source do not collide.
-        std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
-        self.cache_searchable
-            .call_once(|| searchable_by_all(&self.cache_dir));
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
             .tempdir_in(&self.cache_dir)
