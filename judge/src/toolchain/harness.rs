@@ -212,8 +212,8 @@ pub fn source(
 ) -> Option<String> {
     let fork_each_call = state::may_keep_state(language.id, code);
     Some(match language.id {
-        LanguageId::Python3 => python(signature, user_file),
-        LanguageId::JavaScript => javascript(signature, user_file),
+        LanguageId::Python3 => script(PYTHON, signature, user_file),
+        LanguageId::JavaScript => script(JAVASCRIPT, signature, user_file),
         LanguageId::Java => java(signature),
         LanguageId::Cpp => cpp(signature, fork_each_call),
         LanguageId::C => c(signature),
@@ -225,13 +225,19 @@ pub fn source(
 
 /// `template` with placeholders replaced in one pass, so that a value (a user's file name)
 /// is never searched for placeholders. Placeholders are identifiers or comments, so the
-/// template stays valid source in its language.
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
+/// template stays valid source in its language. Every template names the function and
+/// marks the call times.
+fn fill(template: &str, signature: &Signature, values: &[(&str, &str)]) -> String {
+    let common = [
+        ("FUNCTION_NAME", signature.name.as_str()),
+        ("CALL_TIMES_MARKER", CALL_TIMES),
+    ];
     let mut filled = String::with_capacity(template.len());
     let mut rest = template;
     loop {
-        let next = values
+        let next = common
             .iter()
+            .chain(values)
             .filter_map(|&(placeholder, value)| Some((rest.find(placeholder)?, placeholder, value)))
             .min_by_key(|&(at, _, _)| at);
         let Some((at, placeholder, value)) = next else {
@@ -248,7 +254,9 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 /// Replaced, newline and all, by one read per parameter.
 const READ_ARGUMENTS: &str = "        // READ_ARGUMENTS\n";
 
-fn python(signature: &Signature, user_file: &str) -> String {
+/// The Python and JavaScript callers, which run the user's file themselves.
+fn script(template: &str, signature: &Signature, user_file: &str) -> String {
+    // Python's only: which parameters take a float.
     let doubles: Vec<&str> = signature
         .parameters
         .iter()
@@ -258,41 +266,25 @@ fn python(signature: &Signature, user_file: &str) -> String {
         })
         .collect();
     fill(
-        PYTHON,
+        template,
+        signature,
         &[
             ("USER_FILE", &string_literal(user_file)),
-            ("FUNCTION_NAME", &signature.name),
             ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
             ("CALLED_SIGNATURE", &signature.to_string()),
             ("DOUBLE_FLAGS", &doubles.join(", ")),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )
 }
 
 const PYTHON: &str = include_str!("harness/judge_call.py");
+const JAVASCRIPT: &str = include_str!("harness/judge_call.js");
 
 /// A string literal Python and JavaScript both read (JSON: Rust's `{:?}` writes `\u{2005}`,
 /// which Python refuses).
 fn string_literal(text: &str) -> String {
     serde_json::to_string(text).expect("a string is always JSON")
 }
-
-fn javascript(signature: &Signature, user_file: &str) -> String {
-    fill(
-        JAVASCRIPT,
-        &[
-            ("USER_FILE", &string_literal(user_file)),
-            ("FUNCTION_NAME", &signature.name),
-            ("PARAMETER_COUNT", &signature.parameters.len().to_string()),
-            ("CALLED_SIGNATURE", &signature.to_string()),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
-        ],
-    )
-}
-
-const JAVASCRIPT: &str = include_str!("harness/judge_call.js");
-
 fn java_type(kind: &Type) -> String {
     match kind {
         Type::Int => "int".into(),
@@ -358,12 +350,11 @@ fn java(signature: &Signature) -> String {
         .collect();
     fill(
         JAVA,
+        signature,
         &[
-            ("FUNCTION_NAME", &signature.name),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
             ("INVOKE_ARGUMENTS", &invoked.join(", ")),
             ("    // CONVERSION_HELPERS", &helpers.concat()),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )
 }
@@ -394,21 +385,22 @@ fn cpp(signature: &Signature, fork_each_call: bool) -> String {
             )
         })
         .collect();
-    // Lvalues: they bind to a parameter taken by value, by `const&` or by `&`.
+    forking(CPP, signature, &reads, fork_each_call)
+}
+
+/// The C++ and Rust callers: `reads` binds the arguments `a0`, `a1`, ..., passed as lvalues
+/// (they bind to a parameter taken by value, by `const&` or by `&`).
+fn forking(template: &str, signature: &Signature, reads: &str, fork_each_call: bool) -> String {
     let arguments: Vec<String> = (0..signature.parameters.len())
         .map(|i| format!("a{i}"))
         .collect();
     fill(
-        CPP,
+        template,
+        signature,
         &[
-            (
-                "FORK_EACH_CALL",
-                if fork_each_call { "true" } else { "false" },
-            ),
-            ("FUNCTION_NAME", &signature.name),
-            (READ_ARGUMENTS, &reads),
+            ("FORK_EACH_CALL", &fork_each_call.to_string()),
+            (READ_ARGUMENTS, reads),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )
 }
@@ -470,11 +462,10 @@ fn c(signature: &Signature) -> String {
     }
     fill(
         C,
+        signature,
         &[
-            ("FUNCTION_NAME", &signature.name),
             (READ_ARGUMENTS, &reads),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )
 }
@@ -537,11 +528,10 @@ fn kotlin(signature: &Signature) -> String {
         .collect();
     fill(
         KOTLIN,
+        signature,
         &[
-            ("FUNCTION_NAME", &signature.name),
             ("CALL_ARGUMENTS", &arguments.join(", ")),
             ("INVOKE_ARGUMENTS", &invoked.join(", ")),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
         ],
     )
 }
@@ -549,26 +539,12 @@ fn kotlin(signature: &Signature) -> String {
 const KOTLIN: &str = include_str!("harness/JudgeCall.kt");
 
 fn rust(signature: &Signature, fork_each_call: bool) -> String {
-    let count = signature.parameters.len();
-    let reads: String = (0..count)
+    let reads: String = (0..signature.parameters.len())
         .map(|i| {
             format!("        let a{i} = judge_call::Read::read(&mut c);\n        c.comma();\n")
         })
         .collect();
-    let arguments: Vec<String> = (0..count).map(|i| format!("a{i}")).collect();
-    fill(
-        RUST,
-        &[
-            (
-                "FORK_EACH_CALL",
-                if fork_each_call { "true" } else { "false" },
-            ),
-            ("FUNCTION_NAME", &signature.name),
-            (READ_ARGUMENTS, &reads),
-            ("CALL_ARGUMENTS", &arguments.join(", ")),
-            ("CALL_TIMES_MARKER", CALL_TIMES),
-        ],
-    )
+    forking(RUST, signature, &reads, fork_each_call)
 }
 
 /// Appended after the user's last line; each argument's type is inferred from the parameter.
