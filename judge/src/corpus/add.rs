@@ -4,7 +4,7 @@
 use super::transaction::{Session, Transaction};
 use super::{build_tool, case_paths, group_of, run_tool, Validator};
 use crate::error::{Error, Result};
-use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
+use crate::problem::layout::REFERENCE_FILE;
 use crate::problem::provenance::{case_file, content_hash, Origin, Provenance};
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
@@ -75,10 +75,7 @@ pub fn add_case(
     if !same_output {
         transaction.write(&output_path, &output, None)?;
     }
-    transaction.write_if_changed(
-        &problem.dir.join(PROVENANCE_FILE),
-        provenance.to_text().as_bytes(),
-    )?;
+    transaction.write_provenance(&problem.dir, &provenance)?;
     if let Some(path) = transaction.commit()?.first() {
         return Err(Error::Changed { path: path.clone() });
     }

@@ -9,7 +9,7 @@ use super::{build_tool, group_of, in_parallel, run_tool, Validator};
 use crate::compare::diff::{self, DiffLine};
 use crate::compare::{self, CompareMode};
 use crate::error::{Error, Result};
-use crate::problem::layout::{PROVENANCE_FILE, REFERENCE_FILE};
+use crate::problem::layout::REFERENCE_FILE;
 use crate::problem::provenance::{content_hash, Provenance};
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
@@ -93,10 +93,7 @@ pub fn bless(problem: &Problem, compiler: &Compiler, jobs: usize, write: bool) -
     }
     let writing = changes.iter().any(|change| change.writable);
     if let (Some(mut transaction), true) = (transaction, writing) {
-        transaction.write_if_changed(
-            &problem.dir.join(PROVENANCE_FILE),
-            provenance.to_text().as_bytes(),
-        )?;
+        transaction.write_provenance(&problem.dir, &provenance)?;
         let left = transaction.commit()?;
         for change in &mut changes {
             change.written = change.writable && !left.contains(&change.path);

@@ -11,9 +11,7 @@ use super::{
     Validator,
 };
 use crate::error::{CorpusFault, Error, Result};
-use crate::problem::layout::{
-    GENERATOR_FILE, JOURNAL_FILE, PROVENANCE_FILE, RECIPE_FILE, REFERENCE_FILE,
-};
+use crate::problem::layout::{GENERATOR_FILE, JOURNAL_FILE, RECIPE_FILE, REFERENCE_FILE};
 use crate::problem::provenance::{content_hash, Origin, Provenance};
 use crate::problem::recipe::{split_args, PlannedCase, Recipe};
 use crate::problem::Problem;
@@ -124,10 +122,7 @@ pub fn generate(
     for (path, hash) in removals {
         transaction.remove(&path, hash)?;
     }
-    transaction.write_if_changed(
-        &problem.dir.join(PROVENANCE_FILE),
-        provenance.to_text().as_bytes(),
-    )?;
+    transaction.write_provenance(&problem.dir, &provenance)?;
     for path in transaction.commit()? {
         // Only a file changed between the plan and the commit: the lock keeps other judge
         // commands out, so a person did it.

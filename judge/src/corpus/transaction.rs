@@ -21,7 +21,7 @@ use toml::Spanned;
 
 use crate::atomic_write::{self, is_temp_name, Replace};
 use crate::error::{CorpusFault, Error, Result};
-use crate::problem::layout::JOURNAL_FILE;
+use crate::problem::layout::{JOURNAL_FILE, PROVENANCE_FILE};
 use crate::problem::provenance::{content_hash, Provenance};
 use crate::problem::toml_file::{line_at, parse_toml};
 use crate::runner::interrupt::{self, Deferred};
@@ -172,14 +172,16 @@ impl<'a> Transaction<'a> {
         Ok(())
     }
 
-    /// Stages `bytes` for `path` unless the file already holds exactly them: a file the
-    /// judge owns outright, such as `provenance.toml`.
-    pub fn write_if_changed(&mut self, path: &Path, bytes: &[u8]) -> Result<()> {
-        let current = file_hash(path)?;
-        if current.as_deref() == Some(content_hash(bytes).as_str()) {
+    /// Stages the problem's `provenance.toml` unless it already holds exactly `provenance`:
+    /// a file the judge owns outright.
+    pub fn write_provenance(&mut self, problem_dir: &Path, provenance: &Provenance) -> Result<()> {
+        let path = problem_dir.join(PROVENANCE_FILE);
+        let text = provenance.to_text();
+        let current = file_hash(&path)?;
+        if current.as_deref() == Some(content_hash(text.as_bytes()).as_str()) {
             return Ok(());
         }
-        self.write(path, bytes, current)
+        self.write(&path, text.as_bytes(), current)
     }
 
     /// Plans removing `path`, whose hash is `before`.
