@@ -8,6 +8,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use rustix::fs::RenameFlags;
+use rustix::io::Errno;
+
 use crate::error::{Error, Result};
 
 /// Every temporary file beside a user's files: a dot name without a case extension, so that
@@ -20,9 +23,18 @@ pub fn is_temp_name(name: &str) -> bool {
 }
 
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    stage_and_place(path, bytes, Replace::Yes)
+}
+
+/// Creates the file only if it does not exist yet (no race with another writer).
+pub fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    stage_and_place(path, bytes, Replace::No)
+}
+
+fn stage_and_place(path: &Path, bytes: &[u8], replace: Replace) -> Result<()> {
     let staged = stage(path, bytes)?;
     let (_, temp) = staged.into_parts();
-    place(&temp, path, Replace::Yes)?;
+    place(&temp, path, replace)?;
     temp.keep().map_err(|error| Error::io(path, error.error))?;
     Ok(())
 }
@@ -30,7 +42,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// For the judge's own cache: left out of the interruption tests' rename count (below), so
 /// that a cold cache shifts no count.
 pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
-    let staged = stage(path, bytes)?;
+    persist(stage(path, bytes)?, path)
+}
+
+/// `staged` renamed to `path`, without counting as a change in the user's tree.
+fn persist(staged: tempfile::NamedTempFile, path: &Path) -> Result<()> {
     staged
         .persist(path)
         .map(drop)
@@ -44,24 +60,13 @@ pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn write_record(path: &Path, bytes: &[u8]) -> Result<()> {
     let staged = staged(path, bytes, false)?;
     let is_file = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.is_file());
-    let swapped = is_file.then(|| {
-        rustix::fs::renameat_with(
-            rustix::fs::CWD,
-            staged.path(),
-            rustix::fs::CWD,
-            path,
-            rustix::fs::RenameFlags::EXCHANGE,
-        )
-    });
+    let swapped = is_file.then(|| rename_with(staged.path(), path, RenameFlags::EXCHANGE));
     match swapped {
         // Dropping `staged` removes the old report, now under the temporary name.
         Some(Ok(())) => Ok(()),
         // No report yet, not a file (a folder there stays an error), or a file system that
         // cannot swap: a plain rename.
-        _ => staged
-            .persist(path)
-            .map(drop)
-            .map_err(|error| Error::io(path, error.error)),
+        _ => persist(staged, path),
     }
 }
 
@@ -102,13 +107,7 @@ fn write_through_spare(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     file.write_all_at(bytes, 0)?;
     file.set_len(bytes.len() as u64)?;
     match std::fs::symlink_metadata(path) {
-        Ok(record) if record.is_file() => rustix::fs::renameat_with(
-            rustix::fs::CWD,
-            &spare,
-            rustix::fs::CWD,
-            path,
-            rustix::fs::RenameFlags::EXCHANGE,
-        )?,
+        Ok(record) if record.is_file() => rename_with(&spare, path, RenameFlags::EXCHANGE)?,
         // The first record: the spare becomes it, and the next write makes a spare anew.
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             std::fs::rename(&spare, path)?
@@ -128,15 +127,6 @@ pub fn read_locked(path: &Path) -> std::io::Result<String> {
     let mut text = String::new();
     file.read_to_string(&mut text)?;
     Ok(text)
-}
-
-/// Creates the file only if it does not exist yet (no race with another writer).
-pub fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
-    let staged = stage(path, bytes)?;
-    let (_, temp) = staged.into_parts();
-    place(&temp, path, Replace::No)?;
-    temp.keep().map_err(|error| Error::io(path, error.error))?;
-    Ok(())
 }
 
 /// Writes `bytes` to a new temporary sibling of `path`, synced to disk, with the mode `path`
@@ -204,31 +194,19 @@ pub fn remove(path: &Path) -> Result<()> {
 }
 
 fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let from_c = std::ffi::CString::new(from.as_os_str().as_bytes())?;
-    let to_c = std::ffi::CString::new(to.as_os_str().as_bytes())?;
-    // SAFETY: two NUL-terminated paths that outlive the call.
-    let result = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            from_c.as_ptr(),
-            libc::AT_FDCWD,
-            to_c.as_ptr(),
-            libc::RENAME_NOREPLACE,
-        )
-    };
-    if result == 0 {
-        return Ok(());
-    }
-    let error = std::io::Error::last_os_error();
-    match error.raw_os_error() {
+    match rename_with(from, to, RenameFlags::NOREPLACE) {
         // File systems without RENAME_NOREPLACE: a hard link fails as well on an existing name.
-        Some(libc::EINVAL | libc::ENOSYS) => {
+        Err(error) if error == Errno::INVAL || error == Errno::NOSYS => {
             std::fs::hard_link(from, to)?;
             std::fs::remove_file(from)
         }
-        _ => Err(error),
+        renamed => Ok(renamed?),
     }
+}
+
+/// `renameat2`: `EXCHANGE` swaps the two names, `NOREPLACE` refuses an existing `to`.
+fn rename_with(from: &Path, to: &Path, flags: RenameFlags) -> rustix::io::Result<()> {
+    rustix::fs::renameat_with(rustix::fs::CWD, from, rustix::fs::CWD, to, flags)
 }
 
 fn parent(path: &Path) -> PathBuf {
