@@ -427,22 +427,22 @@ impl Cli {
     /// Whether to start a run supervisor early: not for commands that only read, write files
     /// or serve.
     pub fn may_run_programs(&self) -> bool {
-        match &self.command {
-            None => true,
-            Some(command) => match command {
-                Command::List(_) | Command::New(_) | Command::Listen(_) => false,
-                Command::Run(_)
-                | Command::Add(_)
-                | Command::Gen(_)
-                | Command::Bless(_)
-                | Command::Verify(_)
-                | Command::Check(_)
-                | Command::Stress(_)
-                | Command::Watch(_)
-                | Command::Submit(_)
-                | Command::Merge(_)
-                | Command::Doctor => true,
-            },
+        let Some(command) = &self.command else {
+            return true;
+        };
+        match command {
+            Command::List(_) | Command::New(_) | Command::Listen(_) => false,
+            Command::Run(_)
+            | Command::Add(_)
+            | Command::Gen(_)
+            | Command::Bless(_)
+            | Command::Verify(_)
+            | Command::Check(_)
+            | Command::Stress(_)
+            | Command::Watch(_)
+            | Command::Submit(_)
+            | Command::Merge(_)
+            | Command::Doctor => true,
         }
     }
 }
