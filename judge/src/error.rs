@@ -366,6 +366,19 @@ impl Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// What `read` gets from `path`, `None` where nothing is there; any other failure is an
+/// error naming the path.
+pub fn if_exists<'a, T>(
+    path: &'a Path,
+    read: impl FnOnce(&'a Path) -> std::io::Result<T>,
+) -> Result<Option<T>> {
+    match read(path) {
+        Ok(value) => Ok(Some(value)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(Error::io(path, error)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ pub(crate) mod validate;
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{CorpusFault, Error, Result};
+use crate::error::{if_exists, CorpusFault, Error, Result};
 use crate::judging::verdict::classify_run;
 use crate::problem::layout::{GENERATOR_FILE, REFERENCE_FILE, TESTS_DIR};
 use crate::problem::provenance::content_hash;
@@ -197,10 +197,8 @@ enum OnDisk {
 
 /// Where `path` stands against `new` contents and the hash the judge `recorded` for it.
 fn on_disk(path: &Path, new: Option<&[u8]>, recorded: Option<&str>) -> Result<OnDisk> {
-    let current = match std::fs::read(path) {
-        Ok(current) => current,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(OnDisk::Missing),
-        Err(error) => return Err(Error::io(path, error)),
+    let Some(current) = if_exists(path, std::fs::read)? else {
+        return Ok(OnDisk::Missing);
     };
     Ok(if new == Some(current.as_slice()) {
         OnDisk::Same

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::transaction::{Session, Transaction};
 use super::{in_parallel, run_tool, run_tool_with, Tool};
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::polygon::{self, PackageTest};
 use crate::problem::{FileIo, Problem};
 use crate::toolchain::Compiler;
@@ -108,7 +108,7 @@ fn take_inputs(
     let mut made_here = Vec::new();
     let mut inputs_now = Vec::new();
     for (index, (test, made)) in generation.tests.iter().zip(inputs).enumerate() {
-        let shipped = read_if_there(&test.input)?;
+        let shipped = if_exists(&test.input, std::fs::read)?;
         match (shipped, made) {
             (Some(shipped), Some(made)) => {
                 // A Windows download's generated files have CRLF ends, from the same generator.
@@ -243,14 +243,6 @@ fn build(compiler: &Compiler, problem: &Problem, source: &Path) -> Result<Tool> 
         source.to_path_buf(),
         shown.display().to_string(),
     )
-}
-
-fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(Error::io(path, error)),
-    }
 }
 
 /// The first byte at which `a` and `b` differ, if they do.

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::atomic_write::{self, create_new, write_atomically, Replace};
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::layout::{
     GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR, STATEMENT_FILE,
     TESTS_DIR, VALIDATOR_STEM,
@@ -237,11 +237,9 @@ fn make(
     let counted = imported.is_some_and(|imported| imported.counted);
     let solutions = solution_files(repository, id, profile, counted);
     let to_write = solutions_to_write(&solutions)?;
-    let manifest = match std::fs::read_to_string(&manifest_path) {
-        Ok(text) => Some(register_bin(&manifest_path, &text, id)?),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(Error::io(&manifest_path, error)),
-    };
+    let manifest = if_exists(&manifest_path, std::fs::read_to_string)?
+        .map(|text| register_bin(&manifest_path, &text, id))
+        .transpose()?;
     let files = problem_files(id, profile, imported);
     let samples = staging.join(TESTS_DIR).join("sample");
     std::fs::create_dir_all(&samples).map_err(|e| Error::io(&samples, e))?;
@@ -333,13 +331,10 @@ fn solutions_to_write<'a>(
 ) -> Result<Vec<(&'a PathBuf, &'static str)>> {
     let mut to_write = Vec::new();
     for (path, template) in solutions {
-        match std::fs::read(path) {
-            Ok(bytes) if bytes == template.as_bytes() => {}
-            Ok(_) => return Err(Error::exists(path)),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                to_write.push((path, *template))
-            }
-            Err(error) => return Err(Error::io(path, error)),
+        match if_exists(path, std::fs::read)? {
+            Some(bytes) if bytes == template.as_bytes() => {}
+            Some(_) => return Err(Error::exists(path)),
+            None => to_write.push((path, *template)),
         }
     }
     Ok(to_write)

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::atomic_write::{self, is_temp_name, Replace};
-use crate::error::{CorpusFault, Error, Result};
+use crate::error::{if_exists, CorpusFault, Error, Result};
 use crate::problem::layout::{JOURNAL_FILE, PROVENANCE_FILE};
 use crate::problem::provenance::{content_hash, Provenance};
 use crate::problem::toml_file::{line_at, parse_toml};
@@ -82,10 +82,8 @@ impl Session {
     /// Completes the journal an interrupted command left, if any.
     fn recover(&self) -> Result<()> {
         let path = self.dir.join(JOURNAL_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(error) => return Err(Error::io(&path, error)),
+        let Some(text) = if_exists(&path, std::fs::read_to_string)? else {
+            return Ok(());
         };
         let journal: Journal = parse_toml(&path, &text)?;
         for step in &journal.steps {
@@ -278,11 +276,7 @@ fn discard(staged: Option<&Path>) -> Result<()> {
 
 /// The content hash of a file; none when there is no file.
 pub fn file_hash(path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(content_hash(&bytes))),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(Error::io(path, error)),
-    }
+    Ok(if_exists(path, std::fs::read)?.map(|bytes| content_hash(&bytes)))
 }
 
 /// Removes the temporary files an interrupted command left in the problem folder.

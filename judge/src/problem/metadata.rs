@@ -14,7 +14,7 @@ use super::scoring::SubtaskSpec;
 use super::toml_file::{line_at, parse_toml, Located};
 use super::{FileIo, Picture, Problem, ANY_GROUP};
 use crate::compare::CompareMode;
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::toolchain::signature::Signature;
 use crate::toolchain::Limits;
 
@@ -125,11 +125,7 @@ impl Problem {
             .ok_or_else(|| Error::not_utf8(dir, "problem folder name"))?
             .to_owned();
         let path = dir.join(METADATA_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(error) => return Err(Error::io(&path, error)),
-        };
+        let text = if_exists(&path, std::fs::read_to_string)?.unwrap_or_default();
         Problem::parse(id, dir, &text, default_solution)
     }
 

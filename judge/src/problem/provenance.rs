@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::confine::PathFault;
 use super::layout::{PROVENANCE_FILE, TESTS_DIR};
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::toml_file::{line_at, parse_toml};
 
 const HEADER: &str = "# ProvenanceToml by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
@@ -79,10 +79,9 @@ impl Provenance {
     /// A missing file means nothing recorded.
     pub fn load(problem_dir: &Path) -> Result<Provenance> {
         let path = problem_dir.join(PROVENANCE_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Provenance::parse(problem_dir, &text),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Provenance::default()),
-            Err(error) => Err(Error::io(&path, error)),
+        match if_exists(&path, std::fs::read_to_string)? {
+            Some(text) => Provenance::parse(problem_dir, &text),
+            None => Ok(Provenance::default()),
         }
     }
 

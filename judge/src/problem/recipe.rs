@@ -10,7 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::layout::RECIPE_FILE;
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::provenance::case_file;
 use crate::problem::toml_file::{parse_toml, Located};
 
@@ -108,10 +108,8 @@ impl Recipe {
     /// `None` when the problem has no recipe.
     pub fn load(dir: &Path) -> Result<Option<Recipe>> {
         let path = dir.join(RECIPE_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(Error::io(&path, error)),
+        let Some(text) = if_exists(&path, std::fs::read_to_string)? else {
+            return Ok(None);
         };
         Recipe::parse(dir, &text).map(Some)
     }

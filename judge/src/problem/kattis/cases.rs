@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::constants::Constants;
 use super::FormatVersion;
-use crate::error::{CorpusFault, Error, Result};
+use crate::error::{if_exists, CorpusFault, Error, Result};
 use crate::problem::layout::{DATA_DIR, JUDGED_DATA_DIRS, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::TestCase;
 
@@ -250,10 +250,8 @@ pub(super) fn group_setting<T>(
 }
 
 fn read_group(file: &Path, constants: &Constants) -> Result<Option<GroupYaml>> {
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(Error::io(file, error)),
+    let Some(text) = if_exists(file, std::fs::read_to_string)? else {
+        return Ok(None);
     };
     let yaml: Option<GroupYaml> =
         serde_norway::from_str(&constants.apply_text(&text)).map_err(|error| {

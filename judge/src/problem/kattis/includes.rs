@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::layout::INCLUDE_DIR;
 use crate::toolchain::language::{Language, MainClass};
 use crate::toolchain::sources::{Files, Sources};
@@ -22,12 +22,8 @@ impl Includes {
     pub fn read(dir: &Path) -> Result<Includes> {
         let root = dir.join(INCLUDE_DIR);
         let mut folders = BTreeMap::new();
-        let entries = match std::fs::read_dir(&root) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Includes::default())
-            }
-            Err(error) => return Err(Error::io(&root, error)),
+        let Some(entries) = if_exists(&root, std::fs::read_dir)? else {
+            return Ok(Includes::default());
         };
         for entry in entries {
             let entry = entry.map_err(|error| Error::io(&root, error))?;

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::{constants, flags, includes, programs_in, scoring, yaml_line};
 use super::{FormatVersion, Package, Timing};
 use crate::compare::{CompareMode, KattisFlags};
-use crate::error::{CorpusFault, Error, Result};
+use crate::error::{if_exists, CorpusFault, Error, Result};
 use crate::problem::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use crate::problem::layout::{
     ACCEPTED_DIR, LEGACY_OUTPUT_VALIDATORS_DIR, OUTPUT_VALIDATOR_DIR, PACKAGE_FILE,
@@ -499,15 +499,13 @@ fn name_of(value: &serde_norway::Value) -> Option<String> {
 
 fn read_timelimit_file(dir: &Path) -> Result<Option<f64>> {
     let path = dir.join(TIMELIMIT_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => text
-            .trim()
-            .parse()
-            .map(Some)
-            .map_err(|_| Error::parse(&path, None, "expected a number of seconds")),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(Error::io(&path, error)),
-    }
+    let Some(text) = if_exists(&path, std::fs::read_to_string)? else {
+        return Ok(None);
+    };
+    text.trim()
+        .parse()
+        .map(Some)
+        .map_err(|_| Error::parse(&path, None, "expected a number of seconds"))
 }
 
 /// `output_validator/` (2023-07 and later), or the first program in legacy

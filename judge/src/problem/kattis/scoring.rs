@@ -17,7 +17,7 @@ use serde_norway::Value;
 
 use super::constants::Constants;
 use super::{yaml_line, FormatVersion};
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::scoring::Aggregation;
 
@@ -583,11 +583,10 @@ fn bounded_group(
 
 /// A YAML file's text (constants put in) and top-level map; `None` when there is no file.
 fn read_map(path: &Path, constants: &Constants) -> Result<Option<(String, serde_norway::Mapping)>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => constants.apply_text(&text).into_owned(),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(Error::io(path, error)),
+    let Some(text) = if_exists(path, std::fs::read_to_string)? else {
+        return Ok(None);
     };
+    let text = constants.apply_text(&text).into_owned();
     let value: Value = serde_norway::from_str(&text).map_err(|error| {
         Error::parse(path, error.location().map(|l| l.line()), error.to_string())
     })?;
