@@ -488,12 +488,7 @@ impl Solution {
         if !failure.diff.is_empty() {
             out.push_str("<table class=\"diff\">");
             for line in &failure.diff {
-                let class = match line.side {
-                    Side::Both => "both",
-                    Side::Expected => "expected",
-                    Side::Actual => "actual",
-                };
-                let sign = super::diff_sign(line.side);
+                let (sign, class) = super::diff_mark(line.side);
                 let _ = write!(
                     out,
                     "<tr class=\"{class}\"><td>{sign}</td><td>{}</td><td>{}</td></tr>",

@@ -522,7 +522,7 @@ fn summary_parts(summary: &RunSummary) -> Vec<String> {
 pub fn render_diff(lines: &[DiffLine], old: &str, new: &str) -> String {
     let mut text = format!("      {DIM}diff: - {old}, + {new}{DIM:#}\n");
     for line in lines {
-        let sign = super::diff_sign(line.side);
+        let (sign, _) = super::diff_mark(line.side);
         let style = match line.side {
             Side::Both => DIM,
             Side::Expected => RED,

@@ -76,7 +76,7 @@ impl Reporter for JunitReporter {
                 let mut status = TestCaseStatus::non_success(kind);
                 let mut description = String::new();
                 for line in &failure.diff {
-                    let sign = super::diff_sign(line.side);
+                    let (sign, _) = super::diff_mark(line.side);
                     description.push_str(&format!("{sign} {:>5} | {}\n", line.number, line.text));
                 }
                 if !failure.stderr.is_empty() {

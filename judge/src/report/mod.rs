@@ -96,12 +96,13 @@ fn built_note(built: Option<Built>) -> &'static str {
     }
 }
 
-/// The sign a diff's line is shown with: ` ` on both sides, `-` expected, `+` actual.
-fn diff_sign(side: Side) -> char {
+/// How reports mark a diff's line: its sign (` ` on both sides, `-` expected, `+` actual)
+/// and its side's name, as the JSON report writes it.
+fn diff_mark(side: Side) -> (char, &'static str) {
     match side {
-        Side::Both => ' ',
-        Side::Expected => '-',
-        Side::Actual => '+',
+        Side::Both => (' ', "both"),
+        Side::Expected => ('-', "expected"),
+        Side::Actual => ('+', "actual"),
     }
 }
 
