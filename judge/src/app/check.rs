@@ -20,11 +20,7 @@ use super::Context;
 
 pub fn check(context: &Context, args: CheckArgs) -> Result<Outcome> {
     let file = context.path(&args.file);
-    let stem = file
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
+    let stem = stem_of(&file);
     let (problem, profile) = target(context, &args, &stem)?;
     let mut notices = context.notices("check");
     let outcome = check_file(context, &mut notices, &file, problem, profile)?;
@@ -50,11 +46,7 @@ pub(crate) fn check_file(
 ) -> Result<Outcome> {
     let language = Language::for_source(file)?;
     let source = std::fs::read(file).map_err(|error| Error::io(file, error))?;
-    let stem = file
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
+    let stem = stem_of(file);
     notices.info(format_args!("checking {} for {profile}", file.display()));
     let judge = profile.online_judge();
     if !judge.accepts(language.id) {
@@ -78,6 +70,14 @@ pub(crate) fn check_file(
         )),
     }
     Ok(outcome)
+}
+
+/// The name a problem of the file's would have.
+fn stem_of(file: &Path) -> String {
+    file.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// The problem (--problem, else the one the file's name names) and the judge: --profile,
@@ -160,23 +160,14 @@ fn build_as_the_judge(
             Err(error @ Error::MissingToolchain { .. }) => error.to_string(),
             Err(error) => return Err(error),
         };
-        let (lines, heading) = match offers.len() {
-            1 => (
-                30,
-                format!(
-                    "  PROBLEM   does not build as {} with `{shown}`:",
-                    offer.label
-                ),
-            ),
-            _ => (
-                10,
-                format!(
-                    "  note      does not build as {} with `{shown}`:",
-                    offer.label
-                ),
-            ),
+        let (lines, label) = match offers.len() {
+            1 => (30, "PROBLEM"),
+            _ => (10, "note"),
         };
-        notices.problem(format_args!("{heading}"));
+        notices.problem(format_args!(
+            "  {label:<10}does not build as {} with `{shown}`:",
+            offer.label
+        ));
         for line in why_not.trim_end().lines().take(lines) {
             notices.problem(format_args!("            {line}"));
         }

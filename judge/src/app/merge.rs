@@ -15,7 +15,8 @@ use crate::report::record::{
     RunDocument, RunRecord, ShardRecord,
 };
 use crate::report::{
-    Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunBook, RunEvent, RunSummary,
+    agree, Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunBook, RunEvent,
+    RunSummary,
 };
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
@@ -57,11 +58,7 @@ pub fn merge(context: &Context, args: MergeArgs) -> Result<Outcome> {
             .iter()
             .map(|shard| ShardRecord {
                 shard: shard.run.partition.as_ref().map_or(1, |p| p.shard),
-                file: context
-                    .repository
-                    .relative(&shard.file)
-                    .display()
-                    .to_string(),
+                file: shard.shown(context),
                 host: shard.run.host.clone(),
                 wall_time_ms: shard.document.summary.wall_time_ms,
             })
@@ -88,19 +85,12 @@ fn check_shards(
     shards: &mut [Shard],
     allow_partial: bool,
 ) -> Result<Vec<usize>> {
-    let shown = |shard: &Shard| {
-        context
-            .repository
-            .relative(&shard.file)
-            .display()
-            .to_string()
-    };
     for other in shards.iter().skip(1) {
         of_one_run(&shards[0], other).map_err(|why| {
             Error::usage(format!(
                 "{} and {} are not shards of one run: {why}",
-                shown(&shards[0]),
-                shown(other)
+                shards[0].shown(context),
+                other.shown(context)
             ))
         })?;
     }
@@ -112,8 +102,8 @@ fn check_shards(
                 "shard {}/{} given twice: {} and {}",
                 number.shard,
                 number.shards,
-                shown(&pair[0]),
-                shown(&pair[1])
+                pair[0].shown(context),
+                pair[1].shown(context)
             )));
         }
     }
@@ -125,10 +115,7 @@ fn check_shards(
         let named: Vec<String> = missing.iter().map(|k| format!("{k}/{total}")).collect();
         return Err(Error::usage(format!(
             "{} {} missing (--allow-partial reports the others, marked partial)",
-            match named.len() {
-                1 => "shard",
-                _ => "shards",
-            },
+            agree(named.len(), "shard", "shards"),
             named.join(", ")
         )));
     }
@@ -136,6 +123,15 @@ fn check_shards(
 }
 
 impl Shard {
+    /// Its file, as messages name it.
+    fn shown(&self, context: &Context) -> String {
+        context
+            .repository
+            .relative(&self.file)
+            .display()
+            .to_string()
+    }
+
     /// A whole run's report is the one shard of one.
     fn partition(&self) -> PartitionRecord {
         self.run.partition.clone().unwrap_or(PartitionRecord {

@@ -101,8 +101,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
 fn print_warnings(out: &mut impl Write, rows: &[Row], base: &Path) {
     for row in rows {
         if let Some(warning) = &row.warning {
-            let name = row.submission.strip_prefix(base).unwrap_or(&row.submission);
-            let _ = writeln!(out, "warning: {}: {warning}", name.display());
+            let _ = writeln!(out, "warning: {}: {warning}", name_of(row, base));
         }
     }
 }
@@ -242,15 +241,16 @@ fn summary_of(id: &str, rows: &[Row]) -> (String, Counts) {
     (summary, counts)
 }
 
+/// Below `base`, as the table, the warnings and the page name it.
+fn name_of(row: &Row, base: &Path) -> String {
+    let name = row.submission.strip_prefix(base).unwrap_or(&row.submission);
+    name.display().to_string()
+}
+
 fn page_rows(rows: &[Row], base: &Path) -> Vec<SubmissionRow> {
     rows.iter()
         .map(|row| SubmissionRow {
-            submission: row
-                .submission
-                .strip_prefix(base)
-                .unwrap_or(&row.submission)
-                .display()
-                .to_string(),
+            submission: name_of(row, base),
             expected: row.expected.clone(),
             got: row.got.clone(),
             outcome: match &row.outcome {
@@ -305,7 +305,6 @@ fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
         ("result", false),
     ]);
     for row in rows {
-        let name = row.submission.strip_prefix(base).unwrap_or(&row.submission);
         let result = match &row.outcome {
             RowOutcome::Kept => "ok".to_owned(),
             RowOutcome::Mismatch => "MISMATCH".to_owned(),
@@ -314,7 +313,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
             RowOutcome::Unfinished => "not finished".to_owned(),
         };
         table.row(vec![
-            name.display().to_string(),
+            name_of(row, base),
             row.expected.to_string(),
             row.got.clone(),
             result,
@@ -322,23 +321,17 @@ fn print_table(out: &mut impl Write, rows: &[Row], base: &Path) {
     }
     for line in table.render("").lines() {
         let (head, style, word) = if let Some(head) = line.strip_suffix("MISMATCH") {
-            (head, AnsiColor::Red.on_default(), "MISMATCH".to_owned())
+            (head, AnsiColor::Red.on_default(), "MISMATCH")
         } else if let Some(head) = line.strip_suffix("ok") {
-            (head, AnsiColor::Green.on_default(), "ok".to_owned())
+            (head, AnsiColor::Green.on_default(), "ok")
         } else if let Some(at) = line.find("skipped (") {
-            (
-                &line[..at],
-                AnsiColor::Yellow.on_default(),
-                line[at..].to_owned(),
-            )
+            let (head, word) = line.split_at(at);
+            (head, AnsiColor::Yellow.on_default(), word)
         } else if let Some(at) = line.find("ERROR: ") {
-            (
-                &line[..at],
-                AnsiColor::Red.on_default(),
-                line[at..].to_owned(),
-            )
+            let (head, word) = line.split_at(at);
+            (head, AnsiColor::Red.on_default(), word)
         } else {
-            (line, Style::new(), String::new())
+            (line, Style::new(), "")
         };
         let _ = writeln!(out, "{head}{style}{word}{style:#}");
     }

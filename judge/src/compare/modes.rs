@@ -64,22 +64,21 @@ pub(super) fn compare_exact(expected: &[u8], actual: &[u8]) -> Result<(), Mismat
 pub(super) fn compare_lines(expected: &[u8], actual: &[u8]) -> Result<(), Mismatch> {
     let mut expected_lines = trimmed_lines(expected);
     let mut actual_lines = trimmed_lines(actual);
-    let counts = || (count_lines(expected), count_lines(actual));
-    let missing = |line| {
-        let (expected_count, actual_count) = counts();
-        let reason = Reason::MissingLines {
-            expected: expected_count,
-            actual: actual_count,
-        };
+    let counted = |line, reason: fn(usize, usize) -> Reason| {
+        let reason = reason(count_lines(expected), count_lines(actual));
         Err(mismatch(expected, line, reason))
     };
+    let missing = |line| {
+        counted(line, |expected, actual| Reason::MissingLines {
+            expected,
+            actual,
+        })
+    };
     let extra = |line| {
-        let (expected_count, actual_count) = counts();
-        let reason = Reason::ExtraLines {
-            expected: expected_count,
-            actual: actual_count,
-        };
-        Err(mismatch(expected, line, reason))
+        counted(line, |expected, actual| Reason::ExtraLines {
+            expected,
+            actual,
+        })
     };
     let mut line = 0;
     loop {

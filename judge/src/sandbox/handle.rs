@@ -69,14 +69,20 @@ impl SupervisorHandle {
             command.env(placement::VARIABLE, placement.allowed_variable());
         }
         let process = command.spawn()?;
-        Ok(SupervisorHandle {
-            pid: process.id(),
-            socket: ours,
+        let cpu = placement.map(|placement| placement.cpu);
+        Ok(SupervisorHandle::new(process.id(), ours, cpu))
+    }
+
+    /// A supervisor just started, not yet ready.
+    fn new(pid: u32, socket: OwnedFd, cpu: Option<usize>) -> SupervisorHandle {
+        SupervisorHandle {
+            pid,
+            socket,
             ready: None,
-            cpu: placement.map(|placement| placement.cpu),
+            cpu,
             last_thread: None,
             view_offered: false,
-        })
+        }
     }
 
     /// A supervisor forked from this process: no exec, dynamic linking or runtime start on the
@@ -111,14 +117,7 @@ impl SupervisorHandle {
                 {
                     std::thread::yield_now();
                 }
-                Ok(SupervisorHandle {
-                    pid: pid as u32,
-                    socket: ours,
-                    ready: None,
-                    cpu,
-                    last_thread: None,
-                    view_offered: false,
-                })
+                Ok(SupervisorHandle::new(pid as u32, ours, cpu))
             }
         }
     }

@@ -102,12 +102,7 @@ fn start_spawners(
     // Forked now so that it readies while the judge sends the view (see `Spawner::start`).
     let awaiting_view = why_no_view(isolation, gets_a_thread)
         .is_none()
-        .then(|| {
-            Spawner::start(Some(&Contained {
-                workdir,
-                run_as: run_as(),
-            }))
-        })
+        .then(|| start_contained(workdir))
         .and_then(Result::ok);
     (spawner, awaiting_view)
 }
@@ -628,11 +623,7 @@ impl Supervisor {
         }
         let spawner = match self.awaiting_view.take() {
             Some(spawner) => spawner,
-            None => Spawner::start(Some(&Contained {
-                workdir: &self.workdir,
-                run_as: run_as(),
-            }))
-            .map_err(|error| refused(error.to_string()))?,
+            None => start_contained(&self.workdir).map_err(|error| refused(error.to_string()))?,
         };
         // Kept where `spawners` and `finish` find it meanwhile.
         match spawner.begin_view(&view) {
@@ -1076,6 +1067,14 @@ fn run_as() -> Option<(u32, u32)> {
     rustix::process::getuid()
         .is_root()
         .then_some((NOBODY, NOBODY))
+}
+
+/// The judged programs' spawner, forked to make a view in `workdir`.
+fn start_contained(workdir: &Path) -> std::io::Result<Spawner> {
+    Spawner::start(Some(&Contained {
+        workdir,
+        run_as: run_as(),
+    }))
 }
 
 /// Prefix of every run folder, followed by the judge's pid and the supervisor's.

@@ -98,10 +98,9 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     };
     yaml?;
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
-    let rows_of = |judged: Vec<SubmissionRun>| judged.iter().map(SubmissionRun::row).collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
-        report.rows = rows_of(judged);
+        report.rows = judged.iter().map(SubmissionRun::row).collect();
         return Ok(report);
     };
     let under = |limit: Duration| {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::plan::file_name;
 use crate::error::{Error, Result};
 use crate::judging::checker::{build_checker, check, Judgement};
 use crate::judging::verdict::{classify_run, Verdict};
@@ -176,13 +177,6 @@ fn shown(problem: &Problem, path: &Path) -> String {
         .to_string()
 }
 
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// Any one will do (pyctd: checktestdata's Python port, which problemtools installs).
 fn script_tools(path: &Path) -> Option<&'static [&'static str]> {
     match path.extension()?.to_str()? {
@@ -201,7 +195,7 @@ impl PackageValidator {
         path: &Path,
     ) -> std::result::Result<Option<PackageValidator>, String> {
         let name = shown(problem, path);
-        if let Some(tools) = script_tools(path) {
+        let how = if let Some(tools) = script_tools(path) {
             let found = tools
                 .iter()
                 .map(|tool| find_on_path(OsStr::new(tool)))
@@ -211,29 +205,30 @@ impl PackageValidator {
             };
             let script = with_constants(problem, path)
                 .map_err(|error| format!("{name}: cannot be read: {error}"))?;
-            let how = How::Script {
+            How::Script {
                 tool,
                 script,
                 file_as_argument: tools[0] == "viva",
-            };
-            let path = path.to_path_buf();
-            return Ok(Some(PackageValidator { name, path, how }));
-        }
-        let built = problem
-            .own_program_sources(path)
-            .and_then(|sources| compiler.build_from(path, sources));
-        match built {
-            Ok(Build::Ready(program)) => Ok(Some(PackageValidator {
-                name,
-                path: path.to_path_buf(),
-                how: How::Program(program),
-            })),
-            Ok(Build::CompileError(message)) => Err(format!(
-                "{name}: the validator does not compile: {}",
-                first_line(message.as_bytes())
-            )),
-            Err(error) => Err(format!("{name}: the validator cannot be built: {error}")),
-        }
+            }
+        } else {
+            let built = problem
+                .own_program_sources(path)
+                .and_then(|sources| compiler.build_from(path, sources));
+            match built {
+                Ok(Build::Ready(program)) => How::Program(program),
+                Ok(Build::CompileError(message)) => {
+                    return Err(format!(
+                        "{name}: the validator does not compile: {}",
+                        first_line(message.as_bytes())
+                    ))
+                }
+                Err(error) => {
+                    return Err(format!("{name}: the validator cannot be built: {error}"))
+                }
+            }
+        };
+        let path = path.to_path_buf();
+        Ok(Some(PackageValidator { name, path, how }))
     }
 
     /// `file` is an input (`input` `None`), or the answer to `input`. A run that crashes or
@@ -275,10 +270,8 @@ impl PackageValidator {
             }
         };
         let run = run.map_err(|error| format!("{}: cannot run: {error}", self.name))?;
-        let within_limits = matches!(
-            classify_run(&run, &CHECKER_LIMITS),
-            None | Some(Verdict::RuntimeError(_))
-        );
+        let verdict = classify_run(&run, &CHECKER_LIMITS);
+        let within_limits = matches!(verdict, None | Some(Verdict::RuntimeError(_)));
         match run.termination {
             Termination::Exited(code) if code == accepts => Ok(Said::Accepts),
             Termination::Exited(code) if within_limits && refuses.is_none_or(|r| r == code) => {
@@ -292,8 +285,7 @@ impl PackageValidator {
             _ => Err(format!(
                 "{} failed: {}",
                 self.name,
-                classify_run(&run, &CHECKER_LIMITS)
-                    .map_or("no verdict".to_owned(), |v| v.to_string())
+                verdict.map_or("no verdict".to_owned(), |v| v.to_string())
             )),
         }
     }
@@ -405,11 +397,7 @@ impl CaseChecks<'_> {
     /// Notes faults in `errors`; whether the case goes on to the next stage (every validator
     /// took the file, and it is not this stage's invalid case).
     fn passes(&self, case: &DataCase, stage: Stage, errors: &mut Vec<String>) -> bool {
-        let shown = stage
-            .file
-            .strip_prefix(&self.problem.dir)
-            .unwrap_or(stage.file);
-        let shown = shown.display();
+        let shown = shown(self.problem, stage.file);
         let what = stage.what;
         let faults = errors.len();
         let mut refused = Vec::new();
