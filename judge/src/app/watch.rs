@@ -16,6 +16,7 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::app::Context;
 use crate::error::{Error, Result};
+use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
 use crate::problem::layout::SOLUTIONS_DIR;
@@ -271,6 +272,12 @@ struct Failures {
 impl Reporter for Failures {
     fn run_started(&mut self, cases: usize) {
         self.human.run_started(cases);
+    }
+    fn cases_unjudged(&mut self, cases: usize) {
+        self.human.cases_unjudged(cases);
+    }
+    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, ScoreError>) {
+        self.human.problem_scored(problem, score);
     }
     fn problem_error(&mut self, error: &Error) {
         self.human.problem_error(error);

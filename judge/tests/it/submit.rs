@@ -591,6 +591,35 @@ fn watch_judges_again_when_the_solution_is_saved() {
     interrupt_and_wait(child);
 }
 
+#[test]
+fn watch_shows_a_scored_problems_score_as_run_does() {
+    let subtasks = "name = \"sum\"\n\n[[subtasks]]\nname = \"small\"\npoints = 30\ncases = [\"sample/*\"]\n\n[[subtasks]]\nname = \"large\"\npoints = 70\ncases = [\"random/*\"]\n";
+    let wrong = SUM_SOLUTION.replace(
+        "println!(\"{n}\")",
+        "println!(\"{}\", if n == 10 { 11 } else { n })",
+    );
+    let dir = repository_with(&[
+        ("problems/sum/problem.toml", subtasks),
+        ("problems/sum/tests/sample/1.in", "1 2\n"),
+        ("problems/sum/tests/sample/1.out", "3\n"),
+        ("problems/sum/tests/random/1.in", "5 5\n"),
+        ("problems/sum/tests/random/1.out", "10\n"),
+        ("solutions/sum.rs", &wrong),
+    ]);
+    let mut child = judge_std_in(dir.path())
+        .args(["watch", "sum", "-j", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let first = Lines::of(&mut child).until("save a file to judge again");
+    assert!(
+        first.contains("sum: score 30 / 100 (small 30/30, large 0/70)"),
+        "{first}"
+    );
+    interrupt_and_wait(child);
+}
+
 /// A clipboard and a browser that only write down what they were given, first on `PATH`.
 struct StandIns {
     dir: tempfile::TempDir,
