@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::problem::profile::Profile;
+use crate::problem::Profile;
 use crate::runner::shard::Partition;
 
 #[derive(Debug, Parser)]

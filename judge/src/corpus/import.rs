@@ -10,8 +10,8 @@ use serde::Deserialize;
 use super::scaffold::{self, Imported};
 use crate::atomic_write::create_new;
 use crate::error::{Error, Result};
-use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::problem::{FileIo, Repository};
+use crate::problem::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
 /// One problem as Competitive Companion describes it (the fields we use; the others are
 /// ignored).

@@ -14,7 +14,7 @@ use crate::problem::layout::{
     GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR, STATEMENT_FILE,
     TESTS_DIR, VALIDATOR_STEM,
 };
-use crate::problem::profile::Profile;
+use crate::problem::Profile;
 use crate::problem::Repository;
 use crate::runner::interrupt::Deferred;
 use crate::toolchain::language::LanguageId;

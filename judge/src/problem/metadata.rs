@@ -9,10 +9,10 @@ use toml::Spanned;
 
 use super::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use super::layout::METADATA_FILE;
-use super::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use super::scoring::SubtaskSpec;
 use super::toml_file::{line_at, parse_toml, Located};
 use super::{FileIo, Picture, Problem, ANY_GROUP};
+use super::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::compare::CompareMode;
 use crate::error::{if_exists, Error, Result};
 use crate::toolchain::signature::Signature;

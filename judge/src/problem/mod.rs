@@ -11,7 +11,6 @@ pub(crate) mod layout;
 mod metadata;
 pub(crate) mod natural_order;
 pub mod polygon;
-pub(crate) mod profile;
 pub mod provenance;
 pub mod recipe;
 pub(crate) mod repository;
@@ -20,10 +19,10 @@ pub(crate) mod toml_file;
 
 use std::path::{Path, PathBuf};
 
+pub use crate::toolchain::online_judges::Profile;
 pub use crate::toolchain::program::FileIo;
 pub use case_patterns::CasePatterns;
 pub use checker_spec::{CheckerSpec, Protocol};
-pub use profile::Profile;
 pub use repository::Repository;
 
 use crate::compare::CompareMode;
@@ -75,6 +74,13 @@ pub struct Problem {
     /// as `checker input tout answer`, as Polygon judges an interactive problem.
     pub tout_checker: Option<CheckerSpec>,
 }
+
+/// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
+/// folder"): wide enough for any real judge, narrow enough that nothing the judge computes
+/// from them (bytes, allowances, the wall-clock backstop, `-Xmx`) can overflow.
+pub const TIME_LIMIT_MS: std::ops::RangeInclusive<u64> = 1..=3_600_000;
+/// Memory, stack and output limits, in MiB.
+pub const SIZE_LIMIT_MIB: std::ops::RangeInclusive<u64> = 1..=1 << 20;
 
 /// `[picture]` of `problem.toml`: how the HTML report draws boards where it cannot tell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -190,7 +190,7 @@ mod tests {
 
     #[test]
     fn the_jvm_runs_as_the_judge_runs_it() {
-        use crate::problem::profile::Profile;
+        use crate::problem::Profile;
         use crate::toolchain::sources::Sources;
         let java = Language::by_code("java").expect("Java is known");
         let run = |profile: Profile| -> Vec<String> {

@@ -15,8 +15,8 @@ use crate::problem::layout::{
     ACCEPTED_DIR, LEGACY_OUTPUT_VALIDATORS_DIR, OUTPUT_VALIDATOR_DIR, PACKAGE_FILE,
     SUBMISSIONS_DIR, TIMELIMIT_FILE,
 };
-use crate::problem::profile::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::problem::Problem;
+use crate::problem::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::toolchain::Limits;
 
 /// `validation_passes` when a multi-pass problem gives none, and the most we run.

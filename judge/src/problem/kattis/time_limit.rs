@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::problem::profile::TIME_LIMIT_MS;
 use crate::problem::Problem;
+use crate::problem::TIME_LIMIT_MS;
 
 /// Named by the package's absolute path.
 fn derived_limit_file(cache_dir: &Path, dir: &Path) -> PathBuf {
