@@ -16,16 +16,12 @@ use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::app::Context;
 use crate::error::{Error, Result};
-use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
-use crate::judging::{CaseResult, Tally};
+use crate::judging::CaseResult;
 use crate::problem::layout::SOLUTIONS_DIR;
 use crate::problem::{CasePatterns, Repository};
 use crate::problem::{Problem, TestCase};
-use crate::report::{Built, Stopped};
-use crate::report::{
-    Detail, HtmlReporter, HumanReporter, Notices, Reporter, Reporters, RunSummary,
-};
+use crate::report::{Detail, HtmlReporter, HumanReporter, Notices, Reporter, Reporters};
 use crate::runner::{self, Settings};
 
 const QUIET: Duration = Duration::from_millis(100);
@@ -217,23 +213,18 @@ fn judge_round(
         .collect();
     let tasks = runner::plan::tasks_for(repository, problems, watch.solution.as_deref());
     let compiler = context.compiler();
-    let mut reporter = Failures {
-        // Every case has its row, unless asked otherwise.
-        human: HumanReporter::new(
-            context.color,
-            repository.clone(),
-            match context.detail {
-                Detail::Default => Detail::Verbose,
-                chosen => chosen,
-            },
-        ),
-        failed: HashSet::new(),
+    // Every case has its row, unless asked otherwise.
+    let detail = match context.detail {
+        Detail::Default => Detail::Verbose,
+        chosen => chosen,
     };
+    let mut human = HumanReporter::new(context.color, repository.clone(), detail);
+    let mut failures = Failures::default();
     let mut html = watch
         .html
         .as_ref()
         .map(|file| HtmlReporter::new(file.clone(), repository.root.clone()));
-    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut reporter];
+    let mut reporters: Vec<&mut dyn Reporter> = vec![&mut human, &mut failures];
     if let Some(html) = html.as_mut() {
         reporters.push(html);
     }
@@ -250,7 +241,7 @@ fn judge_round(
     if let Some(error) = html.and_then(|html| html.write_error) {
         crate::report::print_error(&error);
     }
-    reporter.failed
+    failures.failed
 }
 
 /// Last round's failures first, then the samples, the rest in their natural order.
@@ -264,45 +255,18 @@ fn order_cases(problem: &mut Problem, patterns: &CasePatterns, failed: &HashSet<
     problem.cases.sort_by_key(rank);
 }
 
+/// Records the cases that failed, so that the next round judges them first.
+#[derive(Default)]
 struct Failures {
-    human: HumanReporter,
     failed: HashSet<(String, String)>,
 }
 
 impl Reporter for Failures {
-    fn run_started(&mut self, cases: usize) {
-        self.human.run_started(cases);
-    }
-    fn cases_unjudged(&mut self, cases: usize) {
-        self.human.cases_unjudged(cases);
-    }
-    fn problem_scored(&mut self, problem: &Problem, score: &Result<Scorecard, ScoreError>) {
-        self.human.problem_scored(problem, score);
-    }
-    fn problem_error(&mut self, error: &Error) {
-        self.human.problem_error(error);
-    }
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
-        self.human.problem_started(problem, solution, built);
-    }
-    fn compile_error(&mut self, problem: &Problem, message: &str) {
-        self.human.compile_error(problem, message);
-    }
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
         if result.verdict != Verdict::Accepted {
             self.failed
                 .insert((problem.id.clone(), result.name.clone()));
         }
-        self.human.case_finished(problem, result);
-    }
-    fn problem_finished(&mut self, problem: &Problem, tally: &Tally) {
-        self.human.problem_finished(problem, tally);
-    }
-    fn problem_stopped(&mut self, stopped: &Stopped) {
-        self.human.problem_stopped(stopped);
-    }
-    fn run_finished(&mut self, summary: &RunSummary) {
-        self.human.run_finished(summary);
     }
 }
 

@@ -123,21 +123,21 @@ pub trait Reporter {
     /// Cases counted in `run_started` that will not be judged: their solution did not build.
     fn cases_unjudged(&mut self, _cases: usize) {}
     /// A problem could not be judged at all (bad folder, missing solution, ...).
-    fn problem_error(&mut self, error: &Error);
+    fn problem_error(&mut self, _error: &Error) {}
     /// Judging of a problem begins; `built` is `None` when its solution did not compile.
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>);
-    fn compile_error(&mut self, problem: &Problem, message: &str);
+    fn problem_started(&mut self, _problem: &Problem, _solution: &Path, _built: Option<Built>) {}
+    fn compile_error(&mut self, _problem: &Problem, _message: &str) {}
     /// A case was judged (in case order).
-    fn case_finished(&mut self, problem: &Problem, result: &CaseResult);
+    fn case_finished(&mut self, _problem: &Problem, _result: &CaseResult) {}
     /// A scored problem's score, after its last case and before `problem_finished`; `Err` is
     /// a judge error in the scoring (a validator that broke its rules).
     fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
     /// Every case of the problem was judged (or the rest skipped), with their totals.
-    fn problem_finished(&mut self, problem: &Problem, tally: &Tally);
+    fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
     /// The run was stopped before some cases of a problem were judged; this ends the problem
     /// in place of `problem_finished` (see `Stopped`).
-    fn problem_stopped(&mut self, stopped: &Stopped);
-    fn run_finished(&mut self, summary: &RunSummary);
+    fn problem_stopped(&mut self, _stopped: &Stopped) {}
+    fn run_finished(&mut self, _summary: &RunSummary) {}
 }
 
 /// Several reporters fed the same events: the human or JSON report, plus JUnit.
