@@ -3,12 +3,10 @@
 
 use std::path::Path;
 
-use super::Reporter;
-use super::RunSummary;
-use super::{Built, Stopped};
+use super::{Built, Reporter};
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
-use crate::judging::{CaseResult, SolutionVerdicts, Tally};
+use crate::judging::{CaseResult, SolutionVerdicts};
 use crate::problem::Problem;
 
 /// Each task's verdicts, in the order of the tasks, or why it was not judged.
@@ -68,8 +66,6 @@ impl Reporter for Collector {
             current.score = Some(score.clone());
         }
     }
-    fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
-    /// Verify tells unfinished submissions by the interruption itself (`Verdicts`' rows).
-    fn problem_stopped(&mut self, _stopped: &Stopped) {}
-    fn run_finished(&mut self, _summary: &RunSummary) {}
+    // No problem_stopped: verify tells unfinished submissions by the interruption itself
+    // (`Verdicts`' rows).
 }
