@@ -252,7 +252,7 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         let cpus = cpus as *const libc::cpu_set_t as usize;
         let _ = sys(libc::SYS_sched_setaffinity, [0, size, cpus, 0]);
     }
-    lower_oom_score();
+    become_first_oom_victim();
     become_user(fixed.run_as)?;
     // If the supervisor is already gone, the signal was missed: end here.
     sys(
@@ -301,7 +301,7 @@ unsafe fn reset_signals(fixed: &Fixed) {
 ///
 /// # Safety
 /// As `prepare_and_exec`: only in the child between `clone` and `exec`.
-unsafe fn lower_oom_score() {
+unsafe fn become_first_oom_victim() {
     // Failure is ignored: the score only picks a victim.
     let flags = (libc::O_WRONLY | libc::O_CLOEXEC) as usize;
     let at = libc::AT_FDCWD as usize;
