@@ -545,23 +545,30 @@ fn listen_takes_posts_from_the_extension_and_stops_on_ctrl_c() {
     interrupt_and_wait(child);
 }
 
-#[test]
-fn watch_judges_again_when_the_solution_is_saved() {
-    let wrong = SUM_SOLUTION.replace("println!(\"{n}\")", "println!(\"{}\", n + 1)");
+/// `judge watch sum -j 1` on a repository of `sum` with two cases (`sample/1`: 1 2 -> 3,
+/// `random/1`: 5 5 -> 10), its `problem.toml` and its Rust solution.
+fn watched_sum(problem_toml: &str, solution: &str) -> (tempfile::TempDir, Child) {
     let dir = repository_with(&[
-        ("problems/sum/problem.toml", "name = \"sum\"\n"),
+        ("problems/sum/problem.toml", problem_toml),
         ("problems/sum/tests/sample/1.in", "1 2\n"),
         ("problems/sum/tests/sample/1.out", "3\n"),
         ("problems/sum/tests/random/1.in", "5 5\n"),
         ("problems/sum/tests/random/1.out", "10\n"),
-        ("solutions/sum.rs", &wrong),
+        ("solutions/sum.rs", solution),
     ]);
-    let mut child = judge_std_in(dir.path())
+    let child = judge_std_in(dir.path())
         .args(["watch", "sum", "-j", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    (dir, child)
+}
+
+#[test]
+fn watch_judges_again_when_the_solution_is_saved() {
+    let wrong = SUM_SOLUTION.replace("println!(\"{n}\")", "println!(\"{}\", n + 1)");
+    let (dir, mut child) = watched_sum("name = \"sum\"\n", &wrong);
     let lines = Lines::of(&mut child);
     let first = lines.until("save a file to judge again");
     assert!(first.contains("judge watch · round 1"), "{first}");
@@ -598,20 +605,7 @@ fn watch_shows_a_scored_problems_score_as_run_does() {
         "println!(\"{n}\")",
         "println!(\"{}\", if n == 10 { 11 } else { n })",
     );
-    let dir = repository_with(&[
-        ("problems/sum/problem.toml", subtasks),
-        ("problems/sum/tests/sample/1.in", "1 2\n"),
-        ("problems/sum/tests/sample/1.out", "3\n"),
-        ("problems/sum/tests/random/1.in", "5 5\n"),
-        ("problems/sum/tests/random/1.out", "10\n"),
-        ("solutions/sum.rs", &wrong),
-    ]);
-    let mut child = judge_std_in(dir.path())
-        .args(["watch", "sum", "-j", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (_dir, mut child) = watched_sum(subtasks, &wrong);
     let first = Lines::of(&mut child).until("save a file to judge again");
     assert!(
         first.contains("sum: score 30 / 100 (small 30/30, large 0/70)"),
