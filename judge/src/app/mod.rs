@@ -25,6 +25,7 @@ use anstream::ColorChoice;
 
 use crate::cli::{Cli, Color, Command, Format, Global, RunArgs};
 use crate::error::{Error, Outcome, Result};
+use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::Problem;
 use crate::problem::Repository;
 use crate::report::record::{RunDocument, LAST_RUN};
@@ -119,7 +120,8 @@ impl Context {
         self.repository.load_metadata(&self.problem_dir(argument)?)
     }
 
-    /// Every named problem (all when none is named), each loaded or failed on its own.
+    /// Every named problem (all when none is named), each loaded or failed on its own, to be
+    /// judged: a package that states no time limit gets the one `verify` derived.
     pub fn problems(&self, names: &[PathBuf]) -> Result<Vec<Result<Problem>>> {
         let repository = &self.repository;
         let dirs: Vec<Result<_>> = if names.is_empty() {
@@ -127,10 +129,12 @@ impl Context {
         } else {
             names.iter().map(|name| self.problem_dir(name)).collect()
         };
-        Ok(dirs
-            .into_iter()
-            .map(|dir| repository.load_problem(&dir?))
-            .collect())
+        let load = |dir: Result<PathBuf>| {
+            let mut problem = repository.load_problem(&dir?)?;
+            apply_time_limit(&mut problem, &repository.cache_dir());
+            Ok(problem)
+        };
+        Ok(dirs.into_iter().map(load).collect())
     }
 
     /// To stdout for `--format json`, the `--json` file, and the build cache for `--failed`

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use crate::cli::{PartitionArg, RunArgs};
 use crate::corpus::{group_of, Validator};
 use crate::error::{Error, Outcome, Result};
-use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::print_note;
@@ -111,10 +110,7 @@ fn partition_of(args: &RunArgs) -> Result<Option<Partition>> {
 fn tasks_of(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>>>> {
     let Some(from) = &args.failed else {
         let solution = args.solution.as_ref().map(|file| context.path(file));
-        let mut problems = context.problems(&args.problems)?;
-        for problem in problems.iter_mut().flatten() {
-            apply_time_limit(problem, &context.repository.cache_dir());
-        }
+        let problems = context.problems(&args.problems)?;
         let tasks = plan::tasks_for(&context.repository, problems, solution.as_deref());
         return Ok(Some(tasks));
     };

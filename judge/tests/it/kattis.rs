@@ -495,7 +495,7 @@ fn bash_runs_as_the_language_table_says() {
 }
 
 #[test]
-fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
+fn run_and_watch_use_the_time_limit_verify_derived_and_say_which_they_use() {
     let (dir, package) = package("derived_time_limit_2025");
     let cache = dir.path().join("cache");
     let run = || {
@@ -514,13 +514,36 @@ fn run_uses_the_time_limit_verify_derived_and_says_which_it_uses() {
         .assert()
         .code(0);
     // The figure depends on this machine's speed; that it is the derived one does not.
-    run().stderr(
-        predicate::str::is_match(
-            r"states no time limit: [0-9.]+ s, as the last `judge verify` derived it",
-        )
-        .unwrap(),
-    );
+    let derived = r"states no time limit: [0-9.]+ s, as the last `judge verify` derived it";
+    run().stderr(predicate::str::is_match(derived).unwrap());
+    // `watch` judges under the same limit as `run` (it watches inside a repository).
+    std::fs::create_dir(dir.path().join("problems")).unwrap();
+    let log = dir.path().join("watch.err");
+    let mut watch = judge_std_in(dir.path())
+        .env("JUDGE_CACHE_DIR", &cache)
+        .args(["watch", "derived_time_limit_2025"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let pattern = matches_regex(derived);
+    let started = std::time::Instant::now();
+    let mut said = String::new();
+    while started.elapsed() < std::time::Duration::from_secs(60) && !pattern(&said) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        said = std::fs::read_to_string(&log).unwrap_or_default();
+    }
+    // SAFETY: the watch this test started.
+    unsafe { libc::kill(watch.id() as i32, libc::SIGINT) };
+    watch.wait().unwrap();
+    assert!(pattern(&said), "watch said:\n{said}");
     drop(package);
+}
+
+/// Whether a text matches `pattern`, by the `predicates` crate's regular expressions.
+fn matches_regex(pattern: &str) -> impl Fn(&str) -> bool {
+    let predicate = predicate::str::is_match(pattern).unwrap();
+    move |text| predicate.eval(text)
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! A package that states no time limit: `judge verify` derives one from its accepted
-//! submissions and keeps it in the build cache, where `judge run` finds it.
+//! submissions and keeps it in the build cache, where `judge run` and `judge watch` find it.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,7 +31,7 @@ pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
         .then(|| Duration::from_millis(millis))
 }
 
-/// For `run`: a package that states no time limit runs under the one `verify` derived, else
+/// For `run` and `watch`: a package that states no time limit runs under the one `verify` derived, else
 /// the default, and says which.
 pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
     if problem.package.as_ref().is_none_or(|p| p.time_limit_given) {
