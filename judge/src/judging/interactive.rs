@@ -7,13 +7,15 @@
 //! 1. the validator failed (crashed, passed its limits, or an exit its protocol does not know):
 //!    a judge error;
 //! 2. the validator ended first and rejected: wrong answer, whatever the submission did after
-//!    (it is stopped then);
+//!    (it is stopped then). First is told by the validator's output: it ended (the validator
+//!    exited, or closed it to end the interaction) while the submission still ran;
 //! 3. the submission's own run: TLE (its CPU time; or it waited past the wall-clock backstop,
 //!    as one that does not flush leaves both waiting), memory, run-time error;
 //! 4. the validator's judgement.
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::judging::checker::{self, Judgement};
@@ -203,6 +205,9 @@ impl Work<'_> {
         // A reading end of the submission's output, kept until the validator has ended: it
         // hangs up only when the submission has closed its output, that is, ended.
         let probe = from_submission.try_clone()?;
+        let relay_probe = from_submission.try_clone()?;
+        // Set by the relay when the validator's output ends while the submission still runs.
+        let validator_first = AtomicBool::new(false);
         let (stop, stop_trigger) = pipe()?;
         let (ended, validator_ended) = std::sync::mpsc::channel::<()>();
         let output_file = self.scratch.join(INTERACTOR_OUTPUT);
@@ -215,14 +220,21 @@ impl Work<'_> {
         );
         let submission_wall = crate::sandbox::wall_backstop(&self.limits);
         std::thread::scope(|scope| {
-            scope.spawn(move || relay(relay_in, relay_out, validator_ended));
+            let validator_first = &validator_first;
+            scope.spawn(move || {
+                relay(
+                    (relay_in, relay_out),
+                    validator_ended,
+                    (relay_probe, validator_first),
+                )
+            });
             let validator = scope.spawn(|| {
                 let streams = (from_submission, to_relay);
                 self.run_validator(
                     streams,
                     &args,
                     submission_wall,
-                    probe,
+                    (probe, validator_first),
                     (&stop_trigger, &ended),
                 )
             });
@@ -265,7 +277,7 @@ impl Work<'_> {
         (from_submission, to_relay): (OwnedFd, OwnedFd),
         args: &[String],
         submission_wall: Duration,
-        probe: OwnedFd,
+        (probe, relay_saw_it_first): (OwnedFd, &AtomicBool),
         (stop_trigger, ended): (&OwnedFd, &std::sync::mpsc::Sender<()>),
     ) -> (Judgement, bool, Option<OwnedFd>) {
         let streams = Streams {
@@ -285,7 +297,9 @@ impl Work<'_> {
                 ..RunOptions::default()
             },
         );
-        let first = !hung_up(&probe);
+        // Ended first: the submission still runs now, or it still ran when the validator's
+        // output ended (then it may have ended since, on that end of its input).
+        let first = !hung_up(&probe) || relay_saw_it_first.load(Ordering::SeqCst);
         let judgement = match &run {
             Ok(run) => checker::judgement(self.spec, run, self.feedback),
             Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
@@ -312,7 +326,11 @@ const END_WAIT: Duration = Duration::from_millis(250);
 /// Copies the validator's output to the submission's input. What comes after the submission
 /// has ended is dropped, so that the validator is neither broken by SIGPIPE (a submission may
 /// end as soon as it has its answer) nor blocked on a full pipe.
-fn relay(from: OwnedFd, to: OwnedFd, validator_ended: std::sync::mpsc::Receiver<()>) {
+fn relay(
+    (from, to): (OwnedFd, OwnedFd),
+    validator_ended: std::sync::mpsc::Receiver<()>,
+    (submission_output, validator_first): (OwnedFd, &AtomicBool),
+) {
     // The judge stops on SIGPIPE (its own output's reader gone); writing to a submission that
     // has ended must only fail with EPIPE, so this thread blocks the signal.
     // SAFETY: changes this thread's signal mask only, with a set built here.
@@ -337,6 +355,10 @@ fn relay(from: OwnedFd, to: OwnedFd, validator_ended: std::sync::mpsc::Receiver<
             }
         }
     }
+    // Told before the submission can see its input end (below), so that a submission that
+    // ends on that end is never taken for one that ended first.
+    validator_first.store(!hung_up(&submission_output), Ordering::SeqCst);
+    drop(submission_output);
     let _ = validator_ended.recv_timeout(END_WAIT);
     drop(to);
 }
