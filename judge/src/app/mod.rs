@@ -257,12 +257,13 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     };
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
     refuse_json_unless_spoken(&global, &command)?;
-    // Judging a package needs no repository: a Kattis or Polygon package can be anywhere,
+    // Judging (or watching) a package needs no repository: a Kattis or Polygon package can be anywhere,
     // `list` run inside one lists it, and `gen` makes what a Polygon package lacks; `doctor`
     // speaks of the machine.
     let needs_no_repository = matches!(
         command,
         Command::Run(_)
+            | Command::Watch(_)
             | Command::Verify(_)
             | Command::Check(_)
             | Command::Merge(_)

@@ -516,8 +516,7 @@ fn run_and_watch_use_the_time_limit_verify_derived_and_say_which_they_use() {
     // The figure depends on this machine's speed; that it is the derived one does not.
     let derived = r"states no time limit: [0-9.]+ s, as the last `judge verify` derived it";
     run().stderr(predicate::str::is_match(derived).unwrap());
-    // `watch` judges under the same limit as `run` (it watches inside a repository).
-    std::fs::create_dir(dir.path().join("problems")).unwrap();
+    // `watch` judges under the same limit as `run`, and also needs no repository.
     let log = dir.path().join("watch.err");
     let mut watch = judge_std_in(dir.path())
         .env("JUDGE_CACHE_DIR", &cache)
