@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustix::fs::RenameFlags;
 use rustix::io::Errno;
 
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 
 /// Every temporary file beside a user's files: a dot name without a case extension, so that
 /// discovery never takes it for a case and a later command can sweep it.
@@ -184,13 +184,9 @@ pub fn place(from: &Path, to: &Path, replace: Replace) -> Result<()> {
 
 /// Removes a file the caller has proved is the judge's; one already gone is no error.
 pub fn remove(path: &Path) -> Result<()> {
-    match std::fs::remove_file(path) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path, error)),
-        _ => {
-            after_change();
-            Ok(())
-        }
-    }
+    if_exists(path, std::fs::remove_file)?;
+    after_change();
+    Ok(())
 }
 
 fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {

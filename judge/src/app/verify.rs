@@ -150,7 +150,7 @@ fn with_missing_made(
 /// Links are copied as the files they point to.
 fn copy_folder(from: &Path, to: &Path) -> Result<()> {
     for entry in walkdir::WalkDir::new(from).follow_links(true) {
-        let entry = entry.map_err(|error| Error::io(from, std::io::Error::other(error)))?;
+        let entry = entry?;
         let target = to.join(entry.path().strip_prefix(from).unwrap_or(entry.path()));
         let copied = match entry.file_type().is_dir() {
             true => std::fs::create_dir_all(&target),

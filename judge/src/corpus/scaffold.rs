@@ -281,12 +281,8 @@ pub(super) fn new_problem_folder(repository: &Repository, id: &str) -> Result<(P
     }
     // Hidden from discovery (a dot name) until it is complete; an interrupted run's is ours.
     let staging = problems.join(format!(".judge-new-{id}.tmp"));
-    match std::fs::remove_dir_all(&staging) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io(&staging, error))
-        }
-        _ => Ok((dir, staging)),
-    }
+    if_exists(&staging, std::fs::remove_dir_all)?;
+    Ok((dir, staging))
 }
 
 /// A problem id is lowercase letters, digits and `_`: it names a folder and a Rust binary.

@@ -268,10 +268,8 @@ fn discard(staged: Option<&Path>) -> Result<()> {
     let Some(staged) = staged else {
         return Ok(());
     };
-    match std::fs::remove_file(staged) {
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(Error::io(staged, error)),
-        _ => Ok(()),
-    }
+    if_exists(staged, std::fs::remove_file)?;
+    Ok(())
 }
 
 /// The content hash of a file; none when there is no file.

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_norway::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{if_exists, Error, Result};
 use crate::judging::verdict::VerdictKind;
 use crate::problem::layout::SUBMISSIONS_YAML;
 
@@ -154,12 +154,8 @@ impl SubmissionsYaml {
     /// No file is no entries.
     pub fn read(submissions: &Path) -> Result<SubmissionsYaml> {
         let path = submissions.join(SUBMISSIONS_YAML);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(SubmissionsYaml::default())
-            }
-            Err(error) => return Err(Error::io(&path, error)),
+        let Some(text) = if_exists(&path, std::fs::read_to_string)? else {
+            return Ok(SubmissionsYaml::default());
         };
         let value: Value = serde_norway::from_str(&text).map_err(|error| {
             let line = error.location().map(|l| l.line());
