@@ -210,15 +210,15 @@ pub fn source(
     user_file: &str,
     code: &str,
 ) -> Option<String> {
-    let fork_each_call = state::may_keep_state(language.id, code);
+    let fork_each_call = || state::may_keep_state(language.id, code);
     Some(match language.id {
         LanguageId::Python3 => script(PYTHON, signature, user_file),
         LanguageId::JavaScript => script(JAVASCRIPT, signature, user_file),
         LanguageId::Java => java(signature),
-        LanguageId::Cpp => cpp(signature, fork_each_call),
+        LanguageId::Cpp => cpp(signature, fork_each_call()),
         LanguageId::C => c(signature),
         LanguageId::Kotlin => kotlin(signature),
-        LanguageId::Rust => rust(signature, fork_each_call),
+        LanguageId::Rust => rust(signature, fork_each_call()),
         _ => return None,
     })
 }

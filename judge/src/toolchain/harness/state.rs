@@ -77,13 +77,13 @@ const RUST_WORDS: &[&str] = &[
 
 /// `true` where unsure.
 pub fn may_keep_state(language: LanguageId, code: &str) -> bool {
-    let Some(tokens) = tokens(code, language == LanguageId::Rust) else {
-        return true;
-    };
     let words = match language {
         LanguageId::Rust => RUST_WORDS,
         LanguageId::C | LanguageId::Cpp => C_WORDS,
         _ => return true,
+    };
+    let Some(tokens) = tokens(code, language == LanguageId::Rust) else {
+        return true;
     };
     let named = |token: &Token| matches!(token, Token::Word(word) if words.contains(word));
     tokens.iter().any(named) || (language != LanguageId::Rust && has_variable_kept(&tokens))
