@@ -49,10 +49,16 @@ def main():
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     profdata, cov = llvm_tool("llvm-profdata"), llvm_tool("llvm-cov")
-    env = dict(os.environ, RUSTFLAGS="-C instrument-coverage", CARGO_TARGET_DIR=str(TARGET))
-    subprocess.run(["cargo", "build", "-q", "-p", "judge"], cwd=ROOT, env=env, check=True)
     judge = TARGET / "debug" / "judge"
     with tempfile.TemporaryDirectory() as profiles:
+        # Instrumented build scripts write profiles too: into the scratch folder, not the tree.
+        env = dict(
+            os.environ,
+            RUSTFLAGS="-C instrument-coverage",
+            CARGO_TARGET_DIR=str(TARGET),
+            LLVM_PROFILE_FILE=f"{profiles}/build-%p.profraw",
+        )
+        subprocess.run(["cargo", "build", "-q", "-p", "judge"], cwd=ROOT, env=env, check=True)
         run_env = dict(os.environ, LLVM_PROFILE_FILE=f"{profiles}/%p-%m.profraw")
         run = subprocess.run(
             [judge, "run", args.problem, "--no-cache"], cwd=ROOT, env=run_env,
@@ -61,7 +67,7 @@ def main():
         if run.returncode != 0:
             sys.exit(f"run_path.py: judge run {args.problem} exited {run.returncode}")
         merged = f"{profiles}/merged.profdata"
-        raw = glob.glob(f"{profiles}/*.profraw")
+        raw = [path for path in glob.glob(f"{profiles}/*.profraw") if "/build-" not in path]
         subprocess.run([profdata, "merge", "-o", merged, *raw], check=True)
         report = subprocess.run(
             [cov, "export", "--format=text", "--summary-only", judge, f"-instr-profile={merged}"],
