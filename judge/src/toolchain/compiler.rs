@@ -30,7 +30,8 @@ pub enum Build {
     CompileError(String),
 }
 
-/// A build of one cache key under way (`Compiler::claim`); dropping it wakes waiting threads.
+/// A build of one cache key, or a question to a toolchain, under way (`Compiler::claim`);
+/// dropping it wakes waiting threads.
 struct Claim<'a> {
     compiler: &'a Compiler,
     key: String,
@@ -73,8 +74,8 @@ pub struct Compiler {
     /// Failed builds' messages by cache key: the cache keeps only successes, and this run
     /// does not compile them again.
     compile_errors: Mutex<HashMap<String, String>>,
-    /// Keys being built now: a second thread asking for the same build (a checker, for each
-    /// solution) waits on `built` instead of compiling it again.
+    /// Keys being built or asked now: a second thread asking for the same build (a checker,
+    /// for each solution) or version waits on `built` instead of doing it again.
     building: Mutex<std::collections::HashSet<String>>,
     built: std::sync::Condvar,
     sandbox: Arc<Sandbox>,
@@ -358,7 +359,9 @@ impl Compiler {
     fn version(&self, language: &'static Language, tool: Option<&str>) -> Result<String> {
         let versions = || lock(&self.versions);
         let asked = format!("{}\0{}", language.name, tool.unwrap_or_default());
-        // Not held while asking: languages are asked in parallel.
+        // One asker per language and tool (a second waits for its answer); languages are
+        // asked in parallel.
+        let _claim = self.claim(&format!("version\0{asked}"));
         if let Some(version) = versions().get(&asked) {
             return Ok(version.clone());
         }
@@ -383,8 +386,9 @@ impl Compiler {
             versions().insert(asked, version.clone());
             return Ok(version);
         }
-        let output = Command::new(&command[0])
-            .args(&command[1..])
+        let asking = with_jvm_flags(command.clone());
+        let output = Command::new(&asking[0])
+            .args(&asking[1..])
             .output()
             .map_err(|error| Error::Toolchain {
                 tool: command[0].clone(),
@@ -494,7 +498,8 @@ impl Compiler {
         let ask = language.real_executable?;
         let tool = *language.version.first()?;
         let key = (language.name, folder.to_path_buf());
-        // Not held while a shim is asked, which is slow: languages are asked in parallel.
+        // One asker per language and folder, as for `version`.
+        let _claim = self.claim(&format!("real\0{}\0{}", language.name, folder.display()));
         if let Some(known) = lock(&self.real_tools).get(&key) {
             return known.clone();
         }
@@ -886,5 +891,53 @@ mod tests {
             + String::from_utf8_lossy(&output.stderr).trim();
         let command = vec!["javac".to_owned(), "-version".to_owned()];
         assert_eq!(jdk_release(&command), Some(said));
+    }
+
+    /// A script standing for `name` that logs each call's arguments to `log` and answers
+    /// `answer` a little later.
+    fn logging_tool(dir: &Path, name: &str, answer: &str) -> (String, PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let (tool, log) = (dir.join(name), dir.join(format!("{name}.log")));
+        let script = format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nsleep 0.2\necho '{answer}'\n",
+            log.display()
+        );
+        std::fs::write(&tool, script).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (tool.to_string_lossy().into_owned(), log)
+    }
+
+    #[test]
+    fn a_toolchain_that_two_builds_ask_at_once_is_asked_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tool, log) = logging_tool(dir.path(), "python3", "Python 3.11.7");
+        let python = Language::by_id(LanguageId::Python3).unwrap();
+        let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+        let start = std::sync::Barrier::new(2);
+        let answers: Vec<String> = std::thread::scope(|scope| {
+            let both = [(); 2].map(|_| {
+                scope.spawn(|| {
+                    start.wait();
+                    compiler.version(python, Some(&tool)).unwrap()
+                })
+            });
+            both.map(|thread| thread.join().unwrap()).into()
+        });
+        assert_eq!(answers, ["Python 3.11.7", "Python 3.11.7"]);
+        let asked = std::fs::read_to_string(&log).unwrap();
+        assert_eq!(asked.lines().count(), 1, "{asked}");
+    }
+
+    #[test]
+    fn a_jvm_compilers_version_is_asked_with_its_cheaper_jvm() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tool, log) = logging_tool(dir.path(), "kotlinc", "info: kotlinc-jvm 2.1.0");
+        let kotlin = Language::by_id(LanguageId::Kotlin).unwrap();
+        let compiler = Compiler::new(dir.path().join("cache"), Default::default());
+        let answer = compiler.version(kotlin, Some(&tool)).unwrap();
+        assert_eq!(answer, "info: kotlinc-jvm 2.1.0");
+        let asked = std::fs::read_to_string(&log).unwrap();
+        assert!(asked.contains("-J-XX:TieredStopAtLevel=1"), "{asked}");
+        assert!(asked.trim_end().ends_with("-version"), "{asked}");
     }
 }

@@ -82,16 +82,11 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let root = problem.dir.join(SUBMISSIONS_DIR);
     let yaml = SubmissionsYaml::read(&root);
     let entries = match &yaml {
-        Ok(yaml) => plan(&root, yaml, problem, compiler),
+        Ok(yaml) => plan(&root, yaml, problem),
         Err(_) => Vec::new(),
     };
-    prebuild(
-        &validation::programs(problem),
-        &entries,
-        problem,
-        compiler,
-        jobs,
-    );
+    let programs = validation::programs(problem);
+    let entries = prebuild(&programs, entries, problem, compiler, jobs);
     let mut report = VerifyReport {
         data: validation::check_data(problem, compiler, jobs)?,
         ..VerifyReport::default()
@@ -147,8 +142,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
 /// read at the first failed test, so a solution promised to fail stops there even where the
 /// package scores tests (one with extra tags runs every test, for its groups).
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
-    let entries = plan::polygon_plan(problem, compiler)?;
-    prebuild(&[], &entries, problem, compiler, jobs);
+    let entries = prebuild(&[], plan::polygon_plan(problem)?, problem, compiler, jobs);
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let unscored = Problem {
         scoring: None,

@@ -60,7 +60,6 @@ pub(super) fn plan(
     root: &Path,
     yaml: &SubmissionsYaml,
     problem: &Problem,
-    compiler: &Compiler,
 ) -> Vec<PlannedSubmission> {
     let mut folders: Vec<PathBuf> = entries_in(root)
         .into_iter()
@@ -114,14 +113,11 @@ pub(super) fn plan(
             });
         }
     }
-    skip_unavailable(entries, compiler)
+    entries
 }
 
 /// The row's `expected` is the tag.
-pub(super) fn polygon_plan(
-    problem: &Problem,
-    compiler: &Compiler,
-) -> crate::error::Result<Vec<PlannedSubmission>> {
+pub(super) fn polygon_plan(problem: &Problem) -> crate::error::Result<Vec<PlannedSubmission>> {
     let choice = Choice::default();
     let entries = polygon::solutions(&problem.dir)?
         .into_iter()
@@ -140,7 +136,7 @@ pub(super) fn polygon_plan(
                 Err(reason) => PlannedSubmission::skipped(solution.path, &expected, reason),
             }
         });
-    Ok(skip_unavailable(entries.collect(), compiler))
+    Ok(entries.collect())
 }
 
 /// And how its row says it: `rejected; group 1 accepted`. An extra tag on a testset other
@@ -189,9 +185,9 @@ fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<Path
     submissions
 }
 
-/// Asks every language at once: cold starts (`javac -version` starts a JVM) wait for the
-/// slowest, not their sum.
-pub(super) fn skip_unavailable(
+/// `entries` with those whose toolchain is missing or fails skipped. Asks every language at
+/// once: cold starts (`kotlinc -version` starts a JVM) wait for the slowest, not their sum.
+fn skip_unavailable(
     entries: Vec<PlannedSubmission>,
     compiler: &Compiler,
 ) -> Vec<PlannedSubmission> {
@@ -233,14 +229,16 @@ pub(super) fn skip_unavailable(
 
 /// Builds the validators and checker (`programs`) and the submissions, slowest first, before
 /// any runs: the accepted ones may be judged first (to derive a time limit), and the others
-/// then find their builds in the cache. A failure is left for its row to report.
+/// then find their builds in the cache. A failure is left for its row to report. Returns
+/// `entries` with those whose toolchain is missing skipped, asked beside the builds: no build
+/// waits for another language's answer.
 pub(super) fn prebuild(
     programs: &[PathBuf],
-    entries: &[PlannedSubmission],
+    entries: Vec<PlannedSubmission>,
     problem: &Problem,
     compiler: &Compiler,
     jobs: usize,
-) {
+) -> Vec<PlannedSubmission> {
     let own = (programs.iter()).map(|path| (path.clone(), problem.own_program_sources(path)));
     let submissions = entries.iter().filter_map(|entry| match entry {
         PlannedSubmission::Judge {
@@ -251,7 +249,14 @@ pub(super) fn prebuild(
         }
         PlannedSubmission::Skipped(_) => None,
     });
-    compiler.prebuild(own.chain(submissions).collect(), jobs);
+    let builds = own.chain(submissions).collect();
+    std::thread::scope(|scope| {
+        let asked = scope.spawn(|| skip_unavailable(entries, compiler));
+        compiler.prebuild(builds, jobs);
+        asked
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 pub(super) fn with_choice(mut problem: Problem, choice: &Choice) -> Problem {
