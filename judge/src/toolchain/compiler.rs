@@ -44,6 +44,37 @@ impl Drop for Claim<'_> {
     }
 }
 
+/// A build of one cache key by this judge process, which another judge sharing the cache (a
+/// `watch` beside a `run`, shards on one machine) waits for instead of compiling the same
+/// program beside it. Without the lock (a file system that refuses it), both compile, as
+/// before: the rename into place keeps either from seeing half a build.
+struct BuildLock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl BuildLock {
+    fn take(cache_dir: &Path, key: &str) -> Option<BuildLock> {
+        let path = cache_dir.join(format!("{key}.lock"));
+        let file = (std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true))
+        .open(&path)
+        .ok()?;
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive).ok()?;
+        Some(BuildLock { path, _file: file })
+    }
+}
+
+impl Drop for BuildLock {
+    /// The file goes before the lock does: a judge that waited on it looks for the build
+    /// again when it wakes, and one that comes later finds the build, or makes a new lock.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
 /// A lock that a thread's panic elsewhere does not poison for the others.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
@@ -183,6 +214,11 @@ impl Compiler {
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
         self.cache_searchable
             .call_once(|| searchable_by_all(&self.cache_dir));
+        if dir.is_dir() {
+            open_to_all(&dir);
+            return Ok(ready(true));
+        }
+        let _other_judges_wait = BuildLock::take(&self.cache_dir, &key);
         if dir.is_dir() {
             open_to_all(&dir);
             return Ok(ready(true));

@@ -161,3 +161,49 @@ fn a_program_asked_for_by_two_threads_at_once_is_compiled_once() {
     });
     assert_eq!(compiled.iter().filter(|&&c| c).count(), 1, "{compiled:?}");
 }
+
+#[test]
+fn two_judges_sharing_a_cache_compile_a_program_once() {
+    // A C++ file that takes the compiler a second: the second judge asks for it while the
+    // first still builds it.
+    let solution = "#include <bits/stdc++.h>\nint main() { long a, b; std::cin >> a >> b; \
+                    std::cout << a + b << '\\n'; }\n";
+    let repo = repository_with(&[
+        ("problems/sum/problem.toml", "name = \"Sum\"\n"),
+        ("problems/sum/tests/1.in", "1 2\n"),
+        ("problems/sum/tests/1.out", "3\n"),
+        ("solutions/sum.cpp", solution),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let start = || {
+        judge_std_in(repo.path())
+            .env("JUDGE_CACHE_DIR", cache.path())
+            .args(["run", "--color", "never"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let both = [start(), start()];
+    let said: Vec<String> = both
+        .map(|judge| {
+            let output = judge.wait_with_output().unwrap();
+            assert_eq!(output.status.code(), Some(0));
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        })
+        .into();
+    let compiled = said
+        .iter()
+        .filter(|s| s.contains("sum.cpp (compiled)"))
+        .count();
+    let cached = said
+        .iter()
+        .filter(|s| s.contains("sum.cpp (cached)"))
+        .count();
+    assert_eq!((compiled, cached), (1, 1), "{said:#?}");
+    let left: Vec<_> = std::fs::read_dir(cache.path())
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".lock"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
