@@ -46,24 +46,37 @@ impl Drop for Claim<'_> {
 
 /// A build of one cache key by this judge process, which another judge sharing the cache (a
 /// `watch` beside a `run`, shards on one machine) waits for instead of compiling the same
-/// program beside it. Without the lock (a file system that refuses it), both compile, as
-/// before: the rename into place keeps either from seeing half a build.
+/// program beside it. Without the lock (a file system that refuses it, or a holder that takes
+/// longer than `OTHER_BUILD_WAIT`: stopped with Ctrl-Z), both compile, as before: the rename
+/// into place keeps either from seeing half a build.
 struct BuildLock {
     path: PathBuf,
     _file: std::fs::File,
 }
 
+/// Longer than most builds take.
+const OTHER_BUILD_WAIT: Duration = Duration::from_secs(20);
+
 impl BuildLock {
     fn take(cache_dir: &Path, key: &str) -> Option<BuildLock> {
+        use rustix::fs::{flock, FlockOperation};
         let path = cache_dir.join(format!("{key}.lock"));
-        let file = (std::fs::OpenOptions::new()
+        let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
-            .write(true))
-        .open(&path)
-        .ok()?;
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive).ok()?;
-        Some(BuildLock { path, _file: file })
+            .write(true)
+            .open(&path)
+            .ok()?;
+        let give_up = std::time::Instant::now() + OTHER_BUILD_WAIT;
+        loop {
+            match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+                Ok(()) => return Some(BuildLock { path, _file: file }),
+                Err(rustix::io::Errno::WOULDBLOCK) if std::time::Instant::now() < give_up => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(_) => return None,
+            }
+        }
     }
 }
 
