@@ -227,14 +227,19 @@ impl Compiler {
         std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
         self.cache_searchable
             .call_once(|| searchable_by_all(&self.cache_dir));
-        if dir.is_dir() {
-            open_to_all(&dir);
-            return Ok(ready(true));
+        let found = || {
+            dir.is_dir().then(|| {
+                open_to_all(&dir);
+                ready(true)
+            })
+        };
+        if let Some(built) = found() {
+            return Ok(built);
         }
+        // Looked for again once no other judge is building it.
         let _other_judges_wait = BuildLock::take(&self.cache_dir, &key);
-        if dir.is_dir() {
-            open_to_all(&dir);
-            return Ok(ready(true));
+        if let Some(built) = found() {
+            return Ok(built);
         }
         // Built in a private folder renamed into place: no reader sees a half-built program,
         // and two runs building the same source do not collide.
