@@ -191,7 +191,7 @@ fn build_as_the_judge(
 }
 
 fn within_code_limit(notices: &mut Notices, profile: Profile, bytes: usize) -> Outcome {
-    let limit = profile.code_limit_bytes();
+    let limit = profile.online_judge().code_limit_bytes;
     if bytes as u64 > limit {
         notices.problem(format_args!(
             "  PROBLEM   {bytes} bytes: over the {} code-size limit",

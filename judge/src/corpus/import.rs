@@ -294,7 +294,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
         return add_missing_samples(repository, &dir, &id, payload);
     }
     let profile = profile_for(&payload.url);
-    let limits = profile.limits();
+    let limits = profile.online_judge().limits();
     // The page's limits, where given and within the ranges `problem.toml` accepts.
     let time_ms = payload
         .time_limit
@@ -310,7 +310,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     }
     metadata += &format!(
         "profile = \"{profile}\"\ntime_limit_ms = {time_ms}\nmemory_limit_mib = {memory_mib}\ncompare = \"{}\"\n",
-        profile.compare().name()
+        profile.online_judge().compare.name()
     );
     let mut statement = statement_of(payload);
     let mut to_do = Vec::new();

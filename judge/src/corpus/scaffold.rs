@@ -339,12 +339,12 @@ fn solutions_to_write<'a>(
 /// The files of the new problem's folder, relative to it, with their contents: the
 /// templates filled in for `id`, or what was imported (metadata, statement, samples).
 fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec<(String, String)> {
-    let limits = profile.limits();
+    let limits = profile.online_judge().limits();
     let metadata = format!(
         "name = \"{id}\"\n# source = \"https://...\"\nprofile = \"{profile}\"\ntime_limit_ms = {}\nmemory_limit_mib = {}\ncompare = \"{}\"\n",
         limits.cpu_time.as_millis(),
         limits.memory_bytes >> 20,
-        profile.compare().name(),
+        profile.online_judge().compare.name(),
     );
     // Programmers calls a function: the placeholder's, or (from a page, which does not say
     // its types) one for the user to declare.

@@ -219,7 +219,7 @@ fn name(
 
 /// Each in its documented range; the profile's where not given.
 fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limits> {
-    let defaults = profile.limits();
+    let defaults = profile.online_judge().limits();
     let mib = |value: &Option<Spanned<u64>>, key: &str, default: u64| match value {
         Some(mib) => file
             .in_range(mib, key, &SIZE_LIMIT_MIB)
@@ -248,7 +248,7 @@ fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limit
         stack_bytes: mib(
             &metadata.stack_limit_mib,
             "stack_limit_mib",
-            profile.stack_bytes(memory_bytes),
+            profile.online_judge().stack_bytes(memory_bytes),
         )?,
     })
 }
@@ -378,7 +378,7 @@ fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<Co
         metadata.float_absolute_tolerance.is_some() || metadata.float_relative_tolerance.is_some();
     Ok(match metadata.compare {
         None if has_tolerance => CompareMode::Float { abs, rel },
-        None => profile.compare(),
+        None => profile.online_judge().compare,
         Some(CompareName::Float) => CompareMode::Float { abs, rel },
         Some(_) if has_tolerance => {
             return Err(Error::parse(
@@ -418,7 +418,7 @@ mod tests {
     fn empty_file_takes_the_boj_defaults() {
         let problem = load("").unwrap();
         assert_eq!(problem.profile, Profile::Boj);
-        assert_eq!(problem.limits, Profile::Boj.limits());
+        assert_eq!(problem.limits, Profile::Boj.online_judge().limits());
         assert_eq!(problem.compare, CompareMode::Baekjoon);
         assert_eq!(problem.name, "p");
         assert_eq!(problem.solution, PathBuf::from("s.rs"));

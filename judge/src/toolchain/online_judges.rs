@@ -601,25 +601,6 @@ online_judges! {
     };
 }
 
-impl Profile {
-    pub fn limits(self) -> Limits {
-        self.online_judge().limits()
-    }
-
-    pub fn stack_bytes(self, memory_bytes: u64) -> u64 {
-        self.online_judge().stack_bytes(memory_bytes)
-    }
-
-    pub fn code_limit_bytes(self) -> u64 {
-        self.online_judge().code_limit_bytes
-    }
-
-    /// When a problem names none.
-    pub fn compare(self) -> CompareMode {
-        self.online_judge().compare
-    }
-}
-
 impl std::fmt::Display for Profile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -909,15 +890,15 @@ mod tests {
 
     #[test]
     fn defaults_are_each_judges_own() {
-        let boj = Profile::Boj.limits();
+        let boj = BAEKJOON.limits();
         assert_eq!(boj.cpu_time, std::time::Duration::from_secs(1));
         assert_eq!(boj.memory_bytes, 256 << 20);
         assert_eq!(boj.stack_bytes, 224 << 20);
-        assert_eq!(Profile::Swea.stack_bytes(256 << 20), 1 << 20);
-        assert_eq!(Profile::Programmers.stack_bytes(256 << 20), 8 << 20);
-        assert_eq!(Profile::Kattis.code_limit_bytes(), 128 << 10);
-        assert_eq!(Profile::Codeforces.code_limit_bytes(), 64 << 10);
-        assert_eq!(Profile::Kattis.compare(), CompareMode::Tokens);
-        assert_eq!(Profile::Swea.compare(), CompareMode::Lines);
+        assert_eq!(SW_EXPERT_ACADEMY.stack_bytes(256 << 20), 1 << 20);
+        assert_eq!(PROGRAMMERS.stack_bytes(256 << 20), 8 << 20);
+        assert_eq!(KATTIS.code_limit_bytes, 128 << 10);
+        assert_eq!(CODEFORCES.code_limit_bytes, 64 << 10);
+        assert_eq!(KATTIS.compare, CompareMode::Tokens);
+        assert_eq!(SW_EXPERT_ACADEMY.compare, CompareMode::Lines);
     }
 }

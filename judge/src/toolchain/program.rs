@@ -198,7 +198,7 @@ mod tests {
             sources.class = Some("Main".into());
             let sources = sources.judged_by(profile.online_judge());
             let run = super::super::compiler::run_command(&sources, Path::new("/b"), None);
-            let command = command_under(&run, &profile.limits());
+            let command = command_under(&run, &profile.online_judge().limits());
             command
                 .iter()
                 .map(|w| w.to_string_lossy().into_owned())

@@ -343,7 +343,7 @@ fn limits(
     profile: Profile,
     file: &YamlText,
 ) -> Result<Limits> {
-    let mut limits = profile.limits();
+    let mut limits = profile.online_judge().limits();
     if let Some(seconds) = time_limit {
         let (low, high) = (*TIME_LIMIT_MS.start(), *TIME_LIMIT_MS.end());
         limits.cpu_time = Duration::try_from_secs_f64(seconds)
@@ -359,7 +359,7 @@ fn limits(
     }
     if let Some(value) = limits_yaml.memory {
         limits.memory_bytes = file.mib(value, "memory")?;
-        limits.stack_bytes = profile.stack_bytes(limits.memory_bytes);
+        limits.stack_bytes = profile.online_judge().stack_bytes(limits.memory_bytes);
     }
     if let Some(value) = limits_yaml.output {
         limits.output_bytes = file.mib(value, "output")?;

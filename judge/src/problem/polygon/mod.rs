@@ -158,7 +158,7 @@ fn problem_of(
         profile,
         solution,
         limits,
-        compare: profile.compare(),
+        compare: profile.online_judge().compare,
         checker: Some(checker),
         scoring: scoring(xml, description, &cases)?,
         cases,
