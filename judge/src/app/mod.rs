@@ -257,9 +257,9 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
     };
     let command = cli.command.unwrap_or(Command::Run(RunArgs::default()));
     refuse_json_unless_spoken(&global, &command)?;
-    // Judging (or watching) a package needs no repository: a Kattis or Polygon package can be anywhere,
-    // `list` run inside one lists it, and `gen` makes what a Polygon package lacks; `doctor`
-    // speaks of the machine.
+    // Judging (or watching) a package needs no repository: a Kattis or Polygon package can be
+    // anywhere, `list` run inside one lists it, and `gen` makes what a Polygon package lacks;
+    // `doctor` speaks of the machine.
     let needs_no_repository = matches!(
         command,
         Command::Run(_)

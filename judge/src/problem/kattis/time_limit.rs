@@ -31,8 +31,8 @@ pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
         .then(|| Duration::from_millis(millis))
 }
 
-/// For `run` and `watch`: a package that states no time limit runs under the one `verify` derived, else
-/// the default, and says which.
+/// For `run` and `watch`: a package that states no time limit runs under the one `verify`
+/// derived, else the default, and says which.
 pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
     if problem.package.as_ref().is_none_or(|p| p.time_limit_given) {
         return;
