@@ -53,6 +53,7 @@ fn start_judge(repo: &Path, tmp: &Path, args: &[&str], cgroups: bool) -> Child {
         .env_remove("CI")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    with_default_signals(&mut command);
     command.spawn().unwrap()
 }
 

@@ -641,18 +641,9 @@ fn interrupted(root: &Path, args: &[&str], k: usize, signal: &str) {
 
 /// `interrupted`, with `stdin` as the judge's standard input.
 fn interrupted_with_input(root: &Path, args: &[&str], stdin: &str, k: usize, signal: &str) {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    let mut command = judge_std_in(root);
-    // A test run started in the background of a script inherits SIGINT ignored, and the
-    // judge rightly keeps an ignored signal ignored: give it the default, as a terminal does.
-    // SAFETY: signal() is async-signal-safe, as pre_exec requires.
-    unsafe {
-        command.pre_exec(|| {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            Ok(())
-        });
-    }
-    let output = assert_cmd::Command::from_std(command)
+    use std::os::unix::process::ExitStatusExt;
+    // `judge_std_in` gives the judge SIGINT's default action, as a terminal does.
+    let output = assert_cmd::Command::from_std(judge_std_in(root))
         .args(args)
         .write_stdin(stdin)
         .env("JUDGE_TEST_STOP_AFTER_RENAMES", k.to_string())

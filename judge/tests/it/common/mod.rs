@@ -54,6 +54,7 @@ pub fn judge_std_in(dir: &Path) -> std::process::Command {
 
 /// `command` run in `dir` with what `judge_in` sets for the judge (a shell that starts it).
 pub fn in_judge_env(mut command: std::process::Command, dir: &Path) -> std::process::Command {
+    with_default_signals(&mut command);
     command
         .current_dir(dir)
         .env(
@@ -65,6 +66,22 @@ pub fn in_judge_env(mut command: std::process::Command, dir: &Path) -> std::proc
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE");
     command
+}
+
+/// The judge keeps a stop signal ignored when whoever started it ignores it (`nohup`), and a
+/// script's background job (`cargo test &`) starts with SIGINT and SIGQUIT ignored: the
+/// tests stop their judges as a terminal's foreground job would, whatever started the suite.
+pub fn with_default_signals(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec only `signal`, which is async-signal-safe, runs.
+    unsafe {
+        command.pre_exec(|| {
+            for signal in [libc::SIGINT, libc::SIGQUIT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
 }
 
 /// The Python 3 interpreter the tests run, as it names itself (not a version manager's shim).
