@@ -183,16 +183,8 @@ impl Compiler {
     /// included files and constants).
     pub fn build_from(&self, source: &Path, sources: Sources) -> Result<Build> {
         let language = sources.language;
-        if let Some(reason) = sources.refused() {
-            return Ok(Build::CompileError(reason));
-        }
-        if let Some(tool) = sources.missing_tool() {
-            return Err(Error::MissingToolchain {
-                program: source.to_path_buf(),
-                tool: tool.to_owned(),
-                language: language.name,
-                install: how_to_install(tool),
-            });
+        if let Some(refused) = refuse(source, &sources)? {
+            return Ok(refused);
         }
         let absolute = std::path::absolute(source);
         // The toolchain the user's shell would start in the source's folder.
@@ -494,6 +486,22 @@ impl Compiler {
             remember(file, &found.to_string_lossy());
         }
         true
+    }
+}
+
+/// A build refused before any compiler runs: the judge's own compile error, or a missing tool.
+fn refuse(source: &Path, sources: &Sources) -> Result<Option<Build>> {
+    if let Some(reason) = sources.refused() {
+        return Ok(Some(Build::CompileError(reason)));
+    }
+    match sources.missing_tool() {
+        Some(tool) => Err(Error::MissingToolchain {
+            program: source.to_path_buf(),
+            tool: tool.to_owned(),
+            language: sources.language.name,
+            install: how_to_install(tool),
+        }),
+        None => Ok(None),
     }
 }
 
