@@ -276,11 +276,12 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Err(_) if needs_no_repository => Repository::find_or_standalone(&start),
         Err(error) => return Err(error),
     };
-    // Judged programs must not see the repository (or package) or the starting folder; the
-    // build cache stays, read-only.
+    // Judged programs must not see the repository (or package), the starting folder or the
+    // cache's reports and records, wherever the cache is; its builds stay, read-only.
+    let cache = repository.cache_dir();
     sandbox.set_view(crate::sandbox::View::hiding(
-        &[&repository.root, &current],
-        &[&repository.cache_dir()],
+        &[&repository.root, &current, &cache],
+        &[&crate::toolchain::builds_dir(&cache)],
     ));
     let context = Context::new(&global, repository, current, sandbox);
     match command {

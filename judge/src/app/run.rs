@@ -41,10 +41,10 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
         let illegal = illegal_inputs(context, &plan::problems_of(&plan.tasks))?;
         plan.tasks.extend(illegal.into_iter().map(Err));
     }
-    // Every folder the view names now exists (the build cache): the slots make the view
-    // while the solutions build.
-    let cache = context.repository.cache_dir();
-    if std::fs::create_dir_all(&cache).is_ok() {
+    // Every folder the view names now exists (the builds): the slots make the view while
+    // the solutions build.
+    let builds = crate::toolchain::builds_dir(&context.repository.cache_dir());
+    if std::fs::create_dir_all(&builds).is_ok() {
         context.sandbox.offer_view();
     }
     let Plan {

@@ -58,9 +58,9 @@ struct BuildLock {
 const OTHER_BUILD_WAIT: Duration = Duration::from_secs(20);
 
 impl BuildLock {
-    fn take(cache_dir: &Path, key: &str) -> Option<BuildLock> {
+    fn take(builds: &Path, key: &str) -> Option<BuildLock> {
         use rustix::fs::{flock, FlockOperation};
-        let path = cache_dir.join(format!("{key}.lock"));
+        let path = builds.join(format!("{key}.lock"));
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -104,17 +104,25 @@ pub fn build_rank(source: &Path) -> u8 {
     }
 }
 
+/// The folder of a cache's builds: the one part of the cache judged programs see (its
+/// reports and records stay hidden with the repository).
+pub fn builds_dir(cache_dir: &Path) -> PathBuf {
+    cache_dir.join("builds")
+}
+
 /// Builds sources into a cache folder; safe to share between threads.
 #[derive(Debug)]
 pub struct Compiler {
     cache_dir: PathBuf,
+    /// `builds_dir(cache_dir)`.
+    builds: PathBuf,
     versions: Mutex<HashMap<String, String>>,
     /// By language and folder (see `Language::real_executable`).
     real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
     /// Whether each C compiler finds the static libraries `-static` needs.
     static_libraries: Mutex<HashMap<&'static str, bool>>,
-    /// `searchable_by_all` was done.
-    cache_searchable: std::sync::Once,
+    /// `open_builds_folder` was done.
+    builds_open: std::sync::Once,
     /// Failed builds' messages by cache key: the cache keeps only successes, and this run
     /// does not compile them again.
     compile_errors: Mutex<HashMap<String, String>>,
@@ -136,11 +144,12 @@ impl Compiler {
 
     pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
+            builds: builds_dir(&cache_dir),
             cache_dir,
             versions: Mutex::new(HashMap::new()),
             real_tools: Mutex::new(HashMap::new()),
             static_libraries: Mutex::new(HashMap::new()),
-            cache_searchable: std::sync::Once::new(),
+            builds_open: std::sync::Once::new(),
             compile_errors: Mutex::new(HashMap::new()),
             building: Mutex::new(std::collections::HashSet::new()),
             built: std::sync::Condvar::new(),
@@ -199,7 +208,7 @@ impl Compiler {
             .unwrap_or_default();
         let compile = self.compile_template(&sources);
         let key = cache_key(&sources, compile.as_deref(), &version);
-        let dir = self.cache_dir.join(&key);
+        let dir = self.builds.join(&key);
         let run = run_command(&sources, &dir, tool.as_deref());
         let ready = |cached| {
             Build::Ready(Program {
@@ -216,9 +225,9 @@ impl Compiler {
         if let Some(message) = lock(&self.compile_errors).get(&key) {
             return Ok(Build::CompileError(message.clone()));
         }
-        std::fs::create_dir_all(&self.cache_dir).map_err(|e| Error::io(&self.cache_dir, e))?;
-        self.cache_searchable
-            .call_once(|| searchable_by_all(&self.cache_dir));
+        std::fs::create_dir_all(&self.builds).map_err(|e| Error::io(&self.builds, e))?;
+        self.builds_open
+            .call_once(|| open_builds_folder(&self.cache_dir, &self.builds));
         let found = || {
             dir.is_dir().then(|| {
                 open_to_all(&dir);
@@ -229,7 +238,7 @@ impl Compiler {
             return Ok(built);
         }
         // Looked for again once no other judge is building it.
-        let _other_judges_wait = BuildLock::take(&self.cache_dir, &key);
+        let _other_judges_wait = BuildLock::take(&self.builds, &key);
         if let Some(built) = found() {
             return Ok(built);
         }
@@ -237,8 +246,8 @@ impl Compiler {
         // and two runs building the same source do not collide.
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
-            .tempdir_in(&self.cache_dir)
-            .map_err(|e| Error::io(&self.cache_dir, e))?;
+            .tempdir_in(&self.builds)
+            .map_err(|e| Error::io(&self.builds, e))?;
         stage_files(source, &sources, staging.path())?;
         let compile = compile
             .map(|template| compile_argv(&template, staging.path(), &sources, tool.as_deref()));
@@ -611,19 +620,24 @@ fn open_to_all(dir: &Path) {
     }
 }
 
-/// Lets every user pass through (not list) root's build cache, which may be 0700
-/// (`JUDGE_CACHE_DIR=$(mktemp -d)`): root's judged programs run as nobody.
-fn searchable_by_all(cache: &Path) {
+/// Root's judged programs run as nobody: they pass through root's cache (which may be 0700,
+/// `JUDGE_CACHE_DIR=$(mktemp -d)`) to the build they are named, but list no build folder, so
+/// reach no other program there (a reference solution) but by its key.
+fn open_builds_folder(cache: &Path, builds: &Path) {
     use std::os::unix::fs::PermissionsExt;
     if !rustix::process::getuid().is_root() {
         return;
     }
-    if let Ok(metadata) = std::fs::metadata(cache) {
-        let mode = metadata.permissions().mode() & 0o7777;
-        if mode & 0o011 != 0o011 {
-            let _ = std::fs::set_permissions(cache, std::fs::Permissions::from_mode(mode | 0o011));
+    let set = |folder: &Path, change: fn(u32) -> u32| {
+        if let Ok(metadata) = std::fs::metadata(folder) {
+            let mode = metadata.permissions().mode() & 0o7777;
+            if change(mode) != mode {
+                let _ = std::fs::set_permissions(folder, PermissionsExt::from_mode(change(mode)));
+            }
         }
-    }
+    };
+    set(cache, |mode| mode | 0o011);
+    set(builds, |mode| (mode | 0o011) & !0o044);
 }
 
 /// The library file `name` as the compiler `tool` finds it (`-print-file-name` answers a

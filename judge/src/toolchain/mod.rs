@@ -11,6 +11,6 @@ pub(crate) mod signature;
 pub(crate) mod sources;
 
 pub(crate) use compiler::build_rank;
-pub use compiler::{Build, Compiler};
+pub use compiler::{builds_dir, Build, Compiler};
 pub use program::{Limits, Program, RunOptions};
 pub use sources::Sources;

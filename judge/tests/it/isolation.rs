@@ -19,9 +19,12 @@ const ORDINARY_USER: &str = "judge-ci";
 
 /// The problems of a scenario besides the verdict table's: (id, solution file, source,
 /// verdict of its one case).
+/// `cache` is the judge's cache, holding an earlier run's report and records; `as_nobody`,
+/// whether the programs run as nobody (root's), who may pass through the builds folder but
+/// not list it: an ordinary user's programs are the user, who owns it.
 fn scenarios(
     mark: &str,
-    home: &Path,
+    (home, cache, as_nobody): (&Path, &Path, bool),
     repo: &Path,
     port: u16,
 ) -> Vec<(String, String, String, String)> {
@@ -40,6 +43,10 @@ attempt("a file in the home", lambda: open({secret:?}).read())
 attempt("a write into the home", lambda: open({home_file:?}, "w").close())
 attempt("a write into /var/tmp", lambda: open("/var/tmp/" + {mark:?}, "w").close())
 attempt("a listener on 127.0.0.1", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2).close())
+attempt("an earlier run's report", lambda: open({report:?}).read())
+attempt("the result records", lambda: os.listdir({results:?}))
+if {as_nobody}:
+    attempt("a listing of the builds", lambda: os.listdir({builds:?}))
 # Left behind on purpose: the judge must take them away.
 for folder in ("/tmp", "/dev/shm"):
     with open(os.path.join(folder, {mark:?}), "w") as left:
@@ -54,6 +61,10 @@ print(a + b if not reached else "reached " + ", ".join(reached))
         repo = repo.display().to_string(),
         secret = home.join("secret.txt").display().to_string(),
         home_file = home.join(mark).display().to_string(),
+        report = cache.join("last-run.json").display().to_string(),
+        results = cache.join("results").display().to_string(),
+        builds = cache.join("builds").display().to_string(),
+        as_nobody = if as_nobody { "True" } else { "False" },
     );
     // A child holds the memory while its parent answers: only the whole tree's count sees it.
     let hiding = |work: &str| {
@@ -109,7 +120,7 @@ int main(void) {{
 fn scenario_repository(
     base: &Path,
     mark: &str,
-    home: &Path,
+    reach: (&Path, &Path, bool),
     port: u16,
 ) -> (PathBuf, Vec<(String, Vec<String>)>) {
     let repo = base.join("repo");
@@ -138,7 +149,7 @@ fn scenario_repository(
         ));
     }
     let problem = "profile = \"kattis\"\ntime_limit_ms = 2000\nmemory_limit_mib = 128\n";
-    for (id, file, source, verdict) in scenarios(mark, home, &repo, port) {
+    for (id, file, source, verdict) in scenarios(mark, reach, &repo, port) {
         let dir = repo.join("problems").join(&id);
         std::fs::create_dir_all(dir.join("tests")).unwrap();
         std::fs::write(
@@ -342,7 +353,15 @@ fn scenarios_hold_for(user: Option<&str>) {
         std::process::id(),
         user.unwrap_or("self")
     );
-    let (repo, expected) = scenario_repository(base.path(), &mark, &home, port);
+    // As an earlier run leaves them: its report (a wrong answer's diff quotes the expected
+    // output) and its results.
+    let judge_cache = cache.path().join("judge");
+    std::fs::create_dir_all(judge_cache.join("results")).unwrap();
+    std::fs::write(judge_cache.join("last-run.json"), "{}\n").unwrap();
+    std::fs::write(judge_cache.join("results/earlier.json"), "{}\n").unwrap();
+    let as_nobody = user.is_none() && rustix::process::getuid().is_root();
+    let reach = (home.as_path(), judge_cache.as_path(), as_nobody);
+    let (repo, expected) = scenario_repository(base.path(), &mark, reach, port);
     give_to(user, base.path());
     give_to(user, cache.path());
     let report = judge_as(user, (base.path(), cache.path()), &repo, &home, &[]);

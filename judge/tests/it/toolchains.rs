@@ -200,7 +200,7 @@ fn two_judges_sharing_a_cache_compile_a_program_once() {
         .filter(|s| s.contains("sum.cpp (cached)"))
         .count();
     assert_eq!((compiled, cached), (1, 1), "{said:#?}");
-    let left: Vec<_> = std::fs::read_dir(cache.path())
+    let left: Vec<_> = std::fs::read_dir(judge::toolchain::builds_dir(cache.path()))
         .unwrap()
         .flatten()
         .filter(|entry| entry.file_name().to_string_lossy().ends_with(".lock"))
