@@ -277,12 +277,12 @@ fn execute(cli: Cli, sandbox: Arc<Sandbox>) -> Result<Outcome> {
         Err(error) => return Err(error),
     };
     // Judged programs must not see the repository (or package), the starting folder or the
-    // cache's reports and records, wherever the cache is; its builds stay, read-only.
+    // cache, wherever it is, but for their own builds, read-only.
     let cache = repository.cache_dir();
-    sandbox.set_view(crate::sandbox::View::hiding(
-        &[&repository.root, &current, &cache],
-        &[&crate::toolchain::builds_dir(&cache)],
-    ));
+    sandbox.set_view(
+        crate::sandbox::View::hiding(&[&repository.root, &current, &cache], &[])
+            .attaching(&crate::toolchain::builds_dir(&cache)),
+    );
     let context = Context::new(&global, repository, current, sandbox);
     match command {
         Command::Run(args) => run::run(&context, args),

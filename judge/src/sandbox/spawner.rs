@@ -20,7 +20,7 @@ use std::path::Path;
 
 use super::launch::{sys, Fixed, Launch};
 use super::protocol;
-use super::view::View;
+use super::view::{Builds, View};
 use super::Rlimit;
 
 /// One program to start, sent as plain bytes that the spawner reads in place (three counts,
@@ -244,7 +244,11 @@ impl Spawner {
 /// Enters a mount namespace of its own with the view sent, then the network namespace that
 /// comes after (see `Spawner::finish_view`). Read into the loop's buffer (`message`): what
 /// the spawner holds is the floor of every program's memory figure.
-fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<(), String> {
+fn enter_view(
+    socket: &OwnedFd,
+    workdir: &Path,
+    message: &mut [u8],
+) -> Result<Option<Builds>, String> {
     let Ok(Some((length, _))) = protocol::receive_in(socket, message) else {
         return Err("the supervisor sent no view".into());
     };
@@ -252,12 +256,14 @@ fn enter_view(socket: &OwnedFd, workdir: &Path, message: &mut [u8]) -> Result<()
     // SAFETY: this forked child has a single thread and shares no file table.
     unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }
         .map_err(|error| io::Error::from(error).to_string())?;
-    super::view::apply(&view, workdir, FIRST_SCRATCH_BYTES).map_err(|error| error.to_string())?;
+    let builds = super::view::apply(&view, workdir, FIRST_SCRATCH_BYTES)
+        .map_err(|error| error.to_string())?;
     let network = match protocol::receive_in(socket, message) {
         Ok(Some((_, fds))) => fds.into_iter().next(),
         _ => None,
     };
-    super::namespaces::enter_network(&network.ok_or("no network namespace came after the view")?)
+    super::namespaces::enter_network(&network.ok_or("no network namespace came after the view")?)?;
+    Ok(builds)
 }
 
 /// Starts programs until the supervisor goes. A `contained` one makes its view first, and
@@ -290,10 +296,14 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
         },
         fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
         scratch_bytes: contained.is_some().then_some(FIRST_SCRATCH_BYTES),
+        builds: None,
     };
     if let Some(contained) = contained {
         let answer = match enter_view(&socket, contained.workdir, &mut loop_state.message) {
-            Ok(()) => VIEW_MADE.to_owned(),
+            Ok(builds) => {
+                loop_state.builds = builds;
+                VIEW_MADE.to_owned()
+            }
             Err(why) => format!("the view could not be made: {why}"),
         };
         let sent = protocol::send_bytes(socket.as_fd(), answer.as_bytes(), &[]);
@@ -318,6 +328,8 @@ struct Loop {
     fixed: Fixed,
     /// Of the view's `/tmp` and `/dev/shm` now; `None` without a view.
     scratch_bytes: Option<u64>,
+    /// The view's builds folder, where it has one.
+    builds: Option<Builds>,
 }
 
 impl Loop {
@@ -332,6 +344,17 @@ impl Loop {
                 (Some(cwd), true) => {
                     size_scratch(&mut self.scratch_bytes, self.decoded.scratch_bytes);
                     let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
+                    let shown = match &mut self.builds {
+                        Some(builds) => builds.show_for(
+                            self.decoded
+                                .pointers
+                                .iter()
+                                .filter(|pointer| !pointer.is_null())
+                                // SAFETY: each points into the message, NUL-terminated (`read`).
+                                .map(|&pointer| unsafe { CStr::from_ptr(pointer) }.to_bytes()),
+                        ),
+                        None => Ok(()),
+                    };
                     let launch = Launch {
                         argv,
                         envp,
@@ -340,9 +363,10 @@ impl Loop {
                         rlimits: &self.decoded.rlimits,
                         fixed: &self.fixed,
                     };
-                    match launch.spawn() {
-                        Ok(pid) => reply(pid, 0, 0),
-                        Err((errno, child)) => reply(0, errno, child.unwrap_or(0)),
+                    match shown.map(|()| launch.spawn()) {
+                        Ok(Ok(pid)) => reply(pid, 0, 0),
+                        Ok(Err((errno, child))) => reply(0, errno, child.unwrap_or(0)),
+                        Err(error) => reply(0, error.raw_os_error().unwrap_or(libc::EIO), 0),
                     }
                 }
                 _ => reply(0, libc::EPROTO, 0),

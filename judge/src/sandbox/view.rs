@@ -19,6 +19,11 @@ pub struct View {
     pub hidden: Vec<PathBuf>,
     /// Seen, read-only, inside a hidden folder.
     pub kept: Vec<PathBuf>,
+    /// A folder of builds inside a hidden one, seen empty but for the builds a run names
+    /// (see `Builds`): a program reaches its own build, and no other. Settled: the folder
+    /// resolved, then the path it was named by if another (as run commands name it).
+    #[serde(default)]
+    pub builds: Vec<PathBuf>,
 }
 
 /// A program reads no home and reaches no service (a socket in `/run` is reachable from any
@@ -39,6 +44,7 @@ impl View {
         let mut view = View {
             hidden: hidden.iter().map(|path| path.to_path_buf()).collect(),
             kept: kept.iter().map(|path| path.to_path_buf()).collect(),
+            builds: Vec::new(),
         };
         view.hidden.extend(ALWAYS_HIDDEN.iter().map(PathBuf::from));
         view.hidden.extend(home.clone());
@@ -72,6 +78,12 @@ impl View {
         self.hidden.push(folder.to_path_buf());
     }
 
+    /// `builds` (in a hidden folder) shows each run the builds its command names.
+    pub fn attaching(mut self, builds: &Path) -> View {
+        self.builds = vec![builds.to_path_buf()];
+        self
+    }
+
     /// The view as the files are now (a folder made since, such as the build cache, counts):
     /// absolute, existing, resolved (a link counts where it leads), each once, and a kept
     /// folder only inside a hidden one.
@@ -89,6 +101,8 @@ impl View {
         };
         self.hidden = resolve(self.hidden);
         self.kept = resolve(self.kept);
+        let named = std::mem::take(&mut self.builds);
+        let builds = resolve(named.clone());
         // `/tmp` and `/dev/shm` are fresh in the view: what is kept in them counts as inside.
         let replaced = [Path::new("/tmp"), Path::new("/dev/shm")];
         let hidden: Vec<&Path> = self.hidden.iter().map(PathBuf::as_path).collect();
@@ -100,6 +114,17 @@ impl View {
                     .chain(&replaced)
                     .any(|hidden| kept.starts_with(hidden) && kept != hidden)
         });
+        // Outside a hidden folder it is seen whole anyway.
+        if let Some(resolved) = builds.into_iter().find(|builds| {
+            !hidden.contains(&builds.as_path())
+                && hidden.iter().any(|hidden| builds.starts_with(hidden))
+        }) {
+            let other: Vec<PathBuf> = named
+                .into_iter()
+                .filter(|path| path.is_absolute() && *path != resolved)
+                .collect();
+            self.builds = std::iter::once(resolved).chain(other).collect();
+        }
         self
     }
 }
@@ -114,8 +139,12 @@ enum Step {
 }
 
 /// Makes `view` in this process's own mount namespace (made by the caller); `/tmp` and
-/// `/dev/shm` hold at most `scratch_bytes` each.
-pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io::Result<()> {
+/// `/dev/shm` hold at most `scratch_bytes` each. The builds folder's, if it has one.
+pub(super) fn apply(
+    view: &View,
+    workdir: &Path,
+    scratch_bytes: u64,
+) -> std::io::Result<Option<Builds>> {
     let clone = |path: &Path| {
         open_tree(
             CWD,
@@ -138,6 +167,18 @@ pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io:
         }
     }
     steps.extend(view.hidden.iter().map(|path| (path.clone(), Step::Hide)));
+    // Opened before a folder hides it: the builds are attached from it, run by run.
+    let builds = match view.builds.first() {
+        Some(path) => {
+            let flags = rustix::fs::OFlags::PATH
+                | rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::CLOEXEC;
+            let real = rustix::fs::open(path, flags, rustix::fs::Mode::empty())?;
+            steps.push((path.clone(), Step::Hide));
+            Some(Builds::new(real, &view.builds))
+        }
+        None => None,
+    };
     // A folder before what is in it; of two steps on one path, hiding first.
     steps.sort_by(|(a, x), (b, y)| {
         a.components()
@@ -179,7 +220,126 @@ pub(super) fn apply(view: &View, workdir: &Path, scratch_bytes: u64) -> std::io:
     for path in made {
         set_read_only(CWD, &path, false)?;
     }
-    Ok(())
+    Ok(builds)
+}
+
+/// The builds folder in a view: an empty, read-only tmpfs over the real one, in which each
+/// run's own builds (those its command or environment names) are attached, read-only, as it
+/// starts, and detached when a run names others. So a program lists, reads and runs its own
+/// build alone: not the builds of other solutions, nor of references, generators and
+/// checkers, which run outside the view.
+pub(super) struct Builds {
+    /// The real folder, beneath the tmpfs.
+    real: OwnedFd,
+    /// The folder's paths (`View::builds`), each with a `/` at its end: how a run's strings
+    /// name a build. The first is where the tmpfs is.
+    prefixes: Vec<Vec<u8>>,
+    /// The keys (folder names) attached now.
+    attached: Vec<Vec<u8>>,
+}
+
+impl Builds {
+    fn new(real: OwnedFd, paths: &[PathBuf]) -> Builds {
+        use std::os::unix::ffi::OsStrExt;
+        let prefixes = paths
+            .iter()
+            .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
+            .collect();
+        Builds {
+            real,
+            prefixes,
+            attached: Vec::new(),
+        }
+    }
+
+    /// Shows the builds `strings` (a run's arguments and environment) name, and only those.
+    pub(super) fn show_for<'s>(
+        &mut self,
+        strings: impl Iterator<Item = &'s [u8]>,
+    ) -> std::io::Result<()> {
+        let wanted = keys_named(&self.prefixes, strings);
+        if self
+            .attached
+            .iter()
+            .map(Vec::as_slice)
+            .eq(wanted.iter().copied())
+        {
+            return Ok(());
+        }
+        let folder = self.prefixes[0].clone();
+        let folder = as_path(&folder);
+        // Writable while its mount points come and go.
+        clear_read_only_at(folder)?;
+        for key in std::mem::take(&mut self.attached) {
+            if !wanted.contains(&key.as_slice()) {
+                // Lazily: nothing of the last run is left to hold it.
+                let path = self.path(&key);
+                let _ = rustix::mount::unmount(as_path(&path), rustix::mount::UnmountFlags::DETACH);
+                let _ = std::fs::remove_dir(as_path(&path));
+            }
+        }
+        let attached = wanted.iter().try_for_each(|key| {
+            self.attach(key)?;
+            self.attached.push(key.to_vec());
+            Ok(())
+        });
+        set_read_only(CWD, folder, false)?;
+        attached
+    }
+
+    fn path(&self, key: &[u8]) -> Vec<u8> {
+        [self.prefixes[0].as_slice(), key].concat()
+    }
+
+    fn attach(&self, key: &[u8]) -> std::io::Result<()> {
+        let path = self.path(key);
+        let path = as_path(&path);
+        let tree = open_tree(
+            self.real.as_fd(),
+            as_path(key),
+            OpenTreeFlags::OPEN_TREE_CLONE
+                | OpenTreeFlags::OPEN_TREE_CLOEXEC
+                | OpenTreeFlags::AT_RECURSIVE,
+        )?;
+        set_read_only(tree.as_fd(), "", true)?;
+        if !path.exists() {
+            std::fs::create_dir(path)?;
+        }
+        attach(&tree, path)
+    }
+}
+
+/// The builds (folder names) `strings` name below any of `prefixes`, each once.
+fn keys_named<'s>(prefixes: &[Vec<u8>], strings: impl Iterator<Item = &'s [u8]>) -> Vec<&'s [u8]> {
+    let mut keys: Vec<&[u8]> = Vec::new();
+    for string in strings {
+        for prefix in prefixes {
+            let mut rest = string;
+            while let Some(at) = find(rest, prefix) {
+                rest = &rest[at + prefix.len()..];
+                // A class path goes on after a `:`.
+                let end = rest
+                    .iter()
+                    .position(|&byte| byte == b'/' || byte == b':')
+                    .unwrap_or(rest.len());
+                let key = &rest[..end];
+                if !key.is_empty() && key != b"." && key != b".." && !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    keys
+}
+
+fn as_path(bytes: &[u8]) -> &Path {
+    Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes))
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }
 
 fn attach(tree: &OwnedFd, path: &Path) -> std::io::Result<()> {
@@ -211,7 +371,11 @@ fn set_read_only(dir: impl AsFd, path: impl AsRef<Path>, recursive: bool) -> std
 }
 
 fn clear_read_only(path: &str) -> std::io::Result<()> {
-    mount_setattr(CWD, Path::new(path), 0, 0, libc::MOUNT_ATTR_RDONLY)
+    clear_read_only_at(Path::new(path))
+}
+
+fn clear_read_only_at(path: &Path) -> std::io::Result<()> {
+    mount_setattr(CWD, path, 0, 0, libc::MOUNT_ATTR_RDONLY)
 }
 
 fn mount_setattr(
@@ -267,6 +431,7 @@ mod tests {
                 repo.clone(),
                 root.path().into(),
             ],
+            builds: Vec::new(),
         }
         .settle();
         let (repo, root) = (
@@ -279,5 +444,45 @@ mod tests {
             expected.insert(0, root);
         }
         assert_eq!(view.kept, expected);
+    }
+
+    #[test]
+    fn builds_are_attached_only_inside_a_hidden_folder_and_by_both_their_names() {
+        let root = tempfile::tempdir().unwrap();
+        let cache = root.path().join("cache");
+        std::fs::create_dir_all(cache.join("builds")).unwrap();
+        let link = root.path().join("link");
+        std::os::unix::fs::symlink(&cache, &link).unwrap();
+        let settled = |hidden: Vec<PathBuf>| {
+            View {
+                hidden,
+                kept: Vec::new(),
+                builds: vec![link.join("builds")],
+            }
+            .settle()
+            .builds
+        };
+        let resolved = cache.canonicalize().unwrap().join("builds");
+        assert_eq!(
+            settled(vec![cache.clone()]),
+            [resolved, link.join("builds")]
+        );
+        // Seen whole where nothing hides it; hidden with a folder it is itself.
+        assert!(settled(Vec::new()).is_empty());
+        assert!(settled(vec![cache.join("builds")]).is_empty());
+    }
+
+    #[test]
+    fn a_run_names_its_builds_by_the_folder_they_are_in() {
+        let prefixes = [b"/c/builds/".to_vec(), b"/l/builds/".to_vec()];
+        let strings: [&[u8]; 5] = [
+            b"/c/builds/aa/main",
+            b"-cp",
+            b"/c/builds/bb:/usr/share/java/x.jar:/l/builds/cc/lib",
+            b"CLASSPATH=/c/builds/aa/",
+            b"/c/builds/../secret /c/builds/",
+        ];
+        let keys = keys_named(&prefixes, strings.into_iter());
+        assert_eq!(keys, [&b"aa"[..], b"bb", b"cc"]);
     }
 }

@@ -14,17 +14,19 @@ use std::process::Command;
 use crate::common::*;
 use crate::verdicts::EXPECTED;
 
+/// A build in the cache the scenarios find there, as another program's.
+const EARLIER_BUILD: &str = "builds/0123456789abcdef0123456789abcdef/reference.rs";
+
 /// The user the test judges as when it runs as root.
 const ORDINARY_USER: &str = "judge-ci";
 
 /// The problems of a scenario besides the verdict table's: (id, solution file, source,
 /// verdict of its one case).
-/// `cache` is the judge's cache, holding an earlier run's report and records; `as_nobody`,
-/// whether the programs run as nobody (root's), who may pass through the builds folder but
-/// not list it: an ordinary user's programs are the user, who owns it.
+/// `cache` is the judge's cache, holding an earlier run's report and records and another
+/// program's build (`EARLIER_BUILD`).
 fn scenarios(
     mark: &str,
-    (home, cache, as_nobody): (&Path, &Path, bool),
+    (home, cache): (&Path, &Path),
     repo: &Path,
     port: u16,
 ) -> Vec<(String, String, String, String)> {
@@ -45,8 +47,9 @@ attempt("a write into /var/tmp", lambda: open("/var/tmp/" + {mark:?}, "w").close
 attempt("a listener on 127.0.0.1", lambda: socket.create_connection(("127.0.0.1", {port}), timeout=2).close())
 attempt("an earlier run's report", lambda: open({report:?}).read())
 attempt("the result records", lambda: os.listdir({results:?}))
-if {as_nobody}:
-    attempt("a listing of the builds", lambda: os.listdir({builds:?}))
+own = os.path.basename(os.path.dirname(os.path.abspath(__file__)))
+attempt("another build, listed", lambda: [b for b in os.listdir({builds:?}) if b != own] or False)
+attempt("another build, named", lambda: open({earlier:?}).read())
 # Left behind on purpose: the judge must take them away.
 for folder in ("/tmp", "/dev/shm"):
     with open(os.path.join(folder, {mark:?}), "w") as left:
@@ -64,7 +67,7 @@ print(a + b if not reached else "reached " + ", ".join(reached))
         report = cache.join("last-run.json").display().to_string(),
         results = cache.join("results").display().to_string(),
         builds = cache.join("builds").display().to_string(),
-        as_nobody = if as_nobody { "True" } else { "False" },
+        earlier = cache.join(EARLIER_BUILD).display().to_string(),
     );
     // A child holds the memory while its parent answers: only the whole tree's count sees it.
     let hiding = |work: &str| {
@@ -120,7 +123,7 @@ int main(void) {{
 fn scenario_repository(
     base: &Path,
     mark: &str,
-    reach: (&Path, &Path, bool),
+    reach: (&Path, &Path),
     port: u16,
 ) -> (PathBuf, Vec<(String, Vec<String>)>) {
     let repo = base.join("repo");
@@ -354,13 +357,18 @@ fn scenarios_hold_for(user: Option<&str>) {
         user.unwrap_or("self")
     );
     // As an earlier run leaves them: its report (a wrong answer's diff quotes the expected
-    // output) and its results.
+    // output), its results, and a build (a reference solution's, say).
     let judge_cache = cache.path().join("judge");
-    std::fs::create_dir_all(judge_cache.join("results")).unwrap();
-    std::fs::write(judge_cache.join("last-run.json"), "{}\n").unwrap();
-    std::fs::write(judge_cache.join("results/earlier.json"), "{}\n").unwrap();
-    let as_nobody = user.is_none() && rustix::process::getuid().is_root();
-    let reach = (home.as_path(), judge_cache.as_path(), as_nobody);
+    for (file, text) in [
+        ("last-run.json", "{}\n"),
+        ("results/earlier.json", "{}\n"),
+        (EARLIER_BUILD, "fn main() {}\n"),
+    ] {
+        let file = judge_cache.join(file);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let reach = (home.as_path(), judge_cache.as_path());
     let (repo, expected) = scenario_repository(base.path(), &mark, reach, port);
     give_to(user, base.path());
     give_to(user, cache.path());
