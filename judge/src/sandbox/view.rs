@@ -167,18 +167,10 @@ pub(super) fn apply(
         }
     }
     steps.extend(view.hidden.iter().map(|path| (path.clone(), Step::Hide)));
-    // Opened before a folder hides it: the builds are attached from it, run by run.
-    let builds = match view.builds.first() {
-        Some(path) => {
-            let flags = rustix::fs::OFlags::PATH
-                | rustix::fs::OFlags::DIRECTORY
-                | rustix::fs::OFlags::CLOEXEC;
-            let real = rustix::fs::open(path, flags, rustix::fs::Mode::empty())?;
-            steps.push((path.clone(), Step::Hide));
-            Some(Builds::new(real, &view.builds))
-        }
-        None => None,
-    };
+    let builds = Builds::open(&view.builds)?;
+    if let Some(path) = view.builds.first() {
+        steps.push((path.clone(), Step::Hide));
+    }
     // A folder before what is in it; of two steps on one path, hiding first.
     steps.sort_by(|(a, x), (b, y)| {
         a.components()
@@ -239,17 +231,24 @@ pub(super) struct Builds {
 }
 
 impl Builds {
-    fn new(real: OwnedFd, paths: &[PathBuf]) -> Builds {
+    /// Opened before a folder hides it: builds are attached from it, run by run.
+    fn open(paths: &[PathBuf]) -> std::io::Result<Option<Builds>> {
+        use rustix::fs::{Mode, OFlags};
         use std::os::unix::ffi::OsStrExt;
+        let Some(path) = paths.first() else {
+            return Ok(None);
+        };
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let real = rustix::fs::open(path, flags, Mode::empty())?;
         let prefixes = paths
             .iter()
             .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
             .collect();
-        Builds {
+        Ok(Some(Builds {
             real,
             prefixes,
             attached: Vec::new(),
-        }
+        }))
     }
 
     /// Shows the builds `strings` (a run's arguments and environment) name, and only those.
