@@ -353,8 +353,12 @@ impl Loop {
                                 // SAFETY: each points into the message, NUL-terminated (`read`).
                                 .map(|&pointer| unsafe { CStr::from_ptr(pointer) }.to_bytes()),
                         ),
-                        None => Ok(()),
+                        None => Ok(false),
                     };
+                    if let Ok(true) = shown {
+                        // The mounts' code is not the loop's: the mark stays the loop's own.
+                        self.fixed.let_go_of_code();
+                    }
                     let launch = Launch {
                         argv,
                         envp,
@@ -363,7 +367,7 @@ impl Loop {
                         rlimits: &self.decoded.rlimits,
                         fixed: &self.fixed,
                     };
-                    match shown.map(|()| launch.spawn()) {
+                    match shown.map(|_| launch.spawn()) {
                         Ok(Ok(pid)) => reply(pid, 0, 0),
                         Ok(Err((errno, child))) => reply(0, errno, child.unwrap_or(0)),
                         Err(error) => reply(0, error.raw_os_error().unwrap_or(libc::EIO), 0),

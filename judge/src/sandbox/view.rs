@@ -251,11 +251,12 @@ impl Builds {
         }))
     }
 
-    /// Shows the builds `strings` (a run's arguments and environment) name, and only those.
+    /// Shows the builds `strings` (a run's arguments and environment) name, and only those;
+    /// whether it changed what is shown.
     pub(super) fn show_for<'s>(
         &mut self,
         strings: impl Iterator<Item = &'s [u8]>,
-    ) -> std::io::Result<()> {
+    ) -> std::io::Result<bool> {
         let wanted = keys_named(&self.prefixes, strings);
         if self
             .attached
@@ -263,7 +264,7 @@ impl Builds {
             .map(Vec::as_slice)
             .eq(wanted.iter().copied())
         {
-            return Ok(());
+            return Ok(false);
         }
         let folder = self.prefixes[0].clone();
         let folder = as_path(&folder);
@@ -283,7 +284,7 @@ impl Builds {
             Ok(())
         });
         set_read_only(CWD, folder, false)?;
-        attached
+        attached.map(|()| true)
     }
 
     fn path(&self, key: &[u8]) -> Vec<u8> {
@@ -308,7 +309,8 @@ impl Builds {
     }
 }
 
-/// The builds (folder names) `strings` name below any of `prefixes`, each once.
+/// The builds (folder names) `strings` name below any of `prefixes`, each once. Every run
+/// asks, in the spawner: plain loops, whose few pages of code keep its memory mark small.
 fn keys_named<'s>(prefixes: &[Vec<u8>], strings: impl Iterator<Item = &'s [u8]>) -> Vec<&'s [u8]> {
     let mut keys: Vec<&[u8]> = Vec::new();
     for string in strings {
@@ -331,14 +333,20 @@ fn keys_named<'s>(prefixes: &[Vec<u8>], strings: impl Iterator<Item = &'s [u8]>)
     keys
 }
 
-fn as_path(bytes: &[u8]) -> &Path {
-    Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes))
+/// Where `needle` (a path, starting with `/`) first is in `haystack`.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at + needle.len() <= haystack.len() {
+        if haystack[at] == needle[0] && haystack[at..].starts_with(needle) {
+            return Some(at);
+        }
+        at += 1;
+    }
+    None
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack
-        .windows(needle.len())
-        .position(|window| window == needle)
+fn as_path(bytes: &[u8]) -> &Path {
+    Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes))
 }
 
 fn attach(tree: &OwnedFd, path: &Path) -> std::io::Result<()> {
