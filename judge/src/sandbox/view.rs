@@ -101,24 +101,21 @@ impl View {
         };
         self.hidden = resolve(self.hidden);
         self.kept = resolve(self.kept);
-        let named = std::mem::take(&mut self.builds);
-        let builds = resolve(named.clone());
         // `/tmp` and `/dev/shm` are fresh in the view: what is kept in them counts as inside.
         let replaced = [Path::new("/tmp"), Path::new("/dev/shm")];
         let hidden: Vec<&Path> = self.hidden.iter().map(PathBuf::as_path).collect();
-        // A folder both kept and hidden is hidden.
-        self.kept.retain(|kept| {
-            !hidden.contains(&kept.as_path())
-                && hidden
-                    .iter()
-                    .chain(&replaced)
-                    .any(|hidden| kept.starts_with(hidden) && kept != hidden)
-        });
-        // Outside a hidden folder it is seen whole anyway.
-        if let Some(resolved) = builds.into_iter().find(|builds| {
-            !hidden.contains(&builds.as_path())
-                && hidden.iter().any(|hidden| builds.starts_with(hidden))
-        }) {
+        // Outside, a folder is seen whole anyway; one both kept and hidden is hidden.
+        let inside_hidden = |path: &Path| {
+            !hidden.contains(&path)
+                && (hidden.iter().chain(&replaced))
+                    .any(|hidden| path.starts_with(hidden) && path != *hidden)
+        };
+        self.kept.retain(|kept| inside_hidden(kept));
+        let named = std::mem::take(&mut self.builds);
+        if let Some(resolved) = resolve(named.clone())
+            .pop()
+            .filter(|path| inside_hidden(path))
+        {
             let other: Vec<PathBuf> = named
                 .into_iter()
                 .filter(|path| path.is_absolute() && *path != resolved)
@@ -266,8 +263,7 @@ impl Builds {
         {
             return Ok(false);
         }
-        let folder = self.prefixes[0].clone();
-        let folder = as_path(&folder);
+        let folder = as_path(&self.prefixes[0]);
         // Writable while its mount points come and go.
         clear_read_only_at(folder)?;
         for key in std::mem::take(&mut self.attached) {
@@ -278,13 +274,16 @@ impl Builds {
                 let _ = std::fs::remove_dir(as_path(&path));
             }
         }
-        let attached = wanted.iter().try_for_each(|key| {
-            self.attach(key)?;
+        let mut attached = Ok(true);
+        for key in wanted {
+            if let Err(error) = self.attach(key) {
+                attached = Err(error);
+                break;
+            }
             self.attached.push(key.to_vec());
-            Ok(())
-        });
+        }
         set_read_only(CWD, folder, false)?;
-        attached.map(|()| true)
+        attached
     }
 
     fn path(&self, key: &[u8]) -> Vec<u8> {
@@ -472,10 +471,14 @@ mod tests {
         let resolved = cache.canonicalize().unwrap().join("builds");
         assert_eq!(
             settled(vec![cache.clone()]),
-            [resolved, link.join("builds")]
+            [resolved.clone(), link.join("builds")]
         );
-        // Seen whole where nothing hides it; hidden with a folder it is itself.
-        assert!(settled(Vec::new()).is_empty());
+        // Seen whole where nothing hides it (but in a fresh `/tmp`); hidden with a folder it
+        // is itself.
+        assert_eq!(
+            settled(Vec::new()).is_empty(),
+            !resolved.starts_with("/tmp")
+        );
         assert!(settled(vec![cache.join("builds")]).is_empty());
     }
 

@@ -114,8 +114,6 @@ pub fn builds_dir(cache_dir: &Path) -> PathBuf {
 #[derive(Debug)]
 pub struct Compiler {
     cache_dir: PathBuf,
-    /// `builds_dir(cache_dir)`.
-    builds: PathBuf,
     versions: Mutex<HashMap<String, String>>,
     /// By language and folder (see `Language::real_executable`).
     real_tools: Mutex<HashMap<(&'static str, PathBuf), Option<String>>>,
@@ -144,7 +142,6 @@ impl Compiler {
 
     pub fn new(cache_dir: PathBuf, sandbox: Arc<Sandbox>) -> Self {
         Compiler {
-            builds: builds_dir(&cache_dir),
             cache_dir,
             versions: Mutex::new(HashMap::new()),
             real_tools: Mutex::new(HashMap::new()),
@@ -208,7 +205,8 @@ impl Compiler {
             .unwrap_or_default();
         let compile = self.compile_template(&sources);
         let key = cache_key(&sources, compile.as_deref(), &version);
-        let dir = self.builds.join(&key);
+        let builds = builds_dir(&self.cache_dir);
+        let dir = builds.join(&key);
         let run = run_command(&sources, &dir, tool.as_deref());
         let ready = |cached| {
             Build::Ready(Program {
@@ -225,9 +223,9 @@ impl Compiler {
         if let Some(message) = lock(&self.compile_errors).get(&key) {
             return Ok(Build::CompileError(message.clone()));
         }
-        std::fs::create_dir_all(&self.builds).map_err(|e| Error::io(&self.builds, e))?;
+        std::fs::create_dir_all(&builds).map_err(|e| Error::io(&builds, e))?;
         self.builds_open
-            .call_once(|| open_builds_folder(&self.cache_dir, &self.builds));
+            .call_once(|| open_builds_folder(&self.cache_dir, &builds));
         let found = || {
             dir.is_dir().then(|| {
                 open_to_all(&dir);
@@ -238,7 +236,7 @@ impl Compiler {
             return Ok(built);
         }
         // Looked for again once no other judge is building it.
-        let _other_judges_wait = BuildLock::take(&self.builds, &key);
+        let _other_judges_wait = BuildLock::take(&builds, &key);
         if let Some(built) = found() {
             return Ok(built);
         }
@@ -246,8 +244,8 @@ impl Compiler {
         // and two runs building the same source do not collide.
         let staging = tempfile::Builder::new()
             .prefix(&format!("{key}.building-"))
-            .tempdir_in(&self.builds)
-            .map_err(|e| Error::io(&self.builds, e))?;
+            .tempdir_in(&builds)
+            .map_err(|e| Error::io(&builds, e))?;
         stage_files(source, &sources, staging.path())?;
         let compile = compile
             .map(|template| compile_argv(&template, staging.path(), &sources, tool.as_deref()));
