@@ -20,12 +20,12 @@ use std::path::Path;
 
 use super::launch::{sys, Fixed, Launch};
 use super::protocol;
-use super::view::{Builds, View};
+use super::view::{Builds, ShownBuilds, View};
 use super::Rlimit;
 
 /// One program to start, sent as plain bytes that the spawner reads in place (three counts,
-/// the scratch size, the rlimits, then NUL-terminated strings): its loop, and so its memory
-/// mark, stays a few pages of code.
+/// whether its builds changed, the scratch size, the rlimits, then NUL-terminated strings): its
+/// loop, and so its memory mark, stays a few pages of code.
 pub struct SpawnRequest<'a> {
     /// `argc` arguments (the first is the program's path) and `envc` `KEY=VALUE` variables,
     /// each NUL-terminated.
@@ -41,9 +41,10 @@ pub struct SpawnRequest<'a> {
 impl SpawnRequest<'_> {
     /// Strings are checked by the judge (no empty command, no NUL); a message that does not
     /// match its counts is refused by the spawner (EPROTO).
-    fn encode(&self) -> Vec<u8> {
+    fn encode(&self, builds_changed: bool) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(64 + self.strings.len() + self.cwd.len());
-        for count in [self.argc, self.envc, self.rlimits.len() as u32] {
+        let counts = [self.argc, self.envc, self.rlimits.len() as u32];
+        for count in counts.into_iter().chain([builds_changed as u32]) {
             bytes.extend_from_slice(&count.to_ne_bytes());
         }
         bytes.extend_from_slice(&self.scratch_bytes.to_ne_bytes());
@@ -69,6 +70,8 @@ struct Decoded {
     argc: usize,
     rlimits: Vec<Rlimit>,
     scratch_bytes: u64,
+    /// The run names other builds than the last (see `ShownBuilds`).
+    builds_changed: bool,
 }
 
 /// The NUL-terminated string at the start of `bytes`, and the rest.
@@ -100,9 +103,10 @@ impl Decoded {
         let argc = number(message, 0, 4)? as usize;
         let envc = number(message, 4, 4)? as usize;
         let limits = number(message, 8, 4)? as usize;
-        self.scratch_bytes = number(message, 12, 8)?;
+        self.builds_changed = number(message, 12, 4)? != 0;
+        self.scratch_bytes = number(message, 16, 8)?;
         self.rlimits.clear();
-        let mut at = 20;
+        let mut at = 24;
         for _ in 0..limits {
             let resource = number(message, at, 4)? as libc::__rlimit_resource_t;
             let soft = number(message, at + 4, 8)?;
@@ -137,6 +141,8 @@ fn reply(pid: libc::pid_t, errno: i32, failed_child: libc::pid_t) -> [i32; 3] {
 pub struct Spawner {
     pid: libc::pid_t,
     socket: OwnedFd,
+    /// A contained one's builds, once its view is begun.
+    builds: std::cell::RefCell<Option<ShownBuilds>>,
 }
 
 /// What makes a spawner the judged programs' one: a view around the run folder (given later,
@@ -171,6 +177,7 @@ impl Spawner {
             pid if pid > 0 => Ok(Spawner {
                 pid: pid as libc::pid_t,
                 socket: ours,
+                builds: Default::default(),
             }),
             _ => Err(io::Error::last_os_error()),
         }
@@ -179,6 +186,7 @@ impl Spawner {
     /// The spawner starts making the view at once (see `finish_view`).
     pub fn begin_view(&self, view: &View) -> io::Result<()> {
         let message = serde_json::to_vec(view).map_err(io::Error::other)?;
+        *self.builds.borrow_mut() = ShownBuilds::of(view);
         protocol::send_bytes(self.socket.as_fd(), &message, &[])
     }
 
@@ -213,7 +221,11 @@ impl Spawner {
         request: &SpawnRequest,
         stdio: [BorrowedFd; 3],
     ) -> io::Result<io::Result<libc::pid_t>> {
-        protocol::send_bytes(self.socket.as_fd(), &request.encode(), &stdio)?;
+        let mut builds = self.builds.borrow_mut();
+        let changed = builds
+            .as_mut()
+            .is_some_and(|builds| builds.change_for(request.strings));
+        protocol::send_bytes(self.socket.as_fd(), &request.encode(changed), &stdio)?;
         let answer = protocol::receive(&self.socket)?
             .ok_or_else(|| io::Error::other("the spawner has gone"))?;
         let field = |at: usize| {
@@ -227,6 +239,9 @@ impl Spawner {
         let (pid, errno, failed_child) = (field(0)?, field(4)?, field(8)?);
         if errno == 0 {
             return Ok(Ok(pid));
+        }
+        if let Some(builds) = builds.as_mut() {
+            builds.forget();
         }
         if failed_child > 0 {
             let _ = super::tree::reap(failed_child, true, &mut super::tree::Reaped::default());
@@ -293,6 +308,7 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             argc: 0,
             rlimits: Vec::with_capacity(16),
             scratch_bytes: 0,
+            builds_changed: false,
         },
         fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
         scratch_bytes: contained.is_some().then_some(FIRST_SCRATCH_BYTES),
@@ -345,7 +361,7 @@ impl Loop {
                     size_scratch(&mut self.scratch_bytes, self.decoded.scratch_bytes);
                     let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
                     let shown = match &mut self.builds {
-                        Some(builds) => builds.show_for(
+                        Some(builds) if self.decoded.builds_changed => builds.show_for(
                             self.decoded
                                 .pointers
                                 .iter()
@@ -353,7 +369,7 @@ impl Loop {
                                 // SAFETY: each points into the message, NUL-terminated (`read`).
                                 .map(|&pointer| unsafe { CStr::from_ptr(pointer) }.to_bytes()),
                         ),
-                        None => Ok(false),
+                        _ => Ok(false),
                     };
                     if let Ok(true) = shown {
                         // The mounts' code is not the loop's: the mark stays the loop's own.

@@ -231,19 +231,14 @@ impl Builds {
     /// Opened before a folder hides it: builds are attached from it, run by run.
     fn open(paths: &[PathBuf]) -> std::io::Result<Option<Builds>> {
         use rustix::fs::{Mode, OFlags};
-        use std::os::unix::ffi::OsStrExt;
         let Some(path) = paths.first() else {
             return Ok(None);
         };
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
         let real = rustix::fs::open(path, flags, Mode::empty())?;
-        let prefixes = paths
-            .iter()
-            .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
-            .collect();
         Ok(Some(Builds {
             real,
-            prefixes,
+            prefixes: build_prefixes(paths),
             attached: Vec::new(),
         }))
     }
@@ -308,8 +303,51 @@ impl Builds {
     }
 }
 
-/// The builds (folder names) `strings` name below any of `prefixes`, each once. Every run
-/// asks, in the spawner: plain loops, whose few pages of code keep its memory mark small.
+/// What a spawner's `Builds` shows, as the supervisor tells it: a request says whether its
+/// builds differ from the last one's, so the spawner's loop runs no scan of its own while they
+/// stay the same (code it runs at every start counts in every program's memory mark).
+pub(super) struct ShownBuilds {
+    prefixes: Vec<Vec<u8>>,
+    /// The keys the last request named; `None` when unknown (none yet, or a start failed).
+    shown: Option<Vec<Vec<u8>>>,
+}
+
+impl ShownBuilds {
+    pub(super) fn of(view: &View) -> Option<ShownBuilds> {
+        (!view.builds.is_empty()).then(|| ShownBuilds {
+            prefixes: build_prefixes(&view.builds),
+            shown: None,
+        })
+    }
+
+    /// Whether the run with these NUL-terminated strings names other builds than the last.
+    pub(super) fn change_for(&mut self, strings: &[u8]) -> bool {
+        let strings = strings.split(|&byte| byte == 0).filter(|s| !s.is_empty());
+        let wanted = keys_named(&self.prefixes, strings);
+        let same = self
+            .shown
+            .as_ref()
+            .is_some_and(|shown| shown.iter().map(Vec::as_slice).eq(wanted.iter().copied()));
+        self.shown = Some(wanted.into_iter().map(<[u8]>::to_vec).collect());
+        !same
+    }
+
+    /// After a start that failed: the spawner may show anything.
+    pub(super) fn forget(&mut self) {
+        self.shown = None;
+    }
+}
+
+/// The builds folder's paths, each with a `/` at its end: how a run's strings name a build.
+fn build_prefixes(paths: &[PathBuf]) -> Vec<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    paths
+        .iter()
+        .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
+        .collect()
+}
+
+/// The builds (folder names) `strings` name below any of `prefixes`, each once.
 fn keys_named<'s>(prefixes: &[Vec<u8>], strings: impl Iterator<Item = &'s [u8]>) -> Vec<&'s [u8]> {
     let mut keys: Vec<&[u8]> = Vec::new();
     for string in strings {
@@ -494,5 +532,31 @@ mod tests {
         ];
         let keys = keys_named(&prefixes, strings.into_iter());
         assert_eq!(keys, [&b"aa"[..], b"bb", b"cc"]);
+    }
+
+    #[test]
+    fn the_spawner_is_told_to_look_only_when_a_run_names_other_builds() {
+        let view = View {
+            builds: vec![PathBuf::from("/c/builds")],
+            ..View::default()
+        };
+        let mut shown = ShownBuilds::of(&view).unwrap();
+        let first = b"/c/builds/aa/main\0-x\0PATH=/usr/bin\0";
+        assert!(
+            shown.change_for(first),
+            "nothing is known before the first run"
+        );
+        assert!(!shown.change_for(first));
+        // Other flags, the same build.
+        assert!(!shown.change_for(b"/c/builds/aa/main\0-y\0"));
+        assert!(shown.change_for(b"/c/builds/bb/main\0"));
+        assert!(
+            shown.change_for(b"/usr/bin/python3\0"),
+            "no build at all is a change too"
+        );
+        assert!(!shown.change_for(b"/usr/bin/python3\0"));
+        shown.forget();
+        assert!(shown.change_for(b"/usr/bin/python3\0"));
+        assert!(ShownBuilds::of(&View::default()).is_none());
     }
 }
