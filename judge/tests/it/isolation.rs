@@ -465,13 +465,13 @@ fn with_namespaces_refused_the_judge_still_judges_and_says_so() {
 }
 
 #[test]
+#[ignore = "builds and judges every scenario in a cache of its own: .ci/run runs it"]
 fn a_judged_program_reaches_nothing_it_must_not_and_gets_its_verdicts() {
     scenarios_hold_for(None);
 }
 
-/// Everything above again as an ordinary user, every program built anew under that user: the
-/// longest test there is, so `cargo test` leaves it to `.ci/run`, which runs the ignored
-/// tests. Run by an ordinary user, the tests above are this one.
+/// The scenarios as an ordinary user, every program built anew under that user, and with
+/// namespaces refused. Run by an ordinary user, the two tests above are this one.
 #[test]
 #[ignore = "the scenarios again as an ordinary user: .ci/run runs it"]
 fn as_an_ordinary_user_the_same_holds() {

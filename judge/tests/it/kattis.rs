@@ -336,6 +336,7 @@ fn verified_memory() {
 
 /// Writing forever runs on past the output limit, until its time is up.
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn verified_output_limit_2025() {
     verified(
         "output_limit_2025",
@@ -358,6 +359,7 @@ fn verified_cpu_signal_legacy() {
 /// No time limit: derived from the accepted submission (well under 0.3 s, × 3, up to
 /// a whole step), and the endless one is TLE under it.
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn verified_derived_time_limit_legacy() {
     verified(
         "derived_time_limit_legacy",
@@ -367,6 +369,7 @@ fn verified_derived_time_limit_legacy() {
 }
 
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn verified_derived_time_limit_2025() {
     verified(
         "derived_time_limit_2025",
@@ -379,6 +382,7 @@ fn verified_derived_time_limit_2025() {
 /// that finished within it stands, its verdicts decided at the derived limit (2 s: WA, not the
 /// TLE it is under 1 s).
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn verified_derived_time_limit_stands_legacy() {
     verified(
         "derived_time_limit_stands_legacy",
@@ -495,6 +499,7 @@ fn bash_runs_as_the_language_table_says() {
 }
 
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn run_and_watch_use_the_time_limit_verify_derived_and_say_which_they_use() {
     let (dir, package) = package("derived_time_limit_2025");
     let cache = dir.path().join("cache");
@@ -597,6 +602,7 @@ fn a_requirement_on_test_data_is_checked_on_those_cases_only() {
 /// needs the margin is warned of. In a 2025-09 package (as BAPCtools decides) a promise is
 /// kept only under the limit.
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin() {
     // barely.py takes about 1.2 s of CPU: TLE under the 1 s limit (as `run` says), though it
     // finishes under 1.5 s. slow_and_wrong.py too, and then answers wrong: TLE, which its
@@ -631,6 +637,7 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
 /// problemtools keeps a legacy package's promise that holds only with the margin's extra
 /// time ("OK with extra time"), and warns; the row says what it got under the limit.
 #[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
 fn a_legacy_promise_kept_with_extra_time_is_kept_and_warned_of() {
     verified(
         "extra_time_legacy",
