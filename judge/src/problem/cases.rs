@@ -1,12 +1,13 @@
 //! A problem's cases: every `NAME.in` with its `NAME.out` or `NAME.ans` below `tests/` (or a
 //! package's `data/`). A file without its pair is an error naming it, never a silent skip.
+//! Judged samples first, then in natural order; `--case` patterns choose among them.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::layout::{CASE_DIRS, JOURNAL_FILE, SAMPLE_GROUPS};
-use super::natural_order::natural_cmp;
 use super::TestCase;
 use crate::error::{CorpusFault, Error, Result};
 
@@ -96,6 +97,113 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
 fn is_sample(name: &str) -> bool {
     let group = name.split('/').next().unwrap_or_default();
     SAMPLE_GROUPS.contains(&group)
+}
+
+/// The `--case` patterns: globs over case names where `*` is any text (`/` included) and
+/// `?` one character. A pattern also selects every case below a folder it names (`sample`).
+#[derive(Debug, Default)]
+pub struct CasePatterns(Vec<String>);
+
+impl CasePatterns {
+    /// An empty pattern is a usage error.
+    pub fn new(patterns: &[String]) -> Result<CasePatterns> {
+        if patterns.iter().any(|pattern| pattern.is_empty()) {
+            return Err(Error::usage("--case needs a pattern, like `sample/*`"));
+        }
+        Ok(CasePatterns(patterns.to_vec()))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// No pattern selects every case.
+    pub fn matches(&self, name: &str) -> bool {
+        let folders = name.match_indices('/').map(|(end, _)| &name[..end]);
+        let mut candidates = std::iter::once(name).chain(folders);
+        self.0.is_empty()
+            || candidates.any(|candidate| {
+                self.0
+                    .iter()
+                    .any(|pattern| glob(pattern.as_bytes(), candidate.as_bytes()))
+            })
+    }
+
+    /// For a message: `` `a` or `b` ``.
+    pub fn describe(&self) -> String {
+        let quoted: Vec<String> = self.0.iter().map(|p| format!("`{p}`")).collect();
+        quoted.join(" or ")
+    }
+}
+
+/// On a mismatch after a `*`, the star takes one more byte: linear enough for case names.
+fn glob(pattern: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == text[t] => {
+                p += 1;
+                t += 1;
+            }
+            _ => match star {
+                Some((star_p, star_t)) => {
+                    star = Some((star_p, star_t + 1));
+                    p = star_p + 1;
+                    t = star_t + 1;
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+/// Names in the order people expect, `2` before `10`: digit runs compare by their value.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut a, mut b) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (a.first(), b.first()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) if x.is_ascii_digit() && y.is_ascii_digit() => {
+                let (x_digits, x_rest) = split_digits(a);
+                let (y_digits, y_rest) = split_digits(b);
+                let x_value = trim_zeros(x_digits);
+                let y_value = trim_zeros(y_digits);
+                let order = x_value
+                    .len()
+                    .cmp(&y_value.len())
+                    .then_with(|| x_value.cmp(y_value))
+                    .then_with(|| x_digits.len().cmp(&y_digits.len()));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                (a, b) = (x_rest, y_rest);
+            }
+            (Some(x), Some(y)) => {
+                if x != y {
+                    return x.cmp(y);
+                }
+                (a, b) = (&a[1..], &b[1..]);
+            }
+        }
+    }
+}
+
+fn split_digits(text: &[u8]) -> (&[u8], &[u8]) {
+    let count = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    text.split_at(count)
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let zeros = digits.iter().take_while(|&&b| b == b'0').count();
+    &digits[zeros..]
 }
 
 #[cfg(test)]
@@ -195,5 +303,27 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no test cases"));
+    }
+
+    #[test]
+    fn case_patterns_are_globs_over_names_and_their_folders() {
+        let patterns = CasePatterns::new(&["sample/*".into(), "random/mixed-?".into()]).unwrap();
+        assert!(patterns.matches("sample/1"));
+        assert!(patterns.matches("random/mixed-2"));
+        assert!(!patterns.matches("random/mixed-10"));
+        assert!(!patterns.matches("exhaustive/sample"));
+        let folder = CasePatterns::new(&["random".into()]).unwrap();
+        assert!(folder.matches("random/a/b") && !folder.matches("randomly/1"));
+        let star = CasePatterns::new(&["*-2*".into()]).unwrap();
+        assert!(star.matches("random/mixed-2") && star.matches("a-2-b") && !star.matches("a-3"));
+        assert!(CasePatterns::new(&[]).unwrap().matches("anything"));
+        assert!(CasePatterns::new(&["".into()]).is_err());
+    }
+
+    #[test]
+    fn natural_order_puts_2_before_10() {
+        let mut names = vec!["10", "2", "a10", "a2", "b", "a02", "1"];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(names, ["1", "2", "10", "a2", "a02", "a10", "b"]);
     }
 }

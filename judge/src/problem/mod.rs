@@ -2,14 +2,12 @@
 //! with defaults from the judge profile), a Kattis package or a Polygon package; `layout`
 //! names their files.
 
-pub(crate) mod case_patterns;
 pub(crate) mod cases;
 pub(crate) mod checker_spec;
 pub(crate) mod confine;
 pub mod kattis;
 pub(crate) mod layout;
 mod metadata;
-pub(crate) mod natural_order;
 pub mod polygon;
 pub mod provenance;
 pub mod recipe;
@@ -21,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 pub use crate::toolchain::online_judges::Profile;
 pub use crate::toolchain::program::FileIo;
-pub use case_patterns::CasePatterns;
+pub use cases::CasePatterns;
 pub use checker_spec::{CheckerSpec, Protocol};
 pub use repository::Repository;
 

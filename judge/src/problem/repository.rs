@@ -4,11 +4,10 @@
 use std::cmp::Ordering;
 use std::path::{Component, Path, PathBuf};
 
-use super::cases::find_cases;
+use super::cases::{find_cases, natural_cmp};
 use super::layout::{
     CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR, SOLUTIONS_DIR,
 };
-use super::natural_order::natural_cmp;
 use super::{kattis, polygon, Problem};
 use crate::error::{CorpusFault, Error, Result};
 

@@ -3,7 +3,7 @@
 //! group's score comes from its items' by one `Aggregation`; `judging::scorecard` scores a
 //! submission.
 
-use super::case_patterns::CasePatterns;
+use super::cases::CasePatterns;
 use super::layout::METADATA_FILE;
 use super::{Problem, TestCase};
 use crate::error::{Error, Result};

@@ -133,7 +133,9 @@ impl RunBook {
             RunEvent::CaseFinished(problem, result) => {
                 self.tally.add(result);
                 summary.tally.add(result);
-                self.scores.push(CaseScore::of(result));
+                if problem.scoring.is_some() {
+                    self.scores.push(CaseScore::of(result));
+                }
                 reporter.case_finished(problem, result)
             }
             RunEvent::Finished(problem, grade) => {

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
+use crate::problem::cases::natural_cmp;
 use crate::problem::layout::{DATA_DIR, METADATA_FILE, PACKAGE_FILE};
-use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::sources::is_program;
 

@@ -8,11 +8,11 @@ use super::cases::{group_setting, GroupYaml, ValidatorArgs};
 use super::package_yaml::legacy_output_validators;
 use super::{entries_in, Package};
 use crate::error::Result;
+use crate::problem::cases::natural_cmp;
 use crate::problem::layout::{
     ANSWER_VALIDATORS_DIR, DATA_DIR, INPUT_VALIDATORS_DIRS, INVALID_ANSWER_DIR, INVALID_INPUT_DIR,
     INVALID_OUTPUT_DIR, VALID_OUTPUT_DIR,
 };
-use crate::problem::natural_order::natural_cmp;
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::sources::is_program;
 
