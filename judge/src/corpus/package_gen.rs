@@ -12,7 +12,7 @@ use crate::problem::polygon::{self, PackageTest};
 use crate::problem::{FileIo, Problem};
 use crate::toolchain::Compiler;
 
-type Files = Vec<(PathBuf, Vec<u8>)>;
+type Written = Vec<(PathBuf, Vec<u8>)>;
 
 /// What `judge gen` did to a package, or with `check`, would do.
 #[derive(Debug, Default)]
@@ -76,7 +76,7 @@ pub fn generate_package(
         return Ok(report);
     };
     let answers = answers(tests, &unanswered, &inputs, problem, compiler, jobs)?;
-    let mut writes: Files = (made.iter())
+    let mut writes: Written = (made.iter())
         .map(|&index| {
             (
                 tests[index].input.clone(),
@@ -213,7 +213,7 @@ fn answers(
     problem: &Problem,
     compiler: &Compiler,
     jobs: usize,
-) -> Result<Files> {
+) -> Result<Written> {
     if unanswered.is_empty() {
         return Ok(Vec::new());
     }

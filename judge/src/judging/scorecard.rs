@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use crate::judging::verdict::VerdictKind;
 use crate::problem::kattis::scoring::{
-    BoundedGroup, BoundedItems, GradedGroup, GradedItem, GraderConfig, Plan, VerdictMode,
+    BoundedGroup, BoundedItems, GradedGroup, GradedItem, GraderConfig, ScoringPlan, VerdictMode,
 };
 use crate::problem::scoring::{Aggregation, Scored, Scoring, Subtask};
 
@@ -109,7 +109,7 @@ impl Scoring {
     /// The custom grader the package needs built, if it has one.
     pub fn grader(&self) -> Option<&std::path::Path> {
         match self {
-            Scoring::Package(Plan::Graded { grader, .. }) => grader.as_deref(),
+            Scoring::Package(ScoringPlan::Graded { grader, .. }) => grader.as_deref(),
             _ => None,
         }
     }
@@ -186,7 +186,7 @@ pub fn format_score(score: f64) -> String {
 /// A score above its maximum by less than this is rounding, not a fault.
 const EPSILON: f64 = 1e-6;
 
-impl Plan {
+impl ScoringPlan {
     /// With no custom grader.
     pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
         self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
@@ -203,7 +203,7 @@ impl Plan {
             .map(|case| (case.name.as_str(), case))
             .collect();
         match self {
-            Plan::Graded {
+            ScoringPlan::Graded {
                 root,
                 best,
                 validator_must_score,
@@ -220,7 +220,7 @@ impl Plan {
                     parts,
                 })
             }
-            Plan::Bounded(secret) => {
+            ScoringPlan::Bounded(secret) => {
                 let mut parts = Vec::new();
                 let result = secret.score(&judged, &mut parts)?;
                 // `secret` is the whole, not one of its parts.
@@ -239,10 +239,10 @@ impl Plan {
     /// reach it).
     pub fn is_best(&self, card: &Scorecard) -> bool {
         match self {
-            Plan::Graded { best, .. } => {
+            ScoringPlan::Graded { best, .. } => {
                 best.is_some_and(|best| (card.score - best).abs() <= EPSILON)
             }
-            Plan::Bounded(secret) => secret
+            ScoringPlan::Bounded(secret) => secret
                 .max_score
                 .is_some_and(|max| card.score >= max - EPSILON),
         }
@@ -255,7 +255,7 @@ impl Scoring {
     /// default) ends the group at its first rejected item, as problemtools stops judging it.
     pub fn blockers(&self, cases: &[String]) -> Vec<Vec<std::ops::Range<usize>>> {
         let mut blockers = vec![Vec::new(); cases.len()];
-        if let Scoring::Package(Plan::Graded { root, .. }) = self {
+        if let Scoring::Package(ScoringPlan::Graded { root, .. }) = self {
             let index: HashMap<&str, usize> = (cases.iter().enumerate())
                 .map(|(at, name)| (name.as_str(), at))
                 .collect();

@@ -51,7 +51,7 @@ impl Aggregation {
 pub enum Scoring {
     Subtasks(Vec<Subtask>),
     /// A Kattis package of type `scoring`.
-    Package(super::kattis::scoring::Plan),
+    Package(super::kattis::scoring::ScoringPlan),
 }
 
 /// A Baekjoon subtask: its points are won when every one of its cases is accepted.

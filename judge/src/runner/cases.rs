@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread::ScopedJoinHandle;
 use std::time::Duration;
 
-use super::queue::{Job, Outcome, Queue};
+use super::queue::{BuildOutcome, Job, Queue};
 use super::Settings;
 use crate::judging::verdict::{confirmed, needs_confirmation};
 use crate::judging::{CaseResult, Tally};
@@ -254,7 +254,7 @@ struct InOrder<'q, 'j, 'scope, J: CaseJudge> {
 
 impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
     /// Waits for a task's builds (`None`: one did not run); without workers, builds here.
-    fn built(&mut self, task: usize) -> Option<&'q Outcome<'j, J>> {
+    fn built(&mut self, task: usize) -> Option<&'q BuildOutcome<'j, J>> {
         if !self.pooled && self.queue.outcome(task).is_none() {
             // Every part, as the workers would: a checker's fault is told before a compile error.
             for &part in self.attempts.judge.builds(task) {

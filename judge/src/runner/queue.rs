@@ -21,7 +21,7 @@ pub(super) enum Job<'q, R> {
 }
 
 /// What a task's builds came to: `Ok` to judge its cases with, or `Err`, why not.
-pub(super) type Outcome<'j, J> =
+pub(super) type BuildOutcome<'j, J> =
     Result<<J as CaseJudge>::Ready<'j>, <J as CaseJudge>::Unjudged<'j>>;
 
 /// A task's cases wait for its builds; a task whose cases run one at a time
@@ -31,7 +31,7 @@ pub(super) struct Queue<'j, J: CaseJudge> {
     state: Mutex<QueueState>,
     changed: Condvar,
     /// Per task, once every build ran; never set if one did not (the judge was stopped).
-    outcomes: Vec<OnceLock<Outcome<'j, J>>>,
+    outcomes: Vec<OnceLock<BuildOutcome<'j, J>>>,
 }
 
 struct QueueState {
@@ -183,7 +183,7 @@ impl<'j, J: CaseJudge> Queue<'j, J> {
     }
 
     /// `None` while builds are not all done, `Some(None)` when one did not run.
-    pub(super) fn outcome(&self, task: usize) -> Option<Option<&Outcome<'j, J>>> {
+    pub(super) fn outcome(&self, task: usize) -> Option<Option<&BuildOutcome<'j, J>>> {
         let done = self.lock().tasks[task].unbuilt == 0;
         done.then(|| self.outcomes[task].get())
     }

@@ -127,7 +127,7 @@ impl SupervisorHandle {
             let message = protocol::receive(&self.socket)?.ok_or_else(|| {
                 io::Error::other("the run supervisor could not start (see its message above)")
             })?;
-            let ready: protocol::Ready = protocol::parse(&message.bytes)?;
+            let ready: protocol::SlotReady = protocol::parse(&message.bytes)?;
             let [stdout, stderr] = <[OwnedFd; 2]>::try_from(message.fds)
                 .map_err(|_| io::Error::other("a supervisor ready without its output pipes"))?;
             for pipe in [&stdout, &stderr] {

@@ -3,7 +3,7 @@
 //!
 //! Judge → supervisor: `Request` (strings after its JSON; with stdin and stdout if lent),
 //! maybe `STOP`; once, before the first judged program's run, `VIEW` and its `View`.
-//! Supervisor → judge: `Ready` once, with the reading ends of the slot's output pipes, then
+//! Supervisor → judge: `SlotReady` once, with the reading ends of the slot's output pipes, then
 //! a `RunReport` per request, and a `ViewReply` to the view.
 
 use std::io::{self, IoSlice, IoSliceMut};
@@ -58,7 +58,7 @@ pub struct Request {
 /// Sent once, with the reading ends of the slot's stdout and stderr pipes, shared by all its
 /// runs so that a run makes no pipe of its own.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Ready {
+pub struct SlotReady {
     /// The run's working folder (emptied after every run), the programs' `TMPDIR`.
     pub workdir: String,
     pub containment: super::Containment,

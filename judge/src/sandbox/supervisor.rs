@@ -15,7 +15,7 @@ use rustix::event::{PollFd, PollFlags};
 use super::cgroup::Cgroups;
 use super::load::LoadMark;
 use super::namespaces::{Entered, Isolation};
-use super::protocol::{self, Ready, Request, RunReport, ViewReply};
+use super::protocol::{self, Request, RunReport, SlotReady, ViewReply};
 use super::spawner::{Contained, SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
 use super::view::View;
@@ -129,7 +129,7 @@ fn keep_slot(
     })
 }
 
-/// Sets up, says `Ready`, runs requests until the judge goes.
+/// Sets up, says `SlotReady`, runs requests until the judge goes.
 pub(super) fn serve_judge(
     socket: OwnedFd,
     owner: u32,
@@ -177,7 +177,7 @@ pub(super) fn serve_judge(
         awaiting_view,
         contained: None,
         view: None,
-        // Joined before Ready, where the slot has a keeper to make it.
+        // Joined before `SlotReady`, where the slot has a keeper to make it.
         network: Err("no network namespace of its own".to_owned()),
         isolation,
         me: std::process::id(),
@@ -638,7 +638,7 @@ impl Supervisor {
         }
     }
 
-    /// Says `Ready`, handing over the output pipes' reading ends, then answers the view
+    /// Says `SlotReady`, handing over the output pipes' reading ends, then answers the view
     /// begun before. Whether the judge heard it all.
     fn say_ready(
         &mut self,
@@ -647,7 +647,7 @@ impl Supervisor {
         begun_view: Option<Result<View, ViewReply>>,
     ) -> bool {
         // Without a network namespace the slot says it has no namespaces, and takes no view.
-        let ready = Ready {
+        let ready = SlotReady {
             workdir: self.workdir.display().to_string(),
             containment: Containment {
                 memory_cgroup: self.cgroups.has_memory(),
@@ -706,7 +706,7 @@ impl Supervisor {
 
     /// Joins the network namespace the keeper makes (sent on `keeper`). A view sent
     /// meanwhile is begun at once, made in parallel rather than as the longest step on a
-    /// one-case run's path; its answer is sent after `Ready`.
+    /// one-case run's path; its answer is sent after `SlotReady`.
     fn join_network_making_view(
         &mut self,
         keeper: Option<OwnedFd>,

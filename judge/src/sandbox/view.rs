@@ -126,7 +126,7 @@ impl View {
     }
 }
 
-enum Step {
+enum MountStep {
     Hide,
     Keep(OwnedFd),
     /// Kept writable.
@@ -152,28 +152,32 @@ pub(super) fn apply(
         )
     };
     // Taken before anything is hidden or made read-only.
-    let mut steps: Vec<(PathBuf, Step)> = vec![
-        (workdir.to_path_buf(), Step::RunFolder(clone(workdir)?)),
-        (PathBuf::from("/tmp"), Step::Scratch),
-        (PathBuf::from("/dev/shm"), Step::Scratch),
+    let mut steps: Vec<(PathBuf, MountStep)> = vec![
+        (workdir.to_path_buf(), MountStep::RunFolder(clone(workdir)?)),
+        (PathBuf::from("/tmp"), MountStep::Scratch),
+        (PathBuf::from("/dev/shm"), MountStep::Scratch),
     ];
     for kept in &view.kept {
         // One that cannot be taken (gone, unreadable) is hidden with the rest.
         if let Ok(fd) = clone(kept) {
-            steps.push((kept.clone(), Step::Keep(fd)));
+            steps.push((kept.clone(), MountStep::Keep(fd)));
         }
     }
-    steps.extend(view.hidden.iter().map(|path| (path.clone(), Step::Hide)));
+    steps.extend(
+        view.hidden
+            .iter()
+            .map(|path| (path.clone(), MountStep::Hide)),
+    );
     let builds = Builds::open(&view.builds)?;
     if let Some(path) = view.builds.first() {
-        steps.push((path.clone(), Step::Hide));
+        steps.push((path.clone(), MountStep::Hide));
     }
     // A folder before what is in it; of two steps on one path, hiding first.
     steps.sort_by(|(a, x), (b, y)| {
         a.components()
             .count()
             .cmp(&b.components().count())
-            .then(matches!(y, Step::Hide).cmp(&matches!(x, Step::Hide)))
+            .then(matches!(y, MountStep::Hide).cmp(&matches!(x, MountStep::Hide)))
     });
     set_read_only(CWD, "/", true)?;
     // A program may name its threads and raise its OOM score: `/proc` stays writable.
@@ -187,7 +191,7 @@ pub(super) fn apply(
         }
         let flags = MountFlags::NOSUID | MountFlags::NODEV;
         match step {
-            Step::Hide => {
+            MountStep::Hide => {
                 mount(
                     "judge-hidden",
                     &path,
@@ -197,12 +201,14 @@ pub(super) fn apply(
                 )?;
                 made.push(path);
             }
-            Step::Scratch => mount("judge-tmp", &path, "tmpfs", flags, Some(scratch.as_c_str()))?,
-            Step::Keep(fd) => {
+            MountStep::Scratch => {
+                mount("judge-tmp", &path, "tmpfs", flags, Some(scratch.as_c_str()))?
+            }
+            MountStep::Keep(fd) => {
                 set_read_only(fd.as_fd(), "", true)?;
                 attach(&fd, &path)?;
             }
-            Step::RunFolder(fd) => attach(&fd, &path)?,
+            MountStep::RunFolder(fd) => attach(&fd, &path)?,
         }
     }
     // The empty folders are read-only too, once the mount points in them exist.

@@ -17,7 +17,7 @@ pub const CALL_TIMES: &str = "judge-call-cpu-us=";
 
 /// Where a language's caller goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Placement {
+pub enum CallerPlacement {
     /// A file of its own beside the user's, named as no user's file is, started as the
     /// program (on the JVM, by its class).
     Beside {
@@ -32,15 +32,15 @@ pub enum Placement {
 }
 
 /// `None` for a language the judge writes no caller for.
-pub fn placement(language: &Language) -> Option<Placement> {
-    let beside = |file, class| Placement::Beside { file, class };
+pub fn caller_placement(language: &Language) -> Option<CallerPlacement> {
+    let beside = |file, class| CallerPlacement::Beside { file, class };
     Some(match language.id {
         LanguageId::Python3 => beside("judge_call.py", None),
         LanguageId::JavaScript => beside("judge_call.js", None),
         LanguageId::Java => beside("JudgeCall.java", Some(JAVA_CLASS)),
-        LanguageId::Cpp | LanguageId::C => Placement::Appended,
+        LanguageId::Cpp | LanguageId::C => CallerPlacement::Appended,
         LanguageId::Kotlin => beside("JudgeCall.kt", Some("JudgeCallKt")),
-        LanguageId::Rust => Placement::Appended,
+        LanguageId::Rust => CallerPlacement::Appended,
         _ => return None,
     })
 }

@@ -6,7 +6,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::error::{Error, LanguageFault, Result};
 use crate::toolchain::handin;
-use crate::toolchain::harness::{self, Placement};
+use crate::toolchain::harness::{self, CallerPlacement};
 use crate::toolchain::language::{
     how_to_install, java_main_class, missing_among, Language, LanguageId, MainClass,
 };
@@ -138,20 +138,20 @@ impl Sources {
             return self;
         }
         let (Some(placement), Some(text)) = (
-            harness::placement(self.language),
+            harness::caller_placement(self.language),
             harness::source(self.language, signature, &self.files[0].0, &code),
         ) else {
             return self;
         };
         match placement {
-            Placement::Appended => {
+            CallerPlacement::Appended => {
                 let file = &mut self.files[0].1;
                 if !file.ends_with(b"\n") {
                     file.push(b'\n');
                 }
                 file.extend_from_slice(text.as_bytes());
             }
-            Placement::Beside { file, class } => {
+            CallerPlacement::Beside { file, class } => {
                 self.files.push((file.to_owned(), text.into_bytes()));
                 self.main = file.to_owned();
                 if let Some(class) = class {

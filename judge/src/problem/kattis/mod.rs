@@ -71,7 +71,7 @@ impl Timing {
 #[derive(Debug, Clone)]
 pub struct Package {
     pub version: FormatVersion,
-    /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::Plan`.
+    /// `type: scoring` (legacy also `validation: custom score`): scored by `scoring::ScoringPlan`.
     pub scoring: bool,
     /// Legacy `validation: custom score`: the validator must write `score.txt`.
     pub validator_must_score: bool,

@@ -22,7 +22,7 @@ use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FIL
 use crate::problem::scoring::Aggregation;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Plan {
+pub enum ScoringPlan {
     Graded {
         root: GradedGroup,
         /// The best score the range allows (its top, or its bottom with `objective: min`),
@@ -173,7 +173,7 @@ pub fn plan(
     validator_must_score: bool,
     cases: &[String],
     constants: &Constants,
-) -> Result<Plan> {
+) -> Result<ScoringPlan> {
     let data = dir.join(DATA_DIR);
     match version {
         FormatVersion::V2025 => bounded(&data, TEST_GROUP_FILE, Keys::V2025, cases, constants),
@@ -190,7 +190,7 @@ fn graded(
     grading: &LegacyGrading,
     validator_must_score: bool,
     cases: &[String],
-) -> Result<Plan> {
+) -> Result<ScoringPlan> {
     let mut config = GraderConfig::default();
     let root_file = data.join(TESTDATA_FILE);
     apply_graded_file(&mut config, &root_file, grading)?;
@@ -238,7 +238,7 @@ fn graded(
         Some(group) => Some(the_grader(data, &group)?),
         None => None,
     };
-    Ok(Plan::Graded {
+    Ok(ScoringPlan::Graded {
         root,
         best: best.is_finite().then_some(best),
         validator_must_score,
@@ -462,7 +462,7 @@ fn bounded(
     keys: Keys,
     cases: &[String],
     constants: &Constants,
-) -> Result<Plan> {
+) -> Result<ScoringPlan> {
     let secret_dir = data.join(SECRET_DIR);
     let secret_file = secret_dir.join(file_name);
     let sample_file = data.join("sample").join(file_name);
@@ -527,7 +527,7 @@ fn bounded(
         }
         BoundedItems::Groups(groups)
     };
-    Ok(Plan::Bounded(BoundedGroup {
+    Ok(ScoringPlan::Bounded(BoundedGroup {
         name: SECRET_DIR.into(),
         aggregation: secret_aggregation,
         max_score: secret_max,

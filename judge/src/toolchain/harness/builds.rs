@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::{placement, source, Placement, CALL_TIMES};
+use super::{caller_placement, source, CallerPlacement, CALL_TIMES};
 use crate::toolchain::language::{LanguageId, LANGUAGES};
 use crate::toolchain::signature::Signature;
 
@@ -159,13 +159,13 @@ fn write_program(
     let language = LANGUAGES.iter().find(|l| l.id == id).unwrap();
     let signature = Signature::parse(SIGNATURE).unwrap();
     let caller = source(language, &signature, user, code).unwrap();
-    match placement(language).unwrap() {
-        Placement::Beside { file, class } => {
+    match caller_placement(language).unwrap() {
+        CallerPlacement::Beside { file, class } => {
             std::fs::write(dir.join(user), code).unwrap();
             std::fs::write(dir.join(file), caller).unwrap();
             (vec![user.to_owned(), file.to_owned()], class)
         }
-        Placement::Appended => {
+        CallerPlacement::Appended => {
             std::fs::write(dir.join(user), format!("{code}{caller}")).unwrap();
             (vec![user.to_owned()], None)
         }
