@@ -6,12 +6,12 @@
 //! a solution's cases after its first failure are skipped. Once asked to stop (`interrupt`),
 //! no case starts; finished cases are reported in input order up to the first that did not.
 //!
-//! `cases::run_cases` sees cases only through the `CaseJudge` trait, so that it is tested
+//! `jobs::run_cases` sees cases only through the `CaseJudge` trait, so that it is tested
 //! without processes.
 
-mod cases;
 pub mod host;
 pub mod interrupt;
+mod jobs;
 pub mod plan;
 mod queue;
 mod result_cache;
@@ -27,7 +27,7 @@ use crate::problem::Problem;
 use crate::report::{Reporter, RunBook, RunSummary};
 use crate::toolchain::Compiler;
 
-pub use cases::{run_cases, CaseJudge, CaseTotals, Event, Part, Progress};
+pub use jobs::{run_cases, CaseJudge, CaseTotals, Event, Part, Progress};
 use tasks::{report, ProcessJudge};
 
 #[derive(Debug, Clone)]

@@ -2,12 +2,12 @@
 //! 2025-09): `problem.yaml`, the output validator, the test data, constants and included
 //! files, and the `submissions/<verdict>/` folders that `judge verify` checks.
 
-mod cases;
 pub(crate) mod constants;
 mod flags;
 pub(crate) mod includes;
 mod package_yaml;
 pub(crate) mod scoring;
+mod test_data;
 pub(crate) mod time_limit;
 pub mod validation;
 
@@ -21,8 +21,8 @@ use crate::problem::layout::{DATA_DIR, METADATA_FILE, PACKAGE_FILE};
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::sources::is_program;
 
-pub use cases::ValidatorArgs;
 pub use package_yaml::parse_package;
+pub use test_data::ValidatorArgs;
 
 /// `problem_format_version`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +100,8 @@ impl Package {
 /// arguments (`set_compare`).
 pub fn find_cases(problem: &Problem) -> Result<Vec<TestCase>> {
     let package = problem.package.as_ref().expect("a package's problem");
-    let mut cases = cases::find_package_cases(&problem.dir, package.version, &package.constants)?;
+    let mut cases =
+        test_data::find_package_cases(&problem.dir, package.version, &package.constants)?;
     for case in &mut cases {
         set_compare(problem, case)?;
     }

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::cases::{group_setting, GroupYaml, ValidatorArgs};
 use super::package_yaml::legacy_output_validators;
+use super::test_data::{group_setting, GroupYaml, ValidatorArgs};
 use super::{entries_in, Package};
 use crate::error::Result;
 use crate::problem::cases::natural_cmp;
