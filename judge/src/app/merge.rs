@@ -15,8 +15,8 @@ use crate::report::record::{
     RunDocument, RunRecord, ShardRecord,
 };
 use crate::report::{
-    agree, Built, CaseOrder, JsonReporter, MergeNote, Reporter, Reporters, RunBook, RunEvent,
-    RunSummary,
+    agree, CaseOrder, JsonReporter, MergeNote, ProgramOrigin, Reporter, Reporters, RunBook,
+    RunEvent, RunSummary,
 };
 use crate::runner::host::this_host;
 use crate::sandbox::Containment;
@@ -199,7 +199,7 @@ struct Merged<'a> {
 
 struct MergedTask<'a> {
     report: &'a ProblemReport,
-    built: Built,
+    built: ProgramOrigin,
     /// By place, with the shard that judged it.
     cases: BTreeMap<usize, (&'a CaseReport, &'a Shard)>,
     /// Left unjudged by a stop, in any shard.
@@ -212,7 +212,7 @@ impl<'a> Merged<'a> {
         let mut errors: Vec<(Option<usize>, &str, bool)> = Vec::new();
         for shard in shards {
             for report in &shard.document.problems {
-                let built = report.build.unwrap_or(Built::Cached);
+                let built = report.build.unwrap_or(ProgramOrigin::Cached);
                 let task = tasks.entry(report.task).or_insert(MergedTask {
                     report,
                     built,
@@ -221,7 +221,7 @@ impl<'a> Merged<'a> {
                 });
                 task.not_finished
                     .extend(report.not_finished.iter().map(String::as_str));
-                if built == Built::Compiled {
+                if built == ProgramOrigin::Compiled {
                     task.built = built;
                 }
                 for case in &report.cases {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Built, Reporter};
+use super::{ProgramOrigin, Reporter};
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, SolutionVerdicts};
@@ -34,7 +34,12 @@ impl Reporter for Collector {
             message: error.to_string(),
         }));
     }
-    fn problem_started(&mut self, _problem: &Problem, solution: &Path, _built: Option<Built>) {
+    fn problem_started(
+        &mut self,
+        _problem: &Problem,
+        solution: &Path,
+        _built: Option<ProgramOrigin>,
+    ) {
         self.judged.push(Ok(SolutionVerdicts {
             solution: solution.to_path_buf(),
             ..SolutionVerdicts::default()

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::picture;
-use super::{Built, Reporter, RunSummary, Stopped};
+use super::{ProgramOrigin, Reporter, RunSummary, Stopped};
 use crate::compare::diff::Side;
 use crate::error::Error;
 use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
@@ -37,7 +37,7 @@ struct Solution {
     problem: String,
     name: String,
     solution: String,
-    built: Option<Built>,
+    built: Option<ProgramOrigin>,
     compile_message: Option<String>,
     time_limit_ms: f64,
     memory_limit: u64,
@@ -120,7 +120,12 @@ impl Reporter for HtmlReporter {
         self.errors.push(error.to_string());
     }
 
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+    fn problem_started(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        built: Option<ProgramOrigin>,
+    ) {
         let limits = Language::of(solution).map(|language| problem.limits_for(language));
         let limits = limits.unwrap_or(problem.limits);
         self.solutions.push(Solution {

@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::RunSummary;
 use super::{plural, subcase, Detail, Reporter};
-use super::{Built, Stopped};
+use super::{ProgramOrigin, Stopped};
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::Error;
 use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
@@ -228,7 +228,12 @@ impl Reporter for HumanReporter {
         }
     }
 
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+    fn problem_started(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        built: Option<ProgramOrigin>,
+    ) {
         let build = super::built_note(built);
         let shown = self.shown(solution).to_string();
         let heading = format!(

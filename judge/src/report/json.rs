@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::record::*;
 use super::Reporter;
 use super::RunSummary;
-use super::{Built, Stopped};
+use super::{ProgramOrigin, Stopped};
 use crate::error::Error;
 use crate::judging::scorecard::{ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
@@ -108,7 +108,12 @@ impl Reporter for JsonReporter {
         });
     }
 
-    fn problem_started(&mut self, problem: &Problem, solution: &Path, built: Option<Built>) {
+    fn problem_started(
+        &mut self,
+        problem: &Problem,
+        solution: &Path,
+        built: Option<ProgramOrigin>,
+    ) {
         let place = self.order.as_ref().and_then(|order| {
             order
                 .places

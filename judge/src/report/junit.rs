@@ -7,7 +7,7 @@ use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, Te
 
 use super::Reporter;
 use super::RunSummary;
-use super::{Built, Stopped};
+use super::{ProgramOrigin, Stopped};
 use crate::error::Error;
 use crate::judging::verdict::Verdict;
 use crate::judging::{CaseResult, Tally};
@@ -47,7 +47,12 @@ impl Reporter for JunitReporter {
         self.report.add_test_suite(suite);
     }
 
-    fn problem_started(&mut self, problem: &Problem, _solution: &Path, _built: Option<Built>) {
+    fn problem_started(
+        &mut self,
+        problem: &Problem,
+        _solution: &Path,
+        _built: Option<ProgramOrigin>,
+    ) {
         self.close_suite();
         self.suite = Some(TestSuite::new(problem.id.clone()));
     }

@@ -81,17 +81,17 @@ pub fn print_note(note: &dyn std::fmt::Display) {
 /// Where a judged solution's program came from, as the reports say it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Built {
+pub enum ProgramOrigin {
     Compiled,
     Cached,
 }
 
 /// How a solution's heading says where its program came from: ` (cached)`, ` (compiled)`,
 /// or nothing when it did not build.
-fn built_note(built: Option<Built>) -> &'static str {
+fn built_note(built: Option<ProgramOrigin>) -> &'static str {
     match built {
-        Some(Built::Cached) => " (cached)",
-        Some(Built::Compiled) => " (compiled)",
+        Some(ProgramOrigin::Cached) => " (cached)",
+        Some(ProgramOrigin::Compiled) => " (compiled)",
         None => "",
     }
 }
@@ -125,7 +125,13 @@ pub trait Reporter {
     /// A problem could not be judged at all (bad folder, missing solution, ...).
     fn problem_error(&mut self, _error: &Error) {}
     /// Judging of a problem begins; `built` is `None` when its solution did not compile.
-    fn problem_started(&mut self, _problem: &Problem, _solution: &Path, _built: Option<Built>) {}
+    fn problem_started(
+        &mut self,
+        _problem: &Problem,
+        _solution: &Path,
+        _built: Option<ProgramOrigin>,
+    ) {
+    }
     fn compile_error(&mut self, _problem: &Problem, _message: &str) {}
     /// A case was judged (in case order).
     fn case_finished(&mut self, _problem: &Problem, _result: &CaseResult) {}
@@ -157,7 +163,7 @@ impl Reporter for Reporters<'_> {
         run_started(cases: usize);
         cases_unjudged(cases: usize);
         problem_error(error: &Error);
-        problem_started(problem: &Problem, solution: &Path, built: Option<Built>);
+        problem_started(problem: &Problem, solution: &Path, built: Option<ProgramOrigin>);
         compile_error(problem: &Problem, message: &str);
         case_finished(problem: &Problem, result: &CaseResult);
         problem_scored(problem: &Problem, score: &Result<Scorecard, ScoreError>);

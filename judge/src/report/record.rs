@@ -16,7 +16,7 @@ use crate::judging::verdict::{Verdict, VerdictKind};
 use crate::judging::{CaseResult, Failure, WrongAt};
 use crate::sandbox::Termination;
 
-use super::Built;
+use super::ProgramOrigin;
 
 /// Bumped when a field changes meaning or goes away.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -64,7 +64,7 @@ pub struct ProblemReport {
     pub task: usize,
     pub status: ProblemStatus,
     /// Null for a compile error.
-    pub build: Option<Built>,
+    pub build: Option<ProgramOrigin>,
     pub compile_message: Option<String>,
     pub cases: Vec<CaseReport>,
     pub summary: Option<TallyReport>,
@@ -513,7 +513,7 @@ mod tests {
             dir: "problems/a".to_owned(),
             task: 0,
             status: ProblemStatus::Judged,
-            build: Some(Built::Cached),
+            build: Some(ProgramOrigin::Cached),
             compile_message: None,
             cases: vec![case()],
             summary: Some(tally.clone()),

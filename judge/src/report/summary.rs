@@ -12,7 +12,7 @@ use crate::problem::Problem;
 use crate::sandbox::Containment;
 
 use super::record::{CacheRecord, MergedRecord};
-use super::{Built, Reporter, Stopped};
+use super::{ProgramOrigin, Reporter, Stopped};
 
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
@@ -77,7 +77,7 @@ pub(crate) enum RunEvent<'a> {
     /// A solution did not compile: the message, and its cases counted at the start.
     CompileError(&'a Problem, &'a Path, &'a str, usize),
     /// A solution's cases follow.
-    Started(&'a Problem, &'a Path, Built),
+    Started(&'a Problem, &'a Path, ProgramOrigin),
     CaseFinished(&'a Problem, &'a CaseResult),
     /// All its cases told; with the custom grader the runner built (a merge cannot run one).
     Finished(&'a Problem, Option<&'a mut Grade<'a>>),
@@ -125,8 +125,8 @@ impl RunBook {
             RunEvent::Started(problem, solution, built) => {
                 reporter.problem_started(problem, solution, Some(built));
                 match built {
-                    Built::Compiled => summary.compiled += 1,
-                    Built::Cached => summary.cached += 1,
+                    ProgramOrigin::Compiled => summary.compiled += 1,
+                    ProgramOrigin::Cached => summary.cached += 1,
                 }
                 (self.begun, self.tally, self.scores) = (true, Tally::default(), Vec::new());
             }

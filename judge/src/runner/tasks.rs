@@ -12,7 +12,7 @@ use crate::judging::checker::{build_checker, build_own_program};
 use crate::judging::judge_case;
 use crate::judging::CaseResult;
 use crate::problem::checker_spec::CHECKER_LIMITS;
-use crate::report::{Built, Reporter, RunBook, RunEvent};
+use crate::report::{ProgramOrigin, Reporter, RunBook, RunEvent};
 use crate::toolchain::{build_rank, Build, Compiler, Program};
 
 #[derive(Debug)]
@@ -76,8 +76,8 @@ pub(super) fn report<'j>(
         }
         Progress::TaskStarted(Ready { task, program, .. }) => {
             let built = match program.cached {
-                true => Built::Cached,
-                false => Built::Compiled,
+                true => ProgramOrigin::Cached,
+                false => ProgramOrigin::Compiled,
             };
             RunEvent::Started(&task.problem, &task.solution, built)
         }
