@@ -6,11 +6,10 @@ use std::path::{Path, PathBuf};
 use crate::cli::GenArgs;
 use crate::corpus::{self, generate_package, GenSummary, PackageGen};
 use crate::error::{Outcome, Result};
-use crate::problem::polygon;
 use crate::report::{agree, plural, Notices};
 
 use super::Context;
-use crate::problem::layout::RECIPE_FILE;
+use crate::problem::layout::{Format, RECIPE_FILE};
 
 pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let repository = &context.repository;
@@ -21,7 +20,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             // A Polygon package's generators and main solution are its recipe.
-            .filter(|dir| dir.join(RECIPE_FILE).is_file() || polygon::is_package(dir))
+            .filter(|dir| dir.join(RECIPE_FILE).is_file() || Format::of(dir) == Format::Polygon)
             .collect()
     } else {
         args.problems
@@ -33,7 +32,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let mut notices = context.notices("gen");
     let mut outcome = Outcome::Accepted;
     for dir in dirs {
-        if polygon::is_package(&dir) {
+        if Format::of(&dir) == Format::Polygon {
             let summary = package_gen(context, &dir, args.check, &mut notices)?;
             if !summary.differing.is_empty() || (args.check && !summary.written.is_empty()) {
                 outcome = Outcome::Rejected;

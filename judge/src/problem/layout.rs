@@ -64,3 +64,52 @@ pub const SUBMISSIONS_DIR: &str = "submissions";
 pub const ACCEPTED_DIR: &str = "accepted";
 /// What 2025-09 submissions promise beyond their folder's default.
 pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
+
+/// What a folder holds, told by the metadata file in it: one of our problems
+/// (`problem.toml`, which wins beside another, or no metadata file at all), a Kattis package
+/// (`problem.yaml`) or a Polygon package (`problem.xml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Folder,
+    Kattis,
+    Polygon,
+}
+
+impl Format {
+    pub fn of(dir: &std::path::Path) -> Format {
+        if dir.join(METADATA_FILE).is_file() {
+            Format::Folder
+        } else if dir.join(PACKAGE_FILE).is_file() {
+            Format::Kattis
+        } else if dir.join(POLYGON_FILE).is_file() {
+            Format::Polygon
+        } else {
+            Format::Folder
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::test_files::touch;
+
+    #[test]
+    fn a_folders_metadata_file_tells_its_format_and_ours_wins() {
+        let format_with = |files: &[&str]| {
+            let dir = tempfile::tempdir().unwrap();
+            for file in files {
+                touch(dir.path(), file);
+            }
+            Format::of(dir.path())
+        };
+        assert_eq!(format_with(&[]), Format::Folder);
+        assert_eq!(format_with(&[PACKAGE_FILE]), Format::Kattis);
+        assert_eq!(format_with(&[POLYGON_FILE]), Format::Polygon);
+        assert_eq!(format_with(&[PACKAGE_FILE, POLYGON_FILE]), Format::Kattis);
+        assert_eq!(
+            format_with(&[METADATA_FILE, PACKAGE_FILE, POLYGON_FILE]),
+            Format::Folder
+        );
+    }
+}

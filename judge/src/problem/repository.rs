@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::cases::{find_cases, natural_cmp};
 use super::layout::{
-    CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR, SOLUTIONS_DIR,
+    Format, CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR, SOLUTIONS_DIR,
 };
 use super::{kattis, polygon, Problem};
 use crate::error::{CorpusFault, Error, Result};
@@ -93,7 +93,7 @@ impl Repository {
     pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
         if self.standalone {
             // The one problem is the package the judge was started in.
-            if kattis::is_package(&self.root) || polygon::is_package(&self.root) {
+            if Format::of(&self.root) != Format::Folder {
                 return Ok(vec![Ok(self.root.clone())]);
             }
             return Err(Error::NoRoot {
@@ -168,7 +168,7 @@ impl Repository {
 
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
         let mut problem = self.load_metadata(dir)?;
-        if polygon::is_package(dir) {
+        if Format::of(dir) == Format::Polygon {
             // Its cases were read with its description.
             return Ok(problem);
         }
@@ -187,14 +187,11 @@ impl Repository {
     /// with it).
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
         let id = Repository::id_of(dir);
-        if kattis::is_package(dir) {
-            return kattis::load_package(dir, id);
+        match Format::of(dir) {
+            Format::Kattis => kattis::load_package(dir, id),
+            Format::Polygon => polygon::load_package(dir, id),
+            Format::Folder => Problem::load(dir, self.default_solution(&id)),
         }
-        if polygon::is_package(dir) {
-            return polygon::load_package(dir, id);
-        }
-        let solution = self.default_solution(&id);
-        Problem::load(dir, solution)
     }
 
     /// The folder's name, also for `judge verify .`.

@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::compare::CompareMode;
 use crate::error::{Error, Result};
 use crate::problem::cases::natural_cmp;
-use crate::problem::layout::{DATA_DIR, METADATA_FILE, PACKAGE_FILE};
+use crate::problem::layout::{DATA_DIR, PACKAGE_FILE};
 use crate::problem::{Problem, TestCase};
 use crate::toolchain::sources::is_program;
 
@@ -136,11 +136,6 @@ pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::problem::scoring:
         &package.constants,
     )?;
     Ok(Some(crate::problem::scoring::Scoring::Package(plan)))
-}
-
-/// Whether `dir` is a Kattis package rather than one of our problem folders.
-pub fn is_package(dir: &Path) -> bool {
-    dir.join(PACKAGE_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
 }
 
 /// Loads a package's metadata (`cases` left empty).

@@ -9,7 +9,7 @@ use std::path::{Component, Path};
 
 use crate::error::{Error, Result};
 use crate::problem::checker_spec::{Mode, CHECKER_LIMITS};
-use crate::problem::layout::{METADATA_FILE, POLYGON_FILE, SAMPLE_GROUPS};
+use crate::problem::layout::{POLYGON_FILE, SAMPLE_GROUPS};
 use crate::problem::scoring::{Scoring, Subtask};
 use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
 use crate::toolchain::language::LanguageId;
@@ -24,11 +24,6 @@ const SELF_TEST_GAPS: usize = 100;
 
 /// Standard output kept per case, as for our problems.
 const OUTPUT_BYTES: u64 = 64 << 20;
-
-/// Rather than one of our problem folders.
-pub fn is_package(dir: &Path) -> bool {
-    dir.join(POLYGON_FILE).is_file() && !dir.join(METADATA_FILE).is_file()
-}
 
 fn read(dir: &Path) -> Result<(std::path::PathBuf, Description)> {
     let xml = dir.join(POLYGON_FILE);
