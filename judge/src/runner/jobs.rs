@@ -906,11 +906,26 @@ mod tests {
         assert_eq!(judge.built.lock().unwrap().len(), 2);
     }
 
-    /// A judge that notes, per task, whether two of its cases ran at once.
+    /// A judge that notes, per task, whether two of its cases ran at once, and the most cases
+    /// that ran at once in all.
     struct Overlaps {
         one_at_a_time: Vec<bool>,
-        running: Mutex<Vec<usize>>,
+        /// Per task, then in all.
+        running: Mutex<(Vec<usize>, usize)>,
         overlapped: Mutex<Vec<bool>>,
+        peak: Mutex<usize>,
+    }
+
+    impl Overlaps {
+        fn new(one_at_a_time: Vec<bool>) -> Overlaps {
+            let tasks = one_at_a_time.len();
+            Overlaps {
+                one_at_a_time,
+                running: Mutex::new((vec![0; tasks], 0)),
+                overlapped: Mutex::new(vec![false; tasks]),
+                peak: Mutex::new(0),
+            }
+        }
     }
 
     impl CaseJudge for Overlaps {
@@ -923,14 +938,19 @@ mod tests {
 
         fn judge(&self, &task: &usize, case: usize) -> CaseResult {
             {
-                let mut running = self.running.lock().unwrap();
-                running[task] += 1;
-                if running[task] > 1 {
+                let (per_task, all) = &mut *self.running.lock().unwrap();
+                per_task[task] += 1;
+                *all += 1;
+                if per_task[task] > 1 {
                     self.overlapped.lock().unwrap()[task] = true;
                 }
+                let mut peak = self.peak.lock().unwrap();
+                *peak = (*peak).max(*all);
             }
             std::thread::sleep(Duration::from_millis(5));
-            self.running.lock().unwrap()[task] -= 1;
+            let (per_task, all) = &mut *self.running.lock().unwrap();
+            per_task[task] -= 1;
+            *all -= 1;
             case_result(task, case, AC, 0)
         }
 
@@ -945,11 +965,7 @@ mod tests {
 
     #[test]
     fn a_task_judged_one_case_at_a_time_never_runs_two_and_all_are_judged() {
-        let judge = Overlaps {
-            one_at_a_time: vec![true, false, true],
-            running: Mutex::new(vec![0; 3]),
-            overlapped: Mutex::new(vec![false; 3]),
-        };
+        let judge = Overlaps::new(vec![true, false, true]);
         let mut finished = Vec::new();
         let cases = [Some(6), Some(6), Some(6)];
         run_on_threads(3, &judge, &cases, &mut |progress| {
@@ -965,45 +981,15 @@ mod tests {
         assert!(!overlapped[0] && !overlapped[2], "{overlapped:?}");
     }
 
-    /// Counts the cases running at once.
-    #[derive(Default)]
-    struct Concurrency {
-        running: Mutex<(usize, usize)>,
-    }
-
-    impl CaseJudge for Concurrency {
-        type Ready<'a> = usize;
-        type Unjudged<'a> = usize;
-
-        fn readiness(&self, task: usize) -> Result<usize, usize> {
-            Ok(task)
-        }
-
-        fn judge(&self, &task: &usize, case: usize) -> CaseResult {
-            {
-                let mut running = self.running.lock().unwrap();
-                running.0 += 1;
-                running.1 = running.1.max(running.0);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-            self.running.lock().unwrap().0 -= 1;
-            case_result(task, case, AC, 0)
-        }
-
-        fn cpu_time_limit(&self, _task: &usize) -> Duration {
-            LIMIT
-        }
-    }
-
     #[test]
     fn a_pool_of_n_threads_runs_n_cases_at_once_the_calling_thread_among_them() {
-        let judge = Concurrency::default();
+        let judge = Overlaps::new(vec![false, false]);
         let mut finished = 0;
         run_on_threads(3, &judge, &[Some(20), Some(20)], &mut |progress| {
             finished += usize::from(matches!(progress, Progress::CaseFinished(..)));
         });
         assert_eq!(finished, 40);
-        let peak = judge.running.lock().unwrap().1;
+        let peak = *judge.peak.lock().unwrap();
         assert!((2..=3).contains(&peak), "{peak} cases at once on 3 threads");
     }
 
