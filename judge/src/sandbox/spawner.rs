@@ -23,9 +23,10 @@ use super::protocol;
 use super::view::{Builds, ShownBuilds, View};
 use super::Rlimit;
 
-/// One program to start, sent as plain bytes that the spawner reads in place (three counts,
-/// whether its builds changed, the scratch size, the rlimits, then NUL-terminated strings): its
-/// loop, and so its memory mark, stays a few pages of code.
+/// One program to start, sent as plain bytes that the spawner reads in place (four counts, the
+/// scratch size, the rlimits, then NUL-terminated strings: the arguments, the environment, the
+/// working folder and the builds to show): its loop, and so its memory mark, stays a few pages
+/// of code.
 pub struct SpawnRequest<'a> {
     /// `argc` arguments (the first is the program's path) and `envc` `KEY=VALUE` variables,
     /// each NUL-terminated.
@@ -41,10 +42,12 @@ pub struct SpawnRequest<'a> {
 impl SpawnRequest<'_> {
     /// Strings are checked by the judge (no empty command, no NUL); a message that does not
     /// match its counts is refused by the spawner (EPROTO).
-    fn encode(&self, builds_changed: bool) -> Vec<u8> {
+    /// `builds`: the keys of the builds to show from this run on, where they change
+    /// (`ShownBuilds`).
+    fn encode(&self, builds: Option<&[Vec<u8>]>) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(64 + self.strings.len() + self.cwd.len());
-        let counts = [self.argc, self.envc, self.rlimits.len() as u32];
-        for count in counts.into_iter().chain([builds_changed as u32]) {
+        let shown = builds.map_or(BUILDS_UNCHANGED, |keys| keys.len() as u32);
+        for count in [self.argc, self.envc, self.rlimits.len() as u32, shown] {
             bytes.extend_from_slice(&count.to_ne_bytes());
         }
         bytes.extend_from_slice(&self.scratch_bytes.to_ne_bytes());
@@ -58,9 +61,16 @@ impl SpawnRequest<'_> {
         bytes.extend_from_slice(self.strings);
         bytes.extend_from_slice(self.cwd);
         bytes.push(0);
+        for key in builds.unwrap_or_default() {
+            bytes.extend_from_slice(key);
+            bytes.push(0);
+        }
         bytes
     }
 }
+
+/// In place of a count of builds: the run shows the builds the last one did.
+const BUILDS_UNCHANGED: u32 = u32::MAX;
 
 /// A request read in place, kept between requests so that a start allocates nothing.
 #[derive(Default)]
@@ -70,8 +80,9 @@ struct Decoded {
     argc: usize,
     rlimits: Vec<Rlimit>,
     scratch_bytes: u64,
-    /// The run names other builds than the last (see `ShownBuilds`).
-    builds_changed: bool,
+    /// Where the keys of the builds to show start in the message, and how many there are;
+    /// `None` when they are the last run's.
+    builds: Option<(usize, usize)>,
 }
 
 /// The NUL-terminated string at the start of `bytes`, and the rest.
@@ -103,7 +114,7 @@ impl Decoded {
         let argc = number(message, 0, 4)? as usize;
         let envc = number(message, 4, 4)? as usize;
         let limits = number(message, 8, 4)? as usize;
-        self.builds_changed = number(message, 12, 4)? != 0;
+        let builds = number(message, 12, 4)? as u32;
         self.scratch_bytes = number(message, 16, 8)?;
         self.rlimits.clear();
         let mut at = 24;
@@ -128,7 +139,16 @@ impl Decoded {
         if argc == 0 {
             return None;
         }
-        Some(c_str(rest)?.0)
+        let (cwd, keys) = c_str(rest)?;
+        self.builds = None;
+        if builds != BUILDS_UNCHANGED {
+            let mut rest = keys;
+            for _ in 0..builds {
+                rest = c_str(rest)?.1;
+            }
+            self.builds = Some((message.len() - keys.len(), builds as usize));
+        }
+        Some(cwd)
     }
 }
 
@@ -222,10 +242,8 @@ impl Spawner {
         stdio: [BorrowedFd; 3],
     ) -> io::Result<io::Result<libc::pid_t>> {
         let mut builds = self.builds.borrow_mut();
-        let changed = builds
-            .as_mut()
-            .is_some_and(|builds| builds.change_for(request.strings));
-        protocol::send_bytes(self.socket.as_fd(), &request.encode(changed), &stdio)?;
+        let message = request.encode(builds.as_mut().and_then(|b| b.change_for(request.strings)));
+        protocol::send_bytes(self.socket.as_fd(), &message, &stdio)?;
         let answer = protocol::receive(&self.socket)?
             .ok_or_else(|| io::Error::other("the spawner has gone"))?;
         let field = |at: usize| {
@@ -308,7 +326,7 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             argc: 0,
             rlimits: Vec::with_capacity(16),
             scratch_bytes: 0,
-            builds_changed: false,
+            builds: None,
         },
         fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
         scratch_bytes: contained.is_some().then_some(FIRST_SCRATCH_BYTES),
@@ -360,15 +378,16 @@ impl Loop {
                 (Some(cwd), true) => {
                     size_scratch(&mut self.scratch_bytes, self.decoded.scratch_bytes);
                     let (argv, envp) = self.decoded.pointers.split_at(self.decoded.argc + 1);
-                    let shown = match &mut self.builds {
-                        Some(builds) if self.decoded.builds_changed => builds.show_for(
-                            self.decoded
-                                .pointers
-                                .iter()
-                                .filter(|pointer| !pointer.is_null())
-                                // SAFETY: each points into the message, NUL-terminated (`read`).
-                                .map(|&pointer| unsafe { CStr::from_ptr(pointer) }.to_bytes()),
-                        ),
+                    let shown = match (&mut self.builds, self.decoded.builds) {
+                        (Some(builds), Some((at, count))) => {
+                            let mut rest = &self.message[at..length];
+                            let keys = (0..count).map_while(|_| {
+                                let (key, after) = c_str(rest)?;
+                                rest = after;
+                                Some(key.to_bytes())
+                            });
+                            builds.show(keys).map(|()| true)
+                        }
                         _ => Ok(false),
                     };
                     if let Ok(true) = shown {

@@ -226,9 +226,8 @@ pub(super) fn apply(
 pub(super) struct Builds {
     /// The real folder, beneath the tmpfs.
     real: OwnedFd,
-    /// The folder's paths (`View::builds`), each with a `/` at its end: how a run's strings
-    /// name a build. The first is where the tmpfs is.
-    prefixes: Vec<Vec<u8>>,
+    /// Where the tmpfs is.
+    folder: PathBuf,
     /// The keys (folder names) attached now.
     attached: Vec<Vec<u8>>,
 }
@@ -237,63 +236,54 @@ impl Builds {
     /// Opened before a folder hides it: builds are attached from it, run by run.
     fn open(paths: &[PathBuf]) -> std::io::Result<Option<Builds>> {
         use rustix::fs::{Mode, OFlags};
-        let Some(path) = paths.first() else {
+        let Some(folder) = paths.first() else {
             return Ok(None);
         };
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let real = rustix::fs::open(path, flags, Mode::empty())?;
+        let real = rustix::fs::open(folder, flags, Mode::empty())?;
         Ok(Some(Builds {
             real,
-            prefixes: build_prefixes(paths),
+            folder: folder.clone(),
             attached: Vec::new(),
         }))
     }
 
-    /// Shows the builds `strings` (a run's arguments and environment) name, and only those;
-    /// whether it changed what is shown.
-    pub(super) fn show_for<'s>(
-        &mut self,
-        strings: impl Iterator<Item = &'s [u8]>,
-    ) -> std::io::Result<bool> {
-        let wanted = keys_named(&self.prefixes, strings);
-        if self
-            .attached
-            .iter()
-            .map(Vec::as_slice)
-            .eq(wanted.iter().copied())
-        {
-            return Ok(false);
+    /// Shows the builds of these keys (`ShownBuilds` names them), and only those.
+    pub(super) fn show<'k>(&mut self, keys: impl Iterator<Item = &'k [u8]>) -> std::io::Result<()> {
+        let wanted: Vec<&[u8]> = keys.collect();
+        if let Some(bad) = wanted.iter().find(|key| !is_key(key)) {
+            let bad = String::from_utf8_lossy(bad);
+            return Err(std::io::Error::other(format!("`{bad}` names no build")));
         }
-        let folder = as_path(&self.prefixes[0]);
         // Writable while its mount points come and go.
-        clear_read_only_at(folder)?;
+        clear_read_only_at(&self.folder)?;
+        let mut shown = Ok(());
         for key in std::mem::take(&mut self.attached) {
-            if !wanted.contains(&key.as_slice()) {
+            if wanted.contains(&key.as_slice()) {
+                self.attached.push(key);
+            } else {
                 // Lazily: nothing of the last run is left to hold it.
-                let path = self.path(&key);
-                let _ = rustix::mount::unmount(as_path(&path), rustix::mount::UnmountFlags::DETACH);
-                let _ = std::fs::remove_dir(as_path(&path));
+                let path = self.folder.join(as_path(&key));
+                let _ = rustix::mount::unmount(&path, rustix::mount::UnmountFlags::DETACH);
+                let _ = std::fs::remove_dir(&path);
             }
         }
-        let mut attached = Ok(true);
         for key in wanted {
+            if self.attached.iter().any(|held| held == key) {
+                continue;
+            }
             if let Err(error) = self.attach(key) {
-                attached = Err(error);
+                shown = Err(error);
                 break;
             }
             self.attached.push(key.to_vec());
         }
-        set_read_only(CWD, folder, false)?;
-        attached
-    }
-
-    fn path(&self, key: &[u8]) -> Vec<u8> {
-        [self.prefixes[0].as_slice(), key].concat()
+        set_read_only(CWD, &self.folder, false)?;
+        shown
     }
 
     fn attach(&self, key: &[u8]) -> std::io::Result<()> {
-        let path = self.path(key);
-        let path = as_path(&path);
+        let path = self.folder.join(as_path(key));
         let tree = open_tree(
             self.real.as_fd(),
             as_path(key),
@@ -303,16 +293,19 @@ impl Builds {
         )?;
         set_read_only(tree.as_fd(), "", true)?;
         if !path.exists() {
-            std::fs::create_dir(path)?;
+            std::fs::create_dir(&path)?;
         }
-        attach(&tree, path)
+        attach(&tree, &path)
     }
 }
 
-/// What a spawner's `Builds` shows, as the supervisor tells it: a request says whether its
-/// builds differ from the last one's, so the spawner's loop runs no scan of its own while they
-/// stay the same (code it runs at every start counts in every program's memory mark).
+/// What a spawner's `Builds` shows, as the supervisor keeps track of it: the supervisor finds
+/// the builds a run's arguments and environment name, and sends their keys only when they
+/// change, so the spawner's loop runs no scan (code it runs at every start counts in every
+/// program's memory mark).
 pub(super) struct ShownBuilds {
+    /// The folder's paths (`View::builds`), each with a `/` at its end: how a run's strings
+    /// name a build.
     prefixes: Vec<Vec<u8>>,
     /// The keys the last request named; `None` when unknown (none yet, or a start failed).
     shown: Option<Vec<Vec<u8>>>,
@@ -320,22 +313,30 @@ pub(super) struct ShownBuilds {
 
 impl ShownBuilds {
     pub(super) fn of(view: &View) -> Option<ShownBuilds> {
-        (!view.builds.is_empty()).then(|| ShownBuilds {
-            prefixes: build_prefixes(&view.builds),
+        use std::os::unix::ffi::OsStrExt;
+        let prefixes = (view.builds.iter())
+            .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
+            .collect();
+        (!view.builds.is_empty()).then_some(ShownBuilds {
+            prefixes,
             shown: None,
         })
     }
 
-    /// Whether the run with these NUL-terminated strings names other builds than the last.
-    pub(super) fn change_for(&mut self, strings: &[u8]) -> bool {
+    /// The keys of the builds a run with these NUL-terminated strings names, where they are
+    /// not the last run's.
+    pub(super) fn change_for(&mut self, strings: &[u8]) -> Option<&[Vec<u8>]> {
         let strings = strings.split(|&byte| byte == 0).filter(|s| !s.is_empty());
         let wanted = keys_named(&self.prefixes, strings);
-        let same = self
-            .shown
-            .as_ref()
+        let same = (self.shown.as_ref())
             .is_some_and(|shown| shown.iter().map(Vec::as_slice).eq(wanted.iter().copied()));
-        self.shown = Some(wanted.into_iter().map(<[u8]>::to_vec).collect());
-        !same
+        if same {
+            return None;
+        }
+        let shown = self
+            .shown
+            .insert(wanted.into_iter().map(<[u8]>::to_vec).collect());
+        Some(shown)
     }
 
     /// After a start that failed: the spawner may show anything.
@@ -344,13 +345,9 @@ impl ShownBuilds {
     }
 }
 
-/// The builds folder's paths, each with a `/` at its end: how a run's strings name a build.
-fn build_prefixes(paths: &[PathBuf]) -> Vec<Vec<u8>> {
-    use std::os::unix::ffi::OsStrExt;
-    paths
-        .iter()
-        .map(|path| [path.as_os_str().as_bytes(), b"/"].concat())
-        .collect()
+/// A build's folder name: one path component, below the folder.
+fn is_key(key: &[u8]) -> bool {
+    !key.is_empty() && key != b"." && key != b".." && !key.contains(&b'/')
 }
 
 /// The builds (folder names) `strings` name below any of `prefixes`, each once.
@@ -367,7 +364,7 @@ fn keys_named<'s>(prefixes: &[Vec<u8>], strings: impl Iterator<Item = &'s [u8]>)
                     .position(|&byte| byte == b'/' || byte == b':')
                     .unwrap_or(rest.len());
                 let key = &rest[..end];
-                if !key.is_empty() && key != b"." && key != b".." && !keys.contains(&key) {
+                if is_key(key) && !keys.contains(&key) {
                     keys.push(key);
                 }
             }
@@ -540,29 +537,107 @@ mod tests {
         assert_eq!(keys, [&b"aa"[..], b"bb", b"cc"]);
     }
 
+    /// `Builds::show` in a forked child with a mount namespace of its own (and a user
+    /// namespace, unless root): how many mounts each build's folder has once runs naming
+    /// `[x, y]`, `[x]`, `[x, y]` and `[y]` started, one number a build, each 0 or 1.
+    fn mounts_after_runs() -> Option<[usize; 2]> {
+        let base = tempfile::tempdir().unwrap();
+        let folder = base.path().join("builds");
+        for key in ["x", "y"] {
+            std::fs::create_dir_all(folder.join(key)).unwrap();
+        }
+        let (read, write) = rustix::pipe::pipe().unwrap();
+        // SAFETY: the child makes system calls and small allocations (glibc's fork leaves its
+        // allocator usable), writes its answer and ends with `_exit`.
+        match unsafe { libc::fork() } {
+            0 => {
+                let counts = (|| -> Option<[u8; 2]> {
+                    let uid = rustix::process::getuid().as_raw();
+                    let gid = rustix::process::getgid().as_raw();
+                    let root = uid == 0;
+                    let user = if root { 0 } else { libc::CLONE_NEWUSER };
+                    // SAFETY: a single-threaded child.
+                    if unsafe { libc::unshare(libc::CLONE_NEWNS | user) } != 0 {
+                        return None;
+                    }
+                    if !root {
+                        std::fs::write("/proc/self/setgroups", "deny").ok()?;
+                        std::fs::write("/proc/self/uid_map", format!("0 {uid} 1")).ok()?;
+                        std::fs::write("/proc/self/gid_map", format!("0 {gid} 1")).ok()?;
+                    }
+                    use rustix::mount::MountPropagationFlags as Propagation;
+                    let private = Propagation::REC | Propagation::PRIVATE;
+                    rustix::mount::mount_change("/", private).ok()?;
+                    let mut builds = Builds::open(std::slice::from_ref(&folder)).ok()??;
+                    mount("judge-hidden", &folder, "tmpfs", MountFlags::empty(), None).ok()?;
+                    for keys in [&[b"x", b"y"][..], &[b"x"], &[b"x", b"y"], &[b"y"]] {
+                        builds.show(keys.iter().map(|key| &key[..])).ok()?;
+                    }
+                    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+                    let count = |key: &str| {
+                        let point = folder.join(key);
+                        let point = point.to_str().unwrap();
+                        let on = |line: &&str| line.split(' ').nth(4) == Some(point);
+                        mounts.lines().filter(on).count() as u8
+                    };
+                    Some([count("x"), count("y")])
+                })();
+                let answer = counts.unwrap_or([u8::MAX; 2]);
+                let _ = rustix::io::write(&write, &answer);
+                // SAFETY: ends the forked child at once.
+                unsafe { libc::_exit(0) }
+            }
+            child => {
+                drop(write);
+                let mut answer = [0u8; 2];
+                let read_all = rustix::io::read(&read, &mut answer);
+                // SAFETY: reaps the child forked above.
+                unsafe { libc::waitpid(child, std::ptr::null_mut(), 0) };
+                (read_all == Ok(2) && answer != [u8::MAX; 2]).then(|| answer.map(usize::from))
+            }
+        }
+    }
+
     #[test]
-    fn the_spawner_is_told_to_look_only_when_a_run_names_other_builds() {
+    fn a_build_shown_again_is_mounted_once_and_one_no_longer_named_is_taken_away() {
+        match mounts_after_runs() {
+            Some(counts) => assert_eq!(counts, [0, 1], "mounts of x and y"),
+            None => assert!(
+                std::env::var_os("CI").is_none(),
+                "no mount namespace could be made here"
+            ),
+        }
+    }
+
+    #[test]
+    fn the_spawner_is_sent_a_runs_builds_only_when_they_change() {
         let view = View {
             builds: vec![PathBuf::from("/c/builds")],
             ..View::default()
         };
         let mut shown = ShownBuilds::of(&view).unwrap();
+        let mut sent = |strings: &[u8]| shown.change_for(strings).map(<[Vec<u8>]>::to_vec);
         let first = b"/c/builds/aa/main\0-x\0PATH=/usr/bin\0";
-        assert!(
-            shown.change_for(first),
+        assert_eq!(
+            sent(first),
+            Some(vec![b"aa".to_vec()]),
             "nothing is known before the first run"
         );
-        assert!(!shown.change_for(first));
+        assert_eq!(sent(first), None);
         // Other flags, the same build.
-        assert!(!shown.change_for(b"/c/builds/aa/main\0-y\0"));
-        assert!(shown.change_for(b"/c/builds/bb/main\0"));
-        assert!(
-            shown.change_for(b"/usr/bin/python3\0"),
+        assert_eq!(sent(b"/c/builds/aa/main\0-y\0"), None);
+        assert_eq!(
+            sent(b"/c/builds/bb/main\0CLASSPATH=/c/builds/aa\0"),
+            Some(vec![b"bb".to_vec(), b"aa".to_vec()])
+        );
+        assert_eq!(
+            sent(b"/usr/bin/python3\0"),
+            Some(Vec::new()),
             "no build at all is a change too"
         );
-        assert!(!shown.change_for(b"/usr/bin/python3\0"));
+        assert_eq!(sent(b"/usr/bin/python3\0"), None);
         shown.forget();
-        assert!(shown.change_for(b"/usr/bin/python3\0"));
+        assert_eq!(shown.change_for(b"/usr/bin/python3\0"), Some(&[][..]));
         assert!(ShownBuilds::of(&View::default()).is_none());
     }
 }
