@@ -167,27 +167,32 @@ impl Repository {
     }
 
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
-        let mut problem = self.load_metadata(dir)?;
-        if Format::of(dir) == Format::Polygon {
+        let format = Format::of(dir);
+        let mut problem = self.load_as(dir, format)?;
+        match format {
             // Its cases were read with its description.
-            return Ok(problem);
+            Format::Polygon => {}
+            Format::Kattis => {
+                problem.cases = kattis::find_cases(&problem)?;
+                problem.scoring = kattis::scoring_plan(&problem)?;
+            }
+            Format::Folder => {
+                problem.cases = find_cases(dir)?;
+                problem.scoring = problem.resolve_subtasks()?;
+            }
         }
-        problem.cases = match &problem.package {
-            Some(_) => kattis::find_cases(&problem)?,
-            None => find_cases(dir)?,
-        };
-        problem.scoring = match &problem.package {
-            Some(_) => kattis::scoring_plan(&problem)?,
-            None => problem.resolve_subtasks()?,
-        };
         Ok(problem)
     }
 
     /// Metadata only, for commands on a problem with no cases yet (a Polygon package's come
     /// with it).
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
+        self.load_as(dir, Format::of(dir))
+    }
+
+    fn load_as(&self, dir: &Path, format: Format) -> Result<Problem> {
         let id = Repository::id_of(dir);
-        match Format::of(dir) {
+        match format {
             Format::Kattis => kattis::load_package(dir, id),
             Format::Polygon => polygon::load_package(dir, id),
             Format::Folder => Problem::load(dir, self.default_solution(&id)),
