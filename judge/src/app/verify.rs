@@ -9,7 +9,7 @@ use anstyle::{AnsiColor, Style};
 use crate::cli::VerifyArgs;
 use crate::corpus::{generate_package, PackageGen};
 use crate::error::{Error, Outcome, Result};
-use crate::problem::{kattis, polygon};
+use crate::problem::{kattis, polygon, Problem};
 use crate::report::{plural, verify_page, SubmissionRow, Table};
 use crate::runner::verify::validation::{check_data, DataReport};
 use crate::runner::verify::{self, Row, RowOutcome};
@@ -37,12 +37,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let dir = scratch.as_ref().map_or(dir, |(_, copy, _)| copy.clone());
     let problem = context.repository.load_problem(&dir)?;
     if args.validate {
-        let data = check_data(&problem, &context.compiler(), context.jobs)?;
-        print_data(&mut out, &data, &[]);
-        return Ok(match data.errors.is_empty() {
-            true => Outcome::Accepted,
-            false => Outcome::Error,
-        });
+        return validate_only(context, &problem, &mut out);
     }
     // Rows name a submission below `submissions/`, a Polygon solution below the package.
     let base = match polygon {
@@ -96,6 +91,16 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         Outcome::Rejected
     } else {
         Outcome::Accepted
+    })
+}
+
+/// `--validate`: the package's data alone, no submission run.
+fn validate_only(context: &Context, problem: &Problem, out: &mut impl Write) -> Result<Outcome> {
+    let data = check_data(problem, &context.compiler(), context.jobs)?;
+    print_data(out, &data, &[]);
+    Ok(match data.errors.is_empty() {
+        true => Outcome::Accepted,
+        false => Outcome::Error,
     })
 }
 
