@@ -10,7 +10,7 @@ use rustix::event::{PollFd, PollFlags};
 
 use super::capture::Capture;
 use super::placement::{self, Placement};
-use super::run_spec::millis;
+use super::run::millis;
 use super::{cpu_cutoff, find_on_path, protocol, supervisor};
 use super::{Containment, RunOutput, RunSpec, Streams, Termination, View, STDERR_CAP_BYTES};
 

@@ -17,8 +17,6 @@
 mod capture;
 mod cgroup;
 mod containment;
-mod environment;
-mod evidence;
 mod handle;
 mod launch;
 mod load;
@@ -26,7 +24,7 @@ mod namespaces;
 mod placement;
 mod pool;
 mod protocol;
-mod run_spec;
+mod run;
 pub mod scope;
 mod spawner;
 pub mod supervisor;
@@ -35,12 +33,13 @@ mod view;
 
 pub use capture::recycle;
 pub use containment::{diagnose, Containment};
-pub use environment::{find_on_path, inherited_env, Environment};
-pub use evidence::{RunOutput, Termination};
 pub use load::Load;
 pub use placement::Unpin;
 pub use pool::Sandbox;
-pub use run_spec::{cpu_cutoff, wall_backstop, Limits, RunSpec, Streams, BACKSTOP_SLACK};
+pub use run::{
+    cpu_cutoff, find_on_path, inherited_env, wall_backstop, Environment, Limits, RunOutput,
+    RunSpec, Streams, Termination, BACKSTOP_SLACK,
+};
 pub use view::View;
 
 /// Kept to show when a case fails.
