@@ -11,14 +11,13 @@ use crate::cli::MergeArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::report::record::{
-    CacheRecord, CaseReport, Dealing, MergedRecord, PartitionRecord, ProblemReport, ProblemStatus,
-    RunDocument, RunRecord, ShardRecord,
+    CacheRecord, CaseReport, Dealing, HostRecord, MergedRecord, PartitionRecord, ProblemReport,
+    ProblemStatus, RunDocument, RunRecord, ShardRecord,
 };
 use crate::report::{
     agree, CaseOrder, JsonReporter, MergeNote, ProgramOrigin, Reporter, Reporters, RunBook,
     RunEvent, RunSummary,
 };
-use crate::runner::host::this_host;
 use crate::sandbox::Containment;
 
 use super::{Context, RunReporters};
@@ -71,7 +70,7 @@ pub fn merge(context: &Context, args: MergeArgs) -> Result<Outcome> {
         judge_version: first.judge_version.clone(),
         partition: None,
         case_list: first.case_list.clone(),
-        host: this_host(None),
+        host: HostRecord::this_machine(None),
         error_places: Vec::new(),
         merged: Some(record.clone()),
     };

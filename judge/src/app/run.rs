@@ -8,11 +8,10 @@ use crate::error::{Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
 use crate::report::print_note;
-use crate::report::record::{PartitionRecord, RunDocument, RunRecord, LAST_RUN};
+use crate::report::record::{HostRecord, PartitionRecord, RunDocument, RunRecord, LAST_RUN};
 use crate::report::JsonReporter;
-use crate::runner::host::{calibrate, this_host};
 use crate::runner::plan::{self, Plan};
-use crate::runner::shard::{Dealing, Partition};
+use crate::runner::shard::{self, Dealing, Partition};
 use crate::runner::verify::validation::check_data;
 use crate::runner::{self, Settings, Task};
 
@@ -26,7 +25,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     }
     let partition = partition_of(&args)?;
     // For the merged report to compare hosts.
-    let calibration = partition.map(|_| calibrate());
+    let calibration = partition.map(|_| shard::calibrate());
     let patterns = CasePatterns::new(&args.cases)?;
     let Some(mut tasks) = tasks_of(context, &args)? else {
         return Ok(Outcome::Accepted);
@@ -63,7 +62,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             balanced_by,
         }),
         case_list,
-        host: this_host(None),
+        host: HostRecord::this_machine(None),
         ..RunRecord::default()
     });
     let mut reporters =

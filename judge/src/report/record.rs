@@ -316,6 +316,31 @@ pub struct HostRecord {
     pub calibration_ms: Option<f64>,
 }
 
+impl HostRecord {
+    /// The machine this judge runs on; `calibration_ms` is a shard's (`runner::shard::calibrate`).
+    pub fn this_machine(calibration_ms: Option<f64>) -> HostRecord {
+        HostRecord {
+            name: rustix::system::uname()
+                .nodename()
+                .to_string_lossy()
+                .into_owned(),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, usize::from),
+            containment: None,
+            calibration_ms,
+        }
+    }
+}
+
+/// As `/proc/cpuinfo` names it.
+pub fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find_map(|line| line.strip_prefix("model name"))
+        .and_then(|rest| rest.split_once(':'))
+        .map(|(_, model)| model.trim().to_owned())
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrorPlace {
     /// The solution (`task`) reported just before it, if any.

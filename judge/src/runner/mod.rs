@@ -9,7 +9,6 @@
 //! `jobs::run_cases` sees cases only through the `CaseJudge` trait, so that it is tested
 //! without processes.
 
-pub mod host;
 pub mod interrupt;
 mod jobs;
 pub mod plan;

@@ -348,11 +348,7 @@ fn bound(dir: &Path, limit: u64) {
 /// The machine's class for timing (CPU model, kernel), and the judge binary (size and time:
 /// a new build judges anew).
 fn host_class() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find(|line| line.starts_with("model name"))
-        .unwrap_or_default();
+    let model = crate::report::record::cpu_model().unwrap_or_default();
     let kernel = rustix::system::uname();
     let judge = std::env::current_exe()
         .and_then(std::fs::metadata)

@@ -6,6 +6,7 @@
 //! adding or removing cases moves no other; `count` shards deal cases in order.
 
 use std::fmt;
+use std::time::Duration;
 
 // Defined with the report's records, which write and read it: the report cannot import
 // the runner.
@@ -213,6 +214,37 @@ fn check_slurm_array(
         }
     }
     Ok(())
+}
+
+/// Long enough to rise above the clock's resolution, short enough to cost a run nothing.
+const CALIBRATION_ROUNDS: u64 = 1_000_000;
+
+/// The speed of this host for a shard's report, so that a merged report can say when its
+/// shards' hosts differ: the fastest of three fixed loops, in CPU time (so that the run it
+/// overlaps does not change it), on a thread of its own.
+pub fn calibrate() -> std::thread::JoinHandle<f64> {
+    std::thread::spawn(|| {
+        let fastest = (0..3).map(|_| calibration_loop()).min().unwrap_or_default();
+        (fastest.as_secs_f64() * 1e6).round() / 1e3
+    })
+}
+
+/// The thread's CPU time for integer work the compiler must keep.
+fn calibration_loop() -> Duration {
+    let started = thread_cpu_time();
+    let mut state = std::hint::black_box(0x9e37_79b9_7f4a_7c15_u64);
+    for _ in 0..std::hint::black_box(CALIBRATION_ROUNDS) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+    }
+    std::hint::black_box(state);
+    thread_cpu_time().saturating_sub(started)
+}
+
+fn thread_cpu_time() -> Duration {
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
 
 #[cfg(test)]
