@@ -25,7 +25,6 @@ use anstream::ColorChoice;
 
 use crate::cli::{Cli, Color, Command, Format, Global, RunArgs};
 use crate::error::{Error, Outcome, Result};
-use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::Problem;
 use crate::problem::Repository;
 use crate::report::record::{RunDocument, LAST_RUN};
@@ -129,11 +128,7 @@ impl Context {
         } else {
             names.iter().map(|name| self.problem_dir(name)).collect()
         };
-        let load = |dir: Result<PathBuf>| {
-            let mut problem = repository.load_problem(&dir?)?;
-            apply_time_limit(&mut problem, &repository.cache_dir());
-            Ok(problem)
-        };
+        let load = |dir: Result<PathBuf>| repository.load_to_judge(&dir?);
         Ok(dirs.into_iter().map(load).collect())
     }
 

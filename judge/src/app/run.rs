@@ -125,7 +125,9 @@ fn tasks_of(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>
         )));
     }
     let document = RunDocument::read(&from)?;
-    let tasks = plan::failed_tasks(&context.repository, &document, |dir| context.problem(dir));
+    let tasks = plan::failed_tasks(&context.repository, &document, |dir| {
+        context.repository.load_to_judge(&context.problem_dir(dir)?)
+    });
     if tasks.is_empty() {
         print_note(&format_args!(
             "nothing to re-run: every case that {} holds was accepted",

@@ -184,6 +184,20 @@ impl Repository {
         Ok(problem)
     }
 
+    /// A problem to be judged: a package that states no time limit gets the one `judge verify`
+    /// derived (`kattis::time_limit`).
+    pub fn load_to_judge(&self, dir: &Path) -> Result<Problem> {
+        let mut problem = self.load_problem(dir)?;
+        if problem
+            .package
+            .as_ref()
+            .is_some_and(|p| !p.time_limit_given)
+        {
+            kattis::time_limit::apply_time_limit(&mut problem, &self.cache_dir());
+        }
+        Ok(problem)
+    }
+
     /// Metadata only, for commands on a problem with no cases yet (a Polygon package's come
     /// with it).
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {

@@ -8,7 +8,6 @@ use super::shard::{self, Partition};
 use super::Task;
 use crate::error::{CorpusFault, Error, Result};
 use crate::judging::verdict::VerdictKind;
-use crate::problem::kattis::time_limit::apply_time_limit;
 use crate::problem::{CasePatterns, Problem, Repository};
 use crate::report::record::{CaseListRecord, ProblemReport, ProblemStatus, RunDocument};
 use crate::report::CaseOrder;
@@ -239,7 +238,6 @@ pub fn failed_tasks(
         }
         let root = &repository.root;
         let task = load(&root.join(&report.dir)).map(|mut problem| {
-            apply_time_limit(&mut problem, &repository.cache_dir());
             if !compile_error {
                 problem
                     .cases

@@ -31,12 +31,9 @@ pub fn remembered_time_limit(cache_dir: &Path, dir: &Path) -> Option<Duration> {
         .then(|| Duration::from_millis(millis))
 }
 
-/// For `run` and `watch`: a package that states no time limit runs under the one `verify`
-/// derived, else the default, and says which.
+/// For `run` and `watch`, of a package that states no time limit: it runs under the one
+/// `verify` derived, else the default, and says which.
 pub fn apply_time_limit(problem: &mut Problem, cache_dir: &Path) {
-    if problem.package.as_ref().is_none_or(|p| p.time_limit_given) {
-        return;
-    }
     match remembered_time_limit(cache_dir, &problem.dir) {
         Some(limit) => {
             problem.limits.cpu_time = limit;
