@@ -187,15 +187,8 @@ const BAEKJOON_PYTHON: Allowance = allowance(3, 2000, 2, 32);
 macro_rules! boj_jvm {
     ($($program:literal),+) => {
         &[
-            "java",
-            "-Xms1024m",
-            "-Xmx1920m",
-            "-Xss512m",
-            "-Dfile.encoding=UTF-8",
-            "-XX:+UseSerialGC",
-            "-DONLINE_JUDGE=1",
-            "-DBOJ=1",
-            $($program),+
+            "java", "-Xms1024m", "-Xmx1920m", "-Xss512m", "-Dfile.encoding=UTF-8",
+            "-XX:+UseSerialGC", "-DONLINE_JUDGE=1", "-DBOJ=1", $($program),+
         ]
     };
 }
@@ -259,33 +252,15 @@ online_judges! {
         offered: &[
             Offered {
                 compile: Some(&[
-                    "gcc",
-                    "{source}",
-                    "-o",
-                    "{exe}",
-                    "-O2",
-                    "-Wall",
-                    "-lm",
-                    "-static",
-                    "-std=gnu11",
-                    "-DONLINE_JUDGE",
-                    "-DBOJ",
+                    "gcc", "{source}", "-o", "{exe}", "-O2", "-Wall", "-lm", "-static",
+                    "-std=gnu11", "-DONLINE_JUDGE", "-DBOJ",
                 ]),
                 ..offered("C11", Some(LanguageId::C))
             },
             Offered {
                 compile: Some(&[
-                    "g++",
-                    "{source}",
-                    "-o",
-                    "{exe}",
-                    "-O2",
-                    "-Wall",
-                    "-lm",
-                    "-static",
-                    "-std=gnu++17",
-                    "-DONLINE_JUDGE",
-                    "-DBOJ",
+                    "g++", "{source}", "-o", "{exe}", "-O2", "-Wall", "-lm", "-static",
+                    "-std=gnu++17", "-DONLINE_JUDGE", "-DBOJ",
                 ]),
                 file: Some("Main.cc"),
                 ..offered("C++17", Some(LanguageId::Cpp))
@@ -294,15 +269,8 @@ online_judges! {
                 // Baekjoon writes `-release 11`, the spelling javac took before JDK 9's
                 // `--release`; the newer javac accepts only the latter.
                 compile: Some(&[
-                    "javac",
-                    "--release",
-                    "11",
-                    "-J-Xms1024m",
-                    "-J-Xmx1920m",
-                    "-J-Xss512m",
-                    "-encoding",
-                    "UTF-8",
-                    "{source}",
+                    "javac", "--release", "11", "-J-Xms1024m", "-J-Xmx1920m", "-J-Xss512m",
+                    "-encoding", "UTF-8", "{source}",
                 ]),
                 run: Some(boj_jvm!("{class}")),
                 ..offered("Java 11", Some(LanguageId::Java))
@@ -319,39 +287,17 @@ online_judges! {
             // Baekjoon offers both editions; a file may build under one and not the other
             // (`async` is a keyword from 2018 on, `TryFrom` is in the 2021 prelude only).
             Offered {
-                compile: Some(&[
-                    "rustc",
-                    "--edition",
-                    "2021",
-                    "-O",
-                    "-o",
-                    "{exe}",
-                    "{source}",
-                ]),
+                compile: Some(&["rustc", "--edition", "2021", "-O", "-o", "{exe}", "{source}"]),
                 ..offered("Rust 2021", Some(LanguageId::Rust))
             },
             Offered {
-                compile: Some(&[
-                    "rustc",
-                    "--edition",
-                    "2018",
-                    "-O",
-                    "-o",
-                    "{exe}",
-                    "{source}",
-                ]),
+                compile: Some(&["rustc", "--edition", "2018", "-O", "-o", "{exe}", "{source}"]),
                 ..offered("Rust 2018", Some(LanguageId::Rust))
             },
             Offered {
                 compile: Some(&[
-                    "kotlinc-jvm",
-                    "-J-Xms1024m",
-                    "-J-Xmx1920m",
-                    "-J-Xss512m",
-                    "-include-runtime",
-                    "-d",
-                    "{exe}.jar",
-                    "{source}",
+                    "kotlinc-jvm", "-J-Xms1024m", "-J-Xmx1920m", "-J-Xss512m", "-include-runtime",
+                    "-d", "{exe}.jar", "{source}",
                 ]),
                 run: Some(boj_jvm!("-jar", "{exe}.jar")),
                 ..offered("Kotlin (JVM)", Some(LanguageId::Kotlin))
@@ -458,15 +404,7 @@ online_judges! {
         offered: &[
             Offered {
                 compile: Some(&[
-                    "gcc",
-                    "-g",
-                    "-O2",
-                    "-std=gnu17",
-                    "-static",
-                    "-o",
-                    "{exe}",
-                    "{sources}",
-                    "-lm",
+                    "gcc", "-g", "-O2", "-std=gnu17", "-static", "-o", "{exe}", "{sources}", "-lm",
                 ]),
                 ..offered("C", Some(LanguageId::C))
             },
@@ -474,31 +412,16 @@ online_judges! {
                 // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
                 // pthread are for static threads.
                 compile: Some(&[
-                    "g++",
-                    "-g",
-                    "-O2",
-                    "-std=gnu++20",
-                    "-static",
-                    "-o",
-                    "{exe}",
-                    "{sources}",
-                    "-lrt",
-                    "-Wl,--whole-archive",
-                    "-lpthread",
-                    "-Wl,--no-whole-archive",
+                    "g++", "-g", "-O2", "-std=gnu++20", "-static", "-o", "{exe}", "{sources}",
+                    "-lrt", "-Wl,--whole-archive", "-lpthread", "-Wl,--no-whole-archive",
                 ]),
                 ..offered("C++", Some(LanguageId::Cpp))
             },
             Offered {
                 // Its whole heap from the start, 64 MiB thread stacks.
                 run: Some(&[
-                    "java",
-                    "-Dfile.encoding=UTF-8",
-                    "-XX:+UseSerialGC",
-                    "-Xss64m",
-                    "-Xms{memory_mib}m",
-                    "-Xmx{memory_mib}m",
-                    "{class}",
+                    "java", "-Dfile.encoding=UTF-8", "-XX:+UseSerialGC", "-Xss64m",
+                    "-Xms{memory_mib}m", "-Xmx{memory_mib}m", "{class}",
                 ]),
                 ..offered("Java", Some(LanguageId::Java))
             },
@@ -538,44 +461,22 @@ online_judges! {
             Offered {
                 // `-lm` after the file: on Linux a static link takes libraries in order.
                 compile: Some(&[
-                    "gcc",
-                    "-std=c11",
-                    "-static",
-                    "-DONLINE_JUDGE",
-                    "-fno-asm",
-                    "-s",
-                    "-O2",
-                    "-o",
-                    "{exe}",
-                    "{source}",
-                    "-lm",
+                    "gcc", "-std=c11", "-static", "-DONLINE_JUDGE", "-fno-asm", "-s", "-O2", "-o",
+                    "{exe}", "{source}", "-lm",
                 ]),
                 ..offered("GNU C11", Some(LanguageId::C))
             },
             Offered {
                 compile: Some(&[
-                    "g++",
-                    "-static",
-                    "-DONLINE_JUDGE",
-                    "-O2",
-                    "-std=c++17",
-                    "-o",
-                    "{exe}",
+                    "g++", "-static", "-DONLINE_JUDGE", "-O2", "-std=c++17", "-o", "{exe}",
                     "{source}",
                 ]),
                 ..offered("GNU G++17", Some(LanguageId::Cpp))
             },
             Offered {
                 run: Some(&[
-                    "java",
-                    "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1",
-                    "-XX:NewRatio=5",
-                    "-Xms8M",
-                    "-Xmx{memory_mib}M",
-                    "-Xss64M",
-                    "-DONLINE_JUDGE=true",
-                    "{class}",
+                    "java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:NewRatio=5",
+                    "-Xms8M", "-Xmx{memory_mib}M", "-Xss64M", "-DONLINE_JUDGE=true", "{class}",
                 ]),
                 ..offered("Java 21", Some(LanguageId::Java))
             },
@@ -583,13 +484,7 @@ online_judges! {
             offered("PyPy 3", Some(LanguageId::Python3)),
             Offered {
                 compile: Some(&[
-                    "rustc",
-                    "--edition=2021",
-                    "-O",
-                    "--cfg",
-                    "ONLINE_JUDGE",
-                    "-o",
-                    "{exe}",
+                    "rustc", "--edition=2021", "-O", "--cfg", "ONLINE_JUDGE", "-o", "{exe}",
                     "{source}",
                 ]),
                 ..offered("Rust 2021", Some(LanguageId::Rust))
