@@ -7,73 +7,20 @@ use crate::toolchain::language::LanguageId;
 
 /// Words that anywhere in a C or C++ file may carry state between calls. (`static` is read
 /// where it stands: on a function it keeps nothing.)
-const C_WORDS: &[&str] = &[
-    "thread_local",
-    "_Thread_local",
-    "extern",
-    "new",
-    "malloc",
-    "calloc",
-    "realloc",
-    "strdup",
-    "rand",
-    "srand",
-    "random",
-    "srandom",
-    "drand48",
-    "srand48",
-    "lrand48",
-    "mrand48",
-    "strtok",
-    "setlocale",
-    "signal",
-    "atexit",
-    "exit",
-    "_exit",
-    "quick_exit",
-    "abort",
-    "setjmp",
-    "longjmp",
-    "asm",
-    "__asm__",
-    "putenv",
-    "setenv",
-    "random_shuffle",
-    "fopen",
-    "freopen",
-    "ofstream",
-    "ifstream",
-    "fstream",
-    "thread",
-    "async",
-    "pthread_create",
-    "mmap",
-    "sbrk",
-    "brk",
-];
+const C_WORDS: &str =
+    "thread_local _Thread_local extern new malloc calloc realloc strdup rand srand random srandom \
+    drand48 srand48 lrand48 mrand48 strtok setlocale signal atexit exit _exit quick_exit abort \
+    setjmp longjmp asm __asm__ putenv setenv random_shuffle fopen freopen ofstream ifstream \
+    fstream thread async pthread_create mmap sbrk brk";
 
 /// The same for Rust; `unsafe` could reach anything.
-const RUST_WORDS: &[&str] = &[
-    "static",
-    "thread_local",
-    "lazy_static",
-    "unsafe",
-    "extern",
-    "leak",
-    "forget",
-    "ManuallyDrop",
-    "Rc",
-    "Arc",
-    "exit",
-    "abort",
-    "set_var",
-    "remove_var",
-    "set_current_dir",
-    "set_hook",
-    "File",
-    "into_raw",
-    "spawn",
-];
+const RUST_WORDS: &str =
+    "static thread_local lazy_static unsafe extern leak forget ManuallyDrop Rc Arc exit abort \
+    set_var remove_var set_current_dir set_hook File into_raw spawn";
+
+fn listed(words: &str, word: &str) -> bool {
+    words.split_whitespace().any(|listed| listed == word)
+}
 
 /// `true` where unsure.
 pub fn may_keep_state(language: LanguageId, code: &str) -> bool {
@@ -85,7 +32,7 @@ pub fn may_keep_state(language: LanguageId, code: &str) -> bool {
     let Some(tokens) = tokens(code, language == LanguageId::Rust) else {
         return true;
     };
-    let named = |token: &Token| matches!(token, Token::Word(word) if words.contains(word));
+    let named = |token: &Token| matches!(token, Token::Word(word) if listed(words, word));
     tokens.iter().any(named) || (language != LanguageId::Rust && has_variable_kept(&tokens))
 }
 
@@ -185,7 +132,7 @@ fn define_hides_state(directive: &str) -> Option<bool> {
     let body = tokens(&directive[1..], true)?;
     Some(body.iter().any(|token| match token {
         Token::Punct(';' | '{') => true,
-        Token::Word(word) => C_WORDS.contains(word) || *word == "static",
+        Token::Word(word) => listed(C_WORDS, word) || *word == "static",
         _ => false,
     }))
 }
