@@ -193,30 +193,9 @@ const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "JAVA_HOME"];
 
 /// What a build also gets: how toolchains and version managers find themselves (a name, or a
 /// prefix when it ends in `_`).
-const TOOLCHAIN_ENV: &[&str] = &[
-    "RUSTUP_",
-    "CARGO_HOME",
-    "PYENV_",
-    "JDK_HOME",
-    "GOROOT",
-    "GOPATH",
-    "GOCACHE",
-    "GOENV",
-    "GOMODCACHE",
-    "GOTOOLCHAIN",
-    "NVM_",
-    "VOLTA_HOME",
-    "ASDF_",
-    "MISE_",
-    "SDKMAN_",
-    "KOTLIN_HOME",
-    "DOTNET_ROOT",
-    "XDG_CACHE_HOME",
-    "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME",
-    "USER",
-    "LOGNAME",
-];
+const TOOLCHAIN_ENV: &str = "RUSTUP_ CARGO_HOME PYENV_ JDK_HOME GOROOT GOPATH GOCACHE GOENV \
+    GOMODCACHE GOTOOLCHAIN NVM_ VOLTA_HOME ASDF_ MISE_ SDKMAN_ KOTLIN_HOME DOTNET_ROOT \
+    XDG_CACHE_HOME XDG_CONFIG_HOME XDG_DATA_HOME USER LOGNAME";
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Environment {
@@ -237,13 +216,12 @@ impl Environment {
                 std::env::vars_os()
                     .filter_map(|(key, value)| {
                         let key = key.into_string().ok()?;
-                        let wanted =
-                            TOOLCHAIN_ENV
-                                .iter()
-                                .any(|name| match name.strip_suffix('_') {
-                                    Some(_) => key.starts_with(name),
-                                    None => key == *name,
-                                });
+                        let wanted = TOOLCHAIN_ENV.split_whitespace().any(|name| {
+                            match name.ends_with('_') {
+                                true => key.starts_with(name),
+                                false => key == name,
+                            }
+                        });
                         // Leaked once: they live as long as the judge.
                         wanted.then(|| (&*Box::leak(key.into_boxed_str()), value))
                     })
