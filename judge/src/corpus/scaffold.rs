@@ -35,115 +35,63 @@ const RECIPE: &str = include_str!("scaffold/generators.toml");
 struct Placeholder {
     task: &'static str,
     input: &'static str,
-    /// The end of the reference's `main`, after `input` (the whole input) is read.
+    /// The bodies of the programs' `main` (`scaffold/placeholder_*.rs.txt`): the reference's
+    /// after `input` (the whole input) is read, the generator's after `next` (a random u64)
+    /// and `count`, the validator's after `lines` (the input's lines, its final newline
+    /// checked), which holds the placeholder's constraints.
     reference: String,
-    /// The end of the generator's `main`, after `next` (a random u64) and `count`.
-    generator: &'static str,
-    /// The end of the validator's `main`, after `lines` (the input's lines, its final
-    /// newline checked): the placeholder's constraints.
-    validator: &'static str,
+    generator: String,
+    validator: String,
     /// The `[stress]` layout, so that a failing input is cut down to one of its cases.
     layout: &'static str,
 }
 
 fn placeholder(kind: ScaffoldKind) -> Placeholder {
-    match kind {
-        ScaffoldKind::NumberedTests => counted_cases("case", "println!(\"#{case} {sum}\");"),
-        ScaffoldKind::CountedTests => counted_cases("_", "println!(\"{sum}\");"),
+    let (task, input, bodies, layout) = match kind {
+        ScaffoldKind::SingleTest => (
+            "print the sum of all integers in the input",
+            "N integers",
+            include_str!("scaffold/placeholder_single.rs.txt").to_owned(),
+            "layout = \"single\"",
+        ),
+        ScaffoldKind::NumberedTests | ScaffoldKind::CountedTests => {
+            let (case, answer) = match kind {
+                ScaffoldKind::NumberedTests => ("case", "println!(\"#{case} {sum}\")"),
+                _ => ("_", "println!(\"{sum}\")"),
+            };
+            (
+                "T cases, each a count n and n integers; print each case's sum",
+                "the count of cases, then for each a line with n and a line of n integers",
+                include_str!("scaffold/placeholder_counted.rs.txt")
+                    .replace("CASE", case)
+                    .replace("ANSWER", answer),
+                "layout = \"counted\"\nlines_per_case = 2",
+            )
+        }
         // The judge calls `solution(numbers: int[]) -> int`: one call per line.
-        ScaffoldKind::Function => Placeholder {
-            task: "solution(numbers) returns the sum of the integers of its array",
-            input: "one call per line, its argument as the judge's page writes it: [1, 2, 3]",
-            reference: concat!(
-                "    for call in input.lines().filter(|line| !line.trim().is_empty()) {\n",
-                "        let numbers = call.trim().trim_start_matches('[').trim_end_matches(']');\n",
-                "        let numbers = numbers.split(',').filter(|n| !n.trim().is_empty());\n",
-                "        let sum: i128 = numbers.map(|n| n.trim().parse::<i128>().unwrap()).sum();\n",
-                "        println!(\"{sum}\");\n",
-                "    }\n",
-            )
-            .to_owned(),
-            generator: concat!(
-                "    for _ in 0..count {\n",
-                "        let n = 1 + next() % 5;\n",
-                "        println!(\"[{}]\", line(&mut next, n).replace(' ', \", \"));\n",
-                "    }\n",
-            ),
-            validator: concat!(
-                "    for (index, call) in lines.iter().enumerate() {\n",
-                "        let Some(numbers) = call.strip_prefix('[').and_then(|c| c.strip_suffix(']')) else {\n",
-                "            reject(index + 1, \"expected one call's argument, an array such as [1, 2, 3]\");\n",
-                "        };\n",
-                "        integers(numbers, index + 1, \", \", -1000..=1000);\n",
-                "    }\n",
-            ),
-            layout: "layout = \"lines\"",
-        },
-        ScaffoldKind::SingleTest => Placeholder {
-            task: "print the sum of all integers in the input",
-            input: "N integers",
-            reference: concat!(
-                "    let numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());\n",
-                "    println!(\"{}\", numbers.sum::<i128>());\n",
-            )
-            .to_owned(),
-            generator: "    println!(\"{}\", line(&mut next, count));\n",
-            validator: concat!(
-                "    integers(line(&lines, 1), 1, \" \", -1000..=1000);\n",
-                "    if lines.len() > 1 {\n",
-                "        reject(2, \"expected one line of integers\");\n",
-                "    }\n",
-            ),
-            layout: "layout = \"single\"",
-        },
+        ScaffoldKind::Function => (
+            "solution(numbers) returns the sum of the integers of its array",
+            "one call per line, its argument as the judge's page writes it: [1, 2, 3]",
+            include_str!("scaffold/placeholder_function.rs.txt").to_owned(),
+            "layout = \"lines\"",
+        ),
+    };
+    Placeholder {
+        task,
+        input,
+        reference: body(&bodies, "REFERENCE"),
+        generator: body(&bodies, "GENERATOR"),
+        validator: body(&bodies, "VALIDATOR"),
+        layout,
     }
 }
 
-/// SW Expert Academy's and Codeforces' input: a count of cases, then each case's `n` and `n`
-/// integers; each case answered by `answer` in a loop over `case`.
-fn counted_cases(case: &str, answer: &str) -> Placeholder {
-    let reference = [
-        "    let mut numbers = input.split_whitespace().map(|token| token.parse::<i128>().unwrap());"
-            .to_owned(),
-        "    let cases = numbers.next().unwrap();".to_owned(),
-        format!("    for {case} in 1..=cases {{"),
-        "        let n = numbers.next().unwrap() as usize;".to_owned(),
-        "        let sum: i128 = numbers.by_ref().take(n).sum();".to_owned(),
-        format!("        {answer}"),
-        "    }\n".to_owned(),
-    ];
-    Placeholder {
-        task: "T cases, each a count n and n integers; print each case's sum",
-        input: "the count of cases, then for each a line with n and a line of n integers",
-        reference: reference.join("\n"),
-        generator: concat!(
-            "    println!(\"{count}\");\n",
-            "    for _ in 0..count {\n",
-            "        let n = 1 + next() % 5;\n",
-            "        println!(\"{n}\\n{}\", line(&mut next, n));\n",
-            "    }\n",
-        ),
-        validator: concat!(
-            "    let [cases] = integers(line(&lines, 1), 1, \" \", 1..=1000)[..] else {\n",
-            "        reject(1, \"expected the count of cases alone\");\n",
-            "    };\n",
-            "    let mut at = 2;\n",
-            "    for _ in 0..cases {\n",
-            "        let [n] = integers(line(&lines, at), at, \" \", 1..=1000)[..] else {\n",
-            "            reject(at, \"expected n alone\");\n",
-            "        };\n",
-            "        let numbers = integers(line(&lines, at + 1), at + 1, \" \", -1000..=1000);\n",
-            "        if numbers.len() as i64 != n {\n",
-            "            reject(at + 1, &format!(\"expected {n} integers, got {}\", numbers.len()));\n",
-            "        }\n",
-            "        at += 2;\n",
-            "    }\n",
-            "    if lines.len() >= at {\n",
-            "        reject(at, \"expected nothing after the last case\");\n",
-            "    }\n",
-        ),
-        layout: "layout = \"counted\"\nlines_per_case = 2",
-    }
+/// The lines after `// <program>` in a placeholder file, up to the next such line.
+fn body(bodies: &str, program: &str) -> String {
+    let marker = format!("// {program}\n");
+    let after = &bodies[bodies.find(&marker).expect("every program's body") + marker.len()..];
+    let end = after.find("\n// ").map_or(after.len(), |at| at + 1);
+    after[..end].to_owned()
 }
 
 const SOLUTION: &str = include_str!("scaffold/solution.rs.txt");
@@ -373,8 +321,8 @@ fn problem_files(id: &str, profile: Profile, imported: Option<&Imported>) -> Vec
             .replace("PLACEHOLDER_TASK", placeholder.task)
             .replace("PLACEHOLDER_INPUT", placeholder.input)
             .replace("    // REFERENCE_BODY\n", &placeholder.reference)
-            .replace("    // GENERATOR_BODY\n", placeholder.generator)
-            .replace("    // VALIDATOR_BODY\n", placeholder.validator)
+            .replace("    // GENERATOR_BODY\n", &placeholder.generator)
+            .replace("    // VALIDATOR_BODY\n", &placeholder.validator)
             .replace("# STRESS_LAYOUT", placeholder.layout)
     };
     let mut files = match imported {
