@@ -8,8 +8,11 @@
 //! disagrees drops its problem's results. An unreadable file is ignored and written anew.
 //!
 //! One file per problem and solution in the build cache's `results/`, written whole at the
-//! end of a run; the oldest go past `SIZE_BOUND`.
+//! end of a run; the oldest go past `SIZE_BOUND`. A file keeps the newest `KEPT_PER_CASE`
+//! results of each case, so that an edit undone, or another environment (a virtualenv's
+//! `PATH`, another shell's), finds its own results again instead of judging everything.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,8 +33,11 @@ const SIZE_BOUND: u64 = 64 << 20;
 const SAMPLE_PERCENT: u64 = 5;
 /// A result whose time or memory came within this share of its limit is judged again.
 const NEAR_LIMIT: f64 = 0.75;
+/// Results kept of one case, the newest: keys that differ in the environment alone
+/// (`PATH`, `LANG`) or in an edit undone would otherwise push each other out at every run.
+const KEPT_PER_CASE: usize = 4;
 /// Of the files' layout and of what the key covers.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 pub struct ResultCache {
     dir: PathBuf,
@@ -49,7 +55,7 @@ pub struct ResultCache {
 
 struct Kept {
     /// Given up when its problem's cache is dropped.
-    read: HashMap<String, CaseReport>,
+    read: HashMap<String, Stored>,
     /// Judged in this run.
     fresh: HashMap<String, CaseReport>,
 }
@@ -57,7 +63,16 @@ struct Kept {
 #[derive(Serialize, Deserialize)]
 struct File {
     version: u32,
-    results: HashMap<String, CaseReport>,
+    results: HashMap<String, Stored>,
+}
+
+/// A kept result, and when it was judged (nanoseconds since the epoch), which decides the
+/// newest of its case's.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    judged_at: u64,
+    #[serde(flatten)]
+    report: CaseReport,
 }
 
 impl ResultCache {
@@ -148,21 +163,23 @@ impl ResultCache {
     pub fn save(&self) {
         let files = std::mem::take(&mut *lock(&self.files));
         let mut wrote = false;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos() as u64);
         for (path, kept) in files {
             if kept.fresh.is_empty() {
                 continue;
             }
-            // A case judged anew replaces what was kept for its name (earlier content's): one
-            // result per case.
-            let judged: std::collections::HashSet<&str> = kept
-                .fresh
-                .values()
-                .map(|report| report.name.as_str())
-                .collect();
-            let mut results: HashMap<String, CaseReport> = (kept.read.into_iter())
-                .filter(|(_, report)| !judged.contains(report.name.as_str()))
-                .collect();
-            results.extend(kept.fresh);
+            let mut results = kept.read;
+            let judged = kept.fresh.into_iter().map(|(key, report)| {
+                let stored = Stored {
+                    judged_at: now,
+                    report,
+                };
+                (key, stored)
+            });
+            results.extend(judged);
+            newest_per_case(&mut results);
             let file = File {
                 version: VERSION,
                 results,
@@ -222,7 +239,9 @@ impl ResultCache {
     }
 
     fn kept(&self, file: &Path, key: &str) -> Option<CaseReport> {
-        self.with_file(file, |kept| kept.read.get(key).cloned())
+        self.with_file(file, |kept| {
+            kept.read.get(key).map(|stored| stored.report.clone())
+        })
     }
 
     fn holds_any(&self, file: &Path) -> bool {
@@ -300,8 +319,23 @@ fn near_a_limit(result: &CaseResult, problem: &Problem, program: &Program) -> bo
         || result.confirmed
 }
 
+/// Keeps the newest `KEPT_PER_CASE` results of each case name.
+fn newest_per_case(results: &mut HashMap<String, Stored>) {
+    let mut ages: Vec<(&str, Reverse<u64>, &String)> = (results.iter())
+        .map(|(key, stored)| (stored.report.name.as_str(), Reverse(stored.judged_at), key))
+        .collect();
+    ages.sort();
+    let older: Vec<String> = (ages.chunk_by(|a, b| a.0 == b.0))
+        .flat_map(|case| case.iter().skip(KEPT_PER_CASE))
+        .map(|(.., key)| (*key).clone())
+        .collect();
+    for key in older {
+        results.remove(&key);
+    }
+}
+
 /// None where it is missing, damaged or of another version.
-fn read(file: &Path) -> HashMap<String, CaseReport> {
+fn read(file: &Path) -> HashMap<String, Stored> {
     std::fs::read(file)
         .ok()
         .and_then(|bytes| serde_json::from_slice::<File>(&bytes).ok())

@@ -38,11 +38,17 @@ fn leak(text: String) -> &'static str {
 /// `judge run --json` in `repo` with the cache below it, the audit's sample at `sample`
 /// percent: the report.
 fn run(repo: &Path, sample: u32) -> Value {
+    run_with_lang(repo, sample, "C.UTF-8")
+}
+
+/// `run`, with `LANG` (which judged programs inherit, so it is in every key) set to `lang`.
+fn run_with_lang(repo: &Path, sample: u32, lang: &str) -> Value {
     let output = judge_in(repo)
         .args(["run", "--format", "json"])
         .env("JUDGE_CACHE_DIR", repo.join("cache"))
         .env("JUDGE_CACHE_SAMPLE_PERCENT", sample.to_string())
         .env("JUDGE_CACHE_SEED", "7")
+        .env("LANG", lang)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -130,8 +136,8 @@ fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it(
             row("3", "AC", true)
         ]
     );
-    // The edited case's new result took the place of its old one.
-    assert_eq!(kept_count(repo.path()), 3);
+    // The edited case's new result is kept beside its old one.
+    assert_eq!(kept_count(repo.path()), 4);
     // The solution edited: every case is judged again.
     std::fs::write(repo.path().join("solutions/p.py"), format!("{SOLUTION}\n")).unwrap();
     let rebuilt = run(repo.path(), 0);
@@ -143,7 +149,7 @@ fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it(
             row("3", "AC", false)
         ]
     );
-    assert_eq!(kept_count(repo.path()), 3);
+    assert_eq!(kept_count(repo.path()), 7);
     // --no-cache judges everything and says nothing of a cache.
     let output = judge_in(repo.path())
         .args(["run", "--no-cache", "--format", "json"])
@@ -154,6 +160,44 @@ fn an_unchanged_run_reuses_every_result_and_an_edit_rejudges_what_depends_on_it(
     let report: Value = serde_json::from_str(&stdout[stdout.find('{').unwrap()..]).unwrap();
     assert!(cases(&report).iter().all(|(_, _, cached)| !cached));
     assert!(report["summary"].get("result_cache").is_none());
+}
+
+#[test]
+fn another_environment_and_an_edit_undone_find_their_own_results_up_to_four_a_case() {
+    let repo = repository();
+    let cached = |report: &Value| cases(report).iter().filter(|(.., c)| *c).count();
+    // Two environments in turn: after one run each, each reuses its own results.
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "C.UTF-8")), 0);
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "en_US.UTF-8")), 0);
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "C.UTF-8")), 3);
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "en_US.UTF-8")), 3);
+    // An answer edited, then put back: the first result is found again.
+    std::fs::write(repo.path().join("problems/p/tests/2.out"), "8\n").unwrap();
+    assert_eq!(
+        cases(&run(repo.path(), 0)),
+        [
+            row("1", "AC", true),
+            row("2", "WA", false),
+            row("3", "AC", true)
+        ]
+    );
+    std::fs::write(repo.path().join("problems/p/tests/2.out"), "7\n").unwrap();
+    assert_eq!(
+        cases(&run(repo.path(), 0)),
+        [
+            row("1", "AC", true),
+            row("2", "AC", true),
+            row("3", "AC", true)
+        ]
+    );
+    // Three more environments: each case keeps its newest four, so the oldest is judged anew.
+    for lang in ["C", "POSIX", "de_DE.UTF-8"] {
+        assert_eq!(cached(&run_with_lang(repo.path(), 0, lang)), 0, "{lang}");
+    }
+    assert_eq!(kept_count(repo.path()), 12);
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "de_DE.UTF-8")), 3);
+    // The first environment's were the oldest of every case.
+    assert_eq!(cached(&run_with_lang(repo.path(), 0, "C.UTF-8")), 0);
 }
 
 #[test]
