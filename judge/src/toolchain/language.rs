@@ -189,7 +189,8 @@ pub const LANGUAGES: &[Language] = &[
         compile: Some(&["python3", "-m", "py_compile", "{sources}"]),
         run: &["python3", "{source}"],
         version: &["python3", "--version"],
-        real_executable: Some(&["python3", "-c", "import sys; print(sys.executable)"]),
+        // `-S`: `sys.executable` is set before `site` is imported, the slowest part of a start.
+        real_executable: Some(&["python3", "-S", "-c", "import sys; print(sys.executable)"]),
         out_of_memory_markers: &["MemoryError"],
         entry_points: &["__main__.py"],
         ..language(LanguageId::Python3, "Python 3")
@@ -200,7 +201,7 @@ pub const LANGUAGES: &[Language] = &[
         compile: Some(&["python2", "-m", "py_compile", "{sources}"]),
         run: &["python2", "{source}"],
         version: &["python2", "--version"],
-        real_executable: Some(&["python2", "-c", "import sys; print(sys.executable)"]),
+        real_executable: Some(&["python2", "-S", "-c", "import sys; print(sys.executable)"]),
         out_of_memory_markers: &["MemoryError"],
         entry_points: &["__main__.py"],
         ..language(LanguageId::Python2, "Python 2")
