@@ -70,7 +70,7 @@ pub fn merge(context: &Context, args: MergeArgs) -> Result<Outcome> {
         judge_version: first.judge_version.clone(),
         partition: None,
         case_list: first.case_list.clone(),
-        host: HostRecord::this_machine(None),
+        host: HostRecord::this_machine(),
         error_places: Vec::new(),
         merged: Some(record.clone()),
     };

@@ -62,7 +62,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
             balanced_by,
         }),
         case_list,
-        host: HostRecord::this_machine(None),
+        host: HostRecord::this_machine(),
         ..RunRecord::default()
     });
     let mut reporters =

@@ -317,8 +317,9 @@ pub struct HostRecord {
 }
 
 impl HostRecord {
-    /// The machine this judge runs on; `calibration_ms` is a shard's (`runner::shard::calibrate`).
-    pub fn this_machine(calibration_ms: Option<f64>) -> HostRecord {
+    /// The machine this judge runs on; a shard adds its calibration when the loop is done
+    /// (`runner::shard::calibrate`).
+    pub fn this_machine() -> HostRecord {
         HostRecord {
             name: rustix::system::uname()
                 .nodename()
@@ -327,7 +328,7 @@ impl HostRecord {
             cpu_model: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, usize::from),
             containment: None,
-            calibration_ms,
+            calibration_ms: None,
         }
     }
 }
