@@ -14,6 +14,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -344,11 +345,12 @@ fn read(file: &Path) -> HashMap<String, Stored> {
         .unwrap_or_default()
 }
 
-/// Renamed into place: a reader sees all of it or none.
+/// Renamed into place: a reader sees all of it or none. Made in memory and written at once:
+/// serde writes a value a piece at a time, a system call each on an unbuffered file.
 fn write_whole(path: &Path, file: &File) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut staged = tempfile::NamedTempFile::new_in(dir)?;
-    serde_json::to_writer(&mut staged, file)?;
+    staged.write_all(&serde_json::to_vec(file)?)?;
     staged
         .persist(path)
         .map(|_| ())
