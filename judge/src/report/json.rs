@@ -82,11 +82,13 @@ impl JsonReporter {
     }
 }
 
-/// Writes `document` to stdout, as `--format json` does.
+/// Writes `document` to stdout, as `--format json` does: made whole first, as stdout writes
+/// each line it is given at once.
 pub fn print_document(document: &RunDocument) {
-    let mut out = std::io::stdout().lock();
-    let _ = serde_json::to_writer_pretty(&mut out, document);
-    let _ = writeln!(out);
+    if let Ok(mut text) = serde_json::to_vec_pretty(document) {
+        text.push(b'\n');
+        let _ = std::io::stdout().lock().write_all(&text);
+    }
 }
 
 fn tally_report(tally: &Tally) -> TallyReport {

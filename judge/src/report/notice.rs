@@ -139,8 +139,10 @@ impl Notices {
                 lines: &self.lines,
                 run: self.run.as_ref(),
             };
-            if serde_json::to_writer_pretty(&mut self.out, &document).is_ok() {
-                let _ = writeln!(self.out);
+            // Whole, in one write (stdout writes each line it is given at once).
+            if let Ok(mut text) = serde_json::to_vec_pretty(&document) {
+                text.push(b'\n');
+                let _ = self.out.write_all(&text);
             }
         }
         outcome
