@@ -79,7 +79,7 @@ fn print_json(context: &Context, listed: &[Listed], outcome: Outcome) {
         })
         .collect();
     let document = serde_json::json!({ "problems": problems, "outcome": outcome.name() });
-    println!("{document:#}");
+    crate::report::print_document(&document);
 }
 
 fn print_tables(context: &Context, listed: &[Listed]) {

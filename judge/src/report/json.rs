@@ -82,9 +82,9 @@ impl JsonReporter {
     }
 }
 
-/// Writes `document` to stdout, as `--format json` does: made whole first, as stdout writes
-/// each line it is given at once.
-pub fn print_document(document: &RunDocument) {
+/// Writes a command's JSON document to stdout, as `--format json` does: made whole first, as
+/// stdout writes each line it is given at once.
+pub fn print_document(document: &impl serde::Serialize) {
     if let Ok(mut text) = serde_json::to_vec_pretty(document) {
         text.push(b'\n');
         let _ = std::io::stdout().lock().write_all(&text);

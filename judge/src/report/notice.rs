@@ -131,7 +131,7 @@ impl Notices {
     }
 
     /// Ends the command: with `--format json`, prints its document. Returns `outcome`.
-    pub fn finish(mut self, outcome: Outcome) -> Outcome {
+    pub fn finish(self, outcome: Outcome) -> Outcome {
         if self.json && !self.kept {
             let document = NoticeDocument {
                 command: self.command,
@@ -139,11 +139,7 @@ impl Notices {
                 lines: &self.lines,
                 run: self.run.as_ref(),
             };
-            // Whole, in one write (stdout writes each line it is given at once).
-            if let Ok(mut text) = serde_json::to_vec_pretty(&document) {
-                text.push(b'\n');
-                let _ = self.out.write_all(&text);
-            }
+            super::print_document(&document);
         }
         outcome
     }
