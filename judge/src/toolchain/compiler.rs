@@ -573,8 +573,23 @@ impl Compiler {
             return known.clone();
         }
         let resolve = || {
-            if !is_proxy(&find_on_path(std::ffi::OsStr::new(tool))) {
+            let found = find_on_path(std::ffi::OsStr::new(tool));
+            if !is_proxy(&found) {
                 return None;
+            }
+            let kept = pyenv_choice(Path::new(&found), folder).map(|choice| {
+                let key = blake3::hash(format!("real\0{}\0{choice}", language.name).as_bytes());
+                self.cache_dir.join("versions").join(&key.to_hex()[..32])
+            });
+            let is_program =
+                |path: &str| Path::new(path).is_absolute() && Path::new(path).is_file();
+            if let Some(path) = kept
+                .as_ref()
+                .and_then(|file| std::fs::read_to_string(file).ok())
+            {
+                if is_program(&path) {
+                    return Some(path);
+                }
             }
             let output = Command::new(find_on_path(std::ffi::OsStr::new(ask[0])))
                 .args(&ask[1..])
@@ -583,15 +598,56 @@ impl Compiler {
                 .output()
                 .ok()?;
             let path = String::from_utf8(output.stdout).ok()?.trim().to_owned();
-            (output.status.success()
-                && Path::new(&path).is_absolute()
-                && Path::new(&path).is_file())
-            .then_some(path)
+            if !output.status.success() || !is_program(&path) {
+                return None;
+            }
+            if let Some(file) = &kept {
+                remember(file, &path);
+            }
+            Some(path)
         };
         let real = resolve();
         lock(&self.real_tools).insert(key, real.clone());
         real
     }
+}
+
+/// Everything pyenv reads to choose the interpreter its shim `shim` starts in `folder`
+/// (`pyenv version-name` and `pyenv which`): the shim, the `PYENV*` variables and `PATH`, the
+/// nearest `.python-version` or else the global `version` file, and the installed versions and
+/// plugins. The shim's answer is kept under it, since asking starts bash and pyenv's scripts
+/// on every run. `None` for any other shim, which is asked every time.
+fn pyenv_choice(shim: &Path, folder: &Path) -> Option<String> {
+    let shims = shim.parent()?;
+    let text = std::fs::read_to_string(shim).ok()?;
+    if shims.file_name()? != "shims" || !text.contains("pyenv") {
+        return None;
+    }
+    let root = shims.parent()?;
+    let changed = |path: &Path| {
+        let metadata = std::fs::metadata(path).ok();
+        let modified = metadata.and_then(|metadata| metadata.modified().ok());
+        format!("\0{}\0{modified:?}", path.display())
+    };
+    let mut choice = format!("{}\0{text}", shim.display());
+    let mut variables: Vec<_> = (std::env::vars_os())
+        .filter(|(name, _)| name == "PATH" || name.to_string_lossy().contains("PYENV"))
+        .collect();
+    variables.sort();
+    for (name, value) in variables {
+        choice += &format!("\0{}={}", name.to_string_lossy(), value.to_string_lossy());
+    }
+    let start = std::env::var_os("PYENV_DIR").map_or(folder.to_path_buf(), PathBuf::from);
+    let version_file = (start.ancestors().chain(folder.ancestors()))
+        .map(|dir| dir.join(".python-version"))
+        .find(|file| file.is_file())
+        .unwrap_or_else(|| root.join("version"));
+    let versions = std::fs::read_to_string(&version_file).unwrap_or_default();
+    choice += &format!("\0{}\0{versions}", version_file.display());
+    for part in ["versions", "plugins", "pyenv.d"] {
+        choice += &changed(&root.join(part));
+    }
+    Some(choice)
 }
 
 /// Lets every user read (and run, where its owner may) a built program, since root's judged

@@ -342,3 +342,62 @@ fn a_python_behind_a_version_managers_shim_runs_as_itself() {
     let started = fs::read_to_string(&log).unwrap_or_default().lines().count();
     assert!(started <= 3, "the shim started {started} times for 6 cases");
 }
+
+#[test]
+fn pyenvs_choice_is_kept_until_what_pyenv_reads_changes() {
+    // pyenv's shim answers which interpreter it stands for from the `.python-version` of the
+    // folder, `PYENV_VERSION` and the installed versions; the judge asks it again only when
+    // one of those changes.
+    let dir = repository_with(&[
+        ("problems/p/problem.toml", "name = \"p\"\n"),
+        ("problems/p/tests/1.in", "1 2\n"),
+        ("problems/p/tests/1.out", "3\n"),
+        ("solutions/p.py", "print(sum(map(int, input().split())))\n"),
+        (".python-version", "3.11\n"),
+    ]);
+    let root = dir.path().join("pyenv");
+    let shims = root.join("shims");
+    fs::create_dir_all(&shims).unwrap();
+    fs::create_dir_all(root.join("versions/3.11")).unwrap();
+    let log = dir.path().join("shim.log");
+    let shim = shims.join("python3");
+    let real = real_python().display().to_string();
+    let script = format!(
+        "#!/bin/sh\n# as pyenv's shim: exec pyenv exec python3\necho started >> '{}'\nexec '{real}' \"$@\"\n",
+        log.display()
+    );
+    fs::write(&shim, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&shim, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        shims.display(),
+        toolchains_first_path().to_string_lossy()
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let asked = |version: Option<&str>| {
+        let _ = fs::remove_file(&log);
+        let mut judge = judge_in(dir.path());
+        judge
+            .env("PATH", &path)
+            .env("JUDGE_CACHE_DIR", cache.path())
+            .env_remove("PYENV_VERSION")
+            .args(["run", "p"]);
+        if let Some(version) = version {
+            judge.env("PYENV_VERSION", version);
+        }
+        judge
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("1/1 accepted"));
+        fs::read_to_string(&log).unwrap_or_default().lines().count()
+    };
+    assert_eq!(asked(None), 1, "the first run asks the shim");
+    assert_eq!(asked(None), 0, "nothing pyenv reads changed");
+    fs::write(dir.path().join(".python-version"), "3.12\n").unwrap();
+    assert_eq!(asked(None), 1, "another .python-version");
+    assert_eq!(asked(None), 0, "that answer is kept too");
+    assert_eq!(asked(Some("system")), 1, "PYENV_VERSION chooses");
+    fs::create_dir_all(root.join("versions/3.12")).unwrap();
+    assert_eq!(asked(None), 1, "a version installed");
+}
