@@ -359,3 +359,55 @@ fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
         );
     }
 }
+
+#[test]
+fn what_the_function_prints_is_not_its_result() {
+    // Programmers grades the returned value and shows printed lines beside it: a file that
+    // prints as it loads and in every call is accepted.
+    let repository = repository_with(&[
+        (
+            "problems/sums/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\n",
+        ),
+        ("problems/sums/tests/three.in", "1\n2\n3\n"),
+        ("problems/sums/tests/three.out", "1\n3\n6\n"),
+    ]);
+    let files = [
+        (
+            "sums.py",
+            "print(\"loaded\")\n\ndef solution(n):\n    print(\"n is\", n)\n    return n * (n + 1) // 2\n",
+        ),
+        (
+            "sums.cpp",
+            "#include <cstdio>\n#include <iostream>\n\nint solution(int n) {\n    std::cout << \"n is \" << n << '\\n';\n    std::printf(\"again %d\", n);\n    return n * (n + 1) / 2;\n}\n",
+        ),
+        (
+            "sums.c",
+            "#include <stdio.h>\n\nint solution(int n) {\n    printf(\"n is %d\\n\", n);\n    return n * (n + 1) / 2;\n}\n",
+        ),
+        (
+            "sums.js",
+            "console.log(\"loaded\");\nfunction solution(n) {\n    console.log(\"n is\", n);\n    process.stdout.write(\"again\");\n    return n * (n + 1) / 2;\n}\n",
+        ),
+        (
+            "Sums.java",
+            "class Solution {\n    static { System.out.println(\"loaded\"); }\n\n    public int solution(int n) {\n        System.out.print(\"n is \" + n);\n        return n * (n + 1) / 2;\n    }\n}\n",
+        ),
+        (
+            "sums.rs",
+            "fn solution(n: i64) -> i64 {\n    print!(\"n is {n}\");\n    n * (n + 1) / 2\n}\n",
+        ),
+    ];
+    // Kotlin's caller is met by `statics_160585.kt`, which prints in every call.
+    for (name, code) in files {
+        let file = repository.path().join(name);
+        fs::write(&file, code).unwrap();
+        let report = stdout_of(
+            judge_in(repository.path())
+                .args(["run", "sums", "--solution"])
+                .arg(&file),
+            0,
+        );
+        assert!(report.contains("1/1 accepted"), "{name}: {report}");
+    }
+}

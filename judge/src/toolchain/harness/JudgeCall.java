@@ -142,6 +142,10 @@ public class JudgeCall {
 
     @SuppressWarnings("unchecked")
     public static void main(String[] args) throws Exception {
+        // The results go out on the standard output the judge reads; what the file prints
+        // goes to standard error, as Programmers shows it beside the result and never grades it.
+        java.io.PrintStream results = System.out;
+        System.setOut(System.err);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
         ThreadMXBean clock = ManagementFactory.getThreadMXBean();
         StringBuilder out = new StringBuilder();
@@ -170,7 +174,8 @@ public class JudgeCall {
             times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
             out.append(show(result)).append('\n');
         }
-        System.out.print(out);
+        results.print(out);
+        results.flush();
         System.out.flush();
         System.err.println();
         System.err.println("CALL_TIMES_MARKER" + times);

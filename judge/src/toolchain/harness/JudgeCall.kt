@@ -139,6 +139,10 @@ private class JudgeCallFiles {
 }
 
 fun main() {
+    // The results go out on the standard output the judge reads; what the file prints goes to
+    // standard error, as Programmers shows it beside the result and never grades it.
+    val results = System.out
+    System.setOut(System.err)
     val clock = ManagementFactory.getThreadMXBean()
     val out = StringBuilder()
     val times = ArrayList<Long>()
@@ -167,7 +171,8 @@ fun main() {
         times.add((clock.currentThreadCpuTime - start) / 1000)
         out.append(judgeCallShow(result)).append('\n')
     }
-    print(out)
+    results.print(out)
+    results.flush()
     System.out.flush()
     System.err.println()
     System.err.println("CALL_TIMES_MARKER" + times.joinToString(","))

@@ -2,6 +2,10 @@
 // before every call, and globals it made are taken away after it, so that each call starts
 // from the state the file has when it is loaded, as a new process per test does.
 const fs = require("fs");
+// The results go out on the standard output the judge reads; what the file prints goes to
+// standard error, as Programmers shows it beside the result and never grades it.
+const writeResults = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr);
 const path = require("path");
 const code = fs.readFileSync(path.join(__dirname, USER_FILE), "utf8");
 const load = new Function("require", "module", "exports",
@@ -41,5 +45,5 @@ for (const line of fs.readFileSync(0, "utf8").split("\n")) {
     times.push(used.user + used.system);
     out += show(result) + "\n";
 }
-process.stdout.write(out);
+writeResults(out);
 process.stderr.write("\nCALL_TIMES_MARKER" + times.join(",") + "\n");

@@ -3,6 +3,13 @@
 # as imported, as a new process per test does.
 import inspect, json, os, sys, time
 
+# The results go out on the standard output the judge reads; what the file prints goes to
+# standard error, as Programmers shows it beside the result and never grades it.
+results = open(os.dup(1), "w", encoding=sys.stdout.encoding, errors=sys.stdout.errors)
+sys.stdout.flush()
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), USER_FILE)
 with open(path, "rb") as source:
     code = compile(source.read(), path, "exec")
@@ -55,6 +62,7 @@ for line in sys.stdin.read().splitlines():
     start = time.process_time()
     result = function(*arguments)
     times.append(round((time.process_time() - start) * 1e6))
-    print(show(result))
+    print(show(result), file=results)
+results.flush()
 sys.stdout.flush()
 sys.stderr.write("\nCALL_TIMES_MARKER" + ",".join(map(str, times)) + "\n")
