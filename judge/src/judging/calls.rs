@@ -32,17 +32,26 @@ pub(super) fn whole_run(limits: Limits, calls: u32) -> Limits {
 }
 
 /// Takes the caller's report off the run's standard error and makes the run's CPU time its
-/// slowest call's: the call's number (from 1) and time, when the caller got to report.
+/// slowest call's: the call's number (from 1) and time, when the caller got to report. The
+/// report is a line of its own, last unless a failed call's error follows it.
 pub(super) fn slowest(run: &mut RunOutput) -> Option<(usize, Duration)> {
     let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     let at = stderr.rfind(CALL_TIMES)?;
-    let times: Vec<u64> = stderr[at + CALL_TIMES.len()..]
+    let end = stderr[at..]
+        .find('\n')
+        .map_or(stderr.len(), |line| at + line + 1);
+    let times: Vec<u64> = stderr[at + CALL_TIMES.len()..end]
         .trim()
         .split(',')
         .filter_map(|time| time.parse().ok())
         .collect();
-    let kept = stderr[..at].strip_suffix('\n').unwrap_or(&stderr[..at]);
-    run.stderr = kept.as_bytes().to_vec();
+    let (before, after) = (&stderr[..at], &stderr[end..]);
+    // The newline the caller wrote before its report stays only to end a line before an error.
+    let before = match after.is_empty() {
+        true => before.strip_suffix('\n').unwrap_or(before),
+        false => before,
+    };
+    run.stderr = [before, after].concat().into_bytes();
     let (index, micros) = times
         .iter()
         .enumerate()

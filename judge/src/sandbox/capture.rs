@@ -45,6 +45,31 @@ pub(super) struct Capture<'a> {
     /// The buffer holds the output from `matched.bytes` on; the bytes before matched and
     /// were not kept.
     pub matched: MatchedStart,
+    /// Past the cap, the last bytes too (`Capture::with_tail`).
+    tail: Option<Tail>,
+}
+
+/// The last `cap` bytes of an output past its cap, and how many before them were left out.
+struct Tail {
+    bytes: Vec<u8>,
+    cap: usize,
+    left_out: u64,
+}
+
+impl Tail {
+    fn keep(&mut self, more: &[u8]) {
+        self.bytes.extend_from_slice(more);
+        // Cut once it holds twice the cap, so each byte is moved at most once.
+        if self.bytes.len() > 2 * self.cap {
+            self.cut();
+        }
+    }
+
+    fn cut(&mut self) {
+        let cut = self.bytes.len().saturating_sub(self.cap);
+        self.bytes.drain(..cut);
+        self.left_out += cut as u64;
+    }
 }
 
 impl<'a> Capture<'a> {
@@ -56,6 +81,22 @@ impl<'a> Capture<'a> {
             matching: None,
             matched_expected: false,
             matched: MatchedStart::default(),
+            tail: None,
+        }
+    }
+
+    /// Keeps the first `cap` bytes and the last `cap`, as a long stderr has its first
+    /// compiler error at the start and a program's last words (a panic, a function-form
+    /// caller's call times) at the end.
+    pub(super) fn with_tail(fd: BorrowedFd<'a>, cap: usize) -> Self {
+        let tail = Tail {
+            bytes: Vec::new(),
+            cap,
+            left_out: 0,
+        };
+        Capture {
+            tail: Some(tail),
+            ..Capture::new(fd, cap)
         }
     }
 
@@ -79,6 +120,7 @@ impl<'a> Capture<'a> {
             matching: None,
             matched_expected: false,
             matched: MatchedStart::default(),
+            tail: None,
         }
     }
 
@@ -94,7 +136,17 @@ impl<'a> Capture<'a> {
         self.pipe.as_ref().map(AsRawFd::as_raw_fd)
     }
 
-    pub(super) fn into_buffer(self) -> Vec<u8> {
+    /// The bytes kept; with a tail, a line between the first and the last says how many
+    /// were left out.
+    pub(super) fn into_buffer(mut self) -> Vec<u8> {
+        if let Some(mut tail) = self.tail.take().filter(|tail| !tail.bytes.is_empty()) {
+            tail.cut();
+            if tail.left_out > 0 {
+                let gap = format!("\n[... {} bytes left out ...]\n", tail.left_out);
+                self.buffer.extend_from_slice(gap.as_bytes());
+            }
+            self.buffer.extend_from_slice(&tail.bytes);
+        }
         self.buffer
     }
 
@@ -134,9 +186,13 @@ impl<'a> Capture<'a> {
             self.buffer.truncate(before + room);
             read
         } else {
-            // Past the cap: read to discard.
+            // Past the cap: read to discard, or to keep the last bytes.
             let mut sink = [0u8; 16 * 1024];
-            rustix::io::read(pipe, &mut sink)
+            let read = rustix::io::read(pipe, &mut sink);
+            if let (Ok(count), Some(tail)) = (&read, &mut self.tail) {
+                tail.keep(&sink[..*count]);
+            }
+            read
         };
         let Some(count) = read_count(result, empty_is_end)? else {
             return Ok(false);

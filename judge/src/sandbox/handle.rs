@@ -233,7 +233,7 @@ impl SupervisorHandle {
             false => Capture::output(slot.stdout.as_fd(), output_cap, expected),
             true => Capture::closed(),
         };
-        let mut stderr = Capture::new(slot.stderr.as_fd(), STDERR_CAP_BYTES);
+        let mut stderr = Capture::with_tail(slot.stderr.as_fd(), STDERR_CAP_BYTES);
         let stops: Vec<BorrowedFd> = stop_every_run.into_iter().chain(stop).collect();
         let (report, mut output_limit_exceeded) =
             self.wait_for_report(spec, &mut stdout, &mut stderr, &stops)?;

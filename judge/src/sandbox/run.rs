@@ -170,7 +170,8 @@ pub struct RunOutput {
     /// `stdout` holds the output from `stdout_matched.bytes` on: the bytes before matched
     /// `Streams::expected` and were not kept.
     pub stdout_matched: crate::compare::MatchedStart,
-    /// At most `STDERR_CAP_BYTES`.
+    /// Its first and last `STDERR_CAP_BYTES` at most, and a line between them saying how many
+    /// bytes were left out (`Capture::with_tail`).
     pub stderr: Vec<u8>,
     pub output_limit_exceeded: bool,
     /// Stopped at the wall-clock backstop while not computing.

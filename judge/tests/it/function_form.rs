@@ -33,6 +33,31 @@ fn judged(file: &Path, code: i32) -> String {
     )
 }
 
+/// Writes `code` as `name` in `repository` and judges it on `problem`: the report, when the
+/// judge exits with `code`.
+fn judged_file(repository: &Path, problem: &str, name: &str, code: &str, exit: i32) -> String {
+    let file = repository.join(name);
+    fs::write(&file, code).unwrap();
+    stdout_of(
+        judge_in(repository)
+            .args(["run", problem, "--solution"])
+            .arg(&file),
+        exit,
+    )
+}
+
+/// A function-form problem whose answer to each call is 1 + 2 + ... + n.
+fn sums_repository() -> tempfile::TempDir {
+    repository_with(&[
+        (
+            "problems/sums/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\n",
+        ),
+        ("problems/sums/tests/three.in", "1\n2\n3\n"),
+        ("problems/sums/tests/three.out", "1\n3\n6\n"),
+    ])
+}
+
 #[test]
 fn the_function_alone_is_accepted_in_every_language_the_judge_calls() {
     // Python: our own file's function, its stdin adapter (below the marker line) cut off.
@@ -181,16 +206,7 @@ fn the_limit_is_each_calls_and_a_slow_call_is_tle_by_itself() {
         ),
     ];
     for (name, code) in spin {
-        let file = repository.path().join(name);
-        fs::write(&file, code).unwrap();
-        let output = judge_in(repository.path())
-            .args(["run", "spin", "--solution"])
-            .arg(&file)
-            .assert()
-            .code(1)
-            .get_output()
-            .clone();
-        let report = String::from_utf8_lossy(&output.stdout);
+        let report = judged_file(repository.path(), "spin", name, code, 1);
         assert!(
             report.contains("1/2 accepted (AC 1, TLE 1)"),
             "{name}: {report}"
@@ -300,14 +316,7 @@ fn each_call_gets_a_new_solution_as_on_programmers() {
 fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
     // Each call's answer is 1 + 2 + ... + n; these files only add n to what an earlier call
     // left, which a new process per test never has.
-    let repository = repository_with(&[
-        (
-            "problems/sums/problem.toml",
-            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\n",
-        ),
-        ("problems/sums/tests/three.in", "1\n2\n3\n"),
-        ("problems/sums/tests/three.out", "1\n3\n6\n"),
-    ]);
+    let repository = sums_repository();
     let files = [
         (
             "sums.py",
@@ -343,16 +352,7 @@ fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
         if name.ends_with(".kt") && !kotlin {
             continue;
         }
-        let file = repository.path().join(name);
-        fs::write(&file, code).unwrap();
-        let output = judge_in(repository.path())
-            .args(["run", "sums", "--solution"])
-            .arg(&file)
-            .assert()
-            .code(1)
-            .get_output()
-            .clone();
-        let report = String::from_utf8_lossy(&output.stdout);
+        let report = judged_file(repository.path(), "sums", name, code, 1);
         assert!(
             report.contains("WA") && report.contains("expected `3`, got `2`"),
             "{name}: {report}"
@@ -364,14 +364,7 @@ fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
 fn what_the_function_prints_is_not_its_result() {
     // Programmers grades the returned value and shows printed lines beside it: a file that
     // prints as it loads and in every call is accepted.
-    let repository = repository_with(&[
-        (
-            "problems/sums/problem.toml",
-            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\n",
-        ),
-        ("problems/sums/tests/three.in", "1\n2\n3\n"),
-        ("problems/sums/tests/three.out", "1\n3\n6\n"),
-    ]);
+    let repository = sums_repository();
     let files = [
         (
             "sums.py",
@@ -400,14 +393,71 @@ fn what_the_function_prints_is_not_its_result() {
     ];
     // Kotlin's caller is met by `statics_160585.kt`, which prints in every call.
     for (name, code) in files {
-        let file = repository.path().join(name);
-        fs::write(&file, code).unwrap();
-        let report = stdout_of(
-            judge_in(repository.path())
-                .args(["run", "sums", "--solution"])
-                .arg(&file),
-            0,
-        );
+        let report = judged_file(repository.path(), "sums", name, code, 0);
         assert!(report.contains("1/1 accepted"), "{name}: {report}");
+    }
+}
+
+#[test]
+fn a_call_that_fails_is_a_runtime_error_held_to_its_own_time() {
+    // Five calls of 0.1 s each, under a limit of 0.3 s a call: the fifth fails after the
+    // run has spent more than the limit in all, and each prints more than the judge keeps of
+    // standard error. The times reach the judge all the same: the verdict is RE, not TLE.
+    let repository = repository_with(&[
+        (
+            "problems/busy/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(n: int) -> int\"\ntime_limit_ms = 300\n",
+        ),
+        ("problems/busy/tests/five.in", "1\n2\n3\n4\n5\n"),
+        ("problems/busy/tests/five.out", "1\n2\n3\n4\n5\n"),
+    ]);
+    let files = [
+        (
+            "busy.py",
+            "import time\n\ndef solution(n):\n    start = time.process_time()\n    \
+             while time.process_time() - start < 0.1:\n        pass\n    print(\"x\" * 20000)\n    \
+             if n == 5:\n        raise ValueError(\"call five fails\")\n    return n\n",
+        ),
+        (
+            "busy.js",
+            "function solution(n) {\n    const start = process.cpuUsage();\n    \
+             for (;;) { const u = process.cpuUsage(start); if (u.user + u.system >= 100000) break; }\n    \
+             console.log(\"x\".repeat(20000));\n    \
+             if (n === 5) throw new Error(\"call five fails\");\n    return n;\n}\n",
+        ),
+        (
+            "Busy.java",
+            "class Solution {\n    public int solution(int n) {\n        \
+             java.lang.management.ThreadMXBean clock = java.lang.management.ManagementFactory.getThreadMXBean();\n        \
+             long start = clock.getCurrentThreadCpuTime();\n        \
+             while (clock.getCurrentThreadCpuTime() - start < 100_000_000L) {}\n        \
+             System.out.println(\"x\".repeat(20000));\n        \
+             if (n == 5) throw new IllegalStateException(\"call five fails\");\n        return n;\n    }\n}\n",
+        ),
+        // No state: every call runs in one process.
+        (
+            "busy.cpp",
+            "#include <cstdio>\n#include <ctime>\n#include <stdexcept>\n#include <string>\n\n\
+             int solution(int n) {\n    std::clock_t start = std::clock();\n    \
+             while (std::clock() - start < CLOCKS_PER_SEC / 10) {}\n    \
+             std::printf(\"%s\\n\", std::string(20000, 'x').c_str());\n    \
+             if (n == 5) throw std::runtime_error(\"call five fails\");\n    return n;\n}\n",
+        ),
+        // A global it changes: each call in a child of its own, and the fifth dies of a signal.
+        (
+            "busy.c",
+            "#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n\nint calls = 0;\n\n\
+             int solution(int n) {\n    clock_t start = clock();\n    \
+             while (clock() - start < CLOCKS_PER_SEC / 10) {}\n    \
+             for (int i = 0; i < 2000; i++) printf(\"xxxxxxxxxx\");\n    calls++;\n    \
+             if (n == 5) abort();\n    return n;\n}\n",
+        ),
+    ];
+    for (name, code) in files {
+        let report = judged_file(repository.path(), "busy", name, code, 1);
+        assert!(
+            report.contains("RE") && !report.contains("TLE"),
+            "{name}: {report}"
+        );
     }
 }

@@ -151,34 +151,43 @@ public class JudgeCall {
         StringBuilder out = new StringBuilder();
         StringJoiner times = new StringJoiner(",");
         FreshLoader kept = keepsStaticState() ? null : new FreshLoader();
-        for (String line; (line = in.readLine()) != null; ) {
-            if (line.trim().isEmpty()) continue;
-            text = line;
-            at = 0;
-            List<Object> arguments = new ArrayList<>();
-            while (true) {
-                skip();
-                if (at >= text.length()) break;
-                arguments.add(value());
-                skip();
-                if (at < text.length() && text.charAt(at) == ',') at++;
+        // The times go out even when a call fails, before its stack trace: the judge holds
+        // each call to the limit, the failed one too.
+        try {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.trim().isEmpty()) continue;
+                text = line;
+                at = 0;
+                List<Object> arguments = new ArrayList<>();
+                while (true) {
+                    skip();
+                    if (at >= text.length()) break;
+                    arguments.add(value());
+                    skip();
+                    if (at < text.length() && text.charAt(at) == ',') at++;
+                }
+                Object[] converted = { CALL_ARGUMENTS };
+                // Accessible by hand: another loader's class is in another runtime package.
+                java.lang.reflect.Constructor<?> invoker =
+                    (kept != null ? kept : new FreshLoader()).loadClass("JudgeCallInvoke").getDeclaredConstructor();
+                invoker.setAccessible(true);
+                Function<Object[], Object> call = (Function<Object[], Object>) invoker.newInstance();
+                long start = clock.getCurrentThreadCpuTime();
+                Object result;
+                try {
+                    result = call.apply(converted);
+                } finally {
+                    times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
+                }
+                out.append(show(result)).append('\n');
             }
-            Object[] converted = { CALL_ARGUMENTS };
-            // Accessible by hand: another loader's class is in another runtime package.
-            java.lang.reflect.Constructor<?> invoker =
-                (kept != null ? kept : new FreshLoader()).loadClass("JudgeCallInvoke").getDeclaredConstructor();
-            invoker.setAccessible(true);
-            Function<Object[], Object> call = (Function<Object[], Object>) invoker.newInstance();
-            long start = clock.getCurrentThreadCpuTime();
-            Object result = call.apply(converted);
-            times.add(String.valueOf((clock.getCurrentThreadCpuTime() - start) / 1000));
-            out.append(show(result)).append('\n');
+        } finally {
+            results.print(out);
+            results.flush();
+            System.out.flush();
+            System.err.println();
+            System.err.println("CALL_TIMES_MARKER" + times);
         }
-        results.print(out);
-        results.flush();
-        System.out.flush();
-        System.err.println();
-        System.err.println("CALL_TIMES_MARKER" + times);
     }
 }
 

@@ -148,34 +148,42 @@ fun main() {
     val times = ArrayList<Long>()
     val files = JudgeCallFiles()
     val kept = if (files.keepStaticState()) null else JudgeCallLoader(files)
-    while (true) {
-        val line = readLine() ?: break
-        if (line.isBlank()) continue
-        val reader = JudgeCallReader(line)
-        val arguments = ArrayList<Any?>()
+    // The times go out even when a call fails, before its stack trace: the judge holds each
+    // call to the limit, the failed one too.
+    try {
         while (true) {
-            reader.skip()
-            if (reader.at >= line.length) break
-            arguments.add(reader.value())
-            reader.skip()
-            if (reader.at < line.length && line[reader.at] == ',') reader.at++
+            val line = readLine() ?: break
+            if (line.isBlank()) continue
+            val reader = JudgeCallReader(line)
+            val arguments = ArrayList<Any?>()
+            while (true) {
+                reader.skip()
+                if (reader.at >= line.length) break
+                arguments.add(reader.value())
+                reader.skip()
+                if (reader.at < line.length && line[reader.at] == ',') reader.at++
+            }
+            val converted = arrayOf<Any?>(CALL_ARGUMENTS)
+            // Accessible by hand: another loader's class is in another runtime package.
+            val invoker = (kept ?: JudgeCallLoader(files)).loadClass("JudgeCallInvoke").getDeclaredConstructor()
+            invoker.isAccessible = true
+            @Suppress("UNCHECKED_CAST")
+            val call = invoker.newInstance() as Function<Array<Any?>, Any?>
+            val start = clock.currentThreadCpuTime
+            val result = try {
+                call.apply(converted)
+            } finally {
+                times.add((clock.currentThreadCpuTime - start) / 1000)
+            }
+            out.append(judgeCallShow(result)).append('\n')
         }
-        val converted = arrayOf<Any?>(CALL_ARGUMENTS)
-        // Accessible by hand: another loader's class is in another runtime package.
-        val invoker = (kept ?: JudgeCallLoader(files)).loadClass("JudgeCallInvoke").getDeclaredConstructor()
-        invoker.isAccessible = true
-        @Suppress("UNCHECKED_CAST")
-        val call = invoker.newInstance() as Function<Array<Any?>, Any?>
-        val start = clock.currentThreadCpuTime
-        val result = call.apply(converted)
-        times.add((clock.currentThreadCpuTime - start) / 1000)
-        out.append(judgeCallShow(result)).append('\n')
+    } finally {
+        results.print(out)
+        results.flush()
+        System.out.flush()
+        System.err.println()
+        System.err.println("CALL_TIMES_MARKER" + times.joinToString(","))
     }
-    results.print(out)
-    results.flush()
-    System.out.flush()
-    System.err.println()
-    System.err.println("CALL_TIMES_MARKER" + times.joinToString(","))
 }
 
 /** The call itself, compiled with the user's Solution so that kotlinc picks the function. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -177,21 +178,28 @@ int main(void) {
             _exit(failed);
         }
         int status = 0;
-        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+        struct rusage usage = {0};
+        while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {}
+        int failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0 || *used < 0;
+        // A failed call's time is its child's, and goes out with the others: the judge holds
+        // it to the limit.
+        long long spent = failed
+            ? (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+            : *used;
+        char figure[32];
+        int n = snprintf(figure, sizeof figure, "%s%lld", times_len ? "," : "", spent);
+        if (times_len + (size_t)n + 1 > times_cap) times = realloc(times, times_cap *= 2);
+        memcpy(times + times_len, figure, (size_t)n + 1);
+        times_len += (size_t)n;
+        if (!failed) continue;
+        fprintf(stderr, "\nCALL_TIMES_MARKER%s\n", times);
         if (WIFSIGNALED(status)) {
             signal(WTERMSIG(status), SIG_DFL);
             raise(WTERMSIG(status));
         }
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-        if (*used < 0) {
-            fputs("the call ended the program before it returned (exit 0)\n", stderr);
-            return 1;
-        }
-        char figure[32];
-        int n = snprintf(figure, sizeof figure, "%s%lld", times_len ? "," : "", *used);
-        if (times_len + (size_t)n + 1 > times_cap) times = realloc(times, times_cap *= 2);
-        memcpy(times + times_len, figure, (size_t)n + 1);
-        times_len += (size_t)n;
+        if (WIFEXITED(status) && WEXITSTATUS(status) != 0) return WEXITSTATUS(status);
+        fputs("the call ended the program before it returned (exit 0)\n", stderr);
+        return 1;
     }
     fprintf(stderr, "\nCALL_TIMES_MARKER%s\n", times);
     return 0;

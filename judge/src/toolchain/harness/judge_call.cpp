@@ -9,6 +9,7 @@
 #endif
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,10 +113,52 @@ inline void to_results(bool on) {
     std::fflush(stdout);
     dup2(on ? results : 2, 1);
 }
+// Each call's CPU time, last on standard error, where the judge reads it.
+inline void report_times(const std::string& times) {
+    to_results(false);
+    std::cerr << "\nCALL_TIMES_MARKER" << times << "\n";
+}
 inline long long cpu_us() {
     timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+// A call that fails in this process (the file keeps no state, so no child runs it) still
+// reports the times, its own last, before the run ends as it would have: from a signal
+// handler, so with `write` alone.
+static const std::string* done_times = nullptr;
+static volatile long long call_started = -1;
+inline void write_all(const char* text, size_t size) {
+    for (ssize_t n; size > 0 && (n = write(2, text, size)) > 0; text += n, size -= (size_t)n) {}
+}
+inline void on_fatal_signal(int signal) {
+    if (call_started >= 0 && done_times) {
+        long long spent = cpu_us() - call_started;
+        char figure[24];
+        size_t at = sizeof figure;
+        do { figure[--at] = char('0' + spent % 10); spent /= 10; } while (spent > 0 && at > 0);
+        const char marker[] = "\nCALL_TIMES_MARKER";
+        write_all(marker, sizeof marker - 1);
+        write_all(done_times->data(), done_times->size());
+        if (!done_times->empty()) write_all(",", 1);
+        write_all(figure + at, sizeof figure - at);
+        write_all("\n", 1);
+    }
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+inline void report_failed_calls(const std::string& times) {
+    done_times = &times;
+    // Its own stack, for a call that overflowed the program's.
+    static char alternate[1 << 16];
+    stack_t stack{};
+    stack.ss_sp = alternate;
+    stack.ss_size = sizeof alternate;
+    sigaltstack(&stack, nullptr);
+    struct sigaction action {};
+    action.sa_handler = on_fatal_signal;
+    action.sa_flags = SA_ONSTACK;
+    for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(signal, &action, nullptr);
 }
 // Runs `call` (which prints its result and returns its CPU time) in a forked child and
 // appends that time to `times`; a child that fails ends this process the same way. The child
@@ -124,7 +167,9 @@ inline long long cpu_us() {
 // `false` for a file that keeps no state between calls: then every call runs here.
 template <class Call> void in_child(Call call, std::string& times) {
     if (!FORK_EACH_CALL) {
+        call_started = cpu_us();
         long long spent = call();
+        call_started = -1;
         // Out before the next call, which may crash: the report names the call that did.
         std::cout.flush();
         times += (times.empty() ? "" : ",") + std::to_string(spent);
@@ -149,8 +194,15 @@ template <class Call> void in_child(Call call, std::string& times) {
         _exit(std::cout ? 0 : 1);
     }
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    rusage usage{};
+    while (wait4(child, &status, 0, &usage) < 0 && errno == EINTR) {}
     if (pinned) sched_setaffinity(0, sizeof everywhere, &everywhere);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || *used < 0) {
+        // The failed call's time goes out with the others: the judge holds it to the limit.
+        long long spent = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL
+            + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+        report_times(times + (times.empty() ? "" : ",") + std::to_string(spent));
+    }
     if (WIFSIGNALED(status)) {
         std::signal(WTERMSIG(status), SIG_DFL);
         std::raise(WTERMSIG(status));
@@ -169,6 +221,7 @@ int main() {
     judge_call::results = dup(1);
     if (judge_call::results < 0 || dup2(2, 1) < 0) { std::perror("judge_call: dup"); return 1; }
     std::string line, times;
+    if (!FORK_EACH_CALL) judge_call::report_failed_calls(times);
     while (std::getline(std::cin, line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         judge_call::Cursor c{line, 0};
@@ -184,6 +237,5 @@ int main() {
             return used;
         }, times);
     }
-    judge_call::to_results(false);
-    std::cerr << "\nCALL_TIMES_MARKER" << times << "\n";
+    judge_call::report_times(times);
 }

@@ -31,19 +31,28 @@ const show = (value) => typeof value === "string" ? JSON.stringify(value)
 const times = [];
 let out = "";
 let first = true;
-for (const line of fs.readFileSync(0, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const args = JSON.parse("[" + line + "]");
-    if (!first) {
-        forgetNewGlobals();
-        found = fresh();
+// The times go out even when a call fails, before its error: the judge holds each call to
+// the limit, the failed one too.
+try {
+    for (const line of fs.readFileSync(0, "utf8").split("\n")) {
+        if (!line.trim()) continue;
+        const args = JSON.parse("[" + line + "]");
+        if (!first) {
+            forgetNewGlobals();
+            found = fresh();
+        }
+        first = false;
+        const start = process.cpuUsage();
+        let result;
+        try {
+            result = found(...args);
+        } finally {
+            const used = process.cpuUsage(start);
+            times.push(used.user + used.system);
+        }
+        out += show(result) + "\n";
     }
-    first = false;
-    const start = process.cpuUsage();
-    const result = found(...args);
-    const used = process.cpuUsage(start);
-    times.push(used.user + used.system);
-    out += show(result) + "\n";
+} finally {
+    writeResults(out);
+    process.stderr.write("\nCALL_TIMES_MARKER" + times.join(",") + "\n");
 }
-writeResults(out);
-process.stderr.write("\nCALL_TIMES_MARKER" + times.join(",") + "\n");

@@ -49,20 +49,31 @@ def show(value):
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def call_all():
+    global function
+    first = True
+    for line in sys.stdin.read().splitlines():
+        if not line.strip():
+            continue
+        arguments = json.loads("[" + line + "]")
+        arguments = [floats(a) if double else a for a, double in zip(arguments, DOUBLES)]
+        if not first:
+            function = fresh_function()
+        first = False
+        start = time.process_time()
+        try:
+            result = function(*arguments)
+        finally:
+            times.append(round((time.process_time() - start) * 1e6))
+        print(show(result), file=results)
+
+
 times = []
-first = True
-for line in sys.stdin.read().splitlines():
-    if not line.strip():
-        continue
-    arguments = json.loads("[" + line + "]")
-    arguments = [floats(a) if double else a for a, double in zip(arguments, DOUBLES)]
-    if not first:
-        function = fresh_function()
-    first = False
-    start = time.process_time()
-    result = function(*arguments)
-    times.append(round((time.process_time() - start) * 1e6))
-    print(show(result), file=results)
-results.flush()
-sys.stdout.flush()
-sys.stderr.write("\nCALL_TIMES_MARKER" + ",".join(map(str, times)) + "\n")
+# The times go out even when a call fails, before its traceback: the judge holds each call
+# to the limit, the failed one too.
+try:
+    call_all()
+finally:
+    results.flush()
+    sys.stdout.flush()
+    sys.stderr.write("\nCALL_TIMES_MARKER" + ",".join(map(str, times)) + "\n")
