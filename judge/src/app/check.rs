@@ -54,10 +54,7 @@ pub(crate) fn check_file(
         return Ok(Outcome::Rejected);
     }
     let text = String::from_utf8_lossy(&source);
-    let class = problem
-        .as_ref()
-        .and_then(|problem| problem.java_class.as_deref());
-    let mut outcome = build_as_the_judge(context, notices, judge, file, class)?
+    let mut outcome = build_as_the_judge(context, notices, judge, file, problem.as_ref())?
         .max(within_code_limit(notices, profile, source.len()))
         .max(no_problems_in(notices, judge, &text, language));
     match problem {
@@ -127,14 +124,14 @@ fn refuse_language(
 }
 
 /// Built from an empty cache with each of the judge's rows for the language (Baekjoon: both
-/// Rust editions), its published commands, a Java file as the class the problem names: one
-/// of them must build it.
+/// Rust editions), its published commands, a Java file as the class the problem names, a
+/// function with the caller the problem's signature makes: one of them must build it.
 fn build_as_the_judge(
     context: &Context,
     notices: &mut Notices,
     judge: &'static OnlineJudge,
     file: &Path,
-    java_class: Option<&str>,
+    problem: Option<&Problem>,
 ) -> Result<Outcome> {
     let sources = Sources::read(file)?;
     let offers = judge.offers(sources.language.id);
@@ -143,10 +140,14 @@ fn build_as_the_judge(
     let mut builds = Vec::new();
     for offer in &offers {
         let mut judged = sources.clone().judged_as(judge, offer);
-        if let Some(class) = java_class {
+        if let Some(class) = problem.and_then(|problem| problem.java_class.as_deref()) {
             judged = judged.run_as(class);
         }
+        // The judge's command for the file; the build adds the caller.
         let shown = compiler::shown_command(&judged);
+        if let Some(signature) = problem.and_then(|problem| problem.function.as_ref()) {
+            judged = judged.with_caller(signature);
+        }
         let why_not = match compiler.build_from(file, judged) {
             Ok(Build::Ready(_)) => {
                 notices.result(format_args!(
@@ -215,7 +216,12 @@ fn no_problems_in(
 ) -> Outcome {
     let found = handin::problems_with(text, language, judge);
     if found.is_empty() {
-        notices.result("  ok        standard library only, has an entry point");
+        match judge.entry {
+            CallForm::Program => {
+                notices.result("  ok        standard library only, has an entry point")
+            }
+            CallForm::Function { .. } => notices.result("  ok        standard library only"),
+        }
     }
     let found: Vec<String> = found
         .into_iter()

@@ -79,6 +79,8 @@ const STD_CRATES: &[&str] = &[
 pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> Vec<String> {
     let mut found = Vec::new();
     let code = without_comments(source);
+    // A judge that calls a function needs no entry point: the function alone is the file.
+    let function_form = judge.entry != CallForm::Program;
     match language.id {
         LanguageId::Rust => {
             if !has_words(&code, &["fn", "main"]) {
@@ -90,17 +92,18 @@ pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> 
                 found.push(format!("uses the crate `{name}`, which the judge does not have (standard library only)"));
             }
         }
-        LanguageId::C | LanguageId::Cpp if !code.contains("main(") && !code.contains("main (") => {
+        LanguageId::C | LanguageId::Cpp
+            if !function_form && !code.contains("main(") && !code.contains("main (") =>
+        {
             found.push("no `main` function".into());
         }
         LanguageId::Java => {
-            if !has_words(&code, &["static", "void", "main"]) {
+            if !function_form && !has_words(&code, &["static", "void", "main"]) {
                 found.push("no `public static void main`".into());
             }
             // A program's file rules are checked by its build (`Sources::refused`).
-            let function_form = judge.entry != CallForm::Program;
             if let Some(class) = judge.java_class.filter(|_| function_form) {
-                found.extend(java_file_problems(&code, class, judge.name));
+                found.extend(java_file_problems(&code, class, judge.name, true));
             }
         }
         _ => {}
@@ -108,10 +111,11 @@ pub fn problems_with(source: &str, language: &Language, judge: &OnlineJudge) -> 
     found
 }
 
-/// Why a judge that compiles `<class>.java` and runs `class` refuses a Java file: a public
-/// class of another name (a javac error), no class `class`, or a `package` line (the class
-/// would not be found where the judge runs it).
-pub fn java_file_problems(source: &str, class: &str, judge: &str) -> Vec<String> {
+/// Why a judge that compiles `<class>.java` and runs `class` (or, when it `calls` a function,
+/// calls a method of `class`) refuses a Java file: a public class of another name (a javac
+/// error), no class `class`, or a `package` line (the class would not be found where the
+/// judge looks for it).
+pub fn java_file_problems(source: &str, class: &str, judge: &str, calls: bool) -> Vec<String> {
     let code = without_comments(source);
     let words: Vec<&str> = code
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
@@ -139,8 +143,12 @@ pub fn java_file_problems(source: &str, class: &str, judge: &str) -> Vec<String>
         ));
     } else if !words.windows(2).any(|two| two == ["class", class]) {
         let declared = java_main_class(&code).unwrap_or_else(|| "none".into());
+        let how = match calls {
+            true => format!("calls the function on a new `{class}`"),
+            false => format!("runs `java {class}`"),
+        };
         found.push(format!(
-            "no class `{class}` (the class is `{declared}`): {judge} runs `java {class}`"
+            "no class `{class}` (the class is `{declared}`): {judge} {how}"
         ));
     }
     found
@@ -213,7 +221,7 @@ mod tests {
 
     #[test]
     fn java_files_must_be_the_class_the_judge_runs() {
-        let found = |source: &str| java_file_problems(source, "Main", "Baekjoon");
+        let found = |source: &str| java_file_problems(source, "Main", "Baekjoon", false);
         let main = "import java.util.*;\nclass Helper {}\npublic class Main {\n  static class Node {}\n  public static void main(String[] a) {}\n}\n";
         assert!(found(main).is_empty(), "{:?}", found(main));
         assert!(found("class Main { public static void main(String[] a) {} }").is_empty());

@@ -217,6 +217,17 @@ impl Sources {
     pub fn refused(&self) -> Option<String> {
         if let Some(signature) = &self.called {
             let code = String::from_utf8_lossy(&self.files[0].1);
+            // The judge's caller names the class, as the site's does: a package line or
+            // another class would leave it to a javac error in the caller's file.
+            let class = (self.judged_as)
+                .and_then(|judged| Some((judged.judge.java_class?, judged.judge.name)))
+                .filter(|_| self.language.id == LanguageId::Java);
+            if let Some((class, judge)) = class {
+                let found = handin::java_file_problems(&code, class, judge, true);
+                if !found.is_empty() {
+                    return Some(found.join("\n"));
+                }
+            }
             return harness::missing_function(self.language, &code, signature);
         }
         let class = self.class.as_deref().filter(|_| self.class_is_required)?;
@@ -224,7 +235,7 @@ impl Sources {
             .judged_as
             .map_or("the judge", |judged| judged.judge.name);
         let code = String::from_utf8_lossy(&self.files[0].1);
-        let found = handin::java_file_problems(&code, class, judge);
+        let found = handin::java_file_problems(&code, class, judge, false);
         (!found.is_empty()).then(|| found.join("\n"))
     }
 

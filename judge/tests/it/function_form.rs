@@ -461,3 +461,39 @@ fn a_call_that_fails_is_a_runtime_error_held_to_its_own_time() {
         );
     }
 }
+
+#[test]
+fn check_takes_the_function_alone_and_says_what_programmers_refuses_in_the_files_terms() {
+    // `judge check` builds a function-alone file with its caller and asks for no entry
+    // point; on the samples alone, as the callers have their own test.
+    let repository = copy_of_problem("programmers_160585");
+    let tests = repository.path().join("problems/programmers_160585/tests");
+    for generated in ["exhaustive", "random"] {
+        fs::remove_dir_all(tests.join(generated)).unwrap();
+    }
+    for language in ["cpp", "java", "js"] {
+        let file = fixture(&format!("function_form/solution_160585.{language}"));
+        let report = stdout_of(
+            judge_in(repository.path()).args(["check", &file, "--problem", "programmers_160585"]),
+            0,
+        );
+        assert!(
+            !report.contains("PROBLEM") && report.contains("standard library only"),
+            "{language}: {report}"
+        );
+    }
+    // A Java file in a package, or whose class is not `Solution`, is refused as Programmers
+    // refuses it, not with javac's complaint about the judge's caller.
+    let java = fs::read_to_string(fixture("function_form/solution_160585.java")).unwrap();
+    let files = [
+        ("Packaged.java", format!("package level2;\n\n{java}"), "`package level2;`: Programmers compiles Solution.java in no package"),
+        ("Renamed.java", java.replace("class Solution", "class Answer"), "no class `Solution` (the class is `Answer`): Programmers calls the function on a new `Solution`"),
+    ];
+    for (name, code, reason) in files {
+        let report = judged_file(repository.path(), "programmers_160585", name, &code, 1);
+        assert!(
+            report.contains(reason) && !report.contains("JudgeCall"),
+            "{name}: {report}"
+        );
+    }
+}
