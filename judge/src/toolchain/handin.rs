@@ -28,7 +28,7 @@ pub fn function_form_problems(source: &str, language: &Language, entry: CallForm
         ));
     }
     // A file of the function alone needs no marker: `judge` calls it itself.
-    let function_alone = super::harness::needs_caller(language, source);
+    let function_alone = super::harness::needs_caller(language, source, name);
     if !source.lines().any(is_marker) && !function_alone {
         found.push(format!(
             "no `{ADAPTER_MARKER}` comment line: everything would be pasted, the stdin \

@@ -48,9 +48,15 @@ pub fn caller_placement(language: &Language) -> Option<CallerPlacement> {
 /// The class the JVM starts (Java's harness).
 pub const JAVA_CLASS: &str = "JudgeCall";
 
-/// Whether a file is the function alone, with no entry point of its own (a `main`, code that
-/// reads stdin, our stdin adapter).
-pub fn needs_caller(language: &Language, code: &str) -> bool {
+/// Whether the judge calls the file's `function`: when the file is the function alone, with
+/// no entry point of its own (a `main`, code that reads stdin, our stdin adapter). Where the
+/// file defines it, a `main` kept for trying the file at home is not one in Java and Kotlin
+/// (the site's caller is the program), nor a Python `__main__` block that reads no input.
+pub fn needs_caller(language: &Language, code: &str, function: &str) -> bool {
+    let defined = defines(language, code, function);
+    if defined && matches!(language.id, LanguageId::Java | LanguageId::Kotlin) {
+        return true;
+    }
     // Found as a declaration, not as text (`remain(`, `domain(`).
     if matches!(
         language.id,
@@ -61,6 +67,7 @@ pub fn needs_caller(language: &Language, code: &str) -> bool {
     }
     let code = super::language::without_comments(code);
     let own_entry: &[&str] = match language.id {
+        LanguageId::Python3 if defined => &["input(", "sys.stdin"],
         LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
@@ -597,24 +604,38 @@ mod tests {
         let cpp = language(LanguageId::Cpp);
         assert!(needs_caller(
             cpp,
-            "int remain(int x) { return x % 3; }\nint solution(int n) { return remain(n); }"
+            "int remain(int x) { return x % 3; }\nint solution(int n) { return remain(n); }",
+            "solution"
         ));
         assert!(!needs_caller(
             cpp,
-            "int solution(int n) { return n; }\nsigned\nmain() { return 0; }"
+            "int solution(int n) { return n; }\nsigned\nmain() { return 0; }",
+            "solution"
         ));
         let python = language(LanguageId::Python3);
         assert!(needs_caller(
             python,
-            "def user_input(x):\n    return x\n\ndef solution(b):\n    return user_input(b)\n"
+            "def user_input(x):\n    return x\n\ndef solution(b):\n    return user_input(b)\n",
+            "solution"
         ));
-        assert!(!needs_caller(python, "n = int(input())\n"));
+        assert!(!needs_caller(python, "n = int(input())\n", "solution"));
+        let tried_at_home = "def solution(b):\n    return b\n\nif __name__ == \"__main__\":\n    print(solution(1))\n";
+        assert!(needs_caller(python, tried_at_home, "solution"));
+        let adapter = "def solution(b):\n    return b\n\nif __name__ == \"__main__\":\n    print(solution(input()))\n";
+        assert!(!needs_caller(python, adapter, "solution"));
         let rust = language(LanguageId::Rust);
         assert!(needs_caller(
             rust,
-            "fn domain(x: i64) -> i64 { x }\nfn solution(n: i64) -> i64 { domain(n) }"
+            "fn domain(x: i64) -> i64 { x }\nfn solution(n: i64) -> i64 { domain(n) }",
+            "solution"
         ));
-        assert!(!needs_caller(rust, "fn main() {\n}\n"));
+        assert!(!needs_caller(rust, "fn main() {\n}\n", "solution"));
+        // Programmers starts its own caller: a `main` beside the function is not the program.
+        let java = language(LanguageId::Java);
+        let both = "class Solution {\n    public int solution(int n) { return n; }\n    \
+                    public static void main(String[] a) { System.out.println(1); }\n}\n";
+        assert!(needs_caller(java, both, "solution"));
+        assert!(!needs_caller(java, both, "answer"));
     }
 
     #[test]

@@ -134,7 +134,7 @@ impl Sources {
     pub fn with_caller(mut self, signature: &Signature) -> Sources {
         let code = String::from_utf8_lossy(&self.files[0].1).into_owned();
         let single = self.files.len() == 1;
-        if !single || !harness::needs_caller(self.language, &code) {
+        if !single || !harness::needs_caller(self.language, &code, &signature.name) {
             return self;
         }
         let (Some(placement), Some(text)) = (

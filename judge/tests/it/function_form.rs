@@ -363,7 +363,7 @@ fn a_file_that_needs_an_earlier_calls_state_is_wrong() {
 #[test]
 fn what_the_function_prints_is_not_its_result() {
     // Programmers grades the returned value and shows printed lines beside it: a file that
-    // prints as it loads and in every call is accepted.
+    // prints as it loads, in every call, or from a `main` of its own is accepted.
     let repository = sums_repository();
     let files = [
         (
@@ -390,8 +390,19 @@ fn what_the_function_prints_is_not_its_result() {
             "sums.rs",
             "fn solution(n: i64) -> i64 {\n    print!(\"n is {n}\");\n    n * (n + 1) / 2\n}\n",
         ),
+        // A `main` kept for trying the file at home, which Programmers never starts.
+        (
+            "Home.java",
+            "class Solution {\n    public int solution(int n) {\n        return n * (n + 1) / 2;\n    }\n\n    \
+             public static void main(String[] args) {\n        System.out.println(new Solution().solution(3));\n    }\n}\n",
+        ),
+        (
+            "home.py",
+            "def solution(n):\n    return n * (n + 1) // 2\n\n\nif __name__ == \"__main__\":\n    print(solution(3))\n",
+        ),
     ];
-    // Kotlin's caller is met by `statics_160585.kt`, which prints in every call.
+    // Kotlin's caller is met by `statics_160585.kt`, which prints in every call and has a
+    // `main` of its own.
     for (name, code) in files {
         let report = judged_file(repository.path(), "sums", name, code, 0);
         assert!(report.contains("1/1 accepted"), "{name}: {report}");
