@@ -8,13 +8,15 @@ use serde::Deserialize;
 
 use crate::toolchain::Limits;
 
-/// Checkers are trusted code: limits only stop one that hangs.
+/// Checkers are trusted code: limits only stop one that hangs. Their stack is unlimited
+/// (`RLIM_INFINITY`), as problemtools runs every program: a validator's `std::regex` over a
+/// line of a million characters recurses past any fixed stack.
 pub const CHECKER_LIMITS: Limits = Limits {
     cpu_time: Duration::from_secs(30),
     memory_bytes: 2 << 30,
     output_bytes: 1 << 20,
     decided_at: None,
-    stack_bytes: 256 << 20,
+    stack_bytes: u64::MAX,
 };
 
 /// How a checker is called and how it answers.

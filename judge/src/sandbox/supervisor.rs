@@ -964,7 +964,12 @@ fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Ve
     // SIGXCPU at the first whole second past the limit, SIGKILL a second later, even for a
     // loop that ignores SIGXCPU.
     let cpu_seconds = request.cpu_time_ms.div_ceil(1000) + 1;
-    let stack = request.stack_bytes;
+    // Only root may raise a hard limit: others get at most the stack they may have.
+    let stack = match rustix::process::getuid().is_root() {
+        true => request.stack_bytes,
+        false => (rustix::process::getrlimit(rustix::process::Resource::Stack).maximum)
+            .map_or(request.stack_bytes, |hard| request.stack_bytes.min(hard)),
+    };
     let mut limits = vec![
         (libc::RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1)),
         (libc::RLIMIT_STACK, (stack, stack)),

@@ -127,6 +127,29 @@ fn a_readme_beside_an_input_validator_is_not_run_and_bad_input_is_still_caught()
     }
 }
 
+#[test]
+fn an_input_validator_has_no_stack_limit_as_in_problemtools() {
+    // problemtools runs every program with an unlimited stack; this validator recurses
+    // through more than the 256 MiB the judge gave validators before.
+    let (dir, copy) = package("input_validator_readme_legacy");
+    let validators = copy.join("input_format_validators");
+    fs::remove_file(validators.join("validate.py")).unwrap();
+    fs::write(
+        validators.join("deep.cpp"),
+        "// Each level keeps its frame until the call below returns: about 360 MB of stack.\n\
+         static int down(int n) {\n    volatile char frame[200];\n    frame[0] = 1;\n    \
+         int below = n == 0 ? 0 : down(n - 1);\n    return below + frame[0];\n}\n\n\
+         int main() { return down(1500000) == 1500001 ? 42 : 43; }\n",
+    )
+    .unwrap();
+    let (code, report) = verify_in(dir.path(), "input_validator_readme_legacy");
+    kept(code, &report, &[("accepted/double.py", "AC 2")]);
+    assert!(
+        report.contains("data: 2 cases checked by 1 validator: 0 errors"),
+        "{report}"
+    );
+}
+
 /// problemtools judges a legacy package whose `output_validators/` holds two programs with
 /// the first by name and warns of the other; so does `verify`, naming the folder and both.
 #[test]
