@@ -150,6 +150,7 @@ impl Problem {
             compare: compare_mode(&metadata, profile, file.path)?,
             checker: checker(&metadata, dir, file)?,
             tout_checker: tout_checker(&metadata, dir, file)?,
+            solution_languages: Default::default(),
             subtasks: subtasks(&metadata, file)?,
             name: metadata.name.unwrap_or_else(|| id.clone()),
             source_url: metadata.source,

@@ -25,8 +25,8 @@ pub use repository::Repository;
 
 use crate::compare::CompareMode;
 use crate::error::Result;
-use crate::toolchain::language::Language;
-use crate::toolchain::sources::Sources;
+use crate::toolchain::language::{Language, LanguageId};
+use crate::toolchain::sources::{Choice, Sources};
 use crate::toolchain::Limits;
 
 #[derive(Debug, Clone)]
@@ -71,6 +71,9 @@ pub struct Problem {
     /// With an interactor: the checker of what the interactor wrote (testlib's `tout`), run
     /// as `checker input tout answer`, as Polygon judges an interactive problem.
     pub tout_checker: Option<CheckerSpec>,
+    /// Solutions whose language the problem names, where their extension would say another:
+    /// Polygon's source types (a `.py` of type `python.2`).
+    pub solution_languages: std::collections::BTreeMap<PathBuf, LanguageId>,
 }
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
@@ -98,9 +101,11 @@ impl Problem {
 
     /// A package adds its included files and constants (`Package::submission`).
     pub fn solution_sources(&self, solution: &Path) -> Result<Sources> {
-        let sources = match &self.package {
-            Some(package) => package.submission(solution)?,
-            None => Sources::read(solution)?,
+        let named = (self.solution_languages.get(solution)).and_then(|id| Language::by_id(*id));
+        let sources = match (&self.package, named) {
+            (Some(package), _) => package.submission(solution)?,
+            (None, Some(language)) => Sources::read_as(solution, &Choice::language(language))?,
+            (None, None) => Sources::read(solution)?,
         };
         let mut sources = sources.judged_by(self.profile.online_judge());
         if let Some(class) = &self.java_class {

@@ -52,6 +52,15 @@ pub struct Choice {
     pub entrypoint: Option<String>,
 }
 
+impl Choice {
+    pub fn language(language: &'static Language) -> Choice {
+        Choice {
+            language: Some(language),
+            entrypoint: None,
+        }
+    }
+}
+
 impl Sources {
     pub fn read(source: &Path) -> Result<Sources> {
         Sources::read_as(source, &Choice::default())

@@ -441,6 +441,35 @@ fn verify_checks_every_solution_against_its_tag() {
 }
 
 #[test]
+fn a_solution_is_built_in_the_language_its_source_type_names() {
+    // A `.py` of type `python.2` is Python 2, as Polygon runs it: judged by `python2` where
+    // one runs, else not judged and said why; never Python 3, which refuses its `print`.
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let solutions = package.join("solutions");
+    let main = std::fs::read_to_string(solutions.join("main.py")).unwrap();
+    let python2 = (main.replace("print(a + b)", "print a + b")).replace("input()", "raw_input()");
+    assert_ne!(python2, main, "main.py prints a + b");
+    std::fs::write(solutions.join("two.py"), python2).unwrap();
+    edit_xml(
+        &package,
+        r#"<solution tag="wrong-answer">"#,
+        r#"<solution tag="accepted"><source path="solutions/two.py" type="python.2"/></solution>
+            <solution tag="wrong-answer">"#,
+    );
+    let output = judge_in(dir.path())
+        .args(["verify", "sum"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout);
+    let row = cells_of(&table, "solutions/two.py");
+    let judged = row[1..] == ["accepted", "AC 3", "ok"];
+    let skipped = row[2] == "not judged" && row[3].starts_with("skipped (`python2");
+    assert!(judged || skipped, "{table}");
+}
+
+#[test]
 fn extra_tags_hold_a_solution_to_its_tag_on_each_group() {
     let Some((dir, package)) = package("sum") else {
         return;

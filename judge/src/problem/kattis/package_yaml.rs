@@ -266,6 +266,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         picture: Default::default(),
         java_class: None,
         tout_checker: None,
+        solution_languages: Default::default(),
         profile,
         solution: default_submission(dir),
         limits,

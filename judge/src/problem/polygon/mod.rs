@@ -150,6 +150,7 @@ fn problem_of(
         picture: Default::default(),
         java_class: None,
         tout_checker,
+        solution_languages: solution_languages(dir, xml, description),
         profile,
         solution,
         limits,
@@ -165,6 +166,22 @@ fn problem_of(
         files,
         package: None,
     })
+}
+
+/// Each listed solution's language as its source type says it (a `.py` of type `python.2`
+/// is Python 2), and the main solution's.
+fn solution_languages(
+    dir: &Path,
+    xml: &Path,
+    description: &Description,
+) -> std::collections::BTreeMap<std::path::PathBuf, LanguageId> {
+    let listed = description.solutions.iter().map(|listed| &listed.source);
+    (listed.chain(&description.main_solution))
+        .filter_map(|source| {
+            let language = language_of(&source.kind)?;
+            Some((source_in(dir, xml, source, "solution").ok()?, language))
+        })
+        .collect()
 }
 
 /// The checker, or with an interactor, the interactor and then the checker of what it wrote:
