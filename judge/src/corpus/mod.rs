@@ -57,8 +57,19 @@ fn tool_at(
     path: PathBuf,
     file_name: String,
 ) -> Result<Tool> {
+    let sources = problem.own_program_sources(&path)?;
+    tool_built_from(compiler, path, file_name, sources)
+}
+
+/// `tool_at` of `sources` as given (a solution's, built as the judge builds it).
+fn tool_built_from(
+    compiler: &Compiler,
+    path: PathBuf,
+    file_name: String,
+    sources: Sources,
+) -> Result<Tool> {
     let source = std::fs::read(&path).map_err(|error| Error::io(&path, error))?;
-    match compiler.build_from(&path, problem.own_program_sources(&path)?)? {
+    match compiler.build_from(&path, sources)? {
         Build::Ready(program) => Ok(Tool {
             file_name,
             hash: content_hash(&source),

@@ -226,7 +226,18 @@ fn answers(
             problem.dir.display()
         )));
     }
-    let main = build(compiler, problem, &problem.solution)?;
+    // Built and run as the judge runs a solution (Codeforces' commands, the language its
+    // source type names): the answers are what that run prints.
+    let shown = problem
+        .solution
+        .strip_prefix(&problem.dir)
+        .unwrap_or(&problem.solution);
+    let main = super::tool_built_from(
+        compiler,
+        problem.solution.clone(),
+        shown.display().to_string(),
+        problem.solution_sources(&problem.solution)?,
+    )?;
     in_parallel(jobs, &missing, |(test, input)| {
         let context = format!("test {}, as the main solution answers it", test.number);
         let answer = run_tool(&main, &[], input, problem, &context)?;

@@ -570,6 +570,34 @@ fn extra_tags_hold_a_solution_to_its_tag_on_each_group() {
 }
 
 #[test]
+fn gen_makes_answers_with_the_main_solution_run_as_the_judge_runs_it() {
+    // Codeforces starts Java with -DONLINE_JUDGE=true; this main solution is right only then.
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    std::fs::write(
+        package.join("solutions/Main.java"),
+        "import java.util.Scanner;\n\npublic class Main {\n    public static void main(String[] args) {\n        \
+         Scanner in = new Scanner(System.in);\n        long a = in.nextLong(), b = in.nextLong();\n        \
+         long off = System.getProperty(\"ONLINE_JUDGE\") == null ? 1 : 0;\n        \
+         System.out.println(a + b + off);\n    }\n}\n",
+    )
+    .unwrap();
+    edit_xml(
+        &package,
+        r#"<source path="solutions/main.py" type="python.3"/>"#,
+        r#"<source path="solutions/Main.java" type="java11"/>"#,
+    );
+    std::fs::remove_file(package.join("tests/02.a")).unwrap();
+    let made = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+    assert!(made.contains("1 file written"), "{made}");
+    assert_eq!(
+        std::fs::read_to_string(package.join("tests/02.a")).unwrap(),
+        "6\n"
+    );
+}
+
+#[test]
 fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible() {
     let Some((dir, package)) = package("sum") else {
         return;
