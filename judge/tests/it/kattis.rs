@@ -707,6 +707,13 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
             "WA 4 · score 0/100 · grader WA",
             "ok",
         ),
+        // A folder other than accepted/ names the grader's verdict, as problemtools checks
+        // it: float.py's cases, accepted as a whole, are not a wrong answer.
+        (
+            "wrong_answer/half.py",
+            "AC 3, WA 1 · score 30/100 · grader AC",
+            "MISMATCH",
+        ),
     ] {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
     }

@@ -122,9 +122,14 @@ pub(super) fn keeps(
             _ => false,
         },
         Promise::Rejected => !kinds.iter().all(accepted),
-        Promise::Some(verdict) => {
-            kinds.contains(verdict) && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
-        }
+        // A legacy grader's verdict is the submission's, as problemtools checks every folder.
+        Promise::Some(verdict) => match card.and_then(|card| card.verdict) {
+            Some(graded) => graded == *verdict,
+            None => {
+                kinds.contains(verdict)
+                    && kinds.iter().all(|kind| accepted(kind) || kind == verdict)
+            }
+        },
         Promise::Tagged {
             failing,
             may_pass,
