@@ -128,6 +128,23 @@ fn a_readme_beside_an_input_validator_is_not_run_and_bad_input_is_still_caught()
 }
 
 #[test]
+fn a_validator_that_crashes_is_named_with_its_last_words() {
+    // A refusal (43) says why on its first line; a crash's reason is the traceback's last.
+    let (dir, copy) = package("input_validator_readme_legacy");
+    let validator = copy.join("input_format_validators/validate.py");
+    let text = fs::read_to_string(&validator).unwrap();
+    fs::write(&validator, format!("import json\njson.loads('[')\n{text}")).unwrap();
+    let (code, report) = verify_in(dir.path(), "input_validator_readme_legacy");
+    assert_eq!(code, 2, "{report}");
+    assert!(
+        report.contains(
+            "refused by input_format_validators/validate.py (exit 1: json.decoder.JSONDecodeError"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
 fn an_input_validator_has_no_stack_limit_as_in_problemtools() {
     // problemtools runs every program with an unlimited stack; this validator recurses
     // through more than the 256 MiB the judge gave validators before.

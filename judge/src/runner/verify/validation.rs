@@ -22,6 +22,8 @@ use crate::toolchain::compiler::{Build, Compiler};
 use crate::toolchain::Program;
 
 const ACCEPTS: i32 = 42;
+/// A program validator's exit code for an input or answer it refuses.
+const REFUSES: i32 = 43;
 
 #[derive(Debug, Clone, Default)]
 pub struct DataReport {
@@ -275,9 +277,15 @@ impl PackageValidator {
         match run.termination {
             Termination::Exited(code) if code == accepts => Ok(Said::Accepts),
             Termination::Exited(code) if within_limits && refuses.is_none_or(|r| r == code) => {
+                // A program's refusal (43) says why first; any other exit is a failure, whose
+                // last line says what failed (a Python traceback's exception).
+                let line = match refuses.is_none() && code != REFUSES {
+                    true => last_line,
+                    false => first_line,
+                };
                 let said = [&run.stderr, &run.stdout]
                     .into_iter()
-                    .map(|text| first_line(text))
+                    .map(|text| line(text))
                     .find(|line| !line.is_empty())
                     .unwrap_or_default();
                 Ok(Said::Refuses(format!("exit {code}{}", with_colon(&said))))
@@ -313,6 +321,14 @@ fn first_line(text: &[u8]) -> String {
     text.lines()
         .map(str::trim)
         .find(|line| !line.is_empty())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn last_line(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    (text.lines().map(str::trim))
+        .rfind(|line| !line.is_empty())
         .unwrap_or_default()
         .to_owned()
 }
