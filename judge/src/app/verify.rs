@@ -45,10 +45,13 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         false => problem.dir.join(SUBMISSIONS_DIR),
     };
     if !base.is_dir() {
-        return Err(Error::NotAPackage {
-            path: shown,
-            missing: format!("{}/ folder: nothing to verify", SUBMISSIONS_DIR),
-        });
+        // problemtools checks such a package's data and validators all the same.
+        let _ = writeln!(
+            out,
+            "note: {}: no {SUBMISSIONS_DIR}/ folder: its data is checked alone, as with --validate",
+            shown.display()
+        );
+        return validate_only(context, &problem, &mut out);
     }
     let cache_dir = context.repository.cache_dir();
     let report = verify::verify(&problem, &context.compiler(), context.jobs)?;

@@ -128,6 +128,20 @@ fn a_readme_beside_an_input_validator_is_not_run_and_bad_input_is_still_caught()
 }
 
 #[test]
+fn a_package_with_no_submissions_has_its_data_checked() {
+    // As problemtools does: the data and its validators are checked, and nothing is judged.
+    let (dir, copy) = package("input_validator_readme_legacy");
+    fs::remove_dir_all(copy.join("submissions")).unwrap();
+    let (code, report) = verify_in(dir.path(), "input_validator_readme_legacy");
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        report.contains("no submissions/ folder: its data is checked alone")
+            && report.contains("data: 2 cases checked by 1 validator: 0 errors"),
+        "{report}"
+    );
+}
+
+#[test]
 fn a_validator_that_crashes_is_named_with_its_last_words() {
     // A refusal (43) says why on its first line; a crash's reason is the traceback's last.
     let (dir, copy) = package("input_validator_readme_legacy");
