@@ -239,6 +239,9 @@ pub enum CorpusFault {
 pub enum LanguageFault {
     #[error("unknown language: no compiler for this file extension")]
     UnknownExtension,
+    /// A language of the package format's table that this judge does not build.
+    #[error("{0} is not a language this judge runs")]
+    NotRunHere(&'static str),
     #[error("unknown language: no compiler for this file extension (known: .{known})")]
     UnknownExtensionAmong {
         /// `, .` between them.

@@ -124,6 +124,43 @@ const fn language(id: LanguageId, name: &'static str) -> Language {
 
 /// The commands are Baekjoon's, which most judges share; file endings and entry points
 /// follow the Kattis language table.
+/// Languages of the package format's table (and of the judges) that this judge does not
+/// build, by file extension: a submission in one is not judged, and says which.
+const NOT_RUN_HERE: &[(&str, &str)] = &[
+    ("adb", "Ada"),
+    ("cbl", "COBOL"),
+    ("lisp", "Common Lisp"),
+    ("cr", "Crystal"),
+    ("dart", "Dart"),
+    ("ex", "Elixir"),
+    ("erl", "Erlang"),
+    ("fs", "F#"),
+    ("f90", "Fortran"),
+    ("hs", "Haskell"),
+    ("jl", "Julia"),
+    ("lua", "Lua"),
+    ("nim", "Nim"),
+    ("m", "Objective-C"),
+    ("ml", "OCaml"),
+    ("pas", "Pascal"),
+    ("pl", "Perl or Prolog"),
+    ("php", "PHP"),
+    ("rb", "Ruby"),
+    ("scala", "Scala"),
+    ("swift", "Swift"),
+    ("ts", "TypeScript"),
+    ("vb", "Visual Basic"),
+    ("zig", "Zig"),
+];
+
+/// The name of the language of `source`, when it is one this judge knows of but does not run.
+pub fn not_run_here(source: &Path) -> Option<&'static str> {
+    let extension = source.extension()?.to_str()?;
+    (NOT_RUN_HERE.iter())
+        .find(|(known, _)| *known == extension)
+        .map(|(_, name)| *name)
+}
+
 pub const LANGUAGES: &[Language] = &[
     Language {
         extensions: &["rs"],

@@ -106,7 +106,13 @@ impl Sources {
         let code = std::fs::read(source).map_err(|error| Error::io(source, error))?;
         let language = forced
             .or_else(|| Language::of_file(source, &code))
-            .ok_or_else(|| Error::language(source, LanguageFault::UnknownExtension))?;
+            .ok_or_else(|| {
+                let fault = match super::language::not_run_here(source) {
+                    Some(name) => LanguageFault::NotRunHere(name),
+                    None => LanguageFault::UnknownExtension,
+                };
+                Error::language(source, fault)
+            })?;
         let file_name = source
             .file_name()
             .unwrap_or_default()

@@ -92,7 +92,11 @@ fn each_verify_row_carries_its_own_expectation() {
         // A language of the format's table that this judge does not run.
         (
             "wrong_answer/a_ruby.rb",
-            &["wrong_answer", "not judged", "skipped (unknown language)"],
+            &[
+                "wrong_answer",
+                "not judged",
+                "skipped (Ruby is not a language this judge runs)",
+            ],
         ),
         // After a row that could not be judged, the next still has its own folder's promise.
         (
