@@ -44,7 +44,7 @@ pub fn generate_package(
     };
     let generation = polygon::generation(dir, id)?;
     let problem = &generation.problem;
-    let generators = generators_called(&generation, compiler)?;
+    let (generators, unbuilt) = generators_called(&generation, compiler)?;
     let inputs = in_parallel(jobs, &generation.tests, |test| {
         let Some(command) = &test.command else {
             return Ok(None);
@@ -64,7 +64,7 @@ pub fn generate_package(
     };
     let shown = |path: &Path| path.strip_prefix(dir).unwrap_or(path).display().to_string();
     let tests = &generation.tests;
-    let (mut inputs, made) = take_inputs(&generation, inputs, &mut report, &shown)?;
+    let (mut inputs, made) = take_inputs(&generation, inputs, &unbuilt, &mut report, &shown)?;
     let unanswered: Vec<usize> = (0..tests.len())
         .filter(|&index| !tests[index].answer.is_file())
         .collect();
@@ -102,6 +102,7 @@ pub fn generate_package(
 fn take_inputs(
     generation: &polygon::Generation,
     inputs: Vec<Option<Vec<u8>>>,
+    unbuilt: &Unbuilt,
     report: &mut PackageGen,
     shown: &dyn Fn(&Path) -> String,
 ) -> Result<(Vec<Vec<u8>>, Vec<usize>)> {
@@ -130,7 +131,19 @@ fn take_inputs(
             }
             (Some(shipped), None) => {
                 if let Some(command) = &test.command {
-                    report.not_made.push(unlisted(test, command));
+                    let why = match unbuilt.get(&command[0]) {
+                        Some((_, message)) => format!(
+                            "test {}: `{}`: its generator does not compile here: {}",
+                            test.number,
+                            command.join(" "),
+                            message
+                                .lines()
+                                .find(|line| line.contains("error"))
+                                .unwrap_or("")
+                        ),
+                        None => unlisted(test, command),
+                    };
+                    report.not_made.push(why);
                 }
                 inputs_now.push(shipped);
             }
@@ -139,6 +152,13 @@ fn take_inputs(
                 inputs_now.push(made);
             }
             (None, None) => {
+                let command = test.command.as_ref();
+                if let Some((path, message)) = command.and_then(|c| unbuilt.get(&c[0])) {
+                    return Err(Error::DoesNotCompile {
+                        path: path.clone(),
+                        message: message.clone(),
+                    });
+                }
                 let why = match &test.command {
                     Some(command) => unlisted(test, command),
                     None => format!(
@@ -180,17 +200,23 @@ fn written_file(
     })
 }
 
-/// Every generator a test's command calls that the package lists, built, by its name.
+/// Generators that do not compile here, by name: their source and the compiler's message.
+type Unbuilt = std::collections::HashMap<String, (PathBuf, String)>;
+
+/// Every generator a test's command calls that the package lists, built, by its name; and
+/// those that do not compile here, which matters only for an input the package lacks (a
+/// download's generators may have been built by another compiler).
 fn generators_called(
     generation: &polygon::Generation,
     compiler: &Compiler,
-) -> Result<std::collections::HashMap<String, Tool>> {
+) -> Result<(std::collections::HashMap<String, Tool>, Unbuilt)> {
     let mut built = std::collections::HashMap::new();
+    let mut unbuilt = Unbuilt::new();
     for test in &generation.tests {
         let Some(name) = test.command.as_ref().and_then(|command| command.first()) else {
             continue;
         };
-        if built.contains_key(name) {
+        if built.contains_key(name) || unbuilt.contains_key(name) {
             continue;
         }
         let listed = generation
@@ -198,10 +224,16 @@ fn generators_called(
             .iter()
             .find(|(known, _)| known == name);
         if let Some((_, source)) = listed {
-            built.insert(name.clone(), build(compiler, &generation.problem, source)?);
+            match build(compiler, &generation.problem, source) {
+                Ok(tool) => _ = built.insert(name.clone(), tool),
+                Err(Error::DoesNotCompile { path, message }) => {
+                    unbuilt.insert(name.clone(), (path, message));
+                }
+                Err(error) => return Err(error),
+            }
         }
     }
-    Ok(built)
+    Ok((built, unbuilt))
 }
 
 /// The answers of the tests `unanswered` (by index), each made by the main solution from its

@@ -570,6 +570,28 @@ fn extra_tags_hold_a_solution_to_its_tag_on_each_group() {
 }
 
 #[test]
+fn a_generator_that_does_not_compile_here_leaves_the_inputs_the_package_ships() {
+    // A download's generator may have been built by another compiler: its test 3 ships, so
+    // only its check is lost, and said; an input nothing can make is still an error.
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    with_generator(&package, "gen.py", "print(\n");
+    std::fs::remove_file(package.join("tests/02.a")).unwrap();
+    let verified = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+    assert!(
+        verified.contains("test 3: `gen 3`: its generator does not compile here"),
+        "{verified}"
+    );
+    std::fs::remove_file(package.join("tests/03")).unwrap();
+    judge_in(dir.path())
+        .args(["gen", "sum"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("files/gen.py: does not compile"));
+}
+
+#[test]
 fn gen_makes_answers_with_the_main_solution_run_as_the_judge_runs_it() {
     // Codeforces starts Java with -DONLINE_JUDGE=true; this main solution is right only then.
     let Some((dir, package)) = package("sum") else {
