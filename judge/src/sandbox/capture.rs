@@ -50,23 +50,23 @@ pub(super) struct Capture<'a> {
 }
 
 /// The last `cap` bytes of an output past its cap, and how many before them were left out.
+#[derive(Default)]
 struct Tail {
     bytes: Vec<u8>,
-    cap: usize,
     left_out: u64,
 }
 
 impl Tail {
-    fn keep(&mut self, more: &[u8]) {
+    fn keep(&mut self, more: &[u8], cap: usize) {
         self.bytes.extend_from_slice(more);
         // Cut once it holds twice the cap, so each byte is moved at most once.
-        if self.bytes.len() > 2 * self.cap {
-            self.cut();
+        if self.bytes.len() > 2 * cap {
+            self.cut(cap);
         }
     }
 
-    fn cut(&mut self) {
-        let cut = self.bytes.len().saturating_sub(self.cap);
+    fn cut(&mut self, cap: usize) {
+        let cut = self.bytes.len().saturating_sub(cap);
         self.bytes.drain(..cut);
         self.left_out += cut as u64;
     }
@@ -89,13 +89,8 @@ impl<'a> Capture<'a> {
     /// compiler error at the start and a program's last words (a panic, a function-form
     /// caller's call times) at the end.
     pub(super) fn with_tail(fd: BorrowedFd<'a>, cap: usize) -> Self {
-        let tail = Tail {
-            bytes: Vec::new(),
-            cap,
-            left_out: 0,
-        };
         Capture {
-            tail: Some(tail),
+            tail: Some(Tail::default()),
             ..Capture::new(fd, cap)
         }
     }
@@ -140,7 +135,7 @@ impl<'a> Capture<'a> {
     /// were left out.
     pub(super) fn into_buffer(mut self) -> Vec<u8> {
         if let Some(mut tail) = self.tail.take().filter(|tail| !tail.bytes.is_empty()) {
-            tail.cut();
+            tail.cut(self.cap);
             if tail.left_out > 0 {
                 let gap = format!("\n[... {} bytes left out ...]\n", tail.left_out);
                 self.buffer.extend_from_slice(gap.as_bytes());
@@ -190,7 +185,7 @@ impl<'a> Capture<'a> {
             let mut sink = [0u8; 16 * 1024];
             let read = rustix::io::read(pipe, &mut sink);
             if let (Ok(count), Some(tail)) = (&read, &mut self.tail) {
-                tail.keep(&sink[..*count]);
+                tail.keep(&sink[..*count], self.cap);
             }
             read
         };
@@ -321,6 +316,27 @@ mod tests {
 
     fn text(length: usize) -> Vec<u8> {
         (0..length).map(|i| b"ab#defgh\n"[i % 9]).collect()
+    }
+
+    #[test]
+    fn a_long_stderr_keeps_its_start_and_its_end_and_says_how_much_is_left_out() {
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        rustix::fs::fcntl_setfl(&reader, rustix::fs::OFlags::NONBLOCK).unwrap();
+        let output = text(300_000);
+        let sent = output.clone();
+        let writing = std::thread::spawn(move || {
+            std::io::Write::write_all(&mut File::from(writer), &sent).unwrap();
+        });
+        let mut capture = Capture::with_tail(reader.as_fd(), 1000);
+        while !writing.is_finished() {
+            capture.read_some().unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        writing.join().unwrap();
+        capture.read_to_end().unwrap();
+        let gap = format!("\n[... {} bytes left out ...]\n", 300_000 - 2 * 1000);
+        let expected = [&output[..1000], gap.as_bytes(), &output[300_000 - 1000..]].concat();
+        assert_eq!(capture.into_buffer(), expected);
     }
 
     #[test]

@@ -964,12 +964,7 @@ fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Ve
     // SIGXCPU at the first whole second past the limit, SIGKILL a second later, even for a
     // loop that ignores SIGXCPU.
     let cpu_seconds = request.cpu_time_ms.div_ceil(1000) + 1;
-    // Only root may raise a hard limit: others get at most the stack they may have.
-    let stack = match rustix::process::getuid().is_root() {
-        true => request.stack_bytes,
-        false => (rustix::process::getrlimit(rustix::process::Resource::Stack).maximum)
-            .map_or(request.stack_bytes, |hard| request.stack_bytes.min(hard)),
-    };
+    let stack = request.stack_bytes.min(stack_ceiling());
     let mut limits = vec![
         (libc::RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1)),
         (libc::RLIMIT_STACK, (stack, stack)),
@@ -992,6 +987,19 @@ fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Ve
         limits.push((libc::RLIMIT_NPROC, (tasks, tasks)));
     }
     limits
+}
+
+/// The most stack a run may be given: only root may raise a hard limit, so another user's
+/// runs get at most the hard limit the supervisor has. Asked once.
+fn stack_ceiling() -> u64 {
+    static CEILING: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CEILING.get_or_init(|| {
+        let hard = rustix::process::getrlimit(rustix::process::Resource::Stack).maximum;
+        match rustix::process::getuid().is_root() {
+            true => u64::MAX,
+            false => hard.unwrap_or(u64::MAX),
+        }
+    })
 }
 
 /// Linux 5.14 and later count a user's tasks for RLIMIT_NPROC in each user namespace apart.
