@@ -216,12 +216,11 @@ fn no_problems_in(
 ) -> Outcome {
     let found = handin::problems_with(text, language, judge);
     if found.is_empty() {
-        match judge.entry {
-            CallForm::Program => {
-                notices.result("  ok        standard library only, has an entry point")
-            }
-            CallForm::Function { .. } => notices.result("  ok        standard library only"),
-        }
+        let entry = match judge.entry {
+            CallForm::Program => ", has an entry point",
+            CallForm::Function { .. } => "",
+        };
+        notices.result(format_args!("  ok        standard library only{entry}"));
     }
     let found: Vec<String> = found
         .into_iter()

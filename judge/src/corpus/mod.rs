@@ -47,21 +47,12 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     if same_file(&path, &problem.solution) {
         return Err(Error::corpus(&path, CorpusFault::ReferenceIsSolution));
     }
-    tool_at(compiler, problem, path, file.to_owned())
-}
-
-/// One of the problem's own programs, built; `file_name` as provenance records it.
-fn tool_at(
-    compiler: &Compiler,
-    problem: &Problem,
-    path: PathBuf,
-    file_name: String,
-) -> Result<Tool> {
     let sources = problem.own_program_sources(&path)?;
-    tool_built_from(compiler, path, file_name, sources)
+    tool_built_from(compiler, path, file.to_owned(), sources)
 }
 
-/// `tool_at` of `sources` as given (a solution's, built as the judge builds it).
+/// The program at `path`, built from `sources` (a problem's own program's, or a solution's
+/// as the judge builds it); `file_name` as provenance records it.
 fn tool_built_from(
     compiler: &Compiler,
     path: PathBuf,

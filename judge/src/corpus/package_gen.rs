@@ -10,6 +10,7 @@ use super::{in_parallel, run_tool, run_tool_with, Tool};
 use crate::error::{if_exists, Error, Result};
 use crate::problem::polygon::{self, PackageTest};
 use crate::problem::{FileIo, Problem};
+use crate::toolchain::sources::Sources;
 use crate::toolchain::Compiler;
 
 type Written = Vec<(PathBuf, Vec<u8>)>;
@@ -224,7 +225,10 @@ fn generators_called(
             .iter()
             .find(|(known, _)| known == name);
         if let Some((_, source)) = listed {
-            match build(compiler, &generation.problem, source) {
+            // A tool of the package: its testlib.h on the include path.
+            let problem = &generation.problem;
+            let sources = problem.own_program_sources(source)?;
+            match build(compiler, problem, source, sources) {
                 Ok(tool) => _ = built.insert(name.clone(), tool),
                 Err(Error::DoesNotCompile { path, message }) => {
                     unbuilt.insert(name.clone(), (path, message));
@@ -260,16 +264,8 @@ fn answers(
     }
     // Built and run as the judge runs a solution (Codeforces' commands, the language its
     // source type names): the answers are what that run prints.
-    let shown = problem
-        .solution
-        .strip_prefix(&problem.dir)
-        .unwrap_or(&problem.solution);
-    let main = super::tool_built_from(
-        compiler,
-        problem.solution.clone(),
-        shown.display().to_string(),
-        problem.solution_sources(&problem.solution)?,
-    )?;
+    let sources = problem.solution_sources(&problem.solution)?;
+    let main = build(compiler, problem, &problem.solution, sources)?;
     in_parallel(jobs, &missing, |(test, input)| {
         let context = format!("test {}, as the main solution answers it", test.number);
         let answer = run_tool(&main, &[], input, problem, &context)?;
@@ -277,15 +273,11 @@ fn answers(
     })
 }
 
-/// `source` of the package built as a tool (its testlib.h on the include path).
-fn build(compiler: &Compiler, problem: &Problem, source: &Path) -> Result<Tool> {
+/// `source` of the package built from `sources`, named by its path in the package.
+fn build(compiler: &Compiler, problem: &Problem, source: &Path, sources: Sources) -> Result<Tool> {
     let shown = source.strip_prefix(&problem.dir).unwrap_or(source);
-    super::tool_at(
-        compiler,
-        problem,
-        source.to_path_buf(),
-        shown.display().to_string(),
-    )
+    let shown = shown.display().to_string();
+    super::tool_built_from(compiler, source.to_path_buf(), shown, sources)
 }
 
 /// The first byte at which `a` and `b` differ, if they do.

@@ -99,13 +99,20 @@ impl Problem {
         self.checker.as_ref().filter(|spec| !spec.mode.is_plain())
     }
 
+    /// The language the problem names for `solution` (`solution_languages`), if any.
+    pub fn solution_choice(&self, solution: &Path) -> Choice {
+        let named = self.solution_languages.get(solution);
+        match named.and_then(|id| Language::by_id(*id)) {
+            Some(language) => Choice::language(language),
+            None => Choice::default(),
+        }
+    }
+
     /// A package adds its included files and constants (`Package::submission`).
     pub fn solution_sources(&self, solution: &Path) -> Result<Sources> {
-        let named = (self.solution_languages.get(solution)).and_then(|id| Language::by_id(*id));
-        let sources = match (&self.package, named) {
-            (Some(package), _) => package.submission(solution)?,
-            (None, Some(language)) => Sources::read_as(solution, &Choice::language(language))?,
-            (None, None) => Sources::read(solution)?,
+        let sources = match &self.package {
+            Some(package) => package.submission(solution)?,
+            None => Sources::read_as(solution, &self.solution_choice(solution))?,
         };
         let mut sources = sources.judged_by(self.profile.online_judge());
         if let Some(class) = &self.java_class {

@@ -469,8 +469,13 @@ impl Compiler {
     /// so that an upgrade asks again (none for a rustup proxy).
     fn remembered(&self, tool: &str, question: &str) -> Option<PathBuf> {
         let identity = binary_identity(tool)?;
-        let key = blake3::hash(format!("{identity}\0{question}").as_bytes());
-        Some(self.cache_dir.join("versions").join(&key.to_hex()[..32]))
+        Some(self.answer_file(&format!("{identity}\0{question}")))
+    }
+
+    /// The file in the cache that keeps a toolchain's answer to what `key` names.
+    fn answer_file(&self, key: &str) -> PathBuf {
+        let key = blake3::hash(key.as_bytes());
+        self.cache_dir.join("versions").join(&key.to_hex()[..32])
     }
 
     /// Whether the compiler `tool` finds the library file `name`. A path found is kept
@@ -577,19 +582,15 @@ impl Compiler {
             if !is_proxy(&found) {
                 return None;
             }
-            let kept = pyenv_choice(Path::new(&found), folder).map(|choice| {
-                let key = blake3::hash(format!("real\0{}\0{choice}", language.name).as_bytes());
-                self.cache_dir.join("versions").join(&key.to_hex()[..32])
-            });
+            let kept = pyenv_choice(Path::new(&found), folder)
+                .map(|choice| self.answer_file(&format!("real\0{}\0{choice}", language.name)));
             let is_program =
                 |path: &str| Path::new(path).is_absolute() && Path::new(path).is_file();
-            if let Some(path) = kept
+            let known = kept
                 .as_ref()
-                .and_then(|file| std::fs::read_to_string(file).ok())
-            {
-                if is_program(&path) {
-                    return Some(path);
-                }
+                .and_then(|file| std::fs::read_to_string(file).ok());
+            if let Some(path) = known.filter(|path| is_program(path)) {
+                return Some(path);
             }
             let output = Command::new(find_on_path(std::ffi::OsStr::new(ask[0])))
                 .args(&ask[1..])

@@ -121,12 +121,7 @@ pub(super) fn polygon_plan(problem: &Problem) -> crate::error::Result<Vec<Planne
     let entries = polygon::solutions(&problem.dir)?
         .into_iter()
         .map(|solution| {
-            // The language its source type names (`Problem::solution_languages`).
-            let named = problem.solution_languages.get(&solution.path);
-            let choice = match named.and_then(|id| Language::by_id(*id)) {
-                Some(language) => Choice::language(language),
-                None => Choice::default(),
-            };
+            let choice = problem.solution_choice(&solution.path);
             let (promise, expected) = tagged_promise(&solution);
             let judged = (solution.judged.clone())
                 .and_then(|()| language_of(&solution.path, &choice).map_err(|e| e.to_string()));
