@@ -435,7 +435,7 @@ impl Compiler {
             versions().insert(asked, version.clone());
             return Ok(version);
         }
-        if let Some(version) = jdk_release(&command) {
+        if let Some(version) = installed_version(&command) {
             versions().insert(asked, version.clone());
             return Ok(version);
         }
@@ -533,24 +533,85 @@ fn version_line(answer: &str) -> &str {
         .unwrap_or_default()
 }
 
-/// What `javac -version` would answer (`javac 17.0.15`), read from its JDK's `release` file:
-/// asking would start a JVM.
-fn jdk_release(command: &[String]) -> Option<String> {
+/// What a JVM compiler's `-version` would answer, read from its installation's files: asking
+/// would start a JVM, seconds of CPU before its first build could start.
+fn installed_version(command: &[String]) -> Option<String> {
     if command.len() != 2 || command[1] != "-version" {
         return None;
     }
-    let javac = std::fs::canonicalize(find_on_path(std::ffi::OsStr::new(&command[0]))).ok()?;
-    if javac.file_name()? != "javac" {
-        return None;
+    let tool = std::fs::canonicalize(find_on_path(std::ffi::OsStr::new(&command[0]))).ok()?;
+    let home = tool.parent()?.parent()?;
+    match tool.file_name()?.to_str()? {
+        "javac" => jdk_release(home),
+        "kotlinc" => kotlin_release(home),
+        _ => None,
     }
-    let bin = javac.parent()?;
-    let release = std::fs::read_to_string(bin.parent()?.join("release")).ok()?;
+}
+
+/// `javac 17.0.15`, from the JDK's `release` file.
+fn jdk_release(home: &Path) -> Option<String> {
+    let release = std::fs::read_to_string(home.join("release")).ok()?;
     let version = release
         .lines()
         .find_map(|line| line.strip_prefix("JAVA_VERSION="))?
         .trim()
         .trim_matches('"');
     (!version.is_empty()).then(|| format!("javac {version}"))
+}
+
+/// `kotlinc-jvm 2.1.0-release-394`, from the `build.txt` of JetBrains' distribution, else
+/// from the manifest of the compiler's jar (Debian's package has no `build.txt`).
+fn kotlin_release(home: &Path) -> Option<String> {
+    let version = match std::fs::read_to_string(home.join("build.txt")) {
+        Ok(build) => build.lines().next()?.trim().to_owned(),
+        Err(_) => jar_manifest_version(&home.join("lib").join("kotlin-compiler.jar"))?,
+    };
+    (!version.is_empty()).then(|| format!("kotlinc-jvm {version}"))
+}
+
+/// The `Implementation-Version` of a jar whose manifest is among its first entries and stored
+/// uncompressed, as `jar` and Debian's builds write it; `None` otherwise (then the compiler
+/// is asked).
+fn jar_manifest_version(jar: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(jar)
+        .ok()?
+        .take(64 * 1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    let number = |at: usize, width: usize| -> Option<usize> {
+        let bytes = head.get(at..at + width)?;
+        Some(
+            bytes
+                .iter()
+                .rev()
+                .fold(0, |sum, &b| sum << 8 | usize::from(b)),
+        )
+    };
+    // Each entry: a local file header (zip's APPNOTE 4.3.7), its name, its extra field, its data.
+    let mut at = 0;
+    while head.get(at..at + 4)? == b"PK\x03\x04" {
+        let (flags, method, size) = (number(at + 6, 2)?, number(at + 8, 2)?, number(at + 18, 4)?);
+        let name_end = at + 30 + number(at + 26, 2)?;
+        let data = name_end + number(at + 28, 2)?;
+        if head.get(at + 30..name_end)? == b"META-INF/MANIFEST.MF" {
+            if method != 0 {
+                return None;
+            }
+            let manifest = String::from_utf8_lossy(head.get(data..data + size)?);
+            return manifest
+                .lines()
+                .find_map(|line| line.strip_prefix("Implementation-Version:"))
+                .map(|version| version.trim().to_owned());
+        }
+        if flags & 0x8 != 0 {
+            // Its size follows the data, so the next entry cannot be found from here.
+            return None;
+        }
+        at = data + size;
+    }
+    None
 }
 
 /// Keeps a toolchain's answer (`Compiler::remembered`); failing only means asking again.
@@ -1001,8 +1062,9 @@ mod tests {
             "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"21.0.2\"\n",
         )
         .unwrap();
-        let asked =
-            |words: &[&str]| jdk_release(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+        let asked = |words: &[&str]| {
+            installed_version(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>())
+        };
         let javac = javac.to_string_lossy();
         assert_eq!(
             asked(&[&javac, "-version"]).as_deref(),
@@ -1021,7 +1083,56 @@ mod tests {
         let said = String::from_utf8_lossy(&output.stdout).trim().to_owned()
             + String::from_utf8_lossy(&output.stderr).trim();
         let command = vec!["javac".to_owned(), "-version".to_owned()];
-        assert_eq!(jdk_release(&command), Some(said));
+        assert_eq!(installed_version(&command), Some(said));
+    }
+
+    #[test]
+    fn a_kotlin_distribution_says_its_version_without_a_jvm() {
+        let asked = |kotlinc: &Path| {
+            installed_version(&[
+                kotlinc.to_string_lossy().into_owned(),
+                "-version".to_owned(),
+            ])
+        };
+        // JetBrains' zip: kotlinc/build.txt beside bin/ and lib/.
+        let zip = tempfile::tempdir().unwrap();
+        let kotlinc = zip.path().join("bin/kotlinc");
+        std::fs::create_dir_all(zip.path().join("lib")).unwrap();
+        std::fs::create_dir(zip.path().join("bin")).unwrap();
+        std::fs::write(&kotlinc, "").unwrap();
+        assert_eq!(asked(&kotlinc), None, "nothing says a version yet");
+        std::fs::write(zip.path().join("build.txt"), "2.1.0-release-394\n").unwrap();
+        assert_eq!(
+            asked(&kotlinc).as_deref(),
+            Some("kotlinc-jvm 2.1.0-release-394")
+        );
+
+        // Debian's package: no build.txt, a jar whose second entry is its stored manifest.
+        std::fs::remove_file(zip.path().join("build.txt")).unwrap();
+        let entry = |name: &str, method: u16, data: &[u8]| {
+            let mut bytes = b"PK\x03\x04\x0a\x00\x00\x08".to_vec();
+            bytes.extend(method.to_le_bytes());
+            bytes.extend([0; 8]); // time, date, CRC (not read)
+            bytes.extend((data.len() as u32).to_le_bytes());
+            bytes.extend((data.len() as u32).to_le_bytes());
+            bytes.extend((name.len() as u16).to_le_bytes());
+            bytes.extend(2u16.to_le_bytes());
+            bytes.extend(name.as_bytes());
+            bytes.extend([0, 0]);
+            bytes.extend(data);
+            bytes
+        };
+        let manifest = b"Manifest-Version: 1.0\r\nImplementation-Version: 1.3.31\r\n\r\n";
+        let jar = zip.path().join("lib/kotlin-compiler.jar");
+        let mut stored = entry("META-INF/", 0, b"");
+        stored.extend(entry("META-INF/MANIFEST.MF", 0, manifest));
+        std::fs::write(&jar, &stored).unwrap();
+        assert_eq!(asked(&kotlinc).as_deref(), Some("kotlinc-jvm 1.3.31"));
+        // A compressed manifest is not read: the compiler is asked instead.
+        let mut deflated = entry("META-INF/", 0, b"");
+        deflated.extend(entry("META-INF/MANIFEST.MF", 8, manifest));
+        std::fs::write(&jar, &deflated).unwrap();
+        assert_eq!(asked(&kotlinc), None);
     }
 
     /// A script standing for `name` that logs each call's arguments to `log` and answers
