@@ -100,15 +100,6 @@ impl Tally {
             .map(|kind| (kind, self.count(kind)))
             .filter(|&(_, count)| count > 0)
     }
-
-    pub fn merge(&mut self, other: &Tally) {
-        self.cases += other.cases;
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs;
-        }
-        self.max_cpu_time = self.max_cpu_time.max(other.max_cpu_time);
-        self.max_peak_memory_bytes = self.max_peak_memory_bytes.max(other.max_peak_memory_bytes);
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -208,12 +199,10 @@ mod tests {
         first.add(&result(Verdict::WrongAnswer, 5));
         first.add(&result(Verdict::Accepted, 9));
         first.add(&result(Verdict::RuntimeError(Termination::Exited(1)), 1));
-        let mut second = Tally::default();
-        second.add(&result(
+        first.add(&result(
             Verdict::RuntimeError(Termination::Signaled(libc::SIGSEGV)),
             20,
         ));
-        first.merge(&second);
         assert_eq!(first.cases, 4);
         assert_eq!(first.accepted(), 1);
         let counts: Vec<(&str, usize)> = first

@@ -187,11 +187,6 @@ pub fn format_score(score: f64) -> String {
 const EPSILON: f64 = 1e-6;
 
 impl ScoringPlan {
-    /// With no custom grader.
-    pub fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
-        self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
-    }
-
     /// `grade` runs the custom grader.
     pub fn score_with(
         &self,
@@ -571,6 +566,14 @@ impl BoundedGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl ScoringPlan {
+        /// With no custom grader.
+        fn score(&self, cases: &[CaseScore]) -> Result<Scorecard, ScoreError> {
+            self.score_with(cases, &mut |_, _| Err("no custom grader was built".into()))
+        }
+    }
+
     fn case(name: &str, verdict: VerdictKind) -> CaseScore {
         CaseScore {
             name: name.into(),

@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::queue::{BuildOutcome, Job, Queue};
 use super::Settings;
 use crate::judging::verdict::{confirmed, needs_confirmation};
-use crate::judging::{CaseResult, Tally};
+use crate::judging::CaseResult;
 
 /// Which of a task's programs a build makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,10 +73,9 @@ pub enum Progress<'a, R, U> {
     /// Its cases follow.
     TaskStarted(&'a R),
     CaseFinished(&'a R, &'a CaseResult),
-    TaskFinished(&'a R, &'a Tally),
-    /// Stopped before task `.0`'s cases from `.2` on were judged; `.1`, the totals of those
-    /// before, if it had started (its cases were told).
-    Stopped(usize, Option<(&'a R, &'a Tally)>, usize),
+    TaskFinished(&'a R),
+    /// Stopped before task `.0`'s cases from `.1` on were judged.
+    Stopped(usize, usize),
 }
 
 pub type Event<'a, 'j, J> =
@@ -316,11 +315,11 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         let stopped = cut_short || count.is_some() && self.attempts.judge.interrupted().is_some();
         match outcome {
             None => {
-                progress(Progress::Stopped(task, None, 0));
+                progress(Progress::Stopped(task, 0));
                 false
             }
             Some(Err(_)) if stopped => {
-                progress(Progress::Stopped(task, None, 0));
+                progress(Progress::Stopped(task, 0));
                 false
             }
             Some(Err(unjudged)) => {
@@ -343,7 +342,6 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
         totals: &mut CaseTotals,
         progress: &mut dyn FnMut(Event<'_, 'j, J>),
     ) -> bool {
-        let mut tally = Tally::default();
         // Told only once a case finished (or when it has none).
         let mut started = false;
         let mut stopped = false;
@@ -380,23 +378,18 @@ impl<'q, 'j, J: CaseJudge> InOrder<'q, 'j, '_, J> {
                 progress(Progress::TaskStarted(ready));
                 started = true;
             }
-            tally.add(&result);
             progress(Progress::CaseFinished(ready, &result));
             failed[case] = !result.verdict.is_accepted();
             stopped = settings.fail_fast && failed[case];
         }
         if let Some(case) = unfinished {
-            progress(Progress::Stopped(
-                task,
-                started.then_some((ready, &tally)),
-                case,
-            ));
+            progress(Progress::Stopped(task, case));
             return false;
         }
         if !started {
             progress(Progress::TaskStarted(ready));
         }
-        progress(Progress::TaskFinished(ready, &tally));
+        progress(Progress::TaskFinished(ready));
         true
     }
 }
@@ -560,19 +553,8 @@ mod tests {
                     result.verdict,
                     if result.confirmed { " confirmed" } else { "" }
                 ),
-                Progress::TaskFinished(task, tally) => {
-                    format!("finish {task}: {}/{}", tally.accepted(), tally.cases)
-                }
-                Progress::Stopped(task, told, case) => match told {
-                    Some((_, tally)) => {
-                        format!(
-                            "stopped {task} at {case}: {}/{}",
-                            tally.accepted(),
-                            tally.cases
-                        )
-                    }
-                    None => format!("stopped {task} at {case}"),
-                },
+                Progress::TaskFinished(task) => format!("finish {task}"),
+                Progress::Stopped(task, case) => format!("stopped {task} at {case}"),
             })
         });
         told.push(format!(
@@ -597,13 +579,13 @@ mod tests {
                 "case 0/1 AC",
                 "case 0/2 AC",
                 "case 0/3 AC",
-                "finish 0: 4/4",
+                "finish 0",
                 "unjudged 1",
                 "start 2",
                 "case 2/0 WA",
                 "case 2/1 WA",
                 "case 2/2 WA",
-                "finish 2: 0/3",
+                "finish 2",
                 "skipped 0, interrupted None",
             ]
         );
@@ -628,11 +610,11 @@ mod tests {
                 "start 0",
                 "case 0/0 AC",
                 "case 0/1 WA",
-                "finish 0: 1/2",
+                "finish 0",
                 "start 1",
                 "case 1/0 AC",
                 "case 1/1 AC",
-                "finish 1: 2/2",
+                "finish 1",
                 "skipped 2, interrupted None",
             ]
         );
@@ -661,7 +643,7 @@ mod tests {
                 "case 0/1 TLE confirmed",
                 "case 0/2 AC",
                 "case 0/3 RE (exit 1)",
-                "finish 0: 2/4",
+                "finish 0",
                 "skipped 0, interrupted None",
             ]
         );
@@ -680,7 +662,7 @@ mod tests {
                 "start 0",
                 "case 0/0 TLE",
                 "case 0/1 AC",
-                "finish 0: 1/2",
+                "finish 0",
                 "skipped 0, interrupted None",
             ]
         );
@@ -704,7 +686,7 @@ mod tests {
                 "case 0/1 AC confirmed",
                 "case 0/2 AC",
                 "case 0/3 AC",
-                "finish 0: 4/4",
+                "finish 0",
                 "skipped 0, interrupted None",
             ]
         );
@@ -723,7 +705,7 @@ mod tests {
                 "start 0",
                 "case 0/0 AC",
                 "case 0/1 AC",
-                "finish 0: 2/2",
+                "finish 0",
                 "stopped 1 at 0",
                 "stopped 2 at 0",
                 "skipped 0, interrupted Some(2)",
@@ -817,11 +799,11 @@ mod tests {
                 "start 0",
                 "case 0/0 AC",
                 "case 0/1 AC",
-                "finish 0: 2/2",
+                "finish 0",
                 "unjudged 1",
                 "start 2",
                 "case 2/0 WA",
-                "finish 2: 0/1",
+                "finish 2",
                 "skipped 0, interrupted None",
             ]
         );

@@ -84,7 +84,7 @@ pub(super) fn report<'j>(
         Progress::CaseFinished(Ready { task, .. }, result) => {
             RunEvent::CaseFinished(&task.problem, result)
         }
-        Progress::TaskFinished(Ready { task, judges, .. }, _) => {
+        Progress::TaskFinished(Ready { task, judges, .. }) => {
             let problem = &task.problem;
             let limits = (problem.checker.as_ref()).map_or(CHECKER_LIMITS, |spec| spec.limits);
             let mut grade = |items: &[_], flags: &[String]| match &judges.grader {
@@ -94,7 +94,7 @@ pub(super) fn report<'j>(
             return book.tell(RunEvent::Finished(problem, Some(&mut grade)), reporter);
         }
         // The book knows whether the task was begun.
-        Progress::Stopped(index, _, from) => {
+        Progress::Stopped(index, from) => {
             let task = match &tasks[index] {
                 Ok(task) => task,
                 // It failed to load whatever the stop.

@@ -36,11 +36,6 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    /// Runs end only at their limits.
-    pub fn new() -> Sandbox {
-        Sandbox::default()
-    }
-
     /// Every run stops once `stop` is readable.
     pub fn stopped_by(stop: BorrowedFd<'static>) -> Sandbox {
         let mut sandbox = Sandbox::default();
