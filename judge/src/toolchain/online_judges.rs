@@ -26,7 +26,6 @@ pub struct Offered {
     pub compile: Option<&'static [&'static str]>,
     /// As published; `None`: the language table's.
     pub run: Option<&'static [&'static str]>,
-    pub version: Option<&'static str>,
     /// The submitted file's name in the judge's commands, where that is not `Main.` and the
     /// language's first extension (or the Java class's file).
     pub file: Option<&'static str>,
@@ -152,7 +151,6 @@ impl Offered {
         language: None,
         compile: None,
         run: None,
-        version: None,
         file: None,
         stand_in: None,
     };
