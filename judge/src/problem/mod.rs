@@ -73,8 +73,12 @@ pub struct Problem {
     pub tout_checker: Option<CheckerSpec>,
     /// Solutions whose language the problem names, where their extension would say another:
     /// Polygon's source types (a `.py` of type `python.2`).
-    pub solution_languages: std::collections::BTreeMap<PathBuf, LanguageId>,
+    pub solution_languages: std::collections::BTreeMap<PathBuf, NamedLanguage>,
 }
+
+/// A language a problem names for a solution, and the least `(major, minor)` version of it
+/// that the name asks for (Polygon's `kotlin17`: Kotlin 1.7), if it asks for one.
+pub type NamedLanguage = (LanguageId, Option<(u32, u32)>);
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
 /// folder"): wide enough for any real judge, narrow enough that nothing the judge computes
@@ -102,7 +106,7 @@ impl Problem {
     /// The language the problem names for `solution` (`solution_languages`), if any.
     pub fn solution_choice(&self, solution: &Path) -> Choice {
         let named = self.solution_languages.get(solution);
-        match named.and_then(|id| Language::by_id(*id)) {
+        match named.and_then(|(id, _)| Language::by_id(*id)) {
             Some(language) => Choice::language(language),
             None => Choice::default(),
         }

@@ -405,6 +405,18 @@ impl Compiler {
         Ok((version_line(&version).to_owned(), path))
     }
 
+    /// The `(major, minor)` version of the toolchain found from the current folder, with its
+    /// version line: the line's first dotted number (Java's `1.8` is 8).
+    pub fn version_number(&self, language: &'static Language) -> Option<((u32, u32), String)> {
+        let (line, _) = self.toolchain(language).ok()?;
+        let (major, minor) = first_dotted(&line)?;
+        let number = match (language.id, major) {
+            (LanguageId::Java, 1) => (minor, 0),
+            _ => (major, minor),
+        };
+        Some((number, line))
+    }
+
     /// The toolchain's version, asked once per language and executable (`tool`, when a proxy
     /// or shim stands for it). It is kept between runs under the binary's identity, so that a
     /// warm run starts no JVM to ask `javac -version`; an unresolved rustup proxy is always
@@ -531,6 +543,15 @@ fn version_line(answer: &str) -> &str {
         .find(|line| dotted(line) && !line.to_lowercase().contains("warning"))
         .or_else(|| answer.lines().next())
         .unwrap_or_default()
+}
+
+/// `(17, 0)` in `javac 17.0.15`, `(1, 3)` in `kotlinc-jvm 1.3-SNAPSHOT (JRE 17.0.15)`.
+fn first_dotted(line: &str) -> Option<(u32, u32)> {
+    line.split(|c: char| !c.is_ascii_digit() && c != '.')
+        .find_map(|word| {
+            let mut parts = word.split('.');
+            Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+        })
 }
 
 /// What a JVM compiler's `-version` would answer, read from its installation's files: asking
@@ -1049,6 +1070,22 @@ mod tests {
             with_jvm_flags(argv(&["java", "-XX:+UseSerialGC", "Main"])),
             argv(&["java", "-XX:-UsePerfData", "-XX:+UseSerialGC", "Main"])
         );
+    }
+
+    #[test]
+    fn a_version_number_is_the_lines_first_dotted_one() {
+        assert_eq!(first_dotted("javac 17.0.15"), Some((17, 0)));
+        assert_eq!(first_dotted("javac 1.8.0_292"), Some((1, 8)));
+        assert_eq!(
+            first_dotted("info: kotlinc-jvm 1.3-SNAPSHOT (JRE 17.0.15+6)"),
+            Some((1, 3))
+        );
+        assert_eq!(first_dotted("kotlinc-jvm 2.1.0-release-394"), Some((2, 1)));
+        assert_eq!(
+            first_dotted("rustc 1.95.0 (59807616e 2026-04-14)"),
+            Some((1, 95))
+        );
+        assert_eq!(first_dotted("tool 12 build 7"), None);
     }
 
     #[test]

@@ -452,10 +452,15 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     let python2 = (main.replace("print(a + b)", "print a + b")).replace("input()", "raw_input()");
     assert_ne!(python2, main, "main.py prints a + b");
     std::fs::write(solutions.join("two.py"), python2).unwrap();
+    // A type that asks for a newer language than this machine's compiler: not judged, as
+    // its compile error would be the compiler's age, not the solution's.
+    let java = "public class Future { public static void main(String[] a) {} }\n";
+    std::fs::write(solutions.join("Future.java"), java).unwrap();
     edit_xml(
         &package,
         r#"<solution tag="wrong-answer">"#,
         r#"<solution tag="accepted"><source path="solutions/two.py" type="python.2"/></solution>
+            <solution tag="accepted"><source path="solutions/Future.java" type="java99"/></solution>
             <solution tag="wrong-answer">"#,
     );
     let output = judge_in(dir.path())
@@ -469,6 +474,13 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     let skipped =
         row[2] == "not judged" && row[3].starts_with("skipped (") && row[3].contains("python2");
     assert!(judged || skipped, "{table}");
+    let future = cells_of(&table, "solutions/Future.java");
+    assert_eq!(future[2], "not judged", "{table}");
+    assert!(
+        future[3].starts_with("skipped (javac ")
+            && future[3].ends_with(" is older than Java 99, which its source type asks for)"),
+        "{table}"
+    );
 }
 
 #[test]

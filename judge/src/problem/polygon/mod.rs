@@ -174,14 +174,26 @@ fn solution_languages(
     dir: &Path,
     xml: &Path,
     description: &Description,
-) -> std::collections::BTreeMap<std::path::PathBuf, LanguageId> {
+) -> std::collections::BTreeMap<std::path::PathBuf, super::NamedLanguage> {
     let listed = description.solutions.iter().map(|listed| &listed.source);
     (listed.chain(&description.main_solution))
         .filter_map(|source| {
-            let language = language_of(&source.kind)?;
-            Some((source_in(dir, xml, source, "solution").ok()?, language))
+            let named = (language_of(&source.kind)?, least_version(&source.kind));
+            Some((source_in(dir, xml, source, "solution").ok()?, named))
         })
         .collect()
+}
+
+/// The least version a source type asks for: `kotlin17` Kotlin 1.7, `java21` Java 21.
+fn least_version(kind: &str) -> Option<(u32, u32)> {
+    if let Some(digits) = kind.strip_prefix("java") {
+        return Some((digits.parse().ok()?, 0));
+    }
+    let digits = kind.strip_prefix("kotlin")?;
+    Some((
+        digits.get(..1)?.parse().ok()?,
+        digits.get(1..)?.parse().ok()?,
+    ))
 }
 
 /// The checker, or with an interactor, the interactor and then the checker of what it wrote:
@@ -727,5 +739,16 @@ mod tests {
         assert_eq!(language_of("kotlin16"), Some(LanguageId::Kotlin));
         assert_eq!(language_of("pascal.fpc"), None);
         assert_eq!(language_of("delphi.7"), None);
+    }
+
+    #[test]
+    fn a_source_type_may_ask_for_a_least_version() {
+        assert_eq!(least_version("kotlin17"), Some((1, 7)));
+        assert_eq!(least_version("kotlin20"), Some((2, 0)));
+        assert_eq!(least_version("java8"), Some((8, 0)));
+        assert_eq!(least_version("java21"), Some((21, 0)));
+        for none in ["kotlin", "java", "cpp.g++17", "python.3", "javascript"] {
+            assert_eq!(least_version(none), None, "{none}");
+        }
     }
 }

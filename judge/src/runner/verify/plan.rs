@@ -185,10 +185,12 @@ fn submissions_in(folder: &Path, name: &str, yaml: &SubmissionsYaml) -> Vec<Path
     submissions
 }
 
-/// `entries` with those whose toolchain is missing or fails skipped. Asks every language at
-/// once: cold starts (`kotlinc -version` starts a JVM) wait for the slowest, not their sum.
+/// `entries` with those whose toolchain is missing, fails or is older than the version the
+/// problem names for them skipped. Asks every language at once: cold starts (a JVM compiler
+/// with no version file) wait for the slowest, not their sum.
 fn skip_unavailable(
     entries: Vec<PlannedSubmission>,
+    problem: &Problem,
     compiler: &Compiler,
 ) -> Vec<PlannedSubmission> {
     let mut languages = HashMap::new();
@@ -197,21 +199,45 @@ fn skip_unavailable(
             languages.insert(language.id, *language);
         }
     }
-    let lacking: HashMap<LanguageId, Option<String>> = std::thread::scope(|scope| {
-        let asked: Vec<_> = languages
-            .into_iter()
-            .map(|(id, language)| (id, scope.spawn(move || compiler.unavailable(language))))
+    type Found = Result<Option<((u32, u32), String)>, String>;
+    let found: HashMap<LanguageId, Found> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (languages.into_iter())
+            .map(|(id, language)| {
+                let ask = move || match compiler.unavailable(language) {
+                    Some(lacking) => Err(lacking),
+                    None => Ok(compiler.version_number(language)),
+                };
+                (id, scope.spawn(ask))
+            })
             .collect();
-        asked
-            .into_iter()
-            .map(|(id, asked)| (id, asked.join().unwrap_or(Some("the check failed".into()))))
+        let answer = |asked: std::thread::ScopedJoinHandle<Found>| {
+            asked.join().unwrap_or(Err("the check failed".into()))
+        };
+        (asked.into_iter())
+            .map(|(id, asked)| (id, answer(asked)))
             .collect()
     });
+    let too_old = |submission: &Path, language: &Language| {
+        let (_, least) = problem.solution_languages.get(submission)?;
+        let least = (*least)?;
+        let (number, line) = found[&language.id].as_ref().ok()?.as_ref()?;
+        let shown = match language.id {
+            LanguageId::Java => least.0.to_string(),
+            _ => format!("{}.{}", least.0, least.1),
+        };
+        let name = language.name;
+        let why = || format!("{line} is older than {name} {shown}, which its source type asks for");
+        (*number < least).then(why)
+    };
     entries
         .into_iter()
         .map(|entry| {
             let lacks = match &entry {
-                PlannedSubmission::Judge { language, .. } => lacking[&language.id].clone(),
+                PlannedSubmission::Judge {
+                    language,
+                    submission,
+                    ..
+                } => (found[&language.id].clone().err()).or_else(|| too_old(submission, language)),
                 PlannedSubmission::Skipped(_) => None,
             };
             match (entry, lacks) {
@@ -251,7 +277,7 @@ pub(super) fn prebuild(
     });
     let builds = own.chain(submissions).collect();
     std::thread::scope(|scope| {
-        let asked = scope.spawn(|| skip_unavailable(entries, compiler));
+        let asked = scope.spawn(|| skip_unavailable(entries, problem, compiler));
         compiler.prebuild(builds, jobs);
         asked
             .join()
