@@ -28,10 +28,10 @@ pub struct Snapshot {
     /// Including the children they have reaped.
     pub cpu_time: Duration,
     pub resident_bytes: u64,
-    /// Some process is in state `R`.
+    /// Some thread is in state `R`.
     pub runnable: bool,
-    /// Time on a CPU or in its run queue (`/proc/PID/schedstat`): grows while the tree wants
-    /// to compute, even starved, and stands still while it sleeps.
+    /// Its threads' time on a CPU or in its run queue (`/proc/PID/task/TID/schedstat`): grows
+    /// while the tree wants to compute, even starved, and stands still while it sleeps.
     pub wanted_cpu_ns: u64,
     /// Where asked for (no memory cgroup): pages of memfds held open, which no resident
     /// figure shows until mapped; `resident_bytes` is then the tree's share of what it maps
@@ -87,10 +87,41 @@ pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
             }
             false => stat.resident_bytes,
         };
-        snapshot.runnable |= stat.state == 'R';
-        snapshot.wanted_cpu_ns += wanted_cpu_ns(pid);
+        // Every thread, not the process's first alone: a JVM's first thread only waits for
+        // the one that runs `main`.
+        let (runnable, wanted_cpu_ns) = threads_wanting_cpu(pid);
+        snapshot.runnable |= runnable;
+        snapshot.wanted_cpu_ns += wanted_cpu_ns;
     }
     snapshot
+}
+
+/// Whether some thread of `pid` is runnable, and its threads' time on a CPU plus time
+/// waiting for one (0 without schedstats).
+fn threads_wanting_cpu(pid: u32) -> (bool, u64) {
+    let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return (false, 0);
+    };
+    let (mut runnable, mut wanted_ns) = (false, 0);
+    for thread in threads.flatten() {
+        let path = thread.path();
+        let stat = std::fs::read_to_string(path.join("stat")).unwrap_or_default();
+        runnable |= after_name(&stat).next().is_some_and(|state| state == "R");
+        let schedstat = std::fs::read_to_string(path.join("schedstat")).unwrap_or_default();
+        let ran_and_waited = schedstat.split_whitespace().take(2);
+        wanted_ns += ran_and_waited
+            .filter_map(|n| n.parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    (runnable, wanted_ns)
+}
+
+/// The fields of a `stat` file after the command name, which is in parentheses and may hold
+/// spaces and parentheses: the state first.
+fn after_name(stat: &str) -> std::str::SplitWhitespace<'_> {
+    stat.rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
 }
 
 /// `Pss_Anon` + `Pss_File`: shared pages counted in proportion, so that a tree adds them up
@@ -136,22 +167,8 @@ fn held_memfd_bytes(pid: u32, seen: &mut Vec<(u64, u64)>) -> u64 {
     bytes
 }
 
-/// Time on a CPU plus time waiting for one (0 without schedstats).
-fn wanted_cpu_ns(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/schedstat"))
-        .ok()
-        .map(|text| {
-            text.split_whitespace()
-                .take(2)
-                .filter_map(|field| field.parse::<u64>().ok())
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
-/// From `/proc/PID/stat`.
+/// From `/proc/PID/stat`: the whole process's.
 struct Stat {
-    state: char,
     cpu_time: Duration,
     resident_bytes: u64,
 }
@@ -159,13 +176,11 @@ struct Stat {
 impl Stat {
     fn read(pid: u32) -> Option<Stat> {
         let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The command name is in parentheses and may hold spaces and parentheses.
-        let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+        let fields: Vec<&str> = after_name(&text).collect();
         let number = |index: usize| fields.get(index)?.parse::<u64>().ok();
         // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), 11 to 14 here.
         let ticks = number(11)? + number(12)? + number(13)? + number(14)?;
         Some(Stat {
-            state: fields.first()?.chars().next()?,
             cpu_time: Duration::from_nanos(ticks * 1_000_000_000 / clock_ticks()),
             resident_bytes: number(21)? * page_size(),
         })
@@ -293,4 +308,43 @@ fn clock_ticks() -> u64 {
 
 fn page_size() -> u64 {
     rustix::param::page_size() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+
+    #[test]
+    fn a_thread_computing_while_the_first_one_waits_is_seen_computing() {
+        // As a JVM runs a program: its first thread only waits for the one that computes.
+        let script = "import threading\n\
+                      def spin():\n    while True:\n        pass\n\
+                      t = threading.Thread(target=spin, daemon=True)\n\
+                      t.start()\nprint('spinning', flush=True)\nt.join()\n";
+        let mut shell = std::process::Command::new("sh")
+            .args(["-c", "python3 -c \"$0\"; :", script])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        let stdout = shell.stdout.take().unwrap();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "spinning\n");
+        let first = snapshot(shell.id(), &[], false);
+        std::thread::sleep(Duration::from_millis(100));
+        let second = snapshot(shell.id(), &[], false);
+        let _ = std::process::Command::new("pkill")
+            .args(["-P", &shell.id().to_string()])
+            .status();
+        let _ = shell.kill();
+        let _ = shell.wait();
+        assert!(first.runnable && second.runnable, "{first:?} {second:?}");
+        assert!(
+            second.wanted_cpu_ns > first.wanted_cpu_ns,
+            "{first:?} {second:?}"
+        );
+    }
 }
