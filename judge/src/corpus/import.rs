@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::scaffold::{self, Imported};
 use crate::atomic_write::create_new;
 use crate::error::{Error, Result};
+use crate::problem::layout::METADATA_FILE;
 use crate::problem::{FileIo, Repository};
 use crate::problem::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 
@@ -79,6 +80,12 @@ pub struct Sample {
 
 /// Parses and checks a payload; `origin` names it in errors (a file or the sender).
 pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
+    // serde would read an array as a struct's fields in order, and name a field's type.
+    if text.trim_start().starts_with('[') {
+        let message = "a JSON array, not a Competitive Companion payload: one problem's object, \
+                       as the extension sends it, is read at a time";
+        return Err(Error::parse(origin, Some(1), message));
+    }
     let payload: Payload = serde_json::from_str(text).map_err(|error| {
         Error::parse(
             origin,
@@ -102,9 +109,10 @@ pub fn parse(text: &str, origin: &Path) -> Result<Payload> {
 }
 
 /// The problem's id, from its URL where the judge is known (its query string and fragment
-/// aside), else from its name.
+/// aside, but for a fragment that is a path: vjudge's `contest/480959#problem/A`), else from
+/// its name.
 pub fn problem_id(payload: &Payload) -> String {
-    let without_fragment = payload.url.split('#').next().unwrap_or_default();
+    let (without_fragment, fragment) = payload.url.split_once('#').unwrap_or((&payload.url, ""));
     let (url, query) = without_fragment
         .split_once('?')
         .unwrap_or((without_fragment, ""));
@@ -113,7 +121,10 @@ pub fn problem_id(payload: &Payload) -> String {
         .split_once("://")
         .map(|(_, rest)| rest.split_once('/').unwrap_or((rest, "")))
         .unwrap_or(("", ""));
-    let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
+    let fragment_path = if fragment.contains('/') { fragment } else { "" };
+    let parts: Vec<&str> = (path.split('/').chain(fragment_path.split('/')))
+        .filter(|part| !part.is_empty())
+        .collect();
     let parameter = |key: &str| {
         query
             .split('&')
@@ -131,6 +142,13 @@ pub fn problem_id(payload: &Payload) -> String {
                 }
                 // /problemsets/acmsguru/problem/99999/123
                 ["problemsets", set, "problem", _, index] => Some(format!("cf_{set}_{index}")),
+                // /contest/1/problems, the whole set on one page: every task has its URL, and
+                // its name starts with its index (`A. Theatre Square`).
+                [.., contest, "problems"] => (payload.name.split_once(". "))
+                    .filter(|(index, _)| {
+                        index.len() <= 2 && index.chars().all(char::is_alphanumeric)
+                    })
+                    .map(|(index, _)| format!("cf_{contest}_{index}")),
                 _ => None,
             }
         }
@@ -169,8 +187,9 @@ pub fn problem_id(payload: &Payload) -> String {
 
 /// `site_key` for a judge the table does not know: the site is the host's name without its
 /// `www.`, its top-level domain (and a second level such as `ac.jp`), and the key is the
-/// URL's `id` parameter (`problem?id=1000`) or its last path segment that is not a page's
-/// file name (`description.jsp`), after its contest's when it is a letter.
+/// URL's `id` parameter (`problem?id=1000`), after its contest's where a `cid` names one
+/// (HDU's contest pages), or its last path segment that is not a page's file name
+/// (`description.jsp`), after its contest's when it is a letter.
 fn other_judge<'a>(
     host: &str,
     parts: &[&str],
@@ -199,7 +218,10 @@ fn other_judge<'a>(
     .iter()
     .find_map(|key| parameter(key))
     {
-        return Some(format!("{site}_{key}"));
+        return Some(match parameter("cid") {
+            Some(contest) => format!("{site}_{contest}_{key}"),
+            None => format!("{site}_{key}"),
+        });
     }
     let mut segments = parts.iter().rev().filter(|part| !page(part));
     let key = segments.next()?;
@@ -286,12 +308,21 @@ fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<
     to_do
 }
 
-/// Makes the problem (or completes its samples); the lines to print.
+/// Makes the problem (or completes its samples); the lines to print. Where its id holds
+/// another problem, it takes the next free one (`_2`, `_3`, ...): a URL may leave out what
+/// tells two problems apart, and one problem's samples must never go into another.
 pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
-    let id = problem_id(payload);
-    let dir = repository.problems_dir().join(&id);
-    if dir.symlink_metadata().is_ok() {
-        return add_missing_samples(repository, &dir, &id, payload);
+    let wanted = problem_id(payload);
+    let mut id = wanted.clone();
+    for number in 2.. {
+        let dir = repository.problems_dir().join(&id);
+        if dir.symlink_metadata().is_err() {
+            break;
+        }
+        if is_the_same_problem(&dir, payload) {
+            return add_missing_samples(repository, &dir, &id, payload);
+        }
+        id = format!("{wanted}_{number}");
     }
     let profile = profile_for(&payload.url);
     let limits = profile.online_judge().limits();
@@ -346,6 +377,11 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
         "new problem {id} ({profile}, {time_ms} ms, {memory_mib} MiB): {}",
         payload.name
     )];
+    if id != wanted {
+        lines.push(format!(
+            "  problems/{wanted} holds another problem, so this one is {id}"
+        ));
+    }
     lines.extend(made.files.iter().map(|file| format!("  created {file}")));
     if made.registered_bin {
         lines.push(format!("  added [[bin]] `{id}` to solutions/Cargo.toml"));
@@ -353,6 +389,24 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     lines.extend(to_do.iter().map(|line| format!("  to do: {line}")));
     lines.push(format!("next: judge watch {id}"));
     Ok(lines)
+}
+
+/// Whether the problem in `dir` is the payload's: made from the same page, or of the same
+/// name, or holding one of its samples as it is (the same problem in another layout or
+/// language of its site). A folder that shows none of these is another problem.
+fn is_the_same_problem(dir: &Path, payload: &Payload) -> bool {
+    let metadata = std::fs::read_to_string(dir.join(METADATA_FILE)).unwrap_or_default();
+    let table = metadata.parse::<toml::Table>().unwrap_or_default();
+    let said = |key: &str| table.get(key).and_then(toml::Value::as_str);
+    let samples = dir.join("tests").join("sample");
+    let holds = |number: usize, test: &Sample| {
+        let file = |extension: &str| std::fs::read(samples.join(format!("{number}.{extension}")));
+        file("in").is_ok_and(|input| input == test.input.as_bytes())
+            && file("out").is_ok_and(|output| output == test.output.as_bytes())
+    };
+    (!payload.url.is_empty() && said("source") == Some(&payload.url))
+        || said("name") == Some(&payload.name)
+        || (payload.tests.iter().enumerate()).any(|(index, test)| holds(index + 1, test))
 }
 
 /// An existing problem: each sample whose number is free is added; the rest is kept.
@@ -493,6 +547,11 @@ mod tests {
             id("https://codeforces.com/problemsets/acmsguru/problem/99999/123?locale=en"),
             "cf_acmsguru_123"
         );
+        let problems_page = "https://codeforces.com/contest/1/problems?locale=en";
+        assert_eq!(
+            problem_id(&payload("B. Spreadsheets", problems_page)),
+            "cf_1_b"
+        );
         assert_eq!(
             id("http://usaco.org/index.php?page=viewproblem2&cpid=840"),
             "usaco_840"
@@ -504,6 +563,19 @@ mod tests {
         assert_eq!(
             id("https://judge.u-aizu.ac.jp/onlinejudge/description.jsp?id=CGL_1_A&lang=en"),
             "u_aizu_cgl_1_a"
+        );
+        // A contest's problems are told apart by the contest (the extension's own payloads).
+        assert_eq!(
+            id("https://vjudge.net/contest/480959#problem/A"),
+            "vjudge_480959_a"
+        );
+        assert_eq!(
+            id("http://acm.hdu.edu.cn/contest_showproblem.php?pid=1004&cid=26"),
+            "hdu_26_1004"
+        );
+        assert_eq!(
+            id("http://acm.hdu.edu.cn/showproblem.php?pid=1004"),
+            "hdu_1004"
         );
         // Query strings and fragments are not the problem's.
         assert_eq!(
@@ -580,6 +652,13 @@ mod tests {
         );
         // No samples is still a problem.
         assert!(parse("{\"name\": \"x\", \"tests\": []}", origin).is_ok());
+        let error = parse(" [{\"name\": \"x\"}, {\"name\": \"y\"}]", origin).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("p.json: line 1: a JSON array, not a Competitive Companion payload"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -206,6 +206,58 @@ fn new_from_a_saved_payload_makes_a_problem_that_judges() {
 }
 
 #[test]
+fn a_page_whose_id_holds_another_problem_takes_the_next_free_id() {
+    // Two contests' first problems on one judge whose URL key (`num`) leaves the contest
+    // (`space`) out: both would be `timus_1`.
+    let dir = empty_repository();
+    let root = dir.path();
+    let payload = |space: u32, name: &str, answer: &str| {
+        let file = root.join(format!("{space}.json"));
+        let json = format!(
+            r#"{{"name": "{name}", "url": "https://acm.timus.ru/problem.aspx?space={space}&num=1",
+                "timeLimit": 1000, "memoryLimit": 64,
+                "tests": [{{"input": "1\n", "output": "{answer}\n"}}]}}"#
+        );
+        fs::write(&file, json).unwrap();
+        file.to_string_lossy().into_owned()
+    };
+    let (first, second) = (payload(340, "Sum", "1"), payload(341, "Product", "7"));
+    judge_in(root)
+        .args(["new", "--from", &first])
+        .assert()
+        .code(0);
+    let made = stdout_of(
+        &judge_in(root)
+            .args(["new", "--from", &second])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        made.contains("problems/timus_1 holds another problem, so this one is timus_1_2"),
+        "{made}"
+    );
+    let answer =
+        |id: &str| fs::read_to_string(root.join(format!("problems/{id}/tests/sample/1.out")));
+    assert_eq!(answer("timus_1").unwrap(), "1\n");
+    assert_eq!(answer("timus_1_2").unwrap(), "7\n");
+    // Each again: its own problem, where nothing is missing.
+    let before = snapshot(root);
+    for (file, id) in [(&first, "timus_1"), (&second, "timus_1_2")] {
+        let again = stdout_of(
+            &judge_in(root)
+                .args(["new", "--from", file])
+                .output()
+                .unwrap(),
+        );
+        assert!(
+            again.contains(&format!("kept    problems/{id}/tests/sample/1")),
+            "{again}"
+        );
+    }
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
 fn codeforces_payloads_get_their_contest_and_index() {
     let dir = empty_repository();
     judge_in(dir.path())
