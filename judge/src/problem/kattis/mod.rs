@@ -86,6 +86,9 @@ pub struct Package {
     pub includes: includes::Includes,
     /// What `submissions.yaml` names for the submission judged.
     pub choice: crate::toolchain::sources::Choice,
+    /// What of `problem.yaml` the format does not allow but judging can read past (a legacy
+    /// `name` given as a map): `verify` warns of each.
+    pub notes: Vec<String>,
 }
 
 impl Package {

@@ -222,17 +222,9 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
         .unwrap_or_default();
     let file = YamlText { path: &path, text };
     let version = format_version(&yaml, &file)?;
+    let notes = format_notes(&yaml, version, &file);
     let kinds = kinds(&yaml, version, dir, text)?;
-    if let Some(kind) = kinds.unsupported.first() {
-        // Judging it as a plain problem would give wrong verdicts without a word.
-        return Err(Error::parse(
-            &path,
-            file.at(if version == FormatVersion::Legacy { "validation" } else { "type" }),
-            format!(
-                "the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged"
-            ),
-        ));
-    }
+    refuse_unsupported(&kinds, version, &file)?;
     let constants = match &yaml.constants {
         Some(value) => constants::Constants::parse(value, &path, file.at("constants"))?,
         None => constants::Constants::default(),
@@ -290,6 +282,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             constants,
             includes: includes::Includes::read(dir)?,
             choice: crate::toolchain::sources::Choice::default(),
+            notes,
         }),
     })
 }
@@ -486,6 +479,38 @@ fn validator_limits(limits_yaml: &LimitsYaml, file: &YamlText) -> Result<Limits>
     Ok(limits)
 }
 
+/// Judging a problem of a kind not supported as a plain one would give wrong verdicts
+/// without a word.
+fn refuse_unsupported(kinds: &Kinds, version: FormatVersion, file: &YamlText) -> Result<()> {
+    let Some(kind) = kinds.unsupported.first() else {
+        return Ok(());
+    };
+    Err(Error::parse(
+        file.path,
+        file.at(if version == FormatVersion::Legacy { "validation" } else { "type" }),
+        format!(
+            "the problem is {kind}: {kind} problems are not supported yet (the submission is the answers, not a program), so it is not judged"
+        ),
+    ))
+}
+
+/// What the format does not allow in `yaml` that judging reads past.
+fn format_notes(yaml: &PackageYaml, version: FormatVersion, file: &YamlText) -> Vec<String> {
+    let mut notes = Vec::new();
+    if version == FormatVersion::Legacy && yaml.name.as_ref().is_some_and(|name| name.is_mapping())
+    {
+        let line = file
+            .at("name")
+            .map_or(String::new(), |line| format!(" line {line}"));
+        notes.push(format!(
+            "problem.yaml{line}: `name` is a map of languages, which the legacy format does not \
+             take (its `name` is a string; the 2023-07 format takes a map), and problemtools \
+             refuses the package"
+        ));
+    }
+    notes
+}
+
 /// `name: Mean`, or the 2023 format's `name: {en: Mean, ...}`.
 fn name_of(value: &serde_norway::Value) -> Option<String> {
     match value {
@@ -552,6 +577,26 @@ fn default_submission(dir: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_legacy_name_given_as_a_map_is_read_and_noted() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = |text: &str| {
+            let problem = parse_package(dir.path(), "x".into(), text).unwrap();
+            (problem.name, problem.package.unwrap().notes)
+        };
+        let (name, noted) = notes("source: x\nname:\n  sv: Multationer\n");
+        assert_eq!(name, "Multationer");
+        assert_eq!(noted.len(), 1, "{noted:?}");
+        assert!(
+            noted[0].starts_with("problem.yaml line 2: `name` is a map of languages"),
+            "{noted:?}"
+        );
+        // A string in the legacy format, and a map in the 2023-07 one, are as the format says.
+        assert_eq!(notes("name: Multationer\n").1, Vec::<String>::new());
+        let draft = "problem_format_version: 2023-07-draft\nname:\n  en: Mean\n";
+        assert_eq!(notes(draft).1, Vec::<String>::new());
+    }
 
     #[test]
     fn a_wrong_value_in_problem_yaml_is_an_error_at_its_line() {

@@ -75,9 +75,13 @@ pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
 /// `jobs` validator runs at a time.
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
+    let package_notes = problem.package.iter().flat_map(|package| &package.notes);
     let mut report = DataReport {
         errors: plan.incomplete.clone(),
-        warnings: layout_warnings(&plan),
+        warnings: package_notes
+            .cloned()
+            .chain(layout_warnings(&plan))
+            .collect(),
         ..DataReport::default()
     };
     let mut build = |paths: &[PathBuf]| -> Vec<PackageValidator> {
