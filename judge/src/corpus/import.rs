@@ -398,15 +398,23 @@ fn is_the_same_problem(dir: &Path, payload: &Payload) -> bool {
     let metadata = std::fs::read_to_string(dir.join(METADATA_FILE)).unwrap_or_default();
     let table = metadata.parse::<toml::Table>().unwrap_or_default();
     let said = |key: &str| table.get(key).and_then(toml::Value::as_str);
-    let samples = dir.join("tests").join("sample");
     let holds = |number: usize, test: &Sample| {
-        let file = |extension: &str| std::fs::read(samples.join(format!("{number}.{extension}")));
-        file("in").is_ok_and(|input| input == test.input.as_bytes())
-            && file("out").is_ok_and(|output| output == test.output.as_bytes())
+        let (input, output) = sample_files(dir, number);
+        std::fs::read(input).is_ok_and(|input| input == test.input.as_bytes())
+            && std::fs::read(output).is_ok_and(|output| output == test.output.as_bytes())
     };
     (!payload.url.is_empty() && said("source") == Some(&payload.url))
         || said("name") == Some(&payload.name)
         || (payload.tests.iter().enumerate()).any(|(index, test)| holds(index + 1, test))
+}
+
+/// The input and answer of the problem's sample `number` (from 1).
+fn sample_files(dir: &Path, number: usize) -> (std::path::PathBuf, std::path::PathBuf) {
+    let samples = dir.join("tests").join("sample");
+    (
+        samples.join(format!("{number}.in")),
+        samples.join(format!("{number}.out")),
+    )
 }
 
 /// An existing problem: each sample whose number is free is added; the rest is kept.
@@ -424,8 +432,7 @@ fn add_missing_samples(
     let samples = dir.join("tests").join("sample");
     std::fs::create_dir_all(&samples).map_err(|error| Error::io(&samples, error))?;
     for (number, test) in payload.tests.iter().enumerate() {
-        let input = samples.join(format!("{}.in", number + 1));
-        let output = samples.join(format!("{}.out", number + 1));
+        let (input, output) = sample_files(dir, number + 1);
         let shown = repository
             .relative(&input)
             .with_extension("")

@@ -532,15 +532,9 @@ fn refuse(source: &Path, sources: &Sources) -> Result<Option<Build>> {
 /// The line of a version command's answer that says the version: the first with a dotted
 /// number that is no warning (kotlinc's JVM warns of a deprecated flag first), else the first.
 fn version_line(answer: &str) -> &str {
-    let dotted = |line: &str| {
-        let bytes = line.as_bytes();
-        bytes
-            .windows(3)
-            .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
-    };
     answer
         .lines()
-        .find(|line| dotted(line) && !line.to_lowercase().contains("warning"))
+        .find(|line| first_dotted(line).is_some() && !line.to_lowercase().contains("warning"))
         .or_else(|| answer.lines().next())
         .unwrap_or_default()
 }
