@@ -518,105 +518,46 @@ mod tests {
 
     #[test]
     fn ids_from_urls() {
-        let id = |url: &str| problem_id(&payload("A Name", url));
-        assert_eq!(id("https://www.acmicpc.net/problem/1000"), "boj_1000");
-        assert_eq!(
-            id("https://codeforces.com/contest/1234/problem/A"),
-            "cf_1234_a"
-        );
-        assert_eq!(
-            id("https://codeforces.com/problemset/problem/1234/B1"),
-            "cf_1234_b1"
-        );
-        assert_eq!(id("https://open.kattis.com/problems/hello"), "kattis_hello");
-        assert_eq!(
-            id("https://school.programmers.co.kr/learn/courses/30/lessons/160585"),
-            "programmers_160585"
-        );
-        assert_eq!(
-            id("https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AWqPvqoqSHWDFAWB&categoryId=x"),
-            "swea_awqpvqoqshwdfawb"
-        );
-        assert_eq!(id("https://example.com/x"), "example_x");
-        assert_eq!(id(""), "a_name");
-        // Other judges: the site and the problem's key.
-        assert_eq!(id("http://poj.org/problem?id=1000"), "poj_1000");
-        assert_eq!(id("https://dmoj.ca/problem/aplusb"), "dmoj_aplusb");
-        assert_eq!(
-            id("https://vjudge.net/problem/51Nod-1289"),
-            "vjudge_51nod_1289"
-        );
-        assert_eq!(
-            id("https://tlx.toki.id/contests/troc-16/problems/A"),
-            "toki_troc_16_a"
-        );
-        assert_eq!(
-            id("https://codeforces.com/problemsets/acmsguru/problem/99999/123?locale=en"),
-            "cf_acmsguru_123"
-        );
-        let problems_page = "https://codeforces.com/contest/1/problems?locale=en";
-        assert_eq!(
-            problem_id(&payload("B. Spreadsheets", problems_page)),
-            "cf_1_b"
-        );
-        assert_eq!(
-            id("http://usaco.org/index.php?page=viewproblem2&cpid=840"),
-            "usaco_840"
-        );
-        assert_eq!(
-            id("https://acm.timus.ru/problem.aspx?space=1&num=1098&locale=ru"),
-            "timus_1098"
-        );
-        assert_eq!(
-            id("https://judge.u-aizu.ac.jp/onlinejudge/description.jsp?id=CGL_1_A&lang=en"),
-            "u_aizu_cgl_1_a"
-        );
-        // A contest's problems are told apart by the contest (the extension's own payloads).
-        assert_eq!(
-            id("https://vjudge.net/contest/480959#problem/A"),
-            "vjudge_480959_a"
-        );
-        assert_eq!(
-            id("http://acm.hdu.edu.cn/contest_showproblem.php?pid=1004&cid=26"),
-            "hdu_26_1004"
-        );
-        assert_eq!(
-            id("http://acm.hdu.edu.cn/showproblem.php?pid=1004"),
-            "hdu_1004"
-        );
-        // Query strings and fragments are not the problem's.
-        assert_eq!(
-            id("https://codeforces.com/problemset/problem/234/A?locale=en"),
-            "cf_234_a"
-        );
-        assert_eq!(
-            id("https://codeforces.com/gym/102222/problem/C#top"),
-            "cf_102222_c"
-        );
-        assert_eq!(
-            id("https://m1.codeforces.com/contest/1/problem/A"),
-            "cf_1_a"
-        );
-        assert_eq!(
-            id("https://www.acmicpc.net/problem/1000?lang=ko"),
-            "boj_1000"
-        );
-        assert_eq!(
-            id("https://nwerc.kattis.com/contests/nwerc2023/problems/hello?tab=x"),
-            "kattis_hello"
-        );
-        assert_eq!(
-            id("https://atcoder.jp/contests/abc300/tasks/abc300_a?lang=en"),
-            "atcoder_abc300_a"
-        );
-        assert_eq!(
-            id("https://school.programmers.co.kr/learn/courses/30/lessons/160585?language=java"),
-            "programmers_160585"
-        );
-        let swea =
+        const SWEA: &str =
             "https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AX";
-        assert_eq!(problem_id(&payload("11545. Tomek", swea)), "swea_11545");
-        assert_eq!(problem_id(&payload("  --- ", "")), "problem");
+        // (the page's name, its URL, the id)
+        let cases = [
+            ("A Name", "https://www.acmicpc.net/problem/1000", "boj_1000"),
+            ("A Name", "https://codeforces.com/contest/1234/problem/A", "cf_1234_a"),
+            ("A Name", "https://codeforces.com/problemset/problem/1234/B1", "cf_1234_b1"),
+            ("A Name", "https://open.kattis.com/problems/hello", "kattis_hello"),
+            ("A Name", "https://school.programmers.co.kr/learn/courses/30/lessons/160585", "programmers_160585"),
+            ("A Name", "https://swexpertacademy.com/main/code/problem/problemDetail.do?contestProbId=AWqPvqoqSHWDFAWB&categoryId=x", "swea_awqpvqoqshwdfawb"),
+            ("A Name", "https://example.com/x", "example_x"),
+            ("A Name", "", "a_name"),
+            ("  --- ", "", "problem"),
+            // Other judges: the site and the problem's key.
+            ("A Name", "http://poj.org/problem?id=1000", "poj_1000"),
+            ("A Name", "https://dmoj.ca/problem/aplusb", "dmoj_aplusb"),
+            ("A Name", "https://vjudge.net/problem/51Nod-1289", "vjudge_51nod_1289"),
+            ("A Name", "https://tlx.toki.id/contests/troc-16/problems/A", "toki_troc_16_a"),
+            ("A Name", "https://codeforces.com/problemsets/acmsguru/problem/99999/123?locale=en", "cf_acmsguru_123"),
+            ("B. Spreadsheets", "https://codeforces.com/contest/1/problems?locale=en", "cf_1_b"),
+            ("A Name", "http://usaco.org/index.php?page=viewproblem2&cpid=840", "usaco_840"),
+            ("A Name", "https://acm.timus.ru/problem.aspx?space=1&num=1098&locale=ru", "timus_1098"),
+            ("A Name", "https://judge.u-aizu.ac.jp/onlinejudge/description.jsp?id=CGL_1_A&lang=en", "u_aizu_cgl_1_a"),
+            ("11545. Tomek", SWEA, "swea_11545"),
+            // A contest's problems are told apart by the contest (the extension's own payloads).
+            ("A Name", "https://vjudge.net/contest/480959#problem/A", "vjudge_480959_a"),
+            ("A Name", "http://acm.hdu.edu.cn/contest_showproblem.php?pid=1004&cid=26", "hdu_26_1004"),
+            ("A Name", "http://acm.hdu.edu.cn/showproblem.php?pid=1004", "hdu_1004"),
+            // Query strings and fragments are not the problem's.
+            ("A Name", "https://codeforces.com/problemset/problem/234/A?locale=en", "cf_234_a"),
+            ("A Name", "https://codeforces.com/gym/102222/problem/C#top", "cf_102222_c"),
+            ("A Name", "https://m1.codeforces.com/contest/1/problem/A", "cf_1_a"),
+            ("A Name", "https://www.acmicpc.net/problem/1000?lang=ko", "boj_1000"),
+            ("A Name", "https://nwerc.kattis.com/contests/nwerc2023/problems/hello?tab=x", "kattis_hello"),
+            ("A Name", "https://atcoder.jp/contests/abc300/tasks/abc300_a?lang=en", "atcoder_abc300_a"),
+            ("A Name", "https://school.programmers.co.kr/learn/courses/30/lessons/160585?language=java", "programmers_160585"),
+        ];
+        for (name, url, id) in cases {
+            assert_eq!(problem_id(&payload(name, url)), id, "{name:?} at {url:?}");
+        }
     }
 
     #[test]
