@@ -371,6 +371,18 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             .map(|test| (test.input.clone(), test.output.clone()))
             .collect(),
         counted: payload.test_type.as_deref() == Some("multiNumber"),
+        files: FileIo {
+            input: payload
+                .input
+                .as_ref()
+                .and_then(Stream::file)
+                .map(str::to_owned),
+            output: payload
+                .output
+                .as_ref()
+                .and_then(Stream::file)
+                .map(str::to_owned),
+        },
     };
     let made = scaffold::new_imported(repository, &id, profile, &imported)?;
     let mut lines = vec![format!(

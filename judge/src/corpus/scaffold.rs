@@ -14,8 +14,8 @@ use crate::problem::layout::{
     GENERATOR_FILE, METADATA_FILE, RECIPE_FILE, REFERENCE_FILE, SOLUTIONS_DIR, STATEMENT_FILE,
     TESTS_DIR, VALIDATOR_STEM,
 };
-use crate::problem::Profile;
 use crate::problem::Repository;
+use crate::problem::{FileIo, Profile};
 use crate::runner::interrupt::Deferred;
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::online_judges::ScaffoldKind;
@@ -147,6 +147,9 @@ pub struct Imported {
     /// The page says its input is a count of tests, then each (Competitive Companion's
     /// `multiNumber`): the solution template reads them so.
     pub counted: bool,
+    /// The files the page names for its input and answer: the solution template reads and
+    /// writes them.
+    pub files: FileIo,
 }
 
 #[derive(Debug)]
@@ -182,8 +185,7 @@ fn make(
     let _signals = Deferred::new();
     let (dir, staging) = new_problem_folder(repository, id)?;
     let manifest_path = repository.root.join(SOLUTIONS_DIR).join("Cargo.toml");
-    let counted = imported.is_some_and(|imported| imported.counted);
-    let solutions = solution_files(repository, id, profile, counted);
+    let solutions = solution_files(repository, id, profile, imported);
     let to_write = solutions_to_write(&solutions)?;
     let manifest = if_exists(&manifest_path, std::fs::read_to_string)?
         .map(|text| register_bin(&manifest_path, &text, id))
@@ -253,32 +255,54 @@ fn solution_files(
     repository: &Repository,
     id: &str,
     profile: Profile,
-    counted: bool,
-) -> Vec<(PathBuf, &'static str)> {
+    imported: Option<&Imported>,
+) -> Vec<(PathBuf, String)> {
     let solutions_dir = repository.root.join(SOLUTIONS_DIR);
+    let counted = imported.is_some_and(|imported| imported.counted);
     // A count of tests first: Codeforces' template reads them, where the profile's reads one.
     let template = match (counted, profile.online_judge().scaffold) {
         (true, ScaffoldKind::SingleTest) => solution_template(ScaffoldKind::CountedTests),
         (_, kind) => solution_template(kind),
     };
+    let files = imported.map(|imported| &imported.files);
+    let template = with_files(template, files.unwrap_or(&FileIo::default()));
     let mut solutions = vec![(solutions_dir.join(format!("{id}.rs")), template)];
     if let Some(python) = python_template(profile) {
-        solutions.push((solutions_dir.join(format!("{id}.py")), python));
+        solutions.push((solutions_dir.join(format!("{id}.py")), python.to_owned()));
     }
     solutions
 }
 
+/// A Rust template reading and writing the files a page names instead of its standard
+/// streams, as that judge's program must.
+fn with_files(template: &str, files: &FileIo) -> String {
+    let mut template = template.to_owned();
+    if let Some(input) = &files.input {
+        template = template
+            .replace("use std::io::{self, Read, Write};", "use std::io::{self, Write};")
+            .replace(
+                "let mut input = String::new();\n    io::stdin().read_to_string(&mut input).unwrap();",
+                &format!("let input = std::fs::read_to_string({input:?}).unwrap();"),
+            );
+    }
+    if let Some(output) = &files.output {
+        template = template.replace(
+            "io::BufWriter::new(io::stdout().lock())",
+            &format!("io::BufWriter::new(std::fs::File::create({output:?}).unwrap())"),
+        );
+    }
+    template
+}
+
 /// Of `solutions`, those to write: each is made now, or recognised as made by an interrupted
 /// run; any other file there is the user's, and stops the command.
-fn solutions_to_write<'a>(
-    solutions: &'a [(PathBuf, &'static str)],
-) -> Result<Vec<(&'a PathBuf, &'static str)>> {
+fn solutions_to_write(solutions: &[(PathBuf, String)]) -> Result<Vec<(&PathBuf, &str)>> {
     let mut to_write = Vec::new();
     for (path, template) in solutions {
         match if_exists(path, std::fs::read)? {
             Some(bytes) if bytes == template.as_bytes() => {}
             Some(_) => return Err(Error::exists(path)),
-            None => to_write.push((path, *template)),
+            None => to_write.push((path, template.as_str())),
         }
     }
     Ok(to_write)

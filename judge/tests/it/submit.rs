@@ -372,6 +372,42 @@ fn a_file_io_page_is_judged_on_the_file_it_names() {
         report.contains("WA") && report.contains("no output.txt was written"),
         "{report}"
     );
+    // The solution template reads and writes the files the page names: on a case of its
+    // placeholder task (Codeforces': a count of tests, then each) it is accepted as it is.
+    let template = fs::read_to_string(root.join("solutions/cf_99999_a.rs")).unwrap();
+    assert!(
+        template.contains("read_to_string(\"input.txt\")")
+            && template.contains("File::create(\"output.txt\")"),
+        "{template}"
+    );
+    fs::write(root.join("counted.in"), "2\n2\n40 2\n1\n7\n").unwrap();
+    fs::write(root.join("counted.out"), "42\n7\n").unwrap();
+    let add = judge_in(root)
+        .args([
+            "add",
+            "cf_99999_a",
+            "--input",
+            "counted.in",
+            "--expected",
+            "counted.out",
+        ])
+        .args(["--name", "manual/template"])
+        .output()
+        .unwrap();
+    assert!(
+        add.status.success(),
+        "{}",
+        String::from_utf8_lossy(&add.stderr)
+    );
+    let own = judge_in(root)
+        .args(["run", "cf_99999_a", "--case", "manual/template"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&own.stdout);
+    assert!(
+        own.status.success() && report.contains("1/1 accepted"),
+        "{report}"
+    );
 }
 
 /// A page whose judge runs the Java class `Solution` (Google's): the problem says so, and a
