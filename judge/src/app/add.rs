@@ -36,18 +36,26 @@ pub fn add(context: &Context, args: AddArgs) -> Result<Outcome> {
         Some(name) => corpus::Naming::Given(name),
         None => corpus::Naming::Next(&manual),
     };
-    let name = corpus::add_case(&problem, &context.compiler(), naming, &input, source, None)?;
-    let base = problem.dir.join(TESTS_DIR).join(&name);
+    let added = corpus::add_case(&problem, &context.compiler(), naming, &input, source, None)?;
+    let base = problem.dir.join(TESTS_DIR).join(&added.name);
+    let base = repository.relative(&base);
     let mut notices = context.notices("add");
-    notices.result(format_args!(
-        "added {}.in and .out{}",
-        repository.relative(&base).display(),
-        if args.from_reference {
-            " (expected output from reference.rs)"
-        } else {
-            ""
-        }
-    ));
+    if added.already_there {
+        notices.result(format_args!(
+            "{}.in and .out already hold this input and expected output: nothing added",
+            base.display()
+        ));
+    } else {
+        notices.result(format_args!(
+            "added {}.in and .out{}",
+            base.display(),
+            if args.from_reference {
+                " (expected output from reference.rs)"
+            } else {
+                ""
+            }
+        ));
+    }
     Ok(notices.finish(Outcome::Accepted))
 }
 

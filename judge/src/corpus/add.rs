@@ -24,8 +24,16 @@ pub enum Naming<'a> {
     Next(&'a dyn Fn(u64) -> String),
 }
 
-/// Adds one case and returns its name. An existing case is never overwritten; one that
-/// already holds exactly this input and expected output is the case itself (a command run
+/// The case `add_case` made, or found.
+pub struct AddedCase {
+    /// Below `tests/`.
+    pub name: String,
+    /// Its two files held this input and expected output already: nothing new was added.
+    pub already_there: bool,
+}
+
+/// Adds one case. An existing case is never overwritten; one that already holds exactly this
+/// input and expected output is the case itself (the same case added twice, or a command run
 /// again after an interruption), and only its provenance entry is brought up to date.
 /// `derived_from` says how the input was made when a command made it.
 pub fn add_case(
@@ -35,7 +43,7 @@ pub fn add_case(
     input: &[u8],
     expected: Expected,
     derived_from: Option<String>,
-) -> Result<String> {
+) -> Result<AddedCase> {
     let session = Session::begin(&problem.dir)?;
     let exists = |path: &std::path::Path| path.symlink_metadata().is_ok();
     let name = case_name(problem, naming, input);
@@ -79,7 +87,10 @@ pub fn add_case(
     if let Some(path) = transaction.commit()?.first() {
         return Err(Error::Changed { path: path.clone() });
     }
-    Ok(name)
+    Ok(AddedCase {
+        name,
+        already_there: same_input && same_output,
+    })
 }
 
 fn case_name(problem: &Problem, naming: Naming, input: &[u8]) -> String {

@@ -201,7 +201,8 @@ fn save_counterexample(
         &input,
         Expected::FromReference,
         Some(how),
-    )?;
+    )?
+    .name;
     let (verdict, reason) = programs.judge(&input)?;
     if verdict.is_accepted() {
         return Err(Error::corpus(
