@@ -41,7 +41,7 @@ pub(crate) fn check_file(
     context: &Context,
     notices: &mut Notices,
     file: &Path,
-    problem: Option<Problem>,
+    problem: ProblemOrWhyNot,
     profile: Profile,
 ) -> Result<Outcome> {
     let language = Language::for_source(file)?;
@@ -54,17 +54,15 @@ pub(crate) fn check_file(
         return Ok(Outcome::Rejected);
     }
     let text = String::from_utf8_lossy(&source);
-    let mut outcome = build_as_the_judge(context, notices, judge, file, problem.as_ref())?
+    let mut outcome = build_as_the_judge(context, notices, judge, file, problem.as_ref().ok())?
         .max(within_code_limit(notices, profile, source.len()))
         .max(no_problems_in(notices, judge, &text, language));
     match problem {
-        Some(problem) => {
+        Ok(problem) => {
             notices.info("");
             outcome = outcome.max(run_cases(context, notices, problem, file));
         }
-        None => notices.result(format_args!(
-            "  note      no problem named `{stem}`: no cases run (name one with --problem)"
-        )),
+        Err(why) => notices.result(format_args!("  note      {why}")),
     }
     Ok(outcome)
 }
@@ -79,20 +77,26 @@ fn stem_of(file: &Path) -> String {
 
 /// The problem (--problem, else the one the file's name names) and the judge: --profile,
 /// else the problem's; a problem with no cases yet still says which judge it is for.
-fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(Option<Problem>, Profile)> {
+/// Why there are no cases to run, in place of the problem.
+type ProblemOrWhyNot = std::result::Result<Problem, String>;
+
+fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(ProblemOrWhyNot, Profile)> {
     let named = context
         .repository
         .resolve(stem.as_ref(), &context.current)
         .ok();
-    let problem = match &args.problem {
-        Some(name) => Some(context.problem(name)?),
-        None => named
-            .as_ref()
-            .and_then(|dir| context.repository.load_problem(dir).ok()),
+    let problem = match (&args.problem, &named) {
+        (Some(name), _) => Ok(context.problem(name)?),
+        // The file is still checked; the note says why its cases are not run.
+        (None, Some(dir)) => (context.repository.load_problem(dir))
+            .map_err(|error| format!("no cases run: problem `{stem}` cannot be judged: {error}")),
+        (None, None) => Err(format!(
+            "no problem named `{stem}`: no cases run (name one with --problem)"
+        )),
     };
     let profile = args
         .profile
-        .or(problem.as_ref().map(|p| p.profile))
+        .or(problem.as_ref().ok().map(|p| p.profile))
         .or_else(|| Some(context.repository.load_metadata(&named?).ok()?.profile))
         .unwrap_or(Profile::Boj);
     Ok((problem, profile))

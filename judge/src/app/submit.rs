@@ -37,7 +37,7 @@ pub fn submit(context: &Context, args: SubmitArgs) -> Result<Outcome> {
         true => Notices::kept("submit"),
         false => context.notices("submit"),
     };
-    let outcome = check_file(context, &mut notices, &file, Some(problem), profile)?;
+    let outcome = check_file(context, &mut notices, &file, Ok(problem), profile)?;
     if outcome != Outcome::Accepted {
         for line in notices.said() {
             eprintln!("{line}");

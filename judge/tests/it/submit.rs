@@ -515,6 +515,12 @@ fn new_writes_each_judges_convention_and_says_how_to_add_samples() {
         .unwrap();
     let paste = "----8<----\ndef solution(numbers):\n    return sum(numbers)\n----8<----\n";
     assert!(stdout_of(&output).contains(paste), "{output:?}");
+    // Its problem has no case yet: the check says so, not that there is no such problem.
+    assert!(
+        stdout_of(&output).contains("no cases run: problem `programmers_1` cannot be judged")
+            && stdout_of(&output).contains("no test cases"),
+        "{output:?}"
+    );
 }
 
 /// Lines of a child's stdout, read by a thread so that a test can wait with a deadline.
