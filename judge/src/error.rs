@@ -210,7 +210,10 @@ pub enum CorpusFault {
     Unfinished,
     #[error("no test cases: expected a `tests/` folder holding NAME.in and NAME.out files")]
     NoTestsFolder,
-    #[error("no test cases: expected NAME.in and NAME.out files")]
+    #[error(
+        "no test cases: expected NAME.in and NAME.out files (`judge add` makes one, \
+         `judge listen` takes a page's samples)"
+    )]
     NoCases,
     #[error("no test cases: expected NAME.in and NAME.ans files in data/sample/ or data/secret/")]
     NoPackageCases,
