@@ -129,7 +129,9 @@ impl Problem {
     }
 
     /// A program of the problem itself (checker, validator, generator, ...), with the headers
-    /// a C or C++ file includes from beside it (`testlib.h`) and a package's constants.
+    /// a C or C++ file includes from beside it (`testlib.h`); a package's with its constants,
+    /// built and run as its submissions are (Python 3 on PyPy), as problemtools builds every
+    /// program of a package by its languages table.
     pub fn own_program_sources(&self, program: &Path) -> Result<Sources> {
         let mut sources = Sources::read(program)?;
         if let Some(folder) = program.parent().filter(|_| program.is_file()) {
@@ -140,7 +142,9 @@ impl Problem {
             sources = sources.with_local_headers(&self.dir.join(layout::POLYGON_FILES_DIR))?;
         }
         Ok(match &self.package {
-            Some(package) => package.constants.apply_to(sources),
+            Some(package) => {
+                (package.constants.apply_to(sources)).judged_by(self.profile.online_judge())
+            }
             None => sources,
         })
     }

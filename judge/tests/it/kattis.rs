@@ -349,6 +349,17 @@ fn verified_output_limit_2025() {
     );
 }
 
+/// A package's Python validator runs on the interpreter its Python submissions run on (PyPy
+/// where installed), as problemtools runs every program of a package by its languages table.
+#[test]
+fn verified_validator_interpreter_legacy() {
+    verified(
+        "validator_interpreter_legacy",
+        &[("accepted/interpreter.py", "AC 1", "ok")],
+        "1 submission, 0 mismatches",
+    );
+}
+
 /// Without `limits.output` the limit is the system's 8 MiB, as problemtools has it.
 #[test]
 fn verified_default_output_limit_2025() {
