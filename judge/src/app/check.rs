@@ -75,11 +75,11 @@ fn stem_of(file: &Path) -> String {
         .into_owned()
 }
 
-/// The problem (--problem, else the one the file's name names) and the judge: --profile,
-/// else the problem's; a problem with no cases yet still says which judge it is for.
-/// Why there are no cases to run, in place of the problem.
+/// The problem, or why there are no cases to run.
 type ProblemOrWhyNot = std::result::Result<Problem, String>;
 
+/// The problem (--problem, else the one the file's name names) and the judge: --profile,
+/// else the problem's; a problem with no cases yet still says which judge it is for.
 fn target(context: &Context, args: &CheckArgs, stem: &str) -> Result<(ProblemOrWhyNot, Profile)> {
     let named = context
         .repository

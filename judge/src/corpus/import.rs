@@ -285,6 +285,10 @@ fn statement_of(payload: &Payload) -> String {
     statement
 }
 
+fn file_named(stream: &Option<Stream>) -> Option<String> {
+    stream.as_ref().and_then(Stream::file).map(str::to_owned)
+}
+
 /// The `input_file` / `output_file` keys of a page that names its files, added to `metadata`;
 /// what the user must set by hand where the page names them otherwise.
 fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<String> {
@@ -372,16 +376,8 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             .collect(),
         counted: payload.test_type.as_deref() == Some("multiNumber"),
         files: FileIo {
-            input: payload
-                .input
-                .as_ref()
-                .and_then(Stream::file)
-                .map(str::to_owned),
-            output: payload
-                .output
-                .as_ref()
-                .and_then(Stream::file)
-                .map(str::to_owned),
+            input: file_named(&payload.input),
+            output: file_named(&payload.output),
         },
     };
     let made = scaffold::new_imported(repository, &id, profile, &imported)?;

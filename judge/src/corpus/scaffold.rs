@@ -264,8 +264,10 @@ fn solution_files(
         (true, ScaffoldKind::SingleTest) => solution_template(ScaffoldKind::CountedTests),
         (_, kind) => solution_template(kind),
     };
-    let files = imported.map(|imported| &imported.files);
-    let template = with_files(template, files.unwrap_or(&FileIo::default()));
+    let template = match imported {
+        Some(imported) => with_files(template, &imported.files),
+        None => template.to_owned(),
+    };
     let mut solutions = vec![(solutions_dir.join(format!("{id}.rs")), template)];
     if let Some(python) = python_template(profile) {
         solutions.push((solutions_dir.join(format!("{id}.py")), python.to_owned()));
@@ -451,6 +453,27 @@ mod builds;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every plain program's template takes the files a page names: a template whose lines
+    /// `with_files` no longer finds would be left reading stdin without a word.
+    #[test]
+    fn program_templates_read_and_write_the_files_a_page_names() {
+        let files = FileIo {
+            input: Some("ride.in".into()),
+            output: Some("ride.out".into()),
+        };
+        for kind in [ScaffoldKind::SingleTest, ScaffoldKind::CountedTests] {
+            let template = with_files(solution_template(kind), &files);
+            assert!(
+                template.contains("std::fs::read_to_string(\"ride.in\")")
+                    && template.contains("std::fs::File::create(\"ride.out\")")
+                    && !template.contains("stdin")
+                    && !template.contains("stdout")
+                    && !template.contains("Read,"),
+                "{kind:?}:\n{template}"
+            );
+        }
+    }
 
     #[test]
     fn scaffolds_everything_and_refuses_a_second_time() {

@@ -187,24 +187,22 @@ fn new_add_and_run_work_without_editing_a_file() {
             "added [[bin]] `sum` to solutions/Cargo.toml",
         ));
     assert!(read(root.join("problems/sum/problem.toml")).contains("profile = \"kattis\""));
-    judge_in(root)
-        .args(["add", "sum", "--from-reference"])
-        .write_stdin("1 2 3\n")
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(
-            "added problems/sum/tests/manual/1.in and .out (expected output from reference.rs)",
-        ));
+    let add_from_reference = |said: &str| {
+        judge_in(root)
+            .args(["add", "sum", "--from-reference"])
+            .write_stdin("1 2 3\n")
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains(said));
+    };
+    add_from_reference(
+        "added problems/sum/tests/manual/1.in and .out (expected output from reference.rs)",
+    );
     assert_eq!(read(root.join("problems/sum/tests/manual/1.out")), "6\n");
     // The same case again is found, not added a second time.
-    judge_in(root)
-        .args(["add", "sum", "--from-reference"])
-        .write_stdin("1 2 3\n")
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(
-            "problems/sum/tests/manual/1.in and .out already hold this input and expected output: nothing added",
-        ));
+    add_from_reference(
+        "problems/sum/tests/manual/1.in and .out already hold this input and expected output: nothing added",
+    );
     assert!(!root.join("problems/sum/tests/manual/2.in").exists());
     fs::write(root.join("answer"), "5\n").unwrap();
     fs::write(root.join("input"), "2 3\n").unwrap();
