@@ -965,14 +965,14 @@ fn rlimits(request: &Request, memory_cgroup: bool, processes: Option<u64>) -> Ve
     // loop that ignores SIGXCPU.
     let cpu_seconds = request.cpu_time_ms.div_ceil(1000) + 1;
     let stack = request.stack_bytes.min(stack_ceiling());
+    let file_bytes = request.output_bytes.max(request.memory_bytes);
     let mut limits = vec![
         (libc::RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1)),
         (libc::RLIMIT_STACK, (stack, stack)),
-        // Files written; stdout is a pipe, capped by the judge.
-        (
-            libc::RLIMIT_FSIZE,
-            (request.output_bytes, request.output_bytes),
-        ),
+        // Files written (stdout is a pipe, capped by the judge): a file may be as large as
+        // what the run may hold in memory or print, so that a file on tmpfs meets the memory
+        // limit (MLE) and a program's scratch file is not held to the output limit.
+        (libc::RLIMIT_FSIZE, (file_bytes, file_bytes)),
         (libc::RLIMIT_CORE, (0, 0)),
     ];
     if request.address_space_backstop && !memory_cgroup {

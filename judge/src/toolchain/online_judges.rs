@@ -13,6 +13,9 @@ use crate::toolchain::Limits;
 
 const MIB: u64 = 1024 * 1024;
 
+/// Where a judge states none: well past any answer of ours, short of filling the disk.
+const OUTPUT_LIMIT_MIB: u64 = 64;
+
 /// One language a judge offers.
 #[derive(Debug)]
 pub struct Offered {
@@ -123,6 +126,8 @@ pub struct OnlineJudge {
     /// Defaults; a problem's own figures in problem.toml override them.
     pub time_limit_ms: u64,
     pub memory_limit_mib: u64,
+    /// Output past it is OLE.
+    pub output_limit_mib: u64,
     pub stack: StackRule,
     pub code_limit_bytes: u64,
     /// When a problem names none.
@@ -231,6 +236,7 @@ online_judges! {
         // Most problems give 1 s and 128-256 MB.
         time_limit_ms: 1000,
         memory_limit_mib: 256,
+        output_limit_mib: OUTPUT_LIMIT_MIB,
         stack: StackRule::MostOfMemory,
         // The limit most judges share (a problem's page may say otherwise).
         code_limit_bytes: 64 << 10,
@@ -321,6 +327,7 @@ online_judges! {
         // 256 MB of heap.
         time_limit_ms: 2000,
         memory_limit_mib: 256,
+        output_limit_mib: OUTPUT_LIMIT_MIB,
         // A famously small stack.
         stack: StackRule::Bytes(MIB),
         code_limit_bytes: 64 << 10,
@@ -354,6 +361,7 @@ online_judges! {
         // It publishes none; generous ones stop only a runaway.
         time_limit_ms: 10_000,
         memory_limit_mib: 1024,
+        output_limit_mib: OUTPUT_LIMIT_MIB,
         // It does not say: the usual stack of Linux.
         stack: StackRule::Bytes(8 * MIB),
         code_limit_bytes: 64 << 10,
@@ -389,9 +397,11 @@ online_judges! {
     Kattis = "kattis" => KATTIS = OnlineJudge {
         name: "Kattis",
         hosts: &["kattis.com"],
-        // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code.
+        // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code; the
+        // output's is the system's, 8 MiB in problemtools' `config/problem.yaml` (its OLE).
         time_limit_ms: 1000,
         memory_limit_mib: 2048,
+        output_limit_mib: 8,
         stack: StackRule::MostOfMemory,
         code_limit_bytes: 128 << 10,
         compare: CompareMode::Tokens,
@@ -447,6 +457,7 @@ online_judges! {
         // Most problems give 1-2 s and 256 MB.
         time_limit_ms: 1000,
         memory_limit_mib: 256,
+        output_limit_mib: OUTPUT_LIMIT_MIB,
         // It sets the stack to the memory limit, as Baekjoon does.
         stack: StackRule::MostOfMemory,
         code_limit_bytes: 64 << 10,
@@ -506,7 +517,7 @@ impl OnlineJudge {
         Limits {
             cpu_time: Duration::from_millis(self.time_limit_ms),
             memory_bytes,
-            output_bytes: 64 * MIB,
+            output_bytes: self.output_limit_mib * MIB,
             decided_at: None,
             stack_bytes: self.stack_bytes(memory_bytes),
         }

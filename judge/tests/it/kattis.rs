@@ -360,6 +360,20 @@ fn verified_validator_interpreter_legacy() {
     );
 }
 
+/// Without `limits.output` the limit is the system's 8 MiB, as problemtools has it; a file
+/// the program writes is not held to it.
+#[test]
+fn verified_default_output_limit_2025() {
+    verified(
+        "output_default_2025",
+        &[
+            ("output_limit_exceeded/nine_mib.py", "OLE 1", "ok"),
+            ("accepted/writes_a_file.py", "AC 1", "ok"),
+        ],
+        "3 submissions, 0 mismatches",
+    );
+}
+
 /// Ended by SIGXCPU, the kernel's CPU limit signal: too slow, as problemtools says,
 /// even when the time measured is under the limit.
 #[test]
