@@ -122,8 +122,6 @@ const fn language(id: LanguageId, name: &'static str) -> Language {
     }
 }
 
-/// The commands are Baekjoon's, which most judges share; file endings and entry points
-/// follow the Kattis language table.
 /// Languages of the package format's table (and of the judges) that this judge does not
 /// build, by file extension: a submission in one is not judged, and says which.
 const NOT_RUN_HERE: &[(&str, &str)] = &[
@@ -161,6 +159,70 @@ pub fn not_run_here(source: &Path) -> Option<&'static str> {
         .map(|(_, name)| *name)
 }
 
+/// The codes of the package format's languages table (its `appendix/languages.md`), by which
+/// `submissions.yaml` names a language: any other is a fault of the package.
+const FORMAT_CODES: &[&str] = &[
+    "ada",
+    "algol68",
+    "apl",
+    "bash",
+    "c",
+    "cgmp",
+    "cobol",
+    "cpp",
+    "cppgmp",
+    "crystal",
+    "csharp",
+    "d",
+    "dart",
+    "elixir",
+    "erlang",
+    "forth",
+    "fortran",
+    "fsharp",
+    "gerbil",
+    "go",
+    "haskell",
+    "java",
+    "javaalgs4",
+    "javascript",
+    "julia",
+    "kotlin",
+    "lisp",
+    "lua",
+    "modula2",
+    "nim",
+    "objectivec",
+    "ocaml",
+    "octave",
+    "odin",
+    "pascal",
+    "perl",
+    "php",
+    "prolog",
+    "python2",
+    "python3",
+    "python3numpy",
+    "racket",
+    "ruby",
+    "rust",
+    "scala",
+    "simula",
+    "smalltalk",
+    "snobol",
+    "swift",
+    "typescript",
+    "visualbasic",
+    "zig",
+];
+
+/// Whether `code` is one of the package format's language codes, run here or not.
+pub fn is_format_code(code: &str) -> bool {
+    FORMAT_CODES.contains(&code)
+}
+
+/// The commands are Baekjoon's, which most judges share; file endings and entry points
+/// follow the Kattis language table.
 pub const LANGUAGES: &[Language] = &[
     Language {
         extensions: &["rs"],

@@ -854,3 +854,24 @@ fn a_2023_draft_package_with_scoring_maps_is_scored_as_2025_is() {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
     }
 }
+
+/// A language that submissions.yaml names by other than a code of the format's table is the
+/// package's error (exit 2); a code of the table that this judge does not run only skips.
+#[test]
+fn a_language_outside_the_format_table_is_an_error() {
+    let (code, table) = verify("language_code_2025");
+    assert_eq!(code, 2, "{table}");
+    assert_eq!(
+        &row(&table, "accepted/plain.py")[2..],
+        ["AC 1", "ok"],
+        "{table}"
+    );
+    let named = row(&table, "accepted/named.py");
+    assert_eq!(named[2], "not judged", "{table}");
+    assert!(
+        named[3].starts_with(
+            "ERROR: submissions.yaml names its language `Python 3`, which is not a code"
+        ),
+        "{table}"
+    );
+}

@@ -219,7 +219,7 @@ pub(super) fn judge_batch(
     let mut pools: [Vec<Pooled>; 2] = Default::default();
     for &entry in entries {
         match entry {
-            PlannedSubmission::Skipped(row) => {
+            PlannedSubmission::Settled(row) => {
                 judged.push(Some(SubmissionRun::Skipped(row.clone())))
             }
             PlannedSubmission::Judge {

@@ -12,7 +12,7 @@ use crate::problem::kattis::entries_in;
 use crate::problem::polygon;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
-use crate::toolchain::language::{Language, LanguageId};
+use crate::toolchain::language::{is_format_code, Language, LanguageId};
 use crate::toolchain::sources::{is_program, Choice, Sources};
 
 pub(super) fn file_name(path: &Path) -> String {
@@ -24,7 +24,8 @@ pub(super) fn file_name(path: &Path) -> String {
 
 /// A row as decided before anything runs.
 pub(super) enum PlannedSubmission {
-    Skipped(Row),
+    /// Not judged: skipped, or a fault of the package.
+    Settled(Row),
     Judge {
         submission: PathBuf,
         folder: String,
@@ -37,11 +38,20 @@ pub(super) enum PlannedSubmission {
 
 impl PlannedSubmission {
     pub(super) fn skipped(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
-        PlannedSubmission::Skipped(Row {
+        Self::not_judged(submission, folder, RowOutcome::Skipped(reason))
+    }
+
+    /// Not judged for a fault of the package: an error of the verification (exit 2).
+    pub(super) fn failed(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
+        Self::not_judged(submission, folder, RowOutcome::Error(reason))
+    }
+
+    fn not_judged(submission: PathBuf, folder: &str, outcome: RowOutcome) -> PlannedSubmission {
+        PlannedSubmission::Settled(Row {
             submission,
             expected: folder.to_owned(),
             got: "not judged".into(),
-            outcome: RowOutcome::Skipped(reason),
+            outcome,
             warning: None,
             cases: Vec::new(),
         })
@@ -49,7 +59,7 @@ impl PlannedSubmission {
 
     pub(super) fn folder(&self) -> &str {
         match self {
-            PlannedSubmission::Skipped(row) => &row.expected,
+            PlannedSubmission::Settled(row) => &row.expected,
             PlannedSubmission::Judge { folder, .. } => folder,
         }
     }
@@ -109,6 +119,9 @@ pub(super) fn plan(
                     language,
                     choice,
                 },
+                Err(reason @ NotJudged::NotALanguageCode(_)) => {
+                    PlannedSubmission::failed(submission, &name, reason.to_string())
+                }
                 Err(reason) => PlannedSubmission::skipped(submission, &name, reason.to_string()),
             });
         }
@@ -238,7 +251,7 @@ fn skip_unavailable(
                     submission,
                     ..
                 } => (found[&language.id].clone().err()).or_else(|| too_old(submission, language)),
-                PlannedSubmission::Skipped(_) => None,
+                PlannedSubmission::Settled(_) => None,
             };
             match (entry, lacks) {
                 (
@@ -273,7 +286,7 @@ pub(super) fn prebuild(
             let problem = with_choice(problem.clone(), choice);
             Some((submission.clone(), problem.solution_sources(submission)))
         }
-        PlannedSubmission::Skipped(_) => None,
+        PlannedSubmission::Settled(_) => None,
     });
     let builds = own.chain(submissions).collect();
     std::thread::scope(|scope| {
@@ -297,7 +310,11 @@ pub(super) fn choice_of(
     (language, entrypoint): (Option<String>, Option<String>),
 ) -> Result<Choice, NotJudged> {
     let language = match language {
-        Some(code) => Some(Language::by_code(&code).ok_or(NotJudged::UnknownLanguageCode(code))?),
+        Some(code) => match Language::by_code(&code) {
+            Some(language) => Some(language),
+            None if is_format_code(&code) => return Err(NotJudged::LanguageNotRun(code)),
+            None => return Err(NotJudged::NotALanguageCode(code)),
+        },
         None => None,
     };
     Ok(Choice {
@@ -327,7 +344,14 @@ pub(super) enum NotJudged {
     #[error("partially_accepted/ is for scoring problems, and this one is pass-fail")]
     PartiallyAcceptedPassFail,
     #[error("submissions.yaml names its language `{0}`, which this judge does not run")]
-    UnknownLanguageCode(String),
+    LanguageNotRun(String),
+    /// The package's fault: the format decides no language for the submission, so it does
+    /// not build.
+    #[error(
+        "submissions.yaml names its language `{0}`, which is not a code of the package \
+         format's languages table (`python3`, `cpp`, `java`, ...), so it does not build"
+    )]
+    NotALanguageCode(String),
     #[error("{}", .0.summary())]
     Language(LanguageFault),
     #[error("{0}")]
