@@ -119,19 +119,23 @@ pub struct SolutionVerdicts {
     pub first_failure: Option<String>,
     pub tally: Tally,
     pub score: Option<Result<Scorecard, ScoreError>>,
+    /// The score graded again with the cases too slow for the limit the verdicts are decided
+    /// at rejected (`Limits::decided_at`), for a run that went past it.
+    pub score_at_limit: Option<Result<Scorecard, ScoreError>>,
 }
 
 impl SolutionVerdicts {
     /// What this run, made under a larger time limit, would have got under `limit`. With
     /// `first_failure_ends`, the cases after the first failure are dropped, as a run under
-    /// `limit` would have stopped there. The score is kept: it needs the skipped cases.
+    /// `limit` would have stopped there. The score is the one graded at the limit, where the
+    /// run has one.
     pub fn under_time_limit(&self, limit: Duration, first_failure_ends: bool) -> SolutionVerdicts {
         let mut under = SolutionVerdicts {
             solution: self.solution.clone(),
             compile_error: self.compile_error,
             // The compiler's message stands; a case's is found again below.
             first_failure: self.first_failure.clone().filter(|_| self.compile_error),
-            score: self.score.clone(),
+            score: (self.score_at_limit.clone()).or_else(|| self.score.clone()),
             ..SolutionVerdicts::default()
         };
         let cases = self.verdicts.iter().zip(&self.cases).zip(&self.figures);

@@ -36,6 +36,19 @@ impl CaseScore {
             validator: result.score,
         }
     }
+
+    /// As a run stopped at `limit` would have been scored: too slow, it is rejected with no
+    /// validator score, as problemtools grades a submission under the limit.
+    pub fn at_limit(result: &crate::judging::CaseResult, limit: std::time::Duration) -> Self {
+        match result.cpu_time > limit {
+            true => CaseScore {
+                name: result.name.clone(),
+                verdict: VerdictKind::TimeLimitExceeded,
+                validator: None,
+            },
+            false => Self::of(result),
+        }
+    }
 }
 
 /// One part of a score (a subtask, a test data group), for the reports.

@@ -71,6 +71,15 @@ impl Reporter for Collector {
             current.score = Some(score.clone());
         }
     }
+    fn problem_scored_at_limit(
+        &mut self,
+        _problem: &Problem,
+        score: &Result<Scorecard, ScoreError>,
+    ) {
+        if let Some(current) = self.current() {
+            current.score_at_limit = Some(score.clone());
+        }
+    }
     // No problem_stopped: verify tells unfinished submissions by the interruption itself
     // (`Verdicts`' rows).
 }

@@ -139,6 +139,15 @@ pub trait Reporter {
     /// A scored problem's score, after its last case and before `problem_finished`; `Err` is
     /// a judge error in the scoring (a validator that broke its rules).
     fn problem_scored(&mut self, _problem: &Problem, _score: &Result<Scorecard, ScoreError>) {}
+    /// Beside `problem_scored`, when the run went past the limit its verdicts are decided at
+    /// (`Limits::decided_at`): the score as the cases too slow for that limit would have made
+    /// it, graded again.
+    fn problem_scored_at_limit(
+        &mut self,
+        _problem: &Problem,
+        _score: &Result<Scorecard, ScoreError>,
+    ) {
+    }
     /// Every case of the problem was judged (or the rest skipped), with their totals.
     fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {}
     /// The run was stopped before some cases of a problem were judged; this ends the problem
@@ -257,6 +266,8 @@ pub(crate) struct RunBook {
     begun: bool,
     tally: Tally,
     scores: Vec<CaseScore>,
+    /// `scores` with the cases too slow for `Limits::decided_at` rejected, when it is set.
+    scores_at_limit: Vec<CaseScore>,
 }
 
 impl RunBook {
@@ -291,24 +302,32 @@ impl RunBook {
                     ProgramOrigin::Compiled => summary.compiled += 1,
                     ProgramOrigin::Cached => summary.cached += 1,
                 }
-                (self.begun, self.tally, self.scores) = (true, Tally::default(), Vec::new());
+                (self.begun, self.tally) = (true, Tally::default());
+                (self.scores, self.scores_at_limit) = (Vec::new(), Vec::new());
             }
             RunEvent::CaseFinished(problem, result) => {
                 self.tally.add(result);
                 summary.tally.add(result);
                 if problem.scoring.is_some() {
+                    if let Some(limit) = problem.limits.decided_at {
+                        (self.scores_at_limit).push(CaseScore::at_limit(result, limit));
+                    }
                     self.scores.push(CaseScore::of(result));
                 }
                 reporter.case_finished(problem, result)
             }
-            RunEvent::Finished(problem, grade) => {
+            RunEvent::Finished(problem, mut grade) => {
                 self.begun = false;
                 if let Some(scoring) = &problem.scoring {
-                    let score = match grade {
-                        Some(grade) => scoring.score_with(&self.scores, grade),
-                        None => scoring.score(&self.scores),
+                    let mut score = |cases: &[CaseScore]| match grade.as_deref_mut() {
+                        Some(grade) => scoring.score_with(cases, grade),
+                        None => scoring.score(cases),
                     };
-                    reporter.problem_scored(problem, &score);
+                    reporter.problem_scored(problem, &score(&self.scores));
+                    if problem.limits.decided_at.is_some() {
+                        let at_limit = score(&self.scores_at_limit);
+                        reporter.problem_scored_at_limit(problem, &at_limit);
+                    }
                 }
                 reporter.problem_finished(problem, &self.tally)
             }

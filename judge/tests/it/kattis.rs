@@ -676,6 +676,31 @@ fn a_legacy_promise_kept_with_extra_time_is_kept_and_warned_of() {
     );
 }
 
+/// A legacy scoring submission is graded under the limit, as problemtools grades it: the
+/// case too slow for it is rejected and scores nothing, so the grader says TLE, though with
+/// the margin's extra time it would have said AC with the full score.
+#[test]
+#[ignore = "runs submissions to their time limits: .ci/run runs it"]
+fn a_scored_submission_is_graded_at_the_limit() {
+    verified(
+        "scoring_tle_legacy",
+        &[
+            (
+                "accepted/twice.py",
+                "AC 2 · score 100/100 · grader AC",
+                "ok",
+            ),
+            (
+                "time_limit_exceeded/slow_on_two.py",
+                "AC 1, TLE 1 · score 50/100 · grader TLE",
+                "ok",
+            ),
+        ],
+        "slow_on_two.py: sensitive to the time limit: AC 1, TLE 1 · score 50/100 · grader TLE \
+         under 1 s, AC 2 · score 100/100 · grader AC under 2 s",
+    );
+}
+
 /// The score `judge run --format json` gives `submission` of the fixture package `name`:
 /// the total, then each part's name and score.
 fn json_score(name: &str, submission: &str) -> (f64, Vec<(String, f64)>) {

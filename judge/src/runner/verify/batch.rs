@@ -39,17 +39,27 @@ impl SubmissionRun {
     }
 
     /// Whether its verdicts depend on the limit it ran under: a case too slow (CPU time or
-    /// the wall backstop), or a validator's failure (its limits follow the problem's). A run
-    /// that did not meet it stands under any larger limit.
+    /// the wall backstop), or a validator's failure (its limits follow the problem's); or its
+    /// score on the limit it was graded at, a case being past it (graded again at a larger
+    /// limit, it needs the grader again). A run that did none of these stands under any
+    /// larger limit.
     pub(super) fn met_the_limit(&self) -> bool {
-        self.run().is_some_and(|run| {
-            run.verdicts.iter().any(|verdict| {
-                matches!(
-                    verdict.kind(),
-                    VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
-                )
-            })
-        })
+        let SubmissionRun::JudgedSubmission(judged) = self else {
+            return false;
+        };
+        let Ok(run) = &judged.run else {
+            return false;
+        };
+        let graded_at = judged.task.problem.limits.decided_at;
+        let too_slow = |verdict: &crate::judging::verdict::Verdict| {
+            matches!(
+                verdict.kind(),
+                VerdictKind::TimeLimitExceeded | VerdictKind::JudgeError
+            )
+        };
+        let past_grading = |&(cpu_time, _): &(Duration, u64)| Some(cpu_time) > graded_at;
+        run.verdicts.iter().any(too_slow)
+            || (run.score_at_limit.is_some() && run.figures.iter().any(past_grading))
     }
 
     /// Decided at `limit` where they were decided below the limit it ran under.
