@@ -243,6 +243,15 @@ impl ScoringPlan {
         }
     }
 
+    /// Whether the score has a finite best, and `card` falls short of it.
+    pub fn short_of_best(&self, card: &Scorecard) -> bool {
+        let bounded = match self {
+            ScoringPlan::Graded { best, .. } => best.is_some(),
+            ScoringPlan::Bounded(secret) => secret.max_score.is_some(),
+        };
+        bounded && !self.is_best(card)
+    }
+
     /// Whether `card` is the best score there is (for `partially_accepted/`, which must not
     /// reach it).
     pub fn is_best(&self, card: &Scorecard) -> bool {

@@ -750,6 +750,12 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
             "AC 3, WA 1 · score 30/100 · grader AC",
             "ok",
         ),
+        // Accepted short of the full score: kept, with problemtools' warning (below).
+        (
+            "accepted/short.py",
+            "AC 3, WA 1 · score 30/100 · grader AC",
+            "ok",
+        ),
         // The best score is not a partial one.
         (
             "partially_accepted/full.py",
@@ -771,6 +777,14 @@ fn a_legacy_scoring_package_is_scored_by_the_default_grader() {
     ] {
         assert_eq!(&row(&table, submission)[2..], [got, result], "{table}");
     }
+    for warning in [
+        "warning: accepted/short.py: did not attain the full score",
+        // sample has no grader_flags of its own: it inherits the top's ignore_sample.
+        "warning: data/sample/testdata.yaml: `grader_flags: ignore_sample`, its own or inherited",
+    ] {
+        assert!(table.contains(warning), "no `{warning}` in:\n{table}");
+    }
+    assert!(!table.contains("exact.py: did not attain"), "{table}");
     let (score, groups) = json_score("scoring_legacy", "partially_accepted/float.py");
     assert_eq!(score, 30.0);
     assert_eq!(

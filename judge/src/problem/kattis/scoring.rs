@@ -246,7 +246,56 @@ fn graded(
     })
 }
 
+impl ScoringPlan {
+    /// What problemtools refuses in the legacy grading keys, though grading reads past it:
+    /// the default grader's `ignore_sample` below the top level (a group without its own
+    /// `grader_flags` inherits its parent's), or at the top with `on_reject: break`.
+    pub fn format_notes(&self) -> Vec<String> {
+        let ScoringPlan::Graded { root, .. } = self else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if root.ignores_sample() && root.config.stop_at_rejection {
+            notes.push(format!(
+                "{}: `grader_flags: ignore_sample` with `on_reject: break` may leave secret \
+                 unjudged, and problemtools refuses it",
+                root.file()
+            ));
+        }
+        root.notes_below(&mut notes);
+        notes
+    }
+}
+
 impl GradedGroup {
+    fn ignores_sample(&self) -> bool {
+        self.config.ignore_sample && !self.config.custom
+    }
+
+    /// Its `testdata.yaml`, below the package.
+    fn file(&self) -> String {
+        let file = Path::new(DATA_DIR).join(&self.name).join(TESTDATA_FILE);
+        file.display().to_string()
+    }
+
+    fn notes_below(&self, notes: &mut Vec<String>) {
+        for item in &self.items {
+            let GradedItem::Group(group) = item else {
+                continue;
+            };
+            if group.ignores_sample() {
+                notes.push(format!(
+                    "{}: `grader_flags: ignore_sample`, its own or inherited (a group without \
+                     `grader_flags` takes its parent's), is allowed only in {}, and \
+                     problemtools refuses it below",
+                    group.file(),
+                    Path::new(DATA_DIR).join(TESTDATA_FILE).display()
+                ));
+            }
+            group.notes_below(notes);
+        }
+    }
+
     /// The first group (by its name below `data/`) with `grading: custom`, if one has it.
     fn uses_custom_grading(&self) -> Option<String> {
         if self.config.custom {
@@ -648,6 +697,61 @@ mod tests {
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// problemtools' checks of `ignore_sample`: top level only, and not with `break` there.
+    #[test]
+    fn ignore_sample_below_the_top_or_with_break_is_noted() {
+        let notes = |files: &[(&str, &str)]| {
+            let dir = tempfile::tempdir().unwrap();
+            for (path, text) in files {
+                write(dir.path(), path, text);
+            }
+            let cases = names(&["sample/1", "secret/a/1"]);
+            let legacy = FormatVersion::Legacy;
+            let grading = LegacyGrading::default();
+            let constants = Constants::default();
+            let plan = plan(dir.path(), legacy, &grading, false, &cases, &constants);
+            plan.unwrap().format_notes()
+        };
+        let top = (
+            "data/testdata.yaml",
+            "grader_flags: ignore_sample\non_reject: continue\n",
+        );
+        let own = |group: &'static str| (group, "grader_flags: sum\n");
+        // oddecho's way: every group below gives its own flags.
+        let given = [
+            top,
+            own("data/sample/testdata.yaml"),
+            own("data/secret/testdata.yaml"),
+            own("data/secret/a/testdata.yaml"),
+        ];
+        assert_eq!(notes(&given), Vec::<String>::new());
+        // secret/a inherits secret's; sample and secret the top's.
+        let inherited = notes(&[top, own("data/secret/a/testdata.yaml")]);
+        assert_eq!(inherited.len(), 2, "{inherited:?}");
+        assert!(
+            inherited[0].starts_with(
+                "data/sample/testdata.yaml: `grader_flags: ignore_sample`, its own or inherited"
+            ),
+            "{inherited:?}"
+        );
+        assert!(
+            inherited[1].starts_with("data/secret/testdata.yaml: "),
+            "{inherited:?}"
+        );
+        let breaking = notes(&[
+            ("data/testdata.yaml", "grader_flags: ignore_sample\n"),
+            own("data/sample/testdata.yaml"),
+            own("data/secret/testdata.yaml"),
+        ]);
+        assert_eq!(
+            breaking,
+            [
+                "data/testdata.yaml: `grader_flags: ignore_sample` with `on_reject: break` may \
+              leave secret unjudged, and problemtools refuses it"
+            ]
+        );
     }
 
     #[test]

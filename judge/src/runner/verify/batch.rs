@@ -10,6 +10,7 @@ use super::{Row, RowOutcome};
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::kattis::FormatVersion;
+use crate::problem::scoring::Scoring;
 use crate::problem::Problem;
 use crate::report::{Collector, ProblemFault};
 use crate::runner::{judge_all, Settings, Task};
@@ -125,7 +126,16 @@ impl SubmissionRun {
         let keeps =
             |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
         let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {
-            return row(describe(run), keeps(run), None);
+            let kept = keeps(run);
+            return row(
+                describe(run),
+                kept,
+                short_of_best(kept, promise, run, problem).then(|| {
+                    "did not attain the full score (partially_accepted/ is the folder for that), \
+                 as problemtools warns"
+                        .to_owned()
+                }),
+            );
         };
         // It ran beyond the limit: its verdicts are those under it, with a warning when the
         // longer run got something else.
@@ -149,6 +159,15 @@ impl SubmissionRun {
         }
         row(got, kept || with_extra_time, Some(warning))
     }
+}
+
+/// A submission promised and given acceptance in a package whose score has a finite best,
+/// below it.
+fn short_of_best(kept: bool, promise: &Promise, run: &SolutionVerdicts, problem: &Problem) -> bool {
+    let (Some(Scoring::Package(plan)), Some(Ok(card))) = (&problem.scoring, &run.score) else {
+        return false;
+    };
+    kept && *promise == Promise::Accepted && plan.short_of_best(card)
 }
 
 /// Whether `run` is all that judging `task` would give: it did not compile, every case was

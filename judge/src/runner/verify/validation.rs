@@ -16,6 +16,7 @@ use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
+use crate::problem::scoring::Scoring;
 use crate::problem::{Problem, TestCase};
 use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
 use crate::toolchain::compiler::{Build, Compiler};
@@ -76,10 +77,14 @@ pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
     let package_notes = problem.package.iter().flat_map(|package| &package.notes);
+    let grading_notes = match &problem.scoring {
+        Some(Scoring::Package(plan)) => plan.format_notes(),
+        _ => Vec::new(),
+    };
     let mut report = DataReport {
         errors: plan.incomplete.clone(),
-        warnings: package_notes
-            .cloned()
+        warnings: (package_notes.cloned())
+            .chain(grading_notes)
             .chain(layout_warnings(&plan))
             .collect(),
         ..DataReport::default()
