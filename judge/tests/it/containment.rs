@@ -932,3 +932,52 @@ fn an_interrupted_verify_says_what_it_did_not_finish_and_counts_no_mismatch() {
     assert!(stdout.contains("stopped by SIGTERM: "), "{stdout}");
     assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
 }
+
+#[test]
+fn an_interrupted_data_check_reports_no_validator_it_stopped_as_a_fault() {
+    let mark = unique_mark();
+    let tmp = tempfile::tempdir().unwrap();
+    let package = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "problem.yaml",
+            "problem_format_version: 2025-09\nname: Sum\nuuid: 3a0c1f8e-0000-4000-8000-0000000000a2\n"
+                .to_owned(),
+        ),
+        ("data/secret/1.in", "1 2\n".to_owned()),
+        ("data/secret/1.ans", "3\n".to_owned()),
+        ("data/secret/2.in", "3 4\n".to_owned()),
+        ("data/secret/2.ans", "7\n".to_owned()),
+        ("input_validators/slow.py", sleeper(&mark)),
+    ];
+    for (path, text) in files {
+        let path = package.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let dir = package.path().to_str().unwrap();
+    let judge = start_judge(
+        package.path(),
+        tmp.path(),
+        &["verify", dir, "--validate", "-j", "2"],
+        true,
+    );
+    assert!(
+        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
+        "the validator never started"
+    );
+    // SAFETY: a plain signal to the child this test started.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
+    let output = judge.wait_with_output().unwrap();
+    assert_eq!(ended_by(&output.status), 143);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("data: 0 cases checked by 1 validator: 0 errors"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("stopped by SIGTERM: 2 cases not checked"),
+        "{stdout}"
+    );
+    assert_none_outlive(&mark, Duration::from_secs(1), "the judge");
+}

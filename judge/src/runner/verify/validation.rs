@@ -18,6 +18,7 @@ use crate::problem::kattis::validation::{validators, DataCase, Expect, Validatio
 use crate::problem::kattis::{set_compare, ValidatorArgs};
 use crate::problem::scoring::Scoring;
 use crate::problem::{Problem, TestCase};
+use crate::report::plural;
 use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
 use crate::toolchain::compiler::{Build, Compiler};
 use crate::toolchain::Program;
@@ -99,6 +100,8 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
                     shown(problem, path),
                     script_tools(path).unwrap_or_default().join(" or ")
                 )),
+                // A build the stop ended is no fault of the validator.
+                Err(_) if crate::runner::interrupt::pending() => {}
                 Err(error) => report.errors.push(error),
             }
         }
@@ -127,18 +130,22 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         .num_threads(jobs.max(1))
         .build()
         .map_err(|error| Error::usage(format!("cannot start {jobs} workers: {error}")))?;
-    let (errors, warnings) = pool.install(|| {
-        let errors: Vec<String> = plan
-            .cases
-            .par_iter()
-            .flat_map(|case| context.check_case(case))
+    // A case checked while the judge was asked to stop may have had its validators killed:
+    // it counts as not checked, its faults unknown.
+    let stopped = crate::runner::interrupt::pending;
+    let (checked, warnings) = pool.install(|| {
+        let checked: Vec<Option<Vec<String>>> = (plan.cases.par_iter())
+            .map(|case| match stopped() {
+                true => None,
+                false => Some(context.check_case(case)).filter(|_| !stopped()),
+            })
             .collect();
-        let warnings = if inputs.is_empty() || !complete {
+        let warnings = if inputs.is_empty() || !complete || stopped() {
             Vec::new()
         } else {
             context.junk_accepted(&plan.cases)
         };
-        (errors, warnings)
+        (checked, warnings)
     });
     if !inputs.is_empty() && !complete {
         report.notes.push(
@@ -147,8 +154,17 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         );
     }
     report.validators = inputs.len() + answers.len();
-    report.cases = plan.cases.len();
-    report.errors.extend(errors);
+    report.cases = checked.iter().flatten().count();
+    if let Some(signal) = crate::runner::interrupt::requested() {
+        report.notes.push(format!(
+            "stopped by {}: {} not checked",
+            crate::sandbox::Termination::Signaled(signal),
+            plural(plan.cases.len() - report.cases, "case")
+        ));
+    }
+    report
+        .errors
+        .extend(checked.into_iter().flatten().flatten());
     report.warnings.extend(warnings);
     Ok(report)
 }
