@@ -260,16 +260,7 @@ fn an_interrupted_run_marks_what_it_did_not_finish_in_every_report() {
     let repo = repository(SLOW_PROBLEM, &cases, ("py", &solution));
     let reports = ["--json", "r.json", "--junit", "r.xml", "--html", "r.html"];
     let args = [&["run", "p", "-j", "1"][..], &reports].concat();
-    let judge = start_judge(repo.path(), tmp.path(), &args, true);
-    assert!(
-        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
-        "case 2 never started"
-    );
-    // SAFETY: a plain signal to the child this test started.
-    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
-    let output = judge.wait_with_output().unwrap();
-    assert_eq!(ended_by(&output.status), 143);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = terminated_once_marked((repo.path(), tmp.path()), &args, &mark, Duration::ZERO);
     assert!(
         stdout.contains("p: not finished: 1 case judged (AC 1); not judged (2): 2, 3"),
         "{stdout}"
@@ -291,6 +282,38 @@ fn an_interrupted_run_marks_what_it_did_not_finish_in_every_report() {
     );
     let html = read("r.html");
     assert_eq!(html.matches("<td>not finished</td>").count(), 2);
+}
+
+/// The standard output of a judge started in `repo` with `args` and sent SIGTERM `settle`
+/// after a program named `mark` runs; it must end as SIGTERM asks (143).
+fn terminated_once_marked(
+    (repo, tmp): (&Path, &Path),
+    args: &[&str],
+    mark: &str,
+    settle: Duration,
+) -> String {
+    let judge = start_judge(repo, tmp, args, true);
+    assert!(
+        wait_until(Duration::from_secs(30), || !marked_pids(mark).is_empty()),
+        "the program named {mark} never started"
+    );
+    std::thread::sleep(settle);
+    // SAFETY: a plain signal to the child this test started.
+    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
+    let output = judge.wait_with_output().unwrap();
+    assert_eq!(ended_by(&output.status), 143);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A temporary folder holding `files` (path, text).
+fn folder_of(files: &[(&str, String)]) -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = folder.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    folder
 }
 
 /// No process named `mark` is alive within `limit`.
@@ -881,8 +904,7 @@ fn each_run_finds_its_working_folder_empty() {
 fn an_interrupted_verify_says_what_it_did_not_finish_and_counts_no_mismatch() {
     let mark = unique_mark();
     let tmp = tempfile::tempdir().unwrap();
-    let package = tempfile::tempdir().unwrap();
-    let files = [
+    let package = folder_of(&[
         (
             "problem.yaml",
             "problem_format_version: 2025-09\nname: Sum\nuuid: 3a0c1f8e-0000-4000-8000-0000000000a1\nlimits:\n  time_limit: 20\n".to_owned(),
@@ -896,30 +918,12 @@ fn an_interrupted_verify_says_what_it_did_not_finish_and_counts_no_mismatch() {
             "a, b = map(int, input().split())\nprint(a + b)\n".to_owned(),
         ),
         ("submissions/time_limit_exceeded/sleeps.py", sleeper(&mark)),
-    ];
-    for (path, text) in files {
-        let path = package.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    ]);
     let dir = package.path().to_str().unwrap();
-    let judge = start_judge(
-        package.path(),
-        tmp.path(),
-        &["verify", dir, "-j", "2"],
-        true,
-    );
-    assert!(
-        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
-        "the slow submission never started"
-    );
+    let args = ["verify", dir, "-j", "2"];
     // Time for the quick one to be judged beside it, most likely (either row is right).
-    std::thread::sleep(Duration::from_secs(1));
-    // SAFETY: a plain signal to the child this test started.
-    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
-    let output = judge.wait_with_output().unwrap();
-    assert_eq!(ended_by(&output.status), 143);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let settle = Duration::from_secs(1);
+    let stdout = terminated_once_marked((package.path(), tmp.path()), &args, &mark, settle);
     let row = stdout
         .lines()
         .find(|line| line.starts_with("time_limit_exceeded/sleeps.py"))
@@ -937,8 +941,7 @@ fn an_interrupted_verify_says_what_it_did_not_finish_and_counts_no_mismatch() {
 fn an_interrupted_data_check_reports_no_validator_it_stopped_as_a_fault() {
     let mark = unique_mark();
     let tmp = tempfile::tempdir().unwrap();
-    let package = tempfile::tempdir().unwrap();
-    let files = [
+    let package = folder_of(&[
         (
             "problem.yaml",
             "problem_format_version: 2025-09\nname: Sum\nuuid: 3a0c1f8e-0000-4000-8000-0000000000a2\n"
@@ -949,28 +952,10 @@ fn an_interrupted_data_check_reports_no_validator_it_stopped_as_a_fault() {
         ("data/secret/2.in", "3 4\n".to_owned()),
         ("data/secret/2.ans", "7\n".to_owned()),
         ("input_validators/slow.py", sleeper(&mark)),
-    ];
-    for (path, text) in files {
-        let path = package.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
+    ]);
     let dir = package.path().to_str().unwrap();
-    let judge = start_judge(
-        package.path(),
-        tmp.path(),
-        &["verify", dir, "--validate", "-j", "2"],
-        true,
-    );
-    assert!(
-        wait_until(Duration::from_secs(30), || !marked_pids(&mark).is_empty()),
-        "the validator never started"
-    );
-    // SAFETY: a plain signal to the child this test started.
-    unsafe { libc::kill(judge.id() as i32, libc::SIGTERM) };
-    let output = judge.wait_with_output().unwrap();
-    assert_eq!(ended_by(&output.status), 143);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let args = ["verify", dir, "--validate", "-j", "2"];
+    let stdout = terminated_once_marked((package.path(), tmp.path()), &args, &mark, Duration::ZERO);
     assert!(
         stdout.contains("data: 0 cases checked by 1 validator: 0 errors"),
         "{stdout}"
