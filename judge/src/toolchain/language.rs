@@ -350,12 +350,12 @@ pub const LANGUAGES: &[Language] = &[
         ..language(LanguageId::Bash, "Bash")
     },
     // Last, and found by no extension: a validator folder with its own `build` and `run`
-    // scripts, run in a copy of that folder.
+    // scripts, run in a copy of that folder; `build` by its own interpreter line.
     Language {
         compile: Some(&[
             "sh",
             "-c",
-            "cd \"$0\" && if [ -e build ]; then sh ./build; fi && test -x run",
+            "cd \"$0\" && if [ -x build ]; then ./build; fi && test -x run",
             "{dir}",
         ]),
         run: &["sh", "-c", "cd \"$0\" && exec ./run \"$@\"", "{dir}"],

@@ -409,11 +409,18 @@ fn folder_language(
     }
 }
 
-/// A folder program in one language, or run by its `build` or `run` script.
+/// A folder program in one language, or run by its `build` or `run` script: an executable
+/// `build` (a file not executable is no script, as problemtools reads it), or an executable
+/// `run` without one (the 2025-09 format's other form).
 fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sources> {
     let files = files_below(folder)?;
+    let executable = |name: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(folder.join(name)).map(|m| m.permissions().mode());
+        mode.is_ok_and(|mode| mode & 0o111 != 0)
+    };
     let has = |wanted: &str| files.iter().any(|(name, _)| name == wanted);
-    if has("build") || has("run") {
+    if executable("build") || (!has("build") && executable("run")) {
         let language = Language::by_id(LanguageId::Scripts).expect("the table has scripts");
         return Ok(Sources {
             files,
@@ -558,11 +565,21 @@ mod tests {
         let error = Sources::read(dir.path()).unwrap_err().to_string();
         assert!(error.contains("Python 3 and C++"), "{error}");
 
-        let dir = folder(&[("build", "true"), ("run", ""), ("x.cc", "")]);
-        assert_eq!(
-            Sources::read(dir.path()).unwrap().language.id,
-            LanguageId::Scripts
-        );
+        // Scripts when executable, as problemtools runs them; else the sources' language.
+        let language = |files: &[(&str, &str)], executable: &[&str]| {
+            let dir = folder(files);
+            for name in executable {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::Permissions::from_mode(0o755);
+                std::fs::set_permissions(dir.path().join(name), mode).unwrap();
+            }
+            Sources::read(dir.path()).unwrap().language.id
+        };
+        let scripts = [("build", "true"), ("run", ""), ("x.cc", "")];
+        assert_eq!(language(&scripts, &["build"]), LanguageId::Scripts);
+        assert_eq!(language(&scripts, &[]), LanguageId::Cpp);
+        assert_eq!(language(&scripts, &["run"]), LanguageId::Cpp);
+        assert_eq!(language(&scripts[1..], &["run"]), LanguageId::Scripts);
     }
 
     #[test]
