@@ -582,7 +582,7 @@ print(a + b)
 fn resources_are_the_whole_trees() {
     let memory = "    held = b'x' * (250 << 20)";
     let cpu = "    import time\n    end = time.process_time() + 1.3\n    while time.process_time() < end: pass";
-    // Files are capped at the output limit (RLIMIT_FSIZE): five of 50 MiB each.
+    // Files are capped at the memory limit here (RLIMIT_FSIZE): five of 50 MiB each.
     let memfd = "    chunk = b'x' * (50 << 20)\n    fds = [os.memfd_create('hidden') for _ in range(5)]\n    for fd in fds: os.write(fd, chunk)";
     let shm = "    chunk = b'x' * (50 << 20)\n    for i in range(5):\n        with open('/dev/shm/judge-test-hidden-%d' % i, 'wb') as f: f.write(chunk)";
     // Kattis gives every language the same limits (Baekjoon would add Python's allowance).
