@@ -315,22 +315,10 @@ fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<
 /// Makes the problem (or completes its samples); the lines to print. Where its id holds
 /// another problem, it takes the next free one (`_2`, `_3`, ...): a URL may leave out what
 /// tells two problems apart, and one problem's samples must never go into another.
-pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
-    let wanted = problem_id(payload);
-    let mut id = wanted.clone();
-    for number in 2.. {
-        let dir = repository.problems_dir().join(&id);
-        if dir.symlink_metadata().is_err() {
-            break;
-        }
-        if is_the_same_problem(&dir, payload) {
-            return add_missing_samples(repository, &dir, &id, payload);
-        }
-        id = format!("{wanted}_{number}");
-    }
-    let profile = profile_for(&payload.url);
+/// `problem.toml`'s first lines for `payload`, and the time (ms) and memory (MiB) limits they
+/// give: the page's, where given and within the ranges `problem.toml` accepts.
+fn metadata_head(payload: &Payload, profile: Profile) -> (String, u64, u64) {
     let limits = profile.online_judge().limits();
-    // The page's limits, where given and within the ranges `problem.toml` accepts.
     let time_ms = payload
         .time_limit
         .filter(|ms| TIME_LIMIT_MS.contains(ms))
@@ -347,6 +335,24 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
         "profile = \"{profile}\"\ntime_limit_ms = {time_ms}\nmemory_limit_mib = {memory_mib}\ncompare = \"{}\"\n",
         profile.online_judge().compare.name()
     );
+    (metadata, time_ms, memory_mib)
+}
+
+pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
+    let wanted = problem_id(payload);
+    let mut id = wanted.clone();
+    for number in 2.. {
+        let dir = repository.problems_dir().join(&id);
+        if dir.symlink_metadata().is_err() {
+            break;
+        }
+        if is_the_same_problem(&dir, payload) {
+            return add_missing_samples(repository, &dir, &id, payload);
+        }
+        id = format!("{wanted}_{number}");
+    }
+    let profile = profile_for(&payload.url);
+    let (mut metadata, time_ms, memory_mib) = metadata_head(payload, profile);
     let mut statement = statement_of(payload);
     let mut to_do = Vec::new();
     to_do.extend(name_stream_files(payload, &id, &mut metadata));

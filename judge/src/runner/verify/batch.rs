@@ -127,15 +127,8 @@ impl SubmissionRun {
             |verdicts: &SolutionVerdicts| keeps(promise, verdicts, problem.scoring.as_ref());
         let (Some(limit), Some(package)) = (problem.limits.decided_at, &problem.package) else {
             let kept = keeps(run);
-            return row(
-                describe(run),
-                kept,
-                short_of_best(kept, promise, run, problem).then(|| {
-                    "did not attain the full score (partially_accepted/ is the folder for that), \
-                 as problemtools warns"
-                        .to_owned()
-                }),
-            );
+            let warning = short_of_best(kept, promise, run, problem);
+            return row(describe(run), kept, warning);
         };
         // It ran beyond the limit: its verdicts are those under it, with a warning when the
         // longer run got something else.
@@ -161,13 +154,22 @@ impl SubmissionRun {
     }
 }
 
-/// A submission promised and given acceptance in a package whose score has a finite best,
-/// below it.
-fn short_of_best(kept: bool, promise: &Promise, run: &SolutionVerdicts, problem: &Problem) -> bool {
+/// A warning for a submission promised and given acceptance in a package whose score has a
+/// finite best, below it, as problemtools warns.
+fn short_of_best(
+    kept: bool,
+    promise: &Promise,
+    run: &SolutionVerdicts,
+    problem: &Problem,
+) -> Option<String> {
     let (Some(Scoring::Package(plan)), Some(Ok(card))) = (&problem.scoring, &run.score) else {
-        return false;
+        return None;
     };
-    kept && *promise == Promise::Accepted && plan.short_of_best(card)
+    (kept && *promise == Promise::Accepted && plan.short_of_best(card)).then(|| {
+        "did not attain the full score (partially_accepted/ is the folder for that), as \
+         problemtools warns"
+            .to_owned()
+    })
 }
 
 /// Whether `run` is all that judging `task` would give: it did not compile, every case was

@@ -126,27 +126,7 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         checker: checker.as_ref(),
         complete,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(|error| Error::usage(format!("cannot start {jobs} workers: {error}")))?;
-    // A case checked while the judge was asked to stop may have had its validators killed:
-    // it counts as not checked, its faults unknown.
-    let stopped = crate::runner::interrupt::pending;
-    let (checked, warnings) = pool.install(|| {
-        let checked: Vec<Option<Vec<String>>> = (plan.cases.par_iter())
-            .map(|case| match stopped() {
-                true => None,
-                false => Some(context.check_case(case)).filter(|_| !stopped()),
-            })
-            .collect();
-        let warnings = if inputs.is_empty() || !complete || stopped() {
-            Vec::new()
-        } else {
-            context.junk_accepted(&plan.cases)
-        };
-        (checked, warnings)
-    });
+    let (checked, warnings) = context.check_all(&plan.cases, jobs)?;
     if !inputs.is_empty() && !complete {
         report.notes.push(
             "no junk inputs were tried: not every validator could run, and the others' taking one proves nothing"
@@ -377,6 +357,9 @@ struct Stage<'a> {
     must_refuse: bool,
 }
 
+/// A case's faults; `None` for one the stop left unchecked.
+type CaseFaults = Option<Vec<String>>;
+
 struct CaseChecks<'a> {
     problem: &'a Problem,
     sandbox: &'a Sandbox,
@@ -388,6 +371,35 @@ struct CaseChecks<'a> {
 }
 
 impl CaseChecks<'_> {
+    /// Each case's faults, and the junk inputs the validators take, `jobs` validator runs at
+    /// a time.
+    fn check_all(
+        &self,
+        cases: &[DataCase],
+        jobs: usize,
+    ) -> Result<(Vec<CaseFaults>, Vec<String>)> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build()
+            .map_err(|error| Error::usage(format!("cannot start {jobs} workers: {error}")))?;
+        // A case checked while the judge was asked to stop may have had its validators
+        // killed: it counts as not checked, its faults unknown.
+        let stopped = crate::runner::interrupt::pending;
+        Ok(pool.install(|| {
+            let checked = (cases.par_iter())
+                .map(|case| match stopped() {
+                    true => None,
+                    false => Some(self.check_case(case)).filter(|_| !stopped()),
+                })
+                .collect();
+            let warnings = match self.inputs.is_empty() || !self.complete || stopped() {
+                true => Vec::new(),
+                false => self.junk_accepted(cases),
+            };
+            (checked, warnings)
+        }))
+    }
+
     fn check_case(&self, case: &DataCase) -> Vec<String> {
         let mut errors = Vec::new();
         let input = Stage {
