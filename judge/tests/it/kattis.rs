@@ -670,10 +670,17 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
 fn a_legacy_promise_kept_with_extra_time_is_kept_and_warned_of() {
     verified(
         "extra_time_legacy",
-        &[("wrong_answer/slow_and_wrong.py", "TLE 1", "ok")],
+        &[
+            ("wrong_answer/slow_and_wrong.py", "TLE 1", "ok"),
+            ("time_limit_exceeded/slow_then_stuck.py", "TLE 1", "ok"),
+        ],
         "warning: wrong_answer/slow_and_wrong.py: sensitive to the time limit: TLE 1 under 1 s, \
          WA 1 under 2 s (kept with the extra time, as problemtools keeps it)",
     );
+    // TLE under both limits (AC 1, TLE 1 with the extra time): the verdict does not depend on
+    // the limit, and problemtools warns only when the verdict or the score does.
+    let (_, table) = verify("extra_time_legacy");
+    assert!(!table.contains("slow_then_stuck.py: sensitive"), "{table}");
 }
 
 /// A legacy scoring submission is graded under the limit, as problemtools grades it: the

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::plan::{with_choice, PlannedSubmission};
-use super::promise::{describe, keeps, Promise};
+use super::promise::{describe, keeps, outcome, Promise};
 use super::{Row, RowOutcome};
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
@@ -135,7 +135,8 @@ impl SubmissionRun {
         let under = run.under_time_limit(limit, task.one_at_a_time);
         let (got, got_beyond) = (describe(&under), describe(run));
         let kept = keeps(&under);
-        if got == got_beyond {
+        // problemtools warns when the verdict or the score differs, not the cases judged.
+        if got == got_beyond || (outcome(&under) == outcome(run) && kept == keeps(run)) {
             return row(got, kept, None);
         }
         let margin = limit.mul_f64(package.timing.time_limit_to_tle);

@@ -192,6 +192,22 @@ fn to_first_failure(verdicts: &SolutionVerdicts, cases: Option<&[String]>) -> So
     part
 }
 
+/// The submission's verdict and score, as problemtools tells them: the grader's verdict
+/// where there is one, else the first rejected case's (AC when there is none).
+pub(super) fn outcome(verdicts: &SolutionVerdicts) -> (VerdictKind, Option<f64>) {
+    let card = match &verdicts.score {
+        Some(Ok(card)) => Some(card),
+        _ => None,
+    };
+    let first_rejection = (verdicts.verdicts.iter().map(|verdict| verdict.kind()))
+        .find(|kind| *kind != VerdictKind::Accepted)
+        .unwrap_or(VerdictKind::Accepted);
+    let verdict = card
+        .and_then(|card| card.verdict)
+        .unwrap_or(first_rejection);
+    (verdict, card.map(|card| card.score))
+}
+
 pub(super) fn describe(verdicts: &SolutionVerdicts) -> String {
     if verdicts.compile_error {
         return "CE".into();

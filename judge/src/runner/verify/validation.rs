@@ -373,11 +373,7 @@ struct CaseChecks<'a> {
 impl CaseChecks<'_> {
     /// Each case's faults, and the junk inputs the validators take, `jobs` validator runs at
     /// a time.
-    fn check_all(
-        &self,
-        cases: &[DataCase],
-        jobs: usize,
-    ) -> Result<(Vec<CaseFaults>, Vec<String>)> {
+    fn check_all(&self, cases: &[DataCase], jobs: usize) -> Result<(Vec<CaseFaults>, Vec<String>)> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build()
