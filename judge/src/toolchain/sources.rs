@@ -409,6 +409,13 @@ fn folder_language(
     }
 }
 
+/// Whether a file's name starts `main.` in any case (`main.py`, `Main.java`): the main file
+/// of a program, as problemtools takes it where the format's entry point is not there.
+pub fn is_main_file(name: &str) -> bool {
+    let name = Path::new(name).file_name().unwrap_or_default();
+    name.to_string_lossy().to_lowercase().starts_with("main.")
+}
+
 /// A folder program in one language, or run by its `build` or `run` script: an executable
 /// `build` (a file not executable is no script, as problemtools reads it), or an executable
 /// `run` without one (the 2025-09 format's other form).
@@ -451,13 +458,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
     let main = of_language
         .iter()
         .find(|(name, _)| language.entry_points.contains(&name.as_str()))
-        .or_else(|| {
-            of_language.iter().find(|(name, _)| {
-                Path::new(name)
-                    .file_stem()
-                    .is_some_and(|stem| stem == "main")
-            })
-        })
+        .or_else(|| of_language.iter().find(|(name, _)| is_main_file(name)))
         .or_else(|| of_language.first())
         .expect("a language was found from a file");
     let class = match language.main_class {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::error::{if_exists, Error, Result};
 use crate::problem::layout::INCLUDE_DIR;
 use crate::toolchain::language::{Language, MainClass};
-use crate::toolchain::sources::{Files, Sources};
+use crate::toolchain::sources::{is_main_file, Files, Sources};
 
 /// `include/default/` for every language and `include/<code>/` for one, whose files replace
 /// the default's of the same name, as problemtools adds them.
@@ -38,8 +38,9 @@ impl Includes {
         })
     }
 
-    /// Included files go beside (and over) the submission's own; one with the language's
-    /// entry-point name (a driver) becomes the main file.
+    /// Included files go beside (and over) the submission's own; one of the language's own
+    /// folder with its entry-point name, else a source file named `main.*` (a driver, as
+    /// problemtools takes it), becomes the main file.
     pub fn add_to(&self, mut sources: Sources) -> Sources {
         let language = sources.language;
         let own = self.folders.get(language.id.code());
@@ -50,10 +51,11 @@ impl Includes {
                 None => sources.files.push((name.clone(), code.clone())),
             }
         }
-        let driver = own
-            .into_iter()
-            .flatten()
-            .find(|(name, _)| is_entry_point(language, name));
+        let own: Vec<&(String, Vec<u8>)> = own.into_iter().flatten().collect();
+        let is_source =
+            |name: &str| Language::of(Path::new(name)).is_some_and(|l| l.id == language.id);
+        let driver = (own.iter().find(|(name, _)| is_entry_point(language, name)))
+            .or_else(|| (own.iter()).find(|(name, _)| is_main_file(name) && is_source(name)));
         if let Some((name, code)) = driver {
             sources.main = name.clone();
             sources.class = crate::toolchain::sources::main_class(language, name, code);
@@ -119,6 +121,17 @@ mod tests {
         assert_eq!(
             Includes::read(&package.path().join("none")).unwrap(),
             Includes::default()
+        );
+        // A source file named `main.*` is the driver where the entry point's name is not
+        // there, as problemtools takes it (a Swedish olympiad package's include/python3/main.py).
+        std::fs::remove_file(package.path().join("include/python3/__main__.py")).unwrap();
+        std::fs::write(package.path().join("include/python3/main.py"), "").unwrap();
+        std::fs::write(package.path().join("include/python3/main.txt"), "").unwrap();
+        let includes = Includes::read(package.path()).unwrap();
+        let solution = package.path().join("solution.py");
+        assert_eq!(
+            includes.add_to(Sources::read(&solution).unwrap()).main,
+            "main.py"
         );
         // Unreadable is not absent: an `include` that is no folder is named, not skipped.
         let odd = tempfile::tempdir().unwrap();
