@@ -410,9 +410,13 @@ online_judges! {
         scaffold: ScaffoldKind::SingleTest,
         languages_page: "https://open.kattis.com/languages",
         offered: &[
+            // Its GCC is Ubuntu's (problemtools' reference image is ubuntu:24.04), which
+            // protects the stack by default where Debian's does not: a stack buffer overflow
+            // is a run-time error there.
             Offered {
                 compile: Some(&[
-                    "gcc", "-g", "-O2", "-std=gnu17", "-static", "-o", "{exe}", "{sources}", "-lm",
+                    "gcc", "-g", "-O2", "-std=gnu17", "-static", "-fstack-protector-strong", "-o",
+                    "{exe}", "{sources}", "-lm",
                 ]),
                 ..offered("C", Some(LanguageId::C))
             },
@@ -420,8 +424,9 @@ online_judges! {
                 // problemtools says gnu++23, which needs GCC 11; `-lrt` and the whole-archive
                 // pthread are for static threads.
                 compile: Some(&[
-                    "g++", "-g", "-O2", "-std=gnu++20", "-static", "-o", "{exe}", "{sources}",
-                    "-lrt", "-Wl,--whole-archive", "-lpthread", "-Wl,--no-whole-archive",
+                    "g++", "-g", "-O2", "-std=gnu++20", "-static", "-fstack-protector-strong",
+                    "-o", "{exe}", "{sources}", "-lrt", "-Wl,--whole-archive", "-lpthread",
+                    "-Wl,--no-whole-archive",
                 ]),
                 ..offered("C++", Some(LanguageId::Cpp))
             },

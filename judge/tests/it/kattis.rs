@@ -921,3 +921,17 @@ fn a_language_outside_the_format_table_is_an_error() {
         "{table}"
     );
 }
+
+/// Kattis builds C on Ubuntu, whose GCC protects the stack: an overrun stack buffer is a
+/// run-time error there, whatever this machine's compiler does by default.
+#[test]
+fn a_stack_buffer_overflow_is_a_run_time_error_as_on_kattis() {
+    verified(
+        "stack_protector_legacy",
+        &[
+            ("accepted/lower.c", "AC 1", "ok"),
+            ("run_time_error/short_buffer.c", "RE 1", "ok"),
+        ],
+        "2 submissions, 0 mismatches",
+    );
+}
