@@ -935,3 +935,20 @@ fn a_stack_buffer_overflow_is_a_run_time_error_as_on_kattis() {
         "2 submissions, 0 mismatches",
     );
 }
+
+/// 2025-09's brute_force/ is judged by its default requirement, with no submissions.yaml.
+#[test]
+fn brute_force_submissions_must_fail_but_never_answer_wrong_2025() {
+    let (code, table) = verify("brute_force_2025");
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "brute_force/gives_up.py")[2..],
+        ["RE 1", "ok"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "brute_force/wrong.py")[2..],
+        ["WA 1", "MISMATCH"],
+        "{table}"
+    );
+}

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::expectations::SubmissionsYaml;
+use super::expectations::{default_for, SubmissionsYaml};
 use super::promise::{is_format_folder, of_tag, Promise, FOLDERS};
 use super::{Row, RowOutcome};
 use crate::error::{Error, LanguageFault};
-use crate::problem::kattis::entries_in;
+use crate::problem::kattis::{entries_in, FormatVersion};
 use crate::problem::polygon;
 use crate::problem::Problem;
 use crate::toolchain::compiler::Compiler;
@@ -84,7 +84,10 @@ pub(super) fn plan(
             .iter()
             .find(|(known, _)| *known == name)
             .map(|(_, promise)| promise.clone());
-        if folder_promise.is_none() && yaml.is_empty() {
+        // 2025-09's brute_force/ has only the format's default requirement.
+        let by_default = default_for(&name).is_some()
+            && (problem.package.as_ref()).is_some_and(|p| p.version == FormatVersion::V2025);
+        if folder_promise.is_none() && yaml.is_empty() && !by_default {
             let reason = "no verdict is known for this folder".into();
             entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
