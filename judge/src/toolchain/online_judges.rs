@@ -397,10 +397,11 @@ online_judges! {
     Kattis = "kattis" => KATTIS = OnlineJudge {
         name: "Kattis",
         hosts: &["kattis.com"],
-        // The problem package format's defaults: 2048 MiB of memory, 128 KiB of code; the
-        // output's is the system's, 8 MiB in problemtools' `config/problem.yaml` (its OLE).
+        // The system's defaults where the package format leaves them to it, as problemtools'
+        // `config/problem.yaml` gives them: 1024 MiB of memory, 8 MiB of output (its OLE),
+        // 128 KiB of code.
         time_limit_ms: 1000,
-        memory_limit_mib: 2048,
+        memory_limit_mib: 1024,
         output_limit_mib: 8,
         stack: StackRule::MostOfMemory,
         code_limit_bytes: 128 << 10,

@@ -228,8 +228,8 @@ mod tests {
                 "-Dfile.encoding=UTF-8",
                 "-XX:+UseSerialGC",
                 "-Xss64m",
-                "-Xms2048m",
-                "-Xmx2048m",
+                "-Xms1024m",
+                "-Xmx1024m",
                 "Main"
             ]
         );

@@ -952,3 +952,13 @@ fn brute_force_submissions_must_fail_but_never_answer_wrong_2025() {
         "{table}"
     );
 }
+
+/// Without `limits.memory` the limit is the system's 1024 MiB, as problemtools has it.
+#[test]
+fn verified_default_memory_limit_legacy() {
+    verified(
+        "memory_default_legacy",
+        &[("run_time_error/holds_1100_mib.py", "RE 1", "ok")],
+        "2 submissions, 0 mismatches",
+    );
+}

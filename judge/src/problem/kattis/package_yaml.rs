@@ -458,11 +458,12 @@ fn validation_mode(
     Ok(mode)
 }
 
-/// The spec's typical system defaults unless the package says.
+/// The system's defaults (problemtools' `config/problem.yaml`: 60 s, 1024 MiB) unless the
+/// package says.
 fn validator_limits(limits_yaml: &LimitsYaml, file: &YamlText) -> Result<Limits> {
     let mut limits = CHECKER_LIMITS;
     limits.cpu_time = Duration::from_secs(60);
-    limits.memory_bytes = 2048 << 20;
+    limits.memory_bytes = 1024 << 20;
     if let Some(seconds) = limits_yaml.validation_time {
         if !(1..=3600).contains(&seconds) {
             return Err(file.out_of_range(
