@@ -51,7 +51,7 @@ impl Includes {
                 None => sources.files.push((name.clone(), code.clone())),
             }
         }
-        let own: Vec<&(String, Vec<u8>)> = own.into_iter().flatten().collect();
+        let own = own.map_or(&[][..], Vec::as_slice);
         let is_source =
             |name: &str| Language::of(Path::new(name)).is_some_and(|l| l.id == language.id);
         let driver = (own.iter().find(|(name, _)| is_entry_point(language, name)))

@@ -267,6 +267,12 @@ impl ScoringPlan {
     }
 }
 
+/// The `testdata.yaml` of the group `name` (below `data/`; empty for `data/` itself).
+fn testdata_file(name: &str) -> String {
+    let file = Path::new(DATA_DIR).join(name).join(TESTDATA_FILE);
+    file.display().to_string()
+}
+
 impl GradedGroup {
     fn ignores_sample(&self) -> bool {
         self.config.ignore_sample && !self.config.custom
@@ -274,8 +280,7 @@ impl GradedGroup {
 
     /// Its `testdata.yaml`, below the package.
     fn file(&self) -> String {
-        let file = Path::new(DATA_DIR).join(&self.name).join(TESTDATA_FILE);
-        file.display().to_string()
+        testdata_file(&self.name)
     }
 
     fn notes_below(&self, notes: &mut Vec<String>) {
@@ -289,7 +294,7 @@ impl GradedGroup {
                      `grader_flags` takes its parent's), is allowed only in {}, and \
                      problemtools refuses it below",
                     group.file(),
-                    Path::new(DATA_DIR).join(TESTDATA_FILE).display()
+                    testdata_file("")
                 ));
             }
             group.notes_below(notes);
