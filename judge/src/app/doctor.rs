@@ -74,15 +74,12 @@ fn polygon_support() {
     println!("Polygon packages (problem.xml):");
     println!(
         "  read: the tests testset, named input/output files, the testlib checker, an \
-         interactor then the checker, groups and points, validators and self-tests, \
-         solutions' tags and extra tags per group; \
+         interactor then the checker, run-twice problems (all three kinds), groups and \
+         points, validators and self-tests, solutions' tags and extra tags per group; \
          `judge gen` makes generated tests and missing answers, `judge new --from-polygon` \
          one of our problems"
     );
-    println!(
-        "  not yet: run-twice problems, pretests, points \
-         from the checker in a complete group"
-    );
+    println!("  not yet: pretests, points from the checker in a complete group");
     let mut tags = Table::new(&[("tag", false), ("kept, in `judge verify`, when", false)]);
     for (tag, name) in Tag::ALL {
         tags.row(vec![name.to_owned(), tag.kept_when().to_owned()]);

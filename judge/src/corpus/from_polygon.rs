@@ -64,8 +64,14 @@ pub fn from_polygon(
         None => id_of(&folder),
     };
     let _signals = crate::runner::interrupt::Deferred::new();
-    let (dir, staging) = super::scaffold::new_problem_folder(repository, &id)?;
     let problem = polygon::load_package(&package, id.clone())?;
+    if (problem.checker.as_ref()).is_some_and(|spec| spec.mode.twice.is_some()) {
+        return Err(Error::usage(format!(
+            "{}: a run-twice package has no counterpart in problem.toml, which runs a solution              once; judge it where it lies (judge run PACKAGE)",
+            package.display()
+        )));
+    }
+    let (dir, staging) = super::scaffold::new_problem_folder(repository, &id)?;
     let files = fill(&staging, &package, &problem)?;
     // The commit point: the problem appears whole. Never over a folder made meanwhile.
     atomic_write::place(&staging, &dir, Replace::No)?;

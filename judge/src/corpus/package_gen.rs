@@ -266,9 +266,59 @@ fn answers(
     // source type names): the answers are what that run prints.
     let sources = problem.solution_sources(&problem.solution)?;
     let main = build(compiler, problem, &problem.solution, sources)?;
+    if let Some(spec) = problem.interaction() {
+        return interaction_answers(problem, compiler, jobs, (&main, spec), &missing);
+    }
     in_parallel(jobs, &missing, |(test, input)| {
         let context = format!("test {}, as the main solution answers it", test.number);
         let answer = run_tool(&main, &[], input, problem, &context)?;
+        Ok((test.answer.clone(), answer))
+    })
+}
+
+/// Answers of an interactive or run-twice package, as Polygon makes them: the main solution
+/// judged with an empty answer file, up to the file the last check would read (what the
+/// interactor wrote, or the second run's output).
+fn interaction_answers(
+    problem: &Problem,
+    compiler: &Compiler,
+    jobs: usize,
+    (main, spec): (&Tool, &crate::problem::CheckerSpec),
+    missing: &[(&PackageTest, &Vec<u8>)],
+) -> Result<Written> {
+    use crate::judging::checker::{build_checker, build_own_program};
+    let validator = build_checker(compiler, problem)?.expect("an interaction has its program");
+    let after = match &problem.tout_checker {
+        Some(spec) => Some((build_own_program(compiler, problem, &spec.source)?, spec)),
+        None => None,
+    };
+    let limits = problem.limits_for(main.program.language);
+    let scratch = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
+    let empty = scratch.path().join("empty.a");
+    std::fs::write(&empty, b"").map_err(|error| Error::io(&empty, error))?;
+    in_parallel(jobs, missing, |(test, input)| {
+        let case = crate::problem::TestCase {
+            name: test.name.clone(),
+            input: scratch.path().join(format!("{}.in", test.number)),
+            expected: empty.clone(),
+            validator_args: Vec::new(),
+            compare: None,
+        };
+        std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
+        let programs = (
+            &validator,
+            after.as_ref().map(|(program, spec)| (program, *spec)),
+        );
+        let answered =
+            crate::judging::interactive::answer(&main.program, limits, programs, spec, &case)
+                .map_err(|error| Error::io(&main.path, error))?;
+        let answer = answered.map_err(|why| Error::ToolFailed {
+            path: main.path.clone(),
+            message: format!(
+                "test {}, as the main solution answers it: {why}",
+                test.number
+            ),
+        })?;
         Ok((test.answer.clone(), answer))
     })
 }

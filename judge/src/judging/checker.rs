@@ -44,10 +44,12 @@ fn run_checker(
     let feedback = scratch.path().join("feedback");
     std::fs::create_dir(&feedback)?;
     check_file(checker, spec, case, &case.input, &output_file, &feedback)
+        .map(|(judgement, _)| judgement)
 }
 
 /// Runs `checker` on the output in `output_file` of a run on `input` (the case's, or a later
-/// pass's), with `feedback` as the Kattis feedback folder.
+/// pass's), with `feedback` as the Kattis feedback folder; with what it printed (a run-twice
+/// problem's second input).
 pub fn check_file(
     checker: &Program,
     spec: &CheckerSpec,
@@ -55,14 +57,14 @@ pub fn check_file(
     input: &Path,
     output_file: &Path,
     feedback: &Path,
-) -> std::io::Result<Judgement> {
+) -> std::io::Result<(Judgement, Vec<u8>)> {
     let args = arguments(spec, case, input, output_file, feedback);
     let stdin = match spec.protocol {
         Protocol::Testlib => Path::new("/dev/null"),
         Protocol::Kattis => output_file,
     };
     let run = checker.run(stdin, spec.limits, &args)?;
-    Ok(judgement(spec, &run, feedback))
+    Ok((judgement(spec, &run, feedback), run.stdout))
 }
 
 /// What the `<result outcome [points]>message</result>` a testlib checker wrote with

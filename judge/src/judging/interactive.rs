@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use crate::judging::checker::{self, Judgement};
 use crate::judging::verdict::classify_run;
+use crate::problem::checker_spec::RunTwice;
 use crate::problem::CheckerSpec;
 use crate::problem::TestCase;
 use crate::sandbox::{RunOutput, Streams};
@@ -32,6 +33,10 @@ const VALIDATOR_GRACE: Duration = Duration::from_secs(5);
 
 /// The file an interactor writes as its output argument (testlib's `tout`).
 const INTERACTOR_OUTPUT: &str = "interactor-output";
+
+/// What the checker of a run-twice problem without an interactor printed after the first
+/// run: the second run's input.
+const CHECKER_OUTPUT: &str = "checker-output";
 
 #[derive(Debug)]
 pub struct Interaction {
@@ -56,34 +61,14 @@ pub fn judge(
     spec: &CheckerSpec,
     case: &TestCase,
 ) -> std::io::Result<Interaction> {
-    let scratch = tempfile::Builder::new()
-        .prefix("judge-interact-")
-        .tempdir()?;
-    // Kept over every pass: the validator may add to its judge message pass after pass.
-    let feedback = scratch.path().join("feedback");
-    std::fs::create_dir(&feedback)?;
-    let nextpass = feedback.join("nextpass.in");
+    let scratch = Scratch::new()?;
+    let nextpass = scratch.feedback.join("nextpass.in");
     let mut input: PathBuf = case.input.clone();
     let (mut slowest, mut peak) = (Duration::ZERO, 0);
     let mut pass = 1;
     loop {
-        let work = Work {
-            limits,
-            validator,
-            spec,
-            case,
-            input: &input,
-            scratch: scratch.path(),
-            feedback: &feedback,
-        };
-        let mut outcome = if spec.mode.interactive {
-            work.interact(program)?
-        } else {
-            work.run_then_check(program)?
-        };
-        if let Some((checker, checker_spec)) = after {
-            work.check_what_the_interactor_wrote(&mut outcome, checker, checker_spec);
-        }
+        let work = scratch.work(limits, (validator, spec), case, &input);
+        let mut outcome = work.pass(program, pass, after)?;
         slowest = slowest.max(outcome.run.cpu_time);
         peak = peak.max(outcome.run.peak_memory_bytes);
         outcome.run.cpu_time = slowest;
@@ -92,14 +77,22 @@ pub fn judge(
         if spec.mode.passes == 1 {
             return Ok(outcome);
         }
-        let accepted = matches!(outcome.judgement, Some(Judgement::Accepted(_)));
-        if !accepted || outcome.validator_decides || classify_run(&outcome.run, &limits).is_some() {
-            if !accepted && nextpass.exists() {
+        if !outcome.stands(&limits) {
+            let accepted = matches!(outcome.judgement, Some(Judgement::Accepted(_)));
+            if spec.mode.twice.is_none() && !accepted && nextpass.exists() {
                 return Ok(outcome.fault(
                     "the output validator wrote nextpass.in but did not accept (exit 42)".into(),
                 ));
             }
             return Ok(outcome);
+        }
+        if let Some(twice) = spec.mode.twice {
+            if pass == 2 {
+                return Ok(outcome);
+            }
+            pass = 2;
+            input = scratch.second_input(twice)?;
+            continue;
         }
         if !nextpass.is_file() {
             return Ok(outcome);
@@ -113,12 +106,115 @@ pub fn judge(
         }
         // The next pass reads it from elsewhere: the feedback folder holds none at its start.
         pass += 1;
-        input = scratch.path().join(format!("pass{pass}.in"));
+        input = scratch.dir.path().join(format!("pass{pass}.in"));
         std::fs::rename(&nextpass, &input)?;
     }
 }
 
+/// The answer the main solution makes for `case`, whose answer file is empty meanwhile, as
+/// Polygon makes a missing answer of an interactive or run-twice problem: the file the last
+/// check would read (what the interactor wrote, or the last run's output), that check left
+/// out. `Err` says why there is none: a run or judgement that does not stand.
+pub fn answer(
+    program: &Program,
+    limits: Limits,
+    (validator, after): (&Program, Option<(&Program, &CheckerSpec)>),
+    spec: &CheckerSpec,
+    case: &TestCase,
+) -> std::io::Result<Result<Vec<u8>, String>> {
+    let scratch = Scratch::new()?;
+    let mut input = case.input.clone();
+    if let Some(twice) = spec.mode.twice {
+        let work = scratch.work(limits, (validator, spec), case, &input);
+        let first = work.pass(program, 1, after)?;
+        if !first.stands(&limits) {
+            return Ok(Err(format!("its first run: {}", first.why(&limits))));
+        }
+        input = scratch.second_input(twice)?;
+    }
+    let work = scratch.work(limits, (validator, spec), case, &input);
+    if work.talks(spec.mode.passes) {
+        let outcome = work.interact(program)?;
+        if !outcome.stands(&limits) {
+            return Ok(Err(outcome.why(&limits)));
+        }
+        return Ok(Ok(std::fs::read(
+            scratch.dir.path().join(INTERACTOR_OUTPUT),
+        )?));
+    }
+    let run = program.run(&input, limits, &[])?;
+    Ok(match classify_run(&run, &limits) {
+        Some(verdict) => Err(verdict.to_string()),
+        None => Ok(run.stdout),
+    })
+}
+
+/// A case's scratch folder: the programs' output files, later passes' inputs, and the
+/// feedback folder, kept over every pass (a validator may add to its judge message pass after
+/// pass).
+struct Scratch {
+    dir: tempfile::TempDir,
+    feedback: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        let dir = tempfile::Builder::new()
+            .prefix("judge-interact-")
+            .tempdir()?;
+        let feedback = dir.path().join("feedback");
+        std::fs::create_dir(&feedback)?;
+        Ok(Scratch { dir, feedback })
+    }
+
+    fn work<'a>(
+        &'a self,
+        limits: Limits,
+        (validator, spec): (&'a Program, &'a CheckerSpec),
+        case: &'a TestCase,
+        input: &'a Path,
+    ) -> Work<'a> {
+        Work {
+            limits,
+            validator,
+            spec,
+            case,
+            input,
+            scratch: self.dir.path(),
+            feedback: &self.feedback,
+        }
+    }
+
+    /// The second run's input of a run-twice problem, as the first pass left it.
+    fn second_input(&self, twice: RunTwice) -> std::io::Result<PathBuf> {
+        let written = match twice {
+            RunTwice::Checked => CHECKER_OUTPUT,
+            RunTwice::FirstInteractive | RunTwice::BothInteractive => INTERACTOR_OUTPUT,
+        };
+        // Moved: the second pass's programs write theirs where the first wrote.
+        let input = self.dir.path().join("pass2.in");
+        std::fs::rename(self.dir.path().join(written), &input)?;
+        Ok(input)
+    }
+}
+
 impl Interaction {
+    /// Accepted, its run within its limits and not cut short: the next pass may start.
+    fn stands(&self, limits: &Limits) -> bool {
+        matches!(self.judgement, Some(Judgement::Accepted(_)))
+            && !self.validator_decides
+            && classify_run(&self.run, limits).is_none()
+    }
+
+    /// Why it does not stand: the run's verdict, or the judgement.
+    fn why(&self, limits: &Limits) -> String {
+        match (classify_run(&self.run, limits), &self.judgement) {
+            (Some(verdict), _) => verdict.to_string(),
+            (None, Some(Judgement::Wrong(message) | Judgement::Fault(message))) => message.clone(),
+            (None, _) => "not accepted".to_owned(),
+        }
+    }
+
     fn fault(self, message: String) -> Interaction {
         Interaction {
             judgement: Some(Judgement::Fault(message)),
@@ -129,6 +225,7 @@ impl Interaction {
 }
 
 /// One pass: what it runs and where.
+#[derive(Clone, Copy)]
 struct Work<'a> {
     limits: Limits,
     validator: &'a Program,
@@ -140,6 +237,41 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
+    /// Whether pass `pass` talks with the interactor: every pass of an interactive problem
+    /// but the second run of a run-twice problem whose interactor talks only with the first.
+    fn talks(&self, pass: u32) -> bool {
+        self.spec.mode.interactive
+            && !(pass == 2 && self.spec.mode.twice == Some(RunTwice::FirstInteractive))
+    }
+
+    /// Pass `pass`, as the mode says. The checker of what an interactor wrote reads it after
+    /// the last interaction only (in a run-twice problem, the first pass's is the second run's
+    /// input); the second run that talks with no interactor is that checker's to judge.
+    fn pass(
+        &self,
+        program: &Program,
+        pass: u32,
+        after: Option<(&Program, &CheckerSpec)>,
+    ) -> std::io::Result<Interaction> {
+        if !self.talks(pass) {
+            return match after.filter(|_| self.spec.mode.interactive) {
+                Some((checker, spec)) => Work {
+                    validator: checker,
+                    spec,
+                    ..*self
+                }
+                .run_then_check(program),
+                None => self.run_then_check(program),
+            };
+        }
+        let mut outcome = self.interact(program)?;
+        let last = self.spec.mode.twice.is_none() || pass == 2;
+        if let Some((checker, spec)) = after.filter(|_| last) {
+            self.check_what_the_interactor_wrote(&mut outcome, checker, spec);
+        }
+        Ok(outcome)
+    }
+
     /// A pass of a multi-pass problem that is not interactive: run, then check the output.
     fn run_then_check(&self, program: &Program) -> std::io::Result<Interaction> {
         let run = program.run(self.input, self.limits, &[])?;
@@ -147,16 +279,23 @@ impl Work<'_> {
             let output = self.scratch.join("output");
             std::fs::write(&output, &run.stdout)?;
             let (spec, case) = (self.spec, self.case);
-            let judgement = checker::check_file(
+            let checked = checker::check_file(
                 self.validator,
                 spec,
                 case,
                 self.input,
                 &output,
                 self.feedback,
-            )
-            .unwrap_or_else(|error| Judgement::Fault(format!("checker could not run: {error}")));
-            Some(judgement)
+            );
+            Some(match checked {
+                Ok((judgement, printed)) => {
+                    if spec.mode.twice == Some(RunTwice::Checked) {
+                        std::fs::write(self.scratch.join(CHECKER_OUTPUT), printed)?;
+                    }
+                    judgement
+                }
+                Err(error) => Judgement::Fault(format!("checker could not run: {error}")),
+            })
         } else {
             None
         };
@@ -184,9 +323,10 @@ impl Work<'_> {
         let tout = self.scratch.join(INTERACTOR_OUTPUT);
         let judgement =
             checker::check_file(checker, spec, self.case, self.input, &tout, self.feedback)
-                .unwrap_or_else(|error| {
-                    Judgement::Fault(format!("checker could not run: {error}"))
-                });
+                .map_or_else(
+                    |error| Judgement::Fault(format!("checker could not run: {error}")),
+                    |(judgement, _)| judgement,
+                );
         outcome.validator_decides = matches!(judgement, Judgement::Fault(_));
         outcome.judgement = Some(judgement);
     }

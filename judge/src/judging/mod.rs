@@ -114,7 +114,9 @@ fn judge_interaction(
     outcome: interactive::Interaction,
 ) -> CaseResult {
     let run = outcome.run;
+    // Polygon calls a run-twice problem's passes runs.
     let in_pass = |message: String| match problem.checker.as_ref() {
+        Some(spec) if spec.mode.twice.is_some() => format!("run {}: {message}", outcome.pass),
         Some(spec) if spec.mode.passes > 1 => format!("pass {}: {message}", outcome.pass),
         _ => message,
     };

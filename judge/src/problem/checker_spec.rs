@@ -58,6 +58,25 @@ pub struct Mode {
     /// How many times the submission may run, each pass on the `nextpass.in` the checker
     /// left (a multi-pass problem's `validation_passes`); else 1.
     pub passes: u32,
+    /// A Polygon run-twice problem (`run-count="2"`, two passes): what writes the second
+    /// run's input and who judges it.
+    pub twice: Option<RunTwice>,
+}
+
+/// The three kinds of Polygon's run-twice problems, as Polygon's default judging strategy
+/// runs them; the second run's input is written by the first pass's checker or interactor,
+/// which tells the two runs apart by what it finds in its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunTwice {
+    /// No interactor: after the first run the checker judges it and prints the second run's
+    /// input; after the second it judges that (`checker run2_input run2_output answer`).
+    Checked,
+    /// The interactor talks with the first run and writes the second run's input as its
+    /// output file; the checker judges the second run's output.
+    FirstInteractive,
+    /// The interactor lists both runs (`<runs>`): it talks with each, and the checker judges
+    /// what it wrote in the second (`checker run2_input tout answer`).
+    BothInteractive,
 }
 
 impl Mode {
@@ -65,6 +84,7 @@ impl Mode {
     pub const AFTER_RUN: Mode = Mode {
         interactive: false,
         passes: 1,
+        twice: None,
     };
 
     /// Whether `judging::interactive` judges the case instead of the usual run then check.

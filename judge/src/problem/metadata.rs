@@ -289,6 +289,7 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
                 mode: Mode {
                     interactive: true,
                     passes: 1,
+                    twice: None,
                 },
             }),
             (_, _, Some(source)) => {

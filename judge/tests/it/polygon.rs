@@ -963,6 +963,15 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
     assert!(quits.contains("the solution stopped guessing"), "{quits}");
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
     assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
+    // A missing answer is what the interactor writes as it talks with the main solution
+    // (given an empty answer file), as Polygon makes it: 50, 25, 37.
+    std::fs::remove_file(package.join("tests/01.a")).unwrap();
+    let made = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+    assert!(made.contains("1 file written"), "{made}");
+    assert_eq!(
+        std::fs::read_to_string(package.join("tests/01.a")).unwrap(),
+        "3\n"
+    );
     // The interactor's accepted report is its own: a checker that then fails, with no report
     // of its own, is a judge error, not the interactor's acceptance read again.
     write(
@@ -974,6 +983,123 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
         failed.contains("checker failed (exit 3): broken"),
         "{failed}"
     );
+}
+
+/// Encoding a number in one run and decoding it in the next: the three kinds of Polygon's
+/// run-twice problems, each judged, verified and answered as Polygon's default strategy runs
+/// them. The programs tell the runs apart by the first word of their input.
+#[test]
+fn run_twice_problems_pass_the_first_runs_result_to_the_second() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    let write = |path: &str, text: &str| std::fs::write(package.join(path), text).unwrap();
+    // Encodes x as 2x; decodes c as c / 2.
+    write(
+        "solutions/main.py",
+        "words = input().split()\nif words[0] == 'second':\n    print(int(words[1]) // 2)\n\
+         else:\n    print(int(words[1]) * 2, flush=True)\n",
+    );
+    write(
+        "solutions/off_by_one.py",
+        "words = input().split()\nif words[0] == 'second':\n    print(int(words[1]) // 2 + 1)\n\
+         else:\n    print(int(words[1]) * 2, flush=True)\n",
+    );
+    write(
+        "solutions/odd.py",
+        "words = input().split()\nprint(int(words[1]) * 2 + 1)\n",
+    );
+    // After the first run: a code must be even, and becomes the second run's input. After the
+    // second (its input starts with `second`): the decoded number must be the answer.
+    write(
+        "files/check.py",
+        "import sys\ninf = open(sys.argv[1]).read().split()\nout = open(sys.argv[2]).read().split()\n\
+         if inf[0] == 'first':\n    if int(out[0]) % 2:\n        sys.stderr.write('odd code')\n        sys.exit(1)\n    \
+         print('second', out[0])\n    sys.exit(0)\n\
+         expected = int(open(sys.argv[3]).read())\nif int(out[0]) != expected:\n    \
+         sys.stderr.write(f'decoded {out[0]}, expected {expected}')\n    sys.exit(1)\n",
+    );
+    // Gives the first run `first x` and writes its code as the second run's input; in the
+    // second (where it talks with that run too), gives it that and writes what it decoded.
+    write(
+        "files/interactor.py",
+        "import sys\ninf = open(sys.argv[1]).read().split()\nprint(*inf, flush=True)\n\
+         said = input()\nopen(sys.argv[2], 'w').write(f'second {said}\\n' if inf[0] == 'first' else said + '\\n')\n",
+    );
+    for (number, x) in [("01", 37), ("02", 5), ("03", 1000)] {
+        write(&format!("tests/{number}"), &format!("first {x}\n"));
+        write(&format!("tests/{number}.a"), &format!("{x}\n"));
+    }
+    edit_xml(
+        &package,
+        r#"<test cmd="gen 3" method="generated"/>"#,
+        r#"<test method="manual"/>"#,
+    );
+    edit_xml(
+        &package,
+        r#"<source path="files/check.cpp" type="cpp.g++17"/>"#,
+        r#"<source path="files/check.py" type="python.3"/>"#,
+    );
+    edit_xml(&package, r#"run-count="1""#, r#"run-count="2""#);
+    let interactor = r#"<interactor><source path="files/interactor.py" type="python.3"/>"#;
+    let kinds = [
+        ("no interactor", String::new()),
+        (
+            "the interactor with the first run",
+            format!("{interactor}</interactor>"),
+        ),
+        (
+            "the interactor with both runs",
+            format!("{interactor}<runs><run>1</run><run>2</run></runs></interactor>"),
+        ),
+    ];
+    let mut last = String::new();
+    for (kind, interactor) in kinds {
+        let xml = std::fs::read_to_string(package.join("problem.xml")).unwrap();
+        let xml =
+            xml.replace(&last, "")
+                .replacen("<solutions>", &format!("{interactor}<solutions>"), 1);
+        std::fs::write(package.join("problem.xml"), xml).unwrap();
+        last = interactor;
+        let accepted = stdout_of(judge_in(dir.path()).args(["run", "sum"]), 0);
+        assert!(accepted.contains("sum: 3/3 accepted"), "{kind}: {accepted}");
+        let decoded = stdout_of(
+            judge_in(dir.path()).args(["run", "sum", "--solution", "sum/solutions/off_by_one.py"]),
+            1,
+        );
+        assert!(
+            decoded.contains("run 2: decoded 38, expected 37"),
+            "{kind}: {decoded}"
+        );
+        let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+        assert!(
+            table.contains("2 submissions, 0 mismatches"),
+            "{kind}: {table}"
+        );
+        // A missing answer is what the main solution's second run makes of the test.
+        std::fs::remove_file(package.join("tests/02.a")).unwrap();
+        let made = stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+        assert!(made.contains("1 file written"), "{kind}: {made}");
+        let answer = std::fs::read_to_string(package.join("tests/02.a")).unwrap();
+        assert_eq!(answer, "5\n", "{kind}");
+        if kind == "no interactor" {
+            let repository = repository_with(&[("problems/.keep", "")]);
+            judge_in(repository.path())
+                .args(["new", "--from-polygon"])
+                .arg(&package)
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(
+                    "a run-twice package has no counterpart",
+                ));
+            assert!(!repository.path().join("problems/sum").exists());
+            let odd = stdout_of(
+                judge_in(dir.path()).args(["run", "sum", "--solution", "sum/solutions/odd.py"]),
+                1,
+            );
+            assert!(odd.contains("run 1: odd code"), "{odd}");
+        }
+    }
 }
 
 #[test]

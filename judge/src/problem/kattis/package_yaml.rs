@@ -433,6 +433,7 @@ fn validation_mode(
                 ))
             }
         },
+        twice: None,
     };
     let legacy = version == FormatVersion::Legacy;
     if !mode.is_plain() && !kinds.custom_validator {

@@ -219,20 +219,27 @@ fn checkers(
         limits: CHECKER_LIMITS,
         mode,
     };
-    let checker = testlib(
-        program_file(dir, xml, checker_source, "checker")?,
-        Mode::AFTER_RUN,
-    );
+    let twice = description.runs_twice;
+    let mode = Mode {
+        interactive: description.interactor.is_some(),
+        passes: if twice.is_some() { 2 } else { 1 },
+        twice,
+    };
+    let checker_source = program_file(dir, xml, checker_source, "checker")?;
     Ok(match &description.interactor {
         Some(interactor) => {
-            let interactive = Mode {
-                interactive: true,
-                passes: 1,
-            };
             let source = program_file(dir, xml, interactor, "interactor")?;
-            (testlib(source, interactive), Some(checker))
+            let checker = testlib(checker_source, Mode::AFTER_RUN);
+            (testlib(source, mode), Some(checker))
         }
-        None => (checker, None),
+        None => {
+            let mut checker = testlib(checker_source, mode);
+            if twice.is_some() {
+                // What it prints after the first run is the second run's input.
+                checker.limits.output_bytes = OUTPUT_BYTES;
+            }
+            (checker, None)
+        }
     })
 }
 

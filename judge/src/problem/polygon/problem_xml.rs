@@ -7,6 +7,7 @@ use roxmltree::{Document, Node};
 
 use super::pattern::PathPattern;
 use crate::error::{Error, Result};
+use crate::problem::checker_spec::RunTwice;
 
 /// A program of the package.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +73,7 @@ pub(super) struct Description {
     pub checker: Option<SourceRef>,
     /// Talks with the solution; the checker then reads what it wrote.
     pub interactor: Option<SourceRef>,
+    pub runs_twice: Option<RunTwice>,
     pub checker_tests: Option<SelfTests>,
     pub validators: Vec<(SourceRef, Option<SelfTests>)>,
     /// The line of `<assets>`, or of the root when there is none.
@@ -261,12 +263,13 @@ impl<'a, 'input> Reader<'a, 'input> {
                 .filter(|name| !name.is_empty())
                 .map(|name| (name.to_owned(), self.line(judging)))
         };
-        self.run_once(judging)?;
         let assets = self.child(root, "assets");
-        let interactor = match assets.and_then(|assets| self.child(assets, "interactor")) {
+        let interactor_node = assets.and_then(|assets| self.child(assets, "interactor"));
+        let interactor = match interactor_node {
             Some(interactor) => Some(self.source(interactor)?),
             None => None,
         };
+        let runs_twice = self.runs_twice(root, judging, interactor_node)?;
         let checker_node = assets.and_then(|assets| self.child(assets, "checker"));
         let (checker, checker_tests) = match checker_node {
             Some(checker) => (Some(self.checker(checker)?), self.self_tests(checker)?),
@@ -303,6 +306,7 @@ impl<'a, 'input> Reader<'a, 'input> {
             groups,
             checker,
             interactor,
+            runs_twice,
             checker_tests,
             validators,
             assets_line: self.line(assets.unwrap_or(root)),
@@ -366,15 +370,33 @@ impl<'a, 'input> Reader<'a, 'input> {
         Ok((tests, groups))
     }
 
-    /// A run-twice problem (`run-count` other than 1) is not judged yet.
-    fn run_once(&self, judging: Node) -> Result<()> {
-        match judging.attribute("run-count").filter(|count| *count != "1") {
-            Some(count) => Err(self.fault(
-                judging,
-                format!("run-count=\"{count}\": run-twice problems are not supported yet"),
-            )),
-            None => Ok(()),
-        }
+    /// Whether the solution runs twice, and how (Polygon's default strategy): `run-count="2"`,
+    /// or without a `run-count`, a `run-twice` tag; with an interactor, it talks with both
+    /// runs where it lists them (`<runs>`), as the tag alone also means.
+    fn runs_twice(
+        &self,
+        root: Node,
+        judging: Node,
+        interactor: Option<Node>,
+    ) -> Result<Option<RunTwice>> {
+        let twice = match judging.attribute("run-count") {
+            None => (self.grandchildren(root, "tags", "tag"))
+                .any(|tag| tag.attribute("value") == Some("run-twice")),
+            Some("1") => false,
+            Some("2") => true,
+            Some(count) => {
+                let message = format!("run-count=\"{count}\": a solution runs once or twice");
+                return Err(self.fault(judging, message));
+            }
+        };
+        let lists_runs = |node: Node| self.child(node, "runs").is_some();
+        Ok(twice.then(|| match interactor {
+            None => RunTwice::Checked,
+            Some(node) if lists_runs(node) || judging.attribute("run-count").is_none() => {
+                RunTwice::BothInteractive
+            }
+            Some(_) => RunTwice::FirstInteractive,
+        }))
     }
 
     /// Only testlib checkers are judged.
@@ -634,6 +656,40 @@ mod tests {
     }
 
     #[test]
+    fn run_twice_is_read_from_run_count_or_the_tag_and_the_interactors_runs() {
+        let kind = |run_count: &str, tag: bool, interactor: &str| {
+            let mut xml = SMALL.replace("output-file=", &format!("{run_count} output-file="));
+            if tag {
+                xml = xml.replace(
+                    "<judging",
+                    "<tags><tag value=\"run-twice\"/></tags><judging",
+                );
+            }
+            let interactor = format!("<interactor>{interactor}</interactor><solutions>");
+            if !interactor.starts_with("<interactor></") {
+                xml = xml.replace("<solutions>", &interactor);
+            }
+            parse(Path::new("problem.xml"), &xml).unwrap().runs_twice
+        };
+        let source = r#"<source path="files/interactor.cpp" type="cpp.g++17"/>"#;
+        let runs = format!("{source}<runs><run>1</run><run>2</run></runs>");
+        assert_eq!(kind("", false, ""), None);
+        assert_eq!(kind("run-count=\"1\"", true, ""), None);
+        assert_eq!(kind("", false, source), None);
+        assert_eq!(kind("run-count=\"2\"", false, ""), Some(RunTwice::Checked));
+        assert_eq!(
+            kind("run-count=\"2\"", false, source),
+            Some(RunTwice::FirstInteractive)
+        );
+        assert_eq!(
+            kind("run-count=\"2\"", false, &runs),
+            Some(RunTwice::BothInteractive)
+        );
+        assert_eq!(kind("", true, ""), Some(RunTwice::Checked));
+        assert_eq!(kind("", true, source), Some(RunTwice::BothInteractive));
+    }
+
+    #[test]
     fn faults_name_their_line() {
         let refused = |xml: &str| {
             parse(Path::new("problem.xml"), xml)
@@ -656,10 +712,10 @@ mod tests {
             error.contains("line 27: <interactor> has no <source>"),
             "{error}"
         );
-        let twice = SMALL.replace("output-file=", "run-count=\"2\" output-file=");
-        let error = refused(&twice);
+        let thrice = SMALL.replace("output-file=", "run-count=\"3\" output-file=");
+        let error = refused(&thrice);
         assert!(
-            error.contains("line 7: run-count=\"2\": run-twice"),
+            error.contains("line 7: run-count=\"3\": a solution runs once or twice"),
             "{error}"
         );
         let unknown_tag = SMALL.replace("tag=\"accepted\"", "tag=\"ok\"");
