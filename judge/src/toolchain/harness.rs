@@ -48,6 +48,19 @@ pub fn caller_placement(language: &Language) -> Option<CallerPlacement> {
 /// The class the JVM starts (Java's harness).
 pub const JAVA_CLASS: &str = "JudgeCall";
 
+/// What reads standard input in Python: a call of `input`, or of a `sys.stdin` method, its
+/// bytes, a loop over its lines, or file 0 opened.
+const PYTHON_READS: [&str; 8] = [
+    "input(",
+    "stdin.read(",
+    "stdin.readline(",
+    "stdin.readlines(",
+    "stdin.buffer",
+    "in sys.stdin",
+    "in stdin",
+    "open(0",
+];
+
 /// Whether the judge calls the file's `function`: when the file is the function alone, with
 /// no entry point of its own (a `main`, code that reads stdin, our stdin adapter). Where the
 /// file defines it, a `main` kept for trying the file at home is not one in Java and Kotlin
@@ -66,9 +79,11 @@ pub fn needs_caller(language: &Language, code: &str, function: &str) -> bool {
         return false;
     }
     let code = super::language::without_comments(code);
+    // Reads, not names: `input = sys.stdin.readline`, a Baekjoon habit, reads nothing.
     let own_entry: &[&str] = match language.id {
-        LanguageId::Python3 if defined => &["input(", "sys.stdin"],
-        LanguageId::Python3 => &["input(", "sys.stdin", "__main__"],
+        // A `__main__` block is the entry point of a file that does not define the function.
+        LanguageId::Python3 if !defined && code.contains("__main__") => return false,
+        LanguageId::Python3 => &PYTHON_READS,
         LanguageId::JavaScript => &["process.stdin", "readFileSync", "readline"],
         LanguageId::Java => &["static void main"],
         LanguageId::Kotlin | LanguageId::Cpp | LanguageId::C | LanguageId::Rust => &[],
@@ -623,6 +638,23 @@ mod tests {
         assert!(needs_caller(python, tried_at_home, "solution"));
         let adapter = "def solution(b):\n    return b\n\nif __name__ == \"__main__\":\n    print(solution(input()))\n";
         assert!(!needs_caller(python, adapter, "solution"));
+        // Naming `sys.stdin` reads nothing; reading it does.
+        let aliased = "import sys\ninput = sys.stdin.readline\n\ndef solution(b):\n    return b\n";
+        assert!(needs_caller(python, aliased, "solution"));
+        for reads in [
+            "sys.stdin.read()",
+            "sys.stdin.readline()",
+            "[l for l in sys.stdin]",
+        ] {
+            let program =
+                format!("import sys\ndef solution(b):\n    return b\nprint(solution({reads}))\n");
+            assert!(!needs_caller(python, &program, "solution"), "{reads}");
+        }
+        assert!(!needs_caller(
+            python,
+            "print(len(open(0).read()))\n",
+            "solution"
+        ));
         let rust = language(LanguageId::Rust);
         assert!(needs_caller(
             rust,

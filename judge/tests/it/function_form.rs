@@ -69,6 +69,23 @@ fn the_function_alone_is_accepted_in_every_language_the_judge_calls() {
     fs::write(&python, function).unwrap();
     let report = judged(&python, 0);
     assert!(report.contains("17/17 accepted"), "py: {report}");
+    // Called as Programmers calls it, with the board alone: a parameter with a default may be
+    // left out in Python, and any may in JavaScript; a `sys.stdin` alias reads nothing.
+    let defaulted = function.replace("def solution(board):", "def solution(board, seen=None):");
+    let aliased = format!("import sys\ninput = sys.stdin.readline\n{defaulted}");
+    fs::write(&python, aliased).unwrap();
+    let report = judged(&python, 0);
+    assert!(report.contains("17/17 accepted"), "py, defaulted: {report}");
+    let js = fs::read_to_string(fixture("function_form/solution_160585.js")).unwrap();
+    for signature in [
+        "function solution(board, cells)",
+        "function solution(board = [])",
+    ] {
+        let file = dir.path().join("programmers_160585.js");
+        fs::write(&file, js.replace("function solution(board)", signature)).unwrap();
+        let report = judged(&file, 0);
+        assert!(report.contains("17/17 accepted"), "{signature}: {report}");
+    }
     // Rust: our own file without its `main` (it opens with `//!` lines, and keeps its tests).
     let ours =
         fs::read_to_string(repository_root().join("solutions/programmers_160585.rs")).unwrap();

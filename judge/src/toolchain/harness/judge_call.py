@@ -26,11 +26,16 @@ def fresh_function():
 function = fresh_function()
 if not callable(function):
     sys.exit("no function `FUNCTION_NAME` in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`")
+# Refused only where Python would refuse the call: parameters with defaults may be left out.
 try:
-    count = len(inspect.signature(function).parameters)
+    signature = inspect.signature(function)
 except (TypeError, ValueError):
-    count = PARAMETER_COUNT
-if count != PARAMETER_COUNT:
+    signature = None
+try:
+    if signature is not None:
+        signature.bind(*range(PARAMETER_COUNT))
+except TypeError:
+    count = len(signature.parameters)
     sys.exit("`FUNCTION_NAME` takes " + str(count) + " parameters in " + USER_FILE + ": the judge calls `CALLED_SIGNATURE`")
 DOUBLES = [DOUBLE_FLAGS]
 
