@@ -128,11 +128,13 @@ def judge_packages(args, manifest, totals, polygon):
             rows, output = verify(args.judge, package)
         found = REGENERATED.findall(output) if polygon else []
         for shipped, same, different in [row for row in found if int(row[0]) > 0]:
-            verdict = "DISAGREE" if int(different) else "agree"
+            cause = known.get("generated inputs")
+            verdict = f"DISAGREE ({cause})" if cause else "DISAGREE"
+            verdict = verdict if int(different) else "agree"
             print(f"{entry['repository']}: of {shipped} generated inputs it ships, {same} made again the same, "
                   f"{different} different  {verdict}")
             totals["disagree" if int(different) else "agree"] += 1
-            unexplained += int(different) > 0
+            unexplained += int(different) > 0 and cause is None
         if not rows:
             print(f"NO ROWS  {entry['repository']}:\n{output}")
             totals["disagree"] += 1
