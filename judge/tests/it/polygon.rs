@@ -1160,9 +1160,11 @@ fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
             <testset><test-count>2</test-count>
                 <input-path-pattern>files/tests/validator-tests/%02d</input-path-pattern>
                 <tests><test verdict="valid"/><test verdict="valid"/></tests>
-            </testset></validator></validators>
+            </testset></validator>
+            <validator><source path="files/broken.py" type="python.3"/></validator></validators>
         <solutions>"#,
     );
+    write("files/broken.py", "def (:\n");
     edit_xml(
         &package,
         r#"<test cmd="gen 3" method="generated"/>"#,
@@ -1178,6 +1180,9 @@ fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
         "checker files/check.cpp: 2 of 4 self-tests as marked",
         "self-test 4 (`files/tests/checker-tests/04`): marked wrong-answer, got ok: 1 tokens",
         "self-test 5 (marked ok): `files/tests/checker-tests/05` is not in the package",
+        // Named within the package, as the scratch copy a verify may judge is not its.
+        "validator files/broken.py: not built",
+        "\n    files/broken.py: does not compile",
     ] {
         assert!(table.contains(line), "{line}:\n{table}");
     }

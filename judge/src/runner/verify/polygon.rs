@@ -39,7 +39,12 @@ pub fn check_programs(problem: &Problem, compiler: &Compiler) -> Result<ProgramC
             Ok(validator) => validator,
             Err(error) => {
                 stopped()?;
-                report.findings.push(format!("{}: {error}", shown(source)));
+                report
+                    .lines
+                    .push(format!("validator {}: not built", shown(source)));
+                // Its paths within the package: `verify` may judge a scratch copy of it.
+                let inside = format!("{}/", problem.dir.display());
+                report.findings.push(error.to_string().replace(&inside, ""));
                 continue;
             }
         };
