@@ -2,7 +2,7 @@
 //! solution of a Polygon package against its tag.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anstyle::{AnsiColor, Style};
 
@@ -34,8 +34,15 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         true => with_missing_made(context, &dir, &mut out)?,
         false => None,
     };
-    let dir = scratch.as_ref().map_or(dir, |(_, copy, _)| copy.clone());
-    let problem = context.repository.load_problem(&dir)?;
+    let copy = scratch.as_ref().map(|(_, copy, _)| copy.clone());
+    let named = Renamed {
+        copy: copy.as_deref(),
+        dir: &dir,
+    };
+    let told = |error| named.error(error);
+    let problem = (context.repository)
+        .load_problem(copy.as_ref().unwrap_or(&dir))
+        .map_err(told)?;
     if args.validate {
         return validate_only(context, &problem, &mut out);
     }
@@ -54,7 +61,12 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         return validate_only(context, &problem, &mut out);
     }
     let cache_dir = context.repository.cache_dir();
-    let report = verify::verify(&problem, &context.compiler(), context.jobs)?;
+    let mut report = verify::verify(&problem, &context.compiler(), context.jobs).map_err(told)?;
+    for row in &mut report.rows {
+        if let RowOutcome::Error(message) = &mut row.outcome {
+            *message = named.text(std::mem::take(message));
+        }
+    }
     let rows = &report.rows;
     print_table(&mut out, rows, &base);
     let (summary, counts) = summary_of(&problem.id, rows);
@@ -73,7 +85,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let findings = match polygon {
         true => {
             let made = scratch.as_ref().map(|(_, _, made)| made);
-            package_findings(context, &problem, made, &mut out)?
+            package_findings(context, &problem, made, &mut out).map_err(told)?
         }
         false => 0,
     };
@@ -95,6 +107,47 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     } else {
         Outcome::Accepted
     })
+}
+
+/// What is met in the scratch copy (`copy`) of the package at `dir` told with the package's
+/// own paths; with no copy, as it is.
+struct Renamed<'a> {
+    copy: Option<&'a Path>,
+    dir: &'a Path,
+}
+
+impl Renamed<'_> {
+    fn text(&self, text: String) -> String {
+        match self.copy {
+            Some(copy) => text.replace(
+                &format!("{}/", copy.display()),
+                &format!("{}/", self.dir.display()),
+            ),
+            None => text,
+        }
+    }
+
+    fn path(&self, path: PathBuf) -> PathBuf {
+        match self.copy.and_then(|copy| path.strip_prefix(copy).ok()) {
+            Some(inside) => self.dir.join(inside),
+            None => path,
+        }
+    }
+
+    /// A program of the package that does not build or run is the usual one.
+    fn error(&self, error: Error) -> Error {
+        match error {
+            Error::DoesNotCompile { path, message } => Error::DoesNotCompile {
+                path: self.path(path),
+                message: self.text(message),
+            },
+            Error::ToolFailed { path, message } => Error::ToolFailed {
+                path: self.path(path),
+                message: self.text(message),
+            },
+            other => other,
+        }
+    }
 }
 
 /// `--validate`: the package's data alone, no submission run.
@@ -152,7 +205,12 @@ fn with_missing_made(
     copy_folder(dir, &copy)?;
     // Its answers are as hidden from the judged programs as the package's.
     context.sandbox.hide(&copy);
-    let made = generate_package(&copy, id, &context.compiler(), context.jobs, false)?;
+    let named = Renamed {
+        copy: Some(&copy),
+        dir,
+    };
+    let made = generate_package(&copy, id, &context.compiler(), context.jobs, false)
+        .map_err(|error| named.error(error))?;
     Ok(Some((scratch, copy, made)))
 }
 

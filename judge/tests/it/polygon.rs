@@ -1103,6 +1103,30 @@ fn run_twice_problems_pass_the_first_runs_result_to_the_second() {
 }
 
 #[test]
+fn a_verify_of_a_scratch_copy_names_the_packages_own_files() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    // A missing answer: verify judges a scratch copy, where the checker does not compile.
+    std::fs::remove_file(package.join("tests/02.a")).unwrap();
+    std::fs::write(package.join("files/check.cpp"), "int main( {\n").unwrap();
+    let output = judge_in(dir.path())
+        .args(["verify", "sum"])
+        .assert()
+        .code(2);
+    let output = output.get_output();
+    let said =
+        String::from_utf8_lossy(&[&output.stdout[..], &output.stderr[..]].concat()).into_owned();
+    let checker = package.join("files/check.cpp").display().to_string();
+    assert!(
+        said.contains(&format!("{checker}: does not compile")),
+        "{said}"
+    );
+    let named = said.matches("files/check.cpp").count();
+    assert_eq!(said.matches(checker.as_str()).count(), named, "{said}");
+}
+
+#[test]
 fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
     let Some((dir, package)) = package("sum") else {
         return;
