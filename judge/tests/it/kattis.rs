@@ -851,6 +851,40 @@ fn a_2025_scoring_package_sums_its_groups_and_submissions_yaml_checks_scores() {
     );
 }
 
+/// submissions.yaml holds every submission its patterns match, in our own folders too: a
+/// `partially_accepted/` file must keep both its folder's promise and the file's requirements.
+#[test]
+fn submissions_yaml_speaks_for_partially_accepted_too() {
+    let (dir, package) = package("scoring_2025");
+    let submissions = package.join("submissions");
+    std::fs::create_dir(submissions.join("partially_accepted")).unwrap();
+    std::fs::rename(
+        submissions.join("partial/float.py"),
+        submissions.join("partially_accepted/float.py"),
+    )
+    .unwrap();
+    let yaml = submissions.join("submissions.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    for (asked, result) in [("[0, 10]", "MISMATCH"), ("60", "ok")] {
+        let entry = format!("partially_accepted/float.py:\n  score: {asked}\n");
+        std::fs::write(
+            &yaml,
+            text.replace(
+                "partial/float.py:\n  permitted: [AC, WA]\n  score: 60\n",
+                &entry,
+            ),
+        )
+        .unwrap();
+        let output = judge_in(dir.path())
+            .args(["verify", "scoring_2025"])
+            .output()
+            .unwrap();
+        let table = String::from_utf8_lossy(&output.stdout).into_owned();
+        let row = row(&table, "partially_accepted/float.py");
+        assert_eq!(row[3], result, "score {asked}:\n{table}");
+    }
+}
+
 #[test]
 fn bad_scoring_configuration_is_an_error_naming_file_and_line() {
     let (dir, package) = package("scoring_2025");

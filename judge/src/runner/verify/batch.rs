@@ -197,7 +197,7 @@ fn finished(run: &SolutionVerdicts, task: &Task) -> bool {
 pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
     let must_time_out = must_time_out(promise);
     let rejected = !matches!(
-        promise,
+        promise.own(),
         Promise::Accepted | Promise::PartiallyAccepted | Promise::CompileError
     );
     let mut problem = problem.clone();
@@ -215,15 +215,12 @@ pub(super) fn with_tle_margin(problem: &Problem, promise: &Promise) -> Problem {
 
 /// Whether `promise` is kept only by a run that is too slow.
 fn must_time_out(promise: &Promise) -> bool {
-    match promise {
-        Promise::Some(kind) => *kind == VerdictKind::TimeLimitExceeded,
-        Promise::Requirements(requirements) => requirements.iter().any(|r| {
-            r.required
-                .as_ref()
-                .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
-        }),
-        _ => false,
-    }
+    let required = promise.requirements().iter().any(|r| {
+        r.required
+            .as_ref()
+            .is_some_and(|set| set.len() == 1 && set.contains(&VerdictKind::TimeLimitExceeded))
+    });
+    required || *promise.own() == Promise::Some(VerdictKind::TimeLimitExceeded)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,10 +261,10 @@ pub(super) fn judge_batch(
                 let problem = with_choice(problem_for(entry), choice);
                 let every_case = problem.scoring.is_some()
                     || matches!(promise, Promise::Grouped { .. })
-                    || matches!(&promise, Promise::Requirements(requirements)
-                        if requirements.iter().any(|r| r.cases.is_some() || r.message.is_some()));
+                    || (promise.requirements().iter())
+                        .any(|r| r.cases.is_some() || r.message.is_some());
                 let fails = matches!(
-                    promise,
+                    promise.own(),
                     Promise::Some(_) | Promise::Rejected | Promise::Tagged { .. }
                 );
                 let task = Task {

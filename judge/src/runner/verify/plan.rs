@@ -97,9 +97,12 @@ pub(super) fn plan(
             let (requirements, unchecked) = yaml.requirements(&relative);
             let choice = choice_of(yaml.program(&relative));
             let promise = match &folder_promise {
-                // Ours, beyond the format's folders: submissions.yaml does not speak of them.
+                // Ours, beyond the format's: their promise, and what submissions.yaml asks.
                 Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
-                    Some(promise.clone())
+                    Some(match requirements.is_empty() {
+                        true => promise.clone(),
+                        false => Promise::Also(Box::new(promise.clone()), requirements),
+                    })
                 }
                 _ if requirements.is_empty() => None,
                 _ => Some(Promise::Requirements(requirements)),
@@ -107,7 +110,10 @@ pub(super) fn plan(
             let judged = match (promise, unchecked.first()) {
                 (None, _) => Err(NotJudged::NoPromise),
                 (Some(_), Some(key)) => Err(NotJudged::Unchecked(key.clone())),
-                (Some(Promise::PartiallyAccepted), None) if problem.scoring.is_none() => {
+                (Some(promise), None)
+                    if *promise.own() == Promise::PartiallyAccepted
+                        && problem.scoring.is_none() =>
+                {
                     Err(NotJudged::PartiallyAcceptedPassFail)
                 }
                 (Some(promise), None) => choice.and_then(|choice| {

@@ -60,6 +60,28 @@ pub(super) enum Promise {
         whole: Box<Promise>,
         parts: Vec<(Vec<String>, Promise)>,
     },
+    /// A folder of ours, beyond the format's (`partially_accepted/`), that `submissions.yaml`
+    /// also speaks of: the folder's promise and the file's requirements both, as the format
+    /// holds every submission its patterns match to them.
+    Also(Box<Promise>, Vec<Requirement>),
+}
+
+impl Promise {
+    /// The folder's own promise, without what `submissions.yaml` adds.
+    pub(super) fn own(&self) -> &Promise {
+        match self {
+            Promise::Also(folder, _) => folder,
+            other => other,
+        }
+    }
+
+    /// What `submissions.yaml` asks of the submission.
+    pub(super) fn requirements(&self) -> &[Requirement] {
+        match self {
+            Promise::Requirements(requirements) | Promise::Also(_, requirements) => requirements,
+            _ => &[],
+        }
+    }
 }
 
 /// Read as Codeforces does: a solution stops at its first failed test, whose verdict it gets.
@@ -155,6 +177,14 @@ pub(super) fn keeps(
                         .map(|(cases, promise)| (Some(&cases[..]), promise)),
                 )
                 .all(|(cases, promise)| keeps(promise, &to_first_failure(verdicts, cases), None))
+        }
+        Promise::Also(folder, requirements) => {
+            keeps(folder, verdicts, scoring)
+                && keeps(
+                    &Promise::Requirements(requirements.clone()),
+                    verdicts,
+                    scoring,
+                )
         }
         Promise::Requirements(requirements) => requirements.iter().all(|r| {
             let cases = || {
