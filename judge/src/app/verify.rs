@@ -77,6 +77,9 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
         let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
     }
+    if let Some(fault) = &report.time_limit_too_tight {
+        let _ = writeln!(out, "error: {fault}");
+    }
     let data = &report.data;
     // A Polygon package's data is checked by its own validators, below.
     if !polygon {
@@ -102,7 +105,11 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let judged = rows.len() - counts.skipped;
     Ok(if counts.errors > 0 || !data.errors.is_empty() {
         Outcome::Error
-    } else if counts.mismatches > 0 || judged == 0 || findings > 0 {
+    } else if counts.mismatches > 0
+        || judged == 0
+        || findings > 0
+        || report.time_limit_too_tight.is_some()
+    {
         Outcome::Rejected
     } else {
         Outcome::Accepted

@@ -663,6 +663,41 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
         .stdout(predicate::str::contains("TLE"));
 }
 
+/// A `limits.time_limit` must leave the slowest accepted submission `ac_to_time_limit` times
+/// its time (2 by default), as the format says and problemtools holds it (an error there).
+#[test]
+fn a_fixed_time_limit_too_tight_for_the_accepted_submissions_is_the_packages_fault() {
+    let (dir, package) = package("tle_margin_2025");
+    for folder in ["time_limit_exceeded", "wrong_answer"] {
+        std::fs::remove_dir_all(package.join("submissions").join(folder)).unwrap();
+    }
+    // About 0.6 s of CPU: accepted under the 1 s limit, which 2 x 0.6 s does not fit in.
+    std::fs::write(
+        package.join("submissions/accepted/spins.py"),
+        "import time\nwhile time.process_time() < 0.6:\n    pass\nprint(1)\n",
+    )
+    .unwrap();
+    let output = judge_in(dir.path())
+        .args(["verify", "tle_margin_2025"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{table}");
+    assert_eq!(
+        &row(&table, "accepted/spins.py")[2..],
+        ["AC 1", "ok"],
+        "{table}"
+    );
+    assert!(
+        table.contains("error: limits.time_limit (1 s) is tighter than the slowest accepted submission allows:"),
+        "{table}"
+    );
+    std::fs::remove_file(package.join("submissions/accepted/spins.py")).unwrap();
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 0, "{table}");
+    assert!(!table.contains("tighter"), "{table}");
+}
+
 /// problemtools keeps a legacy package's promise that holds only with the margin's extra
 /// time ("OK with extra time"), and warns; the row says what it got under the limit.
 #[test]

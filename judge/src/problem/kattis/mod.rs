@@ -80,6 +80,9 @@ pub struct Package {
     /// `limits.time_limit` or legacy `.timelimit`; without it `verify` derives one with
     /// `timing`, and `run` uses the default until then.
     pub time_limit_given: bool,
+    /// Given as `limits.time_limit`: a bound the accepted submissions must fit in, × its
+    /// `ac_to_time_limit` (a legacy `.timelimit` file is a derived limit kept, not a bound).
+    pub time_limit_fixed: bool,
     pub timing: Timing,
     /// Put into its programs, included files and `test_group.yaml`.
     pub constants: constants::Constants,

@@ -278,6 +278,7 @@ pub fn parse_package(dir: &Path, id: String, text: &str) -> Result<Problem> {
             validator_must_score: kinds.validator_scores,
             grading,
             time_limit_given: time_limit.is_some(),
+            time_limit_fixed: limits_yaml.time_limit.is_some(),
             timing,
             constants,
             includes: includes::Includes::read(dir)?,

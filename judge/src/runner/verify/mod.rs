@@ -57,6 +57,9 @@ pub struct VerifyReport {
     pub rows: Vec<Row>,
     /// When the package gives none, derived from the accepted submissions, with how.
     pub derived_time_limit: Option<(Duration, String)>,
+    /// A `limits.time_limit` the slowest accepted submission does not fit in, × its
+    /// `ac_to_time_limit`: the package's fault, as the format and problemtools hold it.
+    pub time_limit_too_tight: Option<String>,
     /// Things the rows do not show (a file that is not read).
     pub notes: Vec<String>,
     pub data: validation::DataReport,
@@ -95,6 +98,12 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
         report.rows = judged.iter().map(SubmissionRun::row).collect();
+        report.time_limit_too_tight = (problem.package.as_ref())
+            .filter(|package| package.time_limit_fixed)
+            .and_then(|package| {
+                let slowest = slowest_accepted(&judged, &report.rows)?;
+                too_tight(package, slowest, problem.limits.cpu_time)
+            });
         return Ok(report);
     };
     let under = |limit: Duration| {
@@ -115,12 +124,7 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let mut judged = judge_batch(&first, &problem_for, compiler, jobs, Order::AsGiven);
     let judged_others = judged.split_off(accepted.len());
     report.rows = judged.iter().map(SubmissionRun::row).collect();
-    let slowest_accepted = (judged.iter().zip(&report.rows))
-        .filter(|(_, row)| row.outcome == RowOutcome::Kept)
-        .filter_map(|(judgement, _)| judgement.run())
-        .map(|run| run.tally.max_cpu_time)
-        .max();
-    report.derived_time_limit = derived_limit(package, slowest_accepted);
+    report.derived_time_limit = derived_limit(package, slowest_accepted(&judged, &report.rows));
     let limit = match &report.derived_time_limit {
         Some((limit, _)) => *limit,
         None => {
@@ -191,6 +195,28 @@ fn rejudge_others(
         rows[index] = Some(judgement.row());
     }
     rows.into_iter().flatten().collect()
+}
+
+/// The slowest case of the `accepted/` submissions that kept their promise.
+fn slowest_accepted(judged: &[SubmissionRun], rows: &[Row]) -> Option<Duration> {
+    (judged.iter().zip(rows))
+        .filter(|(_, row)| row.expected == "accepted" && row.outcome == RowOutcome::Kept)
+        .filter_map(|(judgement, _)| judgement.run())
+        .map(|run| run.tally.max_cpu_time)
+        .max()
+}
+
+/// Why `limit` is too tight for `slowest`, if it is.
+fn too_tight(package: &Package, slowest: Duration, limit: Duration) -> Option<String> {
+    let multiplier = package.timing.ac_to_time_limit;
+    (slowest.mul_f64(multiplier) > limit).then(|| {
+        format!(
+            "limits.time_limit ({} s) is tighter than the slowest accepted submission allows: \
+             {} ms × {multiplier} (ac_to_time_limit)",
+            limit.as_secs_f64(),
+            slowest.as_millis()
+        )
+    })
 }
 
 /// With how it was found.
