@@ -162,47 +162,29 @@ impl SubmissionsYaml {
             Error::parse(&path, line, error.to_string())
         })?;
         let mut entries = Vec::new();
-        let Value::Mapping(map) = value else {
-            return Ok(SubmissionsYaml::default());
+        let map = match value {
+            Value::Mapping(map) => map,
+            // An empty file.
+            Value::Null => return Ok(SubmissionsYaml::default()),
+            _ => {
+                let message = "expected a map from submission patterns to their requirements";
+                return Err(Error::parse(&path, Some(1), message));
+            }
         };
         for (key, value) in map {
             let pattern = key.as_str().unwrap_or_default().to_owned();
-            let Value::Mapping(fields) = value else {
-                return Err(Error::parse(
-                    &path,
-                    None,
-                    format!("`{pattern}`: expected a map of requirements"),
-                ));
-            };
-            let mut entry = YamlEntry::default();
-            for (field, value) in fields {
-                let field = field.as_str().unwrap_or_default().to_owned();
-                match field.as_str() {
-                    "permitted" => {
-                        entry.requirement.permitted = Some(verdicts(&path, &pattern, &value)?)
-                    }
-                    "required" => {
-                        entry.requirement.required = Some(verdicts(&path, &pattern, &value)?)
-                    }
-                    "score" => {
-                        entry.requirement.score = Some(score_range(&path, &pattern, &value)?)
-                    }
-                    "message" => {
-                        entry.requirement.message = Some(message(&path, &pattern, &value)?)
-                    }
-                    "language" => entry.language = Some(string(&path, &pattern, &field, &value)?),
-                    "entrypoint" => {
-                        entry.entrypoint = Some(string(&path, &pattern, &field, &value)?)
-                    }
-                    "authors" | "model_solution" | "use_for_time_limit" => {}
-                    _ => match value {
-                        Value::Mapping(group) => {
-                            group_requirement(&path, &pattern, &field, group, &mut entry)?
-                        }
-                        _ => entry.unchecked.push(field),
-                    },
-                }
-            }
+            let entry = entry(&path, &pattern, value).map_err(|error| match error {
+                Error::Parse {
+                    path,
+                    line: None,
+                    message,
+                } => Error::Parse {
+                    line: line_of(&text, &pattern),
+                    path,
+                    message,
+                },
+                other => other,
+            })?;
             entries.push((pattern, entry));
         }
         Ok(SubmissionsYaml { entries })
@@ -267,6 +249,49 @@ impl SubmissionsYaml {
             (folder_key || matches(pattern, relative)).then_some((folder_key, entry))
         })
     }
+}
+
+/// One entry of `submissions.yaml`: `pattern`'s requirements and program.
+fn entry(path: &Path, pattern: &str, value: Value) -> Result<YamlEntry> {
+    let Value::Mapping(fields) = value else {
+        return Err(Error::parse(
+            path,
+            None,
+            format!("`{pattern}`: expected a map of requirements"),
+        ));
+    };
+    let mut entry = YamlEntry::default();
+    for (field, value) in fields {
+        let field = field.as_str().unwrap_or_default().to_owned();
+        match field.as_str() {
+            "permitted" => entry.requirement.permitted = Some(verdicts(path, pattern, &value)?),
+            "required" => entry.requirement.required = Some(verdicts(path, pattern, &value)?),
+            "score" => entry.requirement.score = Some(score_range(path, pattern, &value)?),
+            "message" => entry.requirement.message = Some(message(path, pattern, &value)?),
+            "language" => entry.language = Some(string(path, pattern, &field, &value)?),
+            "entrypoint" => entry.entrypoint = Some(string(path, pattern, &field, &value)?),
+            "authors" | "model_solution" | "use_for_time_limit" => {}
+            _ => match value {
+                Value::Mapping(group) => {
+                    group_requirement(path, pattern, &field, group, &mut entry)?
+                }
+                _ => entry.unchecked.push(field),
+            },
+        }
+    }
+    Ok(entry)
+}
+
+/// The line of `pattern`'s key, for a fault the YAML value no longer places.
+fn line_of(text: &str, pattern: &str) -> Option<usize> {
+    let keys = [
+        format!("{pattern}:"),
+        format!("\"{pattern}\":"),
+        format!("'{pattern}':"),
+    ];
+    let at =
+        (text.lines()).position(|line| keys.iter().any(|key| line.starts_with(key.as_str())))?;
+    Some(at + 1)
 }
 
 fn string(path: &Path, pattern: &str, key: &str, value: &Value) -> Result<String> {
@@ -401,6 +426,32 @@ mod tests {
         assert!(
             !default_for("accepted").unwrap().kept_by(&[]),
             "judging nothing proves nothing"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_no_map_of_entries_is_refused_naming_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = |text: &str| {
+            std::fs::write(dir.path().join(SUBMISSIONS_YAML), text).unwrap();
+            SubmissionsYaml::read(dir.path()).map_err(|error| error.to_string())
+        };
+        assert!(read("").unwrap().is_empty());
+        let listed = read("- accepted/a.py\n").unwrap_err();
+        assert!(
+            listed
+                .ends_with("line 1: expected a map from submission patterns to their requirements"),
+            "{listed}"
+        );
+        let entry = read("accepted:\n  score: 100\n'wrong_answer': [WA]\n").unwrap_err();
+        assert!(
+            entry.ends_with("line 3: `wrong_answer`: expected a map of requirements"),
+            "{entry}"
+        );
+        let field = read("accepted:\n  score: 100\nmine/a.py:\n  permitted: AC\n").unwrap_err();
+        assert!(
+            field.ends_with("line 3: `mine/a.py`: expected a list of AC, WA, TLE, RTE"),
+            "{field}"
         );
     }
 
