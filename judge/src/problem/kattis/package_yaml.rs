@@ -39,7 +39,10 @@ struct PackageYaml {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "`type`: a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer) or a list of them"
+)]
 enum OneOrMany {
     One(String),
     Many(Vec<String>),
@@ -632,5 +635,13 @@ mod tests {
         let parsed: PackageYaml = serde_norway::from_str(&text).unwrap();
         let kinds = kinds(&parsed, FormatVersion::V2025, dir, &text).unwrap();
         assert!(kinds.scoring && kinds.multi_pass && !kinds.interactive);
+        // Named as the format names it, not as serde names our type.
+        let map = parse_package(dir, "x".into(), &yaml("{a: 1}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            map.contains("`type`: a problem type (pass-fail, scoring,"),
+            "{map}"
+        );
     }
 }

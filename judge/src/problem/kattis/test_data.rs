@@ -51,17 +51,35 @@ impl GroupYaml {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "arguments: a string of words, or a list of them"
+)]
 enum Args {
     Words(String),
-    List(Vec<String>),
+    List(Vec<Word>),
+}
+
+/// A word of a list of arguments: YAML reads `[float_tolerance, 1e-6]`'s second as a number.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged, expecting = "an argument: a string or a number")]
+enum Word {
+    Text(String),
+    Number(serde_norway::Number),
+    Flag(bool),
 }
 
 impl Args {
     fn into_vec(self) -> Vec<String> {
         match self {
             Args::Words(text) => text.split_whitespace().map(str::to_owned).collect(),
-            Args::List(list) => list,
+            Args::List(list) => (list.into_iter())
+                .map(|word| match word {
+                    Word::Text(text) => text,
+                    Word::Number(number) => number.to_string(),
+                    Word::Flag(flag) => flag.to_string(),
+                })
+                .collect(),
         }
     }
 }
@@ -287,5 +305,24 @@ mod tests {
         let each = args("{validate: [--max, 3], other: [--min, 1]}");
         assert_eq!(each.of(validate), ["--max", "3"]);
         assert_eq!(each.of(other), ["--min", "1"]);
+    }
+
+    #[test]
+    fn output_validator_arguments_may_be_numbers_and_a_bad_value_is_named() {
+        let read =
+            |yaml: &str| serde_norway::from_str::<GroupYaml>(yaml).map(GroupYaml::output_args);
+        let numbers = read("output_validator_args: [float_tolerance, 1e-6, 1, true]\n").unwrap();
+        let words: Vec<f64> = numbers.unwrap()[1..3]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(words, [1e-6, 1.0]);
+        let error = read("output_validator_args: {a: 1}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("arguments: a string of words, or a list of them"),
+            "{error}"
+        );
     }
 }
