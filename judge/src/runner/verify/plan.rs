@@ -99,7 +99,8 @@ pub(super) fn plan(
             let promise = match &folder_promise {
                 // Ours, beyond the format's: their promise, and what submissions.yaml asks.
                 Some(promise) if yaml.is_empty() || !is_format_folder(&name) => {
-                    Some(match requirements.is_empty() {
+                    // Without a file, `requirements` are the format's folder defaults.
+                    Some(match yaml.is_empty() || requirements.is_empty() {
                         true => promise.clone(),
                         false => Promise::Also(Box::new(promise.clone()), requirements),
                     })
