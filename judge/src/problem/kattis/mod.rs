@@ -45,6 +45,15 @@ impl FormatVersion {
             _ => None,
         }
     }
+
+    /// As `problem_format_version` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatVersion::Legacy => "legacy",
+            FormatVersion::Draft2023 => "2023-07-draft",
+            FormatVersion::V2025 => "2025-09",
+        }
+    }
 }
 
 /// How the time limit is chosen when the package gives none: the slowest accepted

@@ -501,8 +501,132 @@ fn refuse_unsupported(kinds: &Kinds, version: FormatVersion, file: &YamlText) ->
 }
 
 /// What the format does not allow in `yaml` that judging reads past.
-fn format_notes(yaml: &PackageYaml, version: FormatVersion, file: &YamlText) -> Vec<String> {
+/// The keys of `problem.yaml` and of its `limits` and `limits.time_multipliers` in each
+/// version (the spec's tables; problemtools' metadata models refuse any other).
+const LEGACY_KEYS: [&[&str]; 3] = [
+    &[
+        "problem_format_version",
+        "type",
+        "name",
+        "uuid",
+        "author",
+        "source",
+        "source_url",
+        "license",
+        "rights_owner",
+        "limits",
+        "validation",
+        "validator_flags",
+        "grading",
+        "keywords",
+    ],
+    // `time_limit` is the later versions' key, read in legacy packages too.
+    &[
+        "time_limit",
+        "time_multiplier",
+        "time_safety_margin",
+        "memory",
+        "output",
+        "code",
+        "compilation_time",
+        "compilation_memory",
+        "validation_time",
+        "validation_memory",
+        "validation_output",
+    ],
+    &[],
+];
+const KEYS: [&[&str]; 3] = [
+    &[
+        "problem_format_version",
+        "type",
+        "name",
+        "uuid",
+        "version",
+        "credits",
+        "source",
+        "license",
+        "rights_owner",
+        "embargo_until",
+        "limits",
+        "keywords",
+        "languages",
+        "allow_file_writing",
+        "constants",
+    ],
+    &[
+        "time_multipliers",
+        "time_limit",
+        "time_resolution",
+        "memory",
+        "output",
+        "code",
+        "compilation_time",
+        "compilation_memory",
+        "validation_time",
+        "validation_memory",
+        "validation_output",
+        "validation_passes",
+    ],
+    &["ac_to_time_limit", "time_limit_to_tle"],
+];
+
+/// A key the version does not have: a typo, or another version's, and not read.
+fn unknown_keys(version: FormatVersion, file: &YamlText) -> Vec<String> {
+    use serde_norway::Value;
+    let [top, limits, multipliers] = match version {
+        FormatVersion::Legacy => LEGACY_KEYS,
+        FormatVersion::Draft2023 | FormatVersion::V2025 => KEYS,
+    };
+    let Ok(Value::Mapping(root)) = serde_norway::from_str::<Value>(file.text) else {
+        return Vec::new();
+    };
+    let keys = |map: Option<&Value>| match map {
+        Some(Value::Mapping(map)) => map
+            .keys()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let limits_map = root.get("limits");
+    let levels = [
+        ("", keys(Some(&Value::Mapping(root.clone()))), top),
+        ("limits.", keys(limits_map), limits),
+        (
+            "limits.time_multipliers.",
+            keys(limits_map.and_then(|limits| limits.get("time_multipliers"))),
+            multipliers,
+        ),
+    ];
     let mut notes = Vec::new();
+    for (prefix, found, known) in levels {
+        for key in found.iter().filter(|key| !known.contains(&key.as_str())) {
+            let line = file
+                .at(key)
+                .map_or(String::new(), |line| format!(" line {line}"));
+            // problemtools' models refuse unknown keys at the top only.
+            let refused = match prefix {
+                "" => "problemtools refuses the package",
+                _ => "the format calls it an error",
+            };
+            // The legacy format's, which the judge still reads.
+            let read = match ["validator_flags", "grading"].contains(&key.as_str()) {
+                true => "read as the legacy format's",
+                false => "not read",
+            };
+            notes.push(format!(
+                "problem.yaml{line}: `{prefix}{key}` is not a key of the {} format, and is \
+                 {read} ({refused})",
+                version.name()
+            ));
+        }
+    }
+    notes
+}
+
+fn format_notes(yaml: &PackageYaml, version: FormatVersion, file: &YamlText) -> Vec<String> {
+    let mut notes = unknown_keys(version, file);
     if version == FormatVersion::Legacy && yaml.name.as_ref().is_some_and(|name| name.is_mapping())
     {
         let line = file
@@ -602,6 +726,22 @@ mod tests {
         assert_eq!(notes("name: Multationer\n").1, Vec::<String>::new());
         let draft = "problem_format_version: 2023-07-draft\nname:\n  en: Mean\n";
         assert_eq!(notes(draft).1, Vec::<String>::new());
+        // A key the version does not have: another version's, or a typo, at any depth.
+        let later = "problem_format_version: 2025-09\nname: x\nvalidation: custom interactive\n\
+                     limits:\n  memory_limit: 16\n  time_multipliers:\n    ac_to_time_limt: 3\n";
+        assert_eq!(
+            notes(later).1,
+            [
+                "problem.yaml line 3: `validation` is not a key of the 2025-09 format, and is not \
+                 read (problemtools refuses the package)",
+                "problem.yaml line 5: `limits.memory_limit` is not a key of the 2025-09 format, \
+                 and is not read (the format calls it an error)",
+                "problem.yaml line 7: `limits.time_multipliers.ac_to_time_limt` is not a key of \
+                 the 2025-09 format, and is not read (the format calls it an error)",
+            ]
+        );
+        let legacy = "name: x\nproblem_format_version: legacy\nvalidation: default\nlimits:\n  time_limit: 2\n";
+        assert_eq!(notes(legacy).1, Vec::<String>::new());
     }
 
     #[test]
