@@ -627,6 +627,20 @@ fn unknown_keys(version: FormatVersion, file: &YamlText) -> Vec<String> {
 
 fn format_notes(yaml: &PackageYaml, version: FormatVersion, file: &YamlText) -> Vec<String> {
     let mut notes = unknown_keys(version, file);
+    if let Some(limits) = (yaml.limits.as_ref()).filter(|_| version != FormatVersion::Legacy) {
+        let resolution = limits.time_resolution.unwrap_or(1.0);
+        let steps = limits.time_limit.map(|limit| limit / resolution);
+        if steps.is_some_and(|steps| (steps - steps.round()).abs() > 1e-9) {
+            let line = file
+                .at("time_limit")
+                .map_or(String::new(), |line| format!(" line {line}"));
+            notes.push(format!(
+                "problem.yaml{line}: `limits.time_limit` is not a whole multiple of \
+                 `time_resolution` ({resolution} s), which the format calls an error; it is \
+                 used as it is"
+            ));
+        }
+    }
     if version == FormatVersion::Legacy && yaml.name.as_ref().is_some_and(|name| name.is_mapping())
     {
         let line = file
@@ -742,6 +756,19 @@ mod tests {
         );
         let legacy = "name: x\nproblem_format_version: legacy\nvalidation: default\nlimits:\n  time_limit: 2\n";
         assert_eq!(notes(legacy).1, Vec::<String>::new());
+        let limit = |limits: &str| {
+            notes(&format!(
+                "problem_format_version: 2025-09\nname: x\nlimits:\n{limits}"
+            ))
+            .1
+        };
+        assert_eq!(
+            limit("  time_limit: 1.5\n"),
+            ["problem.yaml line 4: `limits.time_limit` is not a whole multiple of `time_resolution` \
+              (1 s), which the format calls an error; it is used as it is"]
+        );
+        assert!(limit("  time_limit: 1.5\n  time_resolution: 0.5\n").is_empty());
+        assert!(limit("  time_limit: 3\n").is_empty());
     }
 
     #[test]
