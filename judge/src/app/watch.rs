@@ -281,6 +281,7 @@ mod tests {
             input: PathBuf::new(),
             expected: PathBuf::new(),
             validator_args: Vec::new(),
+            args: Vec::new(),
             compare: None,
         };
         let mut problem = Problem::parse("p".into(), Path::new("p"), "", PathBuf::from("s.rs"))

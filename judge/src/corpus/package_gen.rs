@@ -302,6 +302,7 @@ fn interaction_answers(
             input: scratch.path().join(format!("{}.in", test.number)),
             expected: empty.clone(),
             validator_args: Vec::new(),
+            args: Vec::new(),
             compare: None,
         };
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;

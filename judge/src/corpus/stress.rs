@@ -88,6 +88,7 @@ impl Programs<'_> {
             input: dir.path().join("stress.in"),
             expected: dir.path().join("stress.out"),
             validator_args: Vec::new(),
+            args: Vec::new(),
             compare: None,
         };
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;

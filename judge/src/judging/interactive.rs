@@ -142,7 +142,7 @@ pub fn answer(
             scratch.dir.path().join(INTERACTOR_OUTPUT),
         )?));
     }
-    let run = program.run(&input, limits, &[])?;
+    let run = program.run(&input, limits, &case.args)?;
     Ok(match classify_run(&run, &limits) {
         Some(verdict) => Err(verdict.to_string()),
         None => Ok(run.stdout),
@@ -274,7 +274,7 @@ impl Work<'_> {
 
     /// A pass of a multi-pass problem that is not interactive: run, then check the output.
     fn run_then_check(&self, program: &Program) -> std::io::Result<Interaction> {
-        let run = program.run(self.input, self.limits, &[])?;
+        let run = program.run(self.input, self.limits, &self.case.args)?;
         let judgement = if classify_run(&run, &self.limits).is_none() {
             let output = self.scratch.join("output");
             std::fs::write(&output, &run.stdout)?;
@@ -387,7 +387,7 @@ impl Work<'_> {
             let run = program.run_with(
                 Path::new("/dev/null"),
                 self.limits,
-                &[],
+                &self.case.args,
                 RunOptions {
                     streams,
                     wall_timeout: Some(submission_wall),

@@ -63,7 +63,7 @@ pub fn judge_case(
     // A function's caller: each call is held to the limits, the run to their sum.
     let calls = program.per_call.then(|| calls::count(&case.input));
     let run_limits = calls.map_or(limits, |calls| calls::whole_run(limits, calls));
-    let mut run = match program.run_with(&case.input, run_limits, &[], options) {
+    let mut run = match program.run_with(&case.input, run_limits, &case.args, options) {
         Ok(run) => run,
         Err(error) => return judge_error(case, format!("cannot run the solution: {error}")),
     };

@@ -69,6 +69,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
                 input,
                 expected: answer.clone(),
                 validator_args: Vec::new(),
+                args: Vec::new(),
                 compare: None,
             }),
             (Some(input), []) => return Err(Error::corpus(input, CorpusFault::NoExpectedOutput)),

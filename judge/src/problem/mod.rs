@@ -180,6 +180,8 @@ pub struct TestCase {
     /// The output validator's arguments after the problem's own (a Kattis package's
     /// `output_validator_args`).
     pub validator_args: Vec<String>,
+    /// The submission's command-line arguments (a 2025-09 package's `args`).
+    pub args: Vec<String>,
     /// Where this case's validator arguments change the default validator's mode
     /// (`[float_tolerance, ...]`); else the problem's.
     pub compare: Option<CompareMode>,

@@ -210,7 +210,13 @@ impl ResultCache {
             hasher.update(part.map(Program::identity).unwrap_or_default().as_bytes());
             hasher.update(b"\0");
         }
-        hasher.update(format!("{:?}\0{:?}\0", case.validator_args, case.compare).as_bytes());
+        hasher.update(
+            format!(
+                "{:?}\0{:?}\0{:?}\0",
+                case.validator_args, case.compare, case.args
+            )
+            .as_bytes(),
+        );
         for path in [&case.input, &case.expected] {
             let bytes = std::fs::read(path).ok()?;
             hasher.update(&(bytes.len() as u64).to_le_bytes());

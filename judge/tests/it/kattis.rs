@@ -663,6 +663,38 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
         .stdout(predicate::str::contains("TLE"));
 }
 
+/// A 2025-09 case's `args` (its own `.yaml`, else its group's `test_group.yaml`) are the
+/// submission's command-line arguments.
+#[test]
+fn a_cases_args_are_the_submissions_arguments() {
+    let (_dir, package) = package("tle_margin_2025");
+    for folder in ["time_limit_exceeded", "wrong_answer"] {
+        std::fs::remove_dir_all(package.join("submissions").join(folder)).unwrap();
+    }
+    let write = |path: &str, text: &str| std::fs::write(package.join(path), text).unwrap();
+    write(
+        "submissions/accepted/one.py",
+        "import sys\nprint(' '.join(sys.argv[1:]) or 'NOARGS')\n",
+    );
+    write("data/secret/test_group.yaml", "args: [hello, there]\n");
+    write("data/secret/1.ans", "hello there\n");
+    write("data/secret/2.in", "2\n");
+    write("data/secret/2.yaml", "args: [world]\n");
+    write("data/secret/2.ans", "world\n");
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 0, "{table}");
+    assert_eq!(
+        &row(&table, "accepted/one.py")[2..],
+        ["AC 2", "ok"],
+        "{table}"
+    );
+    // Its `.files` are not given to the submission yet: said, not passed over.
+    std::fs::create_dir(package.join("data/secret/2.files")).unwrap();
+    let (_, table) = judge_verify(&package, &[]);
+    let said = "warning: data/secret/2.files: a case's files are not given to the submission yet";
+    assert!(table.contains(said), "{table}");
+}
+
 /// A `limits.time_limit` must leave the slowest accepted submission `ac_to_time_limit` times
 /// its time (2 by default), as the format says and problemtools holds it (an error there).
 #[test]

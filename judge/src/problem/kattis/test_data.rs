@@ -29,9 +29,15 @@ pub(super) struct GroupYaml {
     input_validator_flags: Option<serde_norway::Value>,
     /// BAPCtools: as `input_validator_args`, for the answer validators.
     answer_validator_args: Option<serde_norway::Value>,
+    /// 2025-09: the submission's command-line arguments.
+    args: Option<Args>,
 }
 
 impl GroupYaml {
+    pub(super) fn submission_args(self) -> Option<Vec<String>> {
+        self.args.map(Args::into_vec)
+    }
+
     pub(super) fn output_args(self) -> Option<Vec<String>> {
         self.output_validator_args
             .or(self.output_validator_flags)
@@ -216,11 +222,13 @@ fn collect(
             .ok_or_else(|| Error::not_utf8(&input, "file name"))?
             .to_owned();
         let validator_args = validator_args(data, &stem, version, constants)?;
+        let args = group_setting(data, &stem, version, constants, GroupYaml::submission_args)?;
         cases.push(TestCase {
             name,
             input,
             expected,
             validator_args,
+            args: args.unwrap_or_default(),
             compare: None,
         });
     }

@@ -561,6 +561,7 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
             input: test.input,
             expected: test.answer,
             validator_args: Vec::new(),
+            args: Vec::new(),
             compare: None,
         });
     }

@@ -178,6 +178,7 @@ fn checker_verdict(
         input: test.input.clone(),
         expected: answer.to_path_buf(),
         validator_args: Vec::new(),
+        args: Vec::new(),
         compare: None,
     };
     let feedback = tempfile::tempdir()?;

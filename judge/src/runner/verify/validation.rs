@@ -87,6 +87,7 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         warnings: (package_notes.cloned())
             .chain(grading_notes)
             .chain(layout_warnings(&plan))
+            .chain(case_files(problem))
             .collect(),
         ..DataReport::default()
     };
@@ -147,6 +148,18 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         .extend(checked.into_iter().flatten().flatten());
     report.warnings.extend(warnings);
     Ok(report)
+}
+
+/// A case's `.files` folder (2025-09), which its submission should find in its working
+/// folder: not given to it yet, and said.
+fn case_files(problem: &Problem) -> impl Iterator<Item = String> + '_ {
+    (problem.cases.iter())
+        .map(|case| case.input.with_extension("files"))
+        .filter(|files| files.is_dir())
+        .map(|files| {
+            let shown = files.strip_prefix(&problem.dir).unwrap_or(&files).display();
+            format!("{shown}: a case's files are not given to the submission yet")
+        })
 }
 
 fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
@@ -487,6 +500,7 @@ impl CaseChecks<'_> {
             input: case.input.clone(),
             expected: answer.to_path_buf(),
             validator_args: case.output_args.clone(),
+            args: Vec::new(),
             compare: None,
         };
         if let (Some(checker), Some(spec)) = (self.checker, &self.problem.checker) {
