@@ -60,7 +60,6 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         );
         return validate_only(context, &problem, &mut out);
     }
-    let cache_dir = context.repository.cache_dir();
     let mut report = verify::verify(&problem, &context.compiler(), context.jobs).map_err(told)?;
     for row in &mut report.rows {
         if let RowOutcome::Error(message) = &mut row.outcome {
@@ -71,15 +70,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     print_table(&mut out, rows, &base);
     let (summary, counts) = summary_of(&problem.id, rows);
     let _ = writeln!(out, "{summary}");
-    // A stopped run's accepted submissions may not all have run: its limit is not kept.
-    let stopped = crate::runner::interrupt::requested().is_some();
-    if let Some((limit, how)) = report.derived_time_limit.as_ref().filter(|_| !stopped) {
-        kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
-        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
-    }
-    if let Some(fault) = &report.time_limit_too_tight {
-        let _ = writeln!(out, "error: {fault}");
-    }
+    print_time_limit(&mut out, &report, context, &problem);
     let data = &report.data;
     // A Polygon package's data is checked by its own validators, below.
     if !polygon {
@@ -102,8 +93,32 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         );
         crate::atomic_write::write_atomically(&context.path(file), page.as_bytes())?;
     }
-    let judged = rows.len() - counts.skipped;
-    Ok(if counts.errors > 0 || !data.errors.is_empty() {
+    Ok(outcome_of(&counts, &report, findings))
+}
+
+/// The limit derived (kept for `run`), or the given limit's fault.
+fn print_time_limit(
+    out: &mut impl Write,
+    report: &verify::VerifyReport,
+    context: &Context,
+    problem: &Problem,
+) {
+    // A stopped run's accepted submissions may not all have run: its limit is not kept.
+    let stopped = crate::runner::interrupt::requested().is_some();
+    if let Some((limit, how)) = report.derived_time_limit.as_ref().filter(|_| !stopped) {
+        let cache_dir = context.repository.cache_dir();
+        kattis::time_limit::remember_time_limit(&cache_dir, &problem.dir, *limit);
+        let _ = writeln!(out, "time limit: {} s, derived: {how}", limit.as_secs_f64());
+    }
+    if let Some(fault) = &report.time_limit_too_tight {
+        let _ = writeln!(out, "error: {fault}");
+    }
+}
+
+/// Errors first, then any promise or rule of the package broken.
+fn outcome_of(counts: &Counts, report: &verify::VerifyReport, findings: usize) -> Outcome {
+    let judged = report.rows.len() - counts.skipped;
+    if counts.errors > 0 || !report.data.errors.is_empty() {
         Outcome::Error
     } else if counts.mismatches > 0
         || judged == 0
@@ -113,7 +128,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         Outcome::Rejected
     } else {
         Outcome::Accepted
-    })
+    }
 }
 
 /// What is met in the scratch copy (`copy`) of the package at `dir` told with the package's

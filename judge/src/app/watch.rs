@@ -276,14 +276,7 @@ mod tests {
 
     #[test]
     fn failures_first_then_samples() {
-        let case = |name: &str| TestCase {
-            name: name.into(),
-            input: PathBuf::new(),
-            expected: PathBuf::new(),
-            validator_args: Vec::new(),
-            args: Vec::new(),
-            compare: None,
-        };
+        let case = |name: &str| TestCase::new(name.into(), PathBuf::new(), PathBuf::new());
         let mut problem = Problem::parse("p".into(), Path::new("p"), "", PathBuf::from("s.rs"))
             .expect("an empty problem.toml is valid");
         problem.cases = ["random/1", "random/2", "sample/1", "sample/2", "big/1"]

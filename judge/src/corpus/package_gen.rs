@@ -297,14 +297,8 @@ fn interaction_answers(
     let empty = scratch.path().join("empty.a");
     std::fs::write(&empty, b"").map_err(|error| Error::io(&empty, error))?;
     in_parallel(jobs, missing, |(test, input)| {
-        let case = crate::problem::TestCase {
-            name: test.name.clone(),
-            input: scratch.path().join(format!("{}.in", test.number)),
-            expected: empty.clone(),
-            validator_args: Vec::new(),
-            args: Vec::new(),
-            compare: None,
-        };
+        let path = scratch.path().join(format!("{}.in", test.number));
+        let case = crate::problem::TestCase::new(test.name.clone(), path, empty.clone());
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
         let programs = (
             &validator,

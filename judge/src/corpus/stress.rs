@@ -83,14 +83,11 @@ impl Programs<'_> {
     fn judge(&self, input: &[u8]) -> Result<(Verdict, String)> {
         let expected = run_tool(&self.reference, &[], input, self.problem, "a stress input")?;
         let dir = tempfile::tempdir().map_err(|error| Error::io(std::env::temp_dir(), error))?;
-        let case = TestCase {
-            name: "stress".into(),
-            input: dir.path().join("stress.in"),
-            expected: dir.path().join("stress.out"),
-            validator_args: Vec::new(),
-            args: Vec::new(),
-            compare: None,
-        };
+        let case = TestCase::new(
+            "stress".into(),
+            dir.path().join("stress.in"),
+            dir.path().join("stress.out"),
+        );
         std::fs::write(&case.input, input).map_err(|error| Error::io(&case.input, error))?;
         std::fs::write(&case.expected, &expected)
             .map_err(|error| Error::io(&case.expected, error))?;

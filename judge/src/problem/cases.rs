@@ -64,14 +64,7 @@ pub fn find_cases(problem_dir: &Path) -> Result<Vec<TestCase>> {
     for (name, (input, mut expected)) in files {
         expected.sort();
         match (input, expected.as_slice()) {
-            (Some(input), [answer]) => cases.push(TestCase {
-                name,
-                input,
-                expected: answer.clone(),
-                validator_args: Vec::new(),
-                args: Vec::new(),
-                compare: None,
-            }),
+            (Some(input), [answer]) => cases.push(TestCase::new(name, input, answer.clone())),
             (Some(input), []) => return Err(Error::corpus(input, CorpusFault::NoExpectedOutput)),
             (Some(_), [first, ..]) => return Err(Error::corpus(first, CorpusFault::TwoAnswers)),
             (None, answers) => return Err(Error::corpus(&answers[0], CorpusFault::NoInput)),

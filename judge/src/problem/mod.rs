@@ -187,6 +187,20 @@ pub struct TestCase {
     pub compare: Option<CompareMode>,
 }
 
+impl TestCase {
+    /// A case with no arguments of its own for the submission or the output validator.
+    pub fn new(name: String, input: PathBuf, expected: PathBuf) -> TestCase {
+        TestCase {
+            name,
+            input,
+            expected,
+            validator_args: Vec::new(),
+            args: Vec::new(),
+            compare: None,
+        }
+    }
+}
+
 /// Files for the tests of the modules that read problem folders.
 #[cfg(test)]
 pub(crate) mod test_files {

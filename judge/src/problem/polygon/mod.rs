@@ -556,14 +556,7 @@ fn cases(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<TestCa
                 ),
             ));
         }
-        cases.push(TestCase {
-            name: test.name,
-            input: test.input,
-            expected: test.answer,
-            validator_args: Vec::new(),
-            args: Vec::new(),
-            compare: None,
-        });
+        cases.push(TestCase::new(test.name, test.input, test.answer));
     }
     nothing_beyond(dir, xml, description)?;
     Ok(cases)

@@ -173,14 +173,11 @@ fn checker_verdict(
     output: &Path,
     answer: &Path,
 ) -> std::io::Result<(String, String)> {
-    let case = TestCase {
-        name: test.number.to_string(),
-        input: test.input.clone(),
-        expected: answer.to_path_buf(),
-        validator_args: Vec::new(),
-        args: Vec::new(),
-        compare: None,
-    };
+    let case = TestCase::new(
+        test.number.to_string(),
+        test.input.clone(),
+        answer.to_path_buf(),
+    );
     let feedback = tempfile::tempdir()?;
     let args = checker::arguments(spec, &case, &test.input, output, feedback.path());
     let run = checker.run(Path::new("/dev/null"), spec.limits, &args)?;

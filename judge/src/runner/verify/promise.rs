@@ -2,7 +2,7 @@
 
 use super::expectations::{default_for, Requirement};
 use crate::judging::checker::PRESENTATION_ERROR;
-use crate::judging::scorecard::format_score;
+use crate::judging::scorecard::{format_score, Scorecard};
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::polygon::Tag;
@@ -179,26 +179,30 @@ pub(super) fn keeps(
                 .all(|(cases, promise)| keeps(promise, &to_first_failure(verdicts, cases), None))
         }
         Promise::Also(folder, requirements) => {
-            keeps(folder, verdicts, scoring)
-                && keeps(
-                    &Promise::Requirements(requirements.clone()),
-                    verdicts,
-                    scoring,
-                )
+            keeps(folder, verdicts, scoring) && all_kept(requirements, verdicts, card)
         }
-        Promise::Requirements(requirements) => requirements.iter().all(|r| {
-            let cases = || {
-                let messages = verdicts.messages.iter().map(Option::as_deref);
-                (verdicts.verdicts.iter().zip(&verdicts.cases).zip(messages))
-                    .filter(|((_, case), _)| r.applies_to_case(case))
-            };
-            let kinds: Vec<VerdictKind> = cases().map(|((v, _), _)| v.kind()).collect();
-            let message_kept = r.message.as_deref().is_none_or(|wanted| {
-                cases().any(|(_, message)| message.is_some_and(|m| m.contains(wanted)))
-            });
-            r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
-        }),
+        Promise::Requirements(requirements) => all_kept(requirements, verdicts, card),
     }
+}
+
+/// Whether every one of `submissions.yaml`'s requirements holds, each on its cases.
+fn all_kept(
+    requirements: &[Requirement],
+    verdicts: &SolutionVerdicts,
+    card: Option<&Scorecard>,
+) -> bool {
+    requirements.iter().all(|r| {
+        let cases = || {
+            let messages = verdicts.messages.iter().map(Option::as_deref);
+            (verdicts.verdicts.iter().zip(&verdicts.cases).zip(messages))
+                .filter(|((_, case), _)| r.applies_to_case(case))
+        };
+        let kinds: Vec<VerdictKind> = cases().map(|((v, _), _)| v.kind()).collect();
+        let message_kept = r.message.as_deref().is_none_or(|wanted| {
+            cases().any(|(_, message)| message.is_some_and(|m| m.contains(wanted)))
+        });
+        r.kept_by(&kinds) && message_kept && r.score_kept_by(card.map(|card| card.score))
+    })
 }
 
 /// `cases`: all when none.

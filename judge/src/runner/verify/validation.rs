@@ -496,12 +496,8 @@ impl CaseChecks<'_> {
     ) -> std::result::Result<bool, String> {
         let bytes = std::fs::read(output).map_err(|error| error.to_string())?;
         let mut judged = TestCase {
-            name: case.name.clone(),
-            input: case.input.clone(),
-            expected: answer.to_path_buf(),
             validator_args: case.output_args.clone(),
-            args: Vec::new(),
-            compare: None,
+            ..TestCase::new(case.name.clone(), case.input.clone(), answer.to_path_buf())
         };
         if let (Some(checker), Some(spec)) = (self.checker, &self.problem.checker) {
             return match check(checker, spec, &judged, &bytes) {
