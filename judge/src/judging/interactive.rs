@@ -396,7 +396,7 @@ impl Work<'_> {
                     ..RunOptions::default()
                 },
             );
-            let (judgement, validator_decides, _probe) = validator
+            let (judgement, validator_decides) = validator
                 .join()
                 .map_err(|_| std::io::Error::other("the validator's thread panicked"))?;
             Ok(Interaction {
@@ -408,8 +408,8 @@ impl Work<'_> {
         })
     }
 
-    /// Its judgement, whether it decides the verdict (then the submission is stopped through
-    /// `stop_trigger`), and the probe kept open after an acceptance. `stop_trigger` is
+    /// Its judgement, and whether it decides the verdict (then the submission is stopped
+    /// through `stop_trigger`); after an acceptance, once the submission's output ends. `stop_trigger` is
     /// borrowed: the submission's supervisor takes its hang-up for a stop, so it must outlive
     /// the submission's run.
     fn run_validator(
@@ -419,7 +419,7 @@ impl Work<'_> {
         submission_wall: Duration,
         (probe, relay_saw_it_first): (OwnedFd, &AtomicBool),
         (stop_trigger, ended): (&OwnedFd, &std::sync::mpsc::Sender<()>),
-    ) -> (Judgement, bool, Option<OwnedFd>) {
+    ) -> (Judgement, bool) {
         let streams = Streams {
             stdin: Some(from_submission),
             stdout: Some(to_relay),
@@ -452,10 +452,20 @@ impl Work<'_> {
             let _ = rustix::io::write(stop_trigger, b"x");
         }
         let _ = ended.send(());
-        // After an acceptance the submission's verdict is its run's: writing more
-        // must not break it by SIGPIPE, depending on when the validator ended.
-        let probe = matches!(judgement, Judgement::Accepted(_)).then_some(probe);
-        (judgement, decides, probe)
+        if matches!(judgement, Judgement::Accepted(_)) {
+            // After an acceptance the submission's verdict is its run's: what it writes
+            // still is read, and dropped, so that it neither breaks by SIGPIPE (depending on
+            // when the validator ended) nor waits on a full pipe until its backstop.
+            let mut dropped = vec![0u8; 64 * 1024];
+            loop {
+                match rustix::io::read(&probe, &mut dropped) {
+                    Ok(0) => break,
+                    Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                    Err(_) => break,
+                }
+            }
+        }
+        (judgement, decides)
     }
 }
 

@@ -963,6 +963,17 @@ fn an_interactor_talks_with_the_solution_and_the_checker_reads_what_it_wrote() {
     assert!(quits.contains("the solution stopped guessing"), "{quits}");
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
     assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
+    // Writing on after the interactor accepted and ended (more than a pipe holds) leaves the
+    // verdict to the run: it neither breaks nor waits.
+    write(
+        "solutions/chatty.py",
+        &format!("{halving}print('x' * 300000)\n"),
+    );
+    let chatty = stdout_of(
+        judge_in(dir.path()).args(["run", "sum", "--solution", "sum/solutions/chatty.py"]),
+        0,
+    );
+    assert!(chatty.contains("3/3 accepted"), "{chatty}");
     // A missing answer is what the interactor writes as it talks with the main solution
     // (given an empty answer file), as Polygon makes it: 50, 25, 37.
     std::fs::remove_file(package.join("tests/01.a")).unwrap();
