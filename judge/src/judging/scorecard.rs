@@ -186,8 +186,24 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
         score: Aggregation::Sum.apply(None, &items),
         max_score: Some(subtasks.iter().map(|subtask| subtask.points).sum()),
         verdict: None,
-        parts,
+        parts: one_per_name(parts),
     }
+}
+
+/// A group whose tests score by themselves (Polygon's `each-test`) is one subtask a test, all
+/// of one name: shown once, with their sum.
+fn one_per_name(parts: Vec<ScorePart>) -> Vec<ScorePart> {
+    let mut merged: Vec<ScorePart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        match merged.iter_mut().find(|seen| seen.name == part.name) {
+            Some(seen) => {
+                seen.score += part.score;
+                seen.max_score = seen.max_score.zip(part.max_score).map(|(a, b)| a + b);
+            }
+            None => merged.push(part),
+        }
+    }
+    merged
 }
 
 /// A score as people read it: `25`, `12.5`, `33.333333`.

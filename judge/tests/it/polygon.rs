@@ -861,6 +861,17 @@ fn groups_are_scored_with_their_points_policy_and_dependencies() {
         score("main.py", 0),
         "sum: score 94 / 94 (samples 0/0, a 4/4, b 90/90)"
     );
+    // Such a group is shown once, with the sum of its tests' points.
+    let (in_b, in_a) = (
+        r#"method="generated" group="b" points="90""#,
+        r#"method="generated" group="a" points="90""#,
+    );
+    edit_xml(&package, in_b, in_a);
+    assert_eq!(
+        score("small.py", 1),
+        "sum: score 4 / 94 (samples 0/0, a 4/94)"
+    );
+    edit_xml(&package, in_a, in_b);
     // verify reads a tag at the first failed test: a solution promised to fail stops there
     // though the tests have points, and the main one is scored.
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
