@@ -63,7 +63,14 @@ pub fn check_file(
         Protocol::Testlib => Path::new("/dev/null"),
         Protocol::Kattis => output_file,
     };
-    let run = checker.run(stdin, spec.limits, &args)?;
+    let mut run = checker.run(stdin, spec.limits, &args)?;
+    let silent = spec.appes && !feedback.join(APPES_REPORT).exists();
+    if silent && run.termination != Termination::Exited(0) {
+        // testlib writes its report whatever the outcome: a checker that wrote none and did
+        // not accept is not testlib's, and gets the three files alone, Polygon's documented
+        // call (`checker input output answer`), which may be the only one it takes.
+        run = checker.run(stdin, spec.limits, &args[..3])?;
+    }
     Ok((judgement(spec, &run, feedback), run.stdout))
 }
 

@@ -1124,6 +1124,31 @@ fn run_twice_problems_pass_the_first_runs_result_to_the_second() {
     }
 }
 
+/// A checker not built on testlib may take the three files alone, as Polygon documents the
+/// call: one that writes no `-appes` report and does not accept is asked so.
+#[test]
+fn a_checker_that_takes_three_files_alone_is_called_with_them() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    std::fs::write(
+        package.join("files/check.py"),
+        "import sys\nif len(sys.argv) != 4:\n    print('Usage: checker <input> <output> <answer>')\n    sys.exit(1)\n\
+         got, want = open(sys.argv[2]).read().split(), open(sys.argv[3]).read().split()\n\
+         sys.exit(0 if got == want else 1)\n",
+    )
+    .unwrap();
+    edit_xml(
+        &package,
+        r#"<source path="files/check.cpp" type="cpp.g++17"/>"#,
+        r#"<source path="files/check.py" type="python.3"/>"#,
+    );
+    let accepted = stdout_of(judge_in(dir.path()).args(["run", "sum"]), 0);
+    assert!(accepted.contains("sum: 3/3 accepted"), "{accepted}");
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 0);
+    assert!(table.contains("2 submissions, 0 mismatches"), "{table}");
+}
+
 #[test]
 fn a_verify_of_a_scratch_copy_names_the_packages_own_files() {
     let Some((dir, package)) = package("sum") else {
