@@ -663,6 +663,19 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
         .stdout(predicate::str::contains("TLE"));
 }
 
+/// With no time limit given and no accepted submission keeping its promise, the note says
+/// which of the two it is.
+#[test]
+fn no_derived_limit_says_why() {
+    let (_dir, package) = package("derived_time_limit_2025");
+    std::fs::remove_dir_all(package.join("submissions/time_limit_exceeded")).unwrap();
+    std::fs::write(package.join("submissions/accepted/one.py"), "print(2)\n").unwrap();
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 1, "{table}");
+    let note = "note: no time limit in the package, and none of its 1 accepted submissions kept its promise";
+    assert!(table.contains(note), "{table}");
+}
+
 /// A 2025-09 case's `args` (its own `.yaml`, else its group's `test_group.yaml`) are the
 /// submission's command-line arguments.
 #[test]

@@ -128,10 +128,16 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
     let limit = match &report.derived_time_limit {
         Some((limit, _)) => *limit,
         None => {
-            report.notes.push(
-                "no time limit in the package, and no accepted submission to derive one from"
-                    .into(),
-            );
+            let note = match accepted.len() {
+                0 => "no accepted submission to derive one from".to_owned(),
+                n => format!("none of its {n} accepted submissions kept its promise"),
+            };
+            // A stop is told by the rows; what it cut short proves nothing here.
+            if crate::runner::interrupt::requested().is_none() {
+                report
+                    .notes
+                    .push(format!("no time limit in the package, and {note}"));
+            }
             UNKNOWN_TIME_LIMIT
         }
     };
