@@ -16,6 +16,18 @@ fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, copy)
 }
 
+/// `package(name)` with its `accepted/` submissions alone.
+fn accepted_only(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let (dir, package) = package(name);
+    for folder in std::fs::read_dir(package.join("submissions")).unwrap() {
+        let folder = folder.unwrap().path();
+        if folder.is_dir() && !folder.ends_with("accepted") {
+            std::fs::remove_dir_all(folder).unwrap();
+        }
+    }
+    (dir, package)
+}
+
 #[test]
 fn a_package_outside_any_repository_is_judged_and_left_untouched() {
     let (dir, package) = package("outside");
@@ -667,8 +679,7 @@ fn a_too_slow_submission_is_judged_at_the_limit_and_warned_of_within_the_margin(
 /// which of the two it is.
 #[test]
 fn no_derived_limit_says_why() {
-    let (_dir, package) = package("derived_time_limit_2025");
-    std::fs::remove_dir_all(package.join("submissions/time_limit_exceeded")).unwrap();
+    let (_dir, package) = accepted_only("derived_time_limit_2025");
     std::fs::write(package.join("submissions/accepted/one.py"), "print(2)\n").unwrap();
     let (code, table) = judge_verify(&package, &[]);
     assert_eq!(code, 1, "{table}");
@@ -680,10 +691,7 @@ fn no_derived_limit_says_why() {
 /// submission's command-line arguments.
 #[test]
 fn a_cases_args_are_the_submissions_arguments() {
-    let (_dir, package) = package("tle_margin_2025");
-    for folder in ["time_limit_exceeded", "wrong_answer"] {
-        std::fs::remove_dir_all(package.join("submissions").join(folder)).unwrap();
-    }
+    let (_dir, package) = accepted_only("tle_margin_2025");
     let write = |path: &str, text: &str| std::fs::write(package.join(path), text).unwrap();
     write(
         "submissions/accepted/one.py",
@@ -712,10 +720,7 @@ fn a_cases_args_are_the_submissions_arguments() {
 /// its time (2 by default), as the format says and problemtools holds it (an error there).
 #[test]
 fn a_fixed_time_limit_too_tight_for_the_accepted_submissions_is_the_packages_fault() {
-    let (dir, package) = package("tle_margin_2025");
-    for folder in ["time_limit_exceeded", "wrong_answer"] {
-        std::fs::remove_dir_all(package.join("submissions").join(folder)).unwrap();
-    }
+    let (dir, package) = accepted_only("tle_margin_2025");
     // About 0.6 s of CPU: accepted under the 1 s limit, which 2 x 0.6 s does not fit in.
     std::fs::write(
         package.join("submissions/accepted/spins.py"),

@@ -84,6 +84,12 @@ impl YamlText<'_> {
         yaml_line(self.text, key)
     }
 
+    /// ` line N`, or nothing where the key is not found.
+    fn line_shown(&self, key: &str) -> String {
+        self.at(key)
+            .map_or(String::new(), |line| format!(" line {line}"))
+    }
+
     fn out_of_range(&self, key: &str, value: String, range: String) -> Error {
         Error::parse(
             self.path,
@@ -500,124 +506,64 @@ fn refuse_unsupported(kinds: &Kinds, version: FormatVersion, file: &YamlText) ->
     ))
 }
 
-/// What the format does not allow in `yaml` that judging reads past.
-/// The keys of `problem.yaml` and of its `limits` and `limits.time_multipliers` in each
-/// version (the spec's tables; problemtools' metadata models refuse any other).
-const LEGACY_KEYS: [&[&str]; 3] = [
-    &[
-        "problem_format_version",
-        "type",
-        "name",
-        "uuid",
-        "author",
-        "source",
-        "source_url",
-        "license",
-        "rights_owner",
-        "limits",
-        "validation",
-        "validator_flags",
-        "grading",
-        "keywords",
-    ],
-    // `time_limit` is the later versions' key, read in legacy packages too.
-    &[
-        "time_limit",
-        "time_multiplier",
-        "time_safety_margin",
-        "memory",
-        "output",
-        "code",
-        "compilation_time",
-        "compilation_memory",
-        "validation_time",
-        "validation_memory",
-        "validation_output",
-    ],
-    &[],
+/// The keys of `problem.yaml`, of its `limits` and of `limits.time_multipliers` in each
+/// version (the spec's tables; problemtools' metadata models refuse any other). In legacy
+/// `limits`, `time_limit` is the later versions' key, read there too.
+const LEGACY_KEYS: [&str; 3] = [
+    "problem_format_version type name uuid author source source_url license rights_owner \
+     limits validation validator_flags grading keywords",
+    "time_limit time_multiplier time_safety_margin memory output code compilation_time \
+     compilation_memory validation_time validation_memory validation_output",
+    "",
 ];
-const KEYS: [&[&str]; 3] = [
-    &[
-        "problem_format_version",
-        "type",
-        "name",
-        "uuid",
-        "version",
-        "credits",
-        "source",
-        "license",
-        "rights_owner",
-        "embargo_until",
-        "limits",
-        "keywords",
-        "languages",
-        "allow_file_writing",
-        "constants",
-    ],
-    &[
-        "time_multipliers",
-        "time_limit",
-        "time_resolution",
-        "memory",
-        "output",
-        "code",
-        "compilation_time",
-        "compilation_memory",
-        "validation_time",
-        "validation_memory",
-        "validation_output",
-        "validation_passes",
-    ],
-    &["ac_to_time_limit", "time_limit_to_tle"],
+const KEYS: [&str; 3] = [
+    "problem_format_version type name uuid version credits source license rights_owner \
+     embargo_until limits keywords languages allow_file_writing constants",
+    "time_multipliers time_limit time_resolution memory output code compilation_time \
+     compilation_memory validation_time validation_memory validation_output validation_passes",
+    "ac_to_time_limit time_limit_to_tle",
 ];
 
 /// A key the version does not have: a typo, or another version's, and not read.
 fn unknown_keys(version: FormatVersion, file: &YamlText) -> Vec<String> {
     use serde_norway::Value;
-    let [top, limits, multipliers] = match version {
+    let known = match version {
         FormatVersion::Legacy => LEGACY_KEYS,
         FormatVersion::Draft2023 | FormatVersion::V2025 => KEYS,
     };
-    let Ok(Value::Mapping(root)) = serde_norway::from_str::<Value>(file.text) else {
+    let Ok(root) = serde_norway::from_str::<Value>(file.text) else {
         return Vec::new();
     };
-    let keys = |map: Option<&Value>| match map {
-        Some(Value::Mapping(map)) => map
-            .keys()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let limits_map = root.get("limits");
+    let limits = root.get("limits");
     let levels = [
-        ("", keys(Some(&Value::Mapping(root.clone()))), top),
-        ("limits.", keys(limits_map), limits),
+        ("", Some(&root)),
+        ("limits.", limits),
         (
             "limits.time_multipliers.",
-            keys(limits_map.and_then(|limits| limits.get("time_multipliers"))),
-            multipliers,
+            limits.and_then(|l| l.get("time_multipliers")),
         ),
     ];
     let mut notes = Vec::new();
-    for (prefix, found, known) in levels {
-        for key in found.iter().filter(|key| !known.contains(&key.as_str())) {
-            let line = file
-                .at(key)
-                .map_or(String::new(), |line| format!(" line {line}"));
+    for ((prefix, map), known) in levels.into_iter().zip(known) {
+        let Some(Value::Mapping(map)) = map else {
+            continue;
+        };
+        let keys = map.keys().filter_map(Value::as_str);
+        for key in keys.filter(|key| !known.split_whitespace().any(|k| k == *key)) {
             // problemtools' models refuse unknown keys at the top only.
             let refused = match prefix {
                 "" => "problemtools refuses the package",
                 _ => "the format calls it an error",
             };
             // The legacy format's, which the judge still reads.
-            let read = match ["validator_flags", "grading"].contains(&key.as_str()) {
+            let read = match ["validator_flags", "grading"].contains(&key) {
                 true => "read as the legacy format's",
                 false => "not read",
             };
             notes.push(format!(
-                "problem.yaml{line}: `{prefix}{key}` is not a key of the {} format, and is \
+                "problem.yaml{}: `{prefix}{key}` is not a key of the {} format, and is \
                  {read} ({refused})",
+                file.line_shown(key),
                 version.name()
             ));
         }
@@ -625,27 +571,24 @@ fn unknown_keys(version: FormatVersion, file: &YamlText) -> Vec<String> {
     notes
 }
 
+/// What the format does not allow in `yaml` that judging reads past.
 fn format_notes(yaml: &PackageYaml, version: FormatVersion, file: &YamlText) -> Vec<String> {
     let mut notes = unknown_keys(version, file);
     if let Some(limits) = (yaml.limits.as_ref()).filter(|_| version != FormatVersion::Legacy) {
         let resolution = limits.time_resolution.unwrap_or(1.0);
         let steps = limits.time_limit.map(|limit| limit / resolution);
         if steps.is_some_and(|steps| (steps - steps.round()).abs() > 1e-9) {
-            let line = file
-                .at("time_limit")
-                .map_or(String::new(), |line| format!(" line {line}"));
             notes.push(format!(
-                "problem.yaml{line}: `limits.time_limit` is not a whole multiple of \
+                "problem.yaml{}: `limits.time_limit` is not a whole multiple of \
                  `time_resolution` ({resolution} s), which the format calls an error; it is \
-                 used as it is"
+                 used as it is",
+                file.line_shown("time_limit")
             ));
         }
     }
     if version == FormatVersion::Legacy && yaml.name.as_ref().is_some_and(|name| name.is_mapping())
     {
-        let line = file
-            .at("name")
-            .map_or(String::new(), |line| format!(" line {line}"));
+        let line = file.line_shown("name");
         notes.push(format!(
             "problem.yaml{line}: `name` is a map of languages, which the legacy format does not \
              take (its `name` is a string; the 2023-07 format takes a map), and problemtools \
