@@ -10,7 +10,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::problem::Profile;
-use crate::runner::shard::Partition;
+use crate::runner::plan::Partition;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -15,7 +15,7 @@ fn main() -> ExitCode {
     // On cgroup v2 a judge that runs programs needs its own group: systemd starts a second
     // judge in it, whose end this one takes (before any thread or supervisor starts).
     if parsed.as_ref().is_ok_and(judge::cli::Cli::may_run_programs) {
-        if let Some(code) = judge::sandbox::scope::enter() {
+        if let Some(code) = judge::sandbox::enter_scope() {
             return code;
         }
     }

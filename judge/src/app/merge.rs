@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::cli::MergeArgs;
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
-use crate::report::record::{
+use crate::report::json::{
     CacheRecord, CaseReport, Dealing, HostRecord, MergedRecord, PartitionRecord, ProblemReport,
     ProblemStatus, RunDocument, RunRecord, ShardRecord,
 };

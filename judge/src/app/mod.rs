@@ -27,7 +27,7 @@ use crate::cli::{Cli, Color, Command, Format, Global, RunArgs};
 use crate::error::{Error, Outcome, Result};
 use crate::problem::Problem;
 use crate::problem::Repository;
-use crate::report::record::{RunDocument, LAST_RUN};
+use crate::report::json::{RunDocument, LAST_RUN};
 use crate::report::{
     print_document, print_error, print_note, Detail, HtmlReporter, HumanReporter, JsonReporter,
     JunitReporter, Notices, Reporter, Reporters,

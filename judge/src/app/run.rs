@@ -7,11 +7,10 @@ use crate::corpus::{group_of, Validator};
 use crate::error::{Error, Outcome, Result};
 use crate::problem::CasePatterns;
 use crate::problem::Problem;
+use crate::report::json::{HostRecord, PartitionRecord, RunDocument, RunRecord, LAST_RUN};
 use crate::report::print_note;
-use crate::report::record::{HostRecord, PartitionRecord, RunDocument, RunRecord, LAST_RUN};
 use crate::report::JsonReporter;
-use crate::runner::plan::{self, Plan};
-use crate::runner::shard::{self, Dealing, Partition};
+use crate::runner::plan::{self, Dealing, Partition, Plan};
 use crate::runner::verify::validation::check_data;
 use crate::runner::{self, Settings, Task};
 
@@ -25,7 +24,7 @@ pub fn run(context: &Context, args: RunArgs) -> Result<Outcome> {
     }
     let partition = partition_of(&args)?;
     // For the merged report to compare hosts.
-    let calibration = partition.map(|_| shard::calibrate());
+    let calibration = partition.map(|_| plan::calibrate());
     let patterns = CasePatterns::new(&args.cases)?;
     let Some(mut tasks) = tasks_of(context, &args)? else {
         return Ok(Outcome::Accepted);

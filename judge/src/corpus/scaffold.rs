@@ -388,7 +388,7 @@ fn register_bin(path: &Path, text: &str, id: &str) -> Result<Option<String>> {
         text.parse().map_err(|error: toml_edit::TomlError| {
             let line = error
                 .span()
-                .map(|span| crate::problem::toml_file::line_at(text, span.start));
+                .map(|span| crate::problem::line_at(text, span.start));
             Error::parse(path, line, error.message())
         })?;
     let file = format!("{id}.rs");

@@ -23,7 +23,7 @@ use crate::atomic_write::{self, is_temp_name, Replace};
 use crate::error::{if_exists, CorpusFault, Error, Result};
 use crate::problem::layout::{JOURNAL_FILE, PROVENANCE_FILE};
 use crate::problem::provenance::{content_hash, Provenance};
-use crate::problem::toml_file::{line_at, parse_toml};
+use crate::problem::{line_at, parse_toml};
 use crate::runner::interrupt::{self, Deferred};
 
 const JOURNAL_HEADER: &str = "# An interrupted `judge` command's unfinished change to this problem: the next\n\

@@ -1,5 +1,7 @@
 //! `problem.toml` (every key optional; the judge profile gives the defaults), validated into
-//! a `Problem` with errors that name file, line and key.
+//! a `Problem` with errors that name file, line and key; and the reading of every TOML file a
+//! user writes (`parse_toml`, `Located`), whose errors name the file and line, and a bad
+//! value its key.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -10,7 +12,6 @@ use toml::Spanned;
 use super::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use super::layout::METADATA_FILE;
 use super::scoring::SubtaskSpec;
-use super::toml_file::{line_at, parse_toml, Located};
 use super::{FileIo, Picture, Problem, ANY_GROUP};
 use super::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::compare::CompareMode;
@@ -394,6 +395,63 @@ fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<Co
         Some(CompareName::Baekjoon) => CompareMode::Baekjoon,
         Some(CompareName::Tokens) => CompareMode::Tokens,
     })
+}
+
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T> {
+    toml::from_str(text).map_err(|error| {
+        let line = error.span().map(|span| line_at(text, span.start));
+        Error::parse(path, line, error.message())
+    })
+}
+
+/// The line (from 1) of byte `offset`.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// A TOML file being validated, for errors that name file, line and key.
+pub struct Located<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+}
+
+impl Located<'_> {
+    pub fn error(&self, span: std::ops::Range<usize>, key: &str, message: &str) -> Error {
+        let line = line_at(self.text, span.start);
+        Error::parse(self.path, Some(line), format!("`{key}` {message}"))
+    }
+
+    pub fn in_range(
+        &self,
+        value: &Spanned<u64>,
+        key: &str,
+        range: &std::ops::RangeInclusive<u64>,
+    ) -> Result<u64> {
+        let number = *value.get_ref();
+        if range.contains(&number) {
+            return Ok(number);
+        }
+        Err(self.error(
+            value.span(),
+            key,
+            &format!(
+                "= {number} is out of range: expected {} to {}",
+                range.start(),
+                range.end()
+            ),
+        ))
+    }
+
+    /// `dir/relative` when it stays inside the problem folder `dir`.
+    pub fn inside(&self, dir: &Path, relative: &Spanned<String>, key: &str) -> Result<PathBuf> {
+        crate::problem::confine::inside(dir, relative.get_ref())
+            .map_err(|reason| self.error(relative.span(), key, &reason.to_string()))
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,6 @@ pub mod provenance;
 pub mod recipe;
 pub(crate) mod repository;
 pub(crate) mod scoring;
-pub(crate) mod toml_file;
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +20,7 @@ pub use crate::toolchain::online_judges::Profile;
 pub use crate::toolchain::program::FileIo;
 pub use cases::CasePatterns;
 pub use checker_spec::{CheckerSpec, Protocol};
+pub(crate) use metadata::{line_at, parse_toml, Located};
 pub use repository::Repository;
 
 use crate::compare::CompareMode;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::confine::PathFault;
 use super::layout::{PROVENANCE_FILE, TESTS_DIR};
 use crate::error::{if_exists, Error, Result};
-use crate::problem::toml_file::{line_at, parse_toml};
+use crate::problem::{line_at, parse_toml};
 
 const HEADER: &str = "# ProvenanceToml by `judge gen`, `judge add --from-reference` and `judge bless`: where each\n\
                       # case's files came from. Do not edit; `judge list --provenance` shows it.\n\n";

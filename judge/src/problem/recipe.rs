@@ -12,7 +12,7 @@ use toml::Spanned;
 use super::layout::RECIPE_FILE;
 use crate::error::{if_exists, Error, Result};
 use crate::problem::provenance::case_file;
-use crate::problem::toml_file::{parse_toml, Located};
+use crate::problem::{parse_toml, Located};
 
 /// Per `[[generate]]` entry: more would be a typo, not a corpus.
 pub const MAX_SEEDS_PER_ENTRY: u64 = 10_000;

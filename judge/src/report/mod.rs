@@ -5,11 +5,10 @@
 mod collect;
 mod html;
 mod human;
-mod json;
+pub(crate) mod json;
 mod junit;
 mod notice;
 mod picture;
-pub(crate) mod record;
 pub(crate) mod rerun;
 mod subcase;
 mod table;
@@ -32,7 +31,7 @@ use crate::judging::scorecard::{CaseScore, Grade, ScoreError, Scorecard};
 use crate::judging::{CaseResult, Tally};
 use crate::problem::Problem;
 use crate::sandbox::Containment;
-use record::{CacheRecord, MergedRecord};
+use json::{CacheRecord, MergedRecord};
 
 /// How much the human report shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

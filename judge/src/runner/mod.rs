@@ -12,9 +12,7 @@
 pub mod interrupt;
 mod jobs;
 pub mod plan;
-mod queue;
 mod result_cache;
-pub mod shard;
 mod tasks;
 pub(crate) mod verify;
 

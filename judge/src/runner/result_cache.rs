@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::judging::verdict::Verdict;
 use crate::judging::CaseResult;
 use crate::problem::{Problem, TestCase};
-use crate::report::record::{CacheRecord, CaseReport};
+use crate::report::json::{CacheRecord, CaseReport};
 use crate::sandbox::{Containment, Sandbox};
 use crate::toolchain::Program;
 
@@ -390,7 +390,7 @@ fn bound(dir: &Path, limit: u64) {
 /// The machine's class for timing (CPU model, kernel), and the judge binary (size and time:
 /// a new build judges anew).
 fn host_class() -> String {
-    let model = crate::report::record::cpu_model().unwrap_or_default();
+    let model = crate::report::json::cpu_model().unwrap_or_default();
     let kernel = rustix::system::uname();
     let judge = std::env::current_exe()
         .and_then(std::fs::metadata)

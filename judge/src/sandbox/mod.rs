@@ -16,31 +16,27 @@
 
 mod capture;
 mod cgroup;
-mod containment;
 mod handle;
+mod isolation;
 mod launch;
 mod load;
-mod namespaces;
 mod placement;
-mod pool;
 mod protocol;
 mod run;
-pub mod scope;
 mod spawner;
 pub mod supervisor;
 mod tree;
-mod view;
 
 pub use capture::recycle;
-pub use containment::{diagnose, Containment};
+pub use cgroup::enter_scope;
+pub use handle::Sandbox;
+pub use isolation::View;
 pub use load::Load;
 pub use placement::Unpin;
-pub use pool::Sandbox;
 pub use run::{
-    cpu_cutoff, find_on_path, inherited_env, wall_backstop, Environment, Limits, RunOutput,
-    RunSpec, Streams, Termination, BACKSTOP_SLACK,
+    cpu_cutoff, diagnose, find_on_path, inherited_env, wall_backstop, Containment, Environment,
+    Limits, RunOutput, RunSpec, Streams, Termination, BACKSTOP_SLACK,
 };
-pub use view::View;
 
 /// Kept to show when a case fails.
 pub const STDERR_CAP_BYTES: usize = 64 * 1024;

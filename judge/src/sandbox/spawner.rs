@@ -18,9 +18,9 @@ use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
 use std::path::Path;
 
+use super::isolation::{Builds, ShownBuilds, View};
 use super::launch::{sys, Fixed, Launch};
 use super::protocol;
-use super::view::{Builds, ShownBuilds, View};
 use super::Rlimit;
 
 /// One program to start, sent as plain bytes that the spawner reads in place (four counts, the
@@ -289,13 +289,13 @@ fn enter_view(
     // SAFETY: this forked child has a single thread and shares no file table.
     unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }
         .map_err(|error| io::Error::from(error).to_string())?;
-    let builds = super::view::apply(&view, workdir, FIRST_SCRATCH_BYTES)
+    let builds = super::isolation::apply(&view, workdir, FIRST_SCRATCH_BYTES)
         .map_err(|error| error.to_string())?;
     let network = match protocol::receive_in(socket, message) {
         Ok(Some((_, fds))) => fds.into_iter().next(),
         _ => None,
     };
-    super::namespaces::enter_network(&network.ok_or("no network namespace came after the view")?)?;
+    super::isolation::enter_network(&network.ok_or("no network namespace came after the view")?)?;
     Ok(builds)
 }
 

@@ -13,12 +13,11 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
+use super::isolation::{Entered, Isolation, View};
 use super::load::LoadMark;
-use super::namespaces::{Entered, Isolation};
 use super::protocol::{self, Request, RunReport, SlotReady, ViewReply};
 use super::spawner::{Contained, SpawnRequest, Spawner};
 use super::tree::{self, Reaped};
-use super::view::View;
 use super::Containment;
 use super::Rlimit;
 
@@ -119,10 +118,10 @@ fn keep_slot(
     sweep_bases: Option<&[PathBuf]>,
 ) -> ! {
     cgroups.leave();
-    super::namespaces::make_network(network, program_cpus);
+    super::isolation::make_network(network, program_cpus);
     become_idle();
     std::thread::yield_now();
-    super::namespaces::keep(socket, supervisor, || {
+    super::isolation::keep(socket, supervisor, || {
         if let Some(bases) = sweep_bases {
             sweep(bases);
         }
@@ -147,7 +146,7 @@ pub(super) fn serve_judge(
         std::process::exit(1)
     };
     let socket_fd = std::os::fd::AsRawFd::as_raw_fd(&socket);
-    let (isolation, network) = match super::namespaces::enter() {
+    let (isolation, network) = match super::isolation::enter() {
         Entered::Inside(isolation, network) => (isolation, network),
         Entered::Keeper {
             supervisor,
@@ -723,7 +722,7 @@ impl Supervisor {
                 _ => Err(refused("the view could not be read".into())),
             });
         }
-        self.network = super::namespaces::join_network(keeper);
+        self.network = super::isolation::join_network(keeper);
         begun
     }
 
