@@ -4,7 +4,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use super::modes::*;
+use super::*;
 use super::{CompareMode, MatchedStart, Mismatch, Reason};
 
 /// A mismatch found by `compare_file`, with excerpts of both outputs around it for a diff:

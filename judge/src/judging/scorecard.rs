@@ -9,7 +9,7 @@ use crate::judging::verdict::VerdictKind;
 use crate::problem::kattis::scoring::{
     BoundedGroup, BoundedItems, GradedGroup, GradedItem, GraderConfig, ScoringPlan, VerdictMode,
 };
-use crate::problem::scoring::{Aggregation, Scored, Scoring, Subtask};
+use crate::problem::{Aggregation, Scored, Scoring, Subtask};
 
 /// What an output validator said of an accepted case's score, in its feedback folder.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::result::CaseResult;
+use super::CaseResult;
 use crate::sandbox::{RunOutput, Termination, BACKSTOP_SLACK};
 use crate::toolchain::Limits;
 

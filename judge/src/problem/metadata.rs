@@ -11,7 +11,7 @@ use toml::Spanned;
 
 use super::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
 use super::layout::METADATA_FILE;
-use super::scoring::SubtaskSpec;
+use super::SubtaskSpec;
 use super::{FileIo, Picture, Problem, ANY_GROUP};
 use super::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::compare::CompareMode;

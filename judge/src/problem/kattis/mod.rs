@@ -137,7 +137,7 @@ pub fn set_compare(problem: &Problem, case: &mut TestCase) -> Result<()> {
 }
 
 /// How a loaded scoring package scores its cases; `None` for a pass-fail one.
-pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::problem::scoring::Scoring>> {
+pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::problem::Scoring>> {
     let Some(package) = problem.package.as_ref().filter(|package| package.scoring) else {
         return Ok(None);
     };
@@ -150,7 +150,7 @@ pub fn scoring_plan(problem: &Problem) -> Result<Option<crate::problem::scoring:
         &names,
         &package.constants,
     )?;
-    Ok(Some(crate::problem::scoring::Scoring::Package(plan)))
+    Ok(Some(crate::problem::Scoring::Package(plan)))
 }
 
 /// Loads a package's metadata (`cases` left empty).

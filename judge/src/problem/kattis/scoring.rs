@@ -19,7 +19,7 @@ use super::constants::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{if_exists, Error, Result};
 use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
-use crate::problem::scoring::Aggregation;
+use crate::problem::Aggregation;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScoringPlan {

@@ -10,8 +10,8 @@ use std::path::{Component, Path};
 use crate::error::{Error, Result};
 use crate::problem::checker_spec::{Mode, CHECKER_LIMITS};
 use crate::problem::layout::{POLYGON_FILE, SAMPLE_GROUPS};
-use crate::problem::scoring::{Scoring, Subtask};
 use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
+use crate::problem::{Scoring, Subtask};
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::Limits;
 

@@ -6,7 +6,7 @@ use crate::judging::scorecard::{format_score, Scorecard};
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::polygon::Tag;
-use crate::problem::scoring::Scoring;
+use crate::problem::Scoring;
 
 pub(super) const FOLDERS: &[(&str, Promise)] = &[
     ("accepted", Promise::Accepted),

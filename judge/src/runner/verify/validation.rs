@@ -16,7 +16,7 @@ use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
-use crate::problem::scoring::Scoring;
+use crate::problem::Scoring;
 use crate::problem::{Problem, TestCase};
 use crate::report::plural;
 use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
