@@ -16,6 +16,7 @@ SRC = pathlib.Path(__file__).resolve().parent.parent / "judge" / "src"
 
 def strip_test_items(lines):
     """The lines left once every `#[cfg(test)]` item is cut, and the test-only modules named."""
+    code_lines = blank_literals("\n".join(lines)).split("\n")
     kept, test_modules, i = [], [], 0
     while i < len(lines):
         if lines[i].strip() != "#[cfg(test)]":
@@ -32,7 +33,7 @@ def strip_test_items(lines):
             continue
         depth, opened = 0, False
         while j < len(lines):
-            code = strip_strings(lines[j])
+            code = code_lines[j]
             depth += code.count("{") - code.count("}")
             opened = opened or "{" in code
             if (opened and depth <= 0) or (not opened and code.rstrip().endswith(";")):
@@ -42,11 +43,36 @@ def strip_test_items(lines):
     return kept, test_modules
 
 
-def strip_strings(line):
-    """The line without its comment and string literals, so their braces do not count."""
-    line = re.sub(r'"(\\.|[^"\\])*"', '""', line)
-    line = re.sub(r"'(\\.|[^'\\])'", "''", line)
-    return line.split("//", 1)[0]
+def blank_literals(text):
+    """`text` with every comment and string or char literal blanked (newlines kept), so that
+    their braces do not count, also where a raw string or block comment spans lines."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        raw = re.match(r'b?r(#*)"', text[i:]) if text[i] in "br" and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) else None
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+        elif raw:
+            close = '"' + raw.group(1)
+            end = text.find(close, i + raw.end())
+            end = n if end < 0 else end + len(close)
+        elif text[i] == '"':
+            end = i + 1
+            while end < n and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            end += 1
+        elif text[i] == "'" and re.match(r"'(\\.[^']*|[^\\'])'", text[i:]):
+            end = i + re.match(r"'(\\.[^']*|[^\\'])'", text[i:]).end()
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        out.append(re.sub(r"[^\n]", " ", text[i:end]))
+        i = end
+    return "".join(out)
 
 
 def main():
