@@ -81,9 +81,15 @@ pub struct Problem {
     pub solution_languages: std::collections::BTreeMap<PathBuf, NamedLanguage>,
 }
 
-/// A language a problem names for a solution, and the least `(major, minor)` version of it
-/// that the name asks for (Polygon's `kotlin17`: Kotlin 1.7), if it asks for one.
-pub type NamedLanguage = (LanguageId, Option<(u32, u32)>);
+/// A language a problem names for a solution (a Polygon source type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamedLanguage {
+    pub id: LanguageId,
+    /// The least `(major, minor)` version the name asks for (`kotlin17`: Kotlin 1.7).
+    pub least: Option<(u32, u32)>,
+    /// Run on PyPy (`python.pypy3`), where the judge offers it.
+    pub pypy: bool,
+}
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
 /// folder"): wide enough for any real judge, narrow enough that nothing the judge computes
@@ -111,7 +117,7 @@ impl Problem {
     /// The language the problem names for `solution` (`solution_languages`), if any.
     pub fn solution_choice(&self, solution: &Path) -> Choice {
         let named = self.solution_languages.get(solution);
-        match named.and_then(|(id, _)| Language::by_id(*id)) {
+        match named.and_then(|named| Language::by_id(named.id)) {
             Some(language) => Choice::language(language),
             None => Choice::default(),
         }
@@ -123,7 +129,15 @@ impl Problem {
             Some(package) => package.submission(solution)?,
             None => Sources::read_as(solution, &self.solution_choice(solution))?,
         };
-        let mut sources = sources.judged_by(self.profile.online_judge());
+        let judge = self.profile.online_judge();
+        let mut sources = sources.judged_by(judge);
+        if self
+            .solution_languages
+            .get(solution)
+            .is_some_and(|named| named.pypy)
+        {
+            sources = sources.on_pypy(judge);
+        }
         if let Some(class) = &self.java_class {
             sources = sources.run_as(class);
         }

@@ -496,7 +496,14 @@ online_judges! {
                 ..offered("Java 21", Some(LanguageId::Java))
             },
             offered("Python 3", Some(LanguageId::Python3)),
-            offered("PyPy 3", Some(LanguageId::Python3)),
+            Offered {
+                // A Polygon solution of type `python.pypy3` (`Sources::on_pypy`); the
+                // language table's CPython where PyPy is not installed.
+                compile: Some(&["pypy3", "-m", "py_compile", "{sources}"]),
+                run: Some(&["pypy3", "{source}"]),
+                stand_in: Some(&offered("Python 3 (CPython)", Some(LanguageId::Python3))),
+                ..offered("PyPy 3", Some(LanguageId::Python3))
+            },
             Offered {
                 compile: Some(&[
                     "rustc", "--edition=2021", "-O", "--cfg", "ONLINE_JUDGE", "-o", "{exe}",
@@ -518,6 +525,12 @@ impl std::fmt::Display for Profile {
 }
 
 impl OnlineJudge {
+    /// The row of `language` that runs on PyPy, if the judge offers one.
+    pub fn pypy_row(&self, language: LanguageId) -> Option<&'static Offered> {
+        let on_pypy = |offer: &&Offered| offer.run.is_some_and(|run| run[0].starts_with("pypy"));
+        self.offers(language).into_iter().find(on_pypy)
+    }
+
     pub fn limits(&self) -> Limits {
         let memory_bytes = self.memory_limit_mib * MIB;
         Limits {

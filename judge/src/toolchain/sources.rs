@@ -187,6 +187,15 @@ impl Sources {
         }
     }
 
+    /// Judged with `judge`'s PyPy row where it offers one for the language (a Polygon source
+    /// type `python.pypy3`); else as `judged_by` left it.
+    pub fn on_pypy(self, judge: &'static OnlineJudge) -> Sources {
+        match judge.pypy_row(self.language.id) {
+            Some(offer) => self.judged_as(judge, installed_row(judge, offer)),
+            None => self,
+        }
+    }
+
     pub fn judged_as(mut self, judge: &'static OnlineJudge, offer: &'static Offered) -> Sources {
         self.judged_as = Some(JudgedAs { judge, offer });
         match judge.java_class {

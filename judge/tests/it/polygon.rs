@@ -456,11 +456,19 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     // its compile error would be the compiler's age, not the solution's.
     let java = "public class Future { public static void main(String[] a) {} }\n";
     std::fs::write(solutions.join("Future.java"), java).unwrap();
+    // Right on PyPy alone: `python.pypy3` runs on PyPy where it is installed.
+    let pypy = main.replace(
+        "print(a + b)",
+        "import sys\nprint(a + b if sys.implementation.name == 'pypy' else 0)",
+    );
+    assert_ne!(pypy, main, "main.py prints a + b");
+    std::fs::write(solutions.join("pypy.py"), pypy).unwrap();
     edit_xml(
         &package,
         r#"<solution tag="wrong-answer">"#,
         r#"<solution tag="accepted"><source path="solutions/two.py" type="python.2"/></solution>
             <solution tag="accepted"><source path="solutions/Future.java" type="java99"/></solution>
+            <solution tag="accepted"><source path="solutions/pypy.py" type="python.pypy3"/></solution>
             <solution tag="wrong-answer">"#,
     );
     let output = judge_in(dir.path())
@@ -474,6 +482,19 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     let skipped =
         row[2] == "not judged" && row[3].starts_with("skipped (") && row[3].contains("python2");
     assert!(judged || skipped, "{table}");
+    let on_pypy = cells_of(&table, "solutions/pypy.py");
+    match on_path("pypy3") {
+        true => assert_eq!(on_pypy[1..], ["accepted", "AC 3", "ok"], "{table}"),
+        false => {
+            // The stand-in, CPython, runs it; verify stops at its first failure.
+            assert_eq!(on_pypy[1..3], ["accepted", "WA 1"], "{table}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                stderr.contains("Codeforces runs PyPy 3 with `pypy3`, which is not installed"),
+                "{stderr}"
+            );
+        }
+    }
     let future = cells_of(&table, "solutions/Future.java");
     assert_eq!(future[2], "not judged", "{table}");
     assert!(

@@ -178,7 +178,11 @@ fn solution_languages(
     let listed = description.solutions.iter().map(|listed| &listed.source);
     (listed.chain(&description.main_solution))
         .filter_map(|source| {
-            let named = (language_of(&source.kind)?, least_version(&source.kind));
+            let named = super::NamedLanguage {
+                id: language_of(&source.kind)?,
+                least: least_version(&source.kind),
+                pypy: source.kind.contains("pypy"),
+            };
             Some((source_in(dir, xml, source, "solution").ok()?, named))
         })
         .collect()

@@ -241,8 +241,7 @@ fn skip_unavailable(
             .collect()
     });
     let too_old = |submission: &Path, language: &Language| {
-        let (_, least) = problem.solution_languages.get(submission)?;
-        let least = (*least)?;
+        let least = problem.solution_languages.get(submission)?.least?;
         let (number, line) = found[&language.id].as_ref().ok()?.as_ref()?;
         let shown = match language.id {
             LanguageId::Java => least.0.to_string(),
