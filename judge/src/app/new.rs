@@ -33,7 +33,7 @@ pub fn new(context: &Context, args: NewArgs) -> Result<Outcome> {
         return Ok(notices.finish(Outcome::Accepted));
     }
     let id = args.id.as_deref().unwrap_or_default();
-    let made = scaffold::new_problem(&context.repository, id, args.profile)?;
+    let made = scaffold::new_problem(&context.repository, id, args.profile, None)?;
     for file in &made.files {
         notices.result(format_args!("created {file}"));
     }

@@ -386,7 +386,7 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
             output: file_named(&payload.output),
         },
     };
-    let made = scaffold::new_imported(repository, &id, profile, &imported)?;
+    let made = scaffold::new_problem(repository, &id, profile, Some(&imported))?;
     let mut lines = vec![format!(
         "new problem {id} ({profile}, {time_ms} ms, {memory_mib} MiB): {}",
         payload.name

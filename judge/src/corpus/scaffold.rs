@@ -159,24 +159,10 @@ pub struct Scaffolded {
     pub registered_bin: bool,
 }
 
-/// Creates `problems/<id>/` and `solutions/<id>.rs` and registers the solution in
-/// `solutions/Cargo.toml`; refuses if the problem folder exists, or the solution file or a
-/// `[[bin]]` of that name is the user's.
-pub fn new_problem(repository: &Repository, id: &str, profile: Profile) -> Result<Scaffolded> {
-    make(repository, id, profile, None)
-}
-
-/// Like `new_problem`, with a judge's page's metadata and samples.
-pub fn new_imported(
-    repository: &Repository,
-    id: &str,
-    profile: Profile,
-    imported: &Imported,
-) -> Result<Scaffolded> {
-    make(repository, id, profile, Some(imported))
-}
-
-fn make(
+/// Creates `problems/<id>/` and `solutions/<id>.rs` (with a judge's page's metadata and
+/// samples when `imported`) and registers the solution in `solutions/Cargo.toml`; refuses if
+/// the problem folder exists, or the solution file or a `[[bin]]` of that name is the user's.
+pub fn new_problem(
     repository: &Repository,
     id: &str,
     profile: Profile,
@@ -490,7 +476,7 @@ mod tests {
             standalone: false,
         };
 
-        let made = new_problem(&repository, "boj_1000", Profile::Boj).unwrap();
+        let made = new_problem(&repository, "boj_1000", Profile::Boj, None).unwrap();
         assert_eq!(made.files.len(), 7);
         assert!(made.registered_bin);
         let manifest = std::fs::read_to_string(root.path().join("solutions/Cargo.toml")).unwrap();
@@ -506,7 +492,7 @@ mod tests {
         );
 
         std::fs::write(root.path().join("solutions/boj_1000.rs"), "// mine\n").unwrap();
-        let error = new_problem(&repository, "boj_1000", Profile::Boj)
+        let error = new_problem(&repository, "boj_1000", Profile::Boj, None)
             .unwrap_err()
             .to_string();
         assert!(error.contains("already exists"), "{error}");
@@ -514,6 +500,6 @@ mod tests {
             std::fs::read_to_string(root.path().join("solutions/boj_1000.rs")).unwrap(),
             "// mine\n"
         );
-        assert!(new_problem(&repository, "Bad-Name", Profile::Boj).is_err());
+        assert!(new_problem(&repository, "Bad-Name", Profile::Boj, None).is_err());
     }
 }

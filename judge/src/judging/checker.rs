@@ -28,23 +28,16 @@ pub enum Judgement {
 }
 
 pub fn check(checker: &Program, spec: &CheckerSpec, case: &TestCase, output: &[u8]) -> Judgement {
-    run_checker(checker, spec, case, output)
-        .unwrap_or_else(|error| Judgement::Fault(format!("checker could not run: {error}")))
-}
-
-fn run_checker(
-    checker: &Program,
-    spec: &CheckerSpec,
-    case: &TestCase,
-    output: &[u8],
-) -> std::io::Result<Judgement> {
-    let scratch = tempfile::Builder::new().prefix("judge-check-").tempdir()?;
-    let output_file = scratch.path().join("output");
-    std::fs::write(&output_file, output)?;
-    let feedback = scratch.path().join("feedback");
-    std::fs::create_dir(&feedback)?;
-    check_file(checker, spec, case, &case.input, &output_file, &feedback)
-        .map(|(judgement, _)| judgement)
+    let judged = || -> std::io::Result<Judgement> {
+        let scratch = tempfile::Builder::new().prefix("judge-check-").tempdir()?;
+        let output_file = scratch.path().join("output");
+        std::fs::write(&output_file, output)?;
+        let feedback = scratch.path().join("feedback");
+        std::fs::create_dir(&feedback)?;
+        check_file(checker, spec, case, &case.input, &output_file, &feedback)
+            .map(|(judgement, _)| judgement)
+    };
+    judged().unwrap_or_else(|error| Judgement::Fault(format!("checker could not run: {error}")))
 }
 
 /// Runs `checker` on the output in `output_file` of a run on `input` (the case's, or a later

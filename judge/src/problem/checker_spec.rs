@@ -50,6 +50,21 @@ pub struct CheckerSpec {
     pub appes: bool,
 }
 
+impl CheckerSpec {
+    /// A testlib checker (or interactor) with no flags and the checkers' limits.
+    pub fn testlib(source: PathBuf, mode: Mode) -> CheckerSpec {
+        CheckerSpec {
+            source,
+            protocol: Protocol::Testlib,
+            flags: Vec::new(),
+            reads_scores: false,
+            limits: CHECKER_LIMITS,
+            mode,
+            appes: false,
+        }
+    }
+}
+
 /// How a checker meets the submission (see `judging::interactive`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Mode {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::checker_spec::{CheckerSpec, Mode, Protocol, CHECKER_LIMITS};
+use super::checker_spec::{CheckerSpec, Mode, Protocol};
 use super::layout::METADATA_FILE;
 use super::SubtaskSpec;
 use super::{FileIo, Picture, Problem, ANY_GROUP};
@@ -258,15 +258,10 @@ fn limits(metadata: &Metadata, profile: Profile, file: &Located) -> Result<Limit
 /// The checker of an interactor's `tout` (testlib's), when both are named.
 fn tout_checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<CheckerSpec>> {
     match (&metadata.checker, &metadata.interactor) {
-        (Some(source), Some(_)) => Ok(Some(CheckerSpec {
-            source: file.inside(dir, source, "checker")?,
-            protocol: Protocol::Testlib,
-            flags: Vec::new(),
-            reads_scores: false,
-            appes: false,
-            limits: CHECKER_LIMITS,
-            mode: Mode::AFTER_RUN,
-        })),
+        (Some(source), Some(_)) => Ok(Some(CheckerSpec::testlib(
+            file.inside(dir, source, "checker")?,
+            Mode::AFTER_RUN,
+        ))),
         _ => Ok(None),
     }
 }
@@ -280,19 +275,14 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
         ) {
             // With a checker, the interactor talks and the checker reads what it wrote.
             (None, None, Some(source))
-            | (Some(_), None | Some(Protocol::Testlib), Some(source)) => Some(CheckerSpec {
-                source: file.inside(dir, source, "interactor")?,
-                protocol: Protocol::Testlib,
-                flags: Vec::new(),
-                reads_scores: false,
-                appes: false,
-                limits: CHECKER_LIMITS,
-                mode: Mode {
+            | (Some(_), None | Some(Protocol::Testlib), Some(source)) => {
+                let interactive = Mode {
                     interactive: true,
-                    passes: 1,
-                    twice: None,
-                },
-            }),
+                    ..Mode::AFTER_RUN
+                };
+                let source = file.inside(dir, source, "interactor")?;
+                Some(CheckerSpec::testlib(source, interactive))
+            }
             (_, _, Some(source)) => {
                 return Err(file.error(
                     source.span(),
@@ -302,13 +292,8 @@ fn checker(metadata: &Metadata, dir: &Path, file: &Located) -> Result<Option<Che
                 ))
             }
             (Some(source), protocol, None) => Some(CheckerSpec {
-                source: file.inside(dir, source, "checker")?,
                 protocol: protocol.unwrap_or(Protocol::Testlib),
-                flags: Vec::new(),
-                reads_scores: false,
-                appes: false,
-                limits: CHECKER_LIMITS,
-                mode: Mode::AFTER_RUN,
+                ..CheckerSpec::testlib(file.inside(dir, source, "checker")?, Mode::AFTER_RUN)
             }),
             (None, Some(_), None) => {
                 return Err(Error::parse(

@@ -26,6 +26,7 @@ use crate::judging::CaseResult;
 use crate::problem::{Problem, TestCase};
 use crate::report::json::{CacheRecord, CaseReport};
 use crate::sandbox::{Containment, Sandbox};
+use crate::toolchain::compiler::lock;
 use crate::toolchain::Program;
 
 /// On disk.
@@ -410,10 +411,4 @@ fn hash_text(text: &str) -> String {
 fn hash_number(text: &str) -> u64 {
     let hash = blake3::hash(text.as_bytes());
     u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("eight bytes"))
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -89,7 +89,7 @@ impl Drop for BuildLock {
 }
 
 /// A lock that a thread's panic elsewhere does not poison for the others.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 

@@ -221,27 +221,19 @@ fn collect(
             .to_str()
             .ok_or_else(|| Error::not_utf8(&input, "file name"))?
             .to_owned();
-        let validator_args = validator_args(data, &stem, version, constants)?;
-        let args = group_setting(data, &stem, version, constants, GroupYaml::submission_args)?;
+        let setting = |pick| group_setting(data, &stem, version, constants, pick);
+        let validator_args = setting(GroupYaml::output_args)?;
+        let args = setting(GroupYaml::submission_args)?;
         cases.push(TestCase {
             name,
             input,
             expected,
-            validator_args,
+            validator_args: validator_args.unwrap_or_default(),
             args: args.unwrap_or_default(),
             compare: None,
         });
     }
     Ok(())
-}
-
-fn validator_args(
-    data: &Path,
-    stem: &Path,
-    version: FormatVersion,
-    constants: &Constants,
-) -> Result<Vec<String>> {
-    Ok(group_setting(data, stem, version, constants, GroupYaml::output_args)?.unwrap_or_default())
 }
 
 /// What `pick` takes from the case's own `NAME.yaml` (2023-07 and later), else from the

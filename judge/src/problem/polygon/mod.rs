@@ -8,9 +8,9 @@ mod problem_xml;
 use std::path::{Component, Path};
 
 use crate::error::{Error, Result};
-use crate::problem::checker_spec::{Mode, CHECKER_LIMITS};
+use crate::problem::checker_spec::Mode;
 use crate::problem::layout::{POLYGON_FILE, SAMPLE_GROUPS};
-use crate::problem::{CheckerSpec, FileIo, Problem, Profile, Protocol, TestCase};
+use crate::problem::{CheckerSpec, FileIo, Problem, Profile, TestCase};
 use crate::problem::{Scoring, Subtask};
 use crate::toolchain::language::LanguageId;
 use crate::toolchain::Limits;
@@ -215,13 +215,8 @@ fn checkers(
         )
     })?;
     let testlib = |source, mode| CheckerSpec {
-        source,
-        protocol: Protocol::Testlib,
-        flags: Vec::new(),
-        reads_scores: false,
         appes: true,
-        limits: CHECKER_LIMITS,
-        mode,
+        ..CheckerSpec::testlib(source, mode)
     };
     let twice = description.runs_twice;
     let mode = Mode {
