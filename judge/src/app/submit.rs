@@ -146,22 +146,12 @@ fn hand_in(
 /// With the first tool that works, or the terminal's OSC 52 (which reaches the local
 /// clipboard over SSH); the way it went.
 fn copy_to_clipboard(text: &[u8]) -> Option<&'static str> {
+    let wayland = std::env::var_os("WAYLAND_DISPLAY").is_some();
+    let x11 = std::env::var_os("DISPLAY").is_some();
     let tools: [(&str, &[&str], bool); 4] = [
-        (
-            "wl-copy",
-            &[],
-            std::env::var_os("WAYLAND_DISPLAY").is_some(),
-        ),
-        (
-            "xclip",
-            &["-selection", "clipboard"],
-            std::env::var_os("DISPLAY").is_some(),
-        ),
-        (
-            "xsel",
-            &["--clipboard", "--input"],
-            std::env::var_os("DISPLAY").is_some(),
-        ),
+        ("wl-copy", &[], wayland),
+        ("xclip", &["-selection", "clipboard"], x11),
+        ("xsel", &["--clipboard", "--input"], x11),
         ("pbcopy", &[], true),
     ];
     for (tool, args, usable) in tools {

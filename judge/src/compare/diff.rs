@@ -18,10 +18,12 @@ pub enum Side {
     Actual,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DiffLine {
     pub side: Side,
-    /// 1-based line number in its own output (the expected one for `Both`).
+    /// 1-based line number in its own output (the expected one for `Both`); `line` in the
+    /// JSON report.
+    #[serde(rename = "line")]
     pub number: usize,
     pub text: String,
 }

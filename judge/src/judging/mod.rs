@@ -378,7 +378,7 @@ pub struct Failure {
 }
 
 /// Where a compared output first differs: what a report needs to find the sub-case.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WrongAt {
     /// 1-based line of the expected output.
     pub line: usize,

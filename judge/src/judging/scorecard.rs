@@ -11,8 +11,10 @@ use crate::problem::kattis::scoring::{
 };
 use crate::problem::{Aggregation, Scored, Scoring, Subtask};
 
-/// What an output validator said of an accepted case's score, in its feedback folder.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// What an output validator said of an accepted case's score, in its feedback folder. The
+/// JSON report writes it `{"kind": "score", "value": 40.0}`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
 pub enum ValidatorScore {
     /// `score.txt`: the case's score.
     Score(f64),
@@ -52,7 +54,7 @@ impl CaseScore {
 }
 
 /// One part of a score (a subtask, a test data group), for the reports.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScorePart {
     pub name: String,
     pub score: f64,

@@ -13,9 +13,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::{ProgramOrigin, Reporter, RunSummary, Stopped};
-use crate::compare::diff::{DiffLine, Side};
+use crate::compare::diff::DiffLine;
 use crate::error::{Error, Outcome, Result};
-use crate::judging::scorecard::{ScoreError, Scorecard, ValidatorScore};
+use crate::judging::scorecard::{ScoreError, ScorePart, Scorecard, ValidatorScore};
 use crate::judging::verdict::{Verdict, VerdictKind};
 use crate::judging::{CaseResult, Failure, Tally, WrongAt};
 use crate::problem::Problem;
@@ -93,15 +93,8 @@ pub struct ScoreReport {
     pub score: f64,
     pub max_score: Option<f64>,
     pub verdict: Option<VerdictKind>,
-    pub parts: Vec<PartReport>,
+    pub parts: Vec<ScorePart>,
     pub error: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PartReport {
-    pub name: String,
-    pub score: f64,
-    pub max_score: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -124,67 +117,18 @@ pub struct CaseReport {
     pub peak_memory_bytes: u64,
     pub message: Option<String>,
     /// For a wrong answer found by comparing: the expected output's line where it starts.
-    pub wrong_at: Option<WrongAtReport>,
-    pub diff: Vec<DiffLineReport>,
+    pub wrong_at: Option<WrongAt>,
+    pub diff: Vec<DiffLine>,
     pub stderr: Option<String>,
     /// The score the output validator gave (`score.txt` or `score_multiplier.txt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub validator_score: Option<ValidatorScoreReport>,
+    pub validator_score: Option<ValidatorScore>,
     /// In a merged report, the host of a verdict near the time limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_on: Option<String>,
     /// The verdict and figures are an earlier run's, from the result cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WrongAtReport {
-    pub line: usize,
-    pub case_label: Option<String>,
-}
-
-/// Written as `{"kind": "score", "value": 40.0}`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "value", rename_all = "lowercase")]
-pub enum ValidatorScoreReport {
-    Score(f64),
-    Multiplier(f64),
-}
-
-impl From<ValidatorScore> for ValidatorScoreReport {
-    fn from(score: ValidatorScore) -> Self {
-        match score {
-            ValidatorScore::Score(value) => ValidatorScoreReport::Score(value),
-            ValidatorScore::Multiplier(value) => ValidatorScoreReport::Multiplier(value),
-        }
-    }
-}
-
-impl From<ValidatorScoreReport> for ValidatorScore {
-    fn from(score: ValidatorScoreReport) -> Self {
-        match score {
-            ValidatorScoreReport::Score(value) => ValidatorScore::Score(value),
-            ValidatorScoreReport::Multiplier(value) => ValidatorScore::Multiplier(value),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DiffLineReport {
-    pub side: Side,
-    pub line: usize,
-    pub text: String,
-}
-
-impl DiffLineReport {
-    fn of(line: &DiffLine) -> DiffLineReport {
-        DiffLineReport {
-            side: line.side,
-            line: line.number,
-            text: line.text.clone(),
-        }
-    }
 }
 
 /// A duration in milliseconds, to the microsecond, as the reports write them.
@@ -391,17 +335,10 @@ impl CaseReport {
             wall_time_ms: milliseconds(result.wall_time),
             peak_memory_bytes: result.peak_memory_bytes,
             message: failure.map(|f| f.message.clone()),
-            wrong_at: failure
-                .and_then(|f| f.mismatch.as_ref())
-                .map(|at| WrongAtReport {
-                    line: at.line,
-                    case_label: at.case_label.clone(),
-                }),
-            diff: failure.map_or_else(Vec::new, |f| {
-                f.diff.iter().map(DiffLineReport::of).collect()
-            }),
+            wrong_at: failure.and_then(|f| f.mismatch.clone()),
+            diff: failure.map_or_else(Vec::new, |f| f.diff.clone()),
             stderr: failure.map(|f| f.stderr.clone()).filter(|s| !s.is_empty()),
-            validator_score: result.score.map(ValidatorScoreReport::from),
+            validator_score: result.score,
             judged_on: None,
             cached: result.cached,
         }
@@ -429,19 +366,8 @@ impl CaseReport {
         };
         let failure = self.message.as_ref().map(|message| Failure {
             message: message.clone(),
-            mismatch: self.wrong_at.as_ref().map(|at| WrongAt {
-                line: at.line,
-                case_label: at.case_label.clone(),
-            }),
-            diff: self
-                .diff
-                .iter()
-                .map(|line| DiffLine {
-                    side: line.side,
-                    number: line.line,
-                    text: line.text.clone(),
-                })
-                .collect(),
+            mismatch: self.wrong_at.clone(),
+            diff: self.diff.clone(),
             stderr: self.stderr.clone().unwrap_or_default(),
         });
         let seconds = |ms: f64| Duration::from_secs_f64(ms.max(0.0) / 1e3);
@@ -454,7 +380,7 @@ impl CaseReport {
             confirmed: self.confirmed,
             beyond_load: self.beyond_load,
             failure,
-            score: self.validator_score.map(ValidatorScore::from),
+            score: self.validator_score,
             cached: self.cached,
         })
     }
@@ -637,15 +563,7 @@ impl Reporter for JsonReporter {
                 score: card.score,
                 max_score: card.max_score,
                 verdict: card.verdict,
-                parts: card
-                    .parts
-                    .iter()
-                    .map(|part| PartReport {
-                        name: part.name.clone(),
-                        score: part.score,
-                        max_score: part.max_score,
-                    })
-                    .collect(),
+                parts: card.parts.clone(),
                 error: None,
             },
             Err(error) => ScoreReport {
@@ -723,6 +641,7 @@ impl Reporter for JsonReporter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::diff::Side;
 
     /// A runtime error's case, with every optional part filled in.
     fn case() -> CaseReport {
@@ -739,21 +658,21 @@ mod tests {
             wall_time_ms: 2.0,
             peak_memory_bytes: 4096,
             message: Some("killed by SIGSEGV".to_owned()),
-            wrong_at: Some(WrongAtReport {
+            wrong_at: Some(WrongAt {
                 line: 2,
                 case_label: Some("#2".to_owned()),
             }),
             diff: [Side::Both, Side::Expected, Side::Actual]
                 .into_iter()
-                .map(|side| DiffLineReport {
+                .map(|side| DiffLine {
                     side,
-                    line: 2,
+                    number: 2,
                     text: "1 2".to_owned(),
                 })
                 .collect(),
             stderr: Some("panicked".to_owned()),
             cached: false,
-            validator_score: Some(ValidatorScoreReport::Multiplier(0.5)),
+            validator_score: Some(ValidatorScore::Multiplier(0.5)),
             judged_on: Some("ci-1".to_owned()),
         }
     }
@@ -782,7 +701,7 @@ mod tests {
                 score: 40.0,
                 max_score: Some(100.0),
                 verdict: Some(VerdictKind::TimeLimitExceeded),
-                parts: vec![PartReport {
+                parts: vec![ScorePart {
                     name: "group1".to_owned(),
                     score: 40.0,
                     max_score: None,

@@ -35,6 +35,14 @@ impl JunitReporter {
             self.report.add_test_suite(suite);
         }
     }
+
+    /// To the open suite, classed by its problem.
+    fn add(&mut self, problem: &Problem, mut case: TestCase) {
+        case.set_classname(problem.id.clone());
+        if let Some(suite) = self.suite.as_mut() {
+            suite.add_test_case(case);
+        }
+    }
 }
 
 impl Reporter for JunitReporter {
@@ -63,11 +71,7 @@ impl Reporter for JunitReporter {
             .set_message("compile error")
             .set_type(Verdict::CompileError.code())
             .set_description(message);
-        let mut case = TestCase::new("compile", status);
-        case.set_classname(problem.id.clone());
-        if let Some(suite) = self.suite.as_mut() {
-            suite.add_test_case(case);
-        }
+        self.add(problem, TestCase::new("compile", status));
     }
 
     fn case_finished(&mut self, problem: &Problem, result: &CaseResult) {
@@ -96,15 +100,12 @@ impl Reporter for JunitReporter {
             }
         };
         let mut case = TestCase::new(result.name.clone(), status);
-        case.set_classname(problem.id.clone())
-            .set_time(result.wall_time);
+        case.set_time(result.wall_time);
         if result.cached {
             // An earlier run's verdict and time, from the result cache.
             case.add_property(Property::new("cached", "true"));
         }
-        if let Some(suite) = self.suite.as_mut() {
-            suite.add_test_case(case);
-        }
+        self.add(problem, case);
     }
 
     fn problem_finished(&mut self, _problem: &Problem, _tally: &Tally) {
@@ -118,11 +119,7 @@ impl Reporter for JunitReporter {
         for name in stopped.unfinished {
             let mut status = TestCaseStatus::skipped();
             status.set_message("not finished: the run was stopped before this case was judged");
-            let mut case = TestCase::new(*name, status);
-            case.set_classname(stopped.problem.id.clone());
-            if let Some(suite) = self.suite.as_mut() {
-                suite.add_test_case(case);
-            }
+            self.add(stopped.problem, TestCase::new(*name, status));
         }
         self.close_suite();
     }

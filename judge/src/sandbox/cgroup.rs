@@ -527,15 +527,6 @@ fn read_number(file: &File) -> Option<u64> {
         .ok()
 }
 
-impl std::fmt::Debug for Cgroups {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cgroups")
-            .field("pids", &self.pids.as_ref().map(|g| &g.dir))
-            .field("memory", &self.memory.as_ref().map(|g| &g.dir))
-            .finish()
-    }
-}
-
 /// Set in the judge started inside the scope: the descriptor to tell its start on.
 const STARTED_FD: &str = "JUDGE_SCOPE_STARTED_FD";
 

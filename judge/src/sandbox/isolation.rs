@@ -273,7 +273,7 @@ impl Builds {
             return Err(std::io::Error::other(format!("`{bad}` names no build")));
         }
         // Writable while its mount points come and go.
-        clear_read_only_at(&self.folder)?;
+        clear_read_only(&self.folder)?;
         let mut shown = Ok(());
         for key in std::mem::take(&mut self.attached) {
             if wanted.contains(&key.as_slice()) {
@@ -434,12 +434,8 @@ fn set_read_only(dir: impl AsFd, path: impl AsRef<Path>, recursive: bool) -> std
     mount_setattr(dir, path.as_ref(), flags, libc::MOUNT_ATTR_RDONLY, 0)
 }
 
-fn clear_read_only(path: &str) -> std::io::Result<()> {
-    clear_read_only_at(Path::new(path))
-}
-
-fn clear_read_only_at(path: &Path) -> std::io::Result<()> {
-    mount_setattr(CWD, path, 0, 0, libc::MOUNT_ATTR_RDONLY)
+fn clear_read_only(path: impl AsRef<Path>) -> std::io::Result<()> {
+    mount_setattr(CWD, path.as_ref(), 0, 0, libc::MOUNT_ATTR_RDONLY)
 }
 
 fn mount_setattr(
