@@ -9,7 +9,7 @@ use crate::error::{Outcome, Result};
 use crate::report::{agree, plural, Notices};
 
 use super::Context;
-use crate::problem::layout::{Format, RECIPE_FILE};
+use crate::problem::layout::{ProblemFormat, RECIPE_FILE};
 
 pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let repository = &context.repository;
@@ -20,7 +20,9 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
             .collect::<Result<Vec<_>>>()?
             .into_iter()
             // A Polygon package's generators and main solution are its recipe.
-            .filter(|dir| dir.join(RECIPE_FILE).is_file() || Format::of(dir) == Format::Polygon)
+            .filter(|dir| {
+                dir.join(RECIPE_FILE).is_file() || ProblemFormat::of(dir) == ProblemFormat::Polygon
+            })
             .collect()
     } else {
         args.problems
@@ -32,7 +34,7 @@ pub fn gen(context: &Context, args: GenArgs) -> Result<Outcome> {
     let mut notices = context.notices("gen");
     let mut outcome = Outcome::Accepted;
     for dir in dirs {
-        if Format::of(&dir) == Format::Polygon {
+        if ProblemFormat::of(&dir) == ProblemFormat::Polygon {
             let summary = package_gen(context, &dir, args.check, &mut notices)?;
             if !summary.differing.is_empty() || (args.check && !summary.written.is_empty()) {
                 outcome = Outcome::Rejected;

@@ -15,14 +15,14 @@ use crate::runner::verify::validation::{check_data, DataReport};
 use crate::runner::verify::{self, Row, RowOutcome};
 
 use super::Context;
-use crate::problem::layout::{Format, PACKAGE_FILE, SUBMISSIONS_DIR};
+use crate::problem::layout::{ProblemFormat, PACKAGE_FILE, SUBMISSIONS_DIR};
 
 pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let dir = context.problem_dir(&args.package)?;
     let shown = context.repository.relative(&dir).to_path_buf();
-    let format = Format::of(&dir);
-    let polygon = format == Format::Polygon;
-    if format == Format::Folder {
+    let format = ProblemFormat::of(&dir);
+    let polygon = format == ProblemFormat::Polygon;
+    if format == ProblemFormat::Folder {
         return Err(Error::NotAPackage {
             path: shown,
             missing: PACKAGE_FILE.to_owned(),

@@ -69,22 +69,22 @@ pub const SUBMISSIONS_YAML: &str = "submissions.yaml";
 /// (`problem.toml`, which wins beside another, or no metadata file at all), a Kattis package
 /// (`problem.yaml`) or a Polygon package (`problem.xml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum ProblemFormat {
     Folder,
     Kattis,
     Polygon,
 }
 
-impl Format {
-    pub fn of(dir: &std::path::Path) -> Format {
+impl ProblemFormat {
+    pub fn of(dir: &std::path::Path) -> ProblemFormat {
         if dir.join(METADATA_FILE).is_file() {
-            Format::Folder
+            ProblemFormat::Folder
         } else if dir.join(PACKAGE_FILE).is_file() {
-            Format::Kattis
+            ProblemFormat::Kattis
         } else if dir.join(POLYGON_FILE).is_file() {
-            Format::Polygon
+            ProblemFormat::Polygon
         } else {
-            Format::Folder
+            ProblemFormat::Folder
         }
     }
 }
@@ -101,15 +101,18 @@ mod tests {
             for file in files {
                 touch(dir.path(), file);
             }
-            Format::of(dir.path())
+            ProblemFormat::of(dir.path())
         };
-        assert_eq!(format_with(&[]), Format::Folder);
-        assert_eq!(format_with(&[PACKAGE_FILE]), Format::Kattis);
-        assert_eq!(format_with(&[POLYGON_FILE]), Format::Polygon);
-        assert_eq!(format_with(&[PACKAGE_FILE, POLYGON_FILE]), Format::Kattis);
+        assert_eq!(format_with(&[]), ProblemFormat::Folder);
+        assert_eq!(format_with(&[PACKAGE_FILE]), ProblemFormat::Kattis);
+        assert_eq!(format_with(&[POLYGON_FILE]), ProblemFormat::Polygon);
+        assert_eq!(
+            format_with(&[PACKAGE_FILE, POLYGON_FILE]),
+            ProblemFormat::Kattis
+        );
         assert_eq!(
             format_with(&[METADATA_FILE, PACKAGE_FILE, POLYGON_FILE]),
-            Format::Folder
+            ProblemFormat::Folder
         );
     }
 }

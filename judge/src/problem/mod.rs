@@ -156,7 +156,7 @@ impl Problem {
         if let Some(folder) = program.parent().filter(|_| program.is_file()) {
             sources = sources.with_local_headers(folder)?;
         }
-        if layout::Format::of(&self.dir) == layout::Format::Polygon {
+        if layout::ProblemFormat::of(&self.dir) == layout::ProblemFormat::Polygon {
             // A Polygon package keeps its `testlib.h` in `files/`, wherever the program is.
             sources = sources.with_local_headers(&self.dir.join(layout::POLYGON_FILES_DIR))?;
         }

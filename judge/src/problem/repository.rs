@@ -6,7 +6,8 @@ use std::path::{Component, Path, PathBuf};
 
 use super::cases::{find_cases, natural_cmp};
 use super::layout::{
-    Format, CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR, SOLUTIONS_DIR,
+    ProblemFormat, CASE_DIRS, METADATA_FILE, PACKAGE_FILE, POLYGON_FILE, PROBLEMS_DIR,
+    SOLUTIONS_DIR,
 };
 use super::{kattis, polygon, Problem};
 use crate::error::{CorpusFault, Error, Result};
@@ -93,7 +94,7 @@ impl Repository {
     pub fn problem_dirs(&self) -> Result<Vec<Result<PathBuf>>> {
         if self.standalone {
             // The one problem is the package the judge was started in.
-            if Format::of(&self.root) != Format::Folder {
+            if ProblemFormat::of(&self.root) != ProblemFormat::Folder {
                 return Ok(vec![Ok(self.root.clone())]);
             }
             return Err(Error::NoRoot {
@@ -167,16 +168,16 @@ impl Repository {
     }
 
     pub fn load_problem(&self, dir: &Path) -> Result<Problem> {
-        let format = Format::of(dir);
+        let format = ProblemFormat::of(dir);
         let mut problem = self.load_as(dir, format)?;
         match format {
             // Its cases were read with its description.
-            Format::Polygon => {}
-            Format::Kattis => {
+            ProblemFormat::Polygon => {}
+            ProblemFormat::Kattis => {
                 problem.cases = kattis::find_cases(&problem)?;
                 problem.scoring = kattis::scoring_plan(&problem)?;
             }
-            Format::Folder => {
+            ProblemFormat::Folder => {
                 problem.cases = find_cases(dir)?;
                 problem.scoring = problem.resolve_subtasks()?;
             }
@@ -201,15 +202,15 @@ impl Repository {
     /// Metadata only, for commands on a problem with no cases yet (a Polygon package's come
     /// with it).
     pub fn load_metadata(&self, dir: &Path) -> Result<Problem> {
-        self.load_as(dir, Format::of(dir))
+        self.load_as(dir, ProblemFormat::of(dir))
     }
 
-    fn load_as(&self, dir: &Path, format: Format) -> Result<Problem> {
+    fn load_as(&self, dir: &Path, format: ProblemFormat) -> Result<Problem> {
         let id = Repository::id_of(dir);
         match format {
-            Format::Kattis => kattis::load_package(dir, id),
-            Format::Polygon => polygon::load_package(dir, id),
-            Format::Folder => Problem::load(dir, self.default_solution(&id)),
+            ProblemFormat::Kattis => kattis::load_package(dir, id),
+            ProblemFormat::Polygon => polygon::load_package(dir, id),
+            ProblemFormat::Folder => Problem::load(dir, self.default_solution(&id)),
         }
     }
 

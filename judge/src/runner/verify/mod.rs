@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::error::Result;
 use crate::problem::kattis::{FormatVersion, Package};
-use crate::problem::layout::{Format, SUBMISSIONS_DIR};
+use crate::problem::layout::{ProblemFormat, SUBMISSIONS_DIR};
 use crate::problem::Problem;
 use crate::runner::verify::expectations::SubmissionsYaml;
 use crate::toolchain::compiler::Compiler;
@@ -78,7 +78,7 @@ const UNKNOWN_TIME_LIMIT: Duration = Duration::from_secs(30);
 /// limit of an earlier `verify` was tried instead: their load moved the new limit, and their
 /// verdicts with it.)
 pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
-    if Format::of(&problem.dir) == Format::Polygon {
+    if ProblemFormat::of(&problem.dir) == ProblemFormat::Polygon {
         return verify_tagged(problem, compiler, jobs);
     }
     let root = problem.dir.join(SUBMISSIONS_DIR);
