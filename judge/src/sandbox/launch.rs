@@ -126,9 +126,9 @@ fn code_regions() -> Vec<(usize, usize)> {
 
 /// The most the spawner may hold (the floor of a program's memory figure) before it lets go
 /// of its code at every start. (In the child, `RUSAGE_SELF`'s peak is what the shared memory
-/// holds: the spawner's mark was reset to that.) A release build's loop holds 1-1.5 MiB, as
-/// the page cache maps its code (a fault maps a whole window of the file): the bound stands
-/// clear of that, so that no release build pays for letting go at every start.
+/// holds: the spawner's mark was reset to that.) The bound stands clear of what a release
+/// build's loop holds as the page cache maps its code (a fault maps a whole window of the
+/// file; figures in docs/performance.md), so that no release build lets go at every start.
 const MAX_MARK_BYTES: u64 = 2 << 20;
 
 /// The program, never its supervisor, is the OOM killer's first choice (raising one's own
