@@ -89,6 +89,8 @@ pub struct NamedLanguage {
     pub least: Option<(u32, u32)>,
     /// Run on PyPy (`python.pypy3`), where the judge offers it.
     pub pypy: bool,
+    /// The C++ standard's compiler flag (`cpp.g++11`: `-std=c++11`).
+    pub standard: Option<&'static str>,
 }
 
 /// The ranges a problem's files may give the limits in (docs/problems.md, "A problem
@@ -131,12 +133,11 @@ impl Problem {
         };
         let judge = self.profile.online_judge();
         let mut sources = sources.judged_by(judge);
-        if self
-            .solution_languages
-            .get(solution)
-            .is_some_and(|named| named.pypy)
-        {
-            sources = sources.on_pypy(judge);
+        if let Some(named) = self.solution_languages.get(solution) {
+            if named.pypy {
+                sources = sources.on_pypy(judge);
+            }
+            sources.standard = named.standard;
         }
         if let Some(class) = &self.java_class {
             sources = sources.run_as(class);

@@ -335,11 +335,13 @@ impl Compiler {
         let template = sources.compile_command()?;
         let links_statically = !template.contains(&"-static") || self.links_statically(template[0]);
         Some(
-            template
-                .iter()
-                .copied()
-                .filter(|word| links_statically || *word != "-static")
-                .collect(),
+            sources.with_standard(
+                template
+                    .iter()
+                    .copied()
+                    .filter(|word| links_statically || *word != "-static")
+                    .collect(),
+            ),
         )
     }
 
@@ -960,7 +962,8 @@ pub fn shown_command(sources: &Sources) -> String {
         main,
         ..sources.clone()
     };
-    fill_named(compile, Path::new(""), &shown, exe).join(" ")
+    let compile = sources.with_standard(compile.to_vec());
+    fill_named(&compile, Path::new(""), &shown, exe).join(" ")
 }
 
 /// The built program's name in its build folder.

@@ -34,6 +34,9 @@ pub struct Sources {
     /// A judge compiles this single Java file as `<class>.java` and runs `class`, whatever
     /// the file declares.
     pub class_is_required: bool,
+    /// The language standard the problem names (`-std=c++11` for a Polygon source type
+    /// `cpp.g++11`), in place of the build command's own.
+    pub standard: Option<&'static str>,
 }
 
 /// A judge and the row of its languages a program follows.
@@ -141,6 +144,7 @@ impl Sources {
             judged_as: None,
             called: None,
             class_is_required: false,
+            standard: None,
         }
     }
 
@@ -227,6 +231,18 @@ impl Sources {
         self.judged_as
             .and_then(|judged| judged.offer.compile)
             .or(self.language.compile)
+    }
+
+    /// `template` with the named `standard` in place of its `-std=` (after the compiler where
+    /// it has none).
+    pub fn with_standard(&self, mut template: Vec<&'static str>) -> Vec<&'static str> {
+        if let Some(standard) = self.standard {
+            match template.iter().position(|word| word.starts_with("-std=")) {
+                Some(at) => template[at] = standard,
+                None => template.insert(1.min(template.len()), standard),
+            }
+        }
+        template
     }
 
     /// The judge's, else the language table's.
@@ -487,6 +503,7 @@ fn read_folder(folder: &Path, forced: Option<&'static Language>) -> Result<Sourc
         judged_as: None,
         called: None,
         class_is_required: false,
+        standard: None,
     })
 }
 

@@ -463,12 +463,17 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     );
     assert_ne!(pypy, main, "main.py prints a + b");
     std::fs::write(solutions.join("pypy.py"), pypy).unwrap();
+    // `gets` is declared up to C++11: a `cpp.g++11` file builds as C++11, not as the row's 17.
+    let gets = "#include <cstdio>\nint main() { char line[64]; gets(line); long a, b;\n\
+                sscanf(line, \"%ld %ld\", &a, &b); printf(\"%ld\\n\", a + b); }\n";
+    std::fs::write(solutions.join("gets.cpp"), gets).unwrap();
     edit_xml(
         &package,
         r#"<solution tag="wrong-answer">"#,
         r#"<solution tag="accepted"><source path="solutions/two.py" type="python.2"/></solution>
             <solution tag="accepted"><source path="solutions/Future.java" type="java99"/></solution>
             <solution tag="accepted"><source path="solutions/pypy.py" type="python.pypy3"/></solution>
+            <solution tag="accepted"><source path="solutions/gets.cpp" type="cpp.g++11"/></solution>
             <solution tag="wrong-answer">"#,
     );
     let output = judge_in(dir.path())
@@ -482,6 +487,11 @@ fn a_solution_is_built_in_the_language_its_source_type_names() {
     let skipped =
         row[2] == "not judged" && row[3].starts_with("skipped (") && row[3].contains("python2");
     assert!(judged || skipped, "{table}");
+    assert_eq!(
+        cells_of(&table, "solutions/gets.cpp")[1..],
+        ["accepted", "AC 3", "ok"],
+        "{table}"
+    );
     let on_pypy = cells_of(&table, "solutions/pypy.py");
     match on_path("pypy3") {
         true => assert_eq!(on_pypy[1..], ["accepted", "AC 3", "ok"], "{table}"),

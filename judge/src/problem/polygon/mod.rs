@@ -182,6 +182,7 @@ fn solution_languages(
                 id: language_of(&source.kind)?,
                 least: least_version(&source.kind),
                 pypy: source.kind.contains("pypy"),
+                standard: cpp_standard(&source.kind),
             };
             Some((source_in(dir, xml, source, "solution").ok()?, named))
         })
@@ -353,6 +354,31 @@ fn source_in(dir: &Path, xml: &Path, source: &SourceRef, what: &str) -> Result<s
         )));
     }
     Ok(path)
+}
+
+/// The C++ standard a source type names, as g++'s flag: `cpp.g++11`, `cpp.msys2-mingw64-9-g++17`
+/// and `cpp.gcc11-64-winlibs-g++20` by the number after their last `g++`, the long form
+/// `cpp=17.gcc` or `cpp=gnu-17` by the version. `cpp.g++` names none.
+fn cpp_standard(kind: &str) -> Option<&'static str> {
+    let version = match kind.strip_prefix("cpp=") {
+        Some(long) => long.split('.').next()?,
+        None => kind.strip_prefix("cpp.")?.rsplit_once("g++")?.1,
+    };
+    Some(match version {
+        "98" => "-std=c++98",
+        "03" => "-std=c++03",
+        "11" => "-std=c++11",
+        "14" => "-std=c++14",
+        "17" => "-std=c++17",
+        "20" => "-std=c++20",
+        "23" => "-std=c++23",
+        "gnu-11" => "-std=gnu++11",
+        "gnu-14" => "-std=gnu++14",
+        "gnu-17" => "-std=gnu++17",
+        "gnu-20" => "-std=gnu++20",
+        "gnu-23" => "-std=gnu++23",
+        _ => return None,
+    })
 }
 
 /// By the source type's family (`cpp.g++17`, `python.3`, `java11`).
@@ -738,6 +764,19 @@ mod tests {
         assert_eq!(language_of("nodejs"), Some(LanguageId::JavaScript));
         assert_eq!(language_of("kotlin16"), Some(LanguageId::Kotlin));
         assert_eq!(language_of("pascal.fpc"), None);
+        assert_eq!(cpp_standard("cpp.g++11"), Some("-std=c++11"));
+        assert_eq!(
+            cpp_standard("cpp.msys2-mingw64-9-g++17"),
+            Some("-std=c++17")
+        );
+        assert_eq!(
+            cpp_standard("cpp.gcc13-64-winlibs-g++20"),
+            Some("-std=c++20")
+        );
+        assert_eq!(cpp_standard("cpp=gnu-14.gcc"), Some("-std=gnu++14"));
+        assert_eq!(cpp_standard("cpp.g++"), None);
+        assert_eq!(cpp_standard("cpp.ms2017"), None);
+        assert_eq!(cpp_standard("c.gcc"), None);
         assert_eq!(language_of("delphi.7"), None);
     }
 
