@@ -3,7 +3,7 @@
 //! (`problem::scoring`, `problem::kattis::scoring`). A plan that the validator's scores break
 //! is a judge error, `ScoreError`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::judging::verdict::VerdictKind;
 use crate::problem::kattis::scoring::{
@@ -145,16 +145,12 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
             _ => None,
         })
         .collect();
-    let passed = |subtask: &Subtask| subtask.cases.iter().all(accepted);
-    let passed_by_name = |name: &String| {
-        (subtasks.iter())
-            .filter(|subtask| subtask.name == *name)
-            .all(passed)
-    };
+    let passed = passed_groups(subtasks, accepted);
     let parts: Vec<ScorePart> = subtasks
         .iter()
         .map(|subtask| {
-            let dependencies_passed = subtask.dependencies.iter().all(passed_by_name);
+            let dependencies_passed = (subtask.dependencies.iter())
+                .all(|dependency| passed.contains(dependency.as_str()));
             let items: Vec<Scored> = (subtask.cases.iter())
                 .map(|name| Scored {
                     accepted: accepted(name) && dependencies_passed,
@@ -189,6 +185,34 @@ pub fn score_subtasks(subtasks: &[Subtask], cases: &[CaseScore]) -> Scorecard {
         max_score: Some(subtasks.iter().map(|subtask| subtask.points).sum()),
         verdict: None,
         parts: one_per_name(parts),
+    }
+}
+
+/// The names of the groups that pass: every test of theirs accepted, and every group they
+/// depend on passing, through any chain (Polygon ignores the tests of a group behind a failed
+/// one, so that group fails too: problem-xml-specs §6.6).
+fn passed_groups(subtasks: &[Subtask], accepted: impl Fn(&String) -> bool) -> HashSet<&str> {
+    let mut passed: HashSet<&str> = subtasks
+        .iter()
+        .map(|subtask| subtask.name.as_str())
+        .collect();
+    for subtask in subtasks {
+        if !subtask.cases.iter().all(&accepted) {
+            passed.remove(subtask.name.as_str());
+        }
+    }
+    loop {
+        let behind_a_failure: Vec<&str> = (subtasks.iter())
+            .filter(|subtask| passed.contains(subtask.name.as_str()))
+            .filter(|subtask| !(subtask.dependencies.iter()).all(|d| passed.contains(d.as_str())))
+            .map(|subtask| subtask.name.as_str())
+            .collect();
+        if behind_a_failure.is_empty() {
+            return passed;
+        }
+        for name in behind_a_failure {
+            passed.remove(name);
+        }
     }
 }
 
@@ -698,6 +722,16 @@ mod tests {
             20.0,
             "a group of no points still gates"
         );
+        // A chain: what depends on a group behind a failure fails too.
+        let chain = vec![
+            subtask("one", 20.0, &["1"], &[]),
+            subtask("two", 30.0, &["2"], &["one"]),
+            subtask("three", 50.0, &["3"], &["two"]),
+        ];
+        let judged = [case("1", WA), case("2", AC), case("3", AC)];
+        assert_eq!(score_subtasks(&chain, &judged).score, 0.0);
+        let judged = [case("1", AC), case("2", WA), case("3", AC)];
+        assert_eq!(score_subtasks(&chain, &judged).score, 20.0);
     }
 
     #[test]
