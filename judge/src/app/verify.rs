@@ -156,19 +156,29 @@ impl Renamed<'_> {
         }
     }
 
-    /// A program of the package that does not build or run is the usual one.
-    fn error(&self, error: Error) -> Error {
-        match error {
-            Error::DoesNotCompile { path, message } => Error::DoesNotCompile {
-                path: self.path(path),
-                message: self.text(message),
-            },
-            Error::ToolFailed { path, message } => Error::ToolFailed {
-                path: self.path(path),
-                message: self.text(message),
-            },
-            other => other,
+    /// The package's files, where the error names the scratch copy's.
+    fn error(&self, mut error: Error) -> Error {
+        match &mut error {
+            Error::DoesNotCompile { path, message }
+            | Error::ToolFailed { path, message }
+            | Error::Parse { path, message, .. }
+            | Error::PackageData {
+                package: path,
+                message,
+            } => {
+                *path = self.path(std::mem::take(path));
+                *message = self.text(std::mem::take(message));
+            }
+            Error::Io { path, .. }
+            | Error::NotUtf8 { path, .. }
+            | Error::Corpus { path, .. }
+            | Error::Language { path, .. } => *path = self.path(std::mem::take(path)),
+            Error::Usage { message } | Error::Reported { message, .. } => {
+                *message = self.text(std::mem::take(message));
+            }
+            _ => {}
         }
+        error
     }
 }
 
@@ -182,7 +192,23 @@ fn validate_only(context: &Context, problem: &Problem, out: &mut impl Write) -> 
     })
 }
 
+/// Each mismatch's first failure (its first lines), then each row's warning.
 fn print_warnings(out: &mut impl Write, rows: &[Row], base: &Path) {
+    const SHOWN_LINES: usize = 8;
+    for row in rows {
+        let (RowOutcome::Mismatch, Some(failure)) = (&row.outcome, &row.failure) else {
+            continue;
+        };
+        let mut lines = failure.trim_end().lines();
+        let first = lines.next().unwrap_or_default();
+        let _ = writeln!(out, "{}: {first}", name_of(row, base));
+        for line in lines.by_ref().take(SHOWN_LINES - 1) {
+            let _ = writeln!(out, "    {line}");
+        }
+        if lines.next().is_some() {
+            let _ = writeln!(out, "    ...");
+        }
+    }
     for row in rows {
         if let Some(warning) = &row.warning {
             let _ = writeln!(out, "warning: {}: {warning}", name_of(row, base));

@@ -256,12 +256,6 @@ fn answers(
     let missing: Vec<(&PackageTest, &Vec<u8>)> = (unanswered.iter())
         .map(|&index| (&tests[index], &inputs[index]))
         .collect();
-    if problem.files.input.is_some() || problem.files.output.is_some() {
-        return Err(Error::usage(format!(
-            "{}: answers of a package that reads and writes named files are not made yet",
-            problem.dir.display()
-        )));
-    }
     // Built and run as the judge runs a solution (Codeforces' commands, the language its
     // source type names): the answers are what that run prints.
     let sources = problem.solution_sources(&problem.solution)?;
@@ -269,10 +263,20 @@ fn answers(
     if let Some(spec) = problem.interaction() {
         return interaction_answers(problem, compiler, jobs, (&main, spec), &missing);
     }
+    // A solution that reads and writes named files answers in its output file.
+    let files = &problem.files;
+    let named = (files.input.is_some() || files.output.is_some()).then_some(files);
     in_parallel(jobs, &missing, |(test, input)| {
         let context = format!("test {}, as the main solution answers it", test.number);
-        let answer = run_tool(&main, &[], input, problem, &context)?;
-        Ok((test.answer.clone(), answer))
+        let run = run_tool_with(&main, &[], input, problem, &context, named)?;
+        if !files.output_written(&run.stderr) {
+            let output = files.output.as_deref().unwrap_or_default();
+            return Err(Error::ToolFailed {
+                path: main.path.clone(),
+                message: format!("{context}: it wrote no file `{output}` in its folder"),
+            });
+        }
+        Ok((test.answer.clone(), run.stdout))
     })
 }
 

@@ -230,7 +230,7 @@ fn testlib_exit_codes_are_read_as_polygon_reads_them() {
 
 #[test]
 fn named_input_and_output_files_are_the_programs() {
-    let Some((dir, _package)) = package("fileio") else {
+    let Some((dir, package)) = package("fileio") else {
         return;
     };
     judge_in(dir.path())
@@ -238,6 +238,21 @@ fn named_input_and_output_files_are_the_programs() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("fileio: 2/2 accepted · Double"));
+    // Answers a download lacks are what the main solution writes in its output file (it
+    // prints something else on stdout).
+    let answers = ["001.a", "002.a"].map(|name| package.join("tests").join(name));
+    let shipped = answers.clone().map(|answer| std::fs::read(answer).unwrap());
+    for answer in &answers {
+        std::fs::remove_file(answer).unwrap();
+    }
+    judge_in(dir.path())
+        .args(["gen", "fileio"])
+        .assert()
+        .code(0);
+    assert_eq!(
+        answers.map(|answer| std::fs::read(answer).unwrap()),
+        shipped
+    );
 }
 
 /// `judge run` on `package` fails with exit 2 and `message` on stderr.
@@ -405,6 +420,11 @@ fn verify_checks_every_solution_against_its_tag() {
     assert_eq!(
         row("solutions/off_by_one.py")[1..],
         ["accepted", "AC 1, WA 1", "MISMATCH"],
+        "{table}"
+    );
+    // A mismatch says why it failed first: the case, its verdict and the checker's words.
+    assert!(
+        table.contains("\nsolutions/off_by_one.py: 02 WA: "),
         "{table}"
     );
     assert_eq!(row("solutions/old.pas")[2], "not judged", "{table}");
@@ -1202,6 +1222,16 @@ fn a_verify_of_a_scratch_copy_names_the_packages_own_files() {
     );
     let named = said.matches("files/check.cpp").count();
     assert_eq!(said.matches(checker.as_str()).count(), named, "{said}");
+    // A manual test missing too: the problem.xml named is the package's.
+    std::fs::remove_file(package.join("tests/01")).unwrap();
+    let xml = package.join("problem.xml").display().to_string();
+    judge_in(dir.path())
+        .args(["verify", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{xml}: line 14: test 1: `tests/01` is not in the package"
+        )));
 }
 
 #[test]

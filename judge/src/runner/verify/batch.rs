@@ -95,6 +95,7 @@ impl SubmissionRun {
             },
             warning,
             cases: Vec::new(),
+            failure: None,
         };
         let error = |error: String| Row {
             outcome: RowOutcome::Error(error),
@@ -121,6 +122,7 @@ impl SubmissionRun {
         }
         let row = |got, kept, warning| Row {
             cases: cases.clone(),
+            failure: first_failure(run),
             ..row(got, kept, warning)
         };
         let keeps =
@@ -330,6 +332,23 @@ fn runs_by_task(
         .collect()
 }
 
+/// The compiler's message, or the first failed case's name, verdict and reason.
+fn first_failure(run: &SolutionVerdicts) -> Option<String> {
+    if run.compile_error {
+        return run.first_failure.clone();
+    }
+    let failed =
+        (run.verdicts.iter()).position(|verdict| verdict.kind() != VerdictKind::Accepted)?;
+    let reason =
+        (run.messages.get(failed).cloned().flatten()).map(|message| format!(": {message}"));
+    let case = run.cases.get(failed)?;
+    Some(format!(
+        "{case} {}{}",
+        run.verdicts[failed],
+        reason.unwrap_or_default()
+    ))
+}
+
 /// For a submission the runner told nothing of: stopped before it started, else a fault of
 /// the judge's.
 fn untold(task: &Task, folder: String) -> Row {
@@ -344,6 +363,7 @@ fn untold(task: &Task, folder: String) -> Row {
         },
         warning: None,
         cases: Vec::new(),
+        failure: None,
     }
 }
 

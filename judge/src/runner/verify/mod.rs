@@ -50,6 +50,8 @@ pub struct Row {
     pub warning: Option<String>,
     /// Each case with the verdict's short code, in case order.
     pub cases: Vec<(String, &'static str)>,
+    /// Why it first failed: the compiler's message, or its first failed case's reason.
+    pub failure: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -54,6 +54,7 @@ impl PlannedSubmission {
             outcome,
             warning: None,
             cases: Vec::new(),
+            failure: None,
         })
     }
 
