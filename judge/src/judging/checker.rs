@@ -2,7 +2,7 @@
 //! the Kattis protocol, or a checker in the testlib protocol. A checker that crashes or
 //! answers outside its protocol is a judge error, never a wrong answer.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::judging::scorecard::ValidatorScore;
 use crate::judging::verdict::classify_run;
@@ -185,11 +185,19 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         (Protocol::Kattis, Termination::Exited(42)) => Judgement::Accepted(None),
         (Protocol::Kattis, Termination::Exited(43))
             if spec.reads_scores
-                && (feedback.join(SCORE_FILE).exists()
-                    || feedback.join(MULTIPLIER_FILE).exists()) =>
+                && let Some(file) = [SCORE_FILE, MULTIPLIER_FILE]
+                    .into_iter()
+                    .find(|file| feedback.join(file).exists()) =>
         {
-            // A score is for an accepted output: the format makes this a judge error.
-            Judgement::Fault("the validator rejected the output but wrote a score".into())
+            // A score is for an accepted output: the format makes this a judge error. Named
+            // by its folder and file (`output_validators/validator.cpp`).
+            let parts: Vec<_> = spec.source.iter().rev().take(2).collect();
+            let validator: PathBuf = parts.into_iter().rev().collect();
+            Judgement::Fault(format!(
+                "{} rejected the output (exit 43) but wrote {file}: a score is for an \
+                 accepted output, so the format makes this a judge error",
+                validator.display()
+            ))
         }
         (Protocol::Kattis, Termination::Exited(43)) => {
             let message = std::fs::read(feedback.join("judgemessage.txt"))

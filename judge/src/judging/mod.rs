@@ -171,10 +171,11 @@ fn case_result(
     let failure = match decision {
         Decision::Output(OutputCheck::Matches) => None,
         Decision::Output(OutputCheck::Differs) => output_failure,
-        // The check failed: the judge's fault, and no figure of the run means anything.
-        Decision::Output(OutputCheck::Failed) => {
-            return judge_error(case, output_failure.unwrap_or_default().message)
-        }
+        // The check failed, the judge's fault; the run's figures are still the run's.
+        Decision::Output(OutputCheck::Failed) => Some(Failure {
+            stderr: String::new(),
+            ..output_failure.unwrap_or_default()
+        }),
         Decision::MemoryInPackage(_) => {
             let failure = limit_failure(Verdict::MemoryLimitExceeded, &run, &limits);
             let message = format!("run-time error: memory limit: {}", failure.message);

@@ -909,6 +909,36 @@ fn a_legacy_validator_gives_each_case_its_score() {
     );
 }
 
+/// A validator that writes a score and then rejects is the package's fault (a judge error, as
+/// the format and problemtools have it), named, and the run's own figures are kept.
+#[test]
+fn a_score_written_beside_a_rejection_is_a_judge_error_that_names_the_validator() {
+    let (dir, package) = package("scoring_validator_legacy");
+    let validator = package.join("output_validators/close.py");
+    let text = std::fs::read_to_string(&validator).unwrap();
+    let rejecting = text.replace("sys.exit(42)", "sys.exit(43)");
+    assert_ne!(rejecting, text, "close.py accepts with 42");
+    std::fs::write(&validator, rejecting).unwrap();
+    let output = judge()
+        .current_dir(dir.path())
+        .args(["run", "scoring_validator_legacy", "--solution"])
+        .arg(package.join("submissions/accepted/same.py"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "output_validators/close.py rejected the output (exit 43) but wrote score.txt"
+        ),
+        "{stdout}"
+    );
+    let je = stdout
+        .lines()
+        .find(|line| line.trim_start().starts_with("JE"))
+        .unwrap();
+    assert!(!je.contains(" 0 KiB"), "the run's memory is kept: {je}");
+}
+
 #[test]
 fn a_2025_scoring_package_sums_its_groups_and_submissions_yaml_checks_scores() {
     // secret (100) = easy (pass-fail, 40) + hard (sum of 3 cases, 20 each).
