@@ -257,6 +257,28 @@ fn verified_data_dirs() {
     );
 }
 
+/// A folder the format does not know is a skipped row that counts its files, and a near miss
+/// of a known one (`runtime_error/`) is named as the format spells it.
+#[test]
+fn a_folder_of_no_known_verdict_is_skipped_with_its_count_and_the_formats_name() {
+    let (_dir, package) = package("data_dirs");
+    let submissions = package.join("submissions");
+    std::fs::rename(
+        submissions.join("wrong_answer"),
+        submissions.join("wronganswer"),
+    )
+    .unwrap();
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 0, "{table}");
+    assert!(
+        table.contains(
+            "skipped (no verdict is known for this folder; 1 file not judged; the format's \
+             folder is `wrong_answer/`)"
+        ),
+        "{table}"
+    );
+}
+
 /// `judge verify` runs the package's validators over its data: a sound package shows no
 /// fault (its strict validator refuses every junk input); each fault put into a copy is a
 /// package error naming its file, and a validator that takes anything is warned of.

@@ -89,7 +89,18 @@ pub(super) fn plan(
         let by_default = default_for(&name).is_some()
             && (problem.package.as_ref()).is_some_and(|p| p.version == FormatVersion::V2025);
         if folder_promise.is_none() && yaml.is_empty() && !by_default {
-            let reason = "no verdict is known for this folder".into();
+            let files = std::fs::read_dir(&folder).map_or(0, Iterator::count);
+            let plural = if files == 1 { "" } else { "s" };
+            let mut reason =
+                format!("no verdict is known for this folder; {files} file{plural} not judged");
+            // `runtime_error/` for the format's `run_time_error/`.
+            let letters = |name: &str| name.replace(['_', '-'], "").to_lowercase();
+            if let Some((known, _)) = FOLDERS
+                .iter()
+                .find(|(known, _)| letters(known) == letters(&name))
+            {
+                reason.push_str(&format!("; the format's folder is `{known}/`"));
+            }
             entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
         }
