@@ -59,9 +59,6 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// walkdir's message names the path itself.
-    #[error("{0}")]
-    Walk(#[from] walkdir::Error),
     /// A user's file does not parse, or holds a value the judge cannot take.
     #[error("{}: {}{message}", path.display(), line.map(|line| format!("line {line}: ")).unwrap_or_default())]
     Parse {
@@ -182,6 +179,25 @@ pub enum Error {
 
 /// What is wrong with a problem folder (or a package) for the command at hand; the message
 /// follows the path it concerns.
+/// A folder walk's error as the I/O error it is, naming its path; a link whose target is
+/// missing says so, where the kernel's "no such file" would leave the reader to find why.
+impl From<walkdir::Error> for Error {
+    fn from(error: walkdir::Error) -> Error {
+        let path = error.path().map(Path::to_path_buf).unwrap_or_default();
+        let said = error.to_string();
+        let source = match std::fs::read_link(&path).ok().filter(|_| !path.exists()) {
+            Some(target) => std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("a link to {}, which does not exist", target.display()),
+            ),
+            None => error
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other(said)),
+        };
+        Error::Io { path, source }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CorpusFault {
     #[error("no [stress] section: `judge stress` needs one")]
@@ -352,8 +368,7 @@ impl Error {
             | Error::ToolFailed { .. }
             | Error::Toolchain { .. }
             | Error::MissingToolchain { .. }
-            | Error::Io { .. }
-            | Error::Walk(_) => EXIT_ERROR,
+            | Error::Io { .. } => EXIT_ERROR,
             // `main` ends by the signal instead, as a shell expects.
             Error::Interrupted => EXIT_ERROR,
         }

@@ -279,6 +279,73 @@ fn a_folder_of_no_known_verdict_is_skipped_with_its_count_and_the_formats_name()
     );
 }
 
+/// The top of `data/` holds `sample/`, `secret/` and the validation folders, and `secret/`
+/// must be there, as the format and problemtools have it: each fault is a package error.
+#[test]
+fn data_without_secret_or_with_an_unknown_top_folder_is_a_package_error() {
+    let (_dir, package) = package("data_dirs");
+    let data = package.join("data");
+    std::fs::create_dir(data.join("bad")).unwrap();
+    std::fs::write(data.join("bad/1.in"), "1\n").unwrap();
+    let (code, table) = judge_verify(&package, &["--validate"]);
+    assert_eq!(code, 2, "{table}");
+    assert!(
+        table.contains("error: data/bad/: the top of data/ holds only sample/, secret/ and the"),
+        "{table}"
+    );
+    std::fs::remove_dir_all(data.join("bad")).unwrap();
+    std::fs::remove_dir_all(data.join("secret")).unwrap();
+    let (code, table) = judge_verify(&package, &["--validate"]);
+    assert_eq!(code, 2, "{table}");
+    assert!(
+        table.contains("error: data/secret/ is missing: the format requires secret data"),
+        "{table}"
+    );
+}
+
+/// A validator that does not compile is named with the compiler's first error, not the
+/// `In file included from` line before it.
+#[test]
+fn a_validator_that_does_not_compile_shows_its_first_error() {
+    let (_dir, package) = package("data_dirs");
+    let folder = package.join("input_validators/broken");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(
+        folder.join("main.cpp"),
+        "#include \"bad.h\"\nint main() {}\n",
+    )
+    .unwrap();
+    std::fs::write(folder.join("bad.h"), "int x = ;\n").unwrap();
+    let (code, table) = judge_verify(&package, &["--validate"]);
+    assert_eq!(code, 2, "{table}");
+    let line = table
+        .lines()
+        .find(|line| line.contains("does not compile"))
+        .unwrap();
+    assert!(line.contains("bad.h:1:9: error: "), "{table}");
+}
+
+/// A validator folder's link to a file outside the package that is not there (a contest
+/// repository's shared header) is named with its target.
+#[test]
+fn a_link_to_nothing_in_a_validator_is_named_with_its_target() {
+    let (_dir, package) = package("data_dirs");
+    let folder = package.join("input_validators/linked");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(
+        folder.join("main.cpp"),
+        "#include \"validate.h\"\nint main() {}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("../../../skel/validate.h", folder.join("validate.h")).unwrap();
+    let (code, table) = judge_verify(&package, &["--validate"]);
+    assert_eq!(code, 2, "{table}");
+    assert!(
+        table.contains("validate.h: a link to ../../../skel/validate.h, which does not exist"),
+        "{table}"
+    );
+}
+
 /// `judge verify` runs the package's validators over its data: a sound package shows no
 /// fault (its strict validator refuses every junk input); each fault put into a copy is a
 /// package error naming its file, and a validator that takes anything is warned of.

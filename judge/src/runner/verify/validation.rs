@@ -83,7 +83,9 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         _ => Vec::new(),
     };
     let mut report = DataReport {
-        errors: plan.incomplete.clone(),
+        errors: (plan.incomplete.iter().cloned())
+            .chain(data_layout_errors(&problem.dir))
+            .collect(),
         warnings: (package_notes.cloned())
             .chain(grading_notes)
             .chain(layout_warnings(&plan))
@@ -189,6 +191,43 @@ fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
     warnings
 }
 
+/// `data/secret/` missing, or a folder at the top of `data/` the format has no place for: the
+/// format's rules (legacy: "exactly two groups: sample and secret", later versions the
+/// validation folders too), which problemtools holds as errors ("No secret data provided").
+fn data_layout_errors(package: &Path) -> Vec<String> {
+    use crate::problem::layout::VALID_OUTPUT_DIR;
+    use crate::problem::layout::{DATA_DIR, INVALID_ANSWER_DIR, INVALID_INPUT_DIR};
+    use crate::problem::layout::{INVALID_OUTPUT_DIR, JUDGED_DATA_DIRS, SECRET_DIR};
+    let validation = [
+        INVALID_INPUT_DIR,
+        INVALID_ANSWER_DIR,
+        INVALID_OUTPUT_DIR,
+        VALID_OUTPUT_DIR,
+    ];
+    let data = package.join(DATA_DIR);
+    let mut errors = Vec::new();
+    if !data.join(SECRET_DIR).is_dir() {
+        errors.push(format!(
+            "{DATA_DIR}/{SECRET_DIR}/ is missing: the format requires secret data, and \
+             without it every submission is judged on the samples alone"
+        ));
+    }
+    let mut unknown: Vec<String> = (std::fs::read_dir(&data).into_iter().flatten().flatten())
+        .filter(|entry| entry.path().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| !JUDGED_DATA_DIRS.contains(&name.as_str()))
+        .filter(|name| !validation.contains(&name.as_str()))
+        .collect();
+    unknown.sort();
+    errors.extend(unknown.into_iter().map(|name| {
+        format!(
+            "{DATA_DIR}/{name}/: the top of {DATA_DIR}/ holds only sample/, secret/ and the \
+             validation folders; its cases are not judged"
+        )
+    }));
+    errors
+}
+
 /// Inside the package, for messages.
 fn shown(problem: &Problem, path: &Path) -> String {
     path.strip_prefix(&problem.dir)
@@ -239,7 +278,7 @@ impl PackageValidator {
                 Ok(Build::CompileError(message)) => {
                     return Err(format!(
                         "{name}: the validator does not compile: {}",
-                        first_line(message.as_bytes())
+                        first_error(&message)
                     ))
                 }
                 Err(error) => {
@@ -341,6 +380,16 @@ fn first_line(text: &[u8]) -> String {
         .find(|line| !line.is_empty())
         .unwrap_or_default()
         .to_owned()
+}
+
+/// A compiler's first `error` line (after the `In file included from` lines that lead to
+/// it), else its first line.
+fn first_error(message: &str) -> String {
+    let error = message
+        .lines()
+        .map(str::trim)
+        .find(|line| line.contains("error"));
+    error.map_or_else(|| first_line(message.as_bytes()), str::to_owned)
 }
 
 fn last_line(text: &[u8]) -> String {
