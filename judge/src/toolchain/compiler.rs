@@ -313,7 +313,8 @@ impl Compiler {
         if output.termination == Termination::Exited(0) {
             return Ok(None);
         }
-        let mut message = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, origin);
+        let stderr = String::from_utf8_lossy(&output.stderr).replace(ORIGIN, origin);
+        let mut message = without_vm_warnings(&stderr);
         message.push_str(&String::from_utf8_lossy(&output.stdout));
         if output.wall_timeout {
             message.push_str("\ncompiler stopped: it ran past the time allowed");
@@ -966,6 +967,14 @@ pub fn shown_command(sources: &Sources) -> String {
     fill_named(&compile, Path::new(""), &shown, exe).join(" ")
 }
 
+/// A compiler's message without the JVM's warnings about its own options (Debian's `kotlinc`
+/// starts every message with one on `-Xverify:none`): they say nothing of the program.
+fn without_vm_warnings(message: &str) -> String {
+    let kept = message.split_inclusive('\n');
+    kept.filter(|line| !line.contains("Server VM warning: "))
+        .collect()
+}
+
 /// The built program's name in its build folder.
 const EXE: &str = "main";
 
@@ -1002,6 +1011,21 @@ fn fill_named(template: &[&str], dir: &Path, sources: &Sources, exe: &str) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_jvm_warning_about_its_options_is_left_out_of_a_compilers_message() {
+        let kotlinc = "OpenJDK 64-Bit Server VM warning: Options -Xverify:none and -noverify \
+                       were deprecated in JDK 13 and will likely be removed in a future release.\n\
+                       k.kt:1:27: error: type mismatch\n";
+        assert_eq!(
+            without_vm_warnings(kotlinc),
+            "k.kt:1:27: error: type mismatch\n"
+        );
+        assert_eq!(
+            without_vm_warnings("a.cpp:1: error: x"),
+            "a.cpp:1: error: x"
+        );
+    }
 
     #[test]
     fn the_version_line_is_the_one_that_says_a_version() {
