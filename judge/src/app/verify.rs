@@ -83,7 +83,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
         }
         false => 0,
     };
-    print_warnings(&mut out, rows, &base);
+    print_failures_and_warnings(&mut out, rows, &base);
     if let Some(file) = &args.html {
         let page = verify_page(
             &problem.id,
@@ -193,7 +193,7 @@ fn validate_only(context: &Context, problem: &Problem, out: &mut impl Write) -> 
 }
 
 /// Each mismatch's first failure (its first lines), then each row's warning.
-fn print_warnings(out: &mut impl Write, rows: &[Row], base: &Path) {
+fn print_failures_and_warnings(out: &mut impl Write, rows: &[Row], base: &Path) {
     const SHOWN_LINES: usize = 8;
     for row in rows {
         let (RowOutcome::Mismatch, Some(failure)) = (&row.outcome, &row.failure) else {

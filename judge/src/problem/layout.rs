@@ -53,6 +53,15 @@ pub const INVALID_INPUT_DIR: &str = "invalid_input";
 pub const INVALID_ANSWER_DIR: &str = "invalid_answer";
 pub const INVALID_OUTPUT_DIR: &str = "invalid_output";
 pub const VALID_OUTPUT_DIR: &str = "valid_output";
+/// Every folder the top of `data/` may hold: the judged ones, then the validation ones.
+pub const DATA_DIRS: [&str; 6] = [
+    "sample",
+    SECRET_DIR,
+    INVALID_INPUT_DIR,
+    INVALID_ANSWER_DIR,
+    INVALID_OUTPUT_DIR,
+    VALID_OUTPUT_DIR,
+];
 /// Files added to every submission: `include/<language code>/`.
 pub const INCLUDE_DIR: &str = "include";
 /// A Polygon package's description.

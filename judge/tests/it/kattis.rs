@@ -303,20 +303,25 @@ fn data_without_secret_or_with_an_unknown_top_folder_is_a_package_error() {
     );
 }
 
+/// `verify --validate` of `data_dirs` with one more input validator, the folder `name` holding
+/// `main.cpp` (which includes `header`) and `add`'s files: its exit code and output.
+fn with_folder_validator(name: &str, header: &str, add: impl Fn(&Path)) -> (i32, String) {
+    let (_dir, package) = package("data_dirs");
+    let folder = package.join("input_validators").join(name);
+    std::fs::create_dir(&folder).unwrap();
+    let main = format!("#include \"{header}\"\nint main() {{}}\n");
+    std::fs::write(folder.join("main.cpp"), main).unwrap();
+    add(&folder);
+    judge_verify(&package, &["--validate"])
+}
+
 /// A validator that does not compile is named with the compiler's first error, not the
 /// `In file included from` line before it.
 #[test]
 fn a_validator_that_does_not_compile_shows_its_first_error() {
-    let (_dir, package) = package("data_dirs");
-    let folder = package.join("input_validators/broken");
-    std::fs::create_dir(&folder).unwrap();
-    std::fs::write(
-        folder.join("main.cpp"),
-        "#include \"bad.h\"\nint main() {}\n",
-    )
-    .unwrap();
-    std::fs::write(folder.join("bad.h"), "int x = ;\n").unwrap();
-    let (code, table) = judge_verify(&package, &["--validate"]);
+    let (code, table) = with_folder_validator("broken", "bad.h", |folder| {
+        std::fs::write(folder.join("bad.h"), "int x = ;\n").unwrap();
+    });
     assert_eq!(code, 2, "{table}");
     let line = table
         .lines()
@@ -329,16 +334,9 @@ fn a_validator_that_does_not_compile_shows_its_first_error() {
 /// repository's shared header) is named with its target.
 #[test]
 fn a_link_to_nothing_in_a_validator_is_named_with_its_target() {
-    let (_dir, package) = package("data_dirs");
-    let folder = package.join("input_validators/linked");
-    std::fs::create_dir(&folder).unwrap();
-    std::fs::write(
-        folder.join("main.cpp"),
-        "#include \"validate.h\"\nint main() {}\n",
-    )
-    .unwrap();
-    std::os::unix::fs::symlink("../../../skel/validate.h", folder.join("validate.h")).unwrap();
-    let (code, table) = judge_verify(&package, &["--validate"]);
+    let (code, table) = with_folder_validator("linked", "validate.h", |folder| {
+        std::os::unix::fs::symlink("../../../skel/validate.h", folder.join("validate.h")).unwrap();
+    });
     assert_eq!(code, 2, "{table}");
     assert!(
         table.contains("validate.h: a link to ../../../skel/validate.h, which does not exist"),

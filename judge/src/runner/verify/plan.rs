@@ -90,9 +90,10 @@ pub(super) fn plan(
             && (problem.package.as_ref()).is_some_and(|p| p.version == FormatVersion::V2025);
         if folder_promise.is_none() && yaml.is_empty() && !by_default {
             let files = std::fs::read_dir(&folder).map_or(0, Iterator::count);
-            let plural = if files == 1 { "" } else { "s" };
-            let mut reason =
-                format!("no verdict is known for this folder; {files} file{plural} not judged");
+            let mut reason = format!(
+                "no verdict is known for this folder; {} not judged",
+                crate::report::plural(files, "file")
+            );
             // `runtime_error/` for the format's `run_time_error/`.
             let letters = |name: &str| name.replace(['_', '-'], "").to_lowercase();
             if let Some((known, _)) = FOLDERS

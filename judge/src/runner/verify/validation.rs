@@ -16,6 +16,7 @@ use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
+use crate::problem::layout::{DATA_DIR, DATA_DIRS, SECRET_DIR};
 use crate::problem::Scoring;
 use crate::problem::{Problem, TestCase};
 use crate::report::plural;
@@ -195,15 +196,6 @@ fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
 /// format's rules (legacy: "exactly two groups: sample and secret", later versions the
 /// validation folders too), which problemtools holds as errors ("No secret data provided").
 fn data_layout_errors(package: &Path) -> Vec<String> {
-    use crate::problem::layout::VALID_OUTPUT_DIR;
-    use crate::problem::layout::{DATA_DIR, INVALID_ANSWER_DIR, INVALID_INPUT_DIR};
-    use crate::problem::layout::{INVALID_OUTPUT_DIR, JUDGED_DATA_DIRS, SECRET_DIR};
-    let validation = [
-        INVALID_INPUT_DIR,
-        INVALID_ANSWER_DIR,
-        INVALID_OUTPUT_DIR,
-        VALID_OUTPUT_DIR,
-    ];
     let data = package.join(DATA_DIR);
     let mut errors = Vec::new();
     if !data.join(SECRET_DIR).is_dir() {
@@ -215,8 +207,7 @@ fn data_layout_errors(package: &Path) -> Vec<String> {
     let mut unknown: Vec<String> = (std::fs::read_dir(&data).into_iter().flatten().flatten())
         .filter(|entry| entry.path().is_dir())
         .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| !JUDGED_DATA_DIRS.contains(&name.as_str()))
-        .filter(|name| !validation.contains(&name.as_str()))
+        .filter(|name| !DATA_DIRS.contains(&name.as_str()))
         .collect();
     unknown.sort();
     errors.extend(unknown.into_iter().map(|name| {
@@ -382,13 +373,13 @@ fn first_line(text: &[u8]) -> String {
         .to_owned()
 }
 
-/// A compiler's first `error` line (after the `In file included from` lines that lead to
+/// A compiler's first `error:` line (after the `In file included from` lines that lead to
 /// it), else its first line.
 fn first_error(message: &str) -> String {
     let error = message
         .lines()
         .map(str::trim)
-        .find(|line| line.contains("error"));
+        .find(|line| line.contains("error:"));
     error.map_or_else(|| first_line(message.as_bytes()), str::to_owned)
 }
 
