@@ -393,6 +393,7 @@ impl Work<'_> {
                     wall_timeout: Some(submission_wall),
                     run_past_output_limit: false,
                     judged: true,
+                    case_files: self.case.files.as_deref(),
                     ..RunOptions::default()
                 },
             );

@@ -60,6 +60,7 @@ pub fn judge_case(
         run_past_output_limit: problem.package.is_some(),
         judged: true,
         files: Some(&problem.files),
+        case_files: case.files.as_deref(),
         ..RunOptions::default()
     };
     if problem.checker.is_none() {

@@ -205,6 +205,9 @@ pub struct TestCase {
     /// Where this case's validator arguments change the default validator's mode
     /// (`[float_tolerance, ...]`); else the problem's.
     pub compare: Option<CompareMode>,
+    /// A folder whose files the submission finds in its working folder (a Kattis case's
+    /// `NAME.files`).
+    pub files: Option<PathBuf>,
 }
 
 impl TestCase {
@@ -217,6 +220,7 @@ impl TestCase {
             validator_args: Vec::new(),
             args: Vec::new(),
             compare: None,
+            files: None,
         }
     }
 }

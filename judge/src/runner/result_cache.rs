@@ -1,6 +1,6 @@
 //! The result cache: a case is not judged again while nothing that decides its result has
 //! changed. The key hashes all of that: the program (its build key and interpreter), the
-//! checkers or interactor, the problem's settings, the case's input and answer bytes, the
+//! checkers or interactor, the problem's settings, the case's input, answer and `.files`, the
 //! inherited environment, the containment level, the host class and the judge binary.
 //!
 //! Audited, not trusted: a result time or memory may have decided (within a quarter of a
@@ -219,9 +219,28 @@ impl ResultCache {
             .as_bytes(),
         );
         for path in [&case.input, &case.expected] {
-            let bytes = std::fs::read(path).ok()?;
-            hasher.update(&(bytes.len() as u64).to_le_bytes());
-            hasher.update(&bytes);
+            hash_file(&mut hasher, path)?;
+        }
+        // By name and content: what the program finds under which name.
+        let given = case.files.iter().flat_map(|folder| {
+            let entries = walkdir::WalkDir::new(folder)
+                .follow_links(true)
+                .min_depth(1);
+            entries
+                .sort_by_file_name()
+                .into_iter()
+                .map(move |entry| (folder, entry))
+        });
+        for (folder, entry) in given {
+            let entry = entry.ok()?;
+            let name = entry.path().strip_prefix(folder).ok()?;
+            hasher.update(name.as_os_str().as_encoded_bytes());
+            if entry.file_type().is_dir() {
+                hasher.update(b"\0/");
+            } else {
+                hasher.update(b"\0");
+                hash_file(&mut hasher, entry.path())?;
+            }
         }
         Some(hasher.finalize().to_hex().to_string())
     }
@@ -402,6 +421,14 @@ fn host_class() -> String {
         kernel.release().to_string_lossy(),
         env!("CARGO_PKG_VERSION")
     )
+}
+
+/// Its length, then its bytes.
+fn hash_file(hasher: &mut blake3::Hasher, path: &Path) -> Option<()> {
+    let bytes = std::fs::read(path).ok()?;
+    hasher.update(&(bytes.len() as u64).to_le_bytes());
+    hasher.update(&bytes);
+    Some(())
 }
 
 fn hash_text(text: &str) -> String {

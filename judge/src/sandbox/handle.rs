@@ -435,6 +435,15 @@ fn request(
         envc += 1;
     }
     add(&[b"TMPDIR=", workdir.as_bytes()])?;
+    let case_files = match spec.case_files.map(std::path::absolute).transpose()? {
+        Some(folder) => Some(folder.into_os_string().into_string().map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a case's files folder is not UTF-8",
+            )
+        })?),
+        None => None,
+    };
     let limits = &spec.limits;
     let request = protocol::Request {
         argc: spec.argv.len() as u32,
@@ -451,6 +460,7 @@ fn request(
         cpu,
         contained: spec.contained,
         dev_in_run_folder: spec.dev_in_run_folder,
+        case_files,
     };
     protocol::request_message(&request, &strings)
 }

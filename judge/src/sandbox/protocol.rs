@@ -53,6 +53,8 @@ pub struct Request {
     pub contained: bool,
     /// The run folder holds `dev`, a link to `/dev` (see `RunSpec::dev_in_run_folder`).
     pub dev_in_run_folder: bool,
+    /// A folder the supervisor copies into the run folder before the program starts.
+    pub case_files: Option<String>,
 }
 
 /// Sent once, with the reading ends of the slot's stdout and stderr pipes, shared by all its

@@ -52,6 +52,8 @@ pub struct RunSpec<'a> {
     /// The run folder holds `dev`, a link to `/dev`, so that a relative `dev/stdin` opens
     /// stdin as on Baekjoon (published JavaScript answers read it).
     pub dev_in_run_folder: bool,
+    /// A folder whose files are copied into the run folder before the program starts.
+    pub case_files: Option<&'a Path>,
 }
 
 /// The wall backstop's slack over twice the CPU limit, for a program whose partner was kept
@@ -93,6 +95,7 @@ impl<'a> RunSpec<'a> {
             stop_at_output_limit: true,
             contained: false,
             dev_in_run_folder: false,
+            case_files: None,
         }
     }
 }

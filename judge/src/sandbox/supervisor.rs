@@ -472,6 +472,12 @@ impl Supervisor {
         };
         let rlimits = rlimits(request, self.cgroups.has_memory(), processes);
         self.link_dev(request.dev_in_run_folder);
+        // After the link, whose watch event is drained: these make the folder emptied after.
+        if let Some(folder) = &request.case_files {
+            if let Err(error) = copy_case_files(Path::new(folder), &self.workdir) {
+                return Some(spawn_failure(&error));
+            }
+        }
         let spawn = SpawnRequest {
             argc: request.argc,
             envc: request.envc,
@@ -1115,6 +1121,29 @@ fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
 
 /// Empties `dir`, staying on its file system: a mount point below it (the run folder or the
 /// build cache bound into a view's `/tmp`) stays, with the folders on the way.
+/// Copies what `from` holds, folders and all, into the run folder, owned as that folder is so
+/// that the program may change it.
+fn copy_case_files(from: &Path, workdir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::fs::metadata(workdir)?;
+    let give = owner.uid() != rustix::process::geteuid().as_raw();
+    for entry in walkdir::WalkDir::new(from).follow_links(true).min_depth(1) {
+        let entry = entry.map_err(std::io::Error::from)?;
+        let Ok(relative) = entry.path().strip_prefix(from) else {
+            continue;
+        };
+        let to = workdir.join(relative);
+        match entry.file_type().is_dir() {
+            true => std::fs::create_dir(&to)?,
+            false => std::fs::copy(entry.path(), &to).map(drop)?,
+        }
+        if give {
+            std::os::unix::fs::lchown(&to, Some(owner.uid()), Some(owner.gid()))?;
+        }
+    }
+    Ok(())
+}
+
 fn empty_folder(dir: &Path) {
     use std::os::unix::fs::MetadataExt;
     if let Ok(folder) = std::fs::metadata(dir) {

@@ -304,6 +304,7 @@ impl Compiler {
                 stop_at_output_limit: true,
                 contained: false,
                 dev_in_run_folder: false,
+                case_files: None,
             })
             .map_err(|error| Error::Toolchain {
                 tool,

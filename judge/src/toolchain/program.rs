@@ -74,6 +74,7 @@ impl Program {
         spec.stop_at_output_limit = !options.run_past_output_limit;
         spec.contained = options.judged;
         spec.dev_in_run_folder = self.dev_in_run_folder && options.judged;
+        spec.case_files = options.case_files;
         let mut run = self.sandbox.run_with(&spec, options.streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
         if self
@@ -117,6 +118,8 @@ pub struct RunOptions<'a> {
     pub judged: bool,
     /// Files it reads and writes instead of its standard streams.
     pub files: Option<&'a FileIo>,
+    /// A folder whose files it finds in its working folder (`TestCase::files`).
+    pub case_files: Option<&'a Path>,
 }
 
 /// Input and answer files in the program's folder, as some judges use them (Codeforces'

@@ -796,11 +796,66 @@ fn a_cases_args_are_the_submissions_arguments() {
         ["AC 2", "ok"],
         "{table}"
     );
-    // Its `.files` are not given to the submission yet: said, not passed over.
-    std::fs::create_dir(package.join("data/secret/2.files")).unwrap();
-    let (_, table) = judge_verify(&package, &[]);
-    let said = "warning: data/secret/2.files: a case's files are not given to the submission yet";
-    assert!(table.contains(said), "{table}");
+}
+
+/// A case's `NAME.files` (2025-09) are in its submission's working folder, folders and all,
+/// and in its input validator's; they stay that case's, and what they hold is never a case.
+#[test]
+fn a_cases_files_are_in_the_working_folder_of_its_runs() {
+    let (dir, package) = accepted_only("tle_margin_2025");
+    let write = |path: &str, text: &str| {
+        let path = package.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let reads_its_files = "import os\n\
+        names = ['note.txt', 'deep/inner.txt']\n\
+        found = [open(n).read().strip() for n in names if os.path.exists(n)]\n\
+        print(' '.join(found) or 'NONE')\n";
+    write("submissions/accepted/one.py", reads_its_files);
+    write("data/secret/1.ans", "NONE\n");
+    write("data/secret/2.in", "2\n");
+    write("data/secret/2.ans", "hello there\n");
+    write("data/secret/2.files/note.txt", "hello\n");
+    write("data/secret/2.files/deep/inner.txt", "there\n");
+    // Not a case: it has no answer, and would be refused as one.
+    write("data/secret/2.files/deep/lone.in", "1\n");
+    // Refuses case 2 without its files, and case 1 with them.
+    let validator = "import os, sys\n\
+        case_two = sys.stdin.read().strip() == '2'\n\
+        sys.exit(42 if os.path.exists('note.txt') == case_two else 43)\n";
+    write("input_validators/files.py", validator);
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 0, "{table}");
+    assert!(!table.contains("refused by"), "{table}");
+    assert_eq!(
+        &row(&table, "accepted/one.py")[2..],
+        ["AC 2", "ok"],
+        "{table}"
+    );
+    // A kept result's key holds the case's files: one edited, that case alone runs again.
+    let cache = dir.path().join("cache");
+    let run = || {
+        let output = judge_in(dir.path())
+            .env("JUDGE_CACHE_DIR", &cache)
+            .env("JUDGE_CACHE_SAMPLE_PERCENT", "0")
+            .args(["run", "tle_margin_2025", "--format", "json"])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let cases = report["problems"][0]["cases"].as_array().unwrap().clone();
+        (cases.iter())
+            .map(|case| format!("{} {} {}", case["name"], case["verdict"], case["cached"]))
+            .collect::<Vec<_>>()
+    };
+    run();
+    write("data/secret/2.files/deep/inner.txt", "you\n");
+    let rerun = run();
+    assert_eq!(
+        rerun,
+        [r#""secret/1" "AC" true"#, r#""secret/2" "WA" null"#],
+        "{rerun:?}"
+    );
 }
 
 /// A `limits.time_limit` must leave the slowest accepted submission `ac_to_time_limit` times

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use walkdir::DirEntry;
 
 use super::constants::Constants;
 use super::FormatVersion;
@@ -177,6 +178,18 @@ pub fn find_package_cases(
     Ok(cases)
 }
 
+/// The files and folders below `folder`, links followed, but not what a case's `NAME.files`
+/// holds: those are the submission's files, never cases.
+pub(super) fn walk_data(folder: &Path) -> impl Iterator<Item = walkdir::Result<DirEntry>> {
+    let case_files = |entry: &DirEntry| {
+        entry.depth() > 0
+            && entry.file_type().is_dir()
+            && entry.path().extension().is_some_and(|e| e == "files")
+    };
+    (walkdir::WalkDir::new(folder).follow_links(true).into_iter())
+        .filter_entry(move |entry| !case_files(entry))
+}
+
 /// Sorted by path, component by component: `secret/a/2` before `secret/b`.
 fn collect(
     data: &Path,
@@ -186,7 +199,7 @@ fn collect(
     cases: &mut Vec<TestCase>,
 ) -> Result<()> {
     let mut found: BTreeMap<PathBuf, (Option<PathBuf>, Option<PathBuf>)> = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(folder).follow_links(true) {
+    for entry in walk_data(folder) {
         let entry = entry?; // walkdir's error names its path
         let path = entry.path();
         let extension = path.extension().and_then(|e| e.to_str());
@@ -231,6 +244,7 @@ fn collect(
             validator_args: validator_args.unwrap_or_default(),
             args: args.unwrap_or_default(),
             compare: None,
+            files: Some(stem.with_extension("files")).filter(|files| files.is_dir()),
         });
     }
     Ok(())

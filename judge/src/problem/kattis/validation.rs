@@ -201,7 +201,7 @@ fn validation_cases(
         return Ok(Vec::new());
     }
     let mut inputs: Vec<PathBuf> = Vec::new();
-    for entry in walkdir::WalkDir::new(&root).follow_links(true) {
+    for entry in super::test_data::walk_data(&root) {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "in") {

@@ -22,7 +22,7 @@ use crate::problem::{Problem, TestCase};
 use crate::report::plural;
 use crate::sandbox::{find_on_path, RunSpec, Sandbox, Termination};
 use crate::toolchain::compiler::{Build, Compiler};
-use crate::toolchain::Program;
+use crate::toolchain::{Program, RunOptions};
 
 const ACCEPTS: i32 = 42;
 /// A program validator's exit code for an input or answer it refuses.
@@ -90,7 +90,6 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         warnings: (package_notes.cloned())
             .chain(grading_notes)
             .chain(layout_warnings(&plan))
-            .chain(case_files(problem))
             .collect(),
         ..DataReport::default()
     };
@@ -151,18 +150,6 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         .extend(checked.into_iter().flatten().flatten());
     report.warnings.extend(warnings);
     Ok(report)
-}
-
-/// A case's `.files` folder (2025-09), which its submission should find in its working
-/// folder: not given to it yet, and said.
-fn case_files(problem: &Problem) -> impl Iterator<Item = String> + '_ {
-    (problem.cases.iter())
-        .map(|case| case.input.with_extension("files"))
-        .filter(|files| files.is_dir())
-        .map(|files| {
-            let shown = files.strip_prefix(&problem.dir).unwrap_or(&files).display();
-            format!("{shown}: a case's files are not given to the submission yet")
-        })
 }
 
 fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
@@ -286,9 +273,9 @@ impl PackageValidator {
     fn run(
         &self,
         sandbox: &Sandbox,
-        file: &Path,
-        input: Option<&Path>,
+        (file, input): (&Path, Option<&Path>),
         args: &ValidatorArgs,
+        case_files: Option<&Path>,
     ) -> std::result::Result<Said, String> {
         let args = args.of(&self.path);
         let (run, accepts, refuses) = match &self.how {
@@ -298,7 +285,12 @@ impl PackageValidator {
                     .into_iter()
                     .collect();
                 argv.extend(args.iter().cloned());
-                (program.run(file, CHECKER_LIMITS, &argv), ACCEPTS, None)
+                let options = RunOptions {
+                    case_files,
+                    ..RunOptions::default()
+                };
+                let run = program.run_with(file, CHECKER_LIMITS, &argv, options);
+                (run, ACCEPTS, None)
             }
             // A script is given the file alone, never the input beside an answer.
             How::Script {
@@ -315,7 +307,8 @@ impl PackageValidator {
                     false => file,
                 };
                 argv.extend(args.iter().map(OsString::from));
-                let spec = RunSpec::new(&argv, stdin, CHECKER_LIMITS);
+                let mut spec = RunSpec::new(&argv, stdin, CHECKER_LIMITS);
+                spec.case_files = case_files;
                 (sandbox.run(&spec), 0, Some(1))
             }
         };
@@ -408,6 +401,8 @@ struct Stage<'a> {
     args: &'a ValidatorArgs,
     /// A case of this stage's invalid folder: some validator must refuse it.
     must_refuse: bool,
+    /// The case's `.files`, which an input validator finds in its working folder.
+    case_files: Option<&'a Path>,
 }
 
 /// A case's faults; `None` for one the stop left unchecked.
@@ -451,6 +446,7 @@ impl CaseChecks<'_> {
 
     fn check_case(&self, case: &DataCase) -> Vec<String> {
         let mut errors = Vec::new();
+        let files = case.input.with_extension("files");
         let input = Stage {
             what: "input",
             validators: self.inputs,
@@ -458,6 +454,7 @@ impl CaseChecks<'_> {
             input: None,
             args: &case.input_args,
             must_refuse: case.expect == Expect::InvalidInput,
+            case_files: files.is_dir().then_some(files.as_path()),
         };
         if !self.passes(case, input, &mut errors) {
             return errors;
@@ -472,6 +469,7 @@ impl CaseChecks<'_> {
             input: Some(&case.input),
             args: &case.answer_args,
             must_refuse: case.expect == Expect::InvalidAnswer,
+            case_files: None,
         };
         if !self.passes(case, answers, &mut errors) {
             return errors;
@@ -504,7 +502,8 @@ impl CaseChecks<'_> {
         let faults = errors.len();
         let mut refused = Vec::new();
         for validator in stage.validators {
-            match validator.run(self.sandbox, stage.file, stage.input, stage.args) {
+            let files = (stage.file, stage.input);
+            match validator.run(self.sandbox, files, stage.args, stage.case_files) {
                 Ok(Said::Accepts) => {}
                 Ok(Said::Refuses(why)) => refused.push(format!("{} ({why})", validator.name)),
                 Err(fault) => errors.push(format!("data/{}: {fault}", case.name)),
@@ -580,7 +579,7 @@ impl CaseChecks<'_> {
                 };
                 let all_accept = self.inputs.iter().all(|validator| {
                     matches!(
-                        validator.run(self.sandbox, file.path(), None, args),
+                        validator.run(self.sandbox, (file.path(), None), args, None),
                         Ok(Said::Accepts)
                     )
                 });
