@@ -813,19 +813,20 @@ fn a_cases_files_are_in_the_working_folder_of_its_runs() {
         found = [open(n).read().strip() for n in names if os.path.exists(n)]\n\
         print(' '.join(found) or 'NONE')\n";
     write("submissions/accepted/one.py", reads_its_files);
-    write("data/secret/1.ans", "NONE\n");
+    // Case 1 has files and case 2, which runs after it in the same folder, none.
+    write("data/secret/1.ans", "hello there\n");
+    write("data/secret/1.files/note.txt", "hello\n");
+    write("data/secret/1.files/deep/inner.txt", "there\n");
     write("data/secret/2.in", "2\n");
-    write("data/secret/2.ans", "hello there\n");
-    write("data/secret/2.files/note.txt", "hello\n");
-    write("data/secret/2.files/deep/inner.txt", "there\n");
+    write("data/secret/2.ans", "NONE\n");
     // Not a case: it has no answer, and would be refused as one.
-    write("data/secret/2.files/deep/lone.in", "1\n");
-    // Refuses case 2 without its files, and case 1 with them.
+    write("data/secret/1.files/deep/lone.in", "1\n");
+    // Refuses case 1 without its files, and case 2 with them.
     let validator = "import os, sys\n\
-        case_two = sys.stdin.read().strip() == '2'\n\
-        sys.exit(42 if os.path.exists('note.txt') == case_two else 43)\n";
+        case_one = sys.stdin.read().strip() == '1'\n\
+        sys.exit(42 if os.path.exists('note.txt') == case_one else 43)\n";
     write("input_validators/files.py", validator);
-    let (code, table) = judge_verify(&package, &[]);
+    let (code, table) = judge_verify(&package, &["--jobs", "1"]);
     assert_eq!(code, 0, "{table}");
     assert!(!table.contains("refused by"), "{table}");
     assert_eq!(
@@ -849,11 +850,11 @@ fn a_cases_files_are_in_the_working_folder_of_its_runs() {
             .collect::<Vec<_>>()
     };
     run();
-    write("data/secret/2.files/deep/inner.txt", "you\n");
+    write("data/secret/1.files/deep/inner.txt", "you\n");
     let rerun = run();
     assert_eq!(
         rerun,
-        [r#""secret/1" "AC" true"#, r#""secret/2" "WA" null"#],
+        [r#""secret/1" "WA" null"#, r#""secret/2" "AC" true"#],
         "{rerun:?}"
     );
 }
