@@ -221,26 +221,8 @@ impl ResultCache {
         for path in [&case.input, &case.expected] {
             hash_file(&mut hasher, path)?;
         }
-        // By name and content: what the program finds under which name.
-        let given = case.files.iter().flat_map(|folder| {
-            let entries = walkdir::WalkDir::new(folder)
-                .follow_links(true)
-                .min_depth(1);
-            entries
-                .sort_by_file_name()
-                .into_iter()
-                .map(move |entry| (folder, entry))
-        });
-        for (folder, entry) in given {
-            let entry = entry.ok()?;
-            let name = entry.path().strip_prefix(folder).ok()?;
-            hasher.update(name.as_os_str().as_encoded_bytes());
-            if entry.file_type().is_dir() {
-                hasher.update(b"\0/");
-            } else {
-                hasher.update(b"\0");
-                hash_file(&mut hasher, entry.path())?;
-            }
+        if let Some(folder) = &case.files {
+            hash_case_files(&mut hasher, folder)?;
         }
         Some(hasher.finalize().to_hex().to_string())
     }
@@ -421,6 +403,37 @@ fn host_class() -> String {
         kernel.release().to_string_lossy(),
         env!("CARGO_PKG_VERSION")
     )
+}
+
+/// By name and content (a link by its target), as the run folder gets them.
+fn hash_case_files(hasher: &mut blake3::Hasher, folder: &Path) -> Option<()> {
+    for entry in walkdir::WalkDir::new(folder)
+        .min_depth(1)
+        .sort_by_file_name()
+    {
+        let entry = entry.ok()?;
+        hasher.update(
+            entry
+                .path()
+                .strip_prefix(folder)
+                .ok()?
+                .as_os_str()
+                .as_encoded_bytes(),
+        );
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            hasher.update(b"\0/");
+        } else if kind.is_symlink() {
+            hasher.update(b"\0@");
+            let target = std::fs::read_link(entry.path()).ok()?;
+            hasher.update(target.as_os_str().as_encoded_bytes());
+            hasher.update(b"\0");
+        } else {
+            hasher.update(b"\0");
+            hash_file(hasher, entry.path())?;
+        }
+    }
+    Some(())
 }
 
 /// Its length, then its bytes.

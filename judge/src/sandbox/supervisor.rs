@@ -1122,20 +1122,25 @@ fn make_workdir(owner: u32, slot: u32) -> std::io::Result<PathBuf> {
 /// Empties `dir`, staying on its file system: a mount point below it (the run folder or the
 /// build cache bound into a view's `/tmp`) stays, with the folders on the way.
 /// Copies what `from` holds, folders and all, into the run folder, owned as that folder is so
-/// that the program may change it.
+/// that the program may change it. A link stays a link: what it points to outside is not the
+/// program's to read.
 fn copy_case_files(from: &Path, workdir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let owner = std::fs::metadata(workdir)?;
     let give = owner.uid() != rustix::process::geteuid().as_raw();
-    for entry in walkdir::WalkDir::new(from).follow_links(true).min_depth(1) {
+    for entry in walkdir::WalkDir::new(from).min_depth(1) {
         let entry = entry.map_err(std::io::Error::from)?;
         let Ok(relative) = entry.path().strip_prefix(from) else {
             continue;
         };
         let to = workdir.join(relative);
-        match entry.file_type().is_dir() {
-            true => std::fs::create_dir(&to)?,
-            false => std::fs::copy(entry.path(), &to).map(drop)?,
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            std::fs::create_dir(&to)?;
+        } else if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &to)?;
+        } else {
+            std::fs::copy(entry.path(), &to)?;
         }
         if give {
             std::os::unix::fs::lchown(&to, Some(owner.uid()), Some(owner.gid()))?;

@@ -809,14 +809,17 @@ fn a_cases_files_are_in_the_working_folder_of_its_runs() {
         std::fs::write(path, text).unwrap();
     };
     let reads_its_files = "import os\n\
-        names = ['note.txt', 'deep/inner.txt']\n\
+        names = ['note.txt', 'deep/inner.txt', 'alias.txt']\n\
         found = [open(n).read().strip() for n in names if os.path.exists(n)]\n\
+        found += ['(a link)'] if os.path.islink('alias.txt') else []\n\
         print(' '.join(found) or 'NONE')\n";
     write("submissions/accepted/one.py", reads_its_files);
     // Case 1 has files and case 2, which runs after it in the same folder, none.
-    write("data/secret/1.ans", "hello there\n");
+    write("data/secret/1.ans", "hello there hello (a link)\n");
     write("data/secret/1.files/note.txt", "hello\n");
     write("data/secret/1.files/deep/inner.txt", "there\n");
+    // A link stays a link, so that one out of the package reaches nothing it should not.
+    std::os::unix::fs::symlink("note.txt", package.join("data/secret/1.files/alias.txt")).unwrap();
     write("data/secret/2.in", "2\n");
     write("data/secret/2.ans", "NONE\n");
     // Not a case: it has no answer, and would be refused as one.
