@@ -130,6 +130,22 @@ fn run_cases(dir: &Path, package: &str, submission: &str, code: i32, cases: &[&s
     report
 }
 
+/// An interactive case's `NAME.files` are in its submission's working folder too.
+#[test]
+fn an_interactive_submission_finds_its_cases_files() {
+    let (dir, package) = package("interactive_2025");
+    let bisect = fs::read_to_string(package.join("submissions/accepted/bisect.py")).unwrap();
+    let checks = "import os, sys\nif not os.path.exists('hint.txt'):\n    sys.exit(3)\n";
+    let submission = package.join("submissions/accepted/with_hint.py");
+    fs::write(submission, format!("{checks}{bisect}")).unwrap();
+    for case in ["sample/1", "secret/1", "secret/2"] {
+        let files = package.join(format!("data/{case}.files"));
+        fs::create_dir(&files).unwrap();
+        fs::write(files.join("hint.txt"), "guess well\n").unwrap();
+    }
+    run(dir.path(), "interactive_2025", "accepted/with_hint.py", 0);
+}
+
 #[test]
 fn the_report_says_why_an_interaction_failed() {
     let (dir, _package) = package("interactive_2025");
