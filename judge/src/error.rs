@@ -246,6 +246,9 @@ pub enum CorpusFault {
     FolderNotFile,
     #[error("both a .out and an .ans file: keep one of them")]
     TwoAnswers,
+    /// In a case's `NAME.files`: a pipe, socket or device, which cannot be copied.
+    #[error("is in a case's .files folder and is no file, folder or link: it cannot be given to the submission")]
+    NotCopyable,
     #[error("no problem folders")]
     NoProblems,
     #[error("the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one")]

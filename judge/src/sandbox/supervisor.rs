@@ -1139,8 +1139,12 @@ fn copy_case_files(from: &Path, workdir: &Path) -> std::io::Result<()> {
             std::fs::create_dir(&to)?;
         } else if kind.is_symlink() {
             std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &to)?;
-        } else {
+        } else if kind.is_file() {
             std::fs::copy(entry.path(), &to)?;
+        } else {
+            // A pipe would hold the copy, and so the run, forever.
+            let what = format!("{}: not a file, folder or link", entry.path().display());
+            return Err(std::io::Error::other(what));
         }
         if give {
             std::os::unix::fs::lchown(&to, Some(owner.uid()), Some(owner.gid()))?;

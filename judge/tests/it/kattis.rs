@@ -860,6 +860,14 @@ fn a_cases_files_are_in_the_working_folder_of_its_runs() {
         [r#""secret/1" "WA" null"#, r#""secret/2" "AC" true"#],
         "{rerun:?}"
     );
+    // A pipe cannot be copied (it would wait forever for a writer): the package's fault.
+    let pipe = package.join("data/secret/1.files/pipe");
+    let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+    assert!(made.unwrap().success());
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 2, "{table}");
+    let said = format!("error: {}: is in a case's .files folder", pipe.display());
+    assert!(table.contains(&said), "{table}");
 }
 
 /// A `limits.time_limit` must leave the slowest accepted submission `ac_to_time_limit` times

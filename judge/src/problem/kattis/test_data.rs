@@ -244,10 +244,26 @@ fn collect(
             validator_args: validator_args.unwrap_or_default(),
             args: args.unwrap_or_default(),
             compare: None,
-            files: Some(stem.with_extension("files")).filter(|files| files.is_dir()),
+            files: case_files(&stem)?,
         });
     }
     Ok(())
+}
+
+/// The case's `NAME.files` folder, if it has one whose every entry can be copied.
+fn case_files(stem: &Path) -> Result<Option<PathBuf>> {
+    let folder = stem.with_extension("files");
+    if !folder.is_dir() {
+        return Ok(None);
+    }
+    for entry in walkdir::WalkDir::new(&folder).min_depth(1) {
+        let entry = entry?;
+        let kind = entry.file_type();
+        if !(kind.is_dir() || kind.is_file() || kind.is_symlink()) {
+            return Err(Error::corpus(entry.path(), CorpusFault::NotCopyable));
+        }
+    }
+    Ok(Some(folder))
 }
 
 /// What `pick` takes from the case's own `NAME.yaml` (2023-07 and later), else from the
