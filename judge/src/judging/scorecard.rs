@@ -9,6 +9,7 @@ use crate::judging::verdict::VerdictKind;
 use crate::problem::kattis::scoring::{
     BoundedGroup, BoundedItems, GradedGroup, GradedItem, GraderConfig, ScoringPlan, VerdictMode,
 };
+use crate::problem::layout::SAMPLE_DIR;
 use crate::problem::{Aggregation, Scored, Scoring, Subtask};
 
 /// What an output validator said of an accepted case's score, in its feedback folder. The
@@ -272,7 +273,15 @@ impl ScoringPlan {
             }
             ScoringPlan::Bounded(secret) => {
                 let mut parts = Vec::new();
-                let result = secret.score(&judged, &mut parts)?;
+                // `sample` passes when none of its judged cases failed.
+                let sample = format!("{SAMPLE_DIR}/");
+                let mut passed = HashSet::new();
+                if (cases.iter().filter(|case| case.name.starts_with(&sample)))
+                    .all(|case| case.verdict == VerdictKind::Accepted)
+                {
+                    passed.insert(SAMPLE_DIR.to_owned());
+                }
+                let result = secret.score(&judged, (&mut passed, false), &mut parts)?;
                 // `secret` is the whole, not one of its parts.
                 parts.retain(|part| part.name != secret.name);
                 Ok(Scorecard {
@@ -534,13 +543,18 @@ fn severity(kind: VerdictKind) -> usize {
 }
 
 impl BoundedGroup {
-    /// The group's score, and whether every case in it was accepted.
+    /// The group's score, and whether every case in it was accepted. A group whose
+    /// `require_pass` is not all in `passed`, or inside one such (`blocked`), is not run: it
+    /// scores 0 and none of its cases counts as accepted. One all accepted joins `passed`.
     fn score(
         &self,
         judged: &HashMap<&str, &CaseScore>,
+        (passed, blocked): (&mut HashSet<String>, bool),
         parts: &mut Vec<ScorePart>,
     ) -> Result<Scored, ScoreError> {
+        let blocked = blocked || !self.require_pass.iter().all(|name| passed.contains(name));
         let items: Vec<Scored> = match &self.items {
+            BoundedItems::Cases(names) if blocked => vec![Scored::FAILED; names.len()],
             BoundedItems::Cases(names) => {
                 let case_max = match self.aggregation {
                     Aggregation::Sum => self.max_score.map(|max| max / names.len() as f64),
@@ -550,16 +564,13 @@ impl BoundedGroup {
                     .iter()
                     .map(|name| match judged.get(name.as_str()) {
                         Some(case) => self.case_score(case, case_max),
-                        None => Ok(Scored {
-                            accepted: false,
-                            score: 0.0,
-                        }),
+                        None => Ok(Scored::FAILED),
                     })
                     .collect::<Result<_, _>>()?
             }
             BoundedItems::Groups(groups) => groups
                 .iter()
-                .map(|group| group.score(judged, parts))
+                .map(|group| group.score(judged, (&mut *passed, blocked), parts))
                 .collect::<Result<_, _>>()?,
         };
         let score = self.aggregation.apply(self.max_score, &items);
@@ -575,20 +586,18 @@ impl BoundedGroup {
             score,
             max_score: self.max_score,
         });
-        Ok(Scored {
-            accepted: items.iter().all(|item| item.accepted),
-            score,
-        })
+        let accepted = !blocked && items.iter().all(|item| item.accepted);
+        if accepted {
+            passed.insert(self.name.clone());
+        }
+        Ok(Scored { accepted, score })
     }
 
     /// A case's score under the 2025-09 rules (its maximum `case_max`, `None` unbounded).
     fn case_score(&self, case: &CaseScore, case_max: Option<f64>) -> Result<Scored, ScoreError> {
         let name = &case.name;
         if case.verdict != VerdictKind::Accepted {
-            return Ok(Scored {
-                accepted: false,
-                score: 0.0,
-            });
+            return Ok(Scored::FAILED);
         }
         let score = match (self.aggregation, case.validator, case_max) {
             (Aggregation::PassFail, Some(_), _) => {
@@ -990,6 +999,69 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("pass-fail group"));
+        }
+
+        /// The format's "Group dependencies": a group whose `require_pass` did not all pass
+        /// scores 0, and so fails what requires it in turn; `secret` may require `sample`.
+        #[test]
+        fn a_group_scores_only_when_the_groups_it_requires_passed() {
+            let dir = tempfile::tempdir().unwrap();
+            let groups = [
+                ("g1", "max_score: 10\n"),
+                ("g2", "max_score: 20\nrequire_pass: secret/g1\n"),
+                ("g3", "max_score: 30\nrequire_pass: [sample, secret/g2]\n"),
+                (
+                    "g4",
+                    "max_score: 40\nscore_aggregation: sum\nrequire_pass: sample\n",
+                ),
+            ];
+            for (group, keys) in groups {
+                let file = format!("data/secret/{group}/test_group.yaml");
+                write(dir.path(), &file, keys);
+            }
+            let cases = names(&[
+                "sample/1",
+                "secret/g1/1",
+                "secret/g2/1",
+                "secret/g3/1",
+                "secret/g4/1",
+            ]);
+            let plan = |dir: &std::path::Path| {
+                let grading = LegacyGrading::default();
+                plan(
+                    dir,
+                    FormatVersion::V2025,
+                    &grading,
+                    false,
+                    &cases,
+                    &Constants::default(),
+                )
+            };
+            let scored = |verdicts: [VerdictKind; 5]| {
+                let judged: Vec<CaseScore> = (cases.iter().zip(verdicts))
+                    .map(|(name, verdict)| case(name, verdict, None))
+                    .collect();
+                let card = plan(dir.path()).unwrap().score(&judged).unwrap();
+                (
+                    card.parts.iter().map(|part| part.score).collect::<Vec<_>>(),
+                    card.score,
+                )
+            };
+            let all = [Accepted; 5];
+            assert_eq!(scored(all), (vec![10.0, 20.0, 30.0, 40.0], 100.0));
+            // g1 failed: g2 requires it, and g3 requires g2.
+            let g1_fails = [Accepted, WrongAnswer, Accepted, Accepted, Accepted];
+            assert_eq!(scored(g1_fails), (vec![0.0, 0.0, 0.0, 40.0], 40.0));
+            // The sample failed: g3 and g4 require it, g1 and g2 do not.
+            let sample_fails = [WrongAnswer, Accepted, Accepted, Accepted, Accepted];
+            assert_eq!(scored(sample_fails), (vec![10.0, 20.0, 0.0, 0.0], 30.0));
+            write(
+                dir.path(),
+                "data/secret/test_group.yaml",
+                "require_pass: sample\n",
+            );
+            assert_eq!(scored(sample_fails), (vec![0.0; 4], 0.0));
+            assert_eq!(scored(all), (vec![10.0, 20.0, 30.0, 40.0], 100.0));
         }
 
         #[test]

@@ -29,7 +29,8 @@ pub const SAMPLE_GROUPS: [&str; 2] = ["sample", "samples"];
 pub const PACKAGE_FILE: &str = "problem.yaml";
 pub const DATA_DIR: &str = "data";
 /// The judged folders of `data/`, in judging order.
-pub const JUDGED_DATA_DIRS: [&str; 2] = ["sample", "secret"];
+pub const JUDGED_DATA_DIRS: [&str; 2] = [SAMPLE_DIR, SECRET_DIR];
+pub const SAMPLE_DIR: &str = "sample";
 /// Its groups make a scoring package's score.
 pub const SECRET_DIR: &str = "secret";
 /// A test group's settings in legacy and 2023-07 packages.

@@ -263,6 +263,14 @@ pub struct Scored {
     pub score: f64,
 }
 
+impl Scored {
+    /// A case rejected or not judged, or a group not run.
+    pub const FAILED: Scored = Scored {
+        accepted: false,
+        score: 0.0,
+    };
+}
+
 impl Aggregation {
     /// The group's score from its items'; `max_score` is what pass-fail awards.
     pub fn apply(self, max_score: Option<f64>, items: &[Scored]) -> f64 {

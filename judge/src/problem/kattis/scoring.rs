@@ -18,7 +18,7 @@ use serde_norway::Value;
 use super::constants::Constants;
 use super::{yaml_line, FormatVersion};
 use crate::error::{if_exists, Error, Result};
-use crate::problem::layout::{DATA_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
+use crate::problem::layout::{DATA_DIR, SAMPLE_DIR, SECRET_DIR, TESTDATA_FILE, TEST_GROUP_FILE};
 use crate::problem::Aggregation;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +101,9 @@ pub struct BoundedGroup {
     /// `None`: unbounded.
     pub(crate) max_score: Option<f64>,
     pub(crate) items: BoundedItems,
+    /// `require_pass`: `sample` or earlier pass-fail groups (`secret/g1`) all of whose cases
+    /// must be accepted for this group to score.
+    pub(crate) require_pass: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -458,9 +461,13 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+#[derive(Default)]
 struct BoundedKeys {
     max_score: Option<Option<f64>>,
     aggregation: Option<Aggregation>,
+    require_pass: Vec<String>,
+    /// For errors about `require_pass`'s names.
+    require_pass_line: Option<usize>,
 }
 
 fn read_bounded(path: &Path, keys: Keys, constants: &Constants) -> Result<Option<BoundedKeys>> {
@@ -476,14 +483,19 @@ fn read_bounded(path: &Path, keys: Keys, constants: &Constants) -> Result<Option
             Some(_) => return Err(file.error("scoring", "expected a map")),
         },
     };
-    for unsupported in ["require_pass", "static_validation_score"] {
-        if map.contains_key(unsupported) {
-            return Err(file.error(
-                unsupported,
-                "is not supported yet, so the package is not judged",
-            ));
-        }
+    if map.contains_key("static_validation_score") {
+        return Err(file.error(
+            "static_validation_score",
+            "is not supported yet, so the package is not judged",
+        ));
     }
+    let names = |value: &Value| value.as_str().map(str::to_owned);
+    let require_pass = match map.get("require_pass") {
+        None => Some(Vec::new()),
+        Some(Value::Sequence(list)) => list.iter().map(names).collect::<Option<_>>(),
+        Some(value) => names(value).map(|name| vec![name]),
+    }
+    .ok_or_else(|| file.error("require_pass", "expected a group's name or a list of them"))?;
     let max_score = match map.get(score_key) {
         None => None,
         Some(Value::String(word)) if word == "unbounded" => Some(None),
@@ -506,6 +518,8 @@ fn read_bounded(path: &Path, keys: Keys, constants: &Constants) -> Result<Option
     Ok(Some(BoundedKeys {
         max_score,
         aggregation,
+        require_pass,
+        require_pass_line: yaml_line(&text, "require_pass"),
     }))
 }
 
@@ -519,17 +533,24 @@ fn bounded(
 ) -> Result<ScoringPlan> {
     let secret_dir = data.join(SECRET_DIR);
     let secret_file = secret_dir.join(file_name);
-    let sample_file = data.join("sample").join(file_name);
-    if read_bounded(&sample_file, keys, constants)?
-        .is_some_and(|k| k.max_score.is_some() || k.aggregation.is_some())
-    {
+    let sample_file = data.join(SAMPLE_DIR).join(file_name);
+    if read_bounded(&sample_file, keys, constants)?.is_some_and(|k| {
+        k.max_score.is_some() || k.aggregation.is_some() || !k.require_pass.is_empty()
+    }) {
         return Err(Error::parse(
             &sample_file,
             None,
-            "samples are not scored: no maximum score or aggregation here",
+            "samples are not scored: no maximum score, aggregation or require_pass here",
         ));
     }
     let own = read_bounded(&secret_file, keys, constants)?;
+    let secret_requires = own.as_ref().map_or(Vec::new(), |k| k.require_pass.clone());
+    if let Some(name) = secret_requires.iter().find(|name| *name != SAMPLE_DIR) {
+        let line = own.as_ref().and_then(|k| k.require_pass_line);
+        let message =
+            format!("`require_pass` names `{name}`: `secret` may depend on `sample` alone");
+        return Err(Error::parse(&secret_file, line, message));
+    }
     let secret_max = own
         .as_ref()
         .and_then(|k| k.max_score)
@@ -547,14 +568,14 @@ fn bounded(
         let group_file = dir.join(file_name);
         if group_file.is_file() {
             let secret = (secret_max, secret_aggregation);
-            groups.push(bounded_group(
+            let group = bounded_group(
                 &dir,
-                &group_file,
-                keys,
-                constants,
+                (&group_file, keys, constants),
                 secret,
                 &in_secret,
-            )?);
+                &groups,
+            )?;
+            groups.push(group);
         }
     }
     if secret_max.is_none() && secret_aggregation == Aggregation::PassFail {
@@ -586,23 +607,20 @@ fn bounded(
         aggregation: secret_aggregation,
         max_score: secret_max,
         items,
+        require_pass: secret_requires,
     }))
 }
 
-/// A group of `secret` and its cases, checked against `secret`'s maximum and aggregation as
-/// the format requires.
+/// A group of `secret` and its cases, checked against `secret`'s maximum and aggregation,
+/// and the `earlier` groups it requires, as the format requires.
 fn bounded_group(
     dir: &Path,
-    group_file: &Path,
-    keys: Keys,
-    constants: &Constants,
+    (group_file, keys, constants): (&Path, Keys, &Constants),
     (secret_max, secret_aggregation): (Option<f64>, Aggregation),
     in_secret: &[&String],
+    earlier: &[BoundedGroup],
 ) -> Result<BoundedGroup> {
-    let keys = read_bounded(group_file, keys, constants)?.unwrap_or(BoundedKeys {
-        max_score: None,
-        aggregation: None,
-    });
+    let keys = read_bounded(group_file, keys, constants)?.unwrap_or_default();
     let name = format!(
         "{SECRET_DIR}/{}",
         dir.file_name().unwrap_or_default().to_string_lossy()
@@ -621,6 +639,17 @@ fn bounded_group(
     if let Some(message) = problem {
         return Err(Error::parse(group_file, None, message));
     }
+    for required in &keys.require_pass {
+        let found = earlier.iter().find(|group| group.name == *required);
+        let message = match found {
+            _ if required == SAMPLE_DIR => continue,
+            Some(group) if group.aggregation == Aggregation::PassFail => continue,
+            Some(_) => "is not pass-fail: only a pass-fail group can be required",
+            None => "is neither `sample` nor a test data group before this one",
+        };
+        let message = format!("`require_pass` names `{required}`, which {message}");
+        return Err(Error::parse(group_file, keys.require_pass_line, message));
+    }
     let prefix = format!("{name}/");
     let members: Vec<String> = in_secret
         .iter()
@@ -632,6 +661,7 @@ fn bounded_group(
         aggregation,
         max_score,
         items: BoundedItems::Cases(members),
+        require_pass: keys.require_pass,
     })
 }
 
@@ -813,6 +843,62 @@ mod tests {
                 .to_string()
                 .contains("testdata.yaml: line 2: `grader_flags` unknown grader flag `median`"),
             "{error}"
+        );
+    }
+
+    /// `require_pass` may name `sample` and earlier pass-fail groups only (`secret`: `sample`
+    /// alone), and is not allowed in `sample`: anything else names file and line.
+    #[test]
+    fn require_pass_names_only_what_the_format_allows() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = names(&["sample/1", "secret/a/1", "secret/b/1"]);
+        let error = |file: &str, keys: &str| {
+            write(
+                dir.path(),
+                "data/secret/a/test_group.yaml",
+                "max_score: 40\nscore_aggregation: sum\n",
+            );
+            write(
+                dir.path(),
+                "data/secret/b/test_group.yaml",
+                "max_score: 60\n",
+            );
+            write(dir.path(), file, keys);
+            let grading = LegacyGrading::default();
+            let planned = plan(
+                dir.path(),
+                FormatVersion::V2025,
+                &grading,
+                false,
+                &cases,
+                &Constants::default(),
+            );
+            let _ = std::fs::remove_file(dir.path().join(file));
+            planned.err().map(|error| error.to_string())
+        };
+        let b = "data/secret/b/test_group.yaml";
+        assert_eq!(error(b, "max_score: 60\nrequire_pass: [sample]\n"), None);
+        let said = error(b, "max_score: 60\nrequire_pass: secret/a\n").unwrap();
+        assert!(said.ends_with("b/test_group.yaml: line 2: `require_pass` names `secret/a`, which is not pass-fail: only a pass-fail group can be required"), "{said}");
+        let a = "data/secret/a/test_group.yaml";
+        let said = error(a, "max_score: 40\nrequire_pass: [secret/b]\n").unwrap();
+        assert!(
+            said.contains(
+                "names `secret/b`, which is neither `sample` nor a test data group before this one"
+            ),
+            "{said}"
+        );
+        let said = error(b, "max_score: 60\nrequire_pass: {a: 1}\n").unwrap();
+        assert!(
+            said.contains("`require_pass` expected a group's name or a list of them"),
+            "{said}"
+        );
+        let said = error("data/secret/test_group.yaml", "require_pass: secret/a\n").unwrap();
+        assert!(said.ends_with("secret/test_group.yaml: line 1: `require_pass` names `secret/a`: `secret` may depend on `sample` alone"), "{said}");
+        let said = error("data/sample/test_group.yaml", "require_pass: sample\n").unwrap();
+        assert!(
+            said.contains("sample/test_group.yaml: samples are not scored"),
+            "{said}"
         );
     }
 }
