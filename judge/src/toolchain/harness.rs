@@ -158,8 +158,8 @@ fn rust_parameters_differ(definition: &Definition, signature: &Signature) -> Opt
     let wanted = signature.parameters.len();
     (found != wanted).then(|| {
         format!(
-            "fn {}() takes {found} parameters, but the judge calls it with {wanted} (`{signature}`)",
-            signature.name
+            "line {}: fn {}() takes {found} parameters, but the judge calls it with {wanted} (`{signature}`)",
+            definition.line, signature.name
         )
     })
 }
@@ -171,16 +171,16 @@ fn kotlin_parameters_differ(definition: &Definition, signature: &Signature) -> O
         .iter()
         .map(|parameter| {
             let kind = parameter.split_once(':').map_or("", |(_, kind)| kind);
-            kind.split_whitespace().collect()
+            unqualified(&kind.split_whitespace().collect::<String>())
         })
         .collect();
-    types_differ(found, signature, kotlin_type)
+    types_differ((definition.line, found), signature, kotlin_type)
 }
 
-/// What to say when the parameter types `found` are not those the judge passes, spelled by
-/// `spell`.
+/// What to say when the parameter types `found` (on `line`) are not those the judge passes,
+/// spelled by `spell`.
 fn types_differ(
-    found: Vec<String>,
+    (line, found): (usize, Vec<String>),
     signature: &Signature,
     spell: fn(&Type) -> String,
 ) -> Option<String> {
@@ -191,7 +191,7 @@ fn types_differ(
         .collect();
     (found != wanted).then(|| {
         format!(
-            "{}({}) is declared, but the judge calls {}({}) (`{signature}`)",
+            "line {line}: {}({}) is declared, but the judge calls {}({}) (`{signature}`)",
             signature.name,
             found.join(", "),
             signature.name,
@@ -209,18 +209,62 @@ pub fn defines(language: &Language, code: &str, name: &str) -> bool {
 
 /// Said here because javac's message would name the caller's line, not the user's method.
 fn java_parameters_differ(definition: &Definition, signature: &Signature) -> Option<String> {
-    let found: Vec<String> = definition
-        .parameters
-        .iter()
-        .map(|parameter| {
-            let words: Vec<&str> = parameter
-                .split_whitespace()
-                .filter(|w| *w != "final")
-                .collect();
-            words[..words.len().saturating_sub(1)].concat()
-        })
+    let found: Vec<String> = (definition.parameters.iter())
+        .map(|parameter| java_parameter_type(parameter))
         .collect();
-    types_differ(found, signature, java_type)
+    types_differ((definition.line, found), signature, java_type)
+}
+
+/// A Java parameter's type as javac reads it, spaces out: `final`, annotations and the name
+/// left out, brackets after the name (`int a[]`) and varargs (`int... a`, which takes an
+/// array) as array brackets, and packages left out (`java.lang.String`).
+fn java_parameter_type(parameter: &str) -> String {
+    let mut text = String::new();
+    let mut rest = parameter;
+    // `@Name` and its `(...)`, if any.
+    while let Some(at) = rest.find('@') {
+        text.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let name_end = (after.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')))
+            .unwrap_or(after.len());
+        rest = &after[name_end..];
+        if let Some(arguments) = rest.trim_start().strip_prefix('(') {
+            rest = arguments.split_once(')').map_or("", |(_, after)| after);
+        }
+    }
+    text.push_str(rest);
+    let words: Vec<&str> = text.split_whitespace().filter(|w| *w != "final").collect();
+    let text = words.join(" ").replace("...", "[]");
+    // The brackets after the name belong to the type.
+    let mut body = text.trim_end();
+    let mut dims = String::new();
+    while let Some(before) = body
+        .strip_suffix(']')
+        .and_then(|b| b.trim_end().strip_suffix('['))
+    {
+        dims.push_str("[]");
+        body = before.trim_end();
+    }
+    let name_start = (body.rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')))
+        .map_or(0, |at| at + 1);
+    let kind: String = body[..name_start].split_whitespace().collect();
+    unqualified(&(kind + &dims))
+}
+
+/// `kind` with each name's qualifier left out: `java.util.List<java.lang.Integer>` is
+/// `List<Integer>`, `kotlin.Array<kotlin.String>` `Array<String>`.
+fn unqualified(kind: &str) -> String {
+    let mut out = String::with_capacity(kind.len());
+    for character in kind.chars() {
+        if character == '.' {
+            let name_start =
+                (out.rfind(|c: char| !(c.is_alphanumeric() || c == '_'))).map_or(0, |at| at + 1);
+            out.truncate(name_start);
+        } else {
+            out.push(character);
+        }
+    }
+    out
 }
 
 /// The caller's source for `language`, calling the function of `user_file` (text `code`).
@@ -676,6 +720,40 @@ mod tests {
     }
 
     #[test]
+    fn a_java_parameters_type_is_read_as_javac_reads_it() {
+        for parameter in [
+            "String[] words",
+            "String []words",
+            "String words[]",
+            "String[]words",
+            "String words [ ]",
+            "String... words",
+            "java.lang.String[] words",
+            "final String[] words",
+            "@Deprecated String[] words",
+            "@SuppressWarnings(\"unused\") final String words[]",
+        ] {
+            assert_eq!(java_parameter_type(parameter), "String[]", "{parameter}");
+        }
+        assert_eq!(java_parameter_type("int[] a[]"), "int[][]");
+        assert_eq!(
+            java_parameter_type("java.util.List<java.lang.Integer> a"),
+            "List<Integer>"
+        );
+        let signature = Signature::parse("solution(words: string[]) -> int").unwrap();
+        let differs = |code: &str| missing_function(language(LanguageId::Java), code, &signature);
+        assert_eq!(
+            differs("class Solution { int solution(String words[]) { return 0; } }"),
+            None
+        );
+        assert_eq!(
+            differs("class Solution { int solution(String words) { return 0; } }").unwrap(),
+            "line 1: solution(String) is declared, but the judge calls solution(String[]) \
+             (`solution(words: string[]) -> int`)"
+        );
+    }
+
+    #[test]
     fn kotlin_parameter_types_are_compared_as_programmers_spells_them() {
         let signature = Signature::parse("solution(a: int[], b: string[][]) -> int").unwrap();
         let differs = |code: &str| missing_function(language(LanguageId::Kotlin), code, &signature);
@@ -683,9 +761,12 @@ mod tests {
             differs("fun solution(a: IntArray, b: Array<Array<String>>): Int {"),
             None
         );
+        let qualified =
+            "fun solution(a: kotlin.IntArray, b: kotlin.Array<Array<kotlin.String>>) = 0";
+        assert_eq!(differs(qualified), None);
         assert_eq!(
             differs("fun solution(a: Array<Int>, b: Array<Array<String>>): Int {").unwrap(),
-            "solution(Array<Int>, Array<Array<String>>) is declared, but the judge calls \
+            "line 1: solution(Array<Int>, Array<Array<String>>) is declared, but the judge calls \
              solution(IntArray, Array<Array<String>>) (`solution(a: int[], b: string[][]) -> int`)"
         );
     }

@@ -188,7 +188,9 @@ fn each_fault_is_the_users_with_its_reason() {
         1,
     );
     assert!(
-        typed.contains("solution(String) is declared, but the judge calls solution(String[])"),
+        typed.contains(
+            "line 2: solution(String) is declared, but the judge calls solution(String[])"
+        ),
         "{typed}"
     );
 }
@@ -424,6 +426,24 @@ fn what_the_function_prints_is_not_its_result() {
         let report = judged_file(repository.path(), "sums", name, code, 0);
         assert!(report.contains("1/1 accepted"), "{name}: {report}");
     }
+}
+
+/// A parameter spelled as javac takes it (an annotation, brackets after the name) is
+/// called as Programmers calls it, and a method that declares a checked exception compiles
+/// (toolchain::harness's tests hold the other spellings).
+#[test]
+fn a_java_method_is_called_however_javac_takes_it() {
+    let repository = repository_with(&[
+        (
+            "problems/count/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(words: string[]) -> int\"\n",
+        ),
+        ("problems/count/tests/two.in", "[\"a\", \"b\"]\n[]\n"),
+        ("problems/count/tests/two.out", "2\n0\n"),
+    ]);
+    let code = "class Solution {\n    public int solution(@SuppressWarnings(\"unused\") final String words [])\n            throws java.io.IOException {\n        return words.length;\n    }\n}\n";
+    let report = judged_file(repository.path(), "count", "Solution.java", code, 0);
+    assert!(report.contains("1/1 accepted"), "{report}");
 }
 
 #[test]

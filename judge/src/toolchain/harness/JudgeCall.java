@@ -195,6 +195,17 @@ public class JudgeCall {
 class JudgeCallInvoke implements Function<Object[], Object> {
     @Override
     public Object apply(Object[] a) {
-        return new Solution().FUNCTION_NAME(INVOKE_ARGUMENTS);
+        try {
+            return new Solution().FUNCTION_NAME(INVOKE_ARGUMENTS);
+        } catch (Exception thrown) {
+            // A method may declare a checked exception (`throws IOException`), as Programmers
+            // allows: thrown, it ends the run as any other exception does.
+            throw JudgeCallInvoke.<RuntimeException>unchecked(thrown);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T unchecked(Throwable thrown) throws T {
+        throw (T) thrown;
     }
 }
