@@ -523,16 +523,13 @@ fn read_bounded(path: &Path, keys: Keys, constants: &Constants) -> Result<Option
     }))
 }
 
-/// The 2025-09 model: `secret` with its groups, checked as the format requires.
-fn bounded(
+/// `secret`'s own keys, checked: it may require `sample` alone, and `sample` has none.
+fn secret_keys(
     data: &Path,
     file_name: &str,
     keys: Keys,
-    cases: &[String],
     constants: &Constants,
-) -> Result<ScoringPlan> {
-    let secret_dir = data.join(SECRET_DIR);
-    let secret_file = secret_dir.join(file_name);
+) -> Result<BoundedKeys> {
     let sample_file = data.join(SAMPLE_DIR).join(file_name);
     if read_bounded(&sample_file, keys, constants)?.is_some_and(|k| {
         k.max_score.is_some() || k.aggregation.is_some() || !k.require_pass.is_empty()
@@ -543,22 +540,30 @@ fn bounded(
             "samples are not scored: no maximum score, aggregation or require_pass here",
         ));
     }
-    let own = read_bounded(&secret_file, keys, constants)?;
-    let secret_requires = own.as_ref().map_or(Vec::new(), |k| k.require_pass.clone());
-    if let Some(name) = secret_requires.iter().find(|name| *name != SAMPLE_DIR) {
-        let line = own.as_ref().and_then(|k| k.require_pass_line);
+    let secret_file = data.join(SECRET_DIR).join(file_name);
+    let own = read_bounded(&secret_file, keys, constants)?.unwrap_or_default();
+    if let Some(name) = own.require_pass.iter().find(|name| *name != SAMPLE_DIR) {
         let message =
             format!("`require_pass` names `{name}`: `secret` may depend on `sample` alone");
-        return Err(Error::parse(&secret_file, line, message));
+        return Err(Error::parse(&secret_file, own.require_pass_line, message));
     }
-    let secret_max = own
-        .as_ref()
-        .and_then(|k| k.max_score)
-        .unwrap_or(Some(100.0));
-    let secret_aggregation = own
-        .as_ref()
-        .and_then(|k| k.aggregation)
-        .unwrap_or(Aggregation::Sum);
+    Ok(own)
+}
+
+/// The 2025-09 model: `secret` with its groups, checked as the format requires.
+fn bounded(
+    data: &Path,
+    file_name: &str,
+    keys: Keys,
+    cases: &[String],
+    constants: &Constants,
+) -> Result<ScoringPlan> {
+    let secret_dir = data.join(SECRET_DIR);
+    let secret_file = secret_dir.join(file_name);
+    let own = secret_keys(data, file_name, keys, constants)?;
+    let secret_requires = own.require_pass;
+    let secret_max = own.max_score.unwrap_or(Some(100.0));
+    let secret_aggregation = own.aggregation.unwrap_or(Aggregation::Sum);
     let in_secret: Vec<&String> = cases
         .iter()
         .filter(|name| name.starts_with("secret/"))
