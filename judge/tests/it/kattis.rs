@@ -870,6 +870,55 @@ fn a_cases_files_are_in_the_working_folder_of_its_runs() {
     assert!(table.contains(&said), "{table}");
 }
 
+/// An output validator or grader that does not compile is one package error, named with the
+/// compiler's first error, and no submission is judged, as problemtools stops there.
+#[test]
+fn a_judging_program_that_does_not_compile_is_one_package_error() {
+    let (_dir, package) = package("validator_folder_2025");
+    let source = package.join("output_validator/validate.cc");
+    let code = std::fs::read_to_string(&source).unwrap();
+    std::fs::write(&source, format!("{code}\nint broken = ;\n")).unwrap();
+    let (code, table) = judge_verify(&package, &[]);
+    assert_eq!(code, 2, "{table}");
+    let said: Vec<&str> = table.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(said.len(), 1, "{table}");
+    assert!(
+        said[0].starts_with("error: output_validator: the output validator does not compile: ")
+            && said[0].contains("validate.cc:")
+            && said[0].contains("error: expected"),
+        "{table}"
+    );
+    for submission in [
+        "accepted/exact.py",
+        "accepted/off_by_one.py",
+        "wrong_answer/off_by_five.py",
+    ] {
+        assert_eq!(
+            &row(&table, submission)[2..],
+            [
+                "not judged",
+                "skipped (the package's judging programs do not build)"
+            ],
+            "{table}"
+        );
+    }
+    assert!(!table.contains("none of its"), "{table}");
+    // A grader's the same.
+    let (_dir, graded) = self::package("scoring_grader_legacy");
+    std::fs::remove_file(graded.join("graders/grader.py")).unwrap();
+    std::fs::write(
+        graded.join("graders/grader.cc"),
+        "int main() { return x; }\n",
+    )
+    .unwrap();
+    let (code, table) = judge_verify(&graded, &[]);
+    assert_eq!(code, 2, "{table}");
+    assert!(
+        table.contains("error: graders/grader.cc: the grader does not compile: "),
+        "{table}"
+    );
+}
+
 /// A `limits.time_limit` must leave the slowest accepted submission `ac_to_time_limit` times
 /// its time (2 by default), as the format says and problemtools holds it (an error there).
 #[test]

@@ -369,6 +369,34 @@ fn cells_of(table: &str, submission: &str) -> Vec<String> {
         .collect()
 }
 
+/// A checker that does not compile keeps every solution from being judged, and each row
+/// says so in one line with the compiler's first error.
+#[test]
+fn a_checker_that_does_not_compile_is_said_in_a_line() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    std::fs::write(package.join("check.cpp"), "int main() { return x; }\n").unwrap();
+    std::fs::write(
+        package.join("files/check.cpp"),
+        "int main() { return x; }\n",
+    )
+    .unwrap();
+    let output = judge_in(dir.path())
+        .args(["verify", "sum"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{table}");
+    let cells = cells_of(&table, "solutions/main.py");
+    assert!(
+        cells[3].starts_with("ERROR: files/check.cpp: the checker does not compile: "),
+        "{table}"
+    );
+    // The compiler's whole message (its `^` markers) is not in the table.
+    assert!(!table.contains('^'), "{table}");
+}
+
 #[test]
 fn verify_checks_every_solution_against_its_tag() {
     let Some((dir, package)) = package("sum") else {
@@ -1217,10 +1245,11 @@ fn a_verify_of_a_scratch_copy_names_the_packages_own_files() {
         String::from_utf8_lossy(&[&output.stdout[..], &output.stderr[..]].concat()).into_owned();
     let checker = package.join("files/check.cpp").display().to_string();
     assert!(
-        said.contains(&format!("{checker}: does not compile")),
+        said.contains(&format!("the checker does not compile: {checker}:1:")),
         "{said}"
     );
-    let named = said.matches("files/check.cpp").count();
+    // Every whole path to it is the package's, none the scratch copy's.
+    let named = said.matches("/files/check.cpp").count();
     assert_eq!(said.matches(checker.as_str()).count(), named, "{said}");
     // A manual test missing too: the problem.xml named is the package's.
     std::fs::remove_file(package.join("tests/01")).unwrap();

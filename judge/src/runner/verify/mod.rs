@@ -96,6 +96,11 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
         ..VerifyReport::default()
     };
     yaml?;
+    if report.data.judges_unbuilt {
+        let why = RowOutcome::Skipped("the package's judging programs do not build".into());
+        report.rows = entries.into_iter().map(|e| e.unjudged(&why)).collect();
+        return Ok(report);
+    }
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let Some(package) = problem.package.as_ref().filter(|p| !p.time_limit_given) else {
         let judged = judge_batch(&all, &|_| problem.clone(), compiler, jobs, Order::SlowFirst);
@@ -154,6 +159,15 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
 /// package scores tests (one with extra tags runs every test, for its groups).
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let entries = prebuild(&[], plan::polygon_plan(problem)?, problem, compiler, jobs);
+    // Polygon's verify has no data section: each row says why, in a line.
+    if let Some(fault) = validation::unbuilt_judges(problem, compiler).first() {
+        let why = RowOutcome::Error(fault.clone());
+        let rows = entries.into_iter().map(|e| e.unjudged(&why)).collect();
+        return Ok(VerifyReport {
+            rows,
+            ..VerifyReport::default()
+        });
+    }
     let all: Vec<&PlannedSubmission> = entries.iter().collect();
     let unscored = Problem {
         scoring: None,

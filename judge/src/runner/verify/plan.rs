@@ -22,6 +22,18 @@ pub(super) fn file_name(path: &Path) -> String {
         .into_owned()
 }
 
+fn not_judged(submission: PathBuf, folder: &str, outcome: RowOutcome) -> Row {
+    Row {
+        submission,
+        expected: folder.to_owned(),
+        got: "not judged".into(),
+        outcome,
+        warning: None,
+        cases: Vec::new(),
+        failure: None,
+    }
+}
+
 /// A row as decided before anything runs.
 pub(super) enum PlannedSubmission {
     /// Not judged: skipped, or a fault of the package.
@@ -38,24 +50,22 @@ pub(super) enum PlannedSubmission {
 
 impl PlannedSubmission {
     pub(super) fn skipped(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
-        Self::not_judged(submission, folder, RowOutcome::Skipped(reason))
+        PlannedSubmission::Settled(not_judged(submission, folder, RowOutcome::Skipped(reason)))
     }
 
     /// Not judged for a fault of the package: an error of the verification (exit 2).
     pub(super) fn failed(submission: PathBuf, folder: &str, reason: String) -> PlannedSubmission {
-        Self::not_judged(submission, folder, RowOutcome::Error(reason))
+        PlannedSubmission::Settled(not_judged(submission, folder, RowOutcome::Error(reason)))
     }
 
-    fn not_judged(submission: PathBuf, folder: &str, outcome: RowOutcome) -> PlannedSubmission {
-        PlannedSubmission::Settled(Row {
-            submission,
-            expected: folder.to_owned(),
-            got: "not judged".into(),
-            outcome,
-            warning: None,
-            cases: Vec::new(),
-            failure: None,
-        })
+    /// Its row when no submission can be judged (`outcome` says why); a settled row stays.
+    pub(super) fn unjudged(self, outcome: &RowOutcome) -> Row {
+        match self {
+            PlannedSubmission::Settled(row) => row,
+            PlannedSubmission::Judge {
+                submission, folder, ..
+            } => not_judged(submission, &folder, outcome.clone()),
+        }
     }
 
     pub(super) fn folder(&self) -> &str {

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::plan::file_name;
 use crate::error::{Error, Result};
-use crate::judging::checker::{build_checker, check, Judgement};
+use crate::judging::checker::{build_checker, build_own_program, check, Judgement};
 use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
@@ -41,6 +41,9 @@ pub struct DataReport {
     pub warnings: Vec<String>,
     /// What was not checked on this machine, and why.
     pub notes: Vec<String>,
+    /// A program that judges submissions (the output validator, the checker after an
+    /// interactor, the grader) does not build: no submission can be judged.
+    pub judges_unbuilt: bool,
 }
 
 struct PackageValidator {
@@ -65,6 +68,42 @@ enum How {
 enum Said {
     Accepts,
     Refuses(String),
+}
+
+/// Each of the package's programs that judge a submission (its output validator or checker,
+/// the checker after an interactor, its grader) that does not build, named with the
+/// compiler's first error, as problemtools stops at one: without it nothing can be judged.
+pub(super) fn unbuilt_judges(problem: &Problem, compiler: &Compiler) -> Vec<String> {
+    let checker = match (problem.package.is_some(), problem.interaction().is_some()) {
+        (true, _) => "output validator",
+        (false, true) => "interactor",
+        (false, false) => "checker",
+    };
+    let grader = problem.scoring.as_ref().and_then(Scoring::grader);
+    let programs = (problem
+        .checker
+        .iter()
+        .map(|spec| (spec.source.as_path(), checker)))
+    .chain(
+        problem
+            .tout_checker
+            .iter()
+            .map(|spec| (spec.source.as_path(), "checker")),
+    )
+    .chain(grader.map(|path| (path, "grader")));
+    programs
+        .filter_map(|(path, what)| {
+            let name = shown(problem, path);
+            match build_own_program(compiler, problem, path) {
+                Ok(_) => None,
+                Err(Error::DoesNotCompile { message, .. }) => Some(format!(
+                    "{name}: the {what} does not compile: {}",
+                    first_error(&message)
+                )),
+                Err(error) => Some(format!("{name}: the {what} cannot be built: {error}")),
+            }
+        })
+        .collect()
 }
 
 /// What the data check builds: the validators that are not scripts, and the checker.
@@ -114,9 +153,13 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     let answers = build(&plan.answer_validators);
     let unbuilt =
         plan.input_validators.len() + plan.answer_validators.len() - inputs.len() - answers.len();
-    // Only when some output is to be checked: a sample's `.out` or an output case's.
+    let judges = unbuilt_judges(problem, compiler);
+    report.judges_unbuilt = !judges.is_empty();
+    report.errors.extend(judges);
+    // Only when some output is to be checked: a sample's `.out` or an output case's. One that
+    // does not build is said above, once, and the outputs are not checked.
     let checker = match plan.cases.iter().any(|case| case.output.is_some()) {
-        true => build_checker(compiler, problem)?,
+        true => build_checker(compiler, problem).ok().flatten(),
         false => None,
     };
     // A validator that cannot run makes "every validator accepts" unknowable.
@@ -128,6 +171,7 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         answers: &answers,
         checker: checker.as_ref(),
         complete,
+        outputs_checked: !report.judges_unbuilt,
     };
     let (checked, warnings) = context.check_all(&plan.cases, jobs)?;
     if !inputs.is_empty() && !complete {
@@ -416,6 +460,8 @@ struct CaseChecks<'a> {
     checker: Option<&'a Program>,
     /// Every validator was built (none is a script without its tool).
     complete: bool,
+    /// The output validator was built, where the package has one.
+    outputs_checked: bool,
 }
 
 impl CaseChecks<'_> {
@@ -474,7 +520,7 @@ impl CaseChecks<'_> {
         if !self.passes(case, answers, &mut errors) {
             return errors;
         }
-        if let Some(output) = &case.output {
+        if let Some(output) = case.output.as_ref().filter(|_| self.outputs_checked) {
             let must_accept = case.expect != Expect::InvalidOutput;
             match self.output_accepted(case, answer, output) {
                 Ok(accepted) if accepted == must_accept => {}
