@@ -242,6 +242,14 @@ impl<'a, 'input> Reader<'a, 'input> {
             return Err(self.fault(root, "the root element is not <problem>"));
         }
         let judging = self.required(root, "judging")?;
+        // PCMS2 (NEERC's judge) names its file problem.xml too, with tests in a <script>.
+        if let Some(script) = self.child(judging, "script") {
+            return Err(self.fault(
+                script,
+                "a PCMS2 problem description (<judging><script>), not a Polygon package's: \
+                 this judge reads Polygon's, whose tests are a <testset name=\"tests\"> in <judging>",
+            ));
+        }
         let testset = judging
             .children()
             .find(|node| node.has_tag_name("testset") && node.attribute("name") == Some("tests"))
@@ -727,5 +735,13 @@ mod tests {
         let no_number = SMALL.replace("tests/%02d.a", "tests/answer.a");
         let error = refused(&no_number);
         assert!(error.contains("line 16: <answer-path-pattern>"), "{error}");
+        // NEERC's PCMS2 writes a problem.xml of its own.
+        let pcms2 = "<problem id=\"a\" version=\"1.0\">\n  <judging>\n    <script type=\"%icpc\">\n      \
+                     <testset test-count=\"2\" input-href=\"tests/##\"/>\n    </script>\n  </judging>\n</problem>\n";
+        let error = refused(pcms2);
+        assert!(
+            error.starts_with("problem.xml: line 3: a PCMS2 problem description (<judging><script>), not a Polygon package's"),
+            "{error}"
+        );
     }
 }
