@@ -382,12 +382,7 @@ fn a_checker_that_does_not_compile_is_said_in_a_line() {
         "int main() { return x; }\n",
     )
     .unwrap();
-    let output = judge_in(dir.path())
-        .args(["verify", "sum"])
-        .output()
-        .unwrap();
-    let table = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert_eq!(output.status.code(), Some(2), "{table}");
+    let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 2);
     let cells = cells_of(&table, "solutions/main.py");
     assert!(
         cells[3].starts_with("ERROR: files/check.cpp: the checker does not compile: "),
