@@ -63,6 +63,11 @@ pub enum CompareMode {
     /// `case_sensitive`, whitespace ignored unless `space_change_sensitive`, numbers within the
     /// tolerance when one is given.
     Kattis(KattisFlags),
+    /// A function's results as its callers print them, one value a line: brackets, commas
+    /// and spacing between values do not matter, numbers match as numbers (`5` and `5.0`;
+    /// two integers exactly, others within `tolerance` where given), strings and words as
+    /// written. Programmers compares the values returned, not their text.
+    Values { tolerance: Option<(f64, f64)> },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
@@ -84,6 +89,7 @@ impl CompareMode {
             CompareMode::Tokens => "tokens",
             CompareMode::Float { .. } => "float",
             CompareMode::Kattis(_) => "kattis",
+            CompareMode::Values { .. } => "values",
         }
     }
 }
@@ -228,6 +234,14 @@ fn compare_rest(mode: CompareMode, expected: &[u8], actual: &[u8]) -> Result<(),
             kattis_tolerance(flags),
             flags.case_sensitive,
         ),
+        CompareMode::Values { tolerance } => {
+            let reason = |e: &[u8], a: &[u8]| value_reason(e, a, tolerance);
+            compare_streams(
+                expected,
+                (value_tokens(expected), value_tokens(actual)),
+                reason,
+            )
+        }
     }
 }
 
@@ -332,17 +346,27 @@ fn compare_tokens(
     tolerance: Option<Tolerance>,
     case_sensitive: bool,
 ) -> Result<(), Mismatch> {
-    let mut expected_tokens = tokens_with_lines(expected);
-    let mut actual_tokens = tokens_with_lines(actual);
+    let streams = (tokens_with_lines(expected), tokens_with_lines(actual));
+    let reason = |e: &[u8], a: &[u8]| token_reason(e, a, tolerance, case_sensitive);
+    compare_streams(expected, streams, reason)
+}
+
+/// Two outputs' tokens (with their lines) side by side; `reason` says why two differ.
+fn compare_streams<'t>(
+    expected: &[u8],
+    (mut expected_tokens, mut actual_tokens): (
+        impl Iterator<Item = (usize, &'t [u8])>,
+        impl Iterator<Item = (usize, &'t [u8])>,
+    ),
+    reason_of: impl Fn(&[u8], &[u8]) -> Option<Reason>,
+) -> Result<(), Mismatch> {
     loop {
         let (line, reason) = match (expected_tokens.next(), actual_tokens.next()) {
             (None, None) => return Ok(()),
-            (Some((line, e)), Some((_, a))) => {
-                match token_reason(e, a, tolerance, case_sensitive) {
-                    None => continue,
-                    Some(reason) => (line, reason),
-                }
-            }
+            (Some((line, e)), Some((_, a))) => match reason_of(e, a) {
+                None => continue,
+                Some(reason) => (line, reason),
+            },
             (Some((line, e)), None) => (line, Reason::OutputEndsEarly { expected: shown(e) }),
             (None, Some((_, a))) => (
                 count_lines(expected).max(1),
@@ -501,6 +525,62 @@ fn token_reason(
     Some(Reason::DifferentToken {
         expected: shown(expected),
         actual: shown(actual),
+    })
+}
+
+/// `Values`' rule for two tokens.
+fn value_reason(expected: &[u8], actual: &[u8], tolerance: Option<(f64, f64)>) -> Option<Reason> {
+    let integer = |token: &[u8]| std::str::from_utf8(token).ok()?.parse::<i128>().ok();
+    let differs = match (integer(expected), integer(actual)) {
+        (Some(e), Some(a)) => e != a,
+        _ => match (parse_float(expected), parse_float(actual), tolerance) {
+            (Some(_), Some(_), Some((abs, rel))) => {
+                let tolerance = Tolerance {
+                    abs,
+                    rel,
+                    relative_to: RelativeTo::Larger,
+                };
+                return token_reason(expected, actual, Some(tolerance), true);
+            }
+            (Some(e), Some(a), None) => e != a,
+            _ => expected != actual,
+        },
+    };
+    differs.then(|| Reason::DifferentToken {
+        expected: shown(expected),
+        actual: shown(actual),
+    })
+}
+
+/// A function's results as tokens with their lines: `[` and `]` each, a string literal
+/// whole (its escapes and spaces in it), and each word between commas and spaces.
+fn value_tokens(text: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut line = 1;
+    let mut at = 0;
+    std::iter::from_fn(move || loop {
+        let byte = *text.get(at)?;
+        let start = at;
+        at += 1;
+        match byte {
+            b'\n' => line += 1,
+            b',' => {}
+            _ if is_space(&byte) => {}
+            b'[' | b']' => return Some((line, &text[start..at])),
+            b'"' => {
+                while let Some(&next) = text.get(at).filter(|&&b| b != b'\n') {
+                    at += 1 + usize::from(next == b'\\');
+                    if next == b'"' {
+                        break;
+                    }
+                }
+                return Some((line, &text[start..at.min(text.len())]));
+            }
+            _ => {
+                let word = |b: &u8| !(is_space(b) || matches!(b, b',' | b'[' | b']' | b'"'));
+                at += text[at..].iter().take_while(|b| word(b)).count();
+                return Some((line, &text[start..at]));
+            }
+        }
     })
 }
 
@@ -718,6 +798,39 @@ mod tests {
         assert_eq!(
             why(CompareMode::Lines, "a\n", "a\nb\n\n"),
             "line 2: extra lines: expected 1 lines, got 2"
+        );
+    }
+
+    /// Each caller prints a value its language's way; the values are what is compared.
+    #[test]
+    fn values_are_compared_as_values_not_as_text() {
+        const EXACT: CompareMode = CompareMode::Values { tolerance: None };
+        const NEAR: CompareMode = CompareMode::Values {
+            tolerance: Some((1e-6, 1e-6)),
+        };
+        for (expected, actual) in [
+            ("5\n2.5\n", "5.0\n2.5\n"),
+            ("[33.0, 31.5]\n", "[33,31.5]\n"),
+            ("144\n", "144.0\n"),
+            ("[\"a  b\", \"c,d\"]\n", "[\"a  b\",\"c,d\"]\n"),
+            ("[[1, 2], []]\n", "[[1,2],[]]\n"),
+            ("true\n", "true\n"),
+        ] {
+            assert!(matches(EXACT, expected, actual), "{expected} {actual}");
+        }
+        assert_eq!(
+            why(EXACT, "9007199254740993\n", "9007199254740992\n"),
+            "line 1: different token: expected `9007199254740993`, got `9007199254740992`"
+        );
+        assert!(!matches(EXACT, "\"a  b\"\n", "\"a b\"\n"));
+        assert!(!matches(EXACT, "\"a,b\"\n", "\"a b\"\n"));
+        assert!(!matches(EXACT, "[1, 2]\n", "[[1, 2]]\n"));
+        assert!(!matches(EXACT, "[1, 2]\n", "[1, 2, 3]\n"));
+        assert!(!matches(EXACT, "0.3\n", "0.30000000000000004\n"));
+        assert!(matches(NEAR, "0.3\n", "0.30000000000000004\n"));
+        assert_eq!(
+            why(NEAR, "[2.5]\n", "[2.0]\n"),
+            "line 1: expected `2.5`, got `2.0` (off by 5.00e-1)"
         );
     }
 

@@ -16,7 +16,7 @@ use super::{FileIo, Picture, Problem, ANY_GROUP};
 use super::{Profile, SIZE_LIMIT_MIB, TIME_LIMIT_MS};
 use crate::compare::CompareMode;
 use crate::error::{if_exists, Error, Result};
-use crate::toolchain::signature::Signature;
+use crate::toolchain::signature::{Signature, Type};
 use crate::toolchain::Limits;
 
 #[derive(Debug, Default, Deserialize)]
@@ -146,9 +146,16 @@ impl Problem {
     ) -> Result<Problem> {
         let profile = metadata.profile.unwrap_or(Profile::Boj);
         let picture = picture(&metadata, file)?;
+        let function = match &metadata.function {
+            Some(text) => Some(
+                Signature::parse(text.get_ref())
+                    .map_err(|why| file.error(text.span(), "function", &why))?,
+            ),
+            None => None,
+        };
         Ok(Problem {
             limits: limits(&metadata, profile, file)?,
-            compare: compare_mode(&metadata, profile, file.path)?,
+            compare: compare_mode(&metadata, (profile, function.as_ref()), file.path)?,
             checker: checker(&metadata, dir, file)?,
             tout_checker: tout_checker(&metadata, dir, file)?,
             solution_languages: Default::default(),
@@ -177,13 +184,7 @@ impl Problem {
                 Some(ValidatorArgsToml::Every(args)) => [(ANY_GROUP.to_owned(), args)].into(),
                 Some(ValidatorArgsToml::ByGroup(groups)) => groups,
             },
-            function: match &metadata.function {
-                Some(text) => Some(
-                    Signature::parse(text.get_ref())
-                        .map_err(|why| file.error(text.span(), "function", &why))?,
-                ),
-                None => None,
-            },
+            function,
         })
     }
 }
@@ -344,7 +345,13 @@ fn subtasks(metadata: &Metadata, file: &Located) -> Result<Vec<SubtaskSpec>> {
     Ok(subtasks)
 }
 
-fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<CompareMode> {
+/// A function's results are compared as values (`CompareMode::Values`), a `double` among
+/// them within the float tolerance.
+fn compare_mode(
+    metadata: &Metadata,
+    (profile, function): (Profile, Option<&Signature>),
+    path: &Path,
+) -> Result<CompareMode> {
     let tolerance = |value: Option<f64>, key: &str| match value {
         Some(t) if !(t.is_finite() && t >= 0.0) => Err(Error::parse(
             path,
@@ -364,7 +371,12 @@ fn compare_mode(metadata: &Metadata, profile: Profile, path: &Path) -> Result<Co
     )?;
     let has_tolerance =
         metadata.float_absolute_tolerance.is_some() || metadata.float_relative_tolerance.is_some();
+    let doubles = function.is_some_and(|f| *f.returns.depth().1 == Type::Double);
     Ok(match metadata.compare {
+        None | Some(CompareName::Float) if function.is_some() => CompareMode::Values {
+            tolerance: (has_tolerance || doubles || metadata.compare.is_some())
+                .then_some((abs, rel)),
+        },
         None if has_tolerance => CompareMode::Float { abs, rel },
         None => profile.online_judge().compare,
         Some(CompareName::Float) => CompareMode::Float { abs, rel },

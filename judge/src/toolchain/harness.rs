@@ -75,6 +75,7 @@ pub fn needs_caller(language: &Language, code: &str, function: &str) -> bool {
         language.id,
         LanguageId::Cpp | LanguageId::C | LanguageId::Rust | LanguageId::Kotlin
     ) && !declared::definitions(language.id, code, Some("main")).is_empty()
+        && !(defined && kept_main(language, code))
     {
         return false;
     }
@@ -90,13 +91,35 @@ pub fn needs_caller(language: &Language, code: &str, function: &str) -> bool {
         // The languages `placement` names.
         _ => return false,
     };
-    // A word of its own: `user_input(` is no call of `input(`.
-    !own_entry.iter().any(|entry| {
+    !reads_any(&code, own_entry)
+}
+
+/// Whether `code` names any of `entries` as a word of its own (`user_input(` is no call of
+/// `input(`, `sscanf` no `scanf`); one with a dot anywhere.
+fn reads_any(code: &str, entries: &[&str]) -> bool {
+    entries.iter().any(|entry| {
         code.match_indices(entry).any(|(at, _)| {
             !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
                 || entry.contains('.')
         })
     })
+}
+
+/// Whether a C or C++ file's `main` is only for trying the function at home: it never reads
+/// standard input, so it is no program of the judge's input (Programmers takes such files,
+/// and runs its own caller).
+fn kept_main(language: &Language, code: &str) -> bool {
+    const READS: [&str; 5] = ["cin", "scanf", "getchar", "stdin", "gets"];
+    matches!(language.id, LanguageId::Cpp | LanguageId::C)
+        && !reads_any(&super::language::without_comments(code), &READS)
+}
+
+/// What goes before the user's first line: a C or C++ `main` kept for trying the file is
+/// renamed, so that the caller appended after the last line is the program (`#line` keeps
+/// the user's line numbers in compiler messages).
+pub fn prelude(language: &Language, code: &str) -> Option<&'static str> {
+    let has_main = !declared::definitions(language.id, code, Some("main")).is_empty();
+    (has_main && kept_main(language, code)).then_some("#define main judge_user_main\n#line 1\n")
 }
 
 /// Why the file cannot be called as `signature` says: no function of that name (with the
@@ -668,9 +691,18 @@ mod tests {
         ));
         assert!(!needs_caller(
             cpp,
-            "int solution(int n) { return n; }\nsigned\nmain() { return 0; }",
+            "int solution(int n) { return n; }\nsigned\nmain() { int n; std::cin >> n; }",
             "solution"
         ));
+        // A `main` that reads nothing is kept for trying the file: renamed, and called past.
+        let tried = "int solution(int n) { return n; }\nint main() { return solution(3) != 3; }";
+        assert!(needs_caller(cpp, tried, "solution"));
+        assert!(prelude(cpp, tried).is_some());
+        let scans = "int solution(int n) { return n; }\nint main() { int n; scanf(\"%d\", &n); }";
+        assert!(!needs_caller(language(LanguageId::C), scans, "solution"));
+        let parses =
+            "int solution(int n) { return n; }\nint main() { int n; sscanf(\"3\", \"%d\", &n); }";
+        assert!(needs_caller(language(LanguageId::C), parses, "solution"));
         let python = language(LanguageId::Python3);
         assert!(needs_caller(
             python,

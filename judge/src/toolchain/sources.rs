@@ -165,6 +165,9 @@ impl Sources {
         match placement {
             CallerPlacement::Appended => {
                 let file = &mut self.files[0].1;
+                if let Some(prelude) = harness::prelude(self.language, &code) {
+                    file.splice(0..0, prelude.bytes());
+                }
                 if !file.ends_with(b"\n") {
                     file.push(b'\n');
                 }

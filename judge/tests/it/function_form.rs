@@ -428,6 +428,44 @@ fn what_the_function_prints_is_not_its_result() {
     }
 }
 
+/// A C or C++ file may keep a `main` that tries the function at home, as Programmers takes
+/// it: the judge's caller runs instead, and compiler messages keep the file's line numbers.
+#[test]
+fn a_main_kept_for_trying_the_file_is_not_the_program() {
+    let repository = sums_repository();
+    let kept = "#include <cstdio>\n\nint solution(int n) {\n    return n * (n + 1) / 2;\n}\n\n\
+                int main() {\n    std::printf(\"%d\\n\", solution(4));\n}\n";
+    let report = judged_file(repository.path(), "sums", "kept.cpp", kept, 0);
+    assert!(report.contains("1/1 accepted"), "{report}");
+    let broken = kept.replace("return n * (n + 1) / 2;", "return m;");
+    let report = judged_file(repository.path(), "sums", "broken.cpp", &broken, 1);
+    assert!(report.contains("broken.cpp:4:12: error"), "{report}");
+}
+
+/// A `double` result is compared as a number, however the caller's language prints it
+/// (`5` against Python's `5.0`), as Programmers compares returned values; a wrong one fails.
+#[test]
+fn a_double_result_is_compared_as_a_number() {
+    let repository = repository_with(&[
+        (
+            "problems/mean/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(arr: int[]) -> double\"\n",
+        ),
+        ("problems/mean/tests/two.in", "[1, 2, 3, 4]\n[5, 5]\n"),
+        ("problems/mean/tests/two.out", "2.5\n5\n"),
+    ]);
+    for (name, code) in [
+        ("mean.py", "def solution(arr):\n    return sum(arr) / len(arr)\n"),
+        ("mean.js", "function solution(arr) {\n    return arr.reduce((a, b) => a + b, 0) / arr.length;\n}\n"),
+    ] {
+        let report = judged_file(repository.path(), "mean", name, code, 0);
+        assert!(report.contains("1/1 accepted"), "{name}: {report}");
+    }
+    let floored = "def solution(arr):\n    return float(sum(arr) // len(arr))\n";
+    let report = judged_file(repository.path(), "mean", "floored.py", floored, 1);
+    assert!(report.contains("expected `2.5`, got `2.0`"), "{report}");
+}
+
 /// A parameter spelled as javac takes it (an annotation, brackets after the name) is
 /// called as Programmers calls it, and a method that declares a checked exception compiles
 /// (toolchain::harness's tests hold the other spellings).

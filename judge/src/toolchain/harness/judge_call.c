@@ -2,6 +2,7 @@
 // as Programmers' C template declares it (an array comes with its length, `arr_len`, a table
 // with `arr_rows` and `arr_cols`), each call in a child forked before it, so that every call
 // starts from the state the program had when it began (globals and statics as initialised).
+#undef main  // the user's, kept for trying the file, was renamed (`harness::prelude`)
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>

@@ -7,6 +7,7 @@
 #ifdef int
 #undef int  // `#define int long long` would make this file's `int main` another function
 #endif
+#undef main  // the user's, kept for trying the file, was renamed (`harness::prelude`)
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
