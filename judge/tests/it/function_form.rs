@@ -442,6 +442,35 @@ fn a_main_kept_for_trying_the_file_is_not_the_program() {
     assert!(report.contains("broken.cpp:4:12: error"), "{report}");
 }
 
+/// A string's escapes are read as JSON writes them, and each caller writes a string back
+/// the same way (a Java `StringBuilder` returned for a `String` too, as Programmers takes it).
+#[test]
+fn strings_are_read_and_written_as_json_writes_them() {
+    let repository = repository_with(&[
+        (
+            "problems/echo/problem.toml",
+            "profile = \"programmers\"\nfunction = \"solution(s: string) -> string\"\n",
+        ),
+        (
+            "problems/echo/tests/escapes.in",
+            "\"a\\tb\"\n\"c\\rd\"\n\"e\\u00e9f\"\n\"g\\/h\"\n\"\\ud83d\\ude00\"\n\"q\\\"\\\\\"\n\"\\u0001\"\n",
+        ),
+        (
+            "problems/echo/tests/escapes.out",
+            "\"a\\tb\"\n\"c\\rd\"\n\"e\u{e9}f\"\n\"g/h\"\n\"\u{1f600}\"\n\"q\\\"\\\\\"\n\"\\u0001\"\n",
+        ),
+    ]);
+    for (name, code) in [
+        ("echo.py", "def solution(s):\n    return s\n"),
+        ("echo.cpp", "#include <string>\nstd::string solution(std::string s) { return s; }\n"),
+        ("echo.c", "#include <stdlib.h>\n#include <string.h>\nchar* solution(const char* s) {\n    char* copy = malloc(strlen(s) + 1);\n    return strcpy(copy, s);\n}\n"),
+        ("Solution.java", "class Solution {\n    public StringBuilder solution(String s) {\n        return new StringBuilder(s);\n    }\n}\n"),
+    ] {
+        let report = judged_file(repository.path(), "echo", name, code, 0);
+        assert!(report.contains("1/1 accepted"), "{name}: {report}");
+    }
+}
+
 /// A `double` result is compared as a number, however the caller's language prints it
 /// (`5` against Python's `5.0`), as Programmers compares returned values; a wrong one fails.
 #[test]

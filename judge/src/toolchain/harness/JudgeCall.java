@@ -39,6 +39,9 @@ public class JudgeCall {
                     switch (e) {
                         case 'n': s.append('\n'); break;
                         case 't': s.append('\t'); break;
+                        case 'r': s.append('\r'); break;
+                        case 'b': s.append('\b'); break;
+                        case 'f': s.append('\f'); break;
                         case 'u': s.append((char) Integer.parseInt(text.substring(at, at + 4), 16)); at += 4; break;
                         default: s.append(e);
                     }
@@ -70,16 +73,34 @@ public class JudgeCall {
                 joined.add(show(java.lang.reflect.Array.get(value, i)));
             return joined.toString();
         }
-        if (value instanceof List) {
+        if (value instanceof Iterable) {
             StringJoiner joined = new StringJoiner(", ", "[", "]");
-            for (Object item : (List<?>) value) joined.add(show(item));
+            for (Object item : (Iterable<?>) value) joined.add(show(item));
             return joined.toString();
         }
-        if (value instanceof String) {
-            String s = (String) value;
-            return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
-        }
+        // A StringBuilder returned for a String too, as Programmers takes it.
+        if (value instanceof CharSequence) return quoted(value.toString());
         return String.valueOf(value);
+    }
+
+    /** As JSON writes a string (Python's and JavaScript's callers print the same). */
+    static String quoted(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"': out.append("\\\""); break;
+                case '\\': out.append("\\\\"); break;
+                case '\n': out.append("\\n"); break;
+                case '\r': out.append("\\r"); break;
+                case '\t': out.append("\\t"); break;
+                case '\b': out.append("\\b"); break;
+                case '\f': out.append("\\f"); break;
+                default:
+                    if (ch < 0x20) out.append(String.format("\\u%04x", (int) ch));
+                    else out.append(ch);
+            }
+        }
+        return out.append('"').toString();
     }
 
     /** Defines the user's classes afresh; the JDK's and this caller's come from the parent. */

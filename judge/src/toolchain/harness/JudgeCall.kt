@@ -36,6 +36,9 @@ private class JudgeCallReader(val text: String) {
                     when (e) {
                         'n' -> s.append('\n')
                         't' -> s.append('\t')
+                        'r' -> s.append('\r')
+                        'b' -> s.append('\b')
+                        'f' -> s.append('\u000c')
                         'u' -> { s.append(text.substring(at, at + 4).toInt(16).toChar()); at += 4 }
                         else -> s.append(e)
                     }
@@ -53,9 +56,27 @@ private class JudgeCallReader(val text: String) {
     }
 }
 
+/** As JSON writes a string (Python's and JavaScript's callers print the same). */
+private fun judgeCallQuoted(s: String): String {
+    val out = StringBuilder("\"")
+    for (ch in s) {
+        when (ch) {
+            '"' -> out.append("\\\"")
+            '\\' -> out.append("\\\\")
+            '\n' -> out.append("\\n")
+            '\r' -> out.append("\\r")
+            '\t' -> out.append("\\t")
+            '\b' -> out.append("\\b")
+            '\u000c' -> out.append("\\f")
+            else -> if (ch < ' ') out.append(String.format("\\u%04x", ch.toInt())) else out.append(ch)
+        }
+    }
+    return out.append('"').toString()
+}
+
 private fun judgeCallShow(value: Any?): String = when (value) {
     null -> "null"
-    is String -> "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\""
+    is CharSequence -> judgeCallQuoted(value.toString())
     is IntArray -> value.joinToString(", ", "[", "]")
     is LongArray -> value.joinToString(", ", "[", "]")
     is DoubleArray -> value.joinToString(", ", "[", "]")

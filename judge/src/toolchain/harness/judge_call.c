@@ -44,6 +44,34 @@ static bool judge_call_bool(judge_call_cursor* c) {
     c->at += v ? 4 : 5;
     return v;
 }
+/* After `\u`: its code unit (and a low surrogate's after it) as UTF-8 at `out`; its length. */
+static size_t judge_call_unescape_utf16(judge_call_cursor* c, char* out) {
+    char digits[5] = {0};
+    memcpy(digits, c->text + c->at, 4);
+    c->at += 4;
+    unsigned long point = strtoul(digits, NULL, 16);
+    if (point >= 0xD800 && point < 0xDC00 && strncmp(c->text + c->at, "\\u", 2) == 0) {
+        memcpy(digits, c->text + c->at + 2, 4);
+        c->at += 6;
+        point = 0x10000 + ((point - 0xD800) << 10) + (strtoul(digits, NULL, 16) - 0xDC00);
+    }
+    if (point < 0x80) {
+        out[0] = (char)point;
+        return 1;
+    }
+    if (point < 0x800) {
+        out[0] = (char)(0xC0 | point >> 6), out[1] = (char)(0x80 | (point & 0x3F));
+        return 2;
+    }
+    if (point < 0x10000) {
+        out[0] = (char)(0xE0 | point >> 12), out[1] = (char)(0x80 | (point >> 6 & 0x3F));
+        out[2] = (char)(0x80 | (point & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | point >> 18), out[1] = (char)(0x80 | (point >> 12 & 0x3F));
+    out[2] = (char)(0x80 | (point >> 6 & 0x3F)), out[3] = (char)(0x80 | (point & 0x3F));
+    return 4;
+}
 static char* judge_call_string(judge_call_cursor* c) {
     judge_call_skip(c);
     c->at++;
@@ -51,11 +79,15 @@ static char* judge_call_string(judge_call_cursor* c) {
     char* s = malloc(cap);
     while (c->text[c->at] != '"') {
         char d = c->text[c->at++];
+        if (n + 5 > cap) s = realloc(s, cap *= 2);
         if (d == '\\') {
             char e = c->text[c->at++];
-            d = e == 'n' ? '\n' : e == 't' ? '\t' : e;
+            if (e == 'u') {
+                n += judge_call_unescape_utf16(c, s + n);
+                continue;
+            }
+            d = e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
         }
-        if (n + 2 > cap) s = realloc(s, cap *= 2);
         s[n++] = d;
     }
     c->at++;
@@ -122,12 +154,22 @@ static void judge_call_show_double(double v) {
     fputs(text, stdout);
     if (!strpbrk(text, ".eni")) fputs(".0", stdout);
 }
+/* As JSON writes a string (Python's and JavaScript's callers print the same). */
 static void judge_call_show_text(const char* v) {
     putchar('"');
     for (; *v; v++) {
-        if (*v == '"' || *v == '\\') putchar('\\');
-        if (*v == '\n') { fputs("\\n", stdout); continue; }
-        putchar(*v);
+        switch (*v) {
+            case '"': fputs("\\\"", stdout); break;
+            case '\\': fputs("\\\\", stdout); break;
+            case '\n': fputs("\\n", stdout); break;
+            case '\r': fputs("\\r", stdout); break;
+            case '\t': fputs("\\t", stdout); break;
+            case '\b': fputs("\\b", stdout); break;
+            case '\f': fputs("\\f", stdout); break;
+            default:
+                if ((unsigned char)*v < 0x20) printf("\\u%04x", *v);
+                else putchar(*v);
+        }
     }
     putchar('"');
 }

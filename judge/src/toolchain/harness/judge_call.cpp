@@ -44,6 +44,29 @@ template <> struct Read<double> {
 template <> struct Read<bool> {
     static bool of(Cursor& c) { c.skip(); bool v = c.text.compare(c.at, 4, "true") == 0; c.at += v ? 4 : 5; return v; }
 };
+// After `\u`: its code unit (and a low surrogate's after it), appended as UTF-8.
+inline void unescape_utf16(Cursor& c, std::string& s) {
+    auto unit = [&c]() {
+        unsigned v = std::stoul(std::string(c.text.substr(c.at, 4)), nullptr, 16);
+        c.at += 4;
+        return v;
+    };
+    unsigned point = unit();
+    if (point >= 0xD800 && point < 0xDC00 && c.text.substr(c.at, 2) == "\\u") {
+        c.at += 2;
+        point = 0x10000 + ((point - 0xD800) << 10) + (unit() - 0xDC00);
+    }
+    if (point < 0x80) {
+        s += char(point);
+    } else if (point < 0x800) {
+        s += char(0xC0 | point >> 6), s += char(0x80 | (point & 0x3F));
+    } else if (point < 0x10000) {
+        s += char(0xE0 | point >> 12), s += char(0x80 | (point >> 6 & 0x3F)), s += char(0x80 | (point & 0x3F));
+    } else {
+        s += char(0xF0 | point >> 18), s += char(0x80 | (point >> 12 & 0x3F));
+        s += char(0x80 | (point >> 6 & 0x3F)), s += char(0x80 | (point & 0x3F));
+    }
+}
 template <> struct Read<std::string> {
     static std::string of(Cursor& c) {
         c.skip();
@@ -53,7 +76,11 @@ template <> struct Read<std::string> {
             char d = c.text[c.at++];
             if (d == '\\') {
                 char e = c.text[c.at++];
-                s += e == 'n' ? '\n' : e == 't' ? '\t' : e;
+                if (e == 'u') {
+                    unescape_utf16(c, s);
+                    continue;
+                }
+                s += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e == 'b' ? '\b' : e == 'f' ? '\f' : e;
             } else s += d;
         }
         c.at++;
@@ -74,9 +101,28 @@ template <class T> struct Read<std::vector<T>> {
         }
     }
 };
+// As JSON writes a string (Python's and JavaScript's callers print the same).
 inline void show_text(std::ostream& o, std::string_view v) {
     o << '"';
-    for (char ch : v) { if (ch == '"' || ch == '\\') o << '\\'; if (ch == '\n') { o << "\\n"; continue; } o << ch; }
+    for (char ch : v) {
+        switch (ch) {
+            case '"': o << "\\\""; break;
+            case '\\': o << "\\\\"; break;
+            case '\n': o << "\\n"; break;
+            case '\r': o << "\\r"; break;
+            case '\t': o << "\\t"; break;
+            case '\b': o << "\\b"; break;
+            case '\f': o << "\\f"; break;
+            default:
+                if ((unsigned char)ch < 0x20) {
+                    char code[8];
+                    std::snprintf(code, sizeof code, "\\u%04x", ch);
+                    o << code;
+                } else {
+                    o << ch;
+                }
+        }
+    }
     o << '"';
 }
 // Whatever the function returns, as the judge's page writes it.
