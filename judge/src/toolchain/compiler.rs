@@ -208,12 +208,22 @@ impl Compiler {
         let builds = builds_dir(&self.cache_dir);
         let dir = builds.join(&key);
         let run = run_command(&sources, &dir, tool.as_deref());
+        let copy_of = (sources.files.first())
+            .zip(source.file_name())
+            .map(|((name, _), file)| {
+                let copy = dir.join(name).to_string_lossy().into_owned();
+                (
+                    copy,
+                    Path::new(&origin).join(file).to_string_lossy().into_owned(),
+                )
+            });
         let ready = |cached| {
             Build::Ready(Program {
                 language,
                 run: run.clone(),
                 cached,
                 origin: origin.clone(),
+                copy_of: copy_of.clone(),
                 dev_in_run_folder: sources.dev_in_run_folder(),
                 per_call: sources.called.is_some(),
                 sandbox: Arc::clone(&self.sandbox),

@@ -27,6 +27,9 @@ pub struct Program {
     pub cached: bool,
     /// The source's folder, which `ORIGIN` stands for.
     pub(super) origin: String,
+    /// The build's copy of the user's file, and that file: a run's messages (a Python
+    /// traceback, a node stack) name the user's.
+    pub(super) copy_of: Option<(String, String)>,
     /// Its run folder holds `dev`, a link to `/dev` (`OnlineJudge::dev_in_run_folder`).
     pub(super) dev_in_run_folder: bool,
     /// It is the judge's caller of a function (`harness`): the limits apply to each call.
@@ -84,6 +87,9 @@ impl Program {
             .any(|arg| arg.contains("{origin}"))
         {
             run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
+        }
+        if let Some((copy, original)) = &self.copy_of {
+            run.stderr = replace_bytes(&run.stderr, copy.as_bytes(), original.as_bytes());
         }
         Ok(run)
     }

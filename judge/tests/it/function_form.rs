@@ -471,6 +471,20 @@ fn strings_are_read_and_written_as_json_writes_them() {
     }
 }
 
+/// A traceback names the user's file, not the build's copy of it.
+#[test]
+fn a_traceback_names_the_users_file() {
+    let repository = sums_repository();
+    let code = "def solution(n):\n    return [][n]\n";
+    let report = judged_file(repository.path(), "sums", "crash.py", code, 1);
+    let file = repository.path().join("crash.py");
+    let frame = format!("File \"{}\", line 2, in solution", file.display());
+    assert!(report.contains(&frame), "{report}");
+    // Every frame of the file is the user's path.
+    let frames = report.matches("crash.py\", line 2").count();
+    assert_eq!(frames, report.matches(&frame).count(), "{report}");
+}
+
 /// A `double` result is compared as a number, however the caller's language prints it
 /// (`5` against Python's `5.0`), as Programmers compares returned values; a wrong one fails.
 #[test]
