@@ -361,10 +361,13 @@ pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>>
     }
     if payload.interactive {
         statement += "\nAn interactive problem: the samples show one exchange only.\n";
-        metadata += "# Interactive: write an interactor (testlib protocol) and name it, e.g.\n\
-                     # interactor = \"interactor.cpp\"\n";
+        // Named, so that no run judges the exchange as a batch problem's input until it is
+        // written.
+        metadata += "# Interactive: the interactor (testlib protocol) to write.\n\
+                     interactor = \"interactor.cpp\"\n";
         to_do.push(format!(
-            "interactive: write an interactor and name it in problems/{id}/problem.toml"
+            "interactive: write an interactor as problems/{id}/interactor.cpp (testlib protocol), \
+             which problem.toml names; until then the problem is not judged"
         ));
     }
     if payload.tests.is_empty() {

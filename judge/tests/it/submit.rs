@@ -304,14 +304,26 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
     let made = imported(root, "companion/kattis_interactive.json");
     assert!(
         made.contains("new problem kattis_guess")
-            && made.contains("to do: interactive: write an interactor"),
+            && made.contains(
+                "to do: interactive: write an interactor as problems/kattis_guess/interactor.cpp"
+            ),
         "{made}"
     );
     let metadata = fs::read_to_string(root.join("problems/kattis_guess/problem.toml")).unwrap();
     assert!(
-        metadata.contains("# interactor = \"interactor.cpp\""),
+        metadata.contains("\ninteractor = \"interactor.cpp\"\n"),
         "{metadata}"
     );
+    // A sample is one exchange, no batch input: nothing is judged until the interactor is.
+    let tests = root.join("problems/kattis_guess/tests");
+    fs::create_dir_all(&tests).unwrap();
+    fs::write(tests.join("1.in"), "> 5\n< lower\n").unwrap();
+    fs::write(tests.join("1.out"), "3\n").unwrap();
+    judge_in(root)
+        .args(["run", "kattis_guess"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("kattis_guess/interactor.cpp"));
 }
 
 /// A page that says its input is a count of tests (`multiNumber`) gets the template that
