@@ -26,10 +26,10 @@ pub struct Payload {
     pub url: String,
     #[serde(default)]
     pub interactive: bool,
-    /// Megabytes.
-    pub memory_limit: Option<u64>,
+    /// Megabytes; a fraction is taken down to a whole one, as the extension does.
+    pub memory_limit: Option<f64>,
     /// Milliseconds.
-    pub time_limit: Option<u64>,
+    pub time_limit: Option<f64>,
     pub tests: Vec<Sample>,
     /// `single`, or `multiNumber`: a count of tests, then each.
     pub test_type: Option<String>,
@@ -177,13 +177,19 @@ pub fn problem_id(payload: &Payload) -> String {
         // "A+B Problem" stay two problems.
         host => other_judge(host, &parts, &parameter),
     };
-    let id = sanitize(&by_url.unwrap_or_else(|| payload.name.clone()));
+    let mut id = sanitize(&by_url.unwrap_or_else(|| payload.name.clone()));
+    // A folder name any file system takes, and a person can type.
+    id.truncate(MAX_ID_LENGTH);
+    let id = id.trim_end_matches('_').to_owned();
     if id.is_empty() || id == "_" {
         "problem".to_owned()
     } else {
         id
     }
 }
+
+/// The longest problem id made from a page, in bytes (ids are ASCII).
+const MAX_ID_LENGTH: usize = 64;
 
 /// `site_key` for a judge the table does not know: the site is the host's name without its
 /// `www.`, its top-level domain (and a second level such as `ac.jp`), and the key is the
@@ -218,7 +224,9 @@ fn other_judge<'a>(
     .iter()
     .find_map(|key| parameter(key))
     {
-        return Some(match parameter("cid") {
+        // A contest's problem: HDU's `cid`, Timus' `space` (1 is its archive).
+        let contest = parameter("cid").or(parameter("space").filter(|space| *space != "1"));
+        return Some(match contest {
             Some(contest) => format!("{site}_{contest}_{key}"),
             None => format!("{site}_{key}"),
         });
@@ -319,12 +327,12 @@ fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<
 /// give: the page's, where given and within the ranges `problem.toml` accepts.
 fn metadata_head(payload: &Payload, profile: Profile) -> (String, u64, u64) {
     let limits = profile.online_judge().limits();
-    let time_ms = payload
-        .time_limit
+    // A negative or huge figure saturates out of the range, and the profile's stands.
+    let whole = |figure: Option<f64>| figure.map(|figure| figure.floor() as u64);
+    let time_ms = whole(payload.time_limit)
         .filter(|ms| TIME_LIMIT_MS.contains(ms))
         .unwrap_or(limits.cpu_time.as_millis() as u64);
-    let memory_mib = payload
-        .memory_limit
+    let memory_mib = whole(payload.memory_limit)
         .filter(|mib| SIZE_LIMIT_MIB.contains(mib))
         .unwrap_or(limits.memory_bytes >> 20);
     let mut metadata = format!("name = {}\n", toml_string(&payload.name));
@@ -557,6 +565,7 @@ mod tests {
             ("B. Spreadsheets", "https://codeforces.com/contest/1/problems?locale=en", "cf_1_b"),
             ("A Name", "http://usaco.org/index.php?page=viewproblem2&cpid=840", "usaco_840"),
             ("A Name", "https://acm.timus.ru/problem.aspx?space=1&num=1098&locale=ru", "timus_1098"),
+            ("A Name", "https://acm.timus.ru/problem.aspx?space=340&num=1", "timus_340_1"),
             ("A Name", "https://judge.u-aizu.ac.jp/onlinejudge/description.jsp?id=CGL_1_A&lang=en", "u_aizu_cgl_1_a"),
             ("11545. Tomek", SWEA, "swea_11545"),
             // A contest's problems are told apart by the contest (the extension's own payloads).
@@ -575,6 +584,31 @@ mod tests {
         for (name, url, id) in cases {
             assert_eq!(problem_id(&payload(name, url)), id, "{name:?} at {url:?}");
         }
+        // A name of any length makes a folder name a file system takes.
+        let long = problem_id(&payload(&"Very long name ".repeat(300), ""));
+        assert_eq!(
+            long,
+            "very_long_name_".repeat(5)[..64].trim_end_matches('_')
+        );
+    }
+
+    /// A fraction is taken down, as the extension does; a figure out of range leaves the
+    /// profile's limit.
+    #[test]
+    fn limits_are_whole_figures_within_range() {
+        let limits = |time: f64, memory: f64| {
+            let page = Payload {
+                time_limit: Some(time),
+                memory_limit: Some(memory),
+                ..payload("A", "https://www.acmicpc.net/problem/1000")
+            };
+            let (_, time_ms, memory_mib) = metadata_head(&page, Profile::Boj);
+            (time_ms, memory_mib)
+        };
+        assert_eq!(limits(1500.0, 62.5), (1500, 62));
+        let default = limits(f64::NAN, -1.0);
+        assert_eq!(default, limits(0.0, 1e30));
+        assert_ne!(default.1, 0);
     }
 
     #[test]

@@ -207,21 +207,21 @@ fn new_from_a_saved_payload_makes_a_problem_that_judges() {
 
 #[test]
 fn a_page_whose_id_holds_another_problem_takes_the_next_free_id() {
-    // Two contests' first problems on one judge whose URL key (`num`) leaves the contest
-    // (`space`) out: both would be `timus_1`.
+    // Two years' first problems of a contest whose URL the id leaves the year out of: both
+    // would be `facebook_qualification_round_a`.
     let dir = empty_repository();
     let root = dir.path();
-    let payload = |space: u32, name: &str, answer: &str| {
-        let file = root.join(format!("{space}.json"));
+    let payload = |year: u32, name: &str, answer: &str| {
+        let file = root.join(format!("{year}.json"));
         let json = format!(
-            r#"{{"name": "{name}", "url": "https://acm.timus.ru/problem.aspx?space={space}&num=1",
+            r#"{{"name": "{name}", "url": "https://www.facebook.com/codingcompetitions/hacker-cup/{year}/qualification-round/problems/A",
                 "timeLimit": 1000, "memoryLimit": 64,
                 "tests": [{{"input": "1\n", "output": "{answer}\n"}}]}}"#
         );
         fs::write(&file, json).unwrap();
         file.to_string_lossy().into_owned()
     };
-    let (first, second) = (payload(340, "Sum", "1"), payload(341, "Product", "7"));
+    let (first, second) = (payload(2019, "Sum", "1"), payload(2020, "Product", "7"));
     judge_in(root)
         .args(["new", "--from", &first])
         .assert()
@@ -233,16 +233,19 @@ fn a_page_whose_id_holds_another_problem_takes_the_next_free_id() {
             .unwrap(),
     );
     assert!(
-        made.contains("problems/timus_1 holds another problem, so this one is timus_1_2"),
+        made.contains("problems/facebook_qualification_round_a holds another problem, so this one is facebook_qualification_round_a_2"),
         "{made}"
     );
     let answer =
         |id: &str| fs::read_to_string(root.join(format!("problems/{id}/tests/sample/1.out")));
-    assert_eq!(answer("timus_1").unwrap(), "1\n");
-    assert_eq!(answer("timus_1_2").unwrap(), "7\n");
+    assert_eq!(answer("facebook_qualification_round_a").unwrap(), "1\n");
+    assert_eq!(answer("facebook_qualification_round_a_2").unwrap(), "7\n");
     // Each again: its own problem, where nothing is missing.
     let before = snapshot(root);
-    for (file, id) in [(&first, "timus_1"), (&second, "timus_1_2")] {
+    for (file, id) in [
+        (&first, "facebook_qualification_round_a"),
+        (&second, "facebook_qualification_round_a_2"),
+    ] {
         let again = stdout_of(
             &judge_in(root)
                 .args(["new", "--from", file])
