@@ -208,22 +208,14 @@ impl Compiler {
         let builds = builds_dir(&self.cache_dir);
         let dir = builds.join(&key);
         let run = run_command(&sources, &dir, tool.as_deref());
-        let copy_of = (sources.files.first())
-            .zip(source.file_name())
-            .map(|((name, _), file)| {
-                let copy = dir.join(name).to_string_lossy().into_owned();
-                (
-                    copy,
-                    Path::new(&origin).join(file).to_string_lossy().into_owned(),
-                )
-            });
+        let renamed = renamed_in_messages(&sources, (&dir, source), &origin);
         let ready = |cached| {
             Build::Ready(Program {
                 language,
                 run: run.clone(),
                 cached,
                 origin: origin.clone(),
-                copy_of: copy_of.clone(),
+                renamed: renamed.clone(),
                 dev_in_run_folder: sources.dev_in_run_folder(),
                 per_call: sources.called.is_some(),
                 sandbox: Arc::clone(&self.sandbox),
@@ -976,6 +968,32 @@ pub fn shown_command(sources: &Sources) -> String {
     };
     let compile = sources.with_standard(compile.to_vec());
     fill_named(&compile, Path::new(""), &shown, exe).join(" ")
+}
+
+/// What a run's messages name and the user's names for them (`Program::renamed`): `ORIGIN`,
+/// where the build put it in place of its folder, and the build's copy of the file.
+fn renamed_in_messages(
+    sources: &Sources,
+    (build, source): (&Path, &Path),
+    origin: &str,
+) -> Vec<(String, String)> {
+    let language = sources.language;
+    let mut renamed = Vec::new();
+    if language
+        .local_compile_args
+        .iter()
+        .any(|arg| arg.contains("{origin}"))
+    {
+        renamed.push((ORIGIN.to_owned(), origin.to_owned()));
+    }
+    if let (Some((name, _)), Some(file)) = (sources.files.first(), source.file_name()) {
+        let copy = build.join(name).to_string_lossy().into_owned();
+        renamed.push((
+            copy,
+            Path::new(origin).join(file).to_string_lossy().into_owned(),
+        ));
+    }
+    renamed
 }
 
 /// A compiler's message without the JVM's warnings about its own options (Debian's `kotlinc`

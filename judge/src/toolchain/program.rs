@@ -27,9 +27,10 @@ pub struct Program {
     pub cached: bool,
     /// The source's folder, which `ORIGIN` stands for.
     pub(super) origin: String,
-    /// The build's copy of the user's file, and that file: a run's messages (a Python
-    /// traceback, a node stack) name the user's.
-    pub(super) copy_of: Option<(String, String)>,
+    /// What a run's messages say, and what they say instead: `ORIGIN` (a Rust panic's
+    /// location) the source's folder, the build's copy of the user's file (a Python
+    /// traceback) the user's file.
+    pub(super) renamed: Vec<(String, String)>,
     /// Its run folder holds `dev`, a link to `/dev` (`OnlineJudge::dev_in_run_folder`).
     pub(super) dev_in_run_folder: bool,
     /// It is the judge's caller of a function (`harness`): the limits apply to each call.
@@ -80,16 +81,8 @@ impl Program {
         spec.case_files = options.case_files;
         let mut run = self.sandbox.run_with(&spec, options.streams)?;
         run.out_of_memory = self.language.ran_out_of_memory(&run.stderr);
-        if self
-            .language
-            .local_compile_args
-            .iter()
-            .any(|arg| arg.contains("{origin}"))
-        {
-            run.stderr = replace_bytes(&run.stderr, ORIGIN.as_bytes(), self.origin.as_bytes());
-        }
-        if let Some((copy, original)) = &self.copy_of {
-            run.stderr = replace_bytes(&run.stderr, copy.as_bytes(), original.as_bytes());
+        for (from, to) in &self.renamed {
+            run.stderr = replace_bytes(&run.stderr, from.as_bytes(), to.as_bytes());
         }
         Ok(run)
     }

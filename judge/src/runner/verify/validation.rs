@@ -158,8 +158,9 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
     report.errors.extend(judges);
     // Only when some output is to be checked: a sample's `.out` or an output case's. One that
     // does not build is said above, once, and the outputs are not checked.
-    let checker = match plan.cases.iter().any(|case| case.output.is_some()) {
-        true => build_checker(compiler, problem).ok().flatten(),
+    let outputs = plan.cases.iter().any(|case| case.output.is_some());
+    let checker = match outputs && !report.judges_unbuilt {
+        true => build_checker(compiler, problem)?,
         false => None,
     };
     // A validator that cannot run makes "every validator accepts" unknowable.
