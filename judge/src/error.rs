@@ -251,6 +251,10 @@ pub enum CorpusFault {
     NotCopyable,
     #[error("no problem folders")]
     NoProblems,
+    /// A checker or interactor the problem names, not written yet (an imported interactive
+    /// problem's `interactor.cpp`).
+    #[error("does not exist: the problem names it as its {role}; write it, or take the name out")]
+    NotWritten { role: &'static str },
     #[error("the package has a custom output validator, but neither output_validator/ nor output_validators/ holds one")]
     NoValidator,
 }
@@ -375,6 +379,20 @@ impl Error {
             // `main` ends by the signal instead, as a shell expects.
             Error::Interrupted => EXIT_ERROR,
         }
+    }
+
+    /// The problem has no cases yet (made by `judge new`, or imported from a page without
+    /// samples): it can be listed, not judged.
+    pub fn is_no_cases(&self) -> bool {
+        matches!(
+            self,
+            Error::Corpus {
+                fault: CorpusFault::NoTestsFolder
+                    | CorpusFault::NoCases
+                    | CorpusFault::NoPackageCases,
+                ..
+            }
+        )
     }
 
     /// It is about a problem that was loaded (an input its validator rejects, its package's

@@ -1,10 +1,12 @@
 //! `judge list`: the problems with their case counts, limits, compare mode and solution.
 
+use std::path::Path;
+
 use crate::cli::{Format, ListArgs};
 use crate::error::{Outcome, Result};
 use crate::judging::format_bytes;
 use crate::problem::provenance::Provenance;
-use crate::problem::Problem;
+use crate::problem::{Problem, Repository};
 use crate::report::{print_error, Table};
 
 use super::Context;
@@ -17,7 +19,7 @@ pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
     let mut outcome = Outcome::Accepted;
     let mut listed: Vec<Listed> = Vec::new();
     for problem in repository.problem_dirs()? {
-        let problem = match problem.and_then(|dir| repository.load_problem(&dir)) {
+        let problem = match problem.and_then(|dir| load_listed(repository, &dir)) {
             Ok(problem) => problem,
             Err(error) => {
                 print_error(&error);
@@ -51,6 +53,15 @@ pub fn list(context: &Context, args: ListArgs) -> Result<Outcome> {
         print_tables(context, &listed);
     }
     Ok(outcome)
+}
+
+/// A problem with no cases yet is listed with none: it is on its way, not broken (`judge run`
+/// says it cannot judge it).
+fn load_listed(repository: &Repository, dir: &Path) -> Result<Problem> {
+    match repository.load_problem(dir) {
+        Err(error) if error.is_no_cases() => repository.load_metadata(dir),
+        loaded => loaded,
+    }
 }
 
 /// Problems that could not be read were named on stderr, and the outcome says so.
@@ -112,6 +123,15 @@ fn print_tables(context: &Context, listed: &[Listed]) {
         ]);
     }
     print!("{}", table.render(""));
+    for (problem, _) in listed
+        .iter()
+        .filter(|(problem, _)| problem.cases.is_empty())
+    {
+        println!(
+            "{}: no cases yet: `judge add {} --input FILE --expected FILE` adds one",
+            problem.id, problem.id
+        );
+    }
     for (problem, origins) in listed {
         if let Some(origins) = origins {
             let mut cases = Table::new(&[("case", false), ("origin", false)]);

@@ -1,7 +1,7 @@
 //! `judge listen`: a server on localhost for the Competitive Companion browser extension;
 //! each problem it POSTs is imported (`corpus::import`).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::time::Duration;
@@ -54,6 +54,7 @@ pub fn serve(repository: &Repository, port: u16, notices: &mut Notices) -> Resul
 
 /// Errors go to the sender and to `notices`; the server keeps going.
 fn handle(repository: &Repository, mut stream: TcpStream, notices: &mut Notices) {
+    // The extension sends from this machine at once: a pause this long is a stall.
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let sender = Path::new("POST");
     let result = read_body(&stream).and_then(|body| {
@@ -79,18 +80,28 @@ fn handle(repository: &Repository, mut stream: TcpStream, notices: &mut Notices)
     );
 }
 
-/// By its Content-Length.
+/// By its Content-Length. A sender that goes quiet for the stream's read timeout is dropped,
+/// and the error says so.
 fn read_body(stream: &TcpStream) -> Result<String> {
     let sender = Path::new("POST");
+    let failed = |error: std::io::Error| match (error.kind(), stream.read_timeout()) {
+        (ErrorKind::WouldBlock | ErrorKind::TimedOut, Ok(Some(quiet))) => Error::parse(
+            sender,
+            None,
+            format!(
+                "the sender sent nothing for {:.1} s before the request's end: dropped",
+                quiet.as_secs_f64()
+            ),
+        ),
+        _ => Error::io(sender, error),
+    };
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
     let mut length = None;
     let mut first = true;
     loop {
         line.clear();
-        let read = reader
-            .read_line(&mut line)
-            .map_err(|error| Error::io(sender, error))?;
+        let read = reader.read_line(&mut line).map_err(failed)?;
         if read == 0 {
             return Err(Error::parse(
                 sender,
@@ -120,8 +131,31 @@ fn read_body(stream: &TcpStream) -> Result<String> {
         .filter(|length| *length <= MAX_BODY_BYTES)
         .ok_or_else(|| Error::parse(sender, None, "no Content-Length (or over 64 MiB)"))?;
     let mut body = vec![0; length];
-    reader
-        .read_exact(&mut body)
-        .map_err(|error| Error::io(sender, error))?;
+    reader.read_exact(&mut body).map_err(failed)?;
     String::from_utf8(body).map_err(|_| Error::parse(sender, None, "the body is not UTF-8"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sender_that_goes_quiet_mid_body_is_dropped_by_name() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut sender = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        write!(
+            sender,
+            "POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n{{\"name\""
+        )
+        .unwrap();
+        let (stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let error = read_body(&stream).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "POST: the sender sent nothing for 0.1 s before the request's end: dropped"
+        );
+    }
 }

@@ -320,9 +320,6 @@ fn name_stream_files(payload: &Payload, id: &str, metadata: &mut String) -> Vec<
     to_do
 }
 
-/// Makes the problem (or completes its samples); the lines to print. Where its id holds
-/// another problem, it takes the next free one (`_2`, `_3`, ...): a URL may leave out what
-/// tells two problems apart, and one problem's samples must never go into another.
 /// `problem.toml`'s first lines for `payload`, and the time (ms) and memory (MiB) limits they
 /// give: the page's, where given and within the ranges `problem.toml` accepts.
 fn metadata_head(payload: &Payload, profile: Profile) -> (String, u64, u64) {
@@ -346,6 +343,9 @@ fn metadata_head(payload: &Payload, profile: Profile) -> (String, u64, u64) {
     (metadata, time_ms, memory_mib)
 }
 
+/// Makes the problem (or completes its samples); the lines to print. Where its id holds
+/// another problem, it takes the next free one (`_2`, `_3`, ...): a URL may leave out what
+/// tells two problems apart, and one problem's samples must never go into another.
 pub fn import(repository: &Repository, payload: &Payload) -> Result<Vec<String>> {
     let wanted = problem_id(payload);
     let mut id = wanted.clone();
@@ -450,6 +450,7 @@ fn add_missing_samples(
     payload: &Payload,
 ) -> Result<Vec<String>> {
     let mut lines = vec![format!("{id} exists: adding only the samples it lacks")];
+    lines.extend(differing_limits(dir, payload));
     if payload.tests.is_empty() {
         lines.push("  the page sent no samples: nothing to add".to_owned());
         return Ok(lines);
@@ -464,7 +465,14 @@ fn add_missing_samples(
             .display()
             .to_string();
         if input.exists() || output.exists() {
-            lines.push(format!("  kept    {shown} (already there)"));
+            let same = |path: &Path, text: &str| {
+                std::fs::read(path).is_ok_and(|bytes| bytes == text.as_bytes())
+            };
+            let note = match same(&input, &test.input) && same(&output, &test.output) {
+                true => "already there",
+                false => "already there; the page's differs, so compare them",
+            };
+            lines.push(format!("  kept    {shown} ({note})"));
             continue;
         }
         // The answer first: an input without one is an error for discovery, the reverse too,
@@ -474,6 +482,26 @@ fn add_missing_samples(
         lines.push(format!("  added   {shown}"));
     }
     Ok(lines)
+}
+
+/// A line for each limit `problem.toml` states otherwise than the page: the user's stays.
+fn differing_limits(dir: &Path, payload: &Payload) -> Vec<String> {
+    let (_, time_ms, memory_mib) = metadata_head(payload, profile_for(&payload.url));
+    let metadata = std::fs::read_to_string(dir.join(METADATA_FILE)).unwrap_or_default();
+    let table = metadata.parse::<toml::Table>().unwrap_or_default();
+    let stated = |key: &str| table.get(key).and_then(toml::Value::as_integer);
+    [
+        ("time_limit_ms", time_ms, "ms"),
+        ("memory_limit_mib", memory_mib, "MiB"),
+    ]
+    .into_iter()
+    .filter_map(|(key, page, unit)| {
+        let kept = stated(key).filter(|&kept| kept != page as i64)?;
+        Some(format!(
+            "  kept    {key} = {kept} in problem.toml (the page says {page} {unit})"
+        ))
+    })
+    .collect()
 }
 
 /// A value as `problem.toml` writes it.

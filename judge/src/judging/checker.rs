@@ -273,6 +273,17 @@ pub fn build_checker(
     problem: &crate::problem::Problem,
 ) -> crate::error::Result<Option<Program>> {
     match &problem.checker {
+        // Named before it is written: an imported interactive problem's interactor.
+        Some(spec) if spec.source.symlink_metadata().is_err() => {
+            let role = match spec.mode.interactive {
+                true => "interactor",
+                false => "checker",
+            };
+            Err(crate::error::Error::corpus(
+                &spec.source,
+                crate::error::CorpusFault::NotWritten { role },
+            ))
+        }
         Some(spec) => build_own_program(compiler, problem, &spec.source).map(Some),
         None => Ok(None),
     }

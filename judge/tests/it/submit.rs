@@ -180,15 +180,29 @@ fn new_from_a_saved_payload_makes_a_problem_that_judges() {
     assert!(root.join("solutions/boj_1000.rs").is_file());
     judge_in(root).args(["run", "boj_1000"]).assert().code(0);
 
-    // Again: nothing is overwritten, and it says so.
-    fs::write(problem.join("tests/sample/1.out"), "3\n").unwrap();
+    // Again, after the user's edits: nothing is overwritten, and it says where the page
+    // differs from what is kept.
+    fs::write(problem.join("tests/sample/1.out"), "03\n").unwrap();
+    fs::write(
+        problem.join("problem.toml"),
+        metadata.replace("time_limit_ms = 2000", "time_limit_ms = 1000"),
+    )
+    .unwrap();
     let before = snapshot(root);
     let output = judge_in(root)
         .args(["new", "--from", &fixture("companion/boj_1000.json")])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
-    assert!(stdout_of(&output).contains("kept    problems/boj_1000/tests/sample/2"));
+    let stdout = stdout_of(&output);
+    for line in [
+        "kept    time_limit_ms = 1000 in problem.toml (the page says 2000 ms)\n",
+        "kept    problems/boj_1000/tests/sample/1 (already there; the page's differs, so compare them)\n",
+        "kept    problems/boj_1000/tests/sample/2 (already there)\n",
+    ] {
+        assert!(stdout.contains(line), "{line} in {stdout}");
+    }
+    assert!(!stdout.contains("memory_limit_mib"), "{stdout}");
     assert_eq!(snapshot(root), before);
 
     // A missing sample is added, and only that one.
@@ -304,6 +318,17 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
         .assert()
         .code(2)
         .stderr(predicates::str::contains("no test cases"));
+    // Listed all the same: it is on its way, not broken.
+    let listed = judge_in(root).arg("list").output().unwrap();
+    assert_eq!(listed.status.code(), Some(0));
+    let listed = stdout_of(&listed);
+    assert!(
+        listed.contains("boj_1000: no cases yet: `judge add boj_1000")
+            && listed
+                .lines()
+                .any(|row| row.starts_with("boj_1000 ") && row.contains(" 0 ")),
+        "{listed}"
+    );
     let made = imported(root, "companion/kattis_interactive.json");
     assert!(
         made.contains("new problem kattis_guess")
@@ -326,7 +351,9 @@ fn a_page_without_samples_or_an_interactive_one_becomes_a_problem_with_its_to_do
         .args(["run", "kattis_guess"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("kattis_guess/interactor.cpp"));
+        .stderr(predicates::str::contains(
+            "kattis_guess/interactor.cpp: does not exist: the problem names it as its interactor",
+        ));
 }
 
 /// A page that says its input is a count of tests (`multiNumber`) gets the template that
