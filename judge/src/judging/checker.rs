@@ -134,15 +134,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
     {
         return Judgement::Fault(format!("checker {verdict}"));
     }
-    let said = |text: &[u8]| {
-        String::from_utf8_lossy(text)
-            .trim()
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let stderr = said(&run.stderr);
+    let stderr = first_line(&run.stderr);
     let stderr_note = match stderr.is_empty() {
         true => String::new(),
         false => format!(": {stderr}"),
@@ -201,7 +193,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         }
         (Protocol::Kattis, Termination::Exited(43)) => {
             let message = std::fs::read(feedback.join("judgemessage.txt"))
-                .map(|m| said(&m))
+                .map(|m| first_line(&m))
                 .unwrap_or_default();
             Judgement::Wrong(with_default(message, "wrong answer"))
         }
@@ -209,6 +201,12 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             "checker ended with {termination}, which its protocol does not allow{stderr_note}"
         )),
     }
+}
+
+/// A program's message as a verdict shows it: its first line.
+fn first_line(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    text.trim().lines().next().unwrap_or_default().to_owned()
 }
 
 /// The points a testlib checker's `quitp` gave: the number after `points` in its message.

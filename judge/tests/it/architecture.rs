@@ -159,6 +159,83 @@ fn the_check_finds_a_circle_and_a_broken_rule() {
     );
 }
 
+/// A function longer than this is split: past a screen, a reader loses its thread.
+const MAX_FUNCTION_LINES: usize = 80;
+
+#[test]
+fn no_function_is_longer_than_a_screen() {
+    let src = source_dir();
+    let mut long = Vec::new();
+    for entry in walkdir::WalkDir::new(&src) {
+        let path = entry.unwrap().into_path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let code = std::fs::read_to_string(&path).unwrap();
+            let relative = path.strip_prefix(&src).unwrap().display().to_string();
+            long.extend(
+                long_functions(&code)
+                    .into_iter()
+                    .map(|(line, name, lines)| format!("{relative}:{line} `{name}`: {lines} lines")),
+            );
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (signature to closing brace):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_counts_a_function_from_its_signature_to_its_brace() {
+    let body = |lines: usize| "    let x = '}';\n".repeat(lines);
+    let code = format!(
+        "trait T {{\n    fn declared(&self);\n}}\nfn short() {{\n{}}}\npub(crate) fn long(\n    a: u8,\n) -> u8 {{\n{}    a\n}}\n#[cfg(test)]\nmod tests {{\n    fn long_test() {{\n{}    }}\n}}\n",
+        body(78),
+        body(76),
+        body(100)
+    );
+    // `long`: its three signature lines, 76 body lines, `a` and the brace.
+    assert_eq!(long_functions(&code), vec![(84, "long".to_owned(), 81)]);
+}
+
+/// (line, name, lines) of each function outside test code over `MAX_FUNCTION_LINES`.
+fn long_functions(code: &str) -> Vec<(usize, String, usize)> {
+    let code = outside_tests(&blank_literals(code));
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(offset) = code[from..].find("fn ") {
+        let start = from + offset;
+        from = start + 3;
+        if start > 0 && is_word(code.as_bytes()[start - 1]) {
+            continue;
+        }
+        let name: String = code[from..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        // A declaration without a body ends at `;` before any `{`.
+        let Some(open) = code[from..].find(['{', ';']).map(|at| from + at) else {
+            break;
+        };
+        if name.is_empty() || code.as_bytes()[open] == b';' {
+            continue;
+        }
+        let mut depth = 0;
+        let close = (code[open..].char_indices())
+            .find(|&(_, c)| {
+                depth += (c == '{') as i32 - (c == '}') as i32;
+                depth == 0
+            })
+            .map_or(code.len(), |(at, _)| open + at);
+        let lines = line_of(close) - line_of(start) + 1;
+        if lines > MAX_FUNCTION_LINES {
+            found.push((line_of(start), name, lines));
+        }
+    }
+    found
+}
+
 fn source_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }

@@ -241,19 +241,7 @@ impl<'a, 'input> Reader<'a, 'input> {
         if !root.has_tag_name("problem") {
             return Err(self.fault(root, "the root element is not <problem>"));
         }
-        let judging = self.required(root, "judging")?;
-        // PCMS2 (NEERC's judge) names its file problem.xml too, with tests in a <script>.
-        if let Some(script) = self.child(judging, "script") {
-            return Err(self.fault(
-                script,
-                "a PCMS2 problem description (<judging><script>), not a Polygon package's: \
-                 this judge reads Polygon's, whose tests are a <testset name=\"tests\"> in <judging>",
-            ));
-        }
-        let testset = judging
-            .children()
-            .find(|node| node.has_tag_name("testset") && node.attribute("name") == Some("tests"))
-            .ok_or_else(|| self.fault(judging, "<judging> has no <testset name=\"tests\">"))?;
+        let (judging, testset) = self.judging_tests(root)?;
         let (time_limit_ms, memory_bytes) = self.limits(testset)?;
         let count = self.required(testset, "test-count")?;
         let test_count = (self.number(count, "test-count")? as usize, self.line(count));
@@ -322,6 +310,27 @@ impl<'a, 'input> Reader<'a, 'input> {
             solutions,
             executables,
         })
+    }
+
+    /// `<judging>` and its `<testset name="tests">`, the one testset a judge runs.
+    fn judging_tests<'n>(
+        &self,
+        root: Node<'n, 'input>,
+    ) -> Result<(Node<'n, 'input>, Node<'n, 'input>)> {
+        let judging = self.required(root, "judging")?;
+        // PCMS2 (NEERC's judge) names its file problem.xml too, with tests in a <script>.
+        if let Some(script) = self.child(judging, "script") {
+            return Err(self.fault(
+                script,
+                "a PCMS2 problem description (<judging><script>), not a Polygon package's: \
+                 this judge reads Polygon's, whose tests are a <testset name=\"tests\"> in <judging>",
+            ));
+        }
+        let testset = judging
+            .children()
+            .find(|node| node.has_tag_name("testset") && node.attribute("name") == Some("tests"))
+            .ok_or_else(|| self.fault(judging, "<judging> has no <testset name=\"tests\">"))?;
+        Ok((judging, testset))
     }
 
     /// The children named `tag` of `node`'s children named `parent`.

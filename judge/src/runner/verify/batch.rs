@@ -141,20 +141,34 @@ impl SubmissionRun {
         if got == got_beyond || (outcome(&under) == outcome(run) && kept == keeps(run)) {
             return row(got, kept, None);
         }
-        let margin = limit.mul_f64(package.timing.time_limit_to_tle);
-        let mut warning = format!(
-            "sensitive to the time limit: {got} under {} s, {got_beyond} under {} s",
-            limit.as_secs_f64(),
-            margin.as_secs_f64()
-        );
-        // problemtools keeps a legacy package's promise kept only with the extra time ("OK
-        // with extra time"); BAPCtools, the 2025-09 tool, decides at the limit alone.
-        let with_extra_time = !kept && package.version == FormatVersion::Legacy && keeps(run);
-        if with_extra_time {
-            warning.push_str(" (kept with the extra time, as problemtools keeps it)");
-        }
-        row(got, kept || with_extra_time, Some(warning))
+        let (kept, warning) = sensitive(limit, package, [&got, &got_beyond], [kept, keeps(run)]);
+        row(got, kept, Some(warning))
     }
+}
+
+/// A submission whose verdict under the limit (`got[0]`, promise `kept[0]`) and beyond it
+/// differ: whether its promise stands, and the warning.
+fn sensitive(
+    limit: Duration,
+    package: &crate::problem::kattis::Package,
+    got: [&str; 2],
+    kept: [bool; 2],
+) -> (bool, String) {
+    let margin = limit.mul_f64(package.timing.time_limit_to_tle);
+    let mut warning = format!(
+        "sensitive to the time limit: {} under {} s, {} under {} s",
+        got[0],
+        limit.as_secs_f64(),
+        got[1],
+        margin.as_secs_f64()
+    );
+    // problemtools keeps a legacy package's promise kept only with the extra time ("OK with
+    // extra time"); BAPCtools, the 2025-09 tool, decides at the limit alone.
+    let with_extra_time = !kept[0] && package.version == FormatVersion::Legacy && kept[1];
+    if with_extra_time {
+        warning.push_str(" (kept with the extra time, as problemtools keeps it)");
+    }
+    (kept[0] || with_extra_time, warning)
 }
 
 /// A warning for a submission promised and given acceptance in a package whose score has a

@@ -99,19 +99,7 @@ pub(super) fn plan(
         let by_default = default_for(&name).is_some()
             && (problem.package.as_ref()).is_some_and(|p| p.version == FormatVersion::V2025);
         if folder_promise.is_none() && yaml.is_empty() && !by_default {
-            let files = std::fs::read_dir(&folder).map_or(0, Iterator::count);
-            let mut reason = format!(
-                "no verdict is known for this folder; {} not judged",
-                crate::report::plural(files, "file")
-            );
-            // `runtime_error/` for the format's `run_time_error/`.
-            let letters = |name: &str| name.replace(['_', '-'], "").to_lowercase();
-            if let Some((known, _)) = FOLDERS
-                .iter()
-                .find(|(known, _)| letters(known) == letters(&name))
-            {
-                reason.push_str(&format!("; the format's folder is `{known}/`"));
-            }
+            let reason = unknown_folder(&folder, &name);
             entries.push(PlannedSubmission::skipped(folder, &name, reason));
             continue;
         }
@@ -160,6 +148,24 @@ pub(super) fn plan(
         }
     }
     entries
+}
+
+/// Why a folder of no known verdict is not judged, with the format's folder it may mean.
+fn unknown_folder(folder: &Path, name: &str) -> String {
+    let files = std::fs::read_dir(folder).map_or(0, Iterator::count);
+    let mut reason = format!(
+        "no verdict is known for this folder; {} not judged",
+        crate::report::plural(files, "file")
+    );
+    // `runtime_error/` for the format's `run_time_error/`.
+    let letters = |name: &str| name.replace(['_', '-'], "").to_lowercase();
+    if let Some((known, _)) = FOLDERS
+        .iter()
+        .find(|(known, _)| letters(known) == letters(name))
+    {
+        reason.push_str(&format!("; the format's folder is `{known}/`"));
+    }
+    reason
 }
 
 /// The row's `expected` is the tag.

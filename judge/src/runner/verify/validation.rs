@@ -117,21 +117,7 @@ pub(super) fn programs(problem: &Problem) -> Vec<PathBuf> {
 /// `jobs` validator runs at a time.
 pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<DataReport> {
     let plan = ValidationPlan::of(problem)?;
-    let package_notes = problem.package.iter().flat_map(|package| &package.notes);
-    let grading_notes = match &problem.scoring {
-        Some(Scoring::Package(plan)) => plan.format_notes(),
-        _ => Vec::new(),
-    };
-    let mut report = DataReport {
-        errors: (plan.incomplete.iter().cloned())
-            .chain(data_layout_errors(&problem.dir))
-            .collect(),
-        warnings: (package_notes.cloned())
-            .chain(grading_notes)
-            .chain(layout_warnings(&plan))
-            .collect(),
-        ..DataReport::default()
-    };
+    let mut report = layout_findings(problem, &plan);
     let mut build = |paths: &[PathBuf]| -> Vec<PackageValidator> {
         let mut built = Vec::new();
         for path in paths {
@@ -195,6 +181,25 @@ pub fn check_data(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result
         .extend(checked.into_iter().flatten().flatten());
     report.warnings.extend(warnings);
     Ok(report)
+}
+
+/// What the package's files and their layout say before anything runs.
+fn layout_findings(problem: &Problem, plan: &ValidationPlan) -> DataReport {
+    let package_notes = problem.package.iter().flat_map(|package| &package.notes);
+    let grading_notes = match &problem.scoring {
+        Some(Scoring::Package(plan)) => plan.format_notes(),
+        _ => Vec::new(),
+    };
+    DataReport {
+        errors: (plan.incomplete.iter().cloned())
+            .chain(data_layout_errors(&problem.dir))
+            .collect(),
+        warnings: (package_notes.cloned())
+            .chain(grading_notes)
+            .chain(layout_warnings(plan))
+            .collect(),
+        ..DataReport::default()
+    }
 }
 
 fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
