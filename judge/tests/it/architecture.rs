@@ -174,7 +174,9 @@ fn no_function_is_longer_than_a_screen() {
             long.extend(
                 long_functions(&code)
                     .into_iter()
-                    .map(|(line, name, lines)| format!("{relative}:{line} `{name}`: {lines} lines")),
+                    .map(|(line, name, lines)| {
+                        format!("{relative}:{line} `{name}`: {lines} lines")
+                    }),
             );
         }
     }

@@ -483,6 +483,12 @@ fn a_traceback_names_the_users_file() {
     // Every frame of the file is the user's path.
     let frames = report.matches("crash.py\", line 2").count();
     assert_eq!(frames, report.matches(&frame).count(), "{report}");
+    // Node's frame too, at the file's own line.
+    let code = "function solution(n) {\n    const none = null;\n    return none.length;\n}\n";
+    let report = judged_file(repository.path(), "sums", "crash.js", code, 1);
+    let file = repository.path().join("crash.js");
+    let frame = format!("at solution ({}:3:17)", file.display());
+    assert!(report.contains(&frame), "{report}");
 }
 
 /// A `double` result is compared as a number, however the caller's language prints it

@@ -7,9 +7,13 @@ const fs = require("fs");
 const writeResults = process.stdout.write.bind(process.stdout);
 process.stdout.write = process.stderr.write.bind(process.stderr);
 const path = require("path");
-const code = fs.readFileSync(path.join(__dirname, USER_FILE), "utf8");
-const load = new Function("require", "module", "exports",
-    code + "\nreturn typeof FUNCTION_NAME === 'function' ? FUNCTION_NAME : undefined;");
+const vm = require("vm");
+const userFile = path.join(__dirname, USER_FILE);
+const code = fs.readFileSync(userFile, "utf8");
+// Compiled under the file's own name, so that a stack trace names it and its lines.
+const load = vm.compileFunction(
+    code + "\nreturn typeof FUNCTION_NAME === 'function' ? FUNCTION_NAME : undefined;",
+    ["require", "module", "exports"], { filename: userFile });
 const fresh = () => load(require, { exports: {} }, {});
 const ownGlobals = new Set(Object.getOwnPropertyNames(globalThis));
 const forgetNewGlobals = () => {
