@@ -240,7 +240,7 @@ pub fn format_score(score: f64) -> String {
 }
 
 /// A score above its maximum by less than this is rounding, not a fault.
-const EPSILON: f64 = 1e-6;
+pub const EPSILON: f64 = 1e-6;
 
 impl ScoringPlan {
     /// `grade` runs the custom grader.

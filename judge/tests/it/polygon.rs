@@ -1350,8 +1350,8 @@ fn doctor_says_what_of_a_polygon_package_is_read_with_every_tag() {
     let doctor = stdout_of(judge_in(dir.path()).arg("doctor"), 0);
     let section = &doctor[doctor.find("Polygon packages").expect("a Polygon section")..];
     for (tag, rule) in [
-        ("main", "every test AC"),
-        ("rejected", "some test not AC"),
+        ("main", "every test AC, with its full points where scored"),
+        ("rejected", "some test not AC, or points short of the full"),
         (
             "time-limit-exceeded-or-accepted",
             "every test AC, or the first failed one TLE",
@@ -1411,6 +1411,31 @@ fn a_checkers_points_score_a_test_as_they_are_or_as_a_percentage() {
         r#"<judging treat-points-from-checker-as-percent="true" input-file="""#,
     );
     assert_eq!(score(), "verdicts: score 21 / 40 (1 20/20, 2 1/20)");
+    // Short of the full points, every test passed, the solution is partially correct (PT):
+    // not what `main` promises, and what `rejected` does (problem-xml-specs §6.5).
+    let row = |code| {
+        let report = stdout_of(judge_in(dir.path()).args(["verify", "verdicts"]), code);
+        let row = report
+            .lines()
+            .find(|line| line.starts_with("solutions/echo.py"));
+        row.unwrap_or_else(|| panic!("no row:\n{report}"))
+            .to_owned()
+    };
+    let main = row(1);
+    assert!(
+        main.contains("score 21/40") && main.ends_with("MISMATCH"),
+        "{main}"
+    );
+    edit_xml(
+        &package,
+        r#"<solution tag="main">"#,
+        r#"<solution tag="rejected">"#,
+    );
+    let rejected = row(0);
+    assert!(
+        rejected.contains("score 21/40") && rejected.ends_with(" ok"),
+        "{rejected}"
+    );
 }
 
 #[test]

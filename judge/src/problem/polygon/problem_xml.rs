@@ -155,8 +155,8 @@ impl Tag {
     /// test's.
     pub fn kept_when(self) -> &'static str {
         match self {
-            Tag::Main | Tag::Accepted => "every test AC",
-            Tag::Rejected => "some test not AC",
+            Tag::Main | Tag::Accepted => "every test AC, with its full points where scored",
+            Tag::Rejected => "some test not AC, or points short of the full",
             Tag::WrongAnswer => "the first failed test WA",
             Tag::PresentationError => "the first failed test WA by the checker's exit 2 or 4",
             Tag::TimeLimitExceeded => "the first failed test TLE",

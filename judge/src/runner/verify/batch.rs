@@ -275,7 +275,14 @@ pub(super) fn judge_batch(
                 ..
             } => {
                 let problem = with_choice(problem_for(entry), choice);
-                let every_case = problem.scoring.is_some()
+                // A Polygon solution promised to fail stops at its first failed test, as
+                // Codeforces reads its tag, and is scored all the same: points short of the
+                // full ones fail it too.
+                let scored_whole = match (&problem.scoring, promise) {
+                    (Some(Scoring::Subtasks(_)), Promise::Rejected) => false,
+                    (scoring, _) => scoring.is_some(),
+                };
+                let every_case = scored_whole
                     || matches!(promise, Promise::Grouped { .. })
                     || (promise.requirements().iter())
                         .any(|r| r.cases.is_some() || r.message.is_some());

@@ -156,7 +156,8 @@ pub fn verify(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<Ver
 
 /// Every solution a Polygon package lists against its tag, under its own limits. A tag is
 /// read at the first failed test, so a solution promised to fail stops there even where the
-/// package scores tests (one with extra tags runs every test, for its groups).
+/// package scores tests (one with extra tags runs every test, for its groups); a `rejected`
+/// one is scored up to there, as a checker's partial points fail it too.
 fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<VerifyReport> {
     let entries = prebuild(&[], plan::polygon_plan(problem)?, problem, compiler, jobs);
     // Polygon's verify has no data section: each row says why, in a line.
@@ -175,7 +176,7 @@ fn verify_tagged(problem: &Problem, compiler: &Compiler, jobs: usize) -> Result<
     };
     let problem_for = |entry: &PlannedSubmission| match entry {
         PlannedSubmission::Judge {
-            promise: Promise::Accepted | Promise::Grouped { .. },
+            promise: Promise::Accepted | Promise::Grouped { .. } | Promise::Rejected,
             ..
         } => problem.clone(),
         _ => unscored.clone(),

@@ -2,7 +2,7 @@
 
 use super::expectations::{default_for, Requirement};
 use crate::judging::checker::PRESENTATION_ERROR;
-use crate::judging::scorecard::{format_score, Scorecard};
+use crate::judging::scorecard::{format_score, Scorecard, EPSILON};
 use crate::judging::verdict::VerdictKind;
 use crate::judging::SolutionVerdicts;
 use crate::problem::polygon::Tag;
@@ -128,12 +128,16 @@ pub(super) fn keeps(
         Some(Scoring::Package(plan)) => Some(plan),
         _ => None,
     };
+    // Polygon's points: a submission short of the full points is partially correct (PT), not
+    // accepted, even with every test passed by the checker's points (problem-xml-specs §6.5).
+    let short_of_full = matches!(scoring, Some(Scoring::Subtasks(_)))
+        && card.is_some_and(|card| card.max_score.is_some_and(|max| card.score + EPSILON < max));
     match promise {
         Promise::CompileError => verdicts.compile_error,
         _ if verdicts.compile_error || kinds.is_empty() => false,
         Promise::Accepted => match card.and_then(|card| card.verdict) {
             Some(verdict) => accepted(&verdict),
-            None => kinds.iter().all(accepted),
+            None => kinds.iter().all(accepted) && !short_of_full,
         },
         Promise::PartiallyAccepted => match (plan, card) {
             (Some(plan), Some(card)) => {
@@ -143,7 +147,7 @@ pub(super) fn keeps(
             }
             _ => false,
         },
-        Promise::Rejected => !kinds.iter().all(accepted),
+        Promise::Rejected => !kinds.iter().all(accepted) || short_of_full,
         // A legacy grader's verdict is the submission's, as problemtools checks every folder.
         Promise::Some(verdict) => match card.and_then(|card| card.verdict) {
             Some(graded) => graded == *verdict,
@@ -324,6 +328,26 @@ mod tests {
             !keeps_(&Promise::Accepted, &got(&[])),
             "judging nothing proves nothing"
         );
+    }
+
+    #[test]
+    fn a_polygon_solution_short_of_the_full_points_is_not_accepted() {
+        let scored = |score: f64| SolutionVerdicts {
+            score: Some(Ok(Scorecard {
+                score,
+                max_score: Some(100.0),
+                verdict: None,
+                parts: Vec::new(),
+            })),
+            ..got(&[AC, AC])
+        };
+        let polygon = Scoring::Subtasks(Vec::new());
+        let keeps_polygon = |promise, score| keeps(promise, &scored(score), Some(&polygon));
+        // A checker's points below the test's: every test passed, the submission PT.
+        assert!(!keeps_polygon(&Promise::Accepted, 50.0));
+        assert!(keeps_polygon(&Promise::Rejected, 50.0));
+        assert!(keeps_polygon(&Promise::Accepted, 100.0));
+        assert!(!keeps_polygon(&Promise::Rejected, 100.0));
     }
 
     #[test]
