@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::compare::CompareMode;
 use crate::toolchain::language::LanguageId;
+use crate::toolchain::program::JVM_RUNTIME_MIB;
 use crate::toolchain::Limits;
 
 const MIB: u64 = 1024 * 1024;
@@ -184,6 +185,8 @@ const fn allowance(
 }
 
 const BAEKJOON_JVM: Allowance = allowance(2, 1000, 2, 16);
+/// Kattis' limit is the JVM's heap (`-Xmx`); the runtime beside it is not counted against it.
+const KATTIS_JVM: Allowance = allowance(1, 0, 1, JVM_RUNTIME_MIB);
 const BAEKJOON_PYTHON: Allowance = allowance(3, 2000, 2, 32);
 
 /// Baekjoon's JVM for Java and Kotlin alike, and what it runs.
@@ -406,7 +409,7 @@ online_judges! {
         stack: StackRule::MostOfMemory,
         code_limit_bytes: 128 << 10,
         compare: CompareMode::Tokens,
-        allowances: &[],
+        allowances: &[(LanguageId::Java, KATTIS_JVM)],
         submit: SubmitForm::KattisName,
         scaffold: ScaffoldKind::SingleTest,
         languages_page: "https://open.kattis.com/languages",
@@ -432,10 +435,11 @@ online_judges! {
                 ..offered("C++", Some(LanguageId::Cpp))
             },
             Offered {
-                // Its whole heap from the start, 64 MiB thread stacks.
+                // Its whole heap from the start, 64 MiB thread stacks; the heap is the
+                // problem's limit, as problemtools sets no other for a JVM.
                 run: Some(&[
                     "java", "-Dfile.encoding=UTF-8", "-XX:+UseSerialGC", "-Xss64m",
-                    "-Xms{memory_mib}m", "-Xmx{memory_mib}m", "{class}",
+                    "-Xms{heap_mib}m", "-Xmx{heap_mib}m", "{class}",
                 ]),
                 ..offered("Java", Some(LanguageId::Java))
             },
@@ -708,7 +712,9 @@ mod tests {
         assert_eq!(python.extra_time, Duration::from_secs(2));
         assert_eq!(BAEKJOON.allowance(LanguageId::Kotlin), BAEKJOON_JVM);
         assert_eq!(BAEKJOON.allowance(LanguageId::Rust), Allowance::NONE);
-        assert_eq!(KATTIS.allowance(LanguageId::Java), Allowance::NONE);
+        assert_eq!(KATTIS.allowance(LanguageId::Python3), Allowance::NONE);
+        let java = KATTIS.allowance(LanguageId::Java).apply(KATTIS.limits());
+        assert_eq!(java.memory_bytes, (1024 + JVM_RUNTIME_MIB) * MIB);
     }
 
     #[test]

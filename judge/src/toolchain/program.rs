@@ -14,6 +14,11 @@ pub use crate::sandbox::Limits;
 /// The largest thread stack the JVM accepts (`-Xss`), in MiB.
 const MAX_JVM_STACK_MIB: u64 = 1024;
 
+/// What the JVM holds beside its heap (code, metaspace, thread stacks, the collector's
+/// tables), where a judge's limit is the heap's (`{heap_mib}`) and the whole program gets this
+/// much more: the 192 MiB of NWERC 2020's Kattis sandbox (2048 MiB, for a 1856 MiB heap).
+pub const JVM_RUNTIME_MIB: u64 = 192;
+
 /// Stands for the source's folder in a build (a Rust panic's location), replaced in the
 /// program's stderr by `Program::run`: one cached build serves every folder.
 pub(super) const ORIGIN: &str = "/judge-source-folder";
@@ -21,7 +26,7 @@ pub(super) const ORIGIN: &str = "/judge-source-folder";
 #[derive(Debug, Clone)]
 pub struct Program {
     pub language: &'static Language,
-    /// `{memory_mib}` and `{stack_mib}` are left for `command`.
+    /// `{memory_mib}`, `{heap_mib}` and `{stack_mib}` are left for `command`.
     pub(super) run: Vec<String>,
     /// Taken from the cache, not built now.
     pub cached: bool,
@@ -89,7 +94,12 @@ impl Program {
 }
 
 fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
-    let memory_mib = (limits.memory_bytes >> 20).max(1).to_string();
+    let memory_mib = (limits.memory_bytes >> 20).max(1);
+    let heap_mib = memory_mib
+        .saturating_sub(JVM_RUNTIME_MIB)
+        .max(1)
+        .to_string();
+    let memory_mib = memory_mib.to_string();
     // The JVM refuses a thread stack over 1 GiB (`-Xss`), and every thread gets that size.
     let stack_mib = (limits.stack_bytes >> 20)
         .clamp(1, MAX_JVM_STACK_MIB)
@@ -97,6 +107,7 @@ fn command_under(run: &[String], limits: &Limits) -> Vec<OsString> {
     run.iter()
         .map(|part| {
             part.replace("{memory_mib}", &memory_mib)
+                .replace("{heap_mib}", &heap_mib)
                 .replace("{stack_mib}", &stack_mib)
         })
         .map(OsString::from)
@@ -200,7 +211,9 @@ mod tests {
             sources.class = Some("Main".into());
             let sources = sources.judged_by(profile.online_judge());
             let run = super::super::compiler::run_command(&sources, Path::new("/b"), None);
-            let command = command_under(&run, &profile.online_judge().limits());
+            let judge = profile.online_judge();
+            let limits = judge.allowance(java.id).apply(judge.limits());
+            let command = command_under(&run, &limits);
             command
                 .iter()
                 .map(|w| w.to_string_lossy().into_owned())
@@ -223,7 +236,8 @@ mod tests {
                 "Main"
             ]
         );
-        // problemtools' languages.yaml, with the memory limit.
+        // problemtools' languages.yaml, with the memory limit as the heap (the whole program
+        // gets the JVM's runtime beside it).
         assert_eq!(
             run(Profile::Kattis)[4..],
             [

@@ -1314,3 +1314,43 @@ fn verified_default_memory_limit_legacy() {
         "2 submissions, 0 mismatches",
     );
 }
+
+/// Kattis' memory limit is the JVM's heap (`-Xmx`), as problemtools sets it: a program whose
+/// heap fits is accepted though the JVM beside it takes the whole past the limit, and one
+/// whose heap does not is out of memory.
+#[test]
+fn a_java_programs_limit_is_its_heap_on_kattis() {
+    let repository = repository_with(&[
+        (
+            "problems/heap/problem.toml",
+            "profile = \"kattis\"\nmemory_limit_mib = 64\n",
+        ),
+        ("problems/heap/tests/fits.in", "56\n"),
+        ("problems/heap/tests/fits.out", "56\n"),
+        ("problems/heap/tests/over.in", "80\n"),
+        ("problems/heap/tests/over.out", "80\n"),
+        (
+            "Heap.java",
+            "public class Heap {\n    public static void main(String[] args) {\n        \
+             int mib = new java.util.Scanner(System.in).nextInt();\n        \
+             byte[][] held = new byte[mib][];\n        \
+             for (int i = 0; i < mib; i++) {\n            held[i] = new byte[1 << 20];\n            \
+             for (int j = 0; j < held[i].length; j += 4096) held[i][j] = 1;\n        }\n        \
+             System.out.println(held.length);\n    }\n}\n",
+        ),
+    ]);
+    let output = judge_in(repository.path())
+        .args(["run", "heap", "--solution", "Heap.java"])
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    let verdict = |case: &str| {
+        let line = report.lines().find(|line| line.contains(case));
+        line.unwrap_or_else(|| panic!("no {case}:\n{report}"))
+            .trim()
+            .to_owned()
+    };
+    assert!(report.contains("1/2 accepted"), "{report}");
+    assert!(verdict(" over ").starts_with("MLE"), "{report}");
+}
