@@ -220,10 +220,13 @@ fn generators_called(
         if built.contains_key(name) || unbuilt.contains_key(name) {
             continue;
         }
-        let listed = generation
-            .generators
-            .iter()
-            .find(|(known, _)| known == name);
+        // Named as listed, or with its extension (`gen.py` for files/gen.py): §12.3.
+        let stem = Path::new(name).file_stem().and_then(|stem| stem.to_str());
+        let listed = (generation.generators.iter())
+            .find(|(known, _)| known == name)
+            .or_else(|| {
+                (generation.generators.iter()).find(|(known, _)| Some(known.as_str()) == stem)
+            });
         if let Some((_, source)) = listed {
             // A tool of the package: its testlib.h on the include path.
             let problem = &generation.problem;

@@ -707,6 +707,34 @@ fn gen_makes_answers_with_the_main_solution_run_as_the_judge_runs_it() {
     );
 }
 
+/// A test's `cmd` is read as a shell reads it, and may name its generator with the file's
+/// extension (problem-xml-specs §12.3).
+#[test]
+fn a_generators_command_takes_quoted_words_and_a_name_with_its_extension() {
+    let Some((dir, package)) = package("sum") else {
+        return;
+    };
+    with_generator(
+        &package,
+        "gen.py",
+        "import sys\nprint(sys.argv[1].split()[0], len(sys.argv))\n",
+    );
+    edit_xml(
+        &package,
+        r#"<test cmd="gen 3" method="generated"/>"#,
+        r#"<test cmd="gen.py '3 4'" method="generated"/>"#,
+    );
+    for file in ["tests/03", "tests/03.a"] {
+        std::fs::remove_file(package.join(file)).unwrap();
+    }
+    stdout_of(judge_in(dir.path()).args(["gen", "sum"]), 0);
+    // One word, `3 4`, after the program's name.
+    assert_eq!(
+        std::fs::read_to_string(package.join("tests/03")).unwrap(),
+        "3 2\n"
+    );
+}
+
 #[test]
 fn gen_makes_what_a_package_lacks_and_names_a_generator_that_is_not_reproducible() {
     let Some((dir, package)) = package("sum") else {

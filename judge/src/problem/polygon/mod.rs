@@ -452,7 +452,7 @@ fn tests(dir: &Path, xml: &Path, description: &Description) -> Result<Vec<Packag
             input: dir.join(description.input_pattern.path(number)),
             answer: dir.join(description.answer_pattern.path(number)),
             command: (test.generated.as_deref())
-                .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect())
+                .map(command_words)
                 .or_else(|| scripted.get(&number).map(|made| made.command.clone())),
             from_file: scripted
                 .get(&number)
@@ -522,6 +522,28 @@ fn doall_commands(dir: &Path) -> std::collections::HashMap<usize, Scripted> {
         }
     }
     made
+}
+
+/// A test's `cmd` as a shell splits it: words apart at blanks, a quoted one (`"5 6"`, `'x'`)
+/// whole and without its quotes, as problem-xml-specs §12.3 allows.
+fn command_words(cmd: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote = None;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (Some(open), _) if c == open => quote = None,
+            (Some(_), _) => word.get_or_insert_default().push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                word.get_or_insert_default();
+            }
+            (None, _) if c.is_whitespace() => words.extend(word.take()),
+            (None, _) => word.get_or_insert_default().push(c),
+        }
+    }
+    words.extend(word);
+    words
 }
 
 /// `wine files/gen.exe ARGS` (Polygon runs a Windows build) or `files/gen ARGS` as a test's
@@ -700,6 +722,15 @@ pub fn with_lf_ends(bytes: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_is_split_as_a_shell_splits_it() {
+        assert_eq!(command_words("gen  3\t7"), ["gen", "3", "7"]);
+        assert_eq!(
+            command_words(r#"gen "5 6" 'a b'c "" x"#),
+            ["gen", "5 6", "a bc", "", "x"]
+        );
+    }
 
     #[test]
     fn only_a_cr_before_lf_goes() {
