@@ -1354,8 +1354,15 @@ fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
         r#"<test cmd="gen 3" method="generated"/>"#,
         r#"<test cmd="gen 3" method="generated" group="big"/>"#,
     );
+    // Without an answer, which no validator reads: `--validate` checks the same, alone.
+    std::fs::remove_file(package.join("tests/01.a")).unwrap();
     let table = stdout_of(judge_in(dir.path()).args(["verify", "sum"]), 1);
     assert!(table.contains("0 mismatches"), "{table}");
+    let validated = stdout_of(
+        judge_in(dir.path()).args(["verify", "--validate", "sum"]),
+        1,
+    );
+    assert!(!validated.contains("solutions/"), "{validated}");
     for line in [
         "validator files/val.py: 2 of 3 tests valid; 1 of 2 self-tests as marked",
         "test 3 (`tests/03`): files/val.py rejects it: a number past 10^6 (--testset tests --group big)",
@@ -1369,6 +1376,7 @@ fn verify_runs_the_validators_on_every_test_and_the_self_tests_as_marked() {
         "\n    files/broken.py: does not compile",
     ] {
         assert!(table.contains(line), "{line}:\n{table}");
+        assert!(validated.contains(line), "{line}:\n{validated}");
     }
 }
 
