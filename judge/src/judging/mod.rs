@@ -275,9 +275,9 @@ fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure 
             starved_note(run)
         ),
         Verdict::TimeLimitExceeded if !run.wall_timeout => format!(
-            "stopped by the kernel's CPU time limit (SIGXCPU) with {} ms of CPU time measured over the {} ms limit",
-            run.cpu_time.as_millis(),
-            limits.cpu_time.as_millis()
+            "stopped by the kernel's CPU time limit (SIGXCPU), set past the {} ms limit; the {} ms measured count less of its CPU time than the kernel does",
+            limits.cpu_time.as_millis(),
+            run.cpu_time.as_millis()
         ),
         Verdict::TimeLimitExceeded => format!(
             "idle: stopped by the wall-clock backstop after {} ms with {} ms of CPU time (waiting instead of computing?)",
