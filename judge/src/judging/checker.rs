@@ -135,9 +135,14 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         return Judgement::Fault(format!("checker {verdict}"));
     }
     let stderr = first_line(&run.stderr);
-    let stderr_note = match stderr.is_empty() {
+    // A crash's note: its traceback's last line, which says what went wrong.
+    let crash = match stderr.starts_with("Traceback (most recent call last)") {
+        true => last_line(&run.stderr),
+        false => stderr.clone(),
+    };
+    let stderr_note = match crash.is_empty() {
         true => String::new(),
-        false => format!(": {stderr}"),
+        false => format!(": {crash}"),
     };
     if spec.appes {
         // Read once and gone: the next program that shares the feedback folder (the checker
@@ -207,6 +212,16 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
 fn first_line(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
     text.trim().lines().next().unwrap_or_default().to_owned()
+}
+
+fn last_line(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    text.trim()
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
 }
 
 /// The points a testlib checker's `quitp` gave: the number after `points` in its message.

@@ -1354,3 +1354,38 @@ fn a_java_programs_limit_is_its_heap_on_kattis() {
     assert!(report.contains("1/2 accepted"), "{report}");
     assert!(verdict(" over ").starts_with("MLE"), "{report}");
 }
+
+/// A Python output validator's fault is told by the line that says it: the compiler's
+/// `SyntaxError` with where, a crash's last traceback line.
+#[test]
+fn a_python_validators_fault_is_told_by_its_error_line() {
+    let package = |validator: &str| {
+        repository_with(&[
+            ("p/problem.yaml", "name: P\nvalidation: custom\n"),
+            ("p/data/sample/1.in", "1\n"),
+            ("p/data/sample/1.ans", "1\n"),
+            ("p/data/secret/1.in", "2\n"),
+            ("p/data/secret/1.ans", "2\n"),
+            ("p/output_validators/v/v.py", validator),
+            ("p/submissions/accepted/echo.py", "print(input())\n"),
+        ])
+    };
+    let broken = package("print \"hi\"\n");
+    let output = judge_in(broken.path())
+        .args(["verify", "p"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("v.py\", line 1: SyntaxError: "), "{said}");
+    let crashing = package("raise ValueError('no judgement here')\n");
+    let output = judge_in(crashing.path())
+        .args(["run", "p"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("which its protocol does not allow: ValueError: no judgement here"),
+        "{said}"
+    );
+}

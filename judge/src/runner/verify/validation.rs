@@ -419,11 +419,21 @@ fn first_line(text: &[u8]) -> String {
 /// A compiler's first `error:` line (after the `In file included from` lines that lead to
 /// it), else its first line.
 fn first_error(message: &str) -> String {
-    let error = message
-        .lines()
-        .map(str::trim)
-        .find(|line| line.contains("error:"));
-    error.map_or_else(|| first_line(message.as_bytes()), str::to_owned)
+    let lines = || message.lines().map(str::trim);
+    if let Some(error) = lines().find(|line| line.contains("error:")) {
+        return error.to_owned();
+    }
+    // Python's: where (`File "v.py", line 2`), then what, on its last line (`SyntaxError: ...`).
+    let what = lines().rfind(|line| {
+        line.split_once(':').is_some_and(|(name, _)| {
+            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
+        })
+    });
+    match (lines().find(|line| line.starts_with("File \"")), what) {
+        (Some(at), Some(what)) => format!("{at}: {what}"),
+        (None, Some(what)) => what.to_owned(),
+        _ => first_line(message.as_bytes()),
+    }
 }
 
 fn last_line(text: &[u8]) -> String {
