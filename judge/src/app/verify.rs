@@ -43,17 +43,9 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
     let problem = (context.repository)
         .load_problem(copy.as_ref().unwrap_or(&dir))
         .map_err(told)?;
-    if args.validate && polygon {
-        // Its validators over its tests and their self-tests, as a full verify checks them.
-        let made = scratch.as_ref().map(|(_, _, made)| made);
-        let findings = package_findings(context, &problem, made, &mut out).map_err(told)?;
-        return Ok(match findings {
-            0 => Outcome::Accepted,
-            _ => Outcome::Rejected,
-        });
-    }
     if args.validate {
-        return validate_only(context, &problem, &mut out);
+        let made = scratch.as_ref().map(|(_, _, made)| made);
+        return validate_only(context, &problem, made, &mut out).map_err(told);
     }
     // Rows name a submission below `submissions/`, a Polygon solution below the package.
     let base = match polygon {
@@ -67,7 +59,7 @@ pub fn verify(context: &Context, args: VerifyArgs) -> Result<Outcome> {
             "note: {}: no {SUBMISSIONS_DIR}/ folder: its data is checked alone, as with --validate",
             shown.display()
         );
-        return validate_only(context, &problem, &mut out);
+        return validate_only(context, &problem, None, &mut out);
     }
     let mut report = verify::verify(&problem, &context.compiler(), context.jobs).map_err(told)?;
     for row in &mut report.rows {
@@ -191,8 +183,21 @@ impl Renamed<'_> {
     }
 }
 
-/// `--validate`: the package's data alone, no submission run.
-fn validate_only(context: &Context, problem: &Problem, out: &mut impl Write) -> Result<Outcome> {
+/// `--validate`: the package's data alone, no submission run; a Polygon package's validators
+/// over its tests and their self-tests, as a full verify checks them (`made`: what was made
+/// in a scratch copy).
+fn validate_only(
+    context: &Context,
+    problem: &Problem,
+    made: Option<&PackageGen>,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    if ProblemFormat::of(&problem.dir) == ProblemFormat::Polygon {
+        return Ok(match package_findings(context, problem, made, out)? {
+            0 => Outcome::Accepted,
+            _ => Outcome::Rejected,
+        });
+    }
     let data = check_data(problem, &context.compiler(), context.jobs)?;
     print_data(out, &data, &[]);
     Ok(match data.errors.is_empty() {

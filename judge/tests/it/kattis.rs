@@ -1389,3 +1389,28 @@ fn a_python_validators_fault_is_told_by_its_error_line() {
         "{said}"
     );
 }
+
+/// A package without samples is judged, with the warning problemtools gives.
+#[test]
+fn a_package_without_samples_is_warned_of() {
+    let package = |with_sample: bool| {
+        let mut files = vec![
+            ("p/problem.yaml", "name: P\n"),
+            ("p/data/secret/1.in", "2\n"),
+            ("p/data/secret/1.ans", "2\n"),
+            ("p/submissions/accepted/echo.py", "print(input())\n"),
+        ];
+        if with_sample {
+            files.extend([
+                ("p/data/sample/1.in", "1\n"),
+                ("p/data/sample/1.ans", "1\n"),
+            ]);
+        }
+        repository_with(&files)
+    };
+    let warning = "warning: no sample data: data/sample/ holds no case";
+    let without = stdout_of(judge_in(package(false).path()).args(["verify", "p"]), 0);
+    assert!(without.contains(warning), "{without}");
+    let with = stdout_of(judge_in(package(true).path()).args(["verify", "p"]), 0);
+    assert!(!with.contains(warning), "{with}");
+}

@@ -250,6 +250,20 @@ pub(super) enum Order {
     SlowFirst,
 }
 
+/// Whether the submission runs every case, not stopping at its first failure: for its score,
+/// its groups, or a requirement on some cases or on a message.
+fn runs_every_case(problem: &Problem, promise: &Promise) -> bool {
+    // A Polygon solution promised to fail stops at its first failed test, as Codeforces reads
+    // its tag, and is scored all the same: points short of the full ones fail it too.
+    let scored_whole = match (&problem.scoring, promise) {
+        (Some(Scoring::Subtasks(_)), Promise::Rejected) => false,
+        (scoring, _) => scoring.is_some(),
+    };
+    scored_whole
+        || matches!(promise, Promise::Grouped { .. })
+        || (promise.requirements().iter()).any(|r| r.cases.is_some() || r.message.is_some())
+}
+
 /// Judges `entries` as pools of cases (skipped ones pass through); results in `entries`' order.
 pub(super) fn judge_batch(
     entries: &[&PlannedSubmission],
@@ -275,17 +289,7 @@ pub(super) fn judge_batch(
                 ..
             } => {
                 let problem = with_choice(problem_for(entry), choice);
-                // A Polygon solution promised to fail stops at its first failed test, as
-                // Codeforces reads its tag, and is scored all the same: points short of the
-                // full ones fail it too.
-                let scored_whole = match (&problem.scoring, promise) {
-                    (Some(Scoring::Subtasks(_)), Promise::Rejected) => false,
-                    (scoring, _) => scoring.is_some(),
-                };
-                let every_case = scored_whole
-                    || matches!(promise, Promise::Grouped { .. })
-                    || (promise.requirements().iter())
-                        .any(|r| r.cases.is_some() || r.message.is_some());
+                let every_case = runs_every_case(&problem, promise);
                 let fails = matches!(
                     promise.own(),
                     Promise::Some(_) | Promise::Rejected | Promise::Tagged { .. }

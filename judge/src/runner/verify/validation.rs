@@ -16,7 +16,7 @@ use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
 use crate::problem::kattis::{set_compare, ValidatorArgs};
-use crate::problem::layout::{DATA_DIR, DATA_DIRS, SECRET_DIR};
+use crate::problem::layout::{DATA_DIR, DATA_DIRS, SAMPLE_DIR, SECRET_DIR};
 use crate::problem::Scoring;
 use crate::problem::{Problem, TestCase};
 use crate::report::plural;
@@ -197,9 +197,17 @@ fn layout_findings(problem: &Problem, plan: &ValidationPlan) -> DataReport {
         warnings: (package_notes.cloned())
             .chain(grading_notes)
             .chain(layout_warnings(plan))
+            .chain(no_samples(problem))
             .collect(),
         ..DataReport::default()
     }
+}
+
+/// problemtools warns of a package without samples: a statement shows none.
+fn no_samples(problem: &Problem) -> Option<String> {
+    let sample = format!("{SAMPLE_DIR}/");
+    let any = (problem.cases.iter()).any(|case| case.name.starts_with(&sample));
+    (!any).then(|| format!("no sample data: {DATA_DIR}/{SAMPLE_DIR}/ holds no case"))
 }
 
 fn layout_warnings(plan: &ValidationPlan) -> Vec<String> {
