@@ -409,7 +409,10 @@ online_judges! {
         stack: StackRule::MostOfMemory,
         code_limit_bytes: 128 << 10,
         compare: CompareMode::Tokens,
-        allowances: &[(LanguageId::Java, KATTIS_JVM)],
+        allowances: &[
+            (LanguageId::Java, KATTIS_JVM),
+            (LanguageId::Kotlin, KATTIS_JVM),
+        ],
         submit: SubmitForm::KattisName,
         scaffold: ScaffoldKind::SingleTest,
         languages_page: "https://open.kattis.com/languages",
@@ -442,6 +445,14 @@ online_judges! {
                     "-Xms{heap_mib}m", "-Xmx{heap_mib}m", "{class}",
                 ]),
                 ..offered("Java", Some(LanguageId::Java))
+            },
+            Offered {
+                // As Java's: the heap is the limit.
+                run: Some(&[
+                    "kotlin", "-Dfile.encoding=UTF-8", "-J-XX:+UseSerialGC", "-J-Xss64m",
+                    "-J-Xms{heap_mib}m", "-J-Xmx{heap_mib}m", "-cp", "{dir}", "{class}",
+                ]),
+                ..offered("Kotlin", Some(LanguageId::Kotlin))
             },
             Offered {
                 // problemtools' "Python 3 (w/PyPy3)"; the language table's CPython where PyPy

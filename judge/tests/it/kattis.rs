@@ -1339,20 +1339,38 @@ fn a_java_programs_limit_is_its_heap_on_kattis() {
              System.out.println(held.length);\n    }\n}\n",
         ),
     ]);
-    let output = judge_in(repository.path())
-        .args(["run", "heap", "--solution", "Heap.java"])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(1), "{report}");
-    let verdict = |case: &str| {
-        let line = report.lines().find(|line| line.contains(case));
-        line.unwrap_or_else(|| panic!("no {case}:\n{report}"))
-            .trim()
-            .to_owned()
-    };
-    assert!(report.contains("1/2 accepted"), "{report}");
-    assert!(verdict(" over ").starts_with("MLE"), "{report}");
+    // Kotlin as Kattis runs it too (`kotlin -J-Xmx...`), where kotlinc is installed.
+    std::fs::write(
+        repository.path().join("Heap.kt"),
+        "fun main() {\n    val mib = readLine()!!.trim().toInt()\n    \
+         val held = Array(mib) { ByteArray(1 shl 20) }\n    \
+         for (b in held) { var j = 0; while (j < b.size) { b[j] = 1; j += 4096 } }\n    \
+         println(held.size)\n}\n",
+    )
+    .unwrap();
+    let kotlin = on_path("kotlinc");
+    if !kotlin {
+        skip_off_ci("no kotlinc on PATH: Heap.kt is not judged");
+    }
+    for solution in ["Heap.java", "Heap.kt"]
+        .into_iter()
+        .take(1 + usize::from(kotlin))
+    {
+        let output = judge_in(repository.path())
+            .args(["run", "heap", "--solution", solution])
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{solution}: {report}");
+        let verdict = |case: &str| {
+            let line = report.lines().find(|line| line.contains(case));
+            line.unwrap_or_else(|| panic!("no {case}:\n{report}"))
+                .trim()
+                .to_owned()
+        };
+        assert!(report.contains("1/2 accepted"), "{solution}: {report}");
+        assert!(verdict(" over ").starts_with("MLE"), "{solution}: {report}");
+    }
 }
 
 /// A Python output validator's fault is told by the line that says it: the compiler's
