@@ -32,8 +32,8 @@ struct Metadata {
     output_limit_mib: Option<Spanned<u64>>,
     stack_limit_mib: Option<Spanned<u64>>,
     compare: Option<CompareName>,
-    float_absolute_tolerance: Option<f64>,
-    float_relative_tolerance: Option<f64>,
+    float_absolute_tolerance: Option<Spanned<f64>>,
+    float_relative_tolerance: Option<Spanned<f64>>,
     // Paths are relative to the problem folder, and inside it.
     solution: Option<Spanned<String>>,
     checker: Option<Spanned<String>>,
@@ -155,7 +155,7 @@ impl Problem {
         };
         Ok(Problem {
             limits: limits(&metadata, profile, file)?,
-            compare: compare_mode(&metadata, (profile, function.as_ref()), file.path)?,
+            compare: compare_mode(&metadata, (profile, function.as_ref()), &file)?,
             checker: checker(&metadata, dir, file)?,
             tout_checker: tout_checker(&metadata, dir, file)?,
             solution_languages: Default::default(),
@@ -350,27 +350,22 @@ fn subtasks(metadata: &Metadata, file: &Located) -> Result<Vec<SubtaskSpec>> {
 fn compare_mode(
     metadata: &Metadata,
     (profile, function): (Profile, Option<&Signature>),
-    path: &Path,
+    file: &Located,
 ) -> Result<CompareMode> {
-    let tolerance = |value: Option<f64>, key: &str| match value {
-        Some(t) if !(t.is_finite() && t >= 0.0) => Err(Error::parse(
-            path,
-            None,
-            format!("`{key}` must be a non-negative number"),
-        )),
-        Some(t) => Ok(t),
+    let tolerance = |value: &Option<Spanned<f64>>, key: &str| match value {
+        Some(t) if !(t.get_ref().is_finite() && *t.get_ref() >= 0.0) => {
+            Err(file.error(t.span(), key, "must be a non-negative number"))
+        }
+        Some(t) => Ok(*t.get_ref()),
         None => Ok(DEFAULT_FLOAT_TOLERANCE),
     };
-    let abs = tolerance(
-        metadata.float_absolute_tolerance,
-        "float_absolute_tolerance",
-    )?;
-    let rel = tolerance(
-        metadata.float_relative_tolerance,
-        "float_relative_tolerance",
-    )?;
-    let has_tolerance =
-        metadata.float_absolute_tolerance.is_some() || metadata.float_relative_tolerance.is_some();
+    let (absolute, relative) = (
+        &metadata.float_absolute_tolerance,
+        &metadata.float_relative_tolerance,
+    );
+    let abs = tolerance(absolute, "float_absolute_tolerance")?;
+    let rel = tolerance(relative, "float_relative_tolerance")?;
+    let has_tolerance = absolute.is_some() || relative.is_some();
     let doubles = function.is_some_and(|f| *f.returns.depth().1 == Type::Double);
     Ok(match metadata.compare {
         None | Some(CompareName::Float) if function.is_some() => CompareMode::Values {
@@ -381,11 +376,13 @@ fn compare_mode(
         None => profile.online_judge().compare,
         Some(CompareName::Float) => CompareMode::Float { abs, rel },
         Some(_) if has_tolerance => {
+            let given = absolute.as_ref().or(relative.as_ref());
+            let span = given.map_or(0..0, |t| t.span());
             return Err(Error::parse(
-                path,
-                None,
+                file.path,
+                Some(line_at(file.text, span.start)),
                 "float tolerances need `compare = \"float\"`",
-            ))
+            ));
         }
         Some(CompareName::Exact) => CompareMode::Exact,
         Some(CompareName::Lines) => CompareMode::Lines,
@@ -541,9 +538,10 @@ mod tests {
         );
         assert!(
             error("compare = \"lines\"\nfloat_relative_tolerance = 0.1\n")
-                .contains("float tolerances need `compare = \"float\"`")
+                .contains("line 2: float tolerances need `compare = \"float\"`")
         );
-        assert!(error("float_relative_tolerance = -1.0\n").contains("non-negative"));
+        assert!(error("name = \"x\"\nfloat_relative_tolerance = -1.0\n")
+            .contains("line 2: `float_relative_tolerance` must be a non-negative number"));
     }
 
     #[test]
