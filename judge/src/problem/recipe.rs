@@ -237,7 +237,13 @@ fn validate_entry(entry: EntryToml, dir: &Path, file: &Located) -> Result<Recipe
         ("name", &entry.name, format!("{group}/{name}")),
     ] {
         if let Err(reason) = case_file(dir, &relative, "in") {
-            return Err(file.error(value.span(), key, &reason.to_string()));
+            // A group is checked as the folder of a case in it: said as it was written.
+            let reason = reason.to_string();
+            let said = match key {
+                "group" => reason.replacen(&format!("`{relative}`"), &format!("`{group}`"), 1),
+                _ => reason,
+            };
+            return Err(file.error(value.span(), key, &said));
         }
     }
     Ok(RecipeEntry {
@@ -292,6 +298,9 @@ mod tests {
         let message = |text: String| parse(&text).unwrap_err().to_string();
         assert!(message(entry("x", "") + &entry("x", "")).contains("case `g/x` is generated twice"));
         assert!(message(entry("../x", "")).contains("line 3: `name` `g/../x` has `..`"));
+        let group = "[[generate]]\ngroup = \"../x\"\nname = \"a\"\nargs = \"\"\n";
+        let said = message(group.to_owned());
+        assert!(said.contains("line 2: `group` `../x` has `..`"), "{said}");
         assert!(message(entry("a//b", "")).contains("line 3: `name` `g/a//b`: a case name"));
         assert!(message(entry("x-{seed}", "")).contains("uses {seed} but the entry has no `seeds`"));
         assert!(message(entry("x-{seed}", "seeds = [5, 1]\n"))
