@@ -155,7 +155,7 @@ impl Problem {
         };
         Ok(Problem {
             limits: limits(&metadata, profile, file)?,
-            compare: compare_mode(&metadata, (profile, function.as_ref()), &file)?,
+            compare: compare_mode(&metadata, (profile, function.as_ref()), file)?,
             checker: checker(&metadata, dir, file)?,
             tout_checker: tout_checker(&metadata, dir, file)?,
             solution_languages: Default::default(),
