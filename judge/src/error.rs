@@ -139,6 +139,13 @@ pub enum Error {
     },
     #[error("no `problems/` folder in {} or any folder above it", start.display())]
     NoRoot { start: PathBuf },
+    /// Outside any repository, a name that is no folder either.
+    #[error(
+        "no problem `{name}`: no such folder in {}, and no `problems/` folder there or above \
+         (run it inside the repository, or give `--root`)",
+        start.display()
+    )]
+    NowhereToFind { name: String, start: PathBuf },
     #[error("no problem named `{name}` in {}{}", problems_dir.display(), suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default())]
     UnknownProblem {
         name: String,
@@ -360,6 +367,7 @@ impl Error {
             Error::InvalidInput { .. } => 1,
             Error::Usage { .. }
             | Error::NoRoot { .. }
+            | Error::NowhereToFind { .. }
             | Error::UnknownProblem { .. }
             | Error::NotAProblem { .. }
             | Error::NotAPackage { .. }

@@ -150,7 +150,10 @@ impl Repository {
             });
         }
         if self.standalone {
-            return Err(Error::NotAProblem { path });
+            return Err(Error::NowhereToFind {
+                name: argument.to_string_lossy().into_owned(),
+                start: current.to_path_buf(),
+            });
         }
         let known: Vec<String> = self
             .problem_dirs()

@@ -64,7 +64,8 @@ pub fn keep_matching(tasks: &mut Vec<Result<Task>>, patterns: &CasePatterns) -> 
             .cases
             .retain(|case| patterns.matches(&case.name));
     }
-    if patterns.is_empty() {
+    // Problems that could not be loaded are told as such, not as cases that do not match.
+    if patterns.is_empty() || tasks.iter().all(Result::is_err) {
         return Ok(());
     }
     if !tasks

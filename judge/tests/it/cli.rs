@@ -211,6 +211,46 @@ fn the_command_printed_for_a_failure_judges_just_that_case() {
     );
 }
 
+/// From outside the repository the command carries the `--root` it needs, and a name that
+/// is no problem there is said to be none, whatever `--case` asks.
+#[test]
+fn the_command_printed_outside_the_repository_names_its_root() {
+    let repository = sum_repository();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root = repository.path().canonicalize().unwrap();
+    let wrong = root.join("solutions/wrong.rs");
+    let report = stdout_of(
+        judge_in(elsewhere.path())
+            .arg("--root")
+            .arg(&root)
+            .args(["run", "sum", "--solution"])
+            .arg(&wrong),
+        1,
+    );
+    let command = report
+        .lines()
+        .find_map(|line| line.split_once("judge --root ").map(|(_, rest)| rest))
+        .unwrap_or_else(|| panic!("no command with --root in:\n{report}"));
+    let again = stdout_of(
+        judge_in(elsewhere.path())
+            .arg("--root")
+            .args(command.split(' ')),
+        1,
+    );
+    assert!(
+        again.contains("Summary: 1 problem, 1 case: WA 1"),
+        "{again}"
+    );
+    judge_in(elsewhere.path())
+        .args(["run", "sum", "--case", "random/forty-two"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no problem `sum`: no such folder in",
+        ))
+        .stderr(predicate::str::contains("no case matches").not());
+}
+
 #[test]
 fn samples_are_judged_first() {
     let repository = repository_with(&[
