@@ -262,9 +262,17 @@ impl Reporter for HumanReporter {
         let style = verdict_style(Verdict::CompileError);
         self.failed(problem, "CE".into(), None);
         if self.detail == Detail::Quiet {
+            // One line: which file, and the compiler's first error.
+            let file = (self.current.as_ref()).map(|current| current.solution.clone());
+            let shown = file.map(|file| format!(" {}", self.shown(&file)));
+            let first = (message.lines().map(str::trim))
+                .find(|line| line.contains("error"))
+                .or_else(|| message.lines().map(str::trim).find(|line| !line.is_empty()));
             self.line(format_args!(
-                "{style}CE{style:#}  {}: the solution does not compile",
-                problem.id
+                "{style}CE{style:#}  {}: the solution{} does not compile{}",
+                problem.id,
+                shown.unwrap_or_default(),
+                first.map(|line| format!(": {line}")).unwrap_or_default()
             ));
             return;
         }

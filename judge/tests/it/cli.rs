@@ -335,6 +335,14 @@ fn a_compile_error_shows_the_compiler_message_and_others_still_run() {
         .stdout(predicate::str::contains("error[E0308]: mismatched types"))
         .stdout(predicate::str::contains("good: 1/1 accepted"))
         .stdout(predicate::str::contains("1 CE"));
+    // Quiet, one line still says which file and why.
+    judge_in(repository.path())
+        .arg("-q")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+        "CE  bad: the solution solutions/bad.rs does not compile: error[E0308]: mismatched types",
+    ));
 }
 
 #[test]
