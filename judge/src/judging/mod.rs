@@ -260,11 +260,12 @@ fn starved_note(run: &RunOutput) -> String {
 }
 
 pub fn over_the_time_limit(cpu_time: Duration, limit: Duration) -> String {
-    format!(
-        "CPU time {} ms over the {} ms limit",
-        cpu_time.as_millis(),
-        limit.as_millis()
-    )
+    // Whole milliseconds, unless they would show a time over its limit as equal to it.
+    let used = match cpu_time.as_millis() == limit.as_millis() {
+        true => format!("{:.3}", cpu_time.as_secs_f64() * 1000.0),
+        false => cpu_time.as_millis().to_string(),
+    };
+    format!("CPU time {used} ms over the {} ms limit", limit.as_millis())
 }
 
 fn limit_failure(verdict: Verdict, run: &RunOutput, limits: &Limits) -> Failure {
@@ -590,5 +591,18 @@ mod tests {
         assert_eq!(every_case.verdicts, [AC, TLE, TLE, TLE]);
         let quick = run(&[(AC, 200), (WA, 900)]);
         assert_eq!(quick.under_time_limit(limit, true).verdicts, [AC, WA]);
+    }
+
+    #[test]
+    fn a_time_over_its_limit_never_reads_as_equal_to_it() {
+        let limit = Duration::from_millis(1);
+        assert_eq!(
+            over_the_time_limit(Duration::from_micros(1400), limit),
+            "CPU time 1.400 ms over the 1 ms limit"
+        );
+        assert_eq!(
+            over_the_time_limit(Duration::from_micros(2400), limit),
+            "CPU time 2 ms over the 1 ms limit"
+        );
     }
 }
