@@ -258,6 +258,9 @@ pub enum CorpusFault {
     NotCopyable,
     #[error("no problem folders")]
     NoProblems,
+    /// A program of the problem a corpus command needs (`reference.rs`, `gen.rs`).
+    #[error("does not exist: this command needs {purpose}; write it there")]
+    NoSuchTool { purpose: &'static str },
     /// A checker or interactor the problem names, not written yet (an imported interactive
     /// problem's `interactor.cpp`).
     #[error("does not exist: the problem names it as its {role}; write it, or take the name out")]

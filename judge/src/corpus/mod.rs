@@ -47,6 +47,16 @@ pub fn build_tool(compiler: &Compiler, problem: &Problem, file: &str) -> Result<
     if same_file(&path, &problem.solution) {
         return Err(Error::corpus(&path, CorpusFault::ReferenceIsSolution));
     }
+    if path.symlink_metadata().is_err() {
+        let purpose = match file {
+            REFERENCE_FILE => {
+                "the problem's independent brute force, which writes expected outputs"
+            }
+            GENERATOR_FILE => "the problem's generator, which prints an input for a seed",
+            _ => "this program of the problem",
+        };
+        return Err(Error::corpus(&path, CorpusFault::NoSuchTool { purpose }));
+    }
     let sources = problem.own_program_sources(&path)?;
     tool_built_from(compiler, path, file.to_owned(), sources)
 }

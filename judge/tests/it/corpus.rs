@@ -955,3 +955,29 @@ fn new_edits_the_manifest_as_toml_and_keeps_its_formatting() {
         ));
     assert_eq!(snapshot(root), before);
 }
+
+/// A corpus command that needs `reference.rs` or `gen.rs` says which, and what it is for,
+/// where the file is missing (a problem imported from a page has neither).
+#[test]
+fn a_missing_reference_or_generator_is_named_with_its_purpose() {
+    let repository = tempfile::tempdir().unwrap();
+    let root = repository.path();
+    fs::create_dir(root.join("problems")).unwrap();
+    new_with_recipe(root, "sum");
+    fs::remove_file(root.join("problems/sum/reference.rs")).unwrap();
+    judge_in(root)
+        .args(["gen", "sum"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "sum/reference.rs: does not exist: this command needs the problem's independent brute force",
+        ));
+    fs::remove_file(root.join("problems/sum/gen.rs")).unwrap();
+    judge_in(root)
+        .args(["stress", "sum", "--time", "1s"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "sum/gen.rs: does not exist: this command needs the problem's generator",
+        ));
+}
