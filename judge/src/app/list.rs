@@ -8,6 +8,7 @@ use crate::judging::format_bytes;
 use crate::problem::provenance::Provenance;
 use crate::problem::{Problem, Repository};
 use crate::report::{print_error, Table};
+use crate::runner::plan::solutions_of;
 
 use super::Context;
 
@@ -79,6 +80,10 @@ fn print_json(context: &Context, listed: &[Listed], outcome: Outcome) {
                 "profile": problem.profile.to_string(),
                 "solution": context.repository.relative(&problem.solution),
                 "solution_exists": problem.solution.exists(),
+                "solutions": solutions_of(&context.repository, problem)
+                    .iter()
+                    .map(|file| context.repository.relative(file))
+                    .collect::<Vec<_>>(),
             });
             if let Some(origins) = origins {
                 document["provenance"] = origins
@@ -109,6 +114,11 @@ fn print_tables(context: &Context, listed: &[Listed]) {
         } else {
             " (missing)"
         };
+        // Every file a run judges (a problem whose judge takes no Rust has one more).
+        let files: Vec<String> = solutions_of(&context.repository, problem)
+            .iter()
+            .map(|file| context.repository.relative(file).display().to_string())
+            .collect();
         table.row(vec![
             problem.id.clone(),
             problem.cases.len().to_string(),
@@ -116,10 +126,7 @@ fn print_tables(context: &Context, listed: &[Listed]) {
             format_bytes(problem.limits.memory_bytes),
             problem.compare.name().to_owned(),
             problem.profile.to_string(),
-            format!(
-                "{}{missing}",
-                context.repository.relative(&problem.solution).display()
-            ),
+            format!("{}{missing}", files.join(", ")),
         ]);
     }
     print!("{}", table.render(""));

@@ -307,7 +307,7 @@ pub fn tasks_for(
 
 /// Every `solutions/<id>.<ext>` (one per language, for judges that take no Rust) when the one
 /// `problem.toml` names is among them, else that one.
-fn solutions_of(repository: &Repository, problem: &Problem) -> Vec<PathBuf> {
+pub fn solutions_of(repository: &Repository, problem: &Problem) -> Vec<PathBuf> {
     let found = repository.solution_files(&problem.id);
     if found.contains(&problem.solution) {
         found

@@ -62,6 +62,18 @@ fn json_is_refused_by_commands_that_have_no_json_report() {
         ));
 }
 
+/// Every file a run judges is listed: this repository's SW Expert Academy problem has two.
+#[test]
+fn list_names_every_solution_a_run_judges() {
+    judge()
+        .arg("list")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "solutions/swea_11545.rs, solutions/swea_11545.java",
+        ));
+}
+
 #[test]
 fn list_speaks_json() {
     let repository = repository_with(&[
