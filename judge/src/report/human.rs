@@ -119,11 +119,13 @@ impl HumanReporter {
         hosts.sort_unstable();
         hosts.dedup();
         let total = shards.len() + note.record.missing.len();
-        self.line(format_args!(
-            "{DIM}Merged from {} of {total} shards, judged on {}{DIM:#}",
-            shards.len(),
-            hosts.join(", ")
-        ));
+        if self.detail != Detail::Quiet {
+            self.line(format_args!(
+                "{DIM}Merged from {} of {total} shards, judged on {}{DIM:#}",
+                shards.len(),
+                hosts.join(", ")
+            ));
+        }
         if !note.record.missing.is_empty() {
             let missing: Vec<String> = note
                 .record

@@ -373,6 +373,11 @@ fn two_and_seven_shards_merge_into_the_one_run_and_a_lost_or_doubled_shard_is_re
     // What is there, marked partial, with the exit code of what it holds.
     let partial = stdout_of(merge(&[]).args(&without_3).arg("--allow-partial"), 1);
     assert!(partial.contains("Partial: shard 3/7 missing"), "{partial}");
+    assert!(partial.contains("Merged from 6 of 7 shards"), "{partial}");
+    // Quiet: what is missing still, what it was made of not.
+    let quiet = stdout_of(merge(&["-q", "--allow-partial"]).args(&without_3), 1);
+    assert!(quiet.contains("Partial: shard 3/7 missing"), "{quiet}");
+    assert!(!quiet.contains("Merged from"), "{quiet}");
     // A shard of another case list is refused: one more case changes the fingerprint.
     std::fs::write(dir.path().join("problems/half/tests/new.in"), "8\n").unwrap();
     std::fs::write(dir.path().join("problems/half/tests/new.out"), "4\n").unwrap();
