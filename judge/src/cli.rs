@@ -167,9 +167,8 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Judge again only what was not accepted in the last run (or in the report FROM, like a
-    /// merged report from CI), with the same solutions.
-    #[arg(long, value_name = "FROM.json", num_args = 0..=1,
-          conflicts_with_all = ["problems", "solution"])]
+    /// merged report from CI), with the same solutions; of the problems named, if any.
+    #[arg(long, value_name = "FROM.json", num_args = 0..=1, conflicts_with = "solution")]
     pub failed: Option<Option<PathBuf>>,
 }
 

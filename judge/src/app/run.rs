@@ -123,13 +123,35 @@ fn tasks_of(context: &Context, args: &RunArgs) -> Result<Option<Vec<Result<Task>
             context.repository.relative(&from).display()
         )));
     }
+    if let Some(name) = (args.failed.as_ref().and_then(Option::as_ref))
+        .filter(|name| !from.exists() && context.repository.problems_dir().join(name).is_dir())
+    {
+        let name = name.display();
+        return Err(Error::usage(format!(
+            "--failed reads a report, and `{name}` is a problem: `judge run {name} --failed` \
+             judges again that problem's failures"
+        )));
+    }
     let document = RunDocument::read(&from)?;
-    let tasks = plan::failed_tasks(&context.repository, &document, |dir| {
+    let mut tasks = plan::failed_tasks(&context.repository, &document, |dir| {
         context.repository.load_to_judge(&context.problem_dir(dir)?)
     });
+    if !args.problems.is_empty() {
+        let named: Vec<std::path::PathBuf> = (args.problems.iter())
+            .map(|problem| context.problem_dir(problem))
+            .collect::<Result<_>>()?;
+        tasks.retain(|task| {
+            task.as_ref()
+                .map_or(true, |task| named.contains(&task.problem.dir))
+        });
+    }
     if tasks.is_empty() {
+        let of = match args.problems.is_empty() {
+            true => String::new(),
+            false => " of the problems named".to_owned(),
+        };
         print_note(&format_args!(
-            "nothing to re-run: every case that {} holds was accepted",
+            "nothing to re-run: every case{of} that {} holds was accepted",
             context.repository.relative(&from).display()
         ));
         return Ok(None);

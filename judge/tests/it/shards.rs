@@ -512,6 +512,24 @@ fn failed_re_runs_exactly_the_cases_not_accepted() {
             serde_json::from_str(&stdout_of(run(&args).args(["--format", "json"]), 1)).unwrap();
         assert_eq!(cases_of(&again), failed, "{args:?}");
     }
+    // Of one problem named, its failures alone; a problem's name is no report.
+    let of_half: Value = serde_json::from_str(&stdout_of(
+        &mut run(&["run", "half", "--failed", "first.json", "--format", "json"]),
+        1,
+    ))
+    .unwrap();
+    let half: BTreeSet<_> = (failed.iter())
+        .filter(|(solution, _)| solution.contains("half"))
+        .cloned()
+        .collect();
+    assert!(!half.is_empty() && half.len() < failed.len(), "{failed:?}");
+    assert_eq!(cases_of(&of_half), half);
+    run(&["run", "--failed", "half"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "`half` is a problem: `judge run half --failed` judges again",
+        ));
     // Mended, the failures pass, and then nothing is left to re-run.
     std::fs::write(
         dir.path().join("solutions/half.sh"),
