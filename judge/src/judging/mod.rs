@@ -336,12 +336,27 @@ fn judge_error(case: &TestCase, message: String) -> CaseResult {
     }
 }
 
-/// The last lines of stderr: where a panic message or a backtrace ends.
+/// The last lines of stderr: where a panic message or a backtrace ends. Control characters
+/// are shown, not obeyed: a `\r` or an escape sequence must not redraw the report's lines.
 fn stderr_of(run: &RunOutput) -> String {
     const LINES: usize = 12;
     let text = String::from_utf8_lossy(&run.stderr);
     let lines: Vec<&str> = text.trim().lines().collect();
-    lines[lines.len().saturating_sub(LINES)..].join("\n")
+    let shown = |line: &str| -> String {
+        (line.chars())
+            .map(|c| match c {
+                '\r' => '␍',
+                '\t' => '\t',
+                c if c.is_control() => '�',
+                c => c,
+            })
+            .collect()
+    };
+    let last = &lines[lines.len().saturating_sub(LINES)..];
+    last.iter()
+        .map(|line| shown(line))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The verdict on one case and the evidence behind it.
@@ -591,6 +606,15 @@ mod tests {
         assert_eq!(every_case.verdicts, [AC, TLE, TLE, TLE]);
         let quick = run(&[(AC, 200), (WA, 900)]);
         assert_eq!(quick.under_time_limit(limit, true).verdicts, [AC, WA]);
+    }
+
+    #[test]
+    fn stderr_is_shown_with_its_control_characters_made_visible() {
+        let run = RunOutput {
+            stderr: b"fine\n\rAC  forged\x1b[2Kline\tend\n".to_vec(),
+            ..crate::judging::verdict::tests::clean_run()
+        };
+        assert_eq!(stderr_of(&run), "fine\n␍AC  forged�[2Kline\tend");
     }
 
     #[test]

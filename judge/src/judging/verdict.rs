@@ -310,7 +310,7 @@ pub fn confirmed(rerun: CaseResult) -> CaseResult {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn limits() -> Limits {
@@ -323,7 +323,7 @@ mod tests {
         }
     }
 
-    fn clean_run() -> RunOutput {
+    pub(crate) fn clean_run() -> RunOutput {
         RunOutput {
             termination: Termination::Exited(0),
             cpu_time: Duration::from_millis(10),
