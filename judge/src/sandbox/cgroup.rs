@@ -44,6 +44,8 @@ struct Group {
 pub struct Cgroups {
     pids: Option<Group>,
     memory: Option<Group>,
+    /// v1's `cpuacct`; on v2 the one group's `cpu.stat` counts CPU, controller or not.
+    cpu: Option<Group>,
     /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
     memory_peak: Option<File>,
     /// Kept open: read twice a run.
@@ -74,6 +76,7 @@ impl Cgroups {
         let mut cgroups = Cgroups {
             pids: make("pids", owner, &name, &[("pids.max", &PIDS_MAX.to_string())]),
             memory: make("memory", owner, &name, &[]),
+            cpu: make("cpuacct", owner, &name, &[]).filter(|group| !group.v2),
             memory_peak: None,
             memory_current: None,
             memory_limit: None,
@@ -83,7 +86,10 @@ impl Cgroups {
             renewals: None,
         };
         let one_thread = single_threaded();
-        for group in [&cgroups.pids, &cgroups.memory].into_iter().flatten() {
+        for group in [&cgroups.pids, &cgroups.memory, &cgroups.cpu]
+            .into_iter()
+            .flatten()
+        {
             if move_into(&group.dir, group.v2, one_thread).is_err() {
                 // It would count nothing.
                 let _ = std::fs::remove_dir(&group.dir);
@@ -91,6 +97,7 @@ impl Cgroups {
         }
         cgroups.pids = cgroups.pids.take().filter(|g| contains_self(&g.dir));
         cgroups.memory = cgroups.memory.take().filter(|g| contains_self(&g.dir));
+        cgroups.cpu = cgroups.cpu.take().filter(|g| contains_self(&g.dir));
         if cgroups.memory.is_some() && !cgroups.open_memory_files() {
             (cgroups.memory, cgroups.memory_peak) = (None, None);
         }
@@ -181,7 +188,7 @@ impl Cgroups {
     /// Moves this process back out, leaving the groups to the processes in them (the
     /// supervisor, when this is its keeper).
     pub fn leave(&self) {
-        for group in [&self.pids, &self.memory].into_iter().flatten() {
+        for group in [&self.pids, &self.memory, &self.cpu].into_iter().flatten() {
             if let Some(parent) = group.dir.parent() {
                 // The keeper, a fork of a single-threaded process, is single-threaded.
                 let _ = move_into(parent, group.v2, true);
@@ -195,7 +202,10 @@ impl Cgroups {
         self.memory_peak = None;
         self.memory_current = None;
         let one_thread = single_threaded();
-        for group in [self.pids.take(), self.memory.take()].into_iter().flatten() {
+        for group in [self.pids.take(), self.memory.take(), self.cpu.take()]
+            .into_iter()
+            .flatten()
+        {
             if let Some(parent) = group.dir.parent() {
                 let _ = move_into(parent, group.v2, one_thread);
             }
@@ -254,6 +264,24 @@ impl Cgroups {
     }
 
     /// The highest charge since `start_run`, if there is a memory cgroup.
+    /// The CPU time of every process in the slot's groups so far (its supervisor's and
+    /// spawners' too): v1's `cpuacct.usage`, v2's `cpu.stat` `usage_usec`.
+    pub fn cpu_usage(&self) -> Option<Duration> {
+        if let Some(cpu) = &self.cpu {
+            let text = std::fs::read_to_string(cpu.dir.join("cpuacct.usage")).ok()?;
+            return text.trim().parse().ok().map(Duration::from_nanos);
+        }
+        let unified = [&self.memory, &self.pids]
+            .into_iter()
+            .flatten()
+            .find(|g| g.v2)?;
+        let stat = std::fs::read_to_string(unified.dir.join("cpu.stat")).ok()?;
+        let usage = stat
+            .lines()
+            .find_map(|line| line.strip_prefix("usage_usec "))?;
+        usage.trim().parse().ok().map(Duration::from_micros)
+    }
+
     pub fn memory_peak(&mut self) -> Option<u64> {
         read_number(self.memory_peak.as_ref()?)
     }
@@ -319,7 +347,7 @@ pub fn bases(owner: u32) -> Vec<PathBuf> {
     if std::env::var_os("JUDGE_NO_CGROUPS").is_some_and(|value| value != "0") {
         return Vec::new();
     }
-    ["pids", "memory"]
+    ["pids", "memory", "cpuacct"]
         .into_iter()
         .filter_map(|controller| Some(base(controller, owner)?.0))
         .collect()

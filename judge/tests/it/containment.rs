@@ -630,6 +630,47 @@ fn resources_are_the_whole_trees() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Children the kernel reaps itself (their parent ignores `SIGCHLD`) are in no process's
+/// CPU figures: with a cgroup, the slot's own count finds them, and the run is stopped.
+#[test]
+fn cpu_time_of_children_the_kernel_reaps_is_counted_with_a_cgroup() {
+    let solution = r#"import os, signal, sys, time
+a, b = map(int, sys.stdin.read().split())
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+for _ in range(5):
+    read, write = os.pipe()
+    if os.fork() == 0:
+        end = time.process_time() + 0.5
+        while time.process_time() < end: pass
+        os.write(write, b"x")
+        os._exit(0)
+    os.read(read, 1)
+print(a + b)
+"#;
+    let problem =
+        "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 1000\nmemory_limit_mib = 128\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = repository(problem, &[("1 2\n", "3\n")], ("py", solution));
+    let (_, output) = judge_to_end(
+        repo.path(),
+        tmp.path(),
+        &["run", "p", "--format", "json"],
+        true,
+    );
+    let report: serde_json::Value = serde_json::from_str(&output[output.find('{').unwrap()..])
+        .unwrap_or_else(|_| panic!("{output}"));
+    let level = report["containment"]["level"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let cases = json_cases(&output);
+    match level.contains("cgroup") {
+        true => assert_eq!(cases[0].0, "TLE", "{level}: {cases:?}"),
+        // Known open without one (docs/limits-and-sandbox.md).
+        false => eprintln!("{level}: no cgroup counts the children: {cases:?}"),
+    }
+}
+
 #[test]
 fn the_memory_figure_is_the_programs_own() {
     // A small C program, and beside it a case with a large output, so that the judge holds
