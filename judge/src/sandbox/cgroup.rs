@@ -46,6 +46,8 @@ pub struct Cgroups {
     memory: Option<Group>,
     /// v1's `cpuacct`; on v2 the one group's `cpu.stat` counts CPU, controller or not.
     cpu: Option<Group>,
+    /// v1's `cpuacct.usage`, kept open: read at every tick of a run.
+    cpu_usage: Option<File>,
     /// Kept open: on cgroup v2 a write resets the peak seen through this descriptor only.
     memory_peak: Option<File>,
     /// Kept open: read twice a run.
@@ -77,6 +79,7 @@ impl Cgroups {
             pids: make("pids", owner, &name, &[("pids.max", &PIDS_MAX.to_string())]),
             memory: make("memory", owner, &name, &[]),
             cpu: make("cpuacct", owner, &name, &[]).filter(|group| !group.v2),
+            cpu_usage: None,
             memory_peak: None,
             memory_current: None,
             memory_limit: None,
@@ -98,6 +101,8 @@ impl Cgroups {
         cgroups.pids = cgroups.pids.take().filter(|g| contains_self(&g.dir));
         cgroups.memory = cgroups.memory.take().filter(|g| contains_self(&g.dir));
         cgroups.cpu = cgroups.cpu.take().filter(|g| contains_self(&g.dir));
+        cgroups.cpu_usage =
+            (cgroups.cpu.as_ref()).and_then(|cpu| File::open(cpu.dir.join("cpuacct.usage")).ok());
         if cgroups.memory.is_some() && !cgroups.open_memory_files() {
             (cgroups.memory, cgroups.memory_peak) = (None, None);
         }
@@ -200,6 +205,7 @@ impl Cgroups {
     /// yet is left for the next judge's sweep.
     pub fn leave_and_remove(&mut self) {
         self.memory_peak = None;
+        self.cpu_usage = None;
         self.memory_current = None;
         let one_thread = single_threaded();
         for group in [self.pids.take(), self.memory.take(), self.cpu.take()]
@@ -267,9 +273,8 @@ impl Cgroups {
     /// The CPU time of every process in the slot's groups so far (its supervisor's and
     /// spawners' too): v1's `cpuacct.usage`, v2's `cpu.stat` `usage_usec`.
     pub fn cpu_usage(&self) -> Option<Duration> {
-        if let Some(cpu) = &self.cpu {
-            let text = std::fs::read_to_string(cpu.dir.join("cpuacct.usage")).ok()?;
-            return text.trim().parse().ok().map(Duration::from_nanos);
+        if self.cpu.is_some() {
+            return read_number(self.cpu_usage.as_ref()?).map(Duration::from_nanos);
         }
         let unified = [&self.memory, &self.pids]
             .into_iter()
