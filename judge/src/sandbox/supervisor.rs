@@ -509,8 +509,7 @@ impl Supervisor {
         };
         // Only the program may hold what was lent: a pipe must end with it.
         drop((stdin, stdout));
-        let mut watch = Watchdog::new(request, start, baseline);
-        watch.cpu_mark = cpu_mark;
+        let mut watch = Watchdog::new(request, start, (baseline, cpu_mark));
         let ended = watch.until_end(self, pid);
         let spare = self.spared();
         let main_status = tree::kill_and_reap_all(
@@ -527,10 +526,7 @@ impl Supervisor {
         if matches!(ended, Ended::JudgeGone) {
             return None;
         }
-        let mut report = watch.report(start, peak, limit);
-        let hidden = hidden_cpu(watch.reaped.cpu_time, watch.tree_cpu(&self.cgroups));
-        report.cpu_time_us = report.cpu_time_us.max(hidden);
-        Some(report)
+        Some(watch.report(start, (peak, limit), &self.cgroups))
     }
 
     /// Whether a slot output pipe is more than half full: a program blocked on it waits for
@@ -811,15 +807,17 @@ struct Watchdog {
 }
 
 impl Watchdog {
-    /// The report of the ended run: `peak` bytes at most, against `limit`.
-    fn report(&self, start: Instant, peak: u64, limit: u64) -> RunReport {
+    /// The report of the ended run: `peak` bytes at most, against `limit`; its CPU time
+    /// the slot cgroup's count where that shows more than the processes' own figures.
+    fn report(&self, start: Instant, (peak, limit): (u64, u64), cgroups: &Cgroups) -> RunReport {
         let status = self.main.unwrap_or(0);
+        let hidden = hidden_cpu(self.reaped.cpu_time, self.tree_cpu(cgroups));
         let signaled = libc::WIFSIGNALED(status);
         RunReport {
             spawn_errno: None,
             exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
             signal: signaled.then(|| libc::WTERMSIG(status)),
-            cpu_time_us: self.reaped.cpu_time.as_micros() as u64,
+            cpu_time_us: (self.reaped.cpu_time.as_micros() as u64).max(hidden),
             wall_time_us: (self.exited_at.unwrap_or_else(Instant::now) - start).as_micros() as u64,
             peak_memory_bytes: peak,
             wall_timeout: self.wall_timeout,
@@ -840,7 +838,12 @@ impl Watchdog {
         (now.saturating_sub(slot)).saturating_sub(own_cpu_time().saturating_sub(own))
     }
 
-    fn new(request: &Request, start: Instant, baseline: u64) -> Watchdog {
+    /// `cpu_mark`: the slot cgroup's CPU count and the supervisor's own at `start`.
+    fn new(
+        request: &Request,
+        start: Instant,
+        (baseline, cpu_mark): (u64, Option<(Duration, Duration)>),
+    ) -> Watchdog {
         let cpu_limit = Duration::from_millis(request.cpu_time_ms);
         let wall = Duration::from_millis(request.wall_timeout_ms);
         Watchdog {
@@ -862,7 +865,7 @@ impl Watchdog {
             wall_timeout: false,
             memory_limit_seen: false,
             stdout_lent: request.stdout_lent,
-            cpu_mark: None,
+            cpu_mark,
         }
     }
 
