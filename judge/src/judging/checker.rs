@@ -208,19 +208,21 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
     }
 }
 
-/// A program's message as a verdict shows it: its first line.
-fn first_line(text: &[u8]) -> String {
+/// A program's message as a verdict shows it: its first line that says something.
+pub(crate) fn first_line(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
-    text.trim().lines().next().unwrap_or_default().to_owned()
+    (text.lines().map(str::trim))
+        .find(|line| !line.is_empty())
+        .unwrap_or_default()
+        .to_owned()
 }
 
-fn last_line(text: &[u8]) -> String {
+/// Its last line that says something: where a traceback says what went wrong.
+pub(crate) fn last_line(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
-    text.trim()
-        .lines()
-        .last()
+    (text.lines().map(str::trim))
+        .rfind(|line| !line.is_empty())
         .unwrap_or_default()
-        .trim()
         .to_owned()
 }
 

@@ -11,7 +11,9 @@ use rayon::prelude::*;
 
 use super::plan::file_name;
 use crate::error::{Error, Result};
-use crate::judging::checker::{build_checker, build_own_program, check, Judgement};
+use crate::judging::checker::{
+    build_checker, build_own_program, check, first_line, last_line, Judgement,
+};
 use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
 use crate::problem::kattis::validation::{validators, DataCase, Expect, ValidationPlan};
@@ -415,15 +417,6 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-fn first_line(text: &[u8]) -> String {
-    let text = String::from_utf8_lossy(text);
-    text.lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// A compiler's first `error:` line (after the `In file included from` lines that lead to
 /// it), else its first line.
 fn first_error(message: &str) -> String {
@@ -442,14 +435,6 @@ fn first_error(message: &str) -> String {
         (None, Some(what)) => what.to_owned(),
         _ => first_line(message.as_bytes()),
     }
-}
-
-fn last_line(text: &[u8]) -> String {
-    let text = String::from_utf8_lossy(text);
-    (text.lines().map(str::trim))
-        .rfind(|line| !line.is_empty())
-        .unwrap_or_default()
-        .to_owned()
 }
 
 fn with_colon(said: &str) -> String {
