@@ -102,7 +102,50 @@ impl Context {
     }
 
     pub fn problem(&self, argument: &Path) -> Result<Problem> {
-        self.repository.load_problem(&self.problem_dir(argument)?)
+        let problem = self.repository.load_problem(&self.problem_dir(argument)?)?;
+        self.hide_linked_cases(&problem);
+        Ok(problem)
+    }
+
+    /// Hides where a problem's files really are when a link leads there from outside the
+    /// repository (which is hidden): its folder, or its cases' (a `tests` folder, or a file,
+    /// linked from elsewhere).
+    fn hide_linked_cases(&self, problem: &Problem) {
+        let Ok(dir) = problem.dir.canonicalize() else {
+            return;
+        };
+        let repository = self.repository.root.canonicalize().unwrap_or_default();
+        if !dir.starts_with(&repository) {
+            self.sandbox.hide(&dir);
+        }
+        let mut seen: Vec<&Path> = Vec::new();
+        let mut hidden: Vec<PathBuf> = Vec::new();
+        let files = (problem.cases.iter()).flat_map(|case| [&case.input, &case.expected]);
+        for file in files {
+            let is_link = file.symlink_metadata().is_ok_and(|meta| meta.is_symlink());
+            let folder = file.parent().unwrap_or(Path::new(""));
+            // Each folder is resolved once, and a file only when it is a link itself.
+            let resolved = match (is_link, seen.contains(&folder)) {
+                (false, true) => continue,
+                (false, false) => {
+                    seen.push(folder);
+                    folder.canonicalize()
+                }
+                (true, _) => {
+                    (file.canonicalize()).map(|real| real.parent().unwrap_or(&real).to_path_buf())
+                }
+            };
+            match resolved {
+                Ok(real) if !real.starts_with(&dir) && !real.starts_with(&repository) => {
+                    if hidden.contains(&real) {
+                        continue;
+                    }
+                    self.sandbox.hide(&real);
+                    hidden.push(real);
+                }
+                _ => {}
+            }
+        }
     }
 
     pub fn notices(&self, command: &'static str) -> Notices {
@@ -128,7 +171,11 @@ impl Context {
         } else {
             names.iter().map(|name| self.problem_dir(name)).collect()
         };
-        let load = |dir: Result<PathBuf>| repository.load_to_judge(&dir?);
+        let load = |dir: Result<PathBuf>| {
+            let problem = repository.load_to_judge(&dir?)?;
+            self.hide_linked_cases(&problem);
+            Ok(problem)
+        };
         Ok(dirs.into_iter().map(load).collect())
     }
 
