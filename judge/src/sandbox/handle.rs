@@ -28,6 +28,8 @@ pub(super) struct SupervisorHandle {
     pub(super) last_thread: Option<std::thread::ThreadId>,
     /// The view was sent; its answer is read later (`Slot::view_sent`).
     view_offered: bool,
+    /// It said its last run was its last (a program killed its spawner).
+    ended: bool,
 }
 
 /// What a supervisor gives when ready. The output pipes every run of the slot writes into
@@ -86,6 +88,7 @@ impl SupervisorHandle {
             cpu,
             last_thread: None,
             view_offered: false,
+            ended: false,
         }
     }
 
@@ -244,6 +247,7 @@ impl SupervisorHandle {
         // Every process was reaped: all it wrote is in the pipes.
         output_limit_exceeded |= stdout.read_to_end()?;
         stderr.read_to_end()?;
+        self.ended = report.slot_ends;
         if let Some(errno) = report.spawn_errno {
             return Ok(Err(io::Error::from_raw_os_error(errno)));
         }
@@ -551,7 +555,10 @@ impl Sandbox {
             });
         }
         supervisor.last_thread = Some(std::thread::current().id());
-        self.idle().push(supervisor);
+        match supervisor.ended {
+            true => supervisor.close(),
+            false => self.idle().push(supervisor),
+        }
         run
     }
 

@@ -416,6 +416,34 @@ fn attach(tree: &OwnedFd, path: &Path) -> std::io::Result<()> {
     )?)
 }
 
+/// The machine's files as a detached read-only tree, to open cases' inputs through: a
+/// program that runs as the input's owner (the `namespaces` level) can then neither open its
+/// stdin again for writing (`/proc/self/fd/0`) nor change its mode. `None` where the kernel
+/// refuses (no mount namespace to clone in, before Linux 5.12).
+pub(super) fn read_only_root() -> Option<OwnedFd> {
+    let flags = OpenTreeFlags::OPEN_TREE_CLONE
+        | OpenTreeFlags::OPEN_TREE_CLOEXEC
+        | OpenTreeFlags::AT_RECURSIVE;
+    let tree = open_tree(CWD, "/", flags).ok()?;
+    set_read_only(&tree, "", true).ok()?;
+    Some(tree)
+}
+
+/// Opens the input at `path` (absolute) through `root` (see `read_only_root`), its links
+/// resolved inside it; where that fails (a mount made since), as it is.
+pub(super) fn open_input(root: Option<&OwnedFd>, path: &Path) -> std::io::Result<OwnedFd> {
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+    let relative = path.strip_prefix("/").unwrap_or(path);
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+    let through_root = root.map(|root| {
+        rustix::fs::openat2(root, relative, flags, Mode::empty(), ResolveFlags::IN_ROOT)
+    });
+    match through_root {
+        Some(Ok(input)) => Ok(input),
+        _ => Ok(std::fs::File::open(path)?.into()),
+    }
+}
+
 /// `mount_setattr(2)`'s argument (Linux 5.12 on; rustix has no wrapper yet).
 #[repr(C)]
 struct MountAttr {
@@ -650,6 +678,128 @@ fn private_mounts() -> bool {
 fn private_shm() -> bool {
     let flags = MountFlags::NOSUID | MountFlags::NODEV;
     mount("judge-shm", "/dev/shm", "tmpfs", flags, Some(c"mode=1777")).is_ok()
+}
+
+/// What runs leave in the slot's IPC namespace, which outlives them: System V shared memory,
+/// message queues and semaphore sets, and POSIX message queues (seen through a mount of the
+/// namespace's own `mqueue` file system, where it may be made).
+pub(super) struct IpcLeftovers {
+    queues: Option<OwnedFd>,
+}
+
+/// Each kind of System V object: how many there are, its `/proc/sysvipc` table, and the
+/// call that removes one.
+type SystemV = (
+    unsafe fn() -> libc::c_int,
+    &'static str,
+    unsafe fn(libc::c_int),
+);
+
+const SYSTEM_V: [SystemV; 3] = [
+    (count_shm, "/proc/sysvipc/shm", remove_shm),
+    (count_msg, "/proc/sysvipc/msg", remove_msg),
+    (count_sem, "/proc/sysvipc/sem", remove_sem),
+];
+
+impl IpcLeftovers {
+    /// In the slot's IPC namespace (not the machine's: all would be removed).
+    pub(super) fn new() -> IpcLeftovers {
+        use rustix::mount::{fsconfig_create, fsmount, fsopen, FsMountFlags, FsOpenFlags};
+        let queues = (|| {
+            let fs = fsopen("mqueue", FsOpenFlags::FSOPEN_CLOEXEC).ok()?;
+            fsconfig_create(&fs).ok()?;
+            let flags = FsMountFlags::FSMOUNT_CLOEXEC;
+            fsmount(&fs, flags, rustix::mount::MountAttrFlags::empty()).ok()
+        })();
+        IpcLeftovers { queues }
+    }
+
+    /// Removes every object. A count first, so that a run that made none costs a few
+    /// system calls.
+    pub(super) fn remove(&self) {
+        for (count, table, remove) in SYSTEM_V {
+            // SAFETY: each call writes only into a buffer of its own.
+            if unsafe { count() } <= 0 {
+                continue;
+            }
+            // Each table's second column is the object's id.
+            let listed = std::fs::read_to_string(table).unwrap_or_default();
+            for line in listed.lines().skip(1) {
+                if let Some(id) = line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|id| id.parse().ok())
+                {
+                    // SAFETY: removing an object by id touches no memory of this process.
+                    unsafe { remove(id) }
+                }
+            }
+        }
+        if let Some(queues) = &self.queues {
+            remove_queues(queues);
+        }
+    }
+}
+
+/// The `*_INFO` answers (`struct shm_info`, `msginfo`, `seminfo`) are at most ten C ints and
+/// five longs; each count is the number of objects of the namespace (`used_ids`, `msgpool`,
+/// `semusz`), or -1 when refused.
+unsafe fn count_shm() -> libc::c_int {
+    const SHM_INFO: libc::c_int = 14;
+    let mut answer = [0 as libc::c_int; 32];
+    match libc::shmctl(0, SHM_INFO, answer.as_mut_ptr().cast()) {
+        -1 => -1,
+        _ => answer[0],
+    }
+}
+
+unsafe fn count_msg() -> libc::c_int {
+    let mut answer = [0 as libc::c_int; 32];
+    match libc::msgctl(0, libc::MSG_INFO, answer.as_mut_ptr().cast()) {
+        -1 => -1,
+        _ => answer[0],
+    }
+}
+
+unsafe fn count_sem() -> libc::c_int {
+    let mut answer = [0 as libc::c_int; 32];
+    match libc::semctl(0, 0, libc::SEM_INFO, answer.as_mut_ptr()) {
+        -1 => -1,
+        _ => answer[7],
+    }
+}
+
+unsafe fn remove_shm(id: libc::c_int) {
+    libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
+}
+
+unsafe fn remove_msg(id: libc::c_int) {
+    libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut());
+}
+
+unsafe fn remove_sem(id: libc::c_int) {
+    libc::semctl(id, 0, libc::IPC_RMID);
+}
+
+/// Unlinks every queue of the `mqueue` mount `root`; its size counts them (20 bytes each).
+fn remove_queues(root: &OwnedFd) {
+    use rustix::fs::{AtFlags, Mode, OFlags};
+    if rustix::fs::fstat(root).is_ok_and(|stat| stat.st_size == 0) {
+        return;
+    }
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let Ok(dir) = rustix::fs::openat(root, ".", flags, Mode::empty()) else {
+        return;
+    };
+    let Ok(entries) = rustix::fs::Dir::read_from(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name != c"." && name != c".." {
+            let _ = rustix::fs::unlinkat(&dir, name, AtFlags::empty());
+        }
+    }
 }
 
 /// Closes its copy of the judge's socket (the judge must see it close when the supervisor

@@ -167,7 +167,7 @@ struct KernelSigaction {
 /// # Safety
 /// The caller must be ready for the signals it unblocks to be delivered at once, and must
 /// restore the mask before any code that relies on the old one runs.
-unsafe fn set_signal_mask(mask: u64) -> u64 {
+pub(super) unsafe fn set_signal_mask(mask: u64) -> u64 {
     let mut previous: u64 = 0;
     let _ = sys(
         libc::SYS_rt_sigprocmask,

@@ -89,6 +89,8 @@ pub struct RunReport {
     /// How long the backstop waited past its time for a program still computing.
     pub starved_ms: u64,
     pub load: Option<super::Load>,
+    /// A program killed the slot's judged-programs spawner: the slot ends after this run.
+    pub slot_ends: bool,
 }
 
 pub fn request_message(request: &Request, strings: &[u8]) -> io::Result<Vec<u8>> {

@@ -17,9 +17,10 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::isolation::{Builds, ShownBuilds, View};
-use super::launch::{sys, Fixed, Launch};
+use super::launch::{set_signal_mask, sys, Fixed, Launch};
 use super::protocol;
 use super::Rlimit;
 
@@ -244,6 +245,13 @@ impl Spawner {
         let mut builds = self.builds.borrow_mut();
         let message = request.encode(builds.as_mut().and_then(|b| b.change_for(request.strings)));
         protocol::send_bytes(self.socket.as_fd(), &message, &stdio)?;
+        // The program may stop this spawner before it answers: one that keeps silent is
+        // continued, and one killed is gone.
+        while !answered_within(self.socket.as_fd(), Duration::from_millis(100)) {
+            if !self.revive() {
+                return Err(io::Error::other("the spawner has gone"));
+            }
+        }
         let answer = protocol::receive(&self.socket)?
             .ok_or_else(|| io::Error::other("the spawner has gone"))?;
         let field = |at: usize| {
@@ -267,10 +275,35 @@ impl Spawner {
         Ok(Err(io::Error::from_raw_os_error(errno)))
     }
 
+    /// Continues the spawner if a program stopped it; `false` (and reaped) if one killed it.
+    pub fn revive(&self) -> bool {
+        if let Some(pid) = rustix::process::Pid::from_raw(self.pid) {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::CONT);
+        }
+        let mut reaped = super::tree::Reaped::default();
+        super::tree::reap(self.pid, false, &mut reaped).is_none()
+    }
+
     /// Ends the spawner and reaps it, before the cgroups it is in are removed.
     pub fn stop(self) {
         super::tree::kill(self.pid);
         let _ = super::tree::reap(self.pid, true, &mut super::tree::Reaped::default());
+    }
+}
+
+/// Whether `socket` has something to read within `timeout`.
+fn answered_within(socket: BorrowedFd, timeout: Duration) -> bool {
+    let mut fds = [rustix::event::PollFd::new(
+        &socket,
+        rustix::event::PollFlags::IN,
+    )];
+    let timeout = rustix::event::Timespec::try_from(timeout).unwrap_or_default();
+    loop {
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Err(rustix::io::Errno::INTR) => continue,
+            Ok(ready) => return ready > 0,
+            Err(_) => return true,
+        }
     }
 }
 
@@ -312,6 +345,10 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             libc::syscall(libc::SYS_close_range, 3u32, keep - 1, 0u32);
         }
         libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32);
+        // A program of the `namespaces` level runs as this user and may signal this process:
+        // every signal that can wait does, for good (children unblock them before `execve`,
+        // see `launch`). SIGSTOP and SIGKILL are the supervisor's to undo (`revive`).
+        set_signal_mask(!0);
     }
     // Where the kernel has it: each child resets the mark it passes on (see `launch`).
     let clear_refs = std::fs::OpenOptions::new()

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
-use super::isolation::{Entered, Isolation, View};
+use super::isolation::{Entered, IpcLeftovers, Isolation, View};
 use super::load::LoadMark;
 use super::protocol::{self, Request, RunReport, SlotReady, ViewReply};
 use super::spawner::{Contained, SpawnRequest, Spawner};
@@ -178,6 +178,8 @@ pub(super) fn serve_judge(
         view: None,
         // Joined before `SlotReady`, where the slot has a keeper to make it.
         network: Err("no network namespace of its own".to_owned()),
+        inputs: None,
+        ipc: isolation.namespaces.then(IpcLeftovers::new),
         isolation,
         me: std::process::id(),
         socket,
@@ -208,10 +210,14 @@ pub(super) fn serve_judge(
 
 /// The run's stdin (its file, or the first descriptor lent) and the stdout lent, if any;
 /// `EPROTO` where the judge lent other descriptors than it said.
-fn stdio_of(request: &Request, lent: Vec<OwnedFd>) -> std::io::Result<(OwnedFd, Option<OwnedFd>)> {
+fn stdio_of(
+    request: &Request,
+    lent: Vec<OwnedFd>,
+    inputs: Option<&OwnedFd>,
+) -> std::io::Result<(OwnedFd, Option<OwnedFd>)> {
     let mut lent = lent.into_iter();
     let stdin = match &request.stdin_path {
-        Some(path) => Some(OwnedFd::from(std::fs::File::open(path)?)),
+        Some(path) => Some(super::isolation::open_input(inputs, Path::new(path))?),
         None => lent.next(),
     };
     let stdout = if request.stdout_lent {
@@ -238,6 +244,11 @@ struct Supervisor {
     /// The slot's network namespace, for the judged programs' spawner that was forked
     /// before it came (see `join_network`); or why there is none.
     network: Result<OwnedFd, String>,
+    /// The machine's files read-only, to open inputs through (`isolation::read_only_root`),
+    /// made at the first run.
+    inputs: Option<Option<OwnedFd>>,
+    /// Where the slot has an IPC namespace of its own.
+    ipc: Option<IpcLeftovers>,
     isolation: Isolation,
     me: u32,
     socket: OwnedFd,
@@ -398,7 +409,7 @@ impl Supervisor {
                     ..RunReport::default()
                 },
             };
-            if protocol::send(self.socket.as_fd(), &report, &[]).is_err() {
+            if protocol::send(self.socket.as_fd(), &report, &[]).is_err() || report.slot_ends {
                 return;
             }
             // After the report, so that it is off the run's path.
@@ -454,7 +465,10 @@ impl Supervisor {
         if let Some(cpu) = request.cpu {
             self.move_to(cpu);
         }
-        let (stdin, stdout) = match stdio_of(request, lent) {
+        let inputs = self
+            .inputs
+            .get_or_insert_with(super::isolation::read_only_root);
+        let (stdin, stdout) = match stdio_of(request, lent, inputs.as_ref()) {
             Ok(stdio) => stdio,
             Err(error) => return Some(spawn_failure(&error)),
         };
@@ -511,6 +525,17 @@ impl Supervisor {
         drop((stdin, stdout));
         let mut watch = Watchdog::new(request, start, (baseline, cpu_mark));
         let ended = watch.until_end(self, pid);
+        self.end_run(watch, (pid, ended), (baseline, limit))
+    }
+
+    /// Kills and reaps what is left of the run `pid`, and reports it (`None` when the judge
+    /// went away during it).
+    fn end_run(
+        &mut self,
+        mut watch: Watchdog,
+        (pid, ended): (libc::pid_t, Ended),
+        (baseline, limit): (u64, u64),
+    ) -> Option<RunReport> {
         let spare = self.spared();
         let main_status = tree::kill_and_reap_all(
             self.me,
@@ -522,11 +547,27 @@ impl Supervisor {
         if let Some(status) = main_status {
             watch.main = Some(status);
         }
+        let slot_ends = !self.revive_spawners();
         let peak = self.peak_of(&watch, baseline);
         if matches!(ended, Ended::JudgeGone) {
             return None;
         }
-        Some(watch.report(start, (peak, limit), &self.cgroups))
+        let report = watch.report(watch.start, (peak, limit), &self.cgroups);
+        Some(RunReport {
+            slot_ends,
+            ..report
+        })
+    }
+
+    /// At the `namespaces` level a program runs as the judge's user and may stop or kill the
+    /// spawners: a stopped one goes on. `false` when one was killed: the slot ends, as no
+    /// other can take its place (the judged programs' one holds the view, and a spawner is
+    /// forked while the supervisor is single-threaded).
+    fn revive_spawners(&self) -> bool {
+        [self.spawner.as_ref(), self.contained.as_ref()]
+            .into_iter()
+            .flatten()
+            .all(Spawner::revive)
     }
 
     /// Whether a slot output pipe is more than half full: a program blocked on it waits for
@@ -743,6 +784,9 @@ impl Supervisor {
                 view.empty();
             }
         }
+        if let Some(ipc) = &self.ipc {
+            ipc.remove();
+        }
         self.cgroups.allow_processes();
         self.cgroups.ready_next_run();
     }
@@ -827,6 +871,7 @@ impl Watchdog {
                 .load_mark
                 .as_ref()
                 .and_then(|mark| mark.load_until_now(start, self.reaped.cpu_time)),
+            slot_ends: false,
         }
     }
 

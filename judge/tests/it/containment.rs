@@ -916,14 +916,135 @@ fn what_a_program_does_to_its_output_pipes_does_not_reach_the_next_run() {
     accepted_run_after_run(solution, ("300000\n", &answer));
 }
 
+#[test]
+fn a_program_that_signals_the_judges_processes_does_not_reach_the_next_run() {
+    // At the `namespaces` level a program runs as the judge's user, in a PID namespace with
+    // the slot's spawners (its parent, the supervisor, is 1 there): it may signal them.
+    for signal in ["SIGTERM", "SIGSTOP", "SIGKILL"] {
+        let solution = format!(
+            "import os, signal\nif os.getppid() == 1:\n    for name in os.listdir('/proc'):\n\
+            \x20       if name.isdigit() and int(name) not in (1, os.getpid()):\n\
+            \x20           try: os.kill(int(name), signal.{signal})\n\
+            \x20           except OSError: pass\nprint(input())\n"
+        );
+        accepted_run_after_run(&solution, ("x\n", "x\n"));
+    }
+}
+
+#[test]
+fn a_program_cannot_change_its_input_file() {
+    // Its stdin is the case's file itself. Anyone may write this one: as root's `nobody`
+    // too, the program would be let through if the file's mode were all that stood in the way.
+    let solution = "import os\ntry:\n    open('/proc/self/fd/0', 'a').write('changed')\n\
+        except OSError: pass\ntry:\n    os.fchmod(0, 0)\nexcept OSError: pass\nprint(input())\n";
+    let repo = repository("name = \"p\"\n", &[("x\n", "x\n")], ("py", solution));
+    let input = repo.path().join("problems/p/tests/1.in");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let args = ["run", "p", "--no-cache"];
+        let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+        assert!(output.contains("1/1 accepted"), "{output}");
+        let mode = std::fs::metadata(&input).unwrap().permissions().mode() & 0o777;
+        assert_eq!(std::fs::read_to_string(&input).unwrap(), "x\n");
+        assert_eq!(mode, 0o666, "the input's mode was changed");
+    }
+}
+
+#[test]
+fn what_a_run_makes_in_the_ipc_namespace_is_gone_before_the_next() {
+    // The first case makes one object of each kind, the second looks for them (and removes
+    // what it finds, so that none is left where the namespace is the machine's).
+    let solution = r#"import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+key, create = 0x4A554447, 0o1600
+if input() == "1":
+    made = [libc.msgget(key, create), libc.semget(key, 1, create), libc.shmget(key, 4096, create),
+            libc.mq_open(b"/judge-test", os.O_CREAT | os.O_RDWR, 0o600, None)]
+    print(all(made >= 0 for made in made))
+else:
+    found = [libc.msgget(key, 0), libc.semget(key, 1, 0), libc.shmget(key, 0, 0),
+             libc.mq_open(b"/judge-test", os.O_RDWR)]
+    libc.msgctl(found[0], 0, None); libc.semctl(found[1], 0, 0); libc.shmctl(found[2], 0, None)
+    libc.mq_unlink(b"/judge-test")
+    print([found >= 0 for found in found])
+"#;
+    let cases = [("1\n", "True\n"), ("2\n", "[False, False, False, False]\n")];
+    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let args = ["run", "p", "-j", "1", "--no-cache", "--format", "json"];
+        let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+        let report: serde_json::Value = serde_json::from_str(&output[output.find('{').unwrap()..])
+            .unwrap_or_else(|_| panic!("{output}"));
+        let level = report["containment"]["level"].as_str().unwrap_or_default();
+        let verdicts: Vec<_> = json_cases(&output).into_iter().map(|case| case.0).collect();
+        match level != "rlimits" || std::env::var_os("CI").is_some() {
+            true => assert_eq!(verdicts, ["AC", "AC"], "{level}: {output}"),
+            // The machine's own IPC namespace: documented (docs/limits-and-sandbox.md).
+            false => eprintln!("{level}: IPC objects outlive their run: {verdicts:?}"),
+        }
+    }
+}
+
+#[test]
+fn answers_that_links_lead_to_outside_the_repository_are_hidden_too() {
+    // Outside `/tmp` (which a view replaces) and readable by anyone (root's `nobody` too).
+    let elsewhere = || {
+        let dir = tempfile::Builder::new()
+            .prefix("judge-test-linked")
+            .tempdir_in("/var/tmp")
+            .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::write(dir.path().join("1.in"), "1 2\n").unwrap();
+        std::fs::write(dir.path().join("1.out"), "3\n").unwrap();
+        dir
+    };
+    let (linked_folder, linked_file) = (elsewhere(), elsewhere());
+    let solution = |answer: PathBuf| {
+        format!(
+            "try:\n    open({answer:?}).read()\n    print('reached')\n\
+             except OSError:\n    print(sum(map(int, input().split())))\n"
+        )
+    };
+    let repo = repository_with(&[
+        ("problems/folder/problem.toml", "name = \"folder\"\n"),
+        ("problems/file/problem.toml", "name = \"file\"\n"),
+        ("problems/file/tests/1.in", "1 2\n"),
+        (
+            "solutions/folder.py",
+            &solution(linked_folder.path().join("1.out")),
+        ),
+        (
+            "solutions/file.py",
+            &solution(linked_file.path().join("1.out")),
+        ),
+    ]);
+    let link = |to: PathBuf, from: &str| std::os::unix::fs::symlink(to, repo.path().join(from));
+    link(linked_folder.path().into(), "problems/folder/tests").unwrap();
+    link(
+        linked_file.path().join("1.out"),
+        "problems/file/tests/1.out",
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let args = ["run", "--no-cache"];
+        let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+        assert!(output.contains("2 problems, 2 cases: AC 2"), "{output}");
+    }
+}
+
 /// Judges three cases of the Python `solution`, each `case`, one after the other in one
 /// slot, with cgroups and without: each must be accepted.
 fn accepted_run_after_run(solution: &str, case: (&str, &str)) {
     let repo = repository("name = \"p\"\n", &[case; 3], ("py", solution));
     let tmp = tempfile::tempdir().unwrap();
     for cgroups in [true, false] {
-        let (code, output) =
-            judge_to_end(repo.path(), tmp.path(), &["run", "p", "-j", "1"], cgroups);
+        let args = ["run", "p", "-j", "1", "--no-cache"];
+        let (code, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
         assert_eq!(code, 0, "cgroups: {cgroups}\n{output}");
         assert!(output.contains("3/3 accepted"), "{output}");
     }
