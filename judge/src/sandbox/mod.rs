@@ -4,8 +4,10 @@
 //! `judging::verdict::decide`'s job.
 //!
 //! Limits (docs/limits-and-sandbox.md, "Limits and safety"):
-//! - CPU time: the whole tree's, from `wait4` of every process; the watchdog reads `/proc`
-//!   each tick and stops it past `cpu_cutoff`; RLIMIT_CPU per process as a backstop.
+//! - CPU time: the whole tree's, from `wait4` of every process, and of processes the kernel
+//!   reaped, the slot cgroup's count or else what each had at the watchdog's last reading;
+//!   the watchdog reads `/proc` each tick and stops it past `cpu_cutoff`; RLIMIT_CPU per
+//!   process as a backstop.
 //! - Memory: the larger of the largest process's `ru_maxrss` (the figure online judges show)
 //!   and, with a memory cgroup, its peak charge (shared memory, memfd and tmpfs included),
 //!   enforced by its hard limit; without one, the tree's resident sum read each tick, and a

@@ -848,6 +848,13 @@ struct Watchdog {
     stdout_lent: bool,
     /// The slot cgroup's CPU count and the supervisor's own at the start, where there is one.
     cpu_mark: Option<(Duration, Duration)>,
+    /// The processes' CPU times at the last tick, and what was reaped by then: for what
+    /// processes the kernel reaped took with them (`tree::lost_cpu`).
+    last_tick: (Vec<tree::ProcessCpu>, Duration),
+    lost_cpu: Duration,
+    /// The most a tick saw: the tree used that much, whatever its end takes away (a child
+    /// the kernel reaps as the run is killed).
+    cpu_seen: Duration,
 }
 
 impl Watchdog {
@@ -855,13 +862,14 @@ impl Watchdog {
     /// the slot cgroup's count where that shows more than the processes' own figures.
     fn report(&self, start: Instant, (peak, limit): (u64, u64), cgroups: &Cgroups) -> RunReport {
         let status = self.main.unwrap_or(0);
-        let hidden = hidden_cpu(self.reaped.cpu_time, self.tree_cpu(cgroups));
+        let counted = (self.reaped.cpu_time + self.lost_cpu).max(self.cpu_seen);
+        let hidden = hidden_cpu(counted, self.tree_cpu(cgroups));
         let signaled = libc::WIFSIGNALED(status);
         RunReport {
             spawn_errno: None,
             exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
             signal: signaled.then(|| libc::WTERMSIG(status)),
-            cpu_time_us: (self.reaped.cpu_time.as_micros() as u64).max(hidden),
+            cpu_time_us: (counted.as_micros() as u64).max(hidden),
             wall_time_us: (self.exited_at.unwrap_or_else(Instant::now) - start).as_micros() as u64,
             peak_memory_bytes: peak,
             wall_timeout: self.wall_timeout,
@@ -911,6 +919,9 @@ impl Watchdog {
             memory_limit_seen: false,
             stdout_lent: request.stdout_lent,
             cpu_mark,
+            last_tick: (Vec::new(), Duration::ZERO),
+            lost_cpu: Duration::ZERO,
+            cpu_seen: Duration::ZERO,
         }
     }
 
@@ -963,8 +974,16 @@ impl Watchdog {
     /// Reads the tree's figures; true when the run must stop now.
     fn over_a_limit(&mut self, supervisor: &mut Supervisor, now: Instant) -> bool {
         let counts_shared = !supervisor.cgroups.has_memory();
-        let snapshot = tree::snapshot(supervisor.me, &supervisor.spared(), counts_shared);
-        let cpu = self.reaped.cpu_time + snapshot.cpu_time;
+        let mut snapshot = tree::snapshot(supervisor.me, &supervisor.spared(), counts_shared);
+        let (last, reaped) = std::mem::take(&mut self.last_tick);
+        let reaped_meanwhile = self.reaped.cpu_time.saturating_sub(reaped);
+        self.lost_cpu += tree::lost_cpu(&last, &snapshot.processes, reaped_meanwhile);
+        self.last_tick = (
+            std::mem::take(&mut snapshot.processes),
+            self.reaped.cpu_time,
+        );
+        let cpu = self.reaped.cpu_time + snapshot.cpu_time + self.lost_cpu;
+        self.cpu_seen = self.cpu_seen.max(cpu);
         let hidden = hidden_cpu(cpu, self.tree_cpu(&supervisor.cgroups));
         let cpu = cpu.max(Duration::from_micros(hidden));
         // Only a run that lasts a tick can near a time limit: shorter ones need no mark.

@@ -23,7 +23,7 @@ impl Reaped {
 }
 
 /// The live part of the tree now, from `/proc`.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Snapshot {
     /// Including the children they have reaped.
     pub cpu_time: Duration,
@@ -37,6 +37,40 @@ pub struct Snapshot {
     /// figure shows until mapped; `resident_bytes` is then the tree's share of what it maps
     /// (see `own_share`), shared memory counted here instead.
     pub memfd_bytes: u64,
+    /// Each process's CPU time, for `lost_cpu`.
+    pub processes: Vec<ProcessCpu>,
+}
+
+/// One process's CPU time at a tick: its own and its waited-for children's, and the latter
+/// alone.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct ProcessCpu {
+    pub pid: u32,
+    pub total: Duration,
+    pub children: Duration,
+}
+
+/// The CPU time of processes gone between two ticks that no figure took in: children the
+/// kernel reaped itself (their parent ignores `SIGCHLD`), which no `wait4` sees. A process
+/// that is waited for moves its time into its parent's children's time, or into what the
+/// supervisor reaped (`reaped_meanwhile`): what the gone ones had, less what those took in
+/// since, was lost. A floor (what a lost one used after the last tick is not seen), and 0
+/// when every process was waited for, whatever the order.
+pub fn lost_cpu(before: &[ProcessCpu], now: &[ProcessCpu], reaped_meanwhile: Duration) -> Duration {
+    let gone: Duration = before
+        .iter()
+        .filter(|old| !now.iter().any(|new| new.pid == old.pid))
+        .map(|old| old.total)
+        .sum();
+    let taken_in: Duration = now
+        .iter()
+        .map(|new| {
+            let had = before.iter().find(|old| old.pid == new.pid);
+            new.children
+                .saturating_sub(had.map_or(Duration::ZERO, |old| old.children))
+        })
+        .sum();
+    gone.saturating_sub(taken_in + reaped_meanwhile)
 }
 
 /// The children of all of `pid`'s threads.
@@ -80,6 +114,11 @@ pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
             continue;
         };
         snapshot.cpu_time += stat.cpu_time;
+        snapshot.processes.push(ProcessCpu {
+            pid,
+            total: stat.cpu_time,
+            children: stat.children_cpu_time,
+        });
         snapshot.resident_bytes += match shared {
             true => {
                 snapshot.memfd_bytes += held_memfd_bytes(pid, &mut memfds);
@@ -169,7 +208,9 @@ fn held_memfd_bytes(pid: u32, seen: &mut Vec<(u64, u64)>) -> u64 {
 
 /// From `/proc/PID/stat`: the whole process's.
 struct Stat {
+    /// Its own and its waited-for children's.
     cpu_time: Duration,
+    children_cpu_time: Duration,
     resident_bytes: u64,
 }
 
@@ -179,9 +220,11 @@ impl Stat {
         let fields: Vec<&str> = after_name(&text).collect();
         let number = |index: usize| fields.get(index)?.parse::<u64>().ok();
         // utime, stime, cutime, cstime: fields 14 to 17 of proc(5), 11 to 14 here.
-        let ticks = number(11)? + number(12)? + number(13)? + number(14)?;
+        let children = number(13)? + number(14)?;
+        let time = |ticks: u64| Duration::from_nanos(ticks * 1_000_000_000 / clock_ticks());
         Some(Stat {
-            cpu_time: Duration::from_nanos(ticks * 1_000_000_000 / clock_ticks()),
+            cpu_time: time(number(11)? + number(12)? + children),
+            children_cpu_time: time(children),
             resident_bytes: number(21)? * page_size(),
         })
     }
@@ -314,6 +357,57 @@ fn page_size() -> u64 {
 mod tests {
     use super::*;
     use std::io::BufRead;
+
+    fn process(pid: u32, total_ms: u64, children_ms: u64) -> ProcessCpu {
+        ProcessCpu {
+            pid,
+            total: Duration::from_millis(total_ms),
+            children: Duration::from_millis(children_ms),
+        }
+    }
+
+    #[test]
+    fn cpu_of_processes_waited_for_is_never_lost() {
+        let ms = Duration::from_millis;
+        // (before, now, reaped by the supervisor meanwhile)
+        let waited = [
+            // by its parent
+            (
+                vec![process(1, 100, 0), process(2, 300, 0)],
+                vec![process(1, 500, 350)],
+                0,
+            ),
+            // by the supervisor
+            (vec![process(2, 300, 0)], vec![], 320),
+            // a parent that waited for its child, itself by the supervisor
+            (vec![process(1, 100, 0), process(2, 300, 0)], vec![], 450),
+            // ... or by its own parent
+            (
+                vec![process(1, 0, 0), process(2, 100, 0), process(3, 300, 0)],
+                vec![process(1, 450, 450)],
+                0,
+            ),
+            // born and waited for after the last tick, beside one that goes on
+            (vec![process(1, 100, 0)], vec![process(1, 300, 150)], 0),
+        ];
+        for (before, now, reaped) in waited {
+            assert_eq!(
+                lost_cpu(&before, &now, ms(reaped)),
+                ms(0),
+                "{before:?} {now:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn cpu_of_children_the_kernel_reaped_is_lost_as_last_seen() {
+        let ms = Duration::from_millis;
+        let before = [process(1, 100, 0), process(2, 300, 0)];
+        assert_eq!(lost_cpu(&before, &[process(1, 150, 0)], ms(0)), ms(300));
+        // One child waited for, the other reaped by the kernel.
+        let before = [process(1, 0, 0), process(2, 300, 0), process(3, 200, 0)];
+        assert_eq!(lost_cpu(&before, &[process(1, 250, 250)], ms(0)), ms(250));
+    }
 
     #[test]
     fn a_thread_computing_while_the_first_one_waits_is_seen_computing() {
