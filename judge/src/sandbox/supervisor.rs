@@ -584,7 +584,8 @@ impl Supervisor {
 
     /// Memory a run holds outside any process, for want of a memory cgroup: files in the
     /// private `/dev/shm` and the view's `/tmp` and `/dev/shm` (emptied after every run, so
-    /// all the run's), and System V shared memory of the slot's IPC namespace.
+    /// all the run's), and System V shared memory and queued messages of the slot's IPC
+    /// namespace.
     fn shared_files_bytes(&self) -> u64 {
         let mut folders: Vec<&Path> = Vec::new();
         if self.private_tmp {
@@ -599,7 +600,7 @@ impl Supervisor {
             .map(|fs| (fs.f_blocks - fs.f_bfree) * fs.f_frsize)
             .sum();
         let system_v = match self.isolation.namespaces {
-            true => system_v_shared_bytes(),
+            true => system_v_shared_bytes() + super::isolation::queued_message_bytes(),
             false => 0,
         };
         in_files + system_v
@@ -994,8 +995,11 @@ impl Watchdog {
         // files) may be below the limit.
         let resident = match supervisor.cgroups.memory_peak() {
             Some(peak) => peak.saturating_sub(self.baseline),
+            // Shared memory is seen twice, held (files, memfds) and mapped; either may hide
+            // from the other's count, and what is both must not count twice: the larger.
             None => {
-                snapshot.resident_bytes + snapshot.memfd_bytes + supervisor.shared_files_bytes()
+                let held = snapshot.memfd_bytes + supervisor.shared_files_bytes();
+                snapshot.resident_bytes + held.max(snapshot.mapped_shmem_bytes)
             }
         };
         self.max_resident = self.max_resident.max(resident);

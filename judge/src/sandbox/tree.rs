@@ -35,8 +35,11 @@ pub struct Snapshot {
     pub wanted_cpu_ns: u64,
     /// Where asked for (no memory cgroup): pages of memfds held open, which no resident
     /// figure shows until mapped; `resident_bytes` is then the tree's share of what it maps
-    /// (see `own_share`), shared memory counted here instead.
+    /// (see `own_share`), shared memory counted here and in `mapped_shmem_bytes` instead.
     pub memfd_bytes: u64,
+    /// Where asked for: the tree's share of the shared memory it maps (`Pss_Shmem`): an
+    /// anonymous shared mapping, or a memfd closed but still mapped, which no file shows.
+    pub mapped_shmem_bytes: u64,
     /// Each process's CPU time, for `lost_cpu`.
     pub processes: Vec<ProcessCpu>,
 }
@@ -122,7 +125,9 @@ pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
         snapshot.resident_bytes += match shared {
             true => {
                 snapshot.memfd_bytes += held_memfd_bytes(pid, &mut memfds);
-                own_share(pid).unwrap_or(stat.resident_bytes)
+                let (own, shmem) = own_share(pid).unwrap_or((stat.resident_bytes, 0));
+                snapshot.mapped_shmem_bytes += shmem;
+                own
             }
             false => stat.resident_bytes,
         };
@@ -163,9 +168,9 @@ fn after_name(stat: &str) -> std::str::SplitWhitespace<'_> {
         .split_whitespace()
 }
 
-/// `Pss_Anon` + `Pss_File`: shared pages counted in proportion, so that a tree adds them up
-/// once; shared memory (`Pss_Shmem`) is counted where it is held instead.
-fn own_share(pid: u32) -> Option<u64> {
+/// `Pss_Anon` + `Pss_File`, and apart `Pss_Shmem`: shared pages counted in proportion, so
+/// that a tree adds them up once.
+fn own_share(pid: u32) -> Option<(u64, u64)> {
     let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
     let field = |name: &str| -> Option<u64> {
         let line = rollup.lines().find_map(|line| line.strip_prefix(name))?;
@@ -175,7 +180,8 @@ fn own_share(pid: u32) -> Option<u64> {
             .parse::<u64>()
             .ok()
     };
-    Some((field("Pss_Anon:")? + field("Pss_File:")?) * 1024)
+    let own = field("Pss_Anon:")? + field("Pss_File:")?;
+    Some((own * 1024, field("Pss_Shmem:").unwrap_or(0) * 1024))
 }
 
 /// The bytes of the memfds `pid` holds open that are not in `seen` (device, inode) yet,

@@ -630,6 +630,71 @@ fn resources_are_the_whole_trees() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A C solution whose five children each make `work` and say so, then wait; it answers a
+/// few of the watchdog's readings later.
+fn children_holding(work: &str) -> String {
+    format!(
+        r#"#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+struct message {{ long type; char text[8192]; }};
+int main(void) {{
+    int a, b, ready[2];
+    char done;
+    if (scanf("%d %d", &a, &b) != 2 || pipe(ready) != 0) return 1;
+    for (int child = 0; child < 5; child++) {{
+        if (fork() == 0) {{
+{work}
+            if (write(ready[1], "x", 1) != 1) return 1;
+            sleep(60);
+        }}
+    }}
+    for (int child = 0; child < 5; child++) if (read(ready[0], &done, 1) != 1) return 1;
+    usleep(300000);
+    printf("%d\n", a + b);
+    return 0;
+}}
+"#
+    )
+}
+
+#[test]
+fn memory_no_process_figure_shows_is_counted() {
+    // Five times 50 MiB against 128 MiB: no process alone is over the limit.
+    let shared_anonymous = "            size_t size = 50u << 20;\n\
+        \x20           char *held = mmap(0, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);\n\
+        \x20           if (held == MAP_FAILED) return 1;\n\
+        \x20           memset(held, 1, size);";
+    // Two messages of 8 KiB fill a queue as the kernel sizes them (`msgmnb`).
+    let queued = "            static struct message m = {1, {0}};\n\
+        \x20           for (int i = 0; i < 3200; i++) {\n\
+        \x20               int queue = msgget(IPC_PRIVATE, IPC_CREAT | 0600);\n\
+        \x20               for (int k = 0; queue >= 0 && k < 2; k++) msgsnd(queue, &m, sizeof m.text, IPC_NOWAIT);\n\
+        \x20           }";
+    let problem =
+        "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 1000\nmemory_limit_mib = 128\n";
+    let mut wrong = Vec::new();
+    for (what, work) in [
+        ("shared mappings", shared_anonymous),
+        ("queued messages", queued),
+    ] {
+        let repo = repository(problem, &[("1 2\n", "3\n")], ("c", &children_holding(work)));
+        let tmp = tempfile::tempdir().unwrap();
+        for cgroups in [true, false] {
+            let args = ["run", "p", "--format", "json", "--no-cache"];
+            let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+            let cases = json_cases(&output);
+            if cases.first().map(|case| case.0.as_str()) != Some("MLE") {
+                wrong.push(format!("{what} (cgroups: {cgroups}): {cases:?}\n{output}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// Children the kernel reaps itself (their parent ignores `SIGCHLD`) are in no process's
 /// CPU figures: with a cgroup, the slot's own count finds them, else the watchdog's readings
 /// of what each had when last seen; either way the run is stopped.
