@@ -21,7 +21,7 @@
 //! them. Made once per slot, in the mount namespace of the spawner of judged programs (see
 //! `supervisor`); builds, references, generators and checkers keep the machine's files.
 
-use std::os::fd::{AsFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use rustix::fs::CWD;
@@ -781,6 +781,109 @@ unsafe fn count_sem() -> libc::c_int {
     }
 }
 
+/// The bytes the Unix sockets of this network namespace hold in their queues (`sock_diag`'s
+/// memory figures, as `ss -xm` shows them): kernel memory a run holds, which no process's
+/// figures show. 0 where refused.
+pub(super) fn queued_socket_bytes() -> u64 {
+    const NETLINK_SOCK_DIAG: libc::c_int = 4;
+    const SOCK_DIAG_BY_FAMILY: u16 = 20;
+    const DUMP_REQUEST: u16 = 0x301; // NLM_F_REQUEST | NLM_F_DUMP
+    const UDIAG_SHOW_MEMINFO: u32 = 0x20;
+    // SAFETY: plain system calls on a socket of this function's own, closed at its end,
+    // and buffers that live through them.
+    unsafe {
+        let flags = libc::SOCK_DGRAM | libc::SOCK_CLOEXEC;
+        let fd = libc::socket(libc::AF_NETLINK, flags, NETLINK_SOCK_DIAG);
+        if fd < 0 {
+            return 0;
+        }
+        let socket = OwnedFd::from_raw_fd(fd);
+        // nlmsghdr (length, type, flags, sequence, port), then unix_diag_req (family,
+        // protocol, padding, states, inode, what to show, cookie).
+        let mut request = Vec::with_capacity(40);
+        request.extend_from_slice(&40u32.to_ne_bytes());
+        request.extend_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
+        request.extend_from_slice(&DUMP_REQUEST.to_ne_bytes());
+        request.extend_from_slice(&[0; 8]);
+        request.extend_from_slice(&[libc::AF_UNIX as u8, 0, 0, 0]);
+        request.extend_from_slice(&u32::MAX.to_ne_bytes());
+        request.extend_from_slice(&0u32.to_ne_bytes());
+        request.extend_from_slice(&UDIAG_SHOW_MEMINFO.to_ne_bytes());
+        request.extend_from_slice(&[0; 8]);
+        let fd = socket.as_raw_fd();
+        if libc::send(fd, request.as_ptr().cast(), request.len(), 0) < 0 {
+            return 0;
+        }
+        let mut buffer = vec![0u8; 32 * 1024];
+        let mut total = 0;
+        loop {
+            let length = libc::recv(fd, buffer.as_mut_ptr().cast(), buffer.len(), 0);
+            if length <= 0 {
+                return total;
+            }
+            match socket_memory(&buffer[..length as usize]) {
+                Answer::More(bytes) => total += bytes,
+                Answer::Done(bytes) => return total + bytes,
+                Answer::Refused => return 0,
+            }
+        }
+    }
+}
+
+enum Answer {
+    More(u64),
+    Done(u64),
+    Refused,
+}
+
+/// The sockets' queued bytes (`SK_MEMINFO_RMEM_ALLOC` and `_WMEM_ALLOC` of each message's
+/// `UNIX_DIAG_MEMINFO`) in one datagram of a `sock_diag` dump.
+fn socket_memory(datagram: &[u8]) -> Answer {
+    const DONE: u16 = 3;
+    const ERROR: u16 = 2;
+    const UNIX_DIAG_MEMINFO: u16 = 5;
+    let u16_at = |bytes: &[u8], at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u16::from_ne_bytes([b[0], b[1]]))
+    };
+    let u32_at = |bytes: &[u8], at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let mut total = 0u64;
+    let mut at = 0;
+    while let (Some(length), Some(kind)) = (u32_at(datagram, at), u16_at(datagram, at + 4)) {
+        let length = length as usize;
+        match kind {
+            DONE => return Answer::Done(total),
+            ERROR => return Answer::Refused,
+            _ => {}
+        }
+        let Some(message) = datagram.get(at..at + length).filter(|_| length >= 32) else {
+            break;
+        };
+        // After the header (16 bytes) and unix_diag_msg (16), attributes of (length, type).
+        let mut attribute = 32;
+        while let (Some(size), Some(kind)) =
+            (u16_at(message, attribute), u16_at(message, attribute + 2))
+        {
+            let size = size as usize;
+            if size < 4 {
+                break;
+            }
+            if kind == UNIX_DIAG_MEMINFO {
+                let figure = |index: usize| u32_at(message, attribute + 4 + 4 * index).unwrap_or(0);
+                total += u64::from(figure(0)) + u64::from(figure(2));
+            }
+            attribute += (size + 3) & !3;
+        }
+        at += (length + 3) & !3;
+    }
+    Answer::More(total)
+}
+
 unsafe fn remove_shm(id: libc::c_int) {
     libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut());
 }
@@ -838,6 +941,19 @@ pub(super) fn keep(socket: RawFd, supervisor: libc::pid_t, before: impl FnOnce()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_unix_sockets_queue_is_read() {
+        use std::os::unix::net::UnixDatagram;
+        let before = queued_socket_bytes();
+        let (sender, _receiver) = UnixDatagram::pair().unwrap();
+        for _ in 0..4 {
+            sender.send(&[7u8; 32 * 1024]).unwrap();
+        }
+        // The machine's other sockets may queue more or less meanwhile.
+        let after = queued_socket_bytes();
+        assert!(after >= before + 100 * 1024, "{before} then {after}");
+    }
 
     #[test]
     fn a_kept_folder_counts_only_inside_a_hidden_one_or_a_fresh_tmp() {

@@ -429,7 +429,7 @@ impl Supervisor {
         // between them: what it left in the slot's folders (emptied after this) counts.
         let left = match charged {
             Some(_) => 0,
-            None => self.shared_files_bytes(),
+            None => self.held_outside_processes(),
         };
         charged
             .unwrap_or(watch.max_resident)
@@ -584,9 +584,9 @@ impl Supervisor {
 
     /// Memory a run holds outside any process, for want of a memory cgroup: files in the
     /// private `/dev/shm` and the view's `/tmp` and `/dev/shm` (emptied after every run, so
-    /// all the run's), and System V shared memory and queued messages of the slot's IPC
-    /// namespace.
-    fn shared_files_bytes(&self) -> u64 {
+    /// all the run's), System V shared memory and queued messages of the slot's IPC
+    /// namespace, and what its network namespace's Unix sockets queue.
+    fn held_outside_processes(&self) -> u64 {
         let mut folders: Vec<&Path> = Vec::new();
         if self.private_tmp {
             folders.push(Path::new("/dev/shm"));
@@ -603,7 +603,12 @@ impl Supervisor {
             true => system_v_shared_bytes() + super::isolation::queued_message_bytes(),
             false => 0,
         };
-        in_files + system_v
+        // Only in a network namespace of the slot's own: else they are the machine's.
+        let sockets = match self.network.is_ok() {
+            true => super::isolation::queued_socket_bytes(),
+            false => 0,
+        };
+        in_files + system_v + sockets
     }
 
     /// RLIMIT_NPROC for want of a pids cgroup; `None` for root (not bound by it). It counts
@@ -998,7 +1003,7 @@ impl Watchdog {
             // Shared memory is seen twice, held (files, memfds) and mapped; either may hide
             // from the other's count, and what is both must not count twice: the larger.
             None => {
-                let held = snapshot.memfd_bytes + supervisor.shared_files_bytes();
+                let held = snapshot.memfd_bytes + supervisor.held_outside_processes();
                 snapshot.resident_bytes + held.max(snapshot.mapped_shmem_bytes)
             }
         };

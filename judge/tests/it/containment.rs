@@ -640,6 +640,8 @@ fn children_holding(work: &str) -> String {
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
+#include <sys/socket.h>
+#include <fcntl.h>
 struct message {{ long type; char text[8192]; }};
 int main(void) {{
     int a, b, ready[2];
@@ -676,11 +678,21 @@ fn memory_no_process_figure_shows_is_counted() {
         \x20           }";
     let problem =
         "name = \"p\"\nprofile = \"kattis\"\ntime_limit_ms = 1000\nmemory_limit_mib = 128\n";
+    // Datagrams a socket sends wait in its peer's queue, up to the sender's buffer.
+    let sockets = "            static char chunk[65536];\n\
+        \x20           for (long queued = 0; queued < (40L << 20);) {\n\
+        \x20               int pair[2];\n\
+        \x20               if (socketpair(AF_UNIX, SOCK_DGRAM, 0, pair) != 0) return 1;\n\
+        \x20               fcntl(pair[0], F_SETFL, O_NONBLOCK);\n\
+        \x20               for (ssize_t sent; (sent = write(pair[0], chunk, sizeof chunk)) > 0;) queued += sent;\n\
+        \x20           }";
     let mut wrong = Vec::new();
-    for (what, work) in [
+    let rows = [
         ("shared mappings", shared_anonymous),
         ("queued messages", queued),
-    ] {
+        ("socket queues", sockets),
+    ];
+    for (what, work) in rows {
         let repo = repository(problem, &[("1 2\n", "3\n")], ("c", &children_holding(work)));
         let tmp = tempfile::tempdir().unwrap();
         for cgroups in [true, false] {
