@@ -19,6 +19,7 @@
 mod capture;
 mod cgroup;
 mod handle;
+mod held;
 mod isolation;
 mod launch;
 mod load;

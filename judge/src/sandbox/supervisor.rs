@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
-use super::isolation::{Entered, IpcLeftovers, Isolation, View};
+use super::held::{self, IpcLeftovers};
+use super::isolation::{Entered, Isolation, View};
 use super::load::LoadMark;
 use super::protocol::{self, Request, RunReport, SlotReady, ViewReply};
 use super::spawner::{Contained, SpawnRequest, Spawner};
@@ -600,12 +601,12 @@ impl Supervisor {
             .map(|fs| (fs.f_blocks - fs.f_bfree) * fs.f_frsize)
             .sum();
         let system_v = match self.isolation.namespaces {
-            true => system_v_shared_bytes() + super::isolation::queued_message_bytes(),
+            true => held::system_v_shared_bytes() + held::queued_message_bytes(),
             false => 0,
         };
         // Only in a network namespace of the slot's own: else they are the machine's.
         let sockets = match self.network.is_ok() {
-            true => super::isolation::queued_socket_bytes(),
+            true => held::queued_socket_bytes(),
             false => 0,
         };
         in_files + system_v + sockets
@@ -1134,21 +1135,6 @@ fn counts_tasks_per_user_namespace() -> bool {
         .split(|c: char| !c.is_ascii_digit())
         .filter_map(|part| part.parse::<u32>().ok());
     (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (5, 14)
-}
-
-/// Resident bytes of this IPC namespace's System V shared memory (`/proc/sysvipc/shm`).
-fn system_v_shared_bytes() -> u64 {
-    let table = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
-    let mut lines = table.lines();
-    let Some(rss) = lines
-        .next()
-        .and_then(|header| header.split_whitespace().position(|name| name == "rss"))
-    else {
-        return 0;
-    };
-    lines
-        .filter_map(|line| line.split_whitespace().nth(rss)?.parse::<u64>().ok())
-        .sum()
 }
 
 fn sweep_when_idle(bases: &[PathBuf]) {
