@@ -181,6 +181,7 @@ pub(super) fn serve_judge(
         network: Err("no network namespace of its own".to_owned()),
         inputs: None,
         ipc: isolation.namespaces.then(IpcLeftovers::new),
+        settings: run_as().is_none().then(|| settings_of(0)),
         isolation,
         me: std::process::id(),
         socket,
@@ -250,6 +251,9 @@ struct Supervisor {
     inputs: Option<Option<OwnedFd>>,
     /// Where the slot has an IPC namespace of its own.
     ipc: Option<IpcLeftovers>,
+    /// This process's settings as it started, which its spawners inherit; `None` when its
+    /// programs run as another user (who may change none of them).
+    settings: Option<Settings>,
     isolation: Isolation,
     me: u32,
     socket: OwnedFd,
@@ -548,7 +552,7 @@ impl Supervisor {
         if let Some(status) = main_status {
             watch.main = Some(status);
         }
-        let slot_ends = !self.revive_spawners();
+        let slot_ends = !self.judges_processes_intact();
         let peak = self.peak_of(&watch, baseline);
         if matches!(ended, Ended::JudgeGone) {
             return None;
@@ -561,14 +565,19 @@ impl Supervisor {
     }
 
     /// At the `namespaces` level a program runs as the judge's user and may stop or kill the
-    /// spawners: a stopped one goes on. `false` when one was killed: the slot ends, as no
-    /// other can take its place (the judged programs' one holds the view, and a spawner is
-    /// forked while the supervisor is single-threaded).
-    fn revive_spawners(&self) -> bool {
-        [self.spawner.as_ref(), self.contained.as_ref()]
-            .into_iter()
-            .flatten()
-            .all(Spawner::revive)
+    /// spawners, and lower their resource limits or priority or this process's (`prlimit`,
+    /// `setpriority`): a stopped one goes on. `false` when one was killed or changed: the slot
+    /// ends, as no other can take its place (the judged programs' spawner holds the view, a
+    /// spawner is forked while the supervisor is single-threaded, and a lowered hard limit
+    /// cannot be raised again), so that no later run inherits what this one did.
+    fn judges_processes_intact(&self) -> bool {
+        let spawners = [self.spawner.as_ref(), self.contained.as_ref()];
+        let alive = spawners.into_iter().flatten().all(Spawner::revive);
+        let unchanged = |pid: libc::pid_t| Some(settings_of(pid)) == self.settings;
+        let spawner_pids = self.spawners().into_iter().map(|pid| pid as libc::pid_t);
+        alive
+            && (self.settings.is_none()
+                || (unchanged(0) && spawner_pids.into_iter().all(unchanged)))
     }
 
     /// Whether a slot output pipe is more than half full: a program blocked on it waits for
@@ -1184,6 +1193,40 @@ fn why_no_view(isolation: &Isolation, threaded: bool) -> Option<&'static str> {
 }
 
 /// Whom judged programs run as, if not the judge's user: root's as nobody.
+/// A process's resource limits (soft and hard), nice value and scheduling policy: what
+/// another process of its user may change.
+#[derive(Debug, PartialEq, Eq)]
+struct Settings([(u64, u64); 16], libc::c_int, libc::c_int);
+
+/// `pid` 0: this process.
+fn settings_of(pid: libc::pid_t) -> Settings {
+    let mut limits = [(0, 0); 16];
+    for (resource, limit) in limits.iter_mut().enumerate() {
+        let mut value = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: prlimit writes only the struct it is given, which lives through the call.
+        #[allow(clippy::unnecessary_cast)]
+        let read = unsafe {
+            libc::prlimit(
+                pid,
+                resource as libc::__rlimit_resource_t,
+                std::ptr::null(),
+                &mut value,
+            )
+        };
+        if read == 0 {
+            *limit = (value.rlim_cur, value.rlim_max);
+        }
+    }
+    // SAFETY: a plain system call; -1 (an error, or nice -1) reads alike every time.
+    let nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, pid as libc::id_t) };
+    // SAFETY: a plain system call.
+    let policy = unsafe { libc::sched_getscheduler(pid) };
+    Settings(limits, nice, policy)
+}
+
 fn run_as() -> Option<(u32, u32)> {
     rustix::process::getuid()
         .is_root()
