@@ -43,10 +43,13 @@ pub struct Fixed {
     stack: std::cell::UnsafeCell<Vec<u8>>,
     cpus: Option<libc::cpu_set_t>,
     run_as: Option<(u32, u32)>,
+    /// For judged programs: the seccomp filter they run under (`confinement`).
+    filter: Vec<libc::sock_filter>,
 }
 
 impl Fixed {
-    pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>) -> Fixed {
+    /// `judged`: its programs run under `confinement`.
+    pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>, judged: bool) -> Fixed {
         Fixed {
             signals_to_reset: signals_not_default(),
             parent: std::os::unix::process::parent_id() as libc::pid_t,
@@ -55,6 +58,7 @@ impl Fixed {
             stack: std::cell::UnsafeCell::new(vec![0u8; 128 * 1024]),
             cpus: super::placement::raw_program_cpus(),
             run_as,
+            filter: if judged { confinement() } else { Vec::new() },
         }
     }
 
@@ -278,6 +282,7 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
     }
     take_stdio(launch)?;
+    confine(&fixed.filter)?;
     pass_on_mark(fixed);
     let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
     sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
@@ -337,6 +342,81 @@ unsafe fn become_user(run_as: Option<(u32, u32)>) -> Sys {
         )?;
     }
     Ok(0)
+}
+
+/// A judged program may make no user namespace: in one of its own it could make IPC and
+/// network namespaces whose queues and buffers no reading of the slot's sees, and mount
+/// what it likes. `unshare` and `clone` with `CLONE_NEWUSER` fail with EPERM; `clone3`,
+/// whose flags a filter cannot read, with ENOSYS (the C library then uses `clone`); and so
+/// does every system call of another architecture's table (`int 0x80` on x86-64). Empty
+/// where the architecture is not known here.
+fn confinement() -> Vec<libc::sock_filter> {
+    #[cfg(target_arch = "x86_64")]
+    const NATIVE: u32 = 0xC000_003E; // AUDIT_ARCH_X86_64
+    #[cfg(target_arch = "aarch64")]
+    const NATIVE: u32 = 0xC000_00B7; // AUDIT_ARCH_AARCH64
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    return Vec::new();
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        const LOAD: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
+        const AND: u16 = (libc::BPF_ALU | libc::BPF_AND | libc::BPF_K) as u16;
+        const EQUALS: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
+        const HAS_BITS: u16 = (libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K) as u16;
+        const RETURN: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+        // `struct seccomp_data`: the call's number, the architecture, the first argument's
+        // low half (little-endian).
+        const NUMBER: u32 = 0;
+        const ARCH: u32 = 4;
+        const FIRST_ARGUMENT: u32 = 16;
+        let step = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
+        let fail = |errno: i32| libc::SECCOMP_RET_ERRNO | errno as u32;
+        vec![
+            step(LOAD, 0, 0, ARCH),
+            step(EQUALS, 0, 9, NATIVE), // else: 11
+            step(LOAD, 0, 0, NUMBER),
+            step(AND, 0, 0, !0x4000_0000), // x32's calls are x86-64's
+            step(EQUALS, 6, 0, libc::SYS_clone3 as u32), // 11
+            step(EQUALS, 1, 0, libc::SYS_unshare as u32), // 7
+            step(EQUALS, 0, 2, libc::SYS_clone as u32), // 7, else 9
+            step(LOAD, 0, 0, FIRST_ARGUMENT),
+            step(HAS_BITS, 1, 0, libc::CLONE_NEWUSER as u32), // 10, else 9
+            step(RETURN, 0, 0, libc::SECCOMP_RET_ALLOW),
+            step(RETURN, 0, 0, fail(libc::EPERM)),
+            step(RETURN, 0, 0, fail(libc::ENOSYS)),
+        ]
+    }
+}
+
+/// Puts the child under `filter` (none when empty), with no new privileges from then on (a
+/// filter needs them, as the user; set-user-ID programs then run as the user).
+///
+/// # Safety
+/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
+unsafe fn confine(filter: &[libc::sock_filter]) -> Sys {
+    if filter.is_empty() {
+        return Ok(0);
+    }
+    let program = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_ptr() as *mut libc::sock_filter,
+    };
+    // Its three other arguments must be 0: `sys` passes four.
+    let no_new_privileges = libc::PR_SET_NO_NEW_PRIVS as usize;
+    if libc::syscall(
+        libc::SYS_prctl,
+        no_new_privileges,
+        1usize,
+        0usize,
+        0usize,
+        0usize,
+    ) < 0
+    {
+        return Err(*libc::__errno_location());
+    }
+    let program = &program as *const libc::sock_fprog as usize;
+    let mode = libc::SECCOMP_SET_MODE_FILTER as usize;
+    sys(libc::SYS_seccomp, [mode, 0, program, 0])
 }
 
 /// # Safety

@@ -365,7 +365,11 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             scratch_bytes: 0,
             builds: None,
         },
-        fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
+        fixed: Fixed::new(
+            clear_refs.as_ref().map(AsRawFd::as_raw_fd),
+            run_as,
+            contained.is_some(),
+        ),
         scratch_bytes: contained.is_some().then_some(FIRST_SCRATCH_BYTES),
         builds: None,
     };

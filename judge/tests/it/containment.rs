@@ -983,14 +983,24 @@ fn what_a_program_does_to_its_output_pipes_does_not_reach_the_next_run() {
 }
 
 #[test]
-fn a_program_that_signals_the_judges_processes_does_not_reach_the_next_run() {
+fn what_a_program_does_to_the_judges_processes_does_not_reach_the_next_run() {
     // At the `namespaces` level a program runs as the judge's user, in a PID namespace with
-    // the slot's spawners (its parent, the supervisor, is 1 there): it may signal them.
-    for signal in ["SIGTERM", "SIGSTOP", "SIGKILL"] {
+    // the slot's spawners (its parent, the supervisor, is 1 there): it may signal them, and
+    // lower their limits and priority, which the programs they start would inherit.
+    let attacks = [
+        "os.kill(pid, signal.SIGTERM)",
+        "os.kill(pid, signal.SIGSTOP)",
+        "os.kill(pid, signal.SIGKILL)",
+        "resource.prlimit(pid, resource.RLIMIT_NPROC, (0, 0))",
+        "resource.prlimit(pid, resource.RLIMIT_DATA, (1 << 20, 1 << 20))",
+        "os.setpriority(os.PRIO_PROCESS, pid, 19)",
+    ];
+    for attack in attacks {
         let solution = format!(
-            "import os, signal\nif os.getppid() == 1:\n    for name in os.listdir('/proc'):\n\
-            \x20       if name.isdigit() and int(name) not in (1, os.getpid()):\n\
-            \x20           try: os.kill(int(name), signal.{signal})\n\
+            "import os, resource, signal\nif os.getppid() == 1:\n    for name in os.listdir('/proc'):\n\
+            \x20       pid = int(name) if name.isdigit() else 1\n\
+            \x20       if pid not in (1, os.getpid()):\n\
+            \x20           try: {attack}\n\
             \x20           except OSError: pass\nprint(input())\n"
         );
         accepted_run_after_run(&solution, ("x\n", "x\n"));
@@ -1100,6 +1110,34 @@ fn answers_that_links_lead_to_outside_the_repository_are_hidden_too() {
         let args = ["run", "--no-cache"];
         let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
         assert!(output.contains("2 problems, 2 cases: AC 2"), "{output}");
+    }
+}
+
+#[test]
+fn a_program_may_make_no_user_namespace_and_still_starts_threads_and_processes() {
+    // In a user namespace of its own it could make IPC and network namespaces whose memory
+    // no reading of the slot's sees. Threads (`clone3`, then `clone`) and `fork` still work.
+    let solution = r#"import ctypes, os, threading
+libc = ctypes.CDLL(None, use_errno=True)
+made = libc.unshare(0x10000000)
+errno = ctypes.get_errno()
+thread = threading.Thread(target=lambda: None)
+thread.start()
+thread.join()
+child = os.fork()
+if child == 0:
+    os._exit(7)
+print(made, errno, os.waitpid(child, 0)[1] >> 8)
+"#;
+    let repo = repository("name = \"p\"\n", &[("\n", "-1 1 7\n")], ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let args = ["run", "p", "--no-cache"];
+        let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+        assert!(
+            output.contains("1/1 accepted"),
+            "cgroups: {cgroups}\n{output}"
+        );
     }
 }
 
