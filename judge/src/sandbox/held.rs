@@ -1,6 +1,6 @@
 //! What a run holds in the kernel outside its processes, in the slot's own IPC and network
 //! namespaces: memory no process's figures show (counted for want of a memory cgroup), and
-//! objects that would outlive the run (removed after it).
+//! objects that would outlive the run (removed after it): IPC objects and keys.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
@@ -9,6 +9,104 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 /// namespace's own `mqueue` file system, where it may be made).
 pub(super) struct IpcLeftovers {
     queues: Option<OwnedFd>,
+}
+
+/// Keys a run adds to the kernel's keyrings, which outlive it: its session keyring's (one of
+/// the slot's own, not the user's login session's), and its user's keyrings (user,
+/// user-session, persistent) where they are the slot's alone, or where its programs run as
+/// `nobody`, whose keyrings are cleared after a run that changed their keys.
+pub(super) struct Keyrings {
+    /// The programs' user keyrings are this process's, in the slot's user namespace
+    /// (keyrings are per user namespace from Linux 5.3).
+    own: bool,
+    /// Root's programs run as `nobody`: its line of `/proc/key-users` as the slot started.
+    nobody: Option<String>,
+}
+
+const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+const KEYCTL_CLEAR: libc::c_long = 7;
+const KEYCTL_GET_PERSISTENT: libc::c_long = 22;
+const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
+const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
+
+impl Keyrings {
+    /// Before the spawners are forked: they and their programs take the session keyring.
+    pub(super) fn new(user_namespace: bool, nobody: Option<u32>) -> Keyrings {
+        // SAFETY: a plain system call: a new anonymous session keyring for this process.
+        unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0usize) };
+        Keyrings {
+            own: user_namespace && super::kernel_at_least(5, 3),
+            nobody: nobody.map(|uid| key_user(uid).unwrap_or_default()),
+        }
+    }
+
+    /// Empties what the run's programs could add keys to.
+    pub(super) fn remove(&self, nobody: Option<(u32, u32)>) {
+        if self.own {
+            // SAFETY: plain system calls on this process's own keyrings.
+            unsafe { clear_user_keyrings() };
+        }
+        if let (Some(before), Some((uid, gid))) = (&self.nobody, nobody) {
+            if key_user(uid).unwrap_or_default() != *before {
+                clear_keyrings_as(uid, gid);
+            }
+        }
+        // SAFETY: a plain system call on this process's session keyring.
+        unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, KEY_SPEC_SESSION_KEYRING) };
+    }
+}
+
+/// Clears the calling process's user, user-session and persistent keyrings (the persistent
+/// one reached through the session keyring, cleared after).
+///
+/// # Safety
+/// System calls only: also called in a forked child.
+unsafe fn clear_user_keyrings() {
+    for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
+        libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring);
+    }
+    let persistent = libc::syscall(
+        libc::SYS_keyctl,
+        KEYCTL_GET_PERSISTENT,
+        -1 as libc::c_long,
+        KEY_SPEC_SESSION_KEYRING,
+    );
+    if persistent > 0 {
+        libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, persistent);
+    }
+}
+
+/// Clears `uid`'s keyrings from a child that becomes it (only a process of that user may
+/// name them).
+fn clear_keyrings_as(uid: u32, gid: u32) {
+    // SAFETY: the child makes system calls only, then ends; the parent waits for it.
+    unsafe {
+        let child = libc::fork();
+        if child == 0 {
+            let became = libc::syscall(libc::SYS_setgroups, 0usize, 0usize) == 0
+                && libc::syscall(libc::SYS_setresgid, gid, gid, gid) == 0
+                && libc::syscall(libc::SYS_setresuid, uid, uid, uid) == 0;
+            if became {
+                clear_user_keyrings();
+            }
+            libc::_exit(0);
+        }
+        if child > 0 {
+            let mut status = 0;
+            libc::waitpid(child, &mut status, libc::__WALL);
+        }
+    }
+}
+
+/// `uid`'s line of `/proc/key-users` (its keys' count and size), if it has any.
+fn key_user(uid: u32) -> Option<String> {
+    let table = std::fs::read_to_string("/proc/key-users").ok()?;
+    let prefix = format!("{uid}:");
+    let line = table
+        .lines()
+        .find(|line| line.trim_start().starts_with(&prefix))?;
+    Some(line.to_owned())
 }
 
 /// Each kind of System V object: how many there are, its `/proc/sysvipc` table, and the

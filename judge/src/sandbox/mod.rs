@@ -46,3 +46,15 @@ pub const STDERR_CAP_BYTES: usize = 64 * 1024;
 
 /// As `setrlimit` takes it: the resource, then its soft and hard values.
 pub(crate) type Rlimit = (libc::__rlimit_resource_t, (libc::rlim_t, libc::rlim_t));
+
+/// Whether the running kernel is `major.minor` or later.
+pub(crate) fn kernel_at_least(major: u32, minor: u32) -> bool {
+    let release = rustix::system::uname()
+        .release()
+        .to_string_lossy()
+        .into_owned();
+    let mut numbers = release
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|part| part.parse::<u32>().ok());
+    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (major, minor)
+}

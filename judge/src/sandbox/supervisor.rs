@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags};
 
 use super::cgroup::Cgroups;
-use super::held::{self, IpcLeftovers};
+use super::held::{self, IpcLeftovers, Keyrings};
 use super::isolation::{Entered, Isolation, View};
 use super::load::LoadMark;
 use super::protocol::{self, Request, RunReport, SlotReady, ViewReply};
@@ -147,19 +147,8 @@ pub(super) fn serve_judge(
         std::process::exit(1)
     };
     let socket_fd = std::os::fd::AsRawFd::as_raw_fd(&socket);
-    let (isolation, network) = match super::isolation::enter() {
-        Entered::Inside(isolation, network) => (isolation, network),
-        Entered::Keeper {
-            supervisor,
-            network,
-        } => keep_slot(
-            &cgroups,
-            network,
-            program_cpus.as_deref(),
-            (socket_fd, supervisor),
-            sweeps.then_some(&sweep_bases[..]),
-        ),
-    };
+    let sweep = sweeps.then_some(&sweep_bases[..]);
+    let (isolation, network) = enter(&cgroups, socket_fd, program_cpus.as_deref(), sweep);
     let private_tmp = isolation.private_shm;
     let scratch = ScratchWatch::new(&workdir, private_tmp);
     let Ok(output) = OutputPipes::new() else {
@@ -170,6 +159,7 @@ pub(super) fn serve_judge(
         super::placement::remember_program_cpus(cpus);
     }
     let gets_a_thread = sweeps && !isolation.kept;
+    let keyrings = Keyrings::new(isolation.user_namespace, run_as().map(|(uid, _)| uid));
     let (spawner, awaiting_view) = start_spawners(&isolation, gets_a_thread, &workdir);
     let mut supervisor = Supervisor {
         sweep: None,
@@ -181,6 +171,7 @@ pub(super) fn serve_judge(
         network: Err("no network namespace of its own".to_owned()),
         inputs: None,
         ipc: isolation.namespaces.then(IpcLeftovers::new),
+        keyrings,
         settings: run_as().is_none().then(|| settings_of(0)),
         isolation,
         me: std::process::id(),
@@ -208,6 +199,23 @@ pub(super) fn serve_judge(
         supervisor.serve();
     }
     supervisor.finish()
+}
+
+/// Enters the slot's namespaces (see `isolation::enter`): as the supervisor, with the socket
+/// its keeper sends the network namespace on; the keeper never returns.
+fn enter(
+    cgroups: &Cgroups,
+    judge: std::os::fd::RawFd,
+    program_cpus: Option<&[usize]>,
+    sweep: Option<&[PathBuf]>,
+) -> (Isolation, Option<OwnedFd>) {
+    match super::isolation::enter() {
+        Entered::Inside(isolation, network) => (isolation, network),
+        Entered::Keeper {
+            supervisor,
+            network,
+        } => keep_slot(cgroups, network, program_cpus, (judge, supervisor), sweep),
+    }
 }
 
 /// The run's stdin (its file, or the first descriptor lent) and the stdout lent, if any;
@@ -251,6 +259,7 @@ struct Supervisor {
     inputs: Option<Option<OwnedFd>>,
     /// Where the slot has an IPC namespace of its own.
     ipc: Option<IpcLeftovers>,
+    keyrings: Keyrings,
     /// This process's settings as it started, which its spawners inherit; `None` when its
     /// programs run as another user (who may change none of them).
     settings: Option<Settings>,
@@ -632,7 +641,8 @@ impl Supervisor {
         if uid == 0 {
             return None;
         }
-        if self.isolation.user_namespace && counts_tasks_per_user_namespace() {
+        // Linux 5.14 and later count a user's tasks in each user namespace apart.
+        if self.isolation.user_namespace && super::kernel_at_least(5, 14) {
             return Some(super::cgroup::PIDS_MAX);
         }
         let owned = std::fs::read_dir("/proc")
@@ -803,6 +813,7 @@ impl Supervisor {
         if let Some(ipc) = &self.ipc {
             ipc.remove();
         }
+        self.keyrings.remove(run_as());
         self.cgroups.allow_processes();
         self.cgroups.ready_next_run();
     }
@@ -1132,18 +1143,6 @@ fn stack_ceiling() -> u64 {
             false => hard.unwrap_or(u64::MAX),
         }
     })
-}
-
-/// Linux 5.14 and later count a user's tasks for RLIMIT_NPROC in each user namespace apart.
-fn counts_tasks_per_user_namespace() -> bool {
-    let release = rustix::system::uname()
-        .release()
-        .to_string_lossy()
-        .into_owned();
-    let mut numbers = release
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|part| part.parse::<u32>().ok());
-    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (5, 14)
 }
 
 fn sweep_when_idle(bases: &[PathBuf]) {

@@ -1141,6 +1141,38 @@ print(made, errno, os.waitpid(child, 0)[1] >> 8)
     }
 }
 
+#[test]
+fn keys_a_run_adds_to_its_keyrings_are_gone_before_the_next() {
+    // Its session keyring, and its user's: user, user-session and persistent.
+    let solution = r#"import ctypes, platform
+libc = ctypes.CDLL(None, use_errno=True)
+add_key, keyctl = {"x86_64": (248, 250), "aarch64": (217, 219)}[platform.machine()]
+case = input()
+keyrings = {"session": -3, "user": -4, "user-session": -5}
+persistent = libc.syscall(keyctl, 22, -1, -3)
+keyrings["persistent"] = persistent
+if case == "1":
+    made = [libc.syscall(add_key, b"user", b"judge-test-" + name.encode(), b"x", 1, ring) > 0
+            for name, ring in keyrings.items()]
+    print(made)
+else:
+    found = [name for name, ring in keyrings.items()
+             if libc.syscall(keyctl, 10, ring, b"user", b"judge-test-" + name.encode(), 0) > 0]
+    print(found)
+"#;
+    let cases = [("1\n", "[True, True, True, True]\n"), ("2\n", "[]\n")];
+    let repo = repository("name = \"p\"\n", &cases, ("py", solution));
+    let tmp = tempfile::tempdir().unwrap();
+    for cgroups in [true, false] {
+        let args = ["run", "p", "-j", "1", "--no-cache"];
+        let (_, output) = judge_to_end(repo.path(), tmp.path(), &args, cgroups);
+        assert!(
+            output.contains("2/2 accepted"),
+            "cgroups: {cgroups}\n{output}"
+        );
+    }
+}
+
 /// Judges three cases of the Python `solution`, each `case`, one after the other in one
 /// slot, with cgroups and without: each must be accepted.
 fn accepted_run_after_run(solution: &str, case: (&str, &str)) {
