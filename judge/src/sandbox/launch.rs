@@ -43,13 +43,10 @@ pub struct Fixed {
     stack: std::cell::UnsafeCell<Vec<u8>>,
     cpus: Option<libc::cpu_set_t>,
     run_as: Option<(u32, u32)>,
-    /// For judged programs: the seccomp filter they run under (`confinement`).
-    filter: Vec<libc::sock_filter>,
 }
 
 impl Fixed {
-    /// `judged`: its programs run under `confinement`.
-    pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>, judged: bool) -> Fixed {
+    pub fn new(clear_refs: Option<RawFd>, run_as: Option<(u32, u32)>) -> Fixed {
         Fixed {
             signals_to_reset: signals_not_default(),
             parent: std::os::unix::process::parent_id() as libc::pid_t,
@@ -58,7 +55,6 @@ impl Fixed {
             stack: std::cell::UnsafeCell::new(vec![0u8; 128 * 1024]),
             cpus: super::placement::raw_program_cpus(),
             run_as,
-            filter: if judged { confinement() } else { Vec::new() },
         }
     }
 
@@ -282,7 +278,6 @@ unsafe fn prepare_and_exec(launch: &Launch) -> Sys {
         sys(libc::SYS_prlimit64, [0, resource as usize, value, 0])?;
     }
     take_stdio(launch)?;
-    confine(&fixed.filter)?;
     pass_on_mark(fixed);
     let (argv, envp) = (launch.argv.as_ptr() as usize, launch.envp.as_ptr() as usize);
     sys(libc::SYS_execve, [launch.argv[0] as usize, argv, envp, 0])
@@ -346,11 +341,12 @@ unsafe fn become_user(run_as: Option<(u32, u32)>) -> Sys {
 
 /// A judged program may make no user namespace: in one of its own it could make IPC and
 /// network namespaces whose queues and buffers no reading of the slot's sees, and mount
-/// what it likes. `unshare` and `clone` with `CLONE_NEWUSER` fail with EPERM; `clone3`,
+/// what it likes. The judged programs' spawner puts itself under it once its view is made,
+/// and its programs inherit it (one filter made per slot, not per run). `unshare` and `clone` with `CLONE_NEWUSER` fail with EPERM; `clone3`,
 /// whose flags a filter cannot read, with ENOSYS (the C library then uses `clone`); and so
 /// does every system call of another architecture's table (`int 0x80` on x86-64). Empty
 /// where the architecture is not known here.
-fn confinement() -> Vec<libc::sock_filter> {
+pub(super) fn confinement() -> Vec<libc::sock_filter> {
     #[cfg(target_arch = "x86_64")]
     const NATIVE: u32 = 0xC000_003E; // AUDIT_ARCH_X86_64
     #[cfg(target_arch = "aarch64")]
@@ -388,12 +384,12 @@ fn confinement() -> Vec<libc::sock_filter> {
     }
 }
 
-/// Puts the child under `filter` (none when empty), with no new privileges from then on (a
-/// filter needs them, as the user; set-user-ID programs then run as the user).
+/// Puts this process under `filter` (none when empty), with no new privileges from then on
+/// (a filter needs them, as the user; set-user-ID programs then run as the user).
 ///
 /// # Safety
-/// As `prepare_and_exec`: only in the child between `clone` and `exec`.
-unsafe fn confine(filter: &[libc::sock_filter]) -> Sys {
+/// System calls only, on the filter given.
+pub(super) unsafe fn confine(filter: &[libc::sock_filter]) -> Sys {
     if filter.is_empty() {
         return Ok(0);
     }

@@ -20,7 +20,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::isolation::{Builds, ShownBuilds, View};
-use super::launch::{set_signal_mask, sys, Fixed, Launch};
+use super::launch::{confine, confinement, set_signal_mask, sys, Fixed, Launch};
 use super::protocol;
 use super::Rlimit;
 
@@ -365,11 +365,7 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             scratch_bytes: 0,
             builds: None,
         },
-        fixed: Fixed::new(
-            clear_refs.as_ref().map(AsRawFd::as_raw_fd),
-            run_as,
-            contained.is_some(),
-        ),
+        fixed: Fixed::new(clear_refs.as_ref().map(AsRawFd::as_raw_fd), run_as),
         scratch_bytes: contained.is_some().then_some(FIRST_SCRATCH_BYTES),
         builds: None,
     };
@@ -386,6 +382,9 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
             // SAFETY: ends this forked child at once (see below).
             unsafe { libc::_exit(1) }
         }
+        // Where the kernel refuses (no seccomp), its programs go on without the filter.
+        // SAFETY: system calls on a filter that lives through them.
+        let _ = unsafe { confine(&confinement()) };
     }
     // The set-up's code is not the loop's: let go of it, so that the first program's mark is
     // as small as the next ones'.
