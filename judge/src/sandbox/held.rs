@@ -11,10 +11,10 @@ pub(super) struct IpcLeftovers {
     queues: Option<OwnedFd>,
 }
 
-/// Keys a run adds to the kernel's keyrings, which outlive it: its session keyring's (one of
-/// the slot's own, not the user's login session's), and its user's keyrings (user,
+/// Keys a run adds to the kernel's keyrings, which outlive it: its user's keyrings (user,
 /// user-session, persistent) where they are the slot's alone, or where its programs run as
-/// `nobody`, whose keyrings are cleared after a run that changed their keys.
+/// `nobody`, whose keyrings are cleared after a run that changed their keys. (The session
+/// keyring is the judged programs' spawner's own: see `own_session_keyring`.)
 pub(super) struct Keyrings {
     /// The programs' user keyrings are this process's, in the slot's user namespace
     /// (keyrings are per user namespace from Linux 5.3).
@@ -31,10 +31,7 @@ const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
 const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
 
 impl Keyrings {
-    /// Before the spawners are forked: they and their programs take the session keyring.
     pub(super) fn new(user_namespace: bool, nobody: Option<u32>) -> Keyrings {
-        // SAFETY: a plain system call: a new anonymous session keyring for this process.
-        unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0usize) };
         Keyrings {
             own: user_namespace && super::kernel_at_least(5, 3),
             nobody: nobody.map(|uid| key_user(uid).unwrap_or_default()),
@@ -52,9 +49,24 @@ impl Keyrings {
                 clear_keyrings_as(uid, gid);
             }
         }
-        // SAFETY: a plain system call on this process's session keyring.
-        unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, KEY_SPEC_SESSION_KEYRING) };
     }
+}
+
+/// A new session keyring for the calling process and the programs it starts, instead of the
+/// user's login session's (some 0.2-0.5 ms: the judged programs' spawner makes it while it
+/// waits for its view).
+pub(super) fn own_session_keyring() {
+    // SAFETY: a plain system call.
+    unsafe { libc::syscall(libc::SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0usize) };
+}
+
+/// Empties the calling process's session keyring: what the last program added.
+///
+/// # Safety
+/// A plain system call: the spawner's loop makes it before each start.
+pub(super) unsafe fn clear_session_keyring() {
+    let (clear, session) = (KEYCTL_CLEAR as usize, KEY_SPEC_SESSION_KEYRING as usize);
+    let _ = super::launch::sys(libc::SYS_keyctl, [clear, session, 0, 0]);
 }
 
 /// Clears the calling process's user, user-session and persistent keyrings (the persistent

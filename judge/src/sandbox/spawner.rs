@@ -370,6 +370,7 @@ fn serve(socket: OwnedFd, contained: Option<&Contained>) -> ! {
         builds: None,
     };
     if let Some(contained) = contained {
+        super::held::own_session_keyring();
         let answer = match enter_view(&socket, contained.workdir, &mut loop_state.message) {
             Ok(builds) => {
                 loop_state.builds = builds;
@@ -433,6 +434,12 @@ impl Loop {
                     if let Ok(true) = shown {
                         // The mounts' code is not the loop's: the mark stays the loop's own.
                         self.fixed.let_go_of_code();
+                    }
+                    // The judged programs' spawner (the one with a view) has a session
+                    // keyring of its own, which the last program may have added keys to.
+                    if self.scratch_bytes.is_some() {
+                        // SAFETY: a plain system call on this spawner's own session keyring.
+                        unsafe { super::held::clear_session_keyring() };
                     }
                     let launch = Launch {
                         argv,
