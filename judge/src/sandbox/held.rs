@@ -19,34 +19,40 @@ pub(super) struct Keyrings {
     /// The programs' user keyrings are this process's, in the slot's user namespace
     /// (keyrings are per user namespace from Linux 5.3).
     own: bool,
-    /// Root's programs run as `nobody`: its line of `/proc/key-users` as the slot started.
-    nobody: Option<String>,
+    /// Root's programs run as `nobody` (uid, gid): its line of `/proc/key-users` as the slot
+    /// started, and that file, kept open.
+    nobody: Option<((u32, u32), String, std::fs::File)>,
 }
 
 const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
 const KEYCTL_CLEAR: libc::c_long = 7;
 const KEYCTL_GET_PERSISTENT: libc::c_long = 22;
+const KEY_SPEC_PROCESS_KEYRING: libc::c_long = -2;
 const KEY_SPEC_SESSION_KEYRING: libc::c_long = -3;
 const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
 const KEY_SPEC_USER_SESSION_KEYRING: libc::c_long = -5;
 
 impl Keyrings {
-    pub(super) fn new(user_namespace: bool, nobody: Option<u32>) -> Keyrings {
+    pub(super) fn new(user_namespace: bool, nobody: Option<(u32, u32)>) -> Keyrings {
+        let key_users = std::fs::File::open("/proc/key-users").ok();
         Keyrings {
             own: user_namespace && super::kernel_at_least(5, 3),
-            nobody: nobody.map(|uid| key_user(uid).unwrap_or_default()),
+            nobody: nobody.zip(key_users).map(|((uid, gid), file)| {
+                let before = key_user(&file, uid);
+                ((uid, gid), before, file)
+            }),
         }
     }
 
     /// Empties what the run's programs could add keys to.
-    pub(super) fn remove(&self, nobody: Option<(u32, u32)>) {
+    pub(super) fn remove(&self) {
         if self.own {
             // SAFETY: plain system calls on this process's own keyrings.
             unsafe { clear_user_keyrings() };
         }
-        if let (Some(before), Some((uid, gid))) = (&self.nobody, nobody) {
-            if key_user(uid).unwrap_or_default() != *before {
-                clear_keyrings_as(uid, gid);
+        if let Some(((uid, gid), before, file)) = &self.nobody {
+            if key_user(file, *uid) != *before {
+                clear_keyrings_as(*uid, *gid);
             }
         }
     }
@@ -69,8 +75,7 @@ pub(super) unsafe fn clear_session_keyring() {
     let _ = super::launch::sys(libc::SYS_keyctl, [clear, session, 0, 0]);
 }
 
-/// Clears the calling process's user, user-session and persistent keyrings (the persistent
-/// one reached through the session keyring, cleared after).
+/// Clears the calling process's user, user-session and persistent keyrings.
 ///
 /// # Safety
 /// System calls only: also called in a forked child.
@@ -78,11 +83,12 @@ unsafe fn clear_user_keyrings() {
     for keyring in [KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING] {
         libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, keyring);
     }
+    // Linked into this process's own keyring: the session keyring may be the user's.
     let persistent = libc::syscall(
         libc::SYS_keyctl,
         KEYCTL_GET_PERSISTENT,
         -1 as libc::c_long,
-        KEY_SPEC_SESSION_KEYRING,
+        KEY_SPEC_PROCESS_KEYRING,
     );
     if persistent > 0 {
         libc::syscall(libc::SYS_keyctl, KEYCTL_CLEAR, persistent);
@@ -111,14 +117,24 @@ fn clear_keyrings_as(uid: u32, gid: u32) {
     }
 }
 
-/// `uid`'s line of `/proc/key-users` (its keys' count and size), if it has any.
-fn key_user(uid: u32) -> Option<String> {
-    let table = std::fs::read_to_string("/proc/key-users").ok()?;
+/// `uid`'s line of `/proc/key-users` (its keys' count and size; empty if it has none), read
+/// from its start.
+fn key_user(file: &std::fs::File, uid: u32) -> String {
+    use std::os::unix::fs::FileExt;
+    let mut table = Vec::with_capacity(4096);
+    let mut chunk = [0u8; 4096];
+    while let Ok(read) = file.read_at(&mut chunk, table.len() as u64) {
+        if read == 0 {
+            break;
+        }
+        table.extend_from_slice(&chunk[..read]);
+    }
     let prefix = format!("{uid}:");
+    let table = String::from_utf8_lossy(&table);
     let line = table
         .lines()
-        .find(|line| line.trim_start().starts_with(&prefix))?;
-    Some(line.to_owned())
+        .find(|line| line.trim_start().starts_with(&prefix));
+    line.unwrap_or_default().to_owned()
 }
 
 /// Each kind of System V object: how many there are, its `/proc/sysvipc` table, and the
@@ -223,7 +239,8 @@ unsafe fn remove_sem(id: libc::c_int) {
 /// Unlinks every queue of the `mqueue` mount `root`; its size counts them (20 bytes each).
 fn remove_queues(root: &OwnedFd) {
     use rustix::fs::{AtFlags, Mode, OFlags};
-    if rustix::fs::fstat(root).is_ok_and(|stat| stat.st_size == 0) {
+    // An empty one's is two entries' (`.` and `..`).
+    if rustix::fs::fstat(root).is_ok_and(|stat| stat.st_size <= 40) {
         return;
     }
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;

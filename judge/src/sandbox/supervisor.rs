@@ -159,7 +159,7 @@ pub(super) fn serve_judge(
         super::placement::remember_program_cpus(cpus);
     }
     let gets_a_thread = sweeps && !isolation.kept;
-    let keyrings = Keyrings::new(isolation.user_namespace, run_as().map(|(uid, _)| uid));
+    let keyrings = Keyrings::new(isolation.user_namespace, run_as());
     let (spawner, awaiting_view) = start_spawners(&isolation, gets_a_thread, &workdir);
     let mut supervisor = Supervisor {
         sweep: None,
@@ -813,7 +813,7 @@ impl Supervisor {
         if let Some(ipc) = &self.ipc {
             ipc.remove();
         }
-        self.keyrings.remove(run_as());
+        self.keyrings.remove();
         self.cgroups.allow_processes();
         self.cgroups.ready_next_run();
     }
