@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::transaction::{Session, Transaction};
 use super::{in_parallel, run_tool, run_tool_with, Tool};
 use crate::error::{if_exists, Error, Result};
+use crate::judging::checker::first_error;
 use crate::problem::polygon::{self, PackageTest};
 use crate::problem::{FileIo, Problem};
 use crate::toolchain::sources::Sources;
@@ -137,10 +138,7 @@ fn take_inputs(
                             "test {}: `{}`: its generator does not compile here: {}",
                             test.number,
                             command.join(" "),
-                            message
-                                .lines()
-                                .find(|line| line.contains("error"))
-                                .unwrap_or("")
+                            first_error(message)
                         ),
                         None => unlisted(test, command),
                     };

@@ -140,10 +140,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         true => last_line(&run.stderr),
         false => stderr.clone(),
     };
-    let stderr_note = match crash.is_empty() {
-        true => String::new(),
-        false => format!(": {crash}"),
-    };
+    let stderr_note = with_colon(&crash);
     if spec.appes {
         // Read once and gone: the next program that shares the feedback folder (the checker
         // after an interactor, the next pass) must not find this one's result as its own.
@@ -224,6 +221,36 @@ pub(crate) fn last_line(text: &[u8]) -> String {
         .rfind(|line| !line.is_empty())
         .unwrap_or_default()
         .to_owned()
+}
+
+/// A compiler's first error (after the `In file included from` lines that lead to it, or
+/// the warnings before it): gcc's and javac's `error:` line, rustc's `error[E...]`; else its
+/// first line.
+pub(crate) fn first_error(message: &str) -> String {
+    let lines = || message.lines().map(str::trim);
+    let error = |line: &&str| line.contains("error:") || line.starts_with("error[");
+    if let Some(error) = lines().find(error) {
+        return error.to_owned();
+    }
+    // Python's: where (`File "v.py", line 2`), then what, on its last line (`SyntaxError: ...`).
+    let what = lines().rfind(|line| {
+        line.split_once(':').is_some_and(|(name, _)| {
+            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
+        })
+    });
+    match (lines().find(|line| line.starts_with("File \"")), what) {
+        (Some(at), Some(what)) => format!("{at}: {what}"),
+        (None, Some(what)) => what.to_owned(),
+        _ => first_line(message.as_bytes()),
+    }
+}
+
+/// `: said`, or nothing when nothing was said: a message's tail.
+pub(crate) fn with_colon(said: &str) -> String {
+    match said {
+        "" => String::new(),
+        said => format!(": {said}"),
+    }
 }
 
 /// The points a testlib checker's `quitp` gave: the number after `points` in its message.

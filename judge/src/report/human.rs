@@ -15,6 +15,7 @@ use super::{plural, subcase, Detail, Reporter};
 use super::{ProgramOrigin, Stopped};
 use crate::compare::diff::{DiffLine, Side};
 use crate::error::Error;
+use crate::judging::checker::{first_error, with_colon};
 use crate::judging::scorecard::{format_score, ScoreError, Scorecard};
 use crate::judging::verdict::Verdict;
 use crate::judging::{format_bytes, CaseResult, Tally};
@@ -267,14 +268,12 @@ impl Reporter for HumanReporter {
             // One line: which file, and the compiler's first error.
             let file = (self.current.as_ref()).map(|current| current.solution.clone());
             let shown = file.map(|file| format!(" {}", self.shown(&file)));
-            let first = (message.lines().map(str::trim))
-                .find(|line| line.contains("error"))
-                .or_else(|| message.lines().map(str::trim).find(|line| !line.is_empty()));
+            let first = first_error(message);
             self.line(format_args!(
                 "{style}CE{style:#}  {}: the solution{} does not compile{}",
                 problem.id,
                 shown.unwrap_or_default(),
-                first.map(|line| format!(": {line}")).unwrap_or_default()
+                with_colon(&first)
             ));
             return;
         }

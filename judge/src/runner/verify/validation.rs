@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use super::plan::file_name;
 use crate::error::{Error, Result};
 use crate::judging::checker::{
-    build_checker, build_own_program, check, first_line, last_line, Judgement,
+    build_checker, build_own_program, check, first_error, first_line, last_line, with_colon,
+    Judgement,
 };
 use crate::judging::verdict::{classify_run, Verdict};
 use crate::problem::checker_spec::CHECKER_LIMITS;
@@ -415,33 +416,6 @@ fn with_constants(problem: &Problem, path: &Path) -> std::io::Result<tempfile::T
 
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// A compiler's first `error:` line (after the `In file included from` lines that lead to
-/// it), else its first line.
-fn first_error(message: &str) -> String {
-    let lines = || message.lines().map(str::trim);
-    if let Some(error) = lines().find(|line| line.contains("error:")) {
-        return error.to_owned();
-    }
-    // Python's: where (`File "v.py", line 2`), then what, on its last line (`SyntaxError: ...`).
-    let what = lines().rfind(|line| {
-        line.split_once(':').is_some_and(|(name, _)| {
-            !name.contains(' ') && (name.ends_with("Error") || name.ends_with("Exception"))
-        })
-    });
-    match (lines().find(|line| line.starts_with("File \"")), what) {
-        (Some(at), Some(what)) => format!("{at}: {what}"),
-        (None, Some(what)) => what.to_owned(),
-        _ => first_line(message.as_bytes()),
-    }
-}
-
-fn with_colon(said: &str) -> String {
-    match said {
-        "" => String::new(),
-        said => format!(": {said}"),
-    }
 }
 
 /// A case's input through the input validators, or its answer through the answer ones.
