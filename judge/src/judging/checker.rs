@@ -135,12 +135,12 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
         return Judgement::Fault(format!("checker {verdict}"));
     }
     let stderr = first_line(&run.stderr);
-    // A crash's note: its traceback's last line, which says what went wrong.
-    let crash = match stderr.starts_with("Traceback (most recent call last)") {
-        true => last_line(&run.stderr),
-        false => stderr.clone(),
+    // For a checker that failed (not on an accepted answer's path): its message, or a
+    // traceback's last line, which says what went wrong.
+    let stderr_note = || match stderr.starts_with("Traceback (most recent call last)") {
+        true => with_colon(&last_line(&run.stderr)),
+        false => with_colon(&stderr),
     };
-    let stderr_note = with_colon(&crash);
     if spec.appes {
         // Read once and gone: the next program that shares the feedback folder (the checker
         // after an interactor, the next pass) must not find this one's result as its own.
@@ -164,7 +164,7 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             with_default(stderr, "bad format")
         )),
         (Protocol::Testlib, Termination::Exited(3)) => {
-            Judgement::Fault(format!("checker failed (exit 3){stderr_note}"))
+            Judgement::Fault(format!("checker failed (exit 3){}", stderr_note()))
         }
         // `_points`: accepted, its points kept as the case's score.
         (Protocol::Testlib, Termination::Exited(7)) => {
@@ -200,7 +200,8 @@ pub fn judgement(spec: &CheckerSpec, run: &RunOutput, feedback: &Path) -> Judgem
             Judgement::Wrong(with_default(message, "wrong answer"))
         }
         (_, termination) => Judgement::Fault(format!(
-            "checker ended with {termination}, which its protocol does not allow{stderr_note}"
+            "checker ended with {termination}, which its protocol does not allow{}",
+            stderr_note()
         )),
     }
 }

@@ -342,21 +342,15 @@ fn stderr_of(run: &RunOutput) -> String {
     const LINES: usize = 12;
     let text = String::from_utf8_lossy(&run.stderr);
     let lines: Vec<&str> = text.trim().lines().collect();
-    let shown = |line: &str| -> String {
-        (line.chars())
-            .map(|c| match c {
-                '\r' => '␍',
-                '\t' => '\t',
-                c if c.is_control() => '�',
-                c => c,
-            })
-            .collect()
-    };
-    let last = &lines[lines.len().saturating_sub(LINES)..];
-    last.iter()
-        .map(|line| shown(line))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let last = lines[lines.len().saturating_sub(LINES)..].join("\n");
+    (last.chars())
+        .map(|c| match c {
+            '\r' => '␍',
+            '\n' | '\t' => c,
+            c if c.is_control() => '�',
+            c => c,
+        })
+        .collect()
 }
 
 /// The verdict on one case and the evidence behind it.
