@@ -269,7 +269,6 @@ impl Cgroups {
         baseline
     }
 
-    /// The highest charge since `start_run`, if there is a memory cgroup.
     /// The CPU time of every process in the slot's groups so far (its supervisor's and
     /// spawners' too): v1's `cpuacct.usage`, v2's `cpu.stat` `usage_usec`.
     pub fn cpu_usage(&self) -> Option<Duration> {
@@ -287,6 +286,7 @@ impl Cgroups {
         usage.trim().parse().ok().map(Duration::from_micros)
     }
 
+    /// The highest charge since `start_run`, if there is a memory cgroup.
     pub fn memory_peak(&mut self) -> Option<u64> {
         read_number(self.memory_peak.as_ref()?)
     }

@@ -28,7 +28,7 @@ pub(super) struct SupervisorHandle {
     pub(super) last_thread: Option<std::thread::ThreadId>,
     /// The view was sent; its answer is read later (`Slot::view_sent`).
     view_offered: bool,
-    /// It said its last run was its last (a program killed its spawner).
+    /// It said its last run was its last (`RunReport::slot_ends`).
     ended: bool,
 }
 

@@ -89,7 +89,8 @@ pub struct RunReport {
     /// How long the backstop waited past its time for a program still computing.
     pub starved_ms: u64,
     pub load: Option<super::Load>,
-    /// A program killed the slot's judged-programs spawner: the slot ends after this run.
+    /// A program killed a spawner of the slot, or changed its limits or priority or the
+    /// supervisor's: the slot ends after this run (see `Supervisor::judges_processes_intact`).
     pub slot_ends: bool,
 }
 

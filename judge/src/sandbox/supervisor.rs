@@ -566,7 +566,7 @@ impl Supervisor {
         if matches!(ended, Ended::JudgeGone) {
             return None;
         }
-        let report = watch.report(watch.start, (peak, limit), &self.cgroups);
+        let report = watch.report((peak, limit), &self.cgroups);
         Some(RunReport {
             slot_ends,
             ..report
@@ -583,10 +583,8 @@ impl Supervisor {
         let spawners = [self.spawner.as_ref(), self.contained.as_ref()];
         let alive = spawners.into_iter().flatten().all(Spawner::revive);
         let unchanged = |pid: libc::pid_t| Some(settings_of(pid)) == self.settings;
-        let spawner_pids = self.spawners().into_iter().map(|pid| pid as libc::pid_t);
-        alive
-            && (self.settings.is_none()
-                || (unchanged(0) && spawner_pids.into_iter().all(unchanged)))
+        let mut spawner_pids = self.spawners().into_iter().map(|pid| pid as libc::pid_t);
+        alive && (self.settings.is_none() || (unchanged(0) && spawner_pids.all(unchanged)))
     }
 
     /// Whether a slot output pipe is more than half full: a program blocked on it waits for
@@ -887,16 +885,17 @@ struct Watchdog {
 impl Watchdog {
     /// The report of the ended run: `peak` bytes at most, against `limit`; its CPU time
     /// the slot cgroup's count where that shows more than the processes' own figures.
-    fn report(&self, start: Instant, (peak, limit): (u64, u64), cgroups: &Cgroups) -> RunReport {
+    fn report(&self, (peak, limit): (u64, u64), cgroups: &Cgroups) -> RunReport {
+        let start = self.start;
         let status = self.main.unwrap_or(0);
         let counted = (self.reaped.cpu_time + self.lost_cpu).max(self.cpu_seen);
-        let hidden = hidden_cpu(counted, self.tree_cpu(cgroups));
+        let cpu = with_hidden_cpu(counted, self.tree_cpu(cgroups));
         let signaled = libc::WIFSIGNALED(status);
         RunReport {
             spawn_errno: None,
             exit_code: (!signaled).then(|| libc::WEXITSTATUS(status)),
             signal: signaled.then(|| libc::WTERMSIG(status)),
-            cpu_time_us: (counted.as_micros() as u64).max(hidden),
+            cpu_time_us: cpu.as_micros() as u64,
             wall_time_us: (self.exited_at.unwrap_or_else(Instant::now) - start).as_micros() as u64,
             peak_memory_bytes: peak,
             wall_timeout: self.wall_timeout,
@@ -1005,14 +1004,13 @@ impl Watchdog {
         let (last, reaped) = std::mem::take(&mut self.last_tick);
         let reaped_meanwhile = self.reaped.cpu_time.saturating_sub(reaped);
         self.lost_cpu += tree::lost_cpu(&last, &snapshot.processes, reaped_meanwhile);
+        let cpu = self.reaped.cpu_time + snapshot.cpu_time() + self.lost_cpu;
         self.last_tick = (
             std::mem::take(&mut snapshot.processes),
             self.reaped.cpu_time,
         );
-        let cpu = self.reaped.cpu_time + snapshot.cpu_time + self.lost_cpu;
         self.cpu_seen = self.cpu_seen.max(cpu);
-        let hidden = hidden_cpu(cpu, self.tree_cpu(&supervisor.cgroups));
-        let cpu = cpu.max(Duration::from_micros(hidden));
+        let cpu = with_hidden_cpu(cpu, self.tree_cpu(&supervisor.cgroups));
         // Only a run that lasts a tick can near a time limit: shorter ones need no mark.
         if self.load_mark.is_none() {
             self.load_mark = LoadMark::now(cpu);
@@ -1061,19 +1059,18 @@ fn own_cpu_time() -> Duration {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes the struct it is given, which lives through the call.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    time(usage.ru_utime) + time(usage.ru_stime)
+    tree::timeval(usage.ru_utime) + tree::timeval(usage.ru_stime)
 }
 
-/// The cgroup's count of the run's tree, in microseconds, where it shows CPU time that the
-/// reaped processes' own figures miss: children the kernel reaped itself (the program
-/// ignores `SIGCHLD`) are in no one's. Else 0: the spawners' share stays out of an honest
+/// The cgroup's count of the run's tree where it shows CPU time that the processes' own
+/// figures (`counted`) miss: children the kernel reaped itself (the program ignores
+/// `SIGCHLD`) are in no one's. Else `counted`: the spawners' share stays out of an honest
 /// run's time.
-fn hidden_cpu(reaped: Duration, tree: Duration) -> u64 {
-    let slack = (reaped / 10).max(Duration::from_millis(50));
-    match tree > reaped + slack {
-        true => tree.as_micros() as u64,
-        false => 0,
+fn with_hidden_cpu(counted: Duration, tree: Duration) -> Duration {
+    let slack = (counted / 10).max(Duration::from_millis(50));
+    match tree > counted + slack {
+        true => tree,
+        false => counted,
     }
 }
 

@@ -25,8 +25,6 @@ impl Reaped {
 /// The live part of the tree now, from `/proc`.
 #[derive(Debug, Default, Clone)]
 pub struct Snapshot {
-    /// Including the children they have reaped.
-    pub cpu_time: Duration,
     pub resident_bytes: u64,
     /// Some thread is in state `R`.
     pub runnable: bool,
@@ -40,13 +38,19 @@ pub struct Snapshot {
     /// Where asked for: the tree's share of the shared memory it maps (`Pss_Shmem`): an
     /// anonymous shared mapping, or a memfd closed but still mapped, which no file shows.
     pub mapped_shmem_bytes: u64,
-    /// Each process's CPU time, for `lost_cpu`.
+    /// Each process's CPU time, including the children it has reaped.
     pub processes: Vec<ProcessCpu>,
+}
+
+impl Snapshot {
+    pub fn cpu_time(&self) -> Duration {
+        self.processes.iter().map(|process| process.total).sum()
+    }
 }
 
 /// One process's CPU time at a tick: its own and its waited-for children's, and the latter
 /// alone.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProcessCpu {
     pub pid: u32,
     pub total: Duration,
@@ -116,7 +120,6 @@ pub fn snapshot(root: u32, spare: &[u32], shared: bool) -> Snapshot {
         let Some(stat) = Stat::read(pid) else {
             continue;
         };
-        snapshot.cpu_time += stat.cpu_time;
         snapshot.processes.push(ProcessCpu {
             pid,
             total: stat.cpu_time,
@@ -346,7 +349,7 @@ pub fn alive(pid: u32) -> bool {
     std::path::Path::new(&format!("/proc/{pid}")).exists()
 }
 
-fn timeval(time: libc::timeval) -> Duration {
+pub fn timeval(time: libc::timeval) -> Duration {
     Duration::from_secs(time.tv_sec.max(0) as u64)
         + Duration::from_micros(time.tv_usec.max(0) as u64)
 }
