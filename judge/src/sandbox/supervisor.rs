@@ -532,8 +532,10 @@ impl Supervisor {
         let pid = match spawner.spawn(&spawn, stdio_lent) {
             Ok(Ok(pid)) => pid,
             Ok(Err(error)) => return Some(spawn_failure(&error)),
-            // The spawner is gone: nothing more can run.
-            Err(_) => return None,
+            // The spawner is gone. Where the program it had just started killed it (it runs
+            // as the judge's user) before it answered, that program is this process's child:
+            // its run goes on, and the slot ends after it. Else nothing more can run.
+            Err(_) => self.started_unannounced()?,
         };
         // Only the program may hold what was lent: a pipe must end with it.
         drop((stdin, stdout));
@@ -571,6 +573,19 @@ impl Supervisor {
             slot_ends,
             ..report
         })
+    }
+
+    /// The one child of this process that is no spawner, if there is exactly one: a program
+    /// whose spawner died before it said the program had started.
+    fn started_unannounced(&self) -> Option<libc::pid_t> {
+        let spared = self.spared();
+        let children: Vec<u32> = (tree::children(self.me).into_iter())
+            .filter(|pid| !spared.contains(pid))
+            .collect();
+        match children[..] {
+            [pid] => Some(pid as libc::pid_t),
+            _ => None,
+        }
     }
 
     /// At the `namespaces` level a program runs as the judge's user and may stop or kill the
